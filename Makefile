@@ -1,0 +1,35 @@
+# Two commands do all set-up on a fresh Linux machine with Python 3.11+:
+#   make run    set up and launch the app
+#   make test   set up and run the whole test suite (what CI runs)
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: run test setup system-deps bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+system-deps:
+	bash .ci/qt-system-libs
+
+run: setup system-deps
+	$(BIN)/plyground-gui
+
+# pytest exits 5 when it collected no tests: that is a broken suite, not a pass.
+test: setup system-deps
+	QT_QPA_PLATFORM=offscreen timeout 1200 $(BIN)/python -m pytest -q; \
+	status=$$?; if [ $$status -eq 5 ]; then echo "no tests were collected" >&2; exit 1; fi; exit $$status
+
+bench: setup
+	$(BIN)/python bench/perft_speed.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

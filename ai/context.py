@@ -1,0 +1,34 @@
+"""The bundle of services one running search shares across its pieces."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ai.control import SearchControl
+from ai.events import SearchEvent
+from ai.observer import SearchObserver
+from ai.settings import SearchSettings
+
+
+def _discard(_event: SearchEvent) -> None:
+    """The default event sink: nobody is listening."""
+
+
+@dataclass
+class SearchContext:
+    """What an algorithm's ``run(state, context)`` gets besides the root state.
+
+    ``emit`` delivers events (``Iteration``, ``CurrentMove``, ``Progress``); the algorithm
+    returns its ``Finished`` rather than emitting it. ``shared`` is where a driver may keep
+    objects that outlive one search (a transposition table reused between moves), keyed by
+    name.
+    """
+
+    settings: SearchSettings
+    control: SearchControl
+    emit: Callable[[SearchEvent], None] = _discard
+    search_id: int = 0
+    observer: SearchObserver | None = None
+    shared: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,154 @@
+"""What a running search tells the world: frozen, picklable dataclasses.
+
+The search never formats text; the CLI, the UCI front end and the GUI each format these
+their own way. Every event carries the ``search_id`` of the request it answers, so a
+consumer can drop the late events of a search it has already cancelled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Score:
+    """A search value as seen by player ``view`` (0 unless said otherwise).
+
+    ``value`` is on the search scale: evaluation units for ordinary scores (centipawns for
+    chess, hundredths of a disc for Othello, equity points for backgammon), ``scale`` of
+    them per unit of utility. For a proven win/loss ``win_in_plies`` is set: positive when
+    ``view`` wins in that many plies, negative when ``view`` loses.
+    """
+
+    value: float
+    view: int = 0
+    win_in_plies: int | None = None
+    scale: float = 1.0
+
+    @property
+    def is_win(self) -> bool:
+        return self.win_in_plies is not None
+
+    def mate_in_moves(self) -> int | None:
+        """Chess's "mate in N" (moves of the winner), signed like ``win_in_plies``."""
+        if self.win_in_plies is None:
+            return None
+        plies = abs(self.win_in_plies)
+        moves = (plies + 1) // 2
+        return moves if self.win_in_plies > 0 else -moves
+
+    def for_player(self, player: int) -> Score:
+        """The same score seen by ``player``."""
+        if player == self.view:
+            return self
+        win_in = None if self.win_in_plies is None else -self.win_in_plies
+        return Score(-self.value, player, win_in, self.scale)
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """Counters of one search (or one iteration of it)."""
+
+    nodes: int = 0
+    """Nodes visited, quiescence nodes included."""
+    qnodes: int = 0
+    """Nodes visited by quiescence search."""
+    tt_probes: int = 0
+    tt_hits: int = 0
+    cutoffs: int = 0
+    """Beta cut-offs (fail-highs)."""
+    first_move_cutoffs: int = 0
+    """Cut-offs caused by the first move searched: a measure of move-ordering quality."""
+
+    @property
+    def tt_hit_rate(self) -> float:
+        return self.tt_hits / self.tt_probes if self.tt_probes else 0.0
+
+    @property
+    def first_move_cutoff_rate(self) -> float:
+        return self.first_move_cutoffs / self.cutoffs if self.cutoffs else 0.0
+
+
+@dataclass(frozen=True)
+class Iteration:
+    """One completed iteration of iterative deepening (or an MCTS report of the same shape:
+    ``depth`` = average tree depth, ``seldepth`` = maximum, ``pv`` = most-visited line)."""
+
+    search_id: int
+    depth: int
+    seldepth: int
+    score: Score
+    pv: tuple[str, ...]
+    """The principal variation in the game's notation."""
+    nodes: int
+    nps: float
+    time: float
+    """Seconds since the search started."""
+    hashfull: float
+    """Fraction (0..1) of the transposition table in use."""
+    tt_hit_rate: float
+    cutoffs: int
+    first_move_cutoff_rate: float
+    ebf: float
+    """Effective branching factor: nodes of this iteration / nodes of the previous one."""
+    bound: str = "exact"
+    """``exact``, or ``lower``/``upper`` for an aspiration fail reported before re-search."""
+
+
+@dataclass(frozen=True)
+class CurrentMove:
+    """The root move now being searched (UCI's ``currmove``)."""
+
+    search_id: int
+    depth: int
+    move: str
+    number: int
+    """1-based index of ``move`` in the root move order."""
+    total: int
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A heartbeat at least 4 times a second, so displays stay live between iterations."""
+
+    search_id: int
+    nodes: int
+    nps: float
+    time: float
+    hashfull: float
+    depth: int
+
+
+@dataclass(frozen=True)
+class RootMoveStat:
+    """Per-root-move statistics (MCTS visits and mean values; searched scores otherwise)."""
+
+    move: str
+    visits: int
+    value: float
+    """Mean value for the player to move at the root (MCTS: in [-1, 1] or utility units)."""
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The final answer of a search."""
+
+    search_id: int
+    best_move: str | None
+    """In the game's notation; ``None`` only when the root has no legal move."""
+    score: Score
+    pv: tuple[str, ...]
+    depth: int
+    seldepth: int
+    nodes: int
+    nps: float
+    time: float
+    stats: SearchStats = field(default_factory=SearchStats)
+    root_moves: tuple[RootMoveStat, ...] = ()
+    stopped: bool = False
+    """True when a limit or a stop request ended the search (not a natural end)."""
+    error: str | None = None
+    """Set when the search could not run (bad request); ``best_move`` is then ``None``."""
+
+
+SearchEvent = Iteration | CurrentMove | Progress | Finished

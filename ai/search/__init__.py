@@ -1,0 +1,67 @@
+"""The search algorithms, each selectable by name.
+
+Every algorithm module exposes ``run(state, context) -> Finished`` (see ``ai.context``),
+mirrors its textbook pseudocode and cites its source in its docstring. ``ALGORITHMS`` says
+what each accepts so that a request fails fast with a helpful message instead of searching
+a game the algorithm cannot handle.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ai.context import SearchContext
+    from ai.events import Finished
+    from games.base import GameState
+
+CHANCE_ALGORITHMS = ("expectiminimax", "star1", "star2", "mcts")
+
+
+@dataclass(frozen=True)
+class AlgorithmSpec:
+    """A selectable algorithm: where its ``run`` lives and which games it accepts."""
+
+    name: str
+    module: str
+    summary: str
+    handles_chance: bool
+    """Whether it can search games with chance nodes (backgammon)."""
+
+    def load(self) -> Callable[[GameState, SearchContext], Finished]:
+        run: Callable[[GameState, SearchContext], Finished] = importlib.import_module(self.module).run
+        return run
+
+    def check_game(self, game: type[GameState]) -> None:
+        """Fail fast, pointing to a suitable algorithm, when ``game`` is out of reach."""
+        if game.HAS_CHANCE and not self.handles_chance:
+            raise ValueError(
+                f"{self.name} cannot search {game.NAME}: it has chance nodes (dice); "
+                f"use {', '.join(CHANCE_ALGORITHMS)}"
+            )
+
+
+ALGORITHMS: dict[str, AlgorithmSpec] = {
+    spec.name: spec
+    for spec in (
+        AlgorithmSpec("minimax", "ai.search.minimax", "plain depth-limited minimax", False),
+        AlgorithmSpec("alphabeta", "ai.search.alphabeta", "fail-soft alpha-beta", False),
+        AlgorithmSpec("pvs", "ai.search.pvs", "principal variation search (NegaScout)", False),
+        AlgorithmSpec("mtdf", "ai.search.mtdf", "MTD(f): null-window alpha-beta with memory", False),
+        AlgorithmSpec("expectiminimax", "ai.search.expectiminimax", "expectiminimax", True),
+        AlgorithmSpec("star1", "ai.search.star1", "expectiminimax with Star1 chance pruning", True),
+        AlgorithmSpec("star2", "ai.search.star2", "expectiminimax with Star2 chance pruning", True),
+        AlgorithmSpec("mcts", "ai.search.mcts", "Monte Carlo tree search (UCT)", True),
+    )
+}
+
+
+def get_algorithm(name: str) -> AlgorithmSpec:
+    """The algorithm called ``name``; ``ValueError`` lists the known names."""
+    try:
+        return ALGORITHMS[name]
+    except KeyError:
+        raise ValueError(f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHMS)}") from None

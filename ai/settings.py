@@ -1,0 +1,91 @@
+"""What a search is asked to do: the algorithm and its switches, and when to stop.
+
+Everything here is a plain frozen dataclass of picklable values, because a search request
+crosses a process boundary to reach a worker of the pool.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When to stop. ``None`` means "no limit of this kind"; with no limit at all the
+    search runs until stopped from outside (``infinite``)."""
+
+    depth: int | None = None
+    """Maximum nominal depth in plies (iterations for iterative deepening)."""
+    time: float | None = None
+    """Seconds of wall time for this move."""
+    nodes: int | None = None
+    """Maximum number of nodes visited."""
+
+    @property
+    def is_infinite(self) -> bool:
+        return self.depth is None and self.time is None and self.nodes is None
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """The algorithm and every enhancement switch, so that the GUI can show each effect.
+
+    Defaults are the strong configuration; a teacher turns pieces off one at a time.
+    """
+
+    algorithm: str = "pvs"
+    """One of ``ai.search.ALGORITHMS``: minimax, alphabeta, pvs, mtdf, expectiminimax,
+    star1, star2, mcts."""
+
+    iterative_deepening: bool = True
+    aspiration: bool = True
+    aspiration_window: float = 50.0
+    """Half-width of the first aspiration window, in the game's evaluation units."""
+
+    transposition_table: bool = True
+    tt_megabytes: int = 64
+
+    move_ordering: bool = True
+    """Master switch for TT move, captures (MVV-LVA), killers and history."""
+    killers: bool = True
+    history: bool = True
+
+    quiescence: bool = True
+    """Search the game's noisy moves (``noisy_moves()``) beyond the depth limit."""
+
+    # Chess-only selectivity, beyond the lecture notes (the game must support it).
+    check_extensions: bool = True
+    null_move: bool = True
+    late_move_reductions: bool = True
+
+    # Othello's exact endgame solver (``GameState.solve``), 0 to switch it off.
+    solver_empties: int = 14
+
+    # MCTS (UCT, Kocsis & Szepesvari 2006).
+    exploration: float = 1.41
+    """The UCT exploration constant C in ``Q/N + C * sqrt(ln N_parent / N)``."""
+    playout: str = "random"
+    """``random`` playouts to the end, or ``eval``: a short playout scored by EVAL."""
+    playout_depth: int = 8
+    """Plies of an ``eval`` playout before EVAL is read."""
+    seed: int = 0
+    """Seed of the search's private random generator (MCTS): same seed, same result."""
+
+    threads: int = 1
+    """Worker processes for the pool (Lazy SMP / root parallel)."""
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """Everything a worker needs to run one search, as picklable text and numbers.
+
+    ``moves`` are played from ``position`` in the game's notation so that history-based
+    rules (repetition draws) are seen by the search.
+    """
+
+    game: str
+    position: str | None = None
+    moves: tuple[str, ...] = ()
+    settings: SearchSettings = field(default_factory=SearchSettings)
+    limits: Limits = field(default_factory=Limits)
+    search_id: int = 0

@@ -1,0 +1,294 @@
+"""The game protocol every Plyground game implements.
+
+The vocabulary is the textbook's (Russell & Norvig, *AIMA* ch. 5: TO-MOVE, ACTIONS, RESULT,
+IS-TERMINAL, UTILITY, EVAL) with OpenSpiel's chance model: dice are a pseudo-player
+``CHANCE`` whose ``chance_outcomes()`` lists every outcome with its probability.
+
+A state is mutable. The fast path for search is make/unmake (``play``/``undo``), as in
+python-chess; ``result(move)`` is the textbook's pure RESULT (a copy plus ``play``).
+
+Moves are game-specific hashable, picklable values (an ``int`` square for Othello, a
+``chess.Move`` for chess, a tuple for backgammon ...). A state's ``play`` trusts its
+argument to be one of its ``legal_moves()`` (or, at a chance node, one of the outcomes
+of ``chance_outcomes()``): validation happens once at the edge, in ``parse_move`` and
+``play_checked``, never in the search's inner loop.
+
+Scores: ``utility(player)`` is the game-theoretic payoff at a terminal state and
+``evaluate(player)`` the heuristic EVAL at a non-terminal one, both from the point of
+view of ``player``. How the engine puts the two on one scale is described by the class
+attributes ``UTILITY_KIND`` and ``EVAL_SCALE``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, ClassVar, Literal, TypeVar
+
+Player = int
+"""0 or 1 for the two players (0 moves first), or ``CHANCE``."""
+
+CHANCE: Player = -1
+"""The chance pseudo-player (OpenSpiel's convention)."""
+
+Move = Hashable
+"""A game-specific, hashable, picklable move value."""
+
+UtilityKind = Literal["win_loss", "margin", "equity"]
+
+S = TypeVar("S", bound="GameState")
+
+
+class GameError(ValueError):
+    """Base class of every error about user-supplied game input."""
+
+
+class IllegalMoveError(GameError):
+    """A move that is not legal here, or text that names no move.
+
+    The message says exactly what is wrong, e.g. ``"square 33 does not exist"`` or
+    ``"11-15 is not legal: black must capture (e.g. 14x23)"``.
+    """
+
+
+class BadPositionError(GameError):
+    """Position text that is malformed or describes an impossible position.
+
+    The message says exactly what is wrong, e.g. ``"white has 16 checkers"``.
+    """
+
+
+def other(player: Player) -> Player:
+    """The opponent of ``player`` (0 <-> 1)."""
+    return 1 - player
+
+
+class GameState(ABC):
+    """One position of a game, with the moves that lead out of it.
+
+    Subclasses set ``NAME`` (the registry name), ``PLAYER_NAMES`` and the scoring
+    attributes, and implement the abstract methods. Everything here is pure: no I/O,
+    no global random state, no Qt.
+    """
+
+    __slots__ = ()
+
+    NAME: ClassVar[str]
+    """Registry name: ``tictactoe``, ``checkers``, ``chess``, ``othello``, ``backgammon``."""
+
+    PLAYER_NAMES: ClassVar[tuple[str, str]]
+    """Display names of players 0 and 1, e.g. ``("Black", "White")``."""
+
+    HAS_CHANCE: ClassVar[bool] = False
+    """Whether the game has chance nodes (dice): algorithms for deterministic games refuse
+    such games up front."""
+
+    UTILITY_KIND: ClassVar[UtilityKind] = "win_loss"
+    """How to read ``utility``:
+
+    * ``"win_loss"``: +1 win, 0 draw, -1 loss. The engine scores terminals as
+      "win in N plies" (mate scores) that dominate every ``evaluate`` value.
+    * ``"margin"``: a signed margin (Othello's final disc difference). The engine scores
+      a terminal as ``utility * EVAL_SCALE``, so an exact endgame score and a midgame
+      estimate share one scale.
+    * ``"equity"``: a signed number of points (backgammon: 1/2/3 times the cube). The
+      engine scores a terminal as ``utility * EVAL_SCALE`` and ``evaluate`` estimates
+      the same quantity.
+    """
+
+    EVAL_SCALE: ClassVar[float] = 1.0
+    """Evaluation units per unit of utility (used for ``margin`` and ``equity`` games)."""
+
+    # ------------------------------------------------------------------ players
+    @abstractmethod
+    def to_move(self) -> Player:
+        """TO-MOVE: 0 or 1, or ``CHANCE`` when the next event is a dice roll."""
+
+    # ------------------------------------------------------------------ actions
+    @abstractmethod
+    def legal_moves(self) -> list[Any]:
+        """ACTIONS: every legal move for the side to move (empty at a terminal state).
+
+        A forced pass is an explicit move where the rules have one (Othello). At a chance
+        node this is the list of outcomes (the same values as in ``chance_outcomes``).
+        """
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """At a chance node: ``[(outcome, probability), ...]`` summing to 1.
+
+        Games without chance never reach a chance node and keep this default.
+        """
+        raise ValueError(f"{self.NAME} has no chance nodes")
+
+    # --------------------------------------------------------------- transition
+    @abstractmethod
+    def play(self, move: Any) -> None:
+        """Make ``move`` (a member of ``legal_moves()``, or a chance outcome) in place."""
+
+    @abstractmethod
+    def undo(self) -> None:
+        """Unmake the last ``play``; the state (and ``key()``) is exactly as before."""
+
+    @abstractmethod
+    def copy(self: S) -> S:
+        """An independent copy: playing on it never changes ``self``. Keeps the history
+        needed by ``undo`` and by repetition rules."""
+
+    def result(self: S, move: Any) -> S:
+        """RESULT(s, a): the textbook's pure transition, a copy with ``move`` played."""
+        child = self.copy()
+        child.play(move)
+        return child
+
+    def play_checked(self, move: Any) -> None:
+        """``play`` for moves from outside the search: raise ``IllegalMoveError`` first
+        if ``move`` is not legal here, so that nothing is changed by a bad move."""
+        if self.to_move() == CHANCE:
+            outcomes = [outcome for outcome, _ in self.chance_outcomes()]
+            if move not in outcomes:
+                raise IllegalMoveError(f"{move!r} is not a possible chance outcome here")
+        elif move not in self.legal_moves():
+            if self.is_terminal():
+                raise IllegalMoveError("the game is over: no move is legal")
+            raise IllegalMoveError(f"{self.move_name(move)} is not a legal move here")
+        self.play(move)
+
+    # --------------------------------------------------------------------- end
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """IS-TERMINAL: the game is over (includes draws by rule such as repetition)."""
+
+    @abstractmethod
+    def utility(self, player: Player) -> float:
+        """UTILITY at a terminal state, from ``player``'s point of view (zero-sum)."""
+
+    def utility_bounds(self) -> tuple[float, float]:
+        """The least and greatest value ``utility`` (and ``evaluate / EVAL_SCALE``) can
+        take from here; Star1/Star2 chance-node pruning (Ballard 1983) needs them."""
+        return (-1.0, 1.0)
+
+    def winner(self) -> Player | None:
+        """At a terminal state: the winner, or ``None`` for a draw."""
+        value = self.utility(0)
+        if value > 0:
+            return 0
+        if value < 0:
+            return 1
+        return None
+
+    def termination_reason(self) -> str:
+        """A short human phrase for why the game ended ("checkmate", "threefold
+        repetition", ...); empty while the game goes on."""
+        return "game over" if self.is_terminal() else ""
+
+    # ---------------------------------------------------------------- hashing
+    @abstractmethod
+    def key(self) -> int:
+        """A 64-bit Zobrist key of the position (side to move and, where they matter,
+        rights such as castling), updated incrementally by ``play``/``undo``."""
+
+    # --------------------------------------------------------------- knowledge
+    def evaluate(self, player: Player) -> float:
+        """EVAL(s, p): a heuristic estimate of a non-terminal state for ``player``.
+
+        A weighted linear sum of named features (see ``evaluation_features``). The default
+        knows nothing and says 0.
+        """
+        return 0.0
+
+    def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
+        """The EVAL breakdown for display: ``{feature name: (weight, feature value)}``,
+        with ``sum(weight * value) == evaluate(player)``."""
+        return {}
+
+    HAS_SOLVER: ClassVar[bool] = False
+    """Whether ``solve`` can return exact values (Othello's endgame solver)."""
+
+    def solve(self, player: Player, max_empties: int) -> float | None:
+        """An exact game-theoretic value for ``player`` in utility units, when the game's
+        own fast solver can get it here (Othello: at most ``max_empties`` empty squares);
+        ``None`` otherwise. The engine uses it as a perfect EVAL near the end."""
+        return None
+
+    def noisy_moves(self) -> list[Any]:
+        """Moves quiescence search should still look at (chess: captures and
+        promotions; checkers: pending captures). Empty for quiet games."""
+        return []
+
+    def capture_score(self, move: Any) -> int:
+        """Move-ordering hint: MVV-LVA style value of a capture, 0 for a quiet move."""
+        return 0
+
+    def is_in_check(self) -> bool:
+        """Chess only: the side to move is in check (for check extensions)."""
+        return False
+
+    def can_null_move(self) -> bool:
+        """Whether null-move pruning is sound enough here (chess, not in check, with
+        pieces). Games without zugzwang-free null moves say no."""
+        return False
+
+    def play_null(self) -> None:
+        """Pass the move without moving (only where ``can_null_move``)."""
+        raise NotImplementedError(f"{self.NAME} has no null move")
+
+    def undo_null(self) -> None:
+        """Undo ``play_null``."""
+        raise NotImplementedError(f"{self.NAME} has no null move")
+
+    # -------------------------------------------------------------------- perft
+    def perft(self, depth: int) -> int:
+        """Leaf count of the legal-move tree to ``depth`` (see ``games.perft`` for the
+        convention). Games override this with a faster or literature-specific version."""
+        from games.perft import perft
+
+        return perft(self, depth)
+
+    def divide(self, depth: int) -> list[tuple[str, int]]:
+        """Per root move: ``(move name, perft(depth - 1) of the child)``."""
+        rows: list[tuple[str, int]] = []
+        for move in self.legal_moves():
+            name = self.move_name(move)
+            self.play(move)
+            rows.append((name, self.perft(depth - 1) if depth > 1 else 1))
+            self.undo()
+        return rows
+
+    # --------------------------------------------------------------------- text
+    @classmethod
+    @abstractmethod
+    def initial(cls: type[S]) -> S:
+        """The standard starting position."""
+
+    @classmethod
+    @abstractmethod
+    def from_text(cls: type[S], text: str) -> S:
+        """Parse the game's position notation; raise ``BadPositionError`` naming the
+        problem. ``from_text(s.to_text())`` reproduces ``s`` (up to history)."""
+
+    @abstractmethod
+    def to_text(self) -> str:
+        """The position in the game's standard notation."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Any:
+        """Parse a move in the game's notation and check it is legal here; raise
+        ``IllegalMoveError`` naming the problem."""
+
+    @abstractmethod
+    def move_name(self, move: Any) -> str:
+        """The move in the game's notation, as its players write it (SAN for chess).
+        ``parse_move(move_name(m)) == m`` for every legal ``m``."""
+
+    def line_names(self, moves: Sequence[Any]) -> list[str]:
+        """Names of a sequence of moves played from here (a principal variation);
+        leaves ``self`` unchanged."""
+        names: list[str] = []
+        state = self.copy()
+        for move in moves:
+            names.append(state.move_name(move))
+            state.play(move)
+        return names
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_text({self.to_text()!r})"

@@ -1,0 +1,1 @@
+"""All Qt code of Plyground: the only package that imports PySide6."""

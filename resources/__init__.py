@@ -1,0 +1,1 @@
+"""Art, weights and books, loaded with ``importlib.resources`` (see ``gui/resources.py``)."""

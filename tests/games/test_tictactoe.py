@@ -1,0 +1,122 @@
+"""Tic-tac-toe against the published counts, plus the protocol's properties."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games import BadPositionError, IllegalMoveError, new_game
+from games.tictactoe import TicTacToeState
+from tests.conftest import DATA_DIR
+from tests.games.playout import random_playout
+
+COUNTS = json.loads((DATA_DIR / "tictactoe" / "counts.json").read_text())
+
+
+@pytest.mark.parametrize("ply", range(1, 10))
+def test_perft_by_ply(ply: int) -> None:
+    assert TicTacToeState.initial().perft(ply) == COUNTS["perft_by_ply_games_stop_at_win"][str(ply)]
+
+
+def test_complete_games_and_outcomes() -> None:
+    outcomes = {"X": 0, "O": 0, "draw": 0}
+    positions: set[str] = set()
+
+    def walk(state: TicTacToeState) -> None:
+        positions.add(state.to_text())
+        if state.is_terminal():
+            outcomes[{0: "X", 1: "O", None: "draw"}[state.winner()]] += 1
+            return
+        for move in state.legal_moves():
+            state.play(move)
+            walk(state)
+            state.undo()
+
+    walk(TicTacToeState.initial())
+    assert sum(outcomes.values()) == COUNTS["total_games"] == 255_168
+    assert outcomes == COUNTS["game_outcomes"]
+    assert len(positions) == COUNTS["reachable_positions_incl_empty"]
+
+
+def test_square_names_follow_files_and_ranks() -> None:
+    state = new_game("tictactoe")
+    assert state.parse_move("a3") == 0 and state.parse_move("c1") == 8 and state.parse_move("b2") == 4
+    state.play(state.parse_move("a1"))
+    assert state.to_text() == "......x.."
+    assert state.to_move() == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("xx.......", "x has 2 marks and o has 0"),
+        ("xxxooo...", "both x and o"),
+        ("xxxoo.o..", "x has three in a row but o has moved"),
+        ("x..", "9 squares"),
+    ],
+)
+def test_bad_positions_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(BadPositionError, match=message):
+        TicTacToeState.from_text(text)
+
+
+def test_bad_moves_say_what_is_wrong() -> None:
+    state = TicTacToeState.from_text("x........")
+    with pytest.raises(IllegalMoveError, match="a3 is already taken"):
+        state.parse_move("a3")
+    with pytest.raises(IllegalMoveError, match="not a square"):
+        state.parse_move("d4")
+    finished = TicTacToeState.from_text("xxxoo....")
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        finished.parse_move("c1")
+
+
+def test_utility_and_reason() -> None:
+    won = TicTacToeState.from_text("xxxoo....")
+    assert won.is_terminal() and won.utility(0) == 1 and won.utility(1) == -1
+    assert "x has three in a row" in won.termination_reason()
+    drawn = TicTacToeState.from_text("xoxxoooxx")
+    assert drawn.is_terminal() and drawn.utility(0) == 0 and drawn.winner() is None
+
+
+def test_open_lines_evaluation() -> None:
+    centre = TicTacToeState.from_text("....x....")
+    features = centre.evaluation_features(0)
+    # x in the centre: all 8 lines open for x, 4 open for o (those avoiding the centre).
+    assert features["open_lines"][1] == 8 - 4
+    assert centre.evaluate(0) == sum(w * v for w, v in features.values())
+    assert centre.evaluate(0) == -centre.evaluate(1)
+    threat = TicTacToeState.from_text("xx..o....")
+    assert threat.evaluation_features(0)["threats"][1] == 1
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.text(max_size=12))
+def test_parsers_fail_cleanly(text: str) -> None:
+    try:
+        TicTacToeState.from_text(text)
+    except BadPositionError:
+        pass
+    try:
+        TicTacToeState.initial().parse_move(text)
+    except IllegalMoveError:
+        pass
+
+
+@settings(deadline=None, max_examples=100)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_playouts_undo_keys_and_round_trips(seed: int) -> None:
+    rng = random.Random(seed)
+    for state in random_playout(TicTacToeState.initial(), rng):
+        text, key = state.to_text(), state.key()
+        assert TicTacToeState.from_text(text).to_text() == text
+        assert TicTacToeState.from_text(text).key() == key
+        for move in state.legal_moves():
+            assert state.parse_move(state.move_name(move)) == move
+            state.play(move)
+            state.undo()
+            assert (state.to_text(), state.key()) == (text, key)
