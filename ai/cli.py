@@ -7,10 +7,15 @@ one line ``plyground: error: ...`` on stderr and exit status 2 — never a trace
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import sys
 from collections.abc import Callable, Sequence
 
-from games import CHANCE, GAME_NAMES, GameState, new_game
+from ai.events import Score
+from ai.search import ALGORITHMS
+from ai.settings import Limits, SearchRequest, SearchSettings
+from games import CHANCE, GAME_NAMES, GameState, get_game, new_game
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -60,6 +65,81 @@ def command_perft(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+DEFAULT_DEPTH = 6
+"""``analyse`` with no limit searches to this depth rather than forever."""
+ALGORITHM_NAMES = tuple(ALGORITHMS)
+DEFAULT_ALGORITHM = {"backgammon": "star2"}
+"""Per-game default algorithm where PVS does not apply (chance nodes)."""
+
+
+def format_score(score: Score, game: type[GameState]) -> str:
+    """A score for people: "win in 5 plies" / "mate in 3" for proven results, else the
+    value in the game's units (centipawns, discs, equity points)."""
+    if score.win_in_plies is not None:
+        plies = score.win_in_plies
+        if game.NAME == "chess":
+            mate = score.mate_in_moves()
+            return f"mate in {mate}" if plies > 0 else f"mated in {-mate if mate else 0}"
+        return f"win in {plies} plies" if plies > 0 else f"loss in {-plies} plies"
+    if game.UTILITY_KIND == "win_loss":
+        return f"{score.value:+.0f}"
+    return f"{score.value / score.scale:+.3f}"
+
+
+def event_record(event: object) -> dict[str, object]:
+    """An event as a JSON-ready dict: its fields, plus ``event`` = its class name."""
+    record: dict[str, object] = {"event": type(event).__name__}
+    record.update(dataclasses.asdict(event))  # type: ignore[call-overload]
+    return record
+
+
+def command_analyse(args: argparse.Namespace) -> int:
+    """Search a position, printing one line per completed iteration and the best move."""
+    from ai.engine import run_search
+    from ai.events import Finished, Iteration
+
+    game = get_game(args.game)
+    settings = SearchSettings(
+        algorithm=args.algorithm or DEFAULT_ALGORITHM.get(args.game, "pvs"),
+        transposition_table=not args.no_tt,
+        move_ordering=not args.no_ordering,
+        seed=args.seed,
+        **({"tt_megabytes": args.hash} if args.hash else {}),
+    )
+    if args.depth is None and args.time is None and args.nodes is None:
+        args.depth = DEFAULT_DEPTH
+    limits = Limits(depth=args.depth, time=args.time, nodes=args.nodes)
+    request = SearchRequest(
+        game=args.game, position=args.position, moves=tuple(args.moves), settings=settings, limits=limits
+    )
+
+    def show(event: object) -> None:
+        if args.json:
+            if isinstance(event, (Iteration, Finished)):
+                print(json.dumps(event_record(event)), flush=True)
+        elif isinstance(event, Iteration):
+            print(
+                f"depth {event.depth} seldepth {event.seldepth} score {format_score(event.score, game)} "
+                f"nodes {event.nodes} nps {event.nps:.0f} time {event.time:.2f} "
+                f"hashfull {event.hashfull:.1%} ebf {event.ebf:.2f} pv {' '.join(event.pv)}",
+                flush=True,
+            )
+
+    finished = run_search(request, on_event=show)
+    if finished.error:
+        raise UsageError(finished.error)
+    show(finished)
+    print(f"bestmove {finished.best_move if finished.best_move is not None else '(none)'}")
+    return EXIT_OK
+
+
+def command_uci(_args: argparse.Namespace) -> int:
+    """Speak UCI on stdin/stdout until ``quit``."""
+    from ai.uci import serve
+
+    return serve()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="plyground",
@@ -75,17 +155,25 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument("--divide", action="store_true", help="one line per root move")
     perft.set_defaults(handler=command_perft)
 
-    _add_engine_commands(commands)
+    analyse = commands.add_parser("analyse", help="search a position and report each iteration")
+    analyse.add_argument("--game", required=True, choices=GAME_NAMES)
+    analyse.add_argument("--position", help="position in the game's notation (default: the start)")
+    analyse.add_argument("--moves", nargs="*", default=[], help="moves to play from the position first")
+    analyse.add_argument("--algorithm", default=None, help=f"one of: {', '.join(ALGORITHM_NAMES)}")
+    limit = analyse.add_mutually_exclusive_group()
+    limit.add_argument("--depth", type=int, help="search to this depth")
+    limit.add_argument("--time", type=float, help="search for this many seconds")
+    limit.add_argument("--nodes", type=int, help="search this many nodes")
+    analyse.add_argument("--no-tt", action="store_true", help="switch the transposition table off")
+    analyse.add_argument("--no-ordering", action="store_true", help="switch move ordering off")
+    analyse.add_argument("--hash", type=int, default=None, metavar="MB", help="transposition table size")
+    analyse.add_argument("--seed", type=int, default=0, help="MCTS random seed")
+    analyse.add_argument("--json", action="store_true", help="JSON lines, fields named as the events")
+    analyse.set_defaults(handler=command_analyse)
+
+    uci = commands.add_parser("uci", help="run as a UCI chess engine on stdin/stdout")
+    uci.set_defaults(handler=command_uci)
     return parser
-
-
-def _add_engine_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """The engine's subcommands live in ``ai.cli_engine`` (analyse, uci ...)."""
-    try:
-        from ai import cli_engine
-    except ImportError:  # the engine commands are optional while the engine is being built
-        return
-    cli_engine.add_commands(commands)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

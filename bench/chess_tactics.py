@@ -1,0 +1,100 @@
+"""Chess tactics: positions solved out of an EPD test suite at a fixed time per position.
+
+Run: ``.venv/bin/python bench/chess_tactics.py --suite wac --seconds 1 [--engines plyground,sunfish]``
+(``--suite bk --seconds 10`` for Bratko-Kopec). Each engine runs as a UCI process driven by
+python-chess, with the same time per move, one position after another; a position counts as
+solved when the engine's move is one of the suite's ``bm`` moves (and none of its ``am``).
+Prints solved/total per engine, the median nps each reported, and the ids that failed.
+Reference: Sunfish solves 110/300 WAC at 1 s and 7/24 BK at 10 s on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import chess
+import chess.engine
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.peers import PROJECT_ROOT, plyground_command, sunfish_command  # noqa: E402
+
+SUITES = {
+    "wac": PROJECT_ROOT / "tests" / "data" / "chess" / "wac.epd",
+    "bk": PROJECT_ROOT / "tests" / "data" / "chess" / "bk.epd",
+    "kaufman": PROJECT_ROOT / "tests" / "data" / "chess" / "kaufman.epd",
+}
+
+
+@dataclass
+class SuiteResult:
+    engine: str
+    solved: int = 0
+    total: int = 0
+    nps: list[float] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+
+def load_suite(path: Path, limit: int | None) -> list[tuple[chess.Board, dict[str, object]]]:
+    """(board, operations) for each EPD line."""
+    positions = []
+    for line in path.read_text().splitlines():
+        if line.strip():
+            board = chess.Board()
+            operations = board.set_epd(line)
+            positions.append((board, operations))
+    return positions[:limit] if limit else positions
+
+
+def is_solved(move: chess.Move, operations: dict[str, object]) -> bool:
+    best = operations.get("bm") or []
+    avoid = operations.get("am") or []
+    return (not best or move in best) and move not in avoid  # type: ignore[operator]
+
+
+def run_suite(name: str, command: list[str], positions: list, seconds: float) -> SuiteResult:
+    result = SuiteResult(name)
+    with chess.engine.SimpleEngine.popen_uci(command, cwd=str(PROJECT_ROOT)) as engine:
+        for board, operations in positions:
+            started = time.perf_counter()
+            info = engine.play(board, chess.engine.Limit(time=seconds), info=chess.engine.INFO_ALL)
+            elapsed = time.perf_counter() - started
+            result.total += 1
+            nps = info.info.get("nps")
+            if nps:
+                result.nps.append(float(nps))
+            if info.move is not None and is_solved(info.move, operations):
+                result.solved += 1
+            else:
+                result.failed.append(str(operations.get("id", "?")))
+            if elapsed > seconds * 1.5 + 0.5:
+                print(f"  {name}: {operations.get('id')} took {elapsed:.2f} s (limit {seconds} s)", file=sys.stderr)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suite", choices=sorted(SUITES), default="wac")
+    parser.add_argument("--seconds", type=float, default=1.0, help="time per position")
+    parser.add_argument("--engines", default="plyground,sunfish", help="comma-separated: plyground, sunfish")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
+    args = parser.parse_args()
+    positions = load_suite(SUITES[args.suite], args.limit)
+    commands = {"plyground": plyground_command, "sunfish": sunfish_command}
+    for name in args.engines.split(","):
+        result = run_suite(name, commands[name](), positions, args.seconds)
+        median_nps = statistics.median(result.nps) if result.nps else 0.0
+        print(
+            f"{args.suite} @ {args.seconds:g} s  {name:<10} solved {result.solved}/{result.total}"
+            f"  median nps {median_nps:,.0f}"
+        )
+        print(f"  failed: {' '.join(result.failed)}")
+
+
+if __name__ == "__main__":
+    main()

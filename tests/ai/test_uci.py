@@ -1,0 +1,83 @@
+"""``plyground uci`` speaks UCI well enough for python-chess's engine driver (and so for
+chess GUIs): handshake, options, positions with moves, every kind of ``go``, ``stop``."""
+
+from __future__ import annotations
+
+import io
+import sys
+import threading
+from pathlib import Path
+
+import chess
+import chess.engine
+import pytest
+
+from ai.uci import UciEngine, time_for_move
+
+ROOT = Path(__file__).resolve().parents[2]
+UCI_COMMAND = [sys.executable, "-m", "ai.cli", "uci"]
+MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"  # Rd8#
+
+
+@pytest.fixture
+def engine() -> chess.engine.SimpleEngine:
+    process = chess.engine.SimpleEngine.popen_uci(UCI_COMMAND, cwd=str(ROOT), timeout=30)
+    yield process
+    process.quit()
+
+
+def test_handshake_and_options(engine: chess.engine.SimpleEngine) -> None:
+    assert engine.id["name"] == "Plyground"
+    assert {"Hash", "Threads", "Algorithm"} <= set(engine.options)
+    assert "pvs" in engine.options["Algorithm"].var
+
+
+def test_finds_mate_in_one_with_mate_score(engine: chess.engine.SimpleEngine) -> None:
+    board = chess.Board(MATE_IN_ONE)
+    result = engine.analyse(board, chess.engine.Limit(depth=3))
+    assert result["pv"][0] == chess.Move.from_uci("d1d8")
+    assert result["score"].white() == chess.engine.Mate(1)
+
+
+def test_plays_legal_moves_from_position_with_moves(engine: chess.engine.SimpleEngine) -> None:
+    board = chess.Board()
+    for san in ("e4", "e5", "Nf3", "Nc6"):
+        board.push_san(san)
+    for limit in (chess.engine.Limit(depth=2), chess.engine.Limit(time=0.3), chess.engine.Limit(nodes=2000),
+                  chess.engine.Limit(white_clock=5, black_clock=5, white_inc=0.1, black_inc=0.1)):
+        played = engine.play(board, limit)
+        assert played.move in board.legal_moves
+
+
+def test_options_change_the_search(engine: chess.engine.SimpleEngine) -> None:
+    engine.configure({"Algorithm": "alphabeta", "Hash": 8})
+    result = engine.play(chess.Board(MATE_IN_ONE), chess.engine.Limit(depth=2))
+    assert result.move == chess.Move.from_uci("d1d8")
+
+
+def test_infinite_search_waits_for_stop(engine: chess.engine.SimpleEngine) -> None:
+    with engine.analysis(chess.Board()) as analysis:
+        for info in analysis:
+            if info.get("depth", 0) >= 2:
+                break
+        analysis.stop()
+        best = analysis.wait()
+    assert best.move in chess.Board().legal_moves
+
+
+def test_errors_are_reported_not_fatal() -> None:
+    output = io.StringIO()
+    uci = UciEngine(output)
+    uci.handle("position fen not a fen")
+    uci.handle("position startpos moves e2e5")
+    uci.handle("setoption name Algorithm value nonsense")
+    uci.handle("isready")
+    lines = output.getvalue().splitlines()
+    assert sum(line.startswith("info string error") for line in lines) == 3
+    assert lines[-1] == "readyok"
+
+
+def test_time_management_never_flags() -> None:
+    assert time_for_move(1.0, 0.0, None) < 0.5
+    assert time_for_move(60.0, 1.0, 40) == pytest.approx(60 / 40 + 0.8 - 0.05)
+    assert time_for_move(0.02, 0.0, 1) >= 0.01
