@@ -1,0 +1,513 @@
+"""English draughts (American checkers) as a ``GameState``: rules, text, hashing and EVAL.
+
+Rules: 8x8 board, squares 1-32 (PDN); Black (player 0) has men on 1-12 and moves first,
+White (player 1) on 21-32. Men step and jump diagonally forward only; kings one square in
+all four directions. Capturing is mandatory, with free choice among captures (no majority
+rule); a multi-jump is one move and goes on while a jump is available, except that a man
+reaching the crown row is crowned and ends the move there. A side with no legal move
+(blocked or without pieces) loses. Draws: threefold repetition (same pieces and side to
+move), and the 40-move rule, here 80 plies in a row with no capture and no man move. If the
+80th such ply leaves the opponent without a move, the blocked side loses (the win comes
+first, as a checkmate does in chess).
+
+Moves are ``CheckersMove`` tuples: the path of PDN squares (origin, then every landing) and
+the captured squares in jump order. Two different capture paths are always different moves,
+even in the rare king tours that capture the same pieces and end on the same square (a
+loop taken clockwise or anticlockwise): their names differ (``15x24x31x22x15`` against
+``15x22x31x24x15``), the perft literature counts them separately, and keeping them apart
+keeps ``parse_move(move_name(m)) == m``. The short form ``15x15`` is then reported as
+ambiguous.
+
+The 40-move-rule counter (``no_progress_plies``) is part of the state but not of PDN FEN,
+so ``to_text`` does not carry it and ``from_text`` starts it at zero; ``key()`` does not
+cover it either (nor the repetition history), as in chess engines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar, NamedTuple
+
+from games.base import GameState, IllegalMoveError, Player
+from games.checkers.bitboards import (
+    BLACK,
+    CROWN_ROW,
+    DIRECTIONS,
+    JUMP,
+    MAN_DIRECTIONS,
+    MASK_OF_SQUARE,
+    ROW_COUNT,
+    SQUARE_OF_BIT,
+    SQUARES,
+    STEP,
+    VALID,
+    WHITE,
+    Bitboard,
+    Square,
+    has_any_move,
+    perft,
+    quiet_targets,
+    raw_captures,
+    square_at,
+    square_bit,
+    squares_of,
+)
+from games.checkers.evaluation import DEFAULT_WEIGHTS, FEATURE_NAMES, evaluate_for_black, feature_values
+from games.checkers.notation import (
+    CROWN_SQUARES,
+    SIDE_NAMES,
+    ParsedPosition,
+    format_fen,
+    format_move,
+    parse_fen,
+    parse_move_squares,
+)
+from games.zobrist import zobrist_keys
+
+NO_PROGRESS_LIMIT = 80
+"""The 40-move rule: 40 moves by each side (80 plies) without a capture or a man move."""
+REPETITION_LIMIT = 3
+"""Threefold repetition."""
+SHORTEST_REPETITION_PLIES = 8
+"""A third occurrence needs at least two back-and-forth cycles of four plies."""
+NAMES_IN_MESSAGES = 3
+"""How many example moves an error message lists."""
+
+
+class CheckersMove(NamedTuple):
+    """A move: ``path`` = origin and every landing square; ``captured`` = jumped squares in
+    order (empty for a step). Hashable and picklable, like every Plyground move."""
+
+    path: tuple[Square, ...]
+    captured: tuple[Square, ...] = ()
+
+    @property
+    def origin(self) -> Square:
+        return self.path[0]
+
+    @property
+    def destination(self) -> Square:
+        return self.path[-1]
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captured)
+
+
+# Zobrist keys: one per (piece kind, square) with kind = 2 * player + is_king, plus one for
+# "White to move". Indexed by PDN square (index 0 unused).
+_KIND_COUNT = 4
+_ZOBRIST = zobrist_keys(_KIND_COUNT * len(SQUARES) + 1, seed=0xC0EC4E25)
+PIECE_KEYS: tuple[tuple[int, ...], ...] = tuple(
+    (0,) + tuple(_ZOBRIST[kind * len(SQUARES) : (kind + 1) * len(SQUARES)]) for kind in range(_KIND_COUNT)
+)
+WHITE_TO_MOVE_KEY = _ZOBRIST[-1]
+MAN_KIND = (0, 2)
+KING_KIND = (1, 3)
+
+
+def _quiet_move_table() -> dict[int, dict[Bitboard, CheckersMove]]:
+    """Every possible step, built once: ``table[direction][destination mask]``."""
+    table: dict[int, dict[Bitboard, CheckersMove]] = {direction: {} for direction in DIRECTIONS}
+    for square in SQUARES:
+        bit = square_bit(square)
+        for direction in DIRECTIONS:
+            target = STEP[direction][bit]
+            if target:
+                table[direction][target] = CheckersMove((square, SQUARE_OF_BIT[target.bit_length() - 1]))
+    return table
+
+
+QUIET_MOVES = _quiet_move_table()
+
+STEP_DIRECTION: dict[tuple[Square, Square], int] = {
+    (square, SQUARE_OF_BIT[STEP[direction][square_bit(square)].bit_length() - 1]): direction
+    for square in SQUARES
+    for direction in DIRECTIONS
+    if STEP[direction][square_bit(square)]
+}
+"""``(from, to)`` of every diagonal step -> its direction."""
+
+JUMP_OVER: dict[tuple[Square, Square], tuple[int, Square]] = {
+    (square, SQUARE_OF_BIT[JUMP[direction][square_bit(square)].bit_length() - 1]): (
+        direction,
+        SQUARE_OF_BIT[STEP[direction][square_bit(square)].bit_length() - 1],
+    )
+    for square in SQUARES
+    for direction in DIRECTIONS
+    if JUMP[direction][square_bit(square)]
+}
+"""``(from, to)`` of every jump -> (direction, jumped square)."""
+
+_History = tuple[Bitboard, Bitboard, Bitboard, int, int]
+"""What ``undo`` restores: black, white, kings, key, no_progress_plies."""
+
+
+def _names(moves: list[CheckersMove]) -> str:
+    """``14x23``, ``14x23 or 15x24``, ``14x23, 15x24 or 15x22 ...`` for messages."""
+    names = [format_move(move.path, move.is_capture) for move in moves[:NAMES_IN_MESSAGES]]
+    if len(moves) > NAMES_IN_MESSAGES:
+        return ", ".join(names) + " ..."
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+class CheckersState(GameState):
+    """A position of English draughts with its history (for ``undo`` and repetitions).
+
+    ``black``, ``white`` and ``kings`` are bitboards in the ghost layout of
+    ``games.checkers.bitboards``; use ``piece_at``/``pieces`` for PDN squares. The
+    constructor trusts its boards (it is the fast path for code that already has them);
+    ``from_text`` is the validating way in.
+    """
+
+    NAME: ClassVar[str] = "checkers"
+    PLAYER_NAMES: ClassVar[tuple[str, str]] = ("Black", "White")
+    UTILITY_KIND = "win_loss"
+    weights: ClassVar[dict[str, float]] = DEFAULT_WEIGHTS
+
+    __slots__ = ("black", "white", "kings", "player", "no_progress_plies", "_key", "_history", "_keys")
+
+    def __init__(
+        self,
+        black: Bitboard = 0,
+        white: Bitboard = 0,
+        kings: Bitboard = 0,
+        player: Player = BLACK,
+        no_progress_plies: int = 0,
+    ) -> None:
+        self.black = black
+        self.white = white
+        self.kings = kings
+        self.player = player
+        self.no_progress_plies = no_progress_plies
+        self._key = self._full_key()
+        self._history: list[_History] = []
+        self._keys: list[int] = [self._key]
+
+    def _full_key(self) -> int:
+        """The Zobrist key computed from scratch (``play`` updates it incrementally)."""
+        key = WHITE_TO_MOVE_KEY if self.player == WHITE else 0
+        for side, pieces in ((BLACK, self.black), (WHITE, self.white)):
+            for square in squares_of(pieces):
+                is_king = bool(self.kings & MASK_OF_SQUARE[square])
+                key ^= PIECE_KEYS[2 * side + is_king][square]
+        return key
+
+    # --------------------------------------------------------------- players
+    @classmethod
+    def initial(cls) -> CheckersState:
+        return cls.from_text("B:W21-32:B1-12")
+
+    def to_move(self) -> Player:
+        return self.player
+
+    def _sides(self) -> tuple[Bitboard, Bitboard]:
+        """(pieces of the side to move, pieces of the other side)."""
+        if self.player == BLACK:
+            return self.black, self.white
+        return self.white, self.black
+
+    # --------------------------------------------------------------- actions
+    def legal_moves(self) -> list[CheckersMove]:
+        """The captures if any is available (capturing is mandatory), else every step;
+        empty once the game is drawn by rule or the side to move is blocked."""
+        if self._is_draw_by_rule():
+            return []
+        mover, opponent = self._sides()
+        captures = self._capture_moves(mover, opponent)
+        if captures:
+            return captures
+        moves: list[CheckersMove] = []
+        empty = VALID ^ (mover | opponent)
+        for direction, destinations in quiet_targets(mover, self.kings, empty, self.player):
+            table = QUIET_MOVES[direction]
+            while destinations:
+                destination = destinations & -destinations
+                destinations ^= destination
+                moves.append(table[destination])
+        return moves
+
+    def _capture_moves(self, mover: Bitboard, opponent: Bitboard) -> list[CheckersMove]:
+        empty = VALID ^ (mover | opponent)
+        moves: list[CheckersMove] = []
+        for origin_bit, (landings, _captured) in raw_captures(mover, opponent, self.kings, empty, self.player):
+            path = (SQUARE_OF_BIT[origin_bit],) + tuple(SQUARE_OF_BIT[bit] for bit in landings)
+            bits = (origin_bit,) + landings
+            jumped = tuple(SQUARE_OF_BIT[(bits[index] + bits[index + 1]) >> 1] for index in range(len(landings)))
+            moves.append(CheckersMove(path, jumped))
+        return moves
+
+    def noisy_moves(self) -> list[CheckersMove]:
+        """The pending captures (quiescence search must resolve them); empty otherwise."""
+        if self._is_draw_by_rule():
+            return []
+        mover, opponent = self._sides()
+        return self._capture_moves(mover, opponent)
+
+    # ------------------------------------------------------------ transition
+    def play(self, move: CheckersMove) -> None:
+        # Boards change by ``origin ^ destination`` (not ``|``): a king's capture tour may
+        # end on the square it started from, and then nothing moves.
+        player = self.player
+        kings = self.kings
+        self._history.append((self.black, self.white, kings, self._key, self.no_progress_plies))
+        path = move.path
+        origin_square = path[0]
+        destination_square = path[-1]
+        origin = MASK_OF_SQUARE[origin_square]
+        destination = MASK_OF_SQUARE[destination_square]
+        key = self._key ^ WHITE_TO_MOVE_KEY
+        if kings & origin:
+            king_keys = PIECE_KEYS[KING_KIND[player]]
+            key ^= king_keys[origin_square] ^ king_keys[destination_square]
+            kings ^= origin ^ destination
+            is_progress = False
+        else:
+            key ^= PIECE_KEYS[MAN_KIND[player]][origin_square]
+            if destination & CROWN_ROW[player]:
+                kings |= destination
+                key ^= PIECE_KEYS[KING_KIND[player]][destination_square]
+            else:
+                key ^= PIECE_KEYS[MAN_KIND[player]][destination_square]
+            is_progress = True
+        captured = 0
+        if move.captured:
+            is_progress = True
+            opponent = 1 - player
+            man_keys = PIECE_KEYS[MAN_KIND[opponent]]
+            king_keys = PIECE_KEYS[KING_KIND[opponent]]
+            for square in move.captured:
+                mask = MASK_OF_SQUARE[square]
+                captured |= mask
+                if kings & mask:
+                    key ^= king_keys[square]
+                else:
+                    key ^= man_keys[square]
+            kings &= ~captured
+        if player == BLACK:
+            self.black ^= origin ^ destination
+            self.white ^= captured
+        else:
+            self.white ^= origin ^ destination
+            self.black ^= captured
+        self.kings = kings
+        self._key = key
+        self.no_progress_plies = 0 if is_progress else self.no_progress_plies + 1
+        self.player = 1 - player
+        self._keys.append(key)
+
+    def undo(self) -> None:
+        self.black, self.white, self.kings, self._key, self.no_progress_plies = self._history.pop()
+        self._keys.pop()
+        self.player = 1 - self.player
+
+    def copy(self) -> CheckersState:
+        clone = CheckersState.__new__(CheckersState)
+        clone.black = self.black
+        clone.white = self.white
+        clone.kings = self.kings
+        clone.player = self.player
+        clone.no_progress_plies = self.no_progress_plies
+        clone._key = self._key
+        clone._history = list(self._history)
+        clone._keys = list(self._keys)
+        return clone
+
+    # ------------------------------------------------------------------- end
+    def _is_repetition(self) -> bool:
+        """The current position (same side to move) occurred twice before since the last
+        capture or man move; only those positions can repeat."""
+        plies = self.no_progress_plies
+        if plies < SHORTEST_REPETITION_PLIES:
+            return False
+        keys = self._keys
+        last = len(keys) - 1
+        start = max(last - 2 * (plies // 2), last % 2)
+        return keys[start::2].count(self._key) >= REPETITION_LIMIT
+
+    def _is_draw_by_rule(self) -> bool:
+        return self.no_progress_plies >= NO_PROGRESS_LIMIT or self._is_repetition()
+
+    def _can_move(self) -> bool:
+        mover, opponent = self._sides()
+        return has_any_move(mover, opponent, self.kings, self.player)
+
+    def is_terminal(self) -> bool:
+        return not self._can_move() or self._is_draw_by_rule()
+
+    def utility(self, player: Player) -> float:
+        """+1/-1 when the side to move has no legal move, 0 for a draw by rule (and for a
+        position that is not terminal)."""
+        if not self._can_move():
+            return -1.0 if player == self.player else 1.0
+        return 0.0
+
+    def termination_reason(self) -> str:
+        if not self._can_move():
+            mover, _ = self._sides()
+            side = self.PLAYER_NAMES[self.player]
+            return f"{side} has no pieces left" if not mover else f"{side} is blocked: no legal move"
+        if self.no_progress_plies >= NO_PROGRESS_LIMIT:
+            return "40-move rule: 40 moves each without a capture or a man move"
+        if self._is_repetition():
+            return "threefold repetition"
+        return ""
+
+    # --------------------------------------------------------------- hashing
+    def key(self) -> int:
+        return self._key
+
+    # ------------------------------------------------------------- knowledge
+    def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
+        sign = 1 if player == BLACK else -1
+        values = feature_values(self.black, self.white, self.kings)
+        return {name: (self.weights[name], float(sign * value)) for name, value in zip(FEATURE_NAMES, values)}
+
+    def evaluate(self, player: Player) -> float:
+        value = evaluate_for_black(self.black, self.white, self.kings, self.weights)
+        return value if player == BLACK else -value
+
+    def capture_score(self, move: CheckersMove) -> int:
+        """Material the move captures (kings count as kings), 0 for a step."""
+        if not move.captured:
+            return 0
+        man_value = self.weights["men"]
+        king_value = self.weights["kings"]
+        kings = self.kings
+        total = 0.0
+        for square in move.captured:
+            total += king_value if kings & MASK_OF_SQUARE[square] else man_value
+        return int(total)
+
+    # ----------------------------------------------------------------- perft
+    def perft(self, depth: int) -> int:
+        """Leaf count ``depth`` plies deep on bare bitboards (bulk-counted at depth 1).
+
+        Convention of the literature (Aart Bik): draw rules are ignored, and every distinct
+        capture path is a separate move."""
+        mover, opponent = self._sides()
+        return perft(mover, opponent, self.kings, self.player, depth)
+
+    # ------------------------------------------------------------------ text
+    @classmethod
+    def from_text(cls, text: str) -> CheckersState:
+        """A PDN FEN (see ``games.checkers.notation``); the 40-move counter starts at 0."""
+        position = parse_fen(text)
+        boards = []
+        for side in (BLACK, WHITE):
+            boards.append(sum(MASK_OF_SQUARE[square] for square in position.men[side] | position.kings[side]))
+        kings = sum(MASK_OF_SQUARE[square] for square in position.kings[BLACK] | position.kings[WHITE])
+        return cls(boards[BLACK], boards[WHITE], kings, position.player)
+
+    def to_text(self) -> str:
+        """Canonical PDN FEN, e.g. ``B:W21,...,32:B1,...,12`` or ``W:WK5,18:B2,K30``."""
+        men = (frozenset(squares_of(self.black & ~self.kings)), frozenset(squares_of(self.white & ~self.kings)))
+        kings = (frozenset(squares_of(self.black & self.kings)), frozenset(squares_of(self.white & self.kings)))
+        return format_fen(ParsedPosition(self.player, men, kings))
+
+    def move_name(self, move: CheckersMove) -> str:
+        """``11-15`` for a step, ``22x15x6`` (every landing) for a capture."""
+        return format_move(move.path, move.is_capture)
+
+    def parse_move(self, text: str) -> CheckersMove:
+        """A move as ``11-15``, ``22x15x6`` or the short ``22x6`` when only one capture path
+        goes from 22 to 6. ``-`` and ``x`` are interchangeable on input."""
+        squares = parse_move_squares(text)
+        shown = text.strip()
+        if self.is_terminal():
+            raise IllegalMoveError(f"{shown} is not legal: the game is over ({self.termination_reason()})")
+        origin = squares[0]
+        mover, opponent = self._sides()
+        side = SIDE_NAMES[self.player]
+        if not mover & MASK_OF_SQUARE[origin]:
+            held = self.piece_at(origin)
+            detail = f" (it holds a {SIDE_NAMES[held[0]]} {'king' if held[1] else 'man'})" if held else ""
+            raise IllegalMoveError(f"there is no {side} piece on {origin}{detail}")
+        moves = self.legal_moves()
+        path = tuple(squares)
+        for move in moves:
+            if move.path == path:
+                return move
+        if len(squares) == 2:
+            matches = [move for move in moves if move.path[0] == origin and move.path[-1] == squares[1]]
+            if len(matches) == 1:
+                return matches[0]
+            if matches:
+                raise IllegalMoveError(f"{shown} is ambiguous: it could be {_names(matches)}; write the whole path")
+        raise IllegalMoveError(f"{shown} is not legal: {self._why_illegal(squares, moves)}")
+
+    def _why_illegal(self, squares: list[Square], moves: list[CheckersMove]) -> str:
+        """The first rule the path ``squares`` breaks, for the error message."""
+        captures = [move for move in moves if move.is_capture]
+        longer = [move for move in captures if move.path[: len(squares)] == tuple(squares)]
+        if longer:
+            return f"the capture must go on ({_names(longer)})"
+        mover, opponent = self._sides()
+        origin = squares[0]
+        is_king = bool(self.kings & MASK_OF_SQUARE[origin])
+        side, other_side = SIDE_NAMES[self.player], SIDE_NAMES[1 - self.player]
+        occupied = (mover | opponent) & ~MASK_OF_SQUARE[origin]
+        crown = CROWN_SQUARES[self.player]
+        for index, (start, end) in enumerate(zip(squares, squares[1:])):
+            if (start, end) in STEP_DIRECTION:
+                direction = STEP_DIRECTION[(start, end)]
+                jumped = None
+            elif (start, end) in JUMP_OVER:
+                direction, jumped = JUMP_OVER[(start, end)]
+            else:
+                return f"{end} is neither a diagonal step nor a jump away from {start}"
+            if not is_king and direction not in MAN_DIRECTIONS[self.player]:
+                return f"a {side} man moves only forward, towards {crown[0]}-{crown[-1]}"
+            if occupied & MASK_OF_SQUARE[end]:
+                return f"square {end} is occupied"
+            if jumped is None:
+                if len(squares) > 2:
+                    return "only a capture can take more than one step"
+                if captures:
+                    return f"a capture is mandatory ({_names(captures)})"
+                break
+            if not opponent & MASK_OF_SQUARE[jumped]:
+                return f"there is no {other_side} piece on {jumped} to jump"
+            opponent &= ~MASK_OF_SQUARE[jumped]
+            if not is_king and end in crown and index < len(squares) - 2:
+                return f"a man crowned on {end} ends the move there"
+        return "no legal move follows that path"
+
+    # ------------------------------------------------------------- board view
+    def piece_at(self, square: Square) -> tuple[Player, bool] | None:
+        """``(owner, is_king)`` of the piece on PDN ``square``, or ``None`` if it is empty."""
+        if square not in SQUARES:
+            raise ValueError(f"square {square} does not exist (squares are 1-32)")
+        mask = MASK_OF_SQUARE[square]
+        if self.black & mask:
+            return BLACK, bool(self.kings & mask)
+        if self.white & mask:
+            return WHITE, bool(self.kings & mask)
+        return None
+
+    def pieces(self) -> dict[Square, tuple[Player, bool]]:
+        """Every piece: ``{square: (owner, is_king)}``."""
+        found: dict[Square, tuple[Player, bool]] = {}
+        for square in SQUARES:
+            piece = self.piece_at(square)
+            if piece is not None:
+                found[square] = piece
+        return found
+
+    def __str__(self) -> str:
+        """The diagram with Black at the top: ``b``/``w`` men, ``B``/``W`` kings."""
+        symbols = {(BLACK, False): "b", (BLACK, True): "B", (WHITE, False): "w", (WHITE, True): "W"}
+        rows = []
+        for row in range(ROW_COUNT):
+            cells = []
+            for column in range(ROW_COUNT):
+                square = square_at(row, column)
+                piece = None if square is None else self.piece_at(square)
+                cells.append("." if piece is None else symbols[piece])
+            rows.append(" ".join(cells))
+        return "\n".join(rows)
+
+
+__all__ = ["CheckersMove", "CheckersState", "NO_PROGRESS_LIMIT"]
