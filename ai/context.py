@@ -16,6 +16,11 @@ def _discard(_event: SearchEvent) -> None:
     """The default event sink: nobody is listening."""
 
 
+DISCARD_EVENTS: Callable[[SearchEvent], None] = _discard
+"""The default ``emit``: a search may skip building events nobody receives
+(``context.emit is DISCARD_EVENTS``)."""
+
+
 @dataclass
 class SearchContext:
     """What an algorithm's ``run(state, context)`` gets besides the root state.

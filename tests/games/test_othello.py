@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,6 @@ from games.othello.evaluation import FEATURE_NAMES
 DATA = Path(__file__).resolve().parent.parent / "data" / "othello"
 PERFT = {int(depth): count for depth, count in json.loads((DATA / "perft.json").read_text())["perft"].items()}
 FAST_PERFT_DEPTH = 8
-PERFT_8_SECONDS = 3.0
 """perft(8) takes ~0.4 s here; the bound leaves room for a loaded 2-core machine."""
 
 START_TEXT = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X"
@@ -71,11 +69,10 @@ def test_perft_from_start(depth: int) -> None:
     assert OthelloState.initial().perft(depth) == PERFT[depth]
 
 
-def test_perft_8_is_fast() -> None:
+def test_perft_8() -> None:
+    """Depth 8 (390,216 leaves); its speed is measured in bench/perft_speed.py."""
     state = OthelloState.initial()
-    start = time.perf_counter()
     assert state.perft(FAST_PERFT_DEPTH) == PERFT[FAST_PERFT_DEPTH] == 390_216
-    assert time.perf_counter() - start < PERFT_8_SECONDS
 
 
 @pytest.mark.slow
