@@ -1,0 +1,160 @@
+"""Whole games as PGN text, through ``chess.pgn``, strict where ``chess.pgn`` is lenient.
+
+``chess.pgn.read_game`` skips what it cannot read: malformed header lines, words that are
+not moves ("hello" parses as an empty game), and it only *collects* illegal moves in
+``game.errors``. A game file that silently loses moves is worse than an error, so
+``from_pgn`` checks the header lines and every movetext token first, then refuses a game
+with any collected error. No I/O here: text in, text out.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import chess
+import chess.pgn
+
+from games.base import BadPositionError
+from games.chess_game.state import WHITE, ChessState
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+"""The four PGN game-termination markers."""
+UNFINISHED = "*"
+DRAW = "1/2-1/2"
+SEVEN_TAG_ROSTER: dict[str, str] = {
+    "Event": "?",
+    "Site": "?",
+    "Date": "????.??.??",
+    "Round": "?",
+    "White": "?",
+    "Black": "?",
+    "Result": UNFINISHED,
+}
+"""The PGN standard's required tags, with its "unknown" values."""
+POSITION_TAGS = frozenset({"FEN", "SetUp"})
+"""Tags that describe the start position: always written from the state itself."""
+
+_SAN = r"(?:[NBKRQ]?[a-h]?[1-8]?[\-x]?[a-h][1-8](?:=?[nbrqNBRQ])?|O-O(?:-O)?|0-0(?:-0)?|--|Z0)[+#]?"
+_VALID_TOKEN = re.compile(
+    rf"^(?:\d+\.*|(?:\d+\.+)?{_SAN}[!?]{{0,2}}|\$\d+|[!?]{{1,2}}|1-0|0-1|1/2-1/2|\*)$"
+)
+"""A movetext word: a move number, a SAN move (with optional number and glyph), a NAG,
+a glyph or a result."""
+_COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")
+_MOVETEXT_SPLIT = re.compile(r"[\s()]+")
+
+
+class PgnError(BadPositionError):
+    """A PGN game that cannot be read completely; the message says where and why."""
+
+
+@dataclass
+class PgnGame:
+    """A game read from PGN: its tags and the state after the main line.
+
+    ``state`` keeps the whole game (``undo`` steps back through it, and the repetition
+    rule sees it); ``state.board.root()`` is the start position.
+    """
+
+    headers: dict[str, str]
+    state: ChessState
+    moves: list[chess.Move] = field(default_factory=list)
+
+    @property
+    def result(self) -> str:
+        """``1-0``, ``0-1``, ``1/2-1/2`` or ``*`` (from the Result tag)."""
+        return self.headers.get("Result", UNFINISHED)
+
+
+def game_result(state: ChessState) -> str:
+    """The PGN result of ``state`` by the rules: ``*`` while the game goes on."""
+    if not state.is_terminal():
+        return UNFINISHED
+    value = state.utility(WHITE)
+    if value > 0:
+        return "1-0"
+    if value < 0:
+        return "0-1"
+    return DRAW
+
+
+def to_pgn(state: ChessState, headers: Mapping[str, str] | None = None) -> str:
+    """The game that led to ``state`` (from its start position) as PGN text.
+
+    ``headers`` are added to the Seven Tag Roster. ``Result`` is the rules' result when the
+    game is over; while it goes on, a given ``Result`` (a resignation, say) is kept.
+    ``FEN``/``SetUp`` always describe the real start position.
+    """
+    game = chess.pgn.Game.from_board(state.board)
+    tags = dict(SEVEN_TAG_ROSTER)
+    tags.update({name: value for name, value in (headers or {}).items() if name not in POSITION_TAGS})
+    rules_result = game_result(state)
+    if rules_result != UNFINISHED or tags.get("Result") not in RESULTS:
+        tags["Result"] = rules_result
+    for name, value in tags.items():
+        game.headers[name] = value
+    exporter = chess.pgn.StringExporter(headers=True, variations=True, comments=True)
+    return game.accept(exporter)
+
+
+class _QuietGameBuilder(chess.pgn.GameBuilder):  # type: ignore[type-arg]
+    """``GameBuilder`` that collects errors without logging them (games/ does no I/O)."""
+
+    def handle_error(self, error: Exception) -> None:
+        self.game.errors.append(error)
+
+
+def from_pgn(text: str) -> PgnGame:
+    """The first game in PGN ``text``; ``PgnError`` if any part of it cannot be read."""
+    if not isinstance(text, str):
+        raise PgnError(f"PGN is text, not {type(text).__name__}")
+    if not text.strip():
+        raise PgnError("empty PGN: no game")
+    _check_syntax(text)
+    game = chess.pgn.read_game(io.StringIO(text), Visitor=_QuietGameBuilder)
+    if game is None:
+        raise PgnError("no game found in the PGN text")
+    if game.errors:
+        raise PgnError(f"PGN error: {game.errors[0]}")
+    result = game.headers.get("Result", UNFINISHED)
+    if result not in RESULTS:
+        raise PgnError(f"Result tag {result!r} is not one of {', '.join(RESULTS)}")
+    if game.headers.get("Variant", "Standard").lower() not in ("standard", "chess", "normal"):
+        raise PgnError(f"variant {game.headers['Variant']!r} is not supported: only standard chess")
+    try:
+        state = ChessState.from_board(game.board())
+    except BadPositionError as error:
+        raise PgnError(f"PGN start position: {error}") from None
+    moves = list(game.mainline_moves())
+    for move in moves:
+        # chess.pgn has checked each move's legality. Our stricter end-of-game rules are
+        # not applied here: an over-the-board game may go on after an unclaimed draw.
+        state.play(move)
+    return PgnGame(headers=dict(game.headers), state=state, moves=moves)
+
+
+def _check_syntax(text: str) -> None:
+    """Refuse header lines and movetext words ``chess.pgn`` would silently skip."""
+    lines = text.lstrip("\ufeff").splitlines()
+    index = 0
+    while index < len(lines) and (not lines[index].strip() or lines[index].lstrip().startswith("[")):
+        line = lines[index].strip()
+        if line and not chess.pgn.TAG_REGEX.match(line):
+            raise PgnError(f"PGN line {index + 1} is not a header of the form [Name \"value\"]: {line!r}")
+        index += 1
+    movetext_lines = []
+    for line in lines[index:]:
+        if line.startswith("["):  # the next game's headers: only the first game is read
+            break
+        if not line.startswith("%"):  # PGN escape lines
+            movetext_lines.append(line)
+    movetext = "\n".join(movetext_lines)
+    movetext = _COMMENT.sub(" ", movetext)
+    if "{" in movetext:
+        raise PgnError("a PGN comment opened with '{' is never closed with '}'")
+    for word in _MOVETEXT_SPLIT.split(movetext):
+        if word and not _VALID_TOKEN.match(word):
+            raise PgnError(f"PGN movetext word {word!r} is not a move, move number, comment or result")
