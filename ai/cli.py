@@ -126,8 +126,6 @@ def command_analyse(args: argparse.Namespace) -> int:
             )
 
     finished = run_search(request, on_event=show)
-    if finished.error:
-        raise UsageError(finished.error)
     show(finished)
     print(f"bestmove {finished.best_move if finished.best_move is not None else '(none)'}")
     return EXIT_OK

@@ -18,7 +18,7 @@ from typing import TextIO
 
 import chess
 
-from ai.engine import run_search
+from ai.engine import clear_memory, run_search
 from ai.events import Finished, Iteration, Score, SearchEvent
 from ai.search import ALGORITHMS, CHANCE_ALGORITHMS
 from ai.settings import Limits, SearchRequest, SearchSettings
@@ -62,7 +62,6 @@ class UciEngine:
         self.start_fen: str | None = None
         self.moves: list[str] = []
         self.settings = SearchSettings()
-        self.shared: dict[str, object] = {}
         self.stop_event = threading.Event()
         self.search_thread: threading.Thread | None = None
         self.search_id = 0
@@ -115,7 +114,7 @@ class UciEngine:
 
     def command_new_game(self, _arguments: list[str]) -> None:
         self.stop_search()
-        self.shared.clear()
+        clear_memory("chess")
         self.board = chess.Board()
         self.start_fen, self.moves = None, []
 
@@ -130,7 +129,7 @@ class UciEngine:
             if not 1 <= megabytes <= HASH_MB_MAX:
                 raise ValueError(f"Hash must be 1..{HASH_MB_MAX} MB")
             self.settings = replace(self.settings, tt_megabytes=megabytes)
-            self.shared.clear()
+            clear_memory("chess")
         elif name == "threads":
             self.settings = replace(self.settings, threads=max(1, int(value)))
         elif name == "algorithm":
@@ -226,12 +225,15 @@ class UciEngine:
             if isinstance(event, Iteration):
                 self.send(self.info_line(event, board, side))
 
-        finished: Finished = run_search(request, on_event=on_event, should_stop=self.stop_event.is_set, shared=self.shared)
-        if finished.error:
-            self.send(f"info string error: {finished.error}")
+        best_move: str | None = None
+        try:
+            finished: Finished = run_search(request, on_event=on_event, should_stop=self.stop_event.is_set)
+            best_move = finished.best_move
+        except ValueError as error:  # a request the engine refuses: say why, answer null
+            self.send(f"info string error: {error}")
         if infinite:  # UCI: after "go infinite" the bestmove waits for "stop"
             self.stop_event.wait()
-        self.send(f"bestmove {uci_of(board, finished.best_move) if finished.best_move else '0000'}")
+        self.send(f"bestmove {uci_of(board, best_move) if best_move else '0000'}")
 
     @staticmethod
     def info_line(event: Iteration, board: chess.Board, side: int) -> str:

@@ -1,0 +1,180 @@
+"""The engine's entry point: one search request in, one ``Finished`` answer out.
+
+``run_search`` is what a worker process of the pool, the CLI and the UCI front end call: it
+turns a picklable ``SearchRequest`` (game name, position text, moves in notation, settings,
+limits) into a state, checks that the algorithm can search that game, and runs it with a
+``SearchControl`` for the limits and the stop flag. Events go to ``on_event`` as they happen;
+the answer is returned.
+
+Scores in the answer (and in every ``Iteration``) are seen from the side to move at the
+root (``Score.view`` says which player that is), as UCI prints them; a fixed-colour display
+turns them round with ``Score.for_player``.
+
+The transposition table outlives a search: it is kept per game in a module-level dict handed
+to the algorithm as ``SearchContext.shared``, so the next search of the same game (the next
+move, or a deeper analysis) starts with what this one learned. ``clear_memory()`` (UCI
+``ucinewgame``) forgets it.
+
+``search`` is the same thing for a state object already in hand (tests, benchmarks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import games
+from games import get_game
+from games.base import CHANCE, GameState
+
+from ai.context import DISCARD_EVENTS, SearchContext
+from ai.control import SearchControl
+from ai.events import Finished, SearchEvent
+from ai.observer import SearchObserver
+from ai.search import CHANCE_ALGORITHMS, get_algorithm
+from ai.settings import Limits, SearchRequest, SearchSettings
+
+EventSink = Callable[[SearchEvent], None]
+
+_SHARED_BY_GAME: dict[str, dict[str, Any]] = {}
+"""Per game name: what searches of that game keep between them (the transposition table)."""
+
+
+def shared_memory_for(game: str) -> dict[str, Any]:
+    """The ``SearchContext.shared`` dict of ``game`` (made on first use)."""
+    return _SHARED_BY_GAME.setdefault(game, {})
+
+
+def clear_memory(game: str | None = None) -> None:
+    """Forget what earlier searches learned (UCI ``ucinewgame``): of ``game``, or of all."""
+    if game is None:
+        _SHARED_BY_GAME.clear()
+    else:
+        _SHARED_BY_GAME.pop(game, None)
+
+
+def build_state(request: SearchRequest) -> GameState:
+    """The position of ``request``: its position text (or the start) with its moves played.
+
+    Raises ``ValueError`` (``BadPositionError``/``IllegalMoveError``) naming the problem.
+    """
+    state = games.new_game(request.game, request.position)
+    for number, text in enumerate(request.moves, start=1):
+        try:
+            move = state.parse_move(text)
+            state.play_checked(move)
+        except ValueError as error:
+            raise type(error)(f"move {number} ({text!r}): {error}") from None
+    return state
+
+
+def check_settings(settings: SearchSettings, limits: Limits) -> None:
+    """``ValueError`` for settings or limits no search can honour."""
+    if limits.depth is not None and limits.depth < 1:
+        raise ValueError(f"the depth limit must be at least 1, not {limits.depth}")
+    if limits.time is not None and limits.time <= 0:
+        raise ValueError(f"the time limit must be positive, not {limits.time}")
+    if limits.nodes is not None and limits.nodes < 1:
+        raise ValueError(f"the node limit must be at least 1, not {limits.nodes}")
+    if settings.tt_megabytes <= 0:
+        raise ValueError(f"the transposition table needs a positive size, not {settings.tt_megabytes} MB")
+    if settings.aspiration_window <= 0:
+        raise ValueError(f"the aspiration window must be positive, not {settings.aspiration_window}")
+    if settings.solver_empties < 0:
+        raise ValueError(f"solver_empties must be 0 (off) or more, not {settings.solver_empties}")
+
+
+def run_search(
+    request: SearchRequest,
+    on_event: EventSink | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    observer: SearchObserver | None = None,
+) -> Finished:
+    """Run the search ``request`` asks for and return its answer.
+
+    ``on_event`` receives ``Iteration``, ``CurrentMove`` and ``Progress`` events while the
+    search runs; ``should_stop`` is polled every few hundred nodes; ``observer`` watches the
+    tree node by node. A bad request (unknown game or algorithm, bad position text, illegal
+    move, an algorithm that cannot search the game, impossible limits) raises ``ValueError``
+    with a message saying what is wrong.
+    """
+    algorithm = get_algorithm(request.settings.algorithm)
+    algorithm.check_game(get_game(request.game))
+    check_settings(request.settings, request.limits)
+    state = build_state(request)
+    return _run(
+        algorithm.name,
+        state,
+        request.settings,
+        request.limits,
+        on_event,
+        should_stop,
+        observer,
+        shared_memory_for(request.game),
+        request.search_id,
+    )
+
+
+def search(
+    state: GameState,
+    settings: SearchSettings | None = None,
+    limits: Limits | None = None,
+    *,
+    on_event: EventSink | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    observer: SearchObserver | None = None,
+    shared: dict[str, Any] | None = None,
+    search_id: int = 0,
+) -> Finished:
+    """Search ``state`` (left unchanged) directly: the convenience form of ``run_search``.
+
+    ``shared`` is the dict to keep the transposition table in between calls; by default each
+    call starts with an empty table.
+    """
+    settings = SearchSettings() if settings is None else settings
+    limits = Limits() if limits is None else limits
+    algorithm = get_algorithm(settings.algorithm)
+    algorithm.check_game(type(state))
+    check_settings(settings, limits)
+    return _run(
+        algorithm.name,
+        state,
+        settings,
+        limits,
+        on_event,
+        should_stop,
+        observer,
+        {} if shared is None else shared,
+        search_id,
+    )
+
+
+def _run(
+    algorithm_name: str,
+    state: GameState,
+    settings: SearchSettings,
+    limits: Limits,
+    on_event: EventSink | None,
+    should_stop: Callable[[], bool] | None,
+    observer: SearchObserver | None,
+    shared: dict[str, Any],
+    search_id: int,
+) -> Finished:
+    algorithm = get_algorithm(algorithm_name)
+    if not algorithm.handles_chance and state.to_move() == CHANCE:
+        # A second line of defence behind ``check_game`` (which reads ``HAS_CHANCE``).
+        raise ValueError(
+            f"{algorithm_name} cannot search {state.NAME}: the position is a dice roll (a "
+            f"chance node); use {', '.join(CHANCE_ALGORITHMS)}"
+        )
+    run = algorithm.load()
+    control = SearchControl(limits, should_stop)
+    context = SearchContext(
+        settings=settings,
+        control=control,
+        emit=DISCARD_EVENTS if on_event is None else on_event,
+        search_id=search_id,
+        observer=observer,
+        shared=shared,
+    )
+    return run(state, context)

@@ -1,0 +1,242 @@
+"""What the expectimax family (expectiminimax, Star1, Star2) shares in one search.
+
+**Point of view.** These algorithms are written in the textbook's MAX/MIN/CHANCE form (AIMA
+3rd ed. section 5.5, EXPECTIMINIMAX), not in negamax form: every value is from the view of
+the *root player* (the player to decide at the root). A decision node of the root player is
+a MAX node, one of the opponent a MIN node, a dice roll a CHANCE node. This keeps chance
+nodes simple -- a chance node has no "side to move" whose view a negamax value could take,
+and in backgammon the same player decides before and after a roll (the cube decision, then
+the checker play) -- and it is the form Ballard (1983) states Star1/Star2 in. Values are on
+the search scale of ``ai.scores``: a terminal is ``utility * EVAL_SCALE`` (margin and equity
+games) or "win in N plies" (``ai.scores.terminal_score``, win/loss games), the horizon is
+``evaluate(root player)``.
+
+**Depth.** Depth counts *decision plies*: a ply is one turn of one player, so chance nodes
+consume no depth, and consecutive decisions of the same player with only chance nodes in
+between (backgammon's "no double", the roll, then the checker play) make one ply. In
+deterministic games every move hands the turn over, so depth is the ordinary ply count and
+expectiminimax equals minimax. The cut-off test is made at every node, chance nodes
+included, so a 1-ply backgammon search evaluates the position after each play *before* the
+opponent's roll (the classic "1-ply"), not 21 times after it.
+
+**Star1/Star2 bounds.** The chance-node pruning needs the least and greatest value any node
+below can take, from ``GameState.utility_bounds()`` scaled to the search scale (``bounds``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from games.base import CHANCE, GameState, Player
+
+from ai.context import DISCARD_EVENTS, SearchContext
+from ai.events import CurrentMove, Progress
+from ai.observer import SearchObserver
+from ai.scores import INFINITY, WIN_SCORE, terminal_score
+
+RootSearch = Callable[[GameState, int], float]
+"""One iteration: ``(root state, depth) -> root value`` (root player's view)."""
+NodeSearch = Callable[[GameState, int, float, float, int], float]
+"""A node function ``(state, depth, alpha, beta, ply) -> value`` (root player's view);
+expectiminimax ignores the window."""
+
+MAX_SEARCH_PLY: Final = 128
+"""No line has more decision moves than this; a node that deep is evaluated statically (a
+guard against a game whose same-player decisions never end)."""
+NO_LINE: Final[tuple[Any, ...]] = ()
+"""An empty principal variation."""
+
+
+def next_decider(state: GameState) -> Player | None:
+    """The player who makes the next decision from ``state`` (looking through chance nodes
+    along their first outcome), or ``None`` when the game ends first. ``state`` is left as
+    it was.
+
+    Dice decide *what* can be played, never *who* plays next, in every game of the
+    protocol, so the first outcome answers for all of them.
+    """
+    plays = 0
+    player: Player | None = None
+    while not state.is_terminal():
+        mover = state.to_move()
+        if mover != CHANCE:
+            player = mover
+            break
+        state.play(state.chance_outcomes()[0][0])
+        plays += 1
+    for _ in range(plays):
+        state.undo()
+    return player
+
+
+def win_loss_value(raw_from_mover: float, state: GameState, root_player: Player) -> float:
+    """A side-to-move terminal score of ``state`` seen by ``root_player``."""
+    mover = state.to_move()
+    view = mover if mover != CHANCE else 0  # terminal_score's view when no one is to move
+    return raw_from_mover if view == root_player else -raw_from_mover
+
+
+class ChanceTools:
+    """Per-search services, counters and root bookkeeping of the expectimax family."""
+
+    def __init__(self, state: GameState, context: SearchContext) -> None:
+        self.context = context
+        self.settings = context.settings
+        self.control = context.control
+        self.game: type[GameState] = type(state)
+        self.observer: SearchObserver | None = context.observer
+        self.path: list[Any] = []
+        """Moves (and chance outcomes) from the root, kept only while an observer watches."""
+        self.is_listening = context.emit is not DISCARD_EVENTS
+
+        root_mover = state.to_move()
+        self.root_is_chance = root_mover == CHANCE
+        decider = next_decider(state) if self.root_is_chance else root_mover
+        self.root_player: Player = 0 if decider is None else decider
+        """MAX: the player whose view every value takes (at a chance root, the next decider)."""
+        self.is_win_loss = state.UTILITY_KIND == "win_loss"
+        self.eval_scale = float(state.EVAL_SCALE)
+        self.root_moves: list[Any] = (
+            [outcome for outcome, _ in state.chance_outcomes()]
+            if self.root_is_chance
+            else state.legal_moves()
+        )
+        self.pv_table: list[tuple[Any, ...]] = [NO_LINE] * (MAX_SEARCH_PLY + 2)
+
+        # Counters (cumulative over the search).
+        self.cutoffs = 0
+        """Alpha-beta cut-offs at decision nodes plus Star1/Star2 cut-offs at chance nodes."""
+        self.first_move_cutoffs = 0
+        self.chance_cutoffs = 0
+        """Chance nodes left early because their value could no longer matter."""
+        self.probe_cutoffs = 0
+        """Star2: chance nodes left during the probing phase."""
+        self.window_researches = 0
+        """Star1/Star2: outcomes searched again because a float-rounded window did not prove
+        the cut-off it promised (zero with exact arithmetic)."""
+        self.horizon_leaves = 0
+        """Leaves scored by EVAL: unchanged over an iteration means its value is exact."""
+        self.seldepth = 0
+
+        # Root bookkeeping of the current iteration.
+        self.iteration_depth = 0
+        self.root_best_move: Any = None
+        self.root_best_value: float = -INFINITY
+        self.root_line: tuple[Any, ...] = NO_LINE
+        self.root_values: dict[int, tuple[Any, float]] = {}
+        """Root move (or outcome) index -> (move, value) for the root moves searched exactly."""
+
+    # ----------------------------------------------------------------- leaves
+    def terminal_value(self, state: GameState, ply: int) -> float:
+        """UTILITY of a terminal ``state`` for the root player, on the search scale."""
+        if self.is_win_loss:
+            return win_loss_value(terminal_score(state, ply), state, self.root_player)
+        return state.utility(self.root_player) * self.eval_scale
+
+    def eval_value(self, state: GameState) -> float:
+        """EVAL at the cut-off, for the root player (counted as a horizon leaf)."""
+        self.horizon_leaves += 1
+        return state.evaluate(self.root_player)
+
+    def bounds(self, state: GameState) -> tuple[float, float]:
+        """``(L, U)``: the least and greatest value of any node below ``state``, on the
+        search scale. ``utility_bounds()`` may be lopsided for one player, so the symmetric
+        hull is taken (sound for either view of a zero-sum game); win/loss games reach
+        +-``WIN_SCORE``."""
+        if self.is_win_loss:
+            return (-float(WIN_SCORE), float(WIN_SCORE))
+        low, high = state.utility_bounds()
+        reach = max(abs(low), abs(high)) * self.eval_scale
+        return (-reach, reach)
+
+    def depth_after(self, state: GameState, mover: Player, depth: int) -> int:
+        """The depth left after ``mover`` played into ``state``: one ply less, unless the
+        next decision is ``mover``'s again (the same turn goes on)."""
+        player: Player | None = state.to_move()
+        if player == CHANCE:
+            player = next_decider(state)
+        return depth if player == mover else depth - 1
+
+    # ------------------------------------------------------------- root
+    def start_iteration(self, depth: int) -> None:
+        self.iteration_depth = depth
+        self.root_best_move = None
+        self.root_best_value = -INFINITY
+        self.root_line = NO_LINE
+        self.root_values = {}
+
+    def note_root_value(self, index: int, move: Any, value: float, is_exact: bool) -> None:
+        """Root move number ``index`` (0-based) was searched to ``value``; a new best when it
+        beats the previous ones (call it after ``pv_table[0]`` holds its line)."""
+        if is_exact:
+            self.root_values[index] = (move, value)
+        if not self.root_is_chance and value > self.root_best_value:
+            self.root_best_move = move
+            self.root_best_value = value
+            self.root_line = self.pv_table[0]
+
+    def report_root_move(self, state: GameState, move: Any, number: int) -> None:
+        """Emit ``CurrentMove`` for root move ``number`` (1-based; UCI's currmove)."""
+        if self.is_listening:
+            self.context.emit(
+                CurrentMove(
+                    search_id=self.context.search_id,
+                    depth=self.iteration_depth,
+                    move=state.move_name(move),
+                    number=number,
+                    total=len(self.root_moves),
+                )
+            )
+
+    def emit_progress(self) -> None:
+        """The heartbeat ``SearchControl.on_tick`` calls (at least 4 times a second)."""
+        control = self.control
+        self.context.emit(
+            Progress(
+                search_id=self.context.search_id,
+                nodes=control.nodes,
+                nps=control.nps(),
+                time=control.elapsed(),
+                hashfull=0.0,
+                depth=self.iteration_depth,
+            )
+        )
+
+    # ------------------------------------------------------------- observer
+    def observer_sign(self, state: GameState) -> int:
+        """+1 when the node's own player is the root player, else -1: the observer sees
+        side-to-move values (``ai.observer``); a chance node takes its next decider's view."""
+        player: Player | None = state.to_move()
+        if player == CHANCE:
+            player = next_decider(state)
+        return 1 if player is None or player == self.root_player else -1
+
+
+def observed(node: Callable[..., float], tools: ChanceTools) -> Callable[..., float]:
+    """``node`` wrapped so that the observer sees every node entered and left, with windows
+    and values turned to the node's side-to-move view. Used only while an observer watches,
+    so watching costs nothing otherwise. Extra arguments after the window and ply (Star2's
+    known first-move value) are passed through."""
+    observer = tools.observer
+    assert observer is not None
+    path = tools.path
+
+    def watched(state: GameState, depth: int, alpha: float, beta: float, ply: int, *extra: Any) -> float:
+        sign = tools.observer_sign(state)
+        low, high = (alpha, beta) if sign > 0 else (-beta, -alpha)
+        observer.entered(path, depth, low, high)
+        value = node(state, depth, alpha, beta, ply, *extra)
+        seen = sign * value
+        bound = "lower" if seen >= high else "upper" if seen <= low else "exact"
+        observer.left(path, seen, bound)
+        return value
+
+    return watched
+
+
+def report_cutoff(tools: ChanceTools, move: Any, remaining: Sequence[Any]) -> None:
+    """Tell the observer that ``move`` cut off and ``remaining`` were never searched."""
+    observer = tools.observer
+    if observer is not None:
+        observer.cutoff(tools.path, move, remaining)

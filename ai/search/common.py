@@ -1,0 +1,336 @@
+"""What the deterministic algorithms (minimax, alpha-beta, PVS, MTD(f)) share in one search.
+
+``SearchTools`` bundles, for one search: the node counter and stop check, the transposition
+table, the move orderer, the triangular PV array, the statistics counters, the switches of
+the enhancements (resolved against what the game supports) and the root bookkeeping that the
+iterative-deepening driver reads back. Each algorithm module builds its node function once
+per search from these tools as a closure, so the hot recursion reads its services from
+closure cells (one indexed load each) instead of looking attributes up at every node; only
+the counters are attributes of the tools.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, Final
+
+from games.base import GameState
+
+from ai.context import DISCARD_EVENTS, SearchContext
+from ai.events import CurrentMove, Progress
+from ai.observer import SearchObserver
+from ai.ordering import MoveOrderer, has_capture_scores
+from ai.scores import INFINITY, terminal_score
+from ai.settings import SearchSettings
+from ai.tt import BOUND_NAMES, EXACT, LOWER, UPPER, TranspositionTable, estimate_move_bytes
+
+NodeSearch = Callable[[GameState, int, float, float, int], float]
+"""A node function: ``(state, depth, alpha, beta, ply) -> value`` for the side to move."""
+LeafSearch = Callable[[GameState, float, float, int], float]
+"""What happens at the horizon: ``(state, alpha, beta, ply) -> value`` (EVAL or quiescence)."""
+
+MAX_SEARCH_PLY: Final = 128
+"""No line of one search is longer than this (killer and PV arrays are this long); a node
+that deep is evaluated statically."""
+SOLVED_DEPTH: Final = 10_000
+"""The depth stored with a result that no horizon touched (every leaf below was a terminal
+or an exact endgame solve): it is the true game value and holds at any depth."""
+NO_LINE: Final[tuple[Any, ...]] = ()
+"""An empty principal variation (shared, so clearing a PV slot allocates nothing)."""
+TT_KEY: Final = "transposition_table"
+"""Where ``SearchContext.shared`` keeps the table between searches of the same game."""
+TT_SIGNATURE_KEY: Final = "transposition_table_tree"
+"""Where ``SearchContext.shared`` keeps the ``tree_signature`` the table's scores belong to."""
+
+NULL_MOVE_MIN_DEPTH: Final = 3
+"""Null-move pruning only where at least this many plies remain."""
+NULL_MOVE_REDUCTION: Final = 2
+DEEP_NULL_MOVE_REDUCTION: Final = 3
+DEEP_NULL_MOVE_DEPTH: Final = 7
+"""R = 2, or 3 from this depth on (Heinz's adaptive null move, 1999)."""
+LMR_MIN_DEPTH: Final = 3
+LMR_FIRST_REDUCED_MOVE: Final = 4
+"""Late move reductions start with this move number (1-based) at depth >= LMR_MIN_DEPTH."""
+LMR_REDUCTION: Final = 1
+"""Extra plies taken off a reduced move."""
+INTERIOR_SOLVER_EMPTIES: Final = 10
+"""Inside the tree the game's solver is asked only about positions this close to the end.
+A solve is one call the search cannot interrupt, and it costs ~10 ms at 10 empties but
+~0.1-0.6 s at 14 (measured on Othello): solving 14-empty nodes everywhere made a 3-second
+search take 12 seconds. The root itself is solved up to ``SearchSettings.solver_empties``."""
+CHECK_EXTENSION_PLY_FACTOR: Final = 2
+"""Check extensions stop at ply >= this times the iteration depth (no endless check lines)."""
+
+
+def next_up(value: float) -> float:
+    """The least score above ``value``: the top of a null window ``(value, next_up(value))``.
+
+    Scores may be floats (Othello's EVAL), so "alpha + 1" is not a null window in general;
+    the next representable float is, and for integer scores it tests the same thing.
+    """
+    return math.nextafter(value, INFINITY)
+
+
+def next_down(value: float) -> float:
+    """The greatest score below ``value``: the bottom of a null window ending at ``value``."""
+    return math.nextafter(value, -INFINITY)
+
+
+def tree_signature(settings: SearchSettings) -> tuple[object, ...]:
+    """The settings that change the values a search computes (its horizon and its pruning).
+    A table filled under other values is cleared rather than trusted."""
+    return (
+        settings.quiescence,
+        settings.solver_empties,
+        settings.check_extensions,
+        settings.null_move,
+        settings.late_move_reductions,
+    )
+
+
+def defines(state: GameState, method: str) -> bool:
+    """Whether the game overrides the protocol's default ``method`` (i.e. supports it)."""
+    return getattr(type(state), method) is not getattr(GameState, method)
+
+
+def _ignore_window_fail(depth: int, value: float, bound: str) -> None:
+    """Default aspiration-fail report: nobody listens."""
+
+
+class SearchTools:
+    """Per-search services, switches and counters of the deterministic algorithms."""
+
+    def __init__(self, state: GameState, context: SearchContext, *, enhanced: bool = True) -> None:
+        """``enhanced=False`` (plain minimax) leaves out table and ordering whatever the
+        settings say."""
+        settings = context.settings
+        self.context = context
+        self.settings = settings
+        self.control = context.control
+        self.game: type[GameState] = type(state)
+        self.observer: SearchObserver | None = context.observer
+        self.path: list[Any] = []
+        """Moves from the root to the current node, kept only while an observer watches."""
+        self.is_listening = context.emit is not DISCARD_EVENTS
+
+        root_moves = state.legal_moves()
+        self.tt = self._transposition_table(state, context, root_moves) if enhanced else None
+        self.orderer = (
+            MoveOrderer(settings, state, MAX_SEARCH_PLY + 1) if enhanced and settings.move_ordering else None
+        )
+        self.pv_table: list[Any] = [NO_LINE] * (MAX_SEARCH_PLY + 2)
+        self.null_move_at: list[bool] = [False] * (MAX_SEARCH_PLY + 2)
+        """``null_move_at[ply]``: the node at ``ply`` was reached by a null move."""
+
+        # Chess-only selectivity, beyond the lecture notes: on only where the game knows
+        # about check (``is_in_check``) and, for null moves, can pass (``can_null_move``).
+        knows_check = defines(state, "is_in_check")
+        self.check_extensions = settings.check_extensions and knows_check
+        self.null_move = settings.null_move and knows_check and defines(state, "can_null_move")
+        self.late_move_reductions = settings.late_move_reductions and knows_check
+        self.is_selective = self.check_extensions or self.null_move or self.late_move_reductions
+        self.captures_known = has_capture_scores(state)
+        """Whether ``capture_score`` tells captures from quiet moves (late move reductions
+        spare captures)."""
+        self.root_solver_empties = settings.solver_empties if state.HAS_SOLVER else 0
+        """The root is solved exactly when at most this many squares are empty."""
+        self.solver_empties = min(self.root_solver_empties, INTERIOR_SOLVER_EMPTIES)
+        """Inside the tree (and at the horizon) the solver is a perfect EVAL up to this."""
+        self.eval_scale = float(state.EVAL_SCALE)
+
+        # Counters (cumulative over the search).
+        self.qnodes = 0
+        self.tt_probes = 0
+        self.tt_hits = 0
+        self.cutoffs = 0
+        self.first_move_cutoffs = 0
+        self.seldepth = 0
+        self.horizon_leaves = 0
+        """Leaves scored by EVAL (or results resting on such leaves): unchanged over a
+        subtree means that subtree's value is exact."""
+
+        # Root bookkeeping, read back by the iterative-deepening driver.
+        self.root_move_count = len(root_moves)
+        self.iteration_depth = 0
+        self.previous_best_move: Any = None
+        self.root_best_move: Any = None
+        self.root_best_score: float = -INFINITY
+        self.root_line: tuple[Any, ...] = NO_LINE
+        self.extension_ply_limit = 0
+        self.report_window_fail: Callable[[int, float, str], None] = _ignore_window_fail
+        """Set by the driver: reports an aspiration fail (depth, value, bound)."""
+
+    # ---------------------------------------------------------------- set-up
+    @staticmethod
+    def _transposition_table(
+        state: GameState, context: SearchContext, root_moves: list[Any]
+    ) -> TranspositionTable | None:
+        """The table kept in ``context.shared`` (reused between searches of one game), made
+        anew when missing or of another size; ``None`` when switched off."""
+        settings = context.settings
+        if not settings.transposition_table:
+            return None
+        move_bytes = estimate_move_bytes(root_moves[0]) if root_moves else 0
+        table = context.shared.get(TT_KEY)
+        if (
+            not isinstance(table, TranspositionTable)
+            or table.megabytes != settings.tt_megabytes
+            or table.entry_bytes < TranspositionTable(1, move_bytes).entry_bytes
+        ):
+            table = TranspositionTable(settings.tt_megabytes, move_bytes)
+            context.shared[TT_KEY] = table
+        signature = tree_signature(settings)
+        if context.shared.get(TT_SIGNATURE_KEY) != signature:
+            table.clear()  # its scores come from another tree: another horizon or pruning
+            context.shared[TT_SIGNATURE_KEY] = signature
+        table.new_search()
+        return table
+
+    def start_iteration(self, depth: int) -> None:
+        """Reset the per-iteration root bookkeeping before searching to ``depth``."""
+        self.iteration_depth = depth
+        self.root_best_move = None
+        self.root_best_score = -INFINITY
+        self.root_line = NO_LINE
+        self.extension_ply_limit = CHECK_EXTENSION_PLY_FACTOR * depth
+
+    # ------------------------------------------------------------- reporting
+    def report_root_move(self, state: GameState, move: Any, number: int) -> None:
+        """Emit ``CurrentMove`` for root move ``number`` (UCI's currmove)."""
+        if self.is_listening:
+            self.context.emit(
+                CurrentMove(
+                    search_id=self.context.search_id,
+                    depth=self.iteration_depth,
+                    move=state.move_name(move),
+                    number=number,
+                    total=self.root_move_count,
+                )
+            )
+
+    def note_root_best(self, move: Any, value: float) -> None:
+        """A root move raised alpha: it is the best move found so far in this iteration
+        (call it after ``pv_table[0]`` has its line)."""
+        self.root_best_move = move
+        self.root_best_score = value
+        self.root_line = self.pv_table[0]
+
+    def hashfull(self) -> float:
+        return self.tt.hashfull() if self.tt is not None else 0.0
+
+    def emit_progress(self) -> None:
+        """The heartbeat ``SearchControl.on_tick`` calls (at least 4 times a second)."""
+        control = self.control
+        self.context.emit(
+            Progress(
+                search_id=self.context.search_id,
+                nodes=control.nodes,
+                nps=control.nps(),
+                time=control.elapsed(),
+                hashfull=self.hashfull(),
+                depth=self.iteration_depth,
+            )
+        )
+
+    # -------------------------------------------------------- PV and results
+    def principal_variation(self, root: GameState, first_moves: list[Any], length: int) -> list[Any]:
+        """The PV: ``first_moves`` (from the triangular array), extended with the table's
+        moves up to ``length`` plies. Every move is checked against ``legal_moves()`` (a
+        table move comes from a position with the same key, not necessarily the same one),
+        and the walk stops at a repeated key."""
+        state = root.copy()
+        line: list[Any] = []
+        seen = {state.key()}
+        for move in first_moves:
+            if move not in state.legal_moves():
+                return line
+            state.play(move)
+            line.append(move)
+            seen.add(state.key())
+        while self.tt is not None and len(line) < length and not state.is_terminal():
+            entry = self.tt.probe(state.key())
+            if entry is None or entry[4] is None or entry[4] not in state.legal_moves():
+                break
+            state.play(entry[4])
+            line.append(entry[4])
+            key = state.key()
+            if key in seen:
+                break
+            seen.add(key)
+        return line
+
+    def first_legal_move(self, state: GameState) -> Any:
+        """The move to play when nothing was searched: the first in the search's order."""
+        if self.orderer is not None:
+            moves = self.orderer.ordered_list(state, 0, None)
+        else:
+            moves = state.legal_moves()
+        return moves[0] if moves else None
+
+
+def bound_of(value: float, alpha: float, beta: float) -> int:
+    """The kind of a fail-soft value searched with window ``(alpha, beta)``."""
+    if value >= beta:
+        return LOWER
+    if value <= alpha:
+        return UPPER
+    return EXACT
+
+
+def observed(node: NodeSearch, tools: SearchTools) -> NodeSearch:
+    """``node`` wrapped so that the observer sees every node entered and left.
+
+    The algorithms recurse through a variable that holds this wrapper only while an
+    observer watches, so watching costs nothing otherwise.
+    """
+    observer = tools.observer
+    assert observer is not None
+    path = tools.path
+
+    def watched(state: GameState, depth: int, alpha: float, beta: float, ply: int) -> float:
+        observer.entered(path, depth, alpha, beta)
+        value = node(state, depth, alpha, beta, ply)
+        observer.left(path, value, BOUND_NAMES[bound_of(value, alpha, beta)])
+        return value
+
+    return watched
+
+
+def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None:
+    """An exact root value and a best move from the game's solver, or ``None``.
+
+    A game whose solver names a best move too (Othello's ``solve_best_move``, an optional
+    extension of the protocol) is asked once; otherwise each child is solved.
+    """
+    empties = tools.root_solver_empties
+    if not empties or state.is_terminal():
+        return None
+    best_move_solver = getattr(state, "solve_best_move", None)
+    if best_move_solver is not None:
+        answer = best_move_solver(empties)
+        if answer is None:
+            return None
+        score, move = answer
+        if move is None or move not in state.legal_moves():
+            return None
+        return score * tools.eval_scale, move
+    if state.solve(state.to_move(), empties) is None:
+        return None
+    best: tuple[float, Any] | None = None
+    for move in state.legal_moves():
+        state.play(move)
+        if state.is_terminal():
+            value = -terminal_score(state, 1)
+        else:
+            child = state.solve(state.to_move(), empties)
+            if child is not None:
+                child *= tools.eval_scale
+            if child is None:
+                state.undo()
+                return None
+            value = -child
+        state.undo()
+        if best is None or value > best[0]:
+            best = (value, move)
+    return best

@@ -1,0 +1,73 @@
+"""Plain depth-limited minimax: every node of the tree, no pruning.
+
+AIMA fig. 5.3 (MINIMAX-SEARCH) with the depth cut-off of section 5.4 (H-MINIMAX: EVAL at
+the cut-off depth), written in *negamax* form: instead of separate MAX-VALUE and MIN-VALUE,
+one function returns the value for the side to move, and a child's value is negated
+(``max(a, b) = -min(-a, -b)``; Knuth & Moore 1975 use the same form). Terminal states are
+scored by ``ai.scores.terminal_score`` (a win found sooner is worth more).
+
+This is the reference the other algorithms are checked against (``tests/ai/
+test_equivalence.py``): on the same tree with the same EVAL, alpha-beta, PVS and MTD(f)
+return exactly this value. It deliberately has none of their enhancements -- no table, no
+ordering, no selectivity -- whatever the settings say. Only the horizon follows the
+settings like everywhere else: quiescence search when ``SearchSettings.quiescence`` is on
+(called with the full window, which makes it the exact minimax value of the noisy-move
+tree) and the game's exact solver as a perfect EVAL when ``solver_empties`` reaches.
+"""
+
+from __future__ import annotations
+
+from games.base import GameState
+
+from ai.context import SearchContext
+from ai.events import Finished
+from ai.iterative import full_window_iteration, run_iterative_deepening
+from ai.scores import INFINITY, terminal_score
+from ai.search.common import NO_LINE, NodeSearch, SearchTools, observed
+from ai.search.quiescence import build_leaf
+
+
+def build(tools: SearchTools) -> NodeSearch:
+    """The minimax node function of one search; the window arguments are ignored (they are
+    there so that every algorithm has the same node signature)."""
+    count_node = tools.control.count_node
+    leaf = build_leaf(tools)
+    pv_table = tools.pv_table
+    observer = tools.observer
+    path = tools.path
+
+    def minimax(state: GameState, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The minimax value of ``state`` for the side to move, ``depth`` plies deep."""
+        if depth <= 0:
+            return leaf(state, -INFINITY, INFINITY, ply)  # IS-CUTOFF: EVAL (or quiescence)
+        count_node()
+        pv_table[ply] = NO_LINE
+        if state.is_terminal():
+            return terminal_score(state, ply)
+        best: float = -INFINITY
+        for number, move in enumerate(state.legal_moves(), start=1):
+            if ply == 0:
+                tools.report_root_move(state, move, number)
+            state.play(move)
+            if observer is not None:
+                path.append(move)
+            value = -search(state, depth - 1, -INFINITY, INFINITY, ply + 1)
+            state.undo()
+            if observer is not None:
+                path.pop()
+            if value > best:
+                best = value
+                pv_table[ply] = (move, *pv_table[ply + 1])
+                if ply == 0:
+                    tools.note_root_best(move, value)
+        return best
+
+    search: NodeSearch = minimax if observer is None else observed(minimax, tools)
+    return search
+
+
+def run(state: GameState, context: SearchContext) -> Finished:
+    """Iterative deepening over plain minimax (each iteration the full tree to its depth)."""
+    return run_iterative_deepening(
+        state, context, lambda tools: full_window_iteration(build(tools)), enhanced=False
+    )

@@ -1,0 +1,132 @@
+"""What happens at the search horizon: EVAL, or a quiescence search of the noisy moves.
+
+A depth-limited search that stops in the middle of an exchange misjudges the position (the
+*horizon effect*): it counts the queen just taken and not the recapture. Quiescence search
+(Shannon 1950's "quiescent positions"; the stand-pat form of Beal 1990 and every chess
+program since) keeps searching the game's ``noisy_moves()`` -- chess captures and
+promotions, checkers' pending captures -- until the position is quiet, and lets the side to
+move *stand pat*: accept the static evaluation if no noisy move improves on it.
+
+Stand-pat assumes the side to move may decline the noisy moves. In checkers captures are
+mandatory: when ``noisy_moves()`` is every legal move, declining is not an option, so there
+is no stand-pat and all of them are searched (like any other node). The test is
+``len(noisy) == len(legal_moves())`` (noisy moves are a subset of the legal ones), made
+only when there are noisy moves at all, and only until the search has seen one position
+whose noisy moves are not all its moves: then the game's captures are optional (chess),
+and generating every legal move at every quiescence node just to compare is wasted work
+(measured in chess middlegames: 12.5k nodes/s with the comparison, 21k without). Chess
+positions in check are not treated specially (the evasions are not searched), and there is
+no delta pruning: both are refinements beyond the notes that change nothing the tests rely
+on.
+
+With ``SearchSettings.quiescence`` off the horizon is plain EVAL (AIMA's IS-CUTOFF/EVAL).
+Both leaf functions count the node, keep ``seldepth`` and use the game's exact solver
+(Othello) as a perfect EVAL when it reaches.
+"""
+
+from __future__ import annotations
+
+from games.base import GameState
+
+from ai.scores import INFINITY, terminal_score
+from ai.search.common import MAX_SEARCH_PLY, NO_LINE, LeafSearch, SearchTools
+
+
+def build_leaf(tools: SearchTools) -> LeafSearch:
+    """The horizon function of this search: quiescence search or static EVAL."""
+    if tools.settings.quiescence:
+        return build_quiescence(tools)
+    return build_static_leaf(tools)
+
+
+def build_static_leaf(tools: SearchTools) -> LeafSearch:
+    """EVAL at the horizon (terminal states scored exactly)."""
+    count_node = tools.control.count_node
+    check_now = tools.control.check
+    pv_table = tools.pv_table
+    solver_empties = tools.solver_empties
+    eval_scale = tools.eval_scale
+
+    def static_leaf(state: GameState, alpha: float, beta: float, ply: int) -> float:
+        count_node()
+        pv_table[ply] = NO_LINE
+        if ply > tools.seldepth:
+            tools.seldepth = ply
+        if state.is_terminal():
+            return terminal_score(state, ply)
+        player = state.to_move()
+        if solver_empties:
+            solved = state.solve(player, solver_empties)
+            if solved is not None:
+                check_now()  # a solve takes milliseconds: look at clock and stop flag now
+                return solved * eval_scale
+        tools.horizon_leaves += 1
+        return state.evaluate(player)
+
+    return static_leaf
+
+
+def build_quiescence(tools: SearchTools) -> LeafSearch:
+    """Fail-soft quiescence search over ``noisy_moves()`` with stand-pat."""
+    count_node = tools.control.count_node
+    check_now = tools.control.check
+    pv_table = tools.pv_table
+    solver_empties = tools.solver_empties
+    eval_scale = tools.eval_scale
+    sort_captures = tools.orderer is not None and tools.orderer.use_captures
+    noisy_is_optional = False
+    """Learned from the positions: set the first time a position has noisy moves besides
+    quiet ones. In a game with mandatory captures that never happens; in chess it happens
+    at once, and from then on quiescence skips generating all legal moves just to compare
+    (measured: 12.5k -> 21k nodes/s in chess middlegames)."""
+
+    def learned_optional() -> None:
+        nonlocal noisy_is_optional
+        noisy_is_optional = True
+
+    def quiescence(state: GameState, alpha: float, beta: float, ply: int) -> float:
+        """Negamax quiescence: stand pat on EVAL unless every move is noisy (mandatory
+        captures), then the noisy moves, best captures first."""
+        count_node()
+        tools.qnodes += 1
+        pv_table[ply] = NO_LINE
+        if ply > tools.seldepth:
+            tools.seldepth = ply
+        if state.is_terminal():
+            return terminal_score(state, ply)
+        player = state.to_move()
+        if solver_empties:
+            solved = state.solve(player, solver_empties)
+            if solved is not None:
+                check_now()  # a solve takes milliseconds: look at clock and stop flag now
+                return solved * eval_scale
+        noisy = state.noisy_moves()
+        is_forced = False
+        if noisy and not noisy_is_optional:
+            is_forced = len(noisy) == len(state.legal_moves()) and ply < MAX_SEARCH_PLY
+            if not is_forced:
+                learned_optional()
+        if is_forced:
+            best: float = -INFINITY  # every move is noisy (mandatory capture): no standing pat
+        else:
+            tools.horizon_leaves += 1
+            best = state.evaluate(player)  # stand pat
+            if best >= beta or not noisy or ply >= MAX_SEARCH_PLY:
+                return best
+            if best > alpha:
+                alpha = best
+        if sort_captures and len(noisy) > 1:
+            noisy.sort(key=state.capture_score, reverse=True)
+        for move in noisy:
+            state.play(move)
+            value = -quiescence(state, -beta, -alpha, ply + 1)
+            state.undo()
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if value >= beta:
+                        break
+        return best
+
+    return quiescence

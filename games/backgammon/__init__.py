@@ -1,0 +1,55 @@
+"""Backgammon (money play with the doubling cube) in GNU Backgammon's conventions.
+
+* ``board``: points, boards, hops and plays in the mover's numbering (bar 25, off 0).
+* ``movegen``: every distinct legal play of a roll, deduplicated by resulting position.
+* ``gnubg_ids``: gnubg's Position ID and Match ID, encoded and decoded.
+* ``notation``: ``24/18 13/11``-style play names and their lenient parser; rolls; cube actions.
+* ``evaluation``: the named race/contact features and their weights (EVAL).
+* ``state``: ``BackgammonState``, the ``games.base.GameState`` protocol.
+"""
+
+from __future__ import annotations
+
+from games.backgammon.board import BAR, NO_MOVE, OFF, Board, Hop, Play, Roll
+from games.backgammon.evaluation import CONTACT_WEIGHTS, RACE_WEIGHTS
+from games.backgammon.gnubg_ids import CENTRED, MatchKey
+from games.backgammon.notation import DOUBLE, DROP, NO_DOUBLE, NO_MOVE_NAME, TAKE
+from games.backgammon.state import (
+    CHECKER_PLAY,
+    CUBE_DECISION,
+    GAME_OVER,
+    O,
+    OPENING,
+    ROLL,
+    TAKE_DECISION,
+    X,
+    BackgammonState,
+)
+
+__all__ = [
+    "BAR",
+    "CENTRED",
+    "CHECKER_PLAY",
+    "CONTACT_WEIGHTS",
+    "CUBE_DECISION",
+    "DOUBLE",
+    "DROP",
+    "GAME_OVER",
+    "NO_DOUBLE",
+    "NO_MOVE",
+    "NO_MOVE_NAME",
+    "O",
+    "OFF",
+    "OPENING",
+    "RACE_WEIGHTS",
+    "ROLL",
+    "TAKE",
+    "TAKE_DECISION",
+    "X",
+    "BackgammonState",
+    "Board",
+    "Hop",
+    "MatchKey",
+    "Play",
+    "Roll",
+]

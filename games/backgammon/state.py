@@ -1,0 +1,859 @@
+"""``BackgammonState``: money backgammon with the doubling cube, behind ``games.base``.
+
+Players: 0 is **O** and 1 is **X**, as in gnubg (whose Match ID stores "player 0/1" with the
+same meaning, and which draws X at the bottom). Each player's checkers are a ``Board`` in
+their own numbering (see ``board``).
+
+One turn is a sequence of nodes, each a phase of the state:
+
+* ``OPENING`` (chance): both players throw one die; the 30 ordered pairs of different dice
+  are equally likely (1/30 each; equal dice are re-thrown, so they never appear). The
+  outcome ``(O's die, X's die)`` decides who starts, and the starter plays those two dice.
+* ``CUBE_DECISION`` (player on roll): ``"double"`` or ``"roll"``. Only when cube play is on,
+  the player may double (the cube is centred or theirs, it is not the Crawford game, the cube
+  is below 32768) and the dice are not yet rolled; otherwise the turn goes straight to ROLL.
+* ``TAKE_DECISION`` (the opponent): ``"take"`` (the cube doubles and the taker owns it) or
+  ``"drop"`` (the game ends; the doubler wins the cube value before doubling).
+* ``ROLL`` (chance): the 21 distinct rolls ``(high, low)``, doubles 1/36, others 2/36.
+* ``CHECKER_PLAY`` (player on roll): one whole play, a tuple of hops (``board.Play``); the
+  empty tuple is the forced "no move".
+* ``GAME_OVER``: single game, gammon (the loser has borne off nothing) or backgammon (and
+  still has a checker on the bar or in the winner's home board): 1, 2 or 3 times the cube.
+  With the Jacoby rule (money play only, off by default) gammons count single while the cube
+  has not been turned.
+
+Scores are equities in points: ``utility`` is +-points at the end, ``evaluate`` estimates
+the same (cube value times a squashed linear EVAL). Match play is carried (length, score,
+Crawford) for faithful gnubg ids, and no doubling happens in the Crawford game, but the
+engine scores the current game in points, not in match-winning chances.
+
+Text: ``PositionID:MatchID`` exactly as gnubg's ``set gnubgid`` takes it (see ``gnubg_ids``
+for the layout and the three spare-bit flags Plyground adds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from games.backgammon import evaluation, gnubg_ids, notation
+from games.backgammon.board import (
+    BAR,
+    BOARD_SIZE,
+    CHECKERS,
+    DIE_FACES,
+    HOME_POINTS,
+    NO_MOVE,
+    OFF,
+    Board,
+    Play,
+    Roll,
+    empty_board,
+    is_race,
+    pip_count,
+    starting_board,
+)
+from games.backgammon.gnubg_ids import CENTRED, MatchKey
+from games.backgammon.movegen import generate_plays, hit_points
+from games.backgammon.notation import DOUBLE, DROP, NO_DOUBLE, TAKE
+from games.base import CHANCE, BadPositionError, GameState, IllegalMoveError, Player
+from games.zobrist import MASK64, zobrist_keys
+
+O: Player = 0
+X: Player = 1
+PLAYER_NAMES: tuple[str, str] = ("O", "X")
+
+OPENING = 0
+CUBE_DECISION = 1
+TAKE_DECISION = 2
+ROLL = 3
+CHECKER_PLAY = 4
+GAME_OVER = 5
+PHASE_NAMES = ("opening roll", "cube decision", "take decision", "roll", "checker play", "game over")
+
+SINGLE, GAMMON, BACKGAMMON = 1, 2, 3
+RESULT_NAMES = {SINGLE: "a single game", GAMMON: "a gammon", BACKGAMMON: "a backgammon"}
+MAX_CUBE = 1 << gnubg_ids.MAX_CUBE_LOG
+"""32768: the largest cube a Match ID can hold."""
+
+Move = Any
+"""A play (tuple of hops), a roll (tuple of two ints) or a cube action (str)."""
+
+OPENING_OUTCOMES: tuple[tuple[Roll, float], ...] = tuple(
+    ((first, second), 1 / 30)
+    for first in range(1, DIE_FACES + 1)
+    for second in range(1, DIE_FACES + 1)
+    if first != second
+)
+ROLL_OUTCOMES: tuple[tuple[Roll, float], ...] = tuple(
+    ((high, low), (1 if high == low else 2) / 36)
+    for high in range(DIE_FACES, 0, -1)
+    for low in range(high, 0, -1)
+)
+
+# Zobrist keys: checker counts per player/point, then phase x player, dice, cube and flags.
+_COUNT_LEVELS = CHECKERS + 1
+_CUBE_LEVELS = gnubg_ids.MAX_CUBE_LOG + 1
+_DIE_VALUES = DIE_FACES + 1
+"""0 (not rolled) to 6."""
+_RULE_KEYS = 7
+_KEYS = zobrist_keys(
+    2 * BOARD_SIZE * _COUNT_LEVELS + len(PHASE_NAMES) * 2 + _DIE_VALUES**2 + _CUBE_LEVELS * 3 + _RULE_KEYS,
+    seed=0xBAC6A11,
+)
+_CHECKER_KEYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(_KEYS[(player * BOARD_SIZE + point) * _COUNT_LEVELS + count] for count in range(_COUNT_LEVELS))
+        for point in range(BOARD_SIZE)
+    )
+    for player in (O, X)
+)
+_offset = 2 * BOARD_SIZE * _COUNT_LEVELS
+_PHASE_KEYS = _KEYS[_offset : _offset + len(PHASE_NAMES) * 2]
+_offset += len(PHASE_NAMES) * 2
+_DICE_KEYS = _KEYS[_offset : _offset + _DIE_VALUES**2]
+_offset += _DIE_VALUES**2
+_CUBE_KEYS = _KEYS[_offset : _offset + _CUBE_LEVELS * 3]
+_offset += _CUBE_LEVELS * 3
+(
+    _CUBELESS_KEY,
+    _JACOBY_KEY,
+    _CRAWFORD_KEY,
+    _DROPPED_KEY,
+    _MATCH_LENGTH_KEY,
+    _SCORE0_KEY,
+    _SCORE1_KEY,
+) = _KEYS[_offset : _offset + _RULE_KEYS]
+
+
+def _board_key(player: Player, board: Board) -> int:
+    keys = _CHECKER_KEYS[player]
+    key = 0
+    for point in range(BOARD_SIZE):
+        key ^= keys[point][board[point]]
+    return key
+
+
+class BackgammonState(GameState):
+    """A backgammon position with its turn phase, dice and doubling cube (see module doc)."""
+
+    NAME: ClassVar[str] = "backgammon"
+    PLAYER_NAMES: ClassVar[tuple[str, str]] = PLAYER_NAMES
+    UTILITY_KIND = "equity"
+    EVAL_SCALE: ClassVar[float] = 1.0
+    race_weights: ClassVar[dict[str, float]] = evaluation.RACE_WEIGHTS
+    contact_weights: ClassVar[dict[str, float]] = evaluation.CONTACT_WEIGHTS
+
+    __slots__ = (
+        "boards",
+        "player",
+        "phase",
+        "dice",
+        "cube_value",
+        "cube_owner",
+        "cube_enabled",
+        "jacoby",
+        "match_length",
+        "score",
+        "crawford",
+        "game_winner",
+        "points",
+        "dropped",
+        "history",
+        "_checker_key",
+        "_key",
+        "_cached_key",
+        "_cached_moves",
+    )
+
+    def __init__(
+        self,
+        boards: tuple[Board, Board] | None = None,
+        *,
+        player: Player = O,
+        phase: int = OPENING,
+        dice: Roll = (0, 0),
+        cube_value: int = 1,
+        cube_owner: int = CENTRED,
+        cube_enabled: bool = True,
+        jacoby: bool = False,
+        match_length: int = 0,
+        score: tuple[int, int] = (0, 0),
+        crawford: bool = False,
+    ) -> None:
+        """Trusting constructor: use ``initial``, ``from_text`` or ``from_points`` (which
+        validate) rather than this."""
+        self.boards: list[Board] = [list(board) for board in boards] if boards else [starting_board(), starting_board()]
+        self.player = player
+        self.phase = phase
+        self.dice = dice
+        self.cube_value = cube_value
+        self.cube_owner = cube_owner
+        self.cube_enabled = cube_enabled
+        self.jacoby = jacoby
+        self.match_length = match_length
+        self.score = score
+        self.crawford = crawford
+        self.game_winner: Player = -1
+        self.points = 0
+        self.dropped = False
+        self.history: list[tuple[Any, ...]] = []
+        self._checker_key = _board_key(O, self.boards[O]) ^ _board_key(X, self.boards[X])
+        self._key = self._checker_key ^ self._state_key()
+        self._cached_key = -1
+        self._cached_moves: list[Move] = []
+
+    # --------------------------------------------------------------- queries
+    def pip_count(self, player: Player) -> int:
+        """Pips ``player`` still has to travel."""
+        return pip_count(self.boards[player])
+
+    def checkers_off(self, player: Player) -> int:
+        """Checkers ``player`` has borne off."""
+        return self.boards[player][OFF]
+
+    def can_double(self, player: Player) -> bool:
+        """Whether ``player`` may offer a double at the start of a turn (cube rules only:
+        the caller knows whether it is that player's turn)."""
+        return (
+            self.cube_enabled
+            and not self.crawford
+            and self.cube_value < MAX_CUBE
+            and (self.cube_owner == CENTRED or self.cube_owner == player)
+        )
+
+    def is_race(self) -> bool:
+        """No contact left between the two armies."""
+        return is_race(self.boards[O], self.boards[X])
+
+    def _gammons_count(self) -> bool:
+        """False while the Jacoby rule makes gammons single (money play, cube not turned)."""
+        return not (self.jacoby and self.match_length == 0 and self.cube_value == 1)
+
+    def _doubling_possible(self) -> bool:
+        return self.cube_enabled and not self.crawford and self.cube_value < MAX_CUBE
+
+    # ------------------------------------------------------------- protocol
+    @classmethod
+    def initial(cls, *, cube_enabled: bool = True, jacoby: bool = False) -> BackgammonState:
+        """The starting position before the opening roll, money play (cube on by default)."""
+        return cls(cube_enabled=cube_enabled, jacoby=jacoby)
+
+    def to_move(self) -> Player:
+        phase = self.phase
+        if phase == OPENING or phase == ROLL:
+            return CHANCE
+        if phase == TAKE_DECISION:
+            return 1 - self.player
+        return self.player
+
+    def legal_moves(self) -> list[Move]:
+        phase = self.phase
+        if phase == CHECKER_PLAY:
+            if self._cached_key != self._key:
+                mover = self.player
+                self._cached_moves = generate_plays(
+                    self.boards[mover], self.boards[1 - mover], self.dice[0], self.dice[1]
+                )
+                self._cached_key = self._key
+            return list(self._cached_moves)
+        if phase == CUBE_DECISION:
+            return [NO_DOUBLE, DOUBLE]
+        if phase == TAKE_DECISION:
+            return [TAKE, DROP]
+        if phase == ROLL or phase == OPENING:
+            return [outcome for outcome, _ in self.chance_outcomes()]
+        return []
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        if self.phase == ROLL:
+            return list(ROLL_OUTCOMES)
+        if self.phase == OPENING:
+            return list(OPENING_OUTCOMES)
+        raise ValueError(f"no dice are rolled in the {PHASE_NAMES[self.phase]} phase")
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (
+            self.phase,
+            self.player,
+            self.dice,
+            self.cube_value,
+            self.cube_owner,
+            self.game_winner,
+            self.points,
+            self.dropped,
+            self._checker_key,
+            self._key,
+        )
+
+    def play(self, move: Move) -> None:
+        snapshot = self._snapshot()
+        phase = self.phase
+        hits: list[bool] | None = None
+        if phase == CHECKER_PLAY:
+            hits = self._play_checkers(move)
+        elif phase == ROLL:
+            self.dice = move
+            self.phase = CHECKER_PLAY
+        elif phase == CUBE_DECISION:
+            self.phase = TAKE_DECISION if move == DOUBLE else ROLL
+        elif phase == TAKE_DECISION:
+            if move == TAKE:
+                self.cube_value *= 2
+                self.cube_owner = 1 - self.player
+                self.phase = ROLL
+            else:
+                self._end_game(self.player, self.cube_value, dropped=True)
+        elif phase == OPENING:
+            first, second = move
+            self.player = O if first > second else X
+            self.dice = (max(first, second), min(first, second))
+            self.phase = CHECKER_PLAY
+        else:
+            raise IllegalMoveError("the game is over: no move is legal")
+        self._key = self._checker_key ^ self._state_key()
+        self.history.append((snapshot, move, hits))
+
+    def _play_checkers(self, play: Play) -> list[bool]:
+        mover = self.player
+        mine, theirs = self.boards[mover], self.boards[1 - mover]
+        my_keys, their_keys = _CHECKER_KEYS[mover], _CHECKER_KEYS[1 - mover]
+        key = self._checker_key
+        hits = []
+        for source, target in play:
+            count = mine[source]
+            key ^= my_keys[source][count] ^ my_keys[source][count - 1]
+            mine[source] = count - 1
+            count = mine[target]
+            key ^= my_keys[target][count] ^ my_keys[target][count + 1]
+            mine[target] = count + 1
+            hit = bool(target) and theirs[BAR - target] == 1
+            if hit:
+                blot = BAR - target
+                bar_count = theirs[BAR]
+                key ^= their_keys[blot][1] ^ their_keys[blot][0]
+                key ^= their_keys[BAR][bar_count] ^ their_keys[BAR][bar_count + 1]
+                theirs[blot] = 0
+                theirs[BAR] = bar_count + 1
+            hits.append(hit)
+        self._checker_key = key
+        self.dice = (0, 0)
+        if mine[OFF] == CHECKERS:
+            self._end_game(mover, self.cube_value * self._result_multiplier(mover), dropped=False)
+        else:
+            self.player = 1 - mover
+            self.phase = CUBE_DECISION if self.can_double(self.player) else ROLL
+        return hits
+
+    def _result_multiplier(self, winner: Player) -> int:
+        loser = self.boards[1 - winner]
+        if loser[OFF] or not self._gammons_count():
+            return SINGLE
+        # The winner's home board is the loser's points 19..24.
+        if loser[BAR] or any(loser[point] for point in range(BAR - HOME_POINTS, BAR)):
+            return BACKGAMMON
+        return GAMMON
+
+    def _end_game(self, winner: Player, points: int, dropped: bool) -> None:
+        self.phase = GAME_OVER
+        self.player = winner
+        self.game_winner = winner
+        self.points = points
+        self.dropped = dropped
+
+    def undo(self) -> None:
+        snapshot, move, hits = self.history.pop()
+        (
+            self.phase,
+            self.player,
+            self.dice,
+            self.cube_value,
+            self.cube_owner,
+            self.game_winner,
+            self.points,
+            self.dropped,
+            self._checker_key,
+            self._key,
+        ) = snapshot
+        if hits is not None:
+            mine, theirs = self.boards[self.player], self.boards[1 - self.player]
+            for (source, target), hit in zip(reversed(move), reversed(hits)):
+                mine[target] -= 1
+                mine[source] += 1
+                if hit:
+                    theirs[BAR - target] = 1
+                    theirs[BAR] -= 1
+
+    def copy(self) -> BackgammonState:
+        clone = BackgammonState.__new__(BackgammonState)
+        for name in self.__slots__:
+            setattr(clone, name, getattr(self, name))
+        clone.boards = [list(self.boards[O]), list(self.boards[X])]
+        clone.history = list(self.history)
+        clone._cached_moves = list(self._cached_moves)
+        return clone
+
+    def is_terminal(self) -> bool:
+        return self.phase == GAME_OVER
+
+    def utility(self, player: Player) -> float:
+        if self.phase != GAME_OVER:
+            return 0.0
+        return float(self.points if player == self.game_winner else -self.points)
+
+    def utility_bounds(self) -> tuple[float, float]:
+        """Sound bounds of the result from here, in points.
+
+        Without further doubling: 3 times the cube (a backgammon), or 1 times it while the
+        Jacoby rule keeps gammons single. When the cube can still be turned, nothing but the
+        Match ID's 32768 limit bounds it, so the bound is 3 * 32768: sound but loose, which
+        makes Star1/Star2 pruning ineffective in cube games (search the cubeless game with
+        ``cube_enabled=False`` for tight bounds).
+        """
+        if self.phase == GAME_OVER:
+            return (-float(self.points), float(self.points))
+        if self._doubling_possible():
+            top = float(evaluation.EQUITY_LIMIT * MAX_CUBE)
+        else:
+            top = float(self._equity_limit() * self.cube_value)
+        return (-top, top)
+
+    def _equity_limit(self) -> float:
+        return evaluation.EQUITY_LIMIT if self._gammons_count() else float(SINGLE)
+
+    def termination_reason(self) -> str:
+        if self.phase != GAME_OVER:
+            return ""
+        name = PLAYER_NAMES[self.game_winner]
+        plural = "s" if self.points != 1 else ""
+        if self.dropped:
+            return f"{PLAYER_NAMES[1 - self.game_winner]} dropped the cube: {name} wins {self.points} point{plural}"
+        multiplier = self.points // self.cube_value
+        return f"{name} bore off all checkers and wins {RESULT_NAMES[multiplier]}: {self.points} point{plural}"
+
+    def key(self) -> int:
+        return self._key
+
+    def _state_key(self) -> int:
+        """Zobrist part of everything but the checkers (recomputed: a handful of lookups)."""
+        key = _PHASE_KEYS[self.phase * 2 + self.player] ^ _DICE_KEYS[self.dice[0] * _DIE_VALUES + self.dice[1]]
+        key ^= _CUBE_KEYS[(self.cube_value.bit_length() - 1) * 3 + self.cube_owner + 1]
+        if not self.cube_enabled:
+            key ^= _CUBELESS_KEY
+        if self.jacoby:
+            key ^= _JACOBY_KEY
+        if self.crawford:
+            key ^= _CRAWFORD_KEY
+        if self.dropped:
+            key ^= _DROPPED_KEY
+        if self.match_length:
+            key ^= (
+                _MATCH_LENGTH_KEY * self.match_length
+                ^ _SCORE0_KEY * (self.score[0] + 1)
+                ^ _SCORE1_KEY * (self.score[1] + 1)
+            ) & MASK64
+        return key
+
+    # ------------------------------------------------------------ knowledge
+    def capture_score(self, move: Move) -> int:
+        """Pips the opponent loses to the play's hits (a blot hit on my point p loses p)."""
+        if self.phase != CHECKER_PLAY or not isinstance(move, tuple):
+            return 0
+        mover = self.player
+        return sum(hit_points(self.boards[mover], self.boards[1 - mover], move))
+
+    def _on_roll(self) -> Player | None:
+        """The player who rolls next (the doubler while a take is pending); ``None`` at the
+        opening roll."""
+        return None if self.phase == OPENING else self.player
+
+    def _linear_terms(self, player: Player) -> tuple[tuple[str, ...], dict[str, float], tuple[float, ...]]:
+        board, opponent = self.boards[player], self.boards[1 - player]
+        on_roll = self._on_roll()
+        sign = 0 if on_roll is None else (1 if on_roll == player else -1)
+        if is_race(board, opponent):
+            return evaluation.RACE_FEATURES, self.race_weights, evaluation.race_values(board, opponent, sign)
+        return evaluation.CONTACT_FEATURES, self.contact_weights, evaluation.contact_values(board, opponent, sign)
+
+    def evaluate(self, player: Player) -> float:
+        """Equity estimate for ``player`` in points: cube * limit * tanh(linear / limit)."""
+        if self.phase == GAME_OVER:
+            return self.utility(player)
+        names, weights, values = self._linear_terms(player)
+        linear = 0.0
+        for name, value in zip(names, values):
+            linear += weights[name] * value
+        return self.cube_value * evaluation.squash(linear, self._equity_limit())
+
+    def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
+        """The named linear features with their weights, plus ``squash_and_cube``: the
+        difference the tanh squash and the cube multiplier make after the linear sum (weight
+        1), so that the breakdown sums to ``evaluate``."""
+        if self.phase == GAME_OVER:
+            return {"result": (1.0, self.utility(player))}
+        names, weights, values = self._linear_terms(player)
+        features = {name: (weights[name], value) for name, value in zip(names, values)}
+        linear = 0.0
+        for name, value in zip(names, values):
+            linear += weights[name] * value
+        features["squash_and_cube"] = (1.0, self.evaluate(player) - linear)
+        return features
+
+    # ----------------------------------------------------------------- text
+    def match_key(self) -> MatchKey:
+        """The Match ID fields of this state."""
+        phase = self.phase
+        game_state = gnubg_ids.GAME_PLAYING
+        if phase == OPENING:
+            game_state = gnubg_ids.GAME_NOT_STARTED
+        elif phase == GAME_OVER:
+            game_state = gnubg_ids.GAME_DROPPED if self.dropped else gnubg_ids.GAME_OVER
+        turn = 1 - self.player if phase == TAKE_DECISION or (phase == GAME_OVER and self.dropped) else self.player
+        return MatchKey(
+            cube_value=self.cube_value,
+            cube_owner=self.cube_owner,
+            player_on_roll=self.player,
+            crawford=self.crawford,
+            game_state=game_state,
+            turn=turn,
+            doubled=phase == TAKE_DECISION,
+            dice=self.dice,
+            match_length=self.match_length,
+            score=self.score,
+            cubeless=not self.cube_enabled,
+            jacoby=self.jacoby,
+            declined_double=phase == ROLL and self.can_double(self.player),
+        )
+
+    def position_id(self) -> str:
+        """gnubg's 14-character Position ID (the player on roll's checkers second)."""
+        return gnubg_ids.encode_position_id(self.boards[1 - self.player], self.boards[self.player])
+
+    def match_id(self) -> str:
+        """gnubg's 12-character Match ID (plus Plyground's spare-bit rule flags)."""
+        return gnubg_ids.encode_match_id(self.match_key())
+
+    def to_text(self) -> str:
+        return f"{self.position_id()}:{self.match_id()}"
+
+    @classmethod
+    def from_text(cls, text: str) -> BackgammonState:
+        """``PositionID:MatchID`` (gnubg's ``set gnubgid`` form) or a bare Position ID.
+
+        A bare Position ID is a money game with a centred cube, X on roll, dice not rolled.
+        """
+        if not isinstance(text, str):
+            raise BadPositionError(f"a gnubg id is text, not {type(text).__name__}")
+        cleaned = text.strip()
+        if cleaned.lower().startswith("gnubgid"):
+            cleaned = cleaned[len("gnubgid") :].strip()
+        parts = cleaned.split(":")
+        if len(parts) > 2:
+            raise BadPositionError(f"{text!r}: expected PositionID:MatchID, found {len(parts)} ':'-separated parts")
+        position_text = parts[0].strip()
+        match = MatchKey() if len(parts) == 1 else gnubg_ids.decode_match_id(parts[1].strip())
+        return cls._from_match_key(position_text, match)
+
+    @classmethod
+    def _from_match_key(cls, position_text: str, match: MatchKey) -> BackgammonState:
+        on_roll = O if match.game_state == gnubg_ids.GAME_NOT_STARTED else match.player_on_roll
+        names = (PLAYER_NAMES[1 - on_roll], PLAYER_NAMES[on_roll])
+        not_on_roll_board, on_roll_board = gnubg_ids.decode_position_id(position_text, names)
+        boards: list[Board] = [empty_board(), empty_board()]
+        boards[on_roll], boards[1 - on_roll] = on_roll_board, not_on_roll_board
+        _check_rules(match)
+        _check_boards(boards[O], boards[X])
+        state = cls(
+            (boards[O], boards[X]),
+            player=on_roll,
+            cube_value=match.cube_value,
+            cube_owner=match.cube_owner,
+            cube_enabled=not match.cubeless,
+            jacoby=match.jacoby,
+            match_length=match.match_length,
+            score=match.score,
+            crawford=match.crawford,
+        )
+        state._set_phase_from(match)
+        state._key = state._checker_key ^ state._state_key()
+        return state
+
+    def _set_phase_from(self, match: MatchKey) -> None:
+        """Set phase, dice and result from the Match ID; reject what cannot happen."""
+        name = PLAYER_NAMES[self.player]
+        finished = [player for player in (O, X) if self.boards[player][OFF] == CHECKERS]
+        if match.game_state == gnubg_ids.GAME_NOT_STARTED:
+            if match.dice != (0, 0) or match.doubled:
+                raise BadPositionError("the match id says no game has started, yet dice or a double are set")
+            self.phase = OPENING
+            return
+        if match.game_state == gnubg_ids.GAME_OVER:
+            if not finished:
+                raise BadPositionError(
+                    "the match id says the game is over, but neither player has borne off all 15 checkers"
+                )
+            self.player = finished[0]
+            self._end_game(finished[0], self.cube_value * self._result_multiplier(finished[0]), dropped=False)
+            return
+        if match.game_state == gnubg_ids.GAME_DROPPED:
+            self._end_game(self.player, self.cube_value, dropped=True)
+            return
+        if finished:
+            raise BadPositionError(
+                f"{PLAYER_NAMES[finished[0]]} has borne off all 15 checkers, so the game is over, "
+                "but the match id says it is still being played"
+            )
+        if match.doubled:
+            if match.turn == self.player:
+                raise BadPositionError(f"{name} has offered a double, so the other player must decide (turn bit)")
+            if match.dice != (0, 0):
+                raise BadPositionError("a double is offered before rolling, but the dice are set")
+            if not self.can_double(self.player):
+                raise BadPositionError(f"{name} has offered a double but may not double ({self._cube_text()})")
+            self.phase = TAKE_DECISION
+            return
+        if match.turn != self.player:
+            raise BadPositionError(f"{name} is on roll but the match id gives the decision to the other player")
+        if match.dice == (0, 0):
+            if match.declined_double and not self.can_double(self.player):
+                raise BadPositionError(f"the match id says {name} declined to double, but {name} may not double")
+            self.phase = ROLL if match.declined_double or not self.can_double(self.player) else CUBE_DECISION
+            return
+        if 0 in match.dice:
+            raise BadPositionError(f"only one die is set ({match.dice[0]} and {match.dice[1]})")
+        if match.declined_double:
+            raise BadPositionError("the declined-double flag is set although the dice are already rolled")
+        self.dice = (max(match.dice), min(match.dice))
+        self.phase = CHECKER_PLAY
+
+    def _cube_text(self) -> str:
+        if not self.cube_enabled:
+            return "cube play is off"
+        if self.crawford:
+            return "this is the Crawford game"
+        if self.cube_owner == CENTRED:
+            return f"the cube is centred at {self.cube_value}"
+        return f"{PLAYER_NAMES[self.cube_owner]} owns the cube at {self.cube_value}"
+
+    @classmethod
+    def from_points(
+        cls,
+        on_roll: Mapping[int, int],
+        opponent: Mapping[int, int],
+        *,
+        player: Player = X,
+        dice: Roll | None = None,
+        cube_enabled: bool = True,
+        jacoby: bool = False,
+        cube_value: int = 1,
+        cube_owner: int = CENTRED,
+    ) -> BackgammonState:
+        """A money-game position from ``{point: checkers}`` maps in each owner's numbering
+        (25 = bar); checkers not placed are borne off. With ``dice`` the player on roll is to
+        play them, else to double or roll. Validated like ``from_text``."""
+        if dice is not None and not all(notation.is_die(die) for die in dice):
+            raise BadPositionError(f"dice {dice} are not two dice 1-6")
+        boards: list[Board] = [empty_board(), empty_board()]
+        for owner, placement in ((player, on_roll), (1 - player, opponent)):
+            for point, count in placement.items():
+                if not 1 <= point <= BAR or count < 0:
+                    raise BadPositionError(f"{PLAYER_NAMES[owner]}: {count} checkers on point {point} is impossible")
+                boards[owner][point] += count
+            placed = sum(boards[owner])
+            if placed > CHECKERS:
+                raise BadPositionError(f"{PLAYER_NAMES[owner]} has {placed} checkers (at most {CHECKERS})")
+            boards[owner][OFF] = CHECKERS - placed
+        match = MatchKey(
+            cube_value=cube_value,
+            cube_owner=cube_owner,
+            player_on_roll=player,
+            turn=player,
+            dice=dice if dice is not None else (0, 0),
+            cubeless=not cube_enabled,
+            jacoby=jacoby,
+        )
+        position = gnubg_ids.encode_position_id(boards[1 - player], boards[player])
+        return cls._from_match_key(position, match)
+
+    def parse_move(self, text: str) -> Move:
+        if not isinstance(text, str):
+            raise IllegalMoveError(f"a move is text, not {type(text).__name__}")
+        phase = self.phase
+        if phase == GAME_OVER:
+            raise IllegalMoveError("the game is over: no move is legal")
+        if phase == OPENING:
+            return self._parse_opening(text)
+        if phase == ROLL:
+            return notation.parse_roll(text)
+        if phase in (CUBE_DECISION, TAKE_DECISION):
+            return self._parse_cube_action(text)
+        return self._parse_play(text)
+
+    def _parse_opening(self, text: str) -> Roll:
+        words = text.strip().split()
+        starters = [word for word in words if word.upper() in PLAYER_NAMES]
+        dice_words = [word for word in words if word.upper() not in PLAYER_NAMES]
+        if len(starters) != 1 or not dice_words:
+            raise IllegalMoveError(
+                f"{text!r}: name the opening roll with who won it, e.g. 'X 6-5' (X threw the 6)"
+            )
+        high, low = notation.parse_roll(" ".join(dice_words))
+        if high == low:
+            raise IllegalMoveError(f"{text!r}: the opening roll cannot be a double (equal dice are thrown again)")
+        starter = PLAYER_NAMES.index(starters[0].upper())
+        return (high, low) if starter == O else (low, high)
+
+    def _parse_cube_action(self, text: str) -> str:
+        action = notation.cube_action(text)
+        expected = (NO_DOUBLE, DOUBLE) if self.phase == CUBE_DECISION else (TAKE, DROP)
+        if action not in expected:
+            who = PLAYER_NAMES[self.to_move()]
+            raise IllegalMoveError(f"{text!r}: {who} must answer the cube first: {expected[0]} or {expected[1]}")
+        return action
+
+    def _parse_play(self, text: str) -> Play:
+        plays = self.legal_moves()
+        roll = notation.roll_name(self.dice)
+        if notation.is_no_move_text(text):
+            if plays == [NO_MOVE]:
+                return NO_MOVE
+            raise IllegalMoveError(f"{roll} can be played (e.g. {self.move_name(plays[0])}): 'no move' is not legal")
+        written = notation.parse_play_text(text)
+        mover = self.player
+        target = list(self.boards[mover])
+        for source, destination in written.moves:
+            if target[source] <= 0:
+                raise IllegalMoveError(f"{text!r}: {PLAYER_NAMES[mover]} has no checker left on {source} to move")
+            target[source] -= 1
+            target[destination] += 1
+        candidates = [play for play in plays if self._board_after(play) == target]
+        if not candidates:
+            raise IllegalMoveError(f"{text.strip()!r} is not a legal play of {roll} here")
+        fitting = [
+            play for play in candidates if written.marked_hits <= set(hit_points(self.boards[mover], self.boards[1 - mover], play))
+        ]
+        if not fitting:
+            marked = ", ".join(str(point) for point in sorted(written.marked_hits))
+            raise IllegalMoveError(f"{text.strip()!r} hits nothing on {marked}: play {self.move_name(candidates[0])}")
+        # Unmarked passing points do not hit unless no other way reaches the position.
+        fewest = min(len(hit_points(self.boards[mover], self.boards[1 - mover], play)) for play in fitting)
+        best = [
+            play for play in fitting if len(hit_points(self.boards[mover], self.boards[1 - mover], play)) == fewest
+        ]
+        return best[0]
+
+    def _board_after(self, play: Play) -> Board:
+        board = list(self.boards[self.player])
+        for source, target in play:
+            board[source] -= 1
+            board[target] += 1
+        return board
+
+    def move_name(self, move: Move) -> str:
+        phase = self.phase
+        if isinstance(move, str):
+            return move
+        if phase == OPENING and isinstance(move, tuple) and len(move) == 2 and all(isinstance(die, int) for die in move):
+            first, second = move
+            return f"{PLAYER_NAMES[O if first > second else X]} {notation.roll_name(move)}"
+        if phase == ROLL and isinstance(move, tuple) and len(move) == 2 and all(isinstance(die, int) for die in move):
+            return notation.roll_name(move)
+        if phase == CHECKER_PLAY and isinstance(move, tuple) and all(isinstance(hop, tuple) for hop in move):
+            mover = self.player
+            return notation.format_play(self.boards[mover], self.boards[1 - mover], move)
+        return repr(move)
+
+    # ------------------------------------------------------------- display
+    def __str__(self) -> str:
+        """A gnubg-style text diagram: X at the bottom, points in X's numbering."""
+        return _diagram(self)
+
+
+# ---------------------------------------------------------------- validation
+def _check_rules(match: MatchKey) -> None:
+    if match.resignation or match.game_state == gnubg_ids.GAME_RESIGNED:
+        raise BadPositionError("the match id holds a resignation; resigning is not supported")
+    if match.match_length:
+        for player in (O, X):
+            if match.score[player] >= match.match_length:
+                raise BadPositionError(
+                    f"{PLAYER_NAMES[player]} has {match.score[player]} points in a {match.match_length}-point match: "
+                    "that match is already over"
+                )
+        if match.jacoby:
+            raise BadPositionError("the Jacoby rule applies to money play only, not to a match")
+    elif match.crawford:
+        raise BadPositionError("a money game has no Crawford game")
+    if match.cube_owner == CENTRED and match.cube_value != 1:
+        raise BadPositionError(f"a centred cube shows 1, not {match.cube_value} (no automatic doubles)")
+    if match.cube_owner != CENTRED and match.cube_value == 1:
+        raise BadPositionError(f"{PLAYER_NAMES[match.cube_owner]} cannot own a cube that was never turned (value 1)")
+    if match.cubeless and (match.cube_value != 1 or match.doubled):
+        raise BadPositionError("cube play is off, yet the cube has been turned or offered")
+    if match.crawford and (match.cube_value != 1 or match.doubled):
+        raise BadPositionError("no doubling in the Crawford game, yet the cube has been turned or offered")
+
+
+def _check_boards(board_o: Board, board_x: Board) -> None:
+    for point in range(1, BAR):
+        if board_x[point] and board_o[BAR - point]:
+            raise BadPositionError(f"X's point {point} (O's point {BAR - point}) holds checkers of both players")
+    if board_o[OFF] == CHECKERS and board_x[OFF] == CHECKERS:
+        raise BadPositionError("both players have borne off all 15 checkers")
+    closed_o = all(board_o[point] >= 2 for point in range(1, HOME_POINTS + 1))
+    closed_x = all(board_x[point] >= 2 for point in range(1, HOME_POINTS + 1))
+    if board_o[BAR] and board_x[BAR] and closed_o and closed_x:
+        raise BadPositionError("both players are on the bar against closed boards: no game reaches that")
+
+
+# ------------------------------------------------------------------- display
+_ROWS = 5
+
+
+def _diagram(state: BackgammonState) -> str:
+    x_board, o_board = state.boards[X], state.boards[O]
+
+    def cell(x_point: int, row: int) -> str:
+        x_count, o_count = x_board[x_point], o_board[BAR - x_point]
+        count, mark = (x_count, "X") if x_count else (o_count, "O")
+        if count > row:
+            return f" {count if row == _ROWS - 1 and count > _ROWS else mark} "
+        return "   "
+
+    def bar_cell(board: Board, mark: str, row: int) -> str:
+        count = board[BAR]
+        return f" {count if row == _ROWS - 1 and count > _ROWS else mark} " if count > row else "   "
+
+    lines = [f" GNU Backgammon  Position ID: {state.position_id()}", f"                 Match ID   : {state.match_id()}"]
+    lines.append(
+        " +13-14-15-16-17-18------19-20-21-22-23-24-+     "
+        f"O: {state.pip_count(O)} pips, {o_board[OFF]} off"
+    )
+    for row in range(_ROWS):
+        left = "".join(cell(point, row) for point in range(13, 19))
+        right = "".join(cell(point, row) for point in range(19, 25))
+        lines.append(f" |{left}|{bar_cell(o_board, 'O', row)}|{right}|")
+    arrow = "v" if state.to_move() == X else "^" if state.to_move() == O else " "
+    lines.append(f"{arrow}|                  |BAR|                  |     {_status(state)}")
+    for row in reversed(range(_ROWS)):
+        left = "".join(cell(point, row) for point in range(12, 6, -1))
+        right = "".join(cell(point, row) for point in range(6, 0, -1))
+        lines.append(f" |{left}|{bar_cell(x_board, 'X', row)}|{right}|")
+    lines.append(
+        " +12-11-10--9--8--7-------6--5--4--3--2--1-+     "
+        f"X: {state.pip_count(X)} pips, {x_board[OFF]} off"
+    )
+    return "\n".join(lines)
+
+
+def _status(state: BackgammonState) -> str:
+    if state.phase == GAME_OVER:
+        return state.termination_reason()
+    cube = "cube off" if not state.cube_enabled else f"cube {state.cube_value}" + (
+        "" if state.cube_owner == CENTRED else f" ({PLAYER_NAMES[state.cube_owner]})"
+    )
+    if state.phase == CHECKER_PLAY:
+        return f"{PLAYER_NAMES[state.player]} to play {notation.roll_name(state.dice)}, {cube}"
+    if state.phase == OPENING:
+        return f"opening roll, {cube}"
+    return f"{PLAYER_NAMES[state.to_move()]}: {PHASE_NAMES[state.phase]}, {cube}"
