@@ -139,6 +139,7 @@ class BackgammonState(GameState):
 
     NAME: ClassVar[str] = "backgammon"
     PLAYER_NAMES: ClassVar[tuple[str, str]] = PLAYER_NAMES
+    HAS_CHANCE: ClassVar[bool] = True
     UTILITY_KIND = "equity"
     EVAL_SCALE: ClassVar[float] = 1.0
     race_weights: ClassVar[dict[str, float]] = evaluation.RACE_WEIGHTS
@@ -693,14 +694,17 @@ class BackgammonState(GameState):
         words = text.strip().split()
         starters = [word for word in words if word.upper() in PLAYER_NAMES]
         dice_words = [word for word in words if word.upper() not in PLAYER_NAMES]
-        if len(starters) != 1 or not dice_words:
+        if len(starters) > 1 or not dice_words:
             raise IllegalMoveError(
-                f"{text!r}: name the opening roll with who won it, e.g. 'X 6-5' (X threw the 6)"
+                f"{text!r}: an opening roll is two dice, optionally with who threw the higher one, "
+                f"e.g. 'X 6-5' (X threw the 6)"
             )
         high, low = notation.parse_roll(" ".join(dice_words))
         if high == low:
             raise IllegalMoveError(f"{text!r}: the opening roll cannot be a double (equal dice are thrown again)")
-        starter = PLAYER_NAMES.index(starters[0].upper())
+        # A bare roll ("6-5", as gnubg and ``perft --dice`` give it) goes to the side the
+        # position names as on roll.
+        starter = PLAYER_NAMES.index(starters[0].upper()) if starters else self.player
         return (high, low) if starter == O else (low, high)
 
     def _parse_cube_action(self, text: str) -> str:

@@ -59,3 +59,11 @@ def test_bad_position_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> No
     status, _, err = run(capsys, "analyse", "--game", "tictactoe", "--position", "xxxxxxxxx")
     assert status == 2
     assert "x has 9 marks" in err
+
+
+def test_minimax_on_a_backgammon_checker_play_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """Refused up front from the game's ``HAS_CHANCE``, not only when the root is a roll."""
+    status, _, err = run(capsys, "analyse", "--game", "backgammon", "--position", "4HPwATDgc/ABMA:cIkFAAAAAAAA",
+                         "--algorithm", "minimax", "--depth", "1")
+    assert status == 2
+    assert "chance" in err and "expectiminimax" in err and "mcts" in err

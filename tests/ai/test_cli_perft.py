@@ -63,3 +63,27 @@ def test_console_entry_point_runs_as_a_process() -> None:
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert "9 squares" in result.stderr
+
+
+@pytest.mark.parametrize(("dice", "plays"), [("3-1", 16), ("6-5", 7), ("2-1", 15)])
+def test_perft_backgammon_counts_the_distinct_plays_of_a_roll(
+    capsys: pytest.CaptureFixture[str], dice: str, plays: int
+) -> None:
+    """From the start, with the opening roll given by ``--dice`` (counts as in gnubg)."""
+    status, out, err = run(capsys, "perft", "--game", "backgammon", "--dice", dice, "--depth", "1")
+    assert (status, err) == (0, "")
+    assert out.strip() == str(plays)
+
+
+def test_perft_backgammon_divide_names_plays_in_standard_notation(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "perft", "--game", "backgammon", "--dice", "3-1", "--depth", "1", "--divide")
+    assert status == 0
+    rows = dict(line.split(": ") for line in out.strip().splitlines()[:-2])
+    assert "8/5 6/5" in rows and all(count == "1" for count in rows.values())
+    assert out.strip().splitlines()[-1] == "16"
+
+
+def test_perft_backgammon_rejects_a_double_as_the_opening_roll(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "perft", "--game", "backgammon", "--dice", "6-6", "--depth", "1")
+    assert status == 2 and out == ""
+    assert "double" in err and len(err.strip().splitlines()) == 1
