@@ -10,6 +10,7 @@ import argparse
 import dataclasses
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 
@@ -17,6 +18,7 @@ from ai.events import Score
 from ai.search import ALGORITHMS
 from ai.settings import Limits, SearchRequest, SearchSettings
 from games import CHANCE, GAME_NAMES, GameState, get_game, new_game
+from games.backgammon.notation import NO_DOUBLE, TAKE
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -38,13 +40,33 @@ def load_position(game: str, position: str | None, moves: Sequence[str] = ()) ->
 
 
 def apply_dice(state: GameState, dice: str | None) -> None:
-    """Roll ``dice`` (e.g. ``3-1``) at a chance node, for perft from a given roll."""
+    """Roll ``dice`` (e.g. ``3-1``) for perft from a given roll.
+
+    A gnubg position is usually at the cube decision of the player on roll: that player
+    rolls without doubling, then the dice are set. Positions where the roll cannot come next
+    (a take pending, the game over, other dice already rolled) are errors that say why.
+    """
     if dice is None:
         return
     if not state.HAS_CHANCE:
         raise UsageError(f"--dice is for games with dice; {state.NAME} has none")
+    if state.is_terminal():
+        raise UsageError("--dice was given but the game is over in this position")
     if state.to_move() != CHANCE:
-        raise UsageError("--dice was given but the position already has its dice rolled")
+        moves = state.legal_moves()
+        if NO_DOUBLE in moves:  # cube decision: roll without doubling
+            state.play(NO_DOUBLE)
+        elif TAKE in moves:
+            raise UsageError("--dice was given but a double is pending: the opponent must take or drop first")
+        else:
+            current = getattr(state, "dice", None)
+            wanted = re.fullmatch(r"\s*([1-6])\s*-\s*([1-6])\s*", dice)
+            if current and wanted and sorted(map(int, wanted.groups())) == sorted(current):
+                return  # the position already has exactly these dice
+            raise UsageError(
+                f"--dice {dice} disagrees with the position, whose dice are already rolled"
+                + (f" ({current[0]}-{current[1]})" if current else "")
+            )
     state.play_checked(state.parse_move(dice))
 
 
@@ -52,6 +74,8 @@ def command_perft(args: argparse.Namespace) -> int:
     """Count the leaves of the legal-move tree (optionally per root move)."""
     if args.depth < 0:
         raise UsageError("--depth must be 0 or more")
+    if args.divide and args.depth < 1:
+        raise UsageError("--divide needs --depth 1 or more")
     state = load_position(args.game, args.position)
     apply_dice(state, args.dice)
     if args.divide:

@@ -244,13 +244,23 @@ class GameState(ABC):
 
         return perft(self, depth)
 
+    def perft_moves(self) -> list[Any]:
+        """The root moves ``perft`` counts: ``legal_moves()`` unless the game's perft
+        convention differs (chess and checkers perft ignore draws by rule)."""
+        return self.legal_moves()
+
     def divide(self, depth: int) -> list[tuple[str, int]]:
-        """Per root move: ``(move name, perft(depth - 1) of the child)``."""
+        """Per root move: ``(move name, perft(depth - 1) of the child)``; the counts sum
+        to ``perft(depth)``. ``depth`` must be at least 1."""
+        if depth < 1:
+            raise ValueError(f"divide needs a depth of at least 1, not {depth}")
+        # A chance outcome uses no ply in perft (see games.perft), so its child keeps the depth.
+        child_depth = depth if self.to_move() == CHANCE else depth - 1
         rows: list[tuple[str, int]] = []
-        for move in self.legal_moves():
+        for move in self.perft_moves():
             name = self.move_name(move)
             self.play(move)
-            rows.append((name, self.perft(depth - 1) if depth > 1 else 1))
+            rows.append((name, self.perft(child_depth) if child_depth > 0 else 1))
             self.undo()
         return rows
 

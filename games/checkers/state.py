@@ -215,6 +215,10 @@ class CheckersState(GameState):
         empty once the game is drawn by rule or the side to move is blocked."""
         if self._is_draw_by_rule():
             return []
+        return self.perft_moves()
+
+    def perft_moves(self) -> list[CheckersMove]:
+        """The moves by the rules of movement alone, as perft counts them (draws ignored)."""
         mover, opponent = self._sides()
         captures = self._capture_moves(mover, opponent)
         if captures:

@@ -194,6 +194,10 @@ class ChessState(GameState):
             checkers = self._find_checkers()
         return _generate_noisy_moves(self.board, checkers)
 
+    def perft_moves(self) -> list[chess.Move]:
+        """Perft ignores draws by rule (see ``perft``)."""
+        return self.all_legal_moves()
+
     def perft(self, depth: int) -> int:
         """Leaf count of the move tree, as the perft literature counts it: by the rules of
         movement only, so a draw by rule (e.g. a capture leaving K v K) does not cut the

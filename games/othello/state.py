@@ -271,6 +271,13 @@ class OthelloState(GameState):
         one leaf at any remaining depth), on raw bitboards."""
         return perft_count(self.own, self.opponent, depth)
 
+    def divide(self, depth: int) -> list[tuple[str, int]]:
+        """As ``GameState.divide``; a finished game has no root move to divide by (its perft
+        is one leaf at any depth), which is an error rather than an empty list."""
+        if self.is_terminal():
+            raise BadPositionError("the game is over in this position: there is no root move to divide by")
+        return super().divide(depth)
+
     # ----------------------------------------------------------------- text
     @classmethod
     def from_text(cls, text: str) -> OthelloState:

@@ -87,3 +87,124 @@ def test_perft_backgammon_rejects_a_double_as_the_opening_roll(capsys: pytest.Ca
     status, out, err = run(capsys, "perft", "--game", "backgammon", "--dice", "6-6", "--depth", "1")
     assert status == 2 and out == ""
     assert "double" in err and len(err.strip().splitlines()) == 1
+
+
+CUBE_DECISION_ID = "4HPwATDgc/ABMA:cAkAAAAAAAAA"
+"""The start position as gnubg shows it: O on roll, may double or roll (no dice yet)."""
+
+
+def test_perft_backgammon_rolls_past_the_cube_decision(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(
+        capsys, "perft", "--game", "backgammon", "--position", CUBE_DECISION_ID, "--dice", "3-1", "--depth", "1"
+    )
+    assert (status, err) == (0, "")
+    assert out.strip() == "16"
+
+
+def test_perft_backgammon_accepts_dice_equal_to_the_rolled_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    rolled = "4HPwATDgc/ABMA:cIkFAAAAAAAA"  # the start with 3-1 rolled
+    status, out, _ = run(capsys, "perft", "--game", "backgammon", "--position", rolled, "--dice", "1-3", "--depth", "1")
+    assert (status, out.strip()) == (0, "16")
+    status, out, err = run(capsys, "perft", "--game", "backgammon", "--position", rolled, "--dice", "6-1", "--depth", "1")
+    assert status == 2 and out == ""
+    assert "disagrees" in err and "(3-1)" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("moves", "message"),
+    [(["double"], "a double is pending"), (["double", "drop"], "the game is over")],
+)
+def test_perft_backgammon_dice_errors_say_why(
+    capsys: pytest.CaptureFixture[str], moves: list[str], message: str
+) -> None:
+    from games import new_game
+
+    state = new_game("backgammon", CUBE_DECISION_ID)
+    for move in moves:
+        state.play_checked(state.parse_move(move))
+    status, out, err = run(
+        capsys, "perft", "--game", "backgammon", "--position", state.to_text(), "--dice", "3-1", "--depth", "1"
+    )
+    assert status == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+BROKEN_POSITIONS = {
+    "tictactoe": ("xxxxxxxxxx", "9"),
+    "checkers": ("B:W33:B1", "33"),
+    "chess": ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "turn"),
+    "othello": ("-" * 63 + " X", "64"),
+    "backgammon": ("notAnId", "Position ID"),
+}
+
+
+@pytest.mark.parametrize("game", sorted(BROKEN_POSITIONS))
+def test_a_broken_position_is_one_line_with_status_2_for_every_game(
+    capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    position, hint = BROKEN_POSITIONS[game]
+    status, out, err = run(capsys, "perft", "--game", game, "--position", position, "--depth", "1")
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert hint.lower() in err.lower()
+
+
+ILLEGAL_MOVES = {"tictactoe": "d4", "checkers": "11-18", "chess": "e2e5", "othello": "a1", "backgammon": "24/1"}
+
+
+@pytest.mark.parametrize("game", sorted(ILLEGAL_MOVES))
+def test_an_illegal_move_is_one_line_with_status_2_for_every_game(
+    capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    extra = ["--position", "4HPwATDgc/ABMA:cIkFAAAAAAAA"] if game == "backgammon" else []
+    status, out, err = run(capsys, "analyse", "--game", game, *extra, "--moves", ILLEGAL_MOVES[game], "--depth", "1")
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert ILLEGAL_MOVES[game] in err
+
+
+DIVIDE_CASES = {
+    "tictactoe": (None, 3),
+    "checkers": (None, 4),
+    "chess": ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 2),
+    "othello": (None, 4),
+    "backgammon": (CUBE_DECISION_ID, 2),
+}
+
+
+@pytest.mark.parametrize("game", sorted(DIVIDE_CASES))
+def test_divide_rows_sum_to_perft_for_every_game(capsys: pytest.CaptureFixture[str], game: str) -> None:
+    from games import new_game
+
+    position, depth = DIVIDE_CASES[game]
+    base = ["perft", "--game", game, "--depth", str(depth)] + (["--position", position] if position else [])
+    status, plain, _ = run(capsys, *base)
+    assert status == 0
+    status, out, _ = run(capsys, *base, "--divide")
+    assert status == 0
+    lines = out.strip().splitlines()
+    rows = [line.rsplit(": ", 1) for line in lines[:-2]]
+    assert sum(int(count) for _, count in rows) == int(lines[-1]) == int(plain)
+    assert len(rows) == len(new_game(game, position).perft_moves())
+
+
+def test_chess_divide_counts_past_a_draw_by_rule_like_perft(capsys: pytest.CaptureFixture[str]) -> None:
+    """Fifty-move rule reached: the game is drawn, but perft (and so divide) ignore it."""
+    fen = "4k3/8/8/8/8/8/8/4K2R w K - 100 80"
+    status, plain, _ = run(capsys, "perft", "--game", "chess", "--position", fen, "--depth", "2")
+    assert status == 0 and int(plain) > 0
+    status, out, _ = run(capsys, "perft", "--game", "chess", "--position", fen, "--depth", "2", "--divide")
+    assert out.strip().splitlines()[-1] == plain.strip()
+
+
+def test_othello_divide_of_a_finished_game_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    finished = "X" * 64 + " O"
+    status, out, err = run(capsys, "perft", "--game", "othello", "--position", finished, "--depth", "2", "--divide")
+    assert status == 2 and out == "" and "game is over" in err
+    status, out, _ = run(capsys, "perft", "--game", "othello", "--position", finished, "--depth", "2")
+    assert (status, out.strip()) == (0, "1")
+
+
+def test_divide_needs_depth_one(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "perft", "--game", "chess", "--depth", "0", "--divide")
+    assert status == 2 and out == "" and "--divide" in err
