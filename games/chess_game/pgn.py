@@ -114,7 +114,10 @@ def from_pgn(text: str) -> PgnGame:
     if not text.strip():
         raise PgnError("empty PGN: no game")
     _check_syntax(text)
-    game = chess.pgn.read_game(io.StringIO(text), Visitor=_QuietGameBuilder)
+    try:
+        game = chess.pgn.read_game(io.StringIO(text), Visitor=_QuietGameBuilder)
+    except Exception as error:  # noqa: BLE001 - python-chess's reader has no error type of its own
+        raise PgnError(f"PGN cannot be read: {error or type(error).__name__}") from None
     if game is None:
         raise PgnError("no game found in the PGN text")
     if game.errors:
@@ -136,6 +139,20 @@ def from_pgn(text: str) -> PgnGame:
     return PgnGame(headers=dict(game.headers), state=state, moves=moves)
 
 
+def _check_variations(movetext: str) -> None:
+    """Refuse unbalanced variation parentheses (python-chess's reader fails on a stray ')')."""
+    depth = 0
+    for position, character in enumerate(movetext):
+        if character == "(":
+            depth += 1
+        elif character == ")":
+            depth -= 1
+            if depth < 0:
+                raise PgnError(f"PGN variation closed with ')' that was never opened: {movetext[max(0, position - 20):position + 1]!r}")
+    if depth:
+        raise PgnError(f"{depth} PGN variation(s) opened with '(' never closed with ')'")
+
+
 def _check_syntax(text: str) -> None:
     """Refuse header lines and movetext words ``chess.pgn`` would silently skip."""
     lines = text.lstrip("\ufeff").splitlines()
@@ -155,6 +172,7 @@ def _check_syntax(text: str) -> None:
     movetext = _COMMENT.sub(" ", movetext)
     if "{" in movetext:
         raise PgnError("a PGN comment opened with '{' is never closed with '}'")
+    _check_variations(movetext)
     for word in _MOVETEXT_SPLIT.split(movetext):
         if word and not _VALID_TOKEN.match(word):
             raise PgnError(f"PGN movetext word {word!r} is not a move, move number, comment or result")

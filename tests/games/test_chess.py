@@ -566,6 +566,8 @@ def test_pgn_with_comments_variations_and_nags() -> None:
         ('[FEN "xx"]\n\n*', "expected 8 rows"),
         ('[Result "2-0"]\n\n1. e4 *', "Result tag '2-0'"),
         ("1. e4 {no end 2. e5 *", "never closed"),
+        ('[Event "?"]\n\n1. 4 e5 2.) Nf3 *', "never opened"),
+        ("1. e4 (1. d4 e5 2. Nf3 *", "never closed with ')'"),
     ],
 )
 def test_corrupt_pgn_is_refused(text: str, message: str) -> None:
@@ -573,6 +575,32 @@ def test_corrupt_pgn_is_refused(text: str, message: str) -> None:
         from_pgn(text)
     assert message in str(error.value)
     assert isinstance(error.value, GameError)
+
+
+VALID_PGN = '[Event "x"]\n[Result "*"]\n\n1. e4 {best} e5 2. Nf3 Nc6 (2... Nf6 3. Nxe5) 3. Bb5 a6 $1 *\n'
+PGN_ALPHABET = st.sampled_from(list("[]{}()\"; .\n$!?*-/0123456789abcdefghKQRBNxO+#=%") + ["e4", "Nf3", "1.", "1-0"])
+
+
+def _read_pgn_or_clean_error(text: str) -> None:
+    try:
+        game = from_pgn(text)
+    except PgnError as error:
+        assert str(error)
+        return
+    assert game.state.board.is_valid()
+    assert len(game.moves) == len(game.state.board.move_stack)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(PGN_ALPHABET, max_size=60).map("".join))
+def test_random_text_to_from_pgn_is_a_game_or_a_clean_error(text: str) -> None:
+    _read_pgn_or_clean_error(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, len(VALID_PGN)), st.integers(0, 6), st.text(max_size=4))
+def test_mutated_pgn_is_a_game_or_a_clean_error(start: int, length: int, insert: str) -> None:
+    _read_pgn_or_clean_error(VALID_PGN[:start] + insert + VALID_PGN[start + length :])
 
 
 # ------------------------------------------------------------------ evaluation
