@@ -61,7 +61,7 @@ class SearchControl:
         self.started = clock()
         self.deadline = self.started + limits.time if limits.time is not None else None
         self.stopped = False
-        self._next_check = CHECK_INTERVAL
+        self._next_check = CHECK_INTERVAL if limits.nodes is None else min(CHECK_INTERVAL, limits.nodes)
         self._next_tick = self.started + PROGRESS_INTERVAL
 
     def count_node(self) -> None:
@@ -70,12 +70,22 @@ class SearchControl:
         if self.nodes >= self._next_check:
             self.check()
 
+    def count_nodes(self, count: int, check: bool = True) -> None:
+        """Add ``count`` nodes searched elsewhere (a game's exact solver reports in batches:
+        ``games.othello.solver.NodePoll``); with ``check``, stop here if it is time."""
+        self.nodes += count
+        if check and self.nodes >= self._next_check:
+            self.check()
+
     def check(self) -> None:
         """Look at the node limit, the clock and the stop flag now."""
+        limit = self.limits.nodes
         self._next_check = self.nodes + CHECK_INTERVAL
+        if limit is not None and limit > self.nodes:
+            # Never check later than the limit: ``--nodes N`` stops at N, not N + interval.
+            self._next_check = min(self._next_check, limit)
         if self.stopped:
             raise SearchStopped
-        limit = self.limits.nodes
         if limit is not None and self.nodes >= limit:
             self.stop()
         now = self._clock()

@@ -162,6 +162,21 @@ class _Reporter:
         )
 
 
+def _one_ply_best(state: GameState) -> Any:
+    """The move whose child evaluates best for the mover: the answer when a stop cuts the
+    root's exact solve short before any search ran (costs one EVAL per legal move)."""
+    probe = state.copy()
+    mover = probe.to_move()
+    best_move, best_value = None, float("-inf")
+    for move in probe.legal_moves():
+        probe.play(move)
+        value = probe.evaluate(mover)
+        probe.undo()
+        if best_move is None or value > best_value:
+            best_move, best_value = move, value
+    return best_move
+
+
 def run_iterative_deepening(
     state: GameState,
     context: SearchContext,
@@ -188,7 +203,12 @@ def run_iterative_deepening(
         raw = terminal_score(root, 0) if root.is_terminal() else root.evaluate(root.to_move())
         return reporter.finished(0, raw, [], stopped=False)
 
-    solved = solve_root(root, tools)
+    try:
+        solved = solve_root(root, tools)
+    except SearchStopped:  # time, nodes or a stop request during a long exact solve
+        move = _one_ply_best(state)
+        raw = root.evaluate(root.to_move())
+        return reporter.finished(0, raw, [move], stopped=True)
     if solved is not None:  # the game's exact solver settles the root (Othello endgame)
         raw, move = solved
         control.count_node()

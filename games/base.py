@@ -22,7 +22,7 @@ attributes ``UTILITY_KIND`` and ``EVAL_SCALE``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, TypeVar
 
 Player = int
@@ -204,10 +204,14 @@ class GameState(ABC):
     HAS_SOLVER: ClassVar[bool] = False
     """Whether ``solve`` can return exact values (Othello's endgame solver)."""
 
-    def solve(self, player: Player, max_empties: int) -> float | None:
+    def solve(
+        self, player: Player, max_empties: int, poll: Callable[[int, bool], None] | None = None
+    ) -> float | None:
         """An exact game-theoretic value for ``player`` in utility units, when the game's
         own fast solver can get it here (Othello: at most ``max_empties`` empty squares);
-        ``None`` otherwise. The engine uses it as a perfect EVAL near the end."""
+        ``None`` otherwise. The engine uses it as a perfect EVAL near the end. A long solve
+        reports its node count to ``poll(nodes, check)`` as it goes, and stops when ``poll``
+        raises (the engine's limits and stop request)."""
         return None
 
     def noisy_moves(self) -> list[Any]:

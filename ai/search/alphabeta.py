@@ -52,6 +52,7 @@ from ai.tt import EXACT, LOWER, UPPER
 def build(tools: SearchTools) -> NodeSearch:
     """The alpha-beta node function of one search, bound to its ``tools``."""
     count_node = tools.control.count_node
+    poll = tools.control.count_nodes
     check_now = tools.control.check
     leaf = build_leaf(tools)
     table = tools.tt
@@ -103,7 +104,7 @@ def build(tools: SearchTools) -> NodeSearch:
                             tools.horizon_leaves += 1
                         return score
         if solver_empties and ply > 0:
-            solved = state.solve(state.to_move(), solver_empties)
+            solved = state.solve(state.to_move(), solver_empties, poll)
             if solved is not None:
                 check_now()  # a solve takes milliseconds: look at clock and stop flag now
                 value = solved * eval_scale

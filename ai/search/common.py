@@ -308,14 +308,14 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
         return None
     best_move_solver = getattr(state, "solve_best_move", None)
     if best_move_solver is not None:
-        answer = best_move_solver(empties)
+        answer = best_move_solver(empties, poll=tools.control.count_nodes)
         if answer is None:
             return None
         score, move = answer
         if move is None or move not in state.legal_moves():
             return None
         return score * tools.eval_scale, move
-    if state.solve(state.to_move(), empties) is None:
+    if state.solve(state.to_move(), empties, poll=tools.control.count_nodes) is None:
         return None
     best: tuple[float, Any] | None = None
     for move in state.legal_moves():
@@ -323,7 +323,7 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
         if state.is_terminal():
             value = -terminal_score(state, 1)
         else:
-            child = state.solve(state.to_move(), empties)
+            child = state.solve(state.to_move(), empties, poll=tools.control.count_nodes)
             if child is not None:
                 child *= tools.eval_scale
             if child is None:

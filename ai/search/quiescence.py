@@ -42,6 +42,7 @@ def build_leaf(tools: SearchTools) -> LeafSearch:
 def build_static_leaf(tools: SearchTools) -> LeafSearch:
     """EVAL at the horizon (terminal states scored exactly)."""
     count_node = tools.control.count_node
+    poll = tools.control.count_nodes
     check_now = tools.control.check
     pv_table = tools.pv_table
     solver_empties = tools.solver_empties
@@ -56,7 +57,7 @@ def build_static_leaf(tools: SearchTools) -> LeafSearch:
             return terminal_score(state, ply)
         player = state.to_move()
         if solver_empties:
-            solved = state.solve(player, solver_empties)
+            solved = state.solve(player, solver_empties, poll)
             if solved is not None:
                 check_now()  # a solve takes milliseconds: look at clock and stop flag now
                 return solved * eval_scale
@@ -69,6 +70,7 @@ def build_static_leaf(tools: SearchTools) -> LeafSearch:
 def build_quiescence(tools: SearchTools) -> LeafSearch:
     """Fail-soft quiescence search over ``noisy_moves()`` with stand-pat."""
     count_node = tools.control.count_node
+    poll = tools.control.count_nodes
     check_now = tools.control.check
     pv_table = tools.pv_table
     solver_empties = tools.solver_empties
@@ -96,7 +98,7 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
             return terminal_score(state, ply)
         player = state.to_move()
         if solver_empties:
-            solved = state.solve(player, solver_empties)
+            solved = state.solve(player, solver_empties, poll)
             if solved is not None:
                 check_now()  # a solve takes milliseconds: look at clock and stop flag now
                 return solved * eval_scale

@@ -24,6 +24,7 @@ The classic endgame recipe (Buro; Gunnar Andersson's "Writing an Othello program
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -44,6 +45,20 @@ A 14-empty FFO position takes well under a second here."""
 
 PASS_MOVE: Final = SQUARE_COUNT
 """The best "move" when the side to move must pass (same value as ``games.othello.PASS``)."""
+
+NodePoll = Callable[[int, bool], None]
+"""``poll(nodes, check)``: the solver reports the nodes it searched since its last report
+(every ``POLL_INTERVAL`` search nodes, and once at the end with ``check=False``); with
+``check=True`` the callee may raise to stop the solve (the engine's ``SearchStopped``), which
+is how a time limit or a stop request reaches a long exact solve."""
+
+POLL_INTERVAL: Final = 1024
+"""Interior search nodes between two polls. The solver runs ~100-200k nodes/s here, so a
+poll comes every ~5-10 ms (the leaf-level ``shallow`` nodes are not polled: a shallow
+subtree of <= 7 empties is a few thousand nodes at most)."""
+
+NEVER: Final = 1 << 62
+"""``_next_poll`` when nobody polls: the node counter never gets there."""
 
 SCORE_LIMIT: Final = SQUARE_COUNT
 """Final margins lie in -64..64; windows just outside that are "infinite"."""
@@ -148,11 +163,22 @@ class EndgameSolver:
     ``TABLE_MAX_ENTRIES``. ``solve_position`` and ``OthelloState.solve`` use a fresh one.
     """
 
-    __slots__ = ("nodes", "table")
+    __slots__ = ("nodes", "table", "poll", "_polled", "_next_poll")
 
-    def __init__(self) -> None:
+    def __init__(self, poll: NodePoll | None = None) -> None:
         self.nodes = 0
         self.table: dict[tuple[Bitboard, Bitboard], tuple[int, int, Square]] = {}
+        self.poll = poll
+        self._polled = 0
+        self._next_poll = POLL_INTERVAL if poll is not None else NEVER
+
+    def _report_nodes(self, check: bool = True) -> None:
+        """Hand the nodes searched since the last report to ``poll`` (which may stop us)."""
+        if self.poll is None:
+            return
+        count, self._polled = self.nodes - self._polled, self.nodes
+        self._next_poll = self.nodes + POLL_INTERVAL
+        self.poll(count, check)
 
     def clear(self) -> None:
         self.nodes = 0
@@ -169,6 +195,7 @@ class EndgameSolver:
                 return SolveResult(final_margin(own, opponent), None, 1)
             score = -self.search(opponent, own, legal_moves_mask(opponent, own),
                                  -SCORE_LIMIT - 1, SCORE_LIMIT + 1, empties, True)
+            self._report_nodes(check=False)
             return SolveResult(score, PASS_MOVE, self.nodes - start_nodes)
         alpha = -SCORE_LIMIT - 1
         best_move: Square | None = None
@@ -186,6 +213,7 @@ class EndgameSolver:
             if best_move is None or score > alpha:
                 alpha = score
                 best_move = square
+        self._report_nodes(check=False)
         return SolveResult(alpha, best_move, self.nodes - start_nodes)
 
     # ---------------------------------------------------------------- search
@@ -222,6 +250,8 @@ class EndgameSolver:
         """Negamax value for ``own`` to move, fail-soft within ``(alpha, beta)``; ``moves`` is
         ``legal_moves_mask(own, opponent)``, already known to the caller."""
         self.nodes += 1
+        if self.nodes >= self._next_poll:  # one int compare per node when nobody polls
+            self._report_nodes()
         if not moves:
             if passed:
                 return final_margin(own, opponent)

@@ -34,7 +34,7 @@ from games.othello.evaluation import (
     feature_breakdown,
     weight_vector,
 )
-from games.othello.solver import PASS_MOVE, SOLVER_EMPTIES, EndgameSolver
+from games.othello.solver import PASS_MOVE, SOLVER_EMPTIES, EndgameSolver, NodePoll
 from games.zobrist import zobrist_keys
 
 BLACK: Final[Player] = 0
@@ -248,21 +248,24 @@ class OthelloState(GameState):
         value = min(max(value, -EVAL_LIMIT), EVAL_LIMIT)
         return value if player == self.player else -value
 
-    def solve(self, player: Player, max_empties: int = SOLVER_EMPTIES) -> float | None:
+    def solve(self, player: Player, max_empties: int = SOLVER_EMPTIES, poll: NodePoll | None = None) -> float | None:
         """The exact final margin for ``player`` when at most ``max_empties`` squares are
-        empty, else ``None``."""
+        empty, else ``None``. ``poll`` hears the node count as the solve goes and may stop
+        it by raising (see ``games.othello.solver.NodePoll``)."""
         if self.empties() > max_empties:
             return None
-        score = EndgameSolver().solve(self.own, self.opponent).score
+        score = EndgameSolver(poll).solve(self.own, self.opponent).score
         return float(score if player == self.player else -score)
 
-    def solve_best_move(self, max_empties: int = SOLVER_EMPTIES) -> tuple[int, int | None] | None:
+    def solve_best_move(
+        self, max_empties: int = SOLVER_EMPTIES, poll: NodePoll | None = None
+    ) -> tuple[int, int | None] | None:
         """(exact margin for the side to move, a move reaching it) when at most
         ``max_empties`` squares are empty, else ``None``. The move is ``PASS`` for a forced
         pass and ``None`` at a finished game."""
         if self.empties() > max_empties:
             return None
-        result = EndgameSolver().solve(self.own, self.opponent)
+        result = EndgameSolver(poll).solve(self.own, self.opponent)
         return result.score, result.best_move
 
     # ----------------------------------------------------------------- perft

@@ -1,0 +1,89 @@
+"""Limits and the stop request are honoured promptly by every algorithm.
+
+The stop request is simulated by a ``should_stop`` that turns true at a known instant, so
+the latency measured (return time minus that instant) is the engine's own, free of thread
+scheduling noise. The brief's budget is 100 ms.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from ai.engine import search
+from ai.settings import Limits, SearchSettings
+from games import CHANCE, GameState, new_game
+
+STOP_BUDGET = 0.1
+"""Seconds from the stop request to the answer."""
+
+
+def othello_with_empties(empties: int, seed: int = 3) -> GameState:
+    rng = random.Random(seed)
+    state = new_game("othello")
+    while state.empties() > empties:  # type: ignore[attr-defined]
+        state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def backgammon_midgame(seed: int = 5) -> GameState:
+    rng = random.Random(seed)
+    state = new_game("backgammon")
+    for _ in range(30):
+        if state.to_move() == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.play(rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0])
+        else:  # never double or drop: the game goes on
+            state.play(rng.choice([move for move in state.legal_moves() if move not in ("double", "drop")]))
+    while state.to_move() == CHANCE or len(state.legal_moves()) < 2:
+        state.play(state.legal_moves()[0] if state.to_move() != CHANCE else state.chance_outcomes()[0][0])
+    return state
+
+
+def stop_latency(state: GameState, settings: SearchSettings, delay: float = 0.3) -> tuple[float, object]:
+    """(seconds from the stop request to the answer, the answer)."""
+    stop_at = time.perf_counter() + delay
+    answer = search(state, settings, Limits(), should_stop=lambda: time.perf_counter() >= stop_at)
+    return time.perf_counter() - stop_at, answer
+
+
+def test_a_stop_cuts_a_long_othello_endgame_solve_short() -> None:
+    """22 empties solved exactly would take many seconds: the solver polls the stop flag."""
+    state = othello_with_empties(22)
+    latency, answer = stop_latency(state, SearchSettings(algorithm="pvs", solver_empties=22))
+    assert latency < STOP_BUDGET
+    assert answer.stopped  # type: ignore[attr-defined]
+    assert state.parse_move(answer.best_move) in state.legal_moves()  # type: ignore[attr-defined]
+    assert answer.nodes > 1000  # type: ignore[attr-defined]  # the solver's nodes are counted
+
+
+def test_a_time_limit_holds_during_an_othello_endgame_solve() -> None:
+    state = othello_with_empties(20, seed=8)
+    started = time.perf_counter()
+    answer = search(state, SearchSettings(algorithm="alphabeta", solver_empties=20), Limits(time=0.5))
+    assert time.perf_counter() - started < 0.6
+    assert state.parse_move(answer.best_move) in state.legal_moves()
+
+
+@pytest.mark.parametrize("algorithm", ["alphabeta", "pvs", "mtdf", "minimax", "mcts"])
+def test_a_stop_ends_a_chess_search_within_100_ms(algorithm: str) -> None:
+    state = new_game("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3")
+    latency, answer = stop_latency(state, SearchSettings(algorithm=algorithm))
+    assert latency < STOP_BUDGET
+    assert answer.best_move is not None  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("algorithm", ["expectiminimax", "star1", "star2", "mcts"])
+def test_a_stop_ends_a_backgammon_search_within_100_ms(algorithm: str) -> None:
+    state = backgammon_midgame()
+    latency, answer = stop_latency(state, SearchSettings(algorithm=algorithm))
+    assert latency < STOP_BUDGET
+    assert state.parse_move(answer.best_move) in state.legal_moves()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("game", "algorithm"), [("chess", "pvs"), ("checkers", "alphabeta"), ("othello", "mtdf")])
+def test_a_node_limit_stops_at_the_limit(game: str, algorithm: str) -> None:
+    answer = search(new_game(game), SearchSettings(algorithm=algorithm), Limits(nodes=3000))
+    assert 3000 <= answer.nodes <= 3000 + 1  # checked at the limit, not an interval later
