@@ -30,7 +30,9 @@ class SearchControl:
 
     ``should_stop`` is polled every ``CHECK_INTERVAL`` nodes (a shared-memory flag in a
     worker, a ``threading.Event.is_set`` in a thread); ``on_tick`` is called at most every
-    ``PROGRESS_INTERVAL`` seconds so the engine can emit a ``Progress`` event.
+    ``PROGRESS_INTERVAL`` seconds so the engine can emit a ``Progress`` event. ``started``
+    is when the request arrived (on ``clock``'s scale): the time limit counts from it, so the
+    set-up before the first node (building the position, the table) is inside the budget.
     """
 
     __slots__ = (
@@ -52,13 +54,14 @@ class SearchControl:
         should_stop: Callable[[], bool] | None = None,
         on_tick: Callable[[], None] | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        started: float | None = None,
     ) -> None:
         self.limits = limits
         self.should_stop = should_stop
         self.on_tick = on_tick
         self._clock = clock
         self.nodes = 0
-        self.started = clock()
+        self.started = clock() if started is None else started
         self.deadline = self.started + limits.time if limits.time is not None else None
         self.stopped = False
         self._next_check = CHECK_INTERVAL if limits.nodes is None else min(CHECK_INTERVAL, limits.nodes)

@@ -20,6 +20,7 @@ move, or a deeper analysis) starts with what this one learned. ``clear_memory()`
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -98,6 +99,7 @@ def run_search(
     move, an algorithm that cannot search the game, impossible limits) raises ``ValueError``
     with a message saying what is wrong.
     """
+    started = time.perf_counter()  # the time limit counts from the request, set-up included
     algorithm = get_algorithm(request.settings.algorithm)
     algorithm.check_game(get_game(request.game))
     check_settings(request.settings, request.limits)
@@ -112,6 +114,7 @@ def run_search(
         observer,
         shared_memory_for(request.game),
         request.search_id,
+        started,
     )
 
 
@@ -131,6 +134,7 @@ def search(
     ``shared`` is the dict to keep the transposition table in between calls; by default each
     call starts with an empty table.
     """
+    started = time.perf_counter()
     settings = SearchSettings() if settings is None else settings
     limits = Limits() if limits is None else limits
     algorithm = get_algorithm(settings.algorithm)
@@ -146,6 +150,7 @@ def search(
         observer,
         {} if shared is None else shared,
         search_id,
+        started,
     )
 
 
@@ -159,6 +164,7 @@ def _run(
     observer: SearchObserver | None,
     shared: dict[str, Any],
     search_id: int,
+    started: float,
 ) -> Finished:
     algorithm = get_algorithm(algorithm_name)
     if not algorithm.handles_chance and state.to_move() == CHANCE:
@@ -168,7 +174,7 @@ def _run(
             f"chance node); use {', '.join(CHANCE_ALGORITHMS)}"
         )
     run = algorithm.load()
-    control = SearchControl(limits, should_stop)
+    control = SearchControl(limits, should_stop, started=started)
     context = SearchContext(
         settings=settings,
         control=control,

@@ -87,3 +87,31 @@ def test_a_stop_ends_a_backgammon_search_within_100_ms(algorithm: str) -> None:
 def test_a_node_limit_stops_at_the_limit(game: str, algorithm: str) -> None:
     answer = search(new_game(game), SearchSettings(algorithm=algorithm), Limits(nodes=3000))
     assert 3000 <= answer.nodes <= 3000 + 1  # checked at the limit, not an interval later
+
+
+def test_a_one_second_search_answers_within_1_2_seconds_in_process() -> None:
+    started = time.perf_counter()
+    answer = search(new_game("chess"), SearchSettings(algorithm="pvs"), Limits(time=1.0))
+    assert time.perf_counter() - started < 1.2
+    assert answer.best_move is not None
+
+
+def test_cli_time_limit_counts_from_the_request() -> None:
+    """``plyground analyse --time 1`` answers within 1.2 s of the request. A fresh process
+    also pays the interpreter's and the imports' start-up before the request exists; that
+    overhead is measured in the same test (``--help`` imports the same modules) and allowed."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / "plyground"
+
+    def wall(*argv: str) -> float:
+        started = time.perf_counter()
+        result = subprocess.run([str(script), *argv], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        return time.perf_counter() - started
+
+    overhead = min(wall("--help") for _ in range(2))
+    elapsed = wall("analyse", "--game", "chess", "--time", "1")
+    assert elapsed - overhead < 1.2
