@@ -93,6 +93,9 @@ class Iteration:
     """Effective branching factor: nodes of this iteration / nodes of the previous one."""
     bound: str = "exact"
     """``exact``, or ``lower``/``upper`` for an aspiration fail reported before re-search."""
+    root_moves: tuple[RootMoveStat, ...] = ()
+    """MCTS: visits and mean value of every root move so far (most visited first); empty
+    for the depth-first algorithms."""
 
 
 @dataclass(frozen=True)

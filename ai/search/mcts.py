@@ -22,9 +22,13 @@ the game's utility units: +-1/0 for win/loss games, the disc margin in Othello, 
 backgammon, so a node's mean is an estimate of its expected utility.
 
 * **Simulation** (``SearchSettings.playout``): ``random`` plays uniformly random moves to
-  the end of the game; ``eval`` plays ``playout_depth`` random decision plies and reads
-  EVAL (squashed by ``tanh`` into (-1, 1) in win/loss games, so that no evaluation weighs as
-  much as a real win; divided by ``EVAL_SCALE`` into utility units otherwise).
+  the end of the game; ``eval`` is an evaluation-guided playout: ``playout_depth`` decision
+  plies chosen epsilon-greedily by a one-ply EVAL lookahead (the move whose child evaluates
+  best for the mover, a random one with probability ``PLAYOUT_EPSILON``; N. Sturtevant,
+  "An Analysis of UCT in Multi-Player Games", CG 2008, for epsilon-greedy playouts), then
+  an early cut-off that reads EVAL (R. Lorentz, "Early Playout Termination in MCTS", ACG
+  2015), squashed by ``tanh`` into (-1, 1) in win/loss games, so that no evaluation weighs
+  as much as a real win; divided by ``EVAL_SCALE`` into utility units otherwise.
 * **Chance nodes** are part of the tree: selection samples an outcome by its probability
   and descends into that outcome's child (made on first use); the node's mean is then an
   estimate of the expectation over the dice.
@@ -39,9 +43,15 @@ backgammon, so a node's mean is an estimate of its expected utility.
   same node limit give the same tree, move and score, whatever the clock says.
 * **Counting**: every move played -- a step down the tree or a playout move -- is one node
   for ``context.control`` (and the node limit).
-* **Depth limit**: MCTS has no iterations of fixed depth; it stops when the reported depth
-  (the mean depth at which the iterations left the tree) reaches the limit, or after
-  ``ITERATIONS_PER_DEPTH`` iterations per unit of depth.
+* **Depth limit**: MCTS has no iterations of fixed depth; a depth limit ``d`` is a budget
+  of ``d * ITERATIONS_PER_DEPTH`` iterations (fewer if the root is proven first), so a
+  deeper limit means a bigger, deeper tree, as with the other algorithms.
+* **Observer**: each iteration is shown as a walk: ``entered`` for every tree node on the
+  selected path, root first (``depth`` = the node's depth in the tree, window (-inf, inf):
+  UCT has no window), then, after the backup, ``left`` for each of them, leaf first, with
+  the node's new mean on the search scale for the side to move there (for chance and
+  terminal nodes: for the root player) and bound ``exact``. Playout moves are not tree
+  nodes and are not shown. With no observer the cost is one test per iteration.
 
 Tree nodes are not shared between transpositions (a plain tree: simple and exact to count).
 """
@@ -75,7 +85,9 @@ MAX_PLAYOUT_PLIES: Final = 2_000
 """A random playout still unfinished after this many moves is scored by EVAL (a guard for
 games whose draw rules are missing or lenient)."""
 ITERATIONS_PER_DEPTH: Final = 1_000
-"""With only a depth limit ``d``, at most ``d`` times this many iterations are run."""
+"""With a depth limit ``d``, ``d`` times this many iterations are run."""
+PLAYOUT_EPSILON: Final = 0.2
+"""Chance that an ``eval`` playout plays a random move instead of the greedy one."""
 TERMINAL: Final = -2
 """``Node.player`` of a terminal node."""
 PLAYOUTS: Final = ("random", "eval")
@@ -131,6 +143,20 @@ class Node:
         return self.total / self.visits if self.visits else 0.0
 
 
+def greedy_move(state: GameState, moves: list[Any]) -> Any:
+    """The move whose child EVAL is best for the mover (first of equals): one ply of
+    lookahead, the guide of an ``eval`` playout."""
+    mover = state.to_move()
+    best_move, best_value = moves[0], -math.inf
+    for move in moves:
+        state.play(move)
+        value = state.utility(mover) * WIN_SCORE if state.is_terminal() else state.evaluate(mover)
+        state.undo()
+        if value > best_value:
+            best_move, best_value = move, value
+    return best_move
+
+
 def proven_value(node: Node) -> float:
     """The solver's value of a proven ``node`` for player 0 (0 while unproven)."""
     return node.proven if node.proven is not None else 0.0
@@ -176,6 +202,7 @@ class MonteCarloTreeSearch:
         self.seldepth = 0
         self.is_listening = context.emit is not DISCARD_EVENTS
         self.next_report = REPORT_INTERVAL
+        self.observer = context.observer
 
     # ---------------------------------------------------------------- search
     def run(self) -> Finished:
@@ -188,12 +215,7 @@ class MonteCarloTreeSearch:
                 if self.is_listening and self.control.elapsed() >= self.next_report:
                     self.next_report = self.control.elapsed() + REPORT_INTERVAL
                     self.report()
-                if (
-                    depth_limit is not None
-                    and iteration_limit is not None
-                    and (self.mean_depth() >= depth_limit or self.iterations >= iteration_limit)
-                ):
-                    stopped = True
+                if iteration_limit is not None and self.iterations >= iteration_limit:
                     break
         except SearchStopped:
             stopped = True
@@ -245,13 +267,39 @@ class MonteCarloTreeSearch:
             reward = self.terminal_reward(state)
         else:
             reward = self.simulate(state)
-        self.backup(node, reward)
+        if self.observer is None:
+            self.backup(node, reward)
+        else:
+            self.observed_backup(node, reward)
         for _ in range(plays):
             state.undo()
         self.iterations += 1
         self.depth_sum += node.depth
         if node.depth > self.seldepth:
             self.seldepth = node.depth
+
+    def observed_backup(self, node: Node, reward: float) -> None:
+        """``backup`` shown to the observer as a walk down the selected path and back up."""
+        observer = self.observer
+        assert observer is not None
+        chain: list[Node] = []
+        current: Node | None = node
+        while current is not None:
+            chain.append(current)
+            current = current.parent
+        chain.reverse()
+        paths = [tuple(entry.move for entry in chain[1 : index + 1]) for index in range(len(chain))]
+        for entry, path in zip(chain, paths):
+            observer.entered(path, entry.depth, -math.inf, math.inf)
+        self.backup(node, reward)
+        for entry, path in zip(reversed(chain), reversed(paths)):
+            observer.left(path, self.node_value(entry), "exact")
+
+    def node_value(self, node: Node) -> float:
+        """``node``'s mean (or proof) on the search scale, for its side to move (the root
+        player at chance and terminal nodes): what the observer is shown."""
+        player = node.player if node.player in (0, 1) else self.root_player
+        return self.raw_value(node, 1.0 if player == 0 else -1.0)
 
     def select(self, node: Node) -> Node | None:
         """UCB1 among the children of a fully expanded decision node (proven losses of the
@@ -288,7 +336,8 @@ class MonteCarloTreeSearch:
         rng = self.rng
         plays = 0
         decisions = 0
-        limit = self.playout_depth if self.eval_playout else MAX_PLAYOUT_PLIES
+        guided = self.eval_playout
+        limit = self.playout_depth if guided else MAX_PLAYOUT_PLIES
         while not state.is_terminal() and decisions < limit:
             if state.to_move() == CHANCE:
                 outcomes = state.chance_outcomes()
@@ -297,7 +346,10 @@ class MonteCarloTreeSearch:
                 moves = state.legal_moves()
                 if not moves:
                     break
-                state.play(moves[rng.randrange(len(moves))])
+                if guided and len(moves) > 1 and rng.random() >= PLAYOUT_EPSILON:
+                    state.play(greedy_move(state, moves))
+                else:
+                    state.play(moves[rng.randrange(len(moves))])
                 decisions += 1
             plays += 1
             count_node()
@@ -407,8 +459,11 @@ class MonteCarloTreeSearch:
 
     def root_raw_score(self) -> float:
         """The root value for the root player on the search scale of ``ai.scores``."""
-        root = self.root
-        sign = 1.0 if self.root_player == 0 else -1.0
+        return self.raw_value(self.root, 1.0 if self.root_player == 0 else -1.0)
+
+    def raw_value(self, root: Node, sign: float) -> float:
+        """The value of node ``root`` on the search scale of ``ai.scores``, for player 0
+        (``sign`` 1) or player 1 (``sign`` -1): a proof as a win in N plies, else the mean."""
         if root.proven is not None:
             value = sign * root.proven
             if self.is_win_loss:
@@ -466,6 +521,7 @@ class MonteCarloTreeSearch:
                 cutoffs=0,
                 first_move_cutoff_rate=0.0,
                 ebf=0.0,
+                root_moves=self.root_moves(),
             )
         )
 

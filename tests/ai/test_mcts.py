@@ -288,10 +288,39 @@ def test_iteration_reports_have_the_engine_shape() -> None:
     assert all(-64 <= stat.value <= 64 for stat in answer.root_moves)  # disc margins
 
 
-def test_depth_limit_ends_the_search() -> None:
-    answer = run_mcts(new_game("othello"), Limits(depth=3))
-    assert answer.stopped and answer.depth == 3
+@pytest.mark.parametrize("depth", [1, 2])
+def test_depth_limit_is_a_budget_of_iterations(depth: int) -> None:
+    """Depth d = d * ITERATIONS_PER_DEPTH iterations: depth 1 is not one lonely iteration."""
+    answer = run_mcts(new_game("othello"), Limits(depth=depth), playout="eval", playout_depth=2)
+    assert not answer.stopped
+    assert sum(stat.visits for stat in answer.root_moves) == depth * mcts.ITERATIONS_PER_DEPTH
     assert answer.best_move in names(new_game("othello"))
+
+
+def test_eval_playouts_are_guided_by_the_evaluation_and_seeded() -> None:
+    """The greedy playout differs from a random one, and the same seed repeats it."""
+    state = new_game("checkers")
+    guided = [run_mcts(state, Limits(nodes=3000), playout="eval", playout_depth=6, seed=1) for _ in range(2)]
+    assert guided[0].root_moves == guided[1].root_moves
+    random_answer = run_mcts(state, Limits(nodes=3000), playout="random", seed=1)
+    assert guided[0].root_moves != random_answer.root_moves
+    moves = state.legal_moves()
+    chosen = mcts.greedy_move(state, moves)
+    values = []
+    for move in moves:
+        state.play(move)
+        values.append(state.evaluate(1 - state.to_move()))
+        state.undo()
+    assert values[moves.index(chosen)] == max(values)
+
+
+def test_live_iterations_carry_root_move_visits() -> None:
+    events: list[Any] = []
+    answer = run_mcts(new_game("othello"), Limits(nodes=20_000), on_event=events.append, playout="eval")
+    iterations = [event for event in events if isinstance(event, Iteration)]
+    assert iterations and all(event.root_moves for event in iterations)
+    assert iterations[-1].root_moves == answer.root_moves
+    assert {stat.move for stat in answer.root_moves} <= set(names(new_game("othello")))
 
 
 def test_time_limit_is_honoured() -> None:
