@@ -9,7 +9,6 @@ variations are turned into UCI coordinates on a python-chess board.
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 from collections.abc import Callable
@@ -41,6 +40,11 @@ def time_for_move(remaining: float, increment: float, moves_to_go: int | None) -
     increment, capped so a single move can never flag."""
     share = remaining / (moves_to_go or MOVES_TO_GO_DEFAULT) + 0.8 * increment
     return max(0.01, min(share, remaining * MAX_SHARE_OF_CLOCK) - MOVE_OVERHEAD)
+
+
+BOUND_WORDS = {"lower": "lowerbound", "upper": "upperbound"}
+MAX_THREADS = 1
+"""Search threads the engine can use today (the worker pool will raise it)."""
 
 
 def format_score(score: Score, side_to_move: int) -> str:
@@ -107,7 +111,9 @@ class UciEngine:
         self.send(
             f"option name Hash type spin default {HASH_MB_DEFAULT} min 1 max {HASH_MB_MAX}"
         )
-        self.send(f"option name Threads type spin default 1 min 1 max {os.cpu_count() or 1}")
+        # The search runs on one thread until the worker pool (Lazy SMP) lands: say so
+        # honestly (max 1) rather than accept a Threads value that changes nothing.
+        self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
         variants = " ".join(f"var {name}" for name in UCI_ALGORITHMS)
         self.send(f"option name Algorithm type combo default {self.settings.algorithm} {variants}")
         self.send("uciok")
@@ -131,7 +137,10 @@ class UciEngine:
             self.settings = replace(self.settings, tt_megabytes=megabytes)
             clear_memory("chess")
         elif name == "threads":
-            self.settings = replace(self.settings, threads=max(1, int(value)))
+            threads = int(value)
+            if not 1 <= threads <= MAX_THREADS:
+                raise ValueError(f"Threads must be 1..{MAX_THREADS}: this version searches on one thread")
+            self.settings = replace(self.settings, threads=threads)
         elif name == "algorithm":
             if value not in UCI_ALGORITHMS:
                 raise ValueError(f"Algorithm must be one of {', '.join(UCI_ALGORITHMS)}")
@@ -229,6 +238,8 @@ class UciEngine:
         try:
             finished: Finished = run_search(request, on_event=on_event, should_stop=self.stop_event.is_set)
             best_move = finished.best_move
+            if finished.pv:  # the last word: what the answer stands on, as UCI GUIs expect
+                self.send(self.info_line(finished, board, side))
         except ValueError as error:  # a request the engine refuses: say why, answer null
             self.send(f"info string error: {error}")
         if infinite:  # UCI: after "go infinite" the bestmove waits for "stop"
@@ -236,13 +247,22 @@ class UciEngine:
         self.send(f"bestmove {uci_of(board, best_move) if best_move else '0000'}")
 
     @staticmethod
-    def info_line(event: Iteration, board: chess.Board, side: int) -> str:
+    def info_line(event: Iteration | Finished, board: chess.Board, side: int) -> str:
+        """UCI ``info`` for an iteration or the final answer. An aspiration fail is reported
+        before its re-search with the score marked ``lowerbound``/``upperbound`` (both
+        ``Iteration.bound`` and UCI's score are from the side to move's view)."""
         pv = " ".join(uci_line(board, event.pv))
+        score = format_score(event.score, side)
+        bound = getattr(event, "bound", "exact")
+        if bound in BOUND_WORDS:
+            score += f" {BOUND_WORDS[bound]}"
+        hashfull = event.hashfull if isinstance(event, Iteration) else None
         return (
-            f"info depth {event.depth} seldepth {event.seldepth} score {format_score(event.score, side)} "
-            f"nodes {event.nodes} nps {int(event.nps)} time {int(event.time * 1000)} "
-            f"hashfull {int(event.hashfull * 1000)} pv {pv}".rstrip()
-        )
+            f"info depth {event.depth} seldepth {event.seldepth} score {score} "
+            f"nodes {event.nodes} nps {int(event.nps)} time {int(event.time * 1000)}"
+            + (f" hashfull {int(hashfull * 1000)}" if hashfull is not None else "")
+            + f" pv {pv}"
+        ).rstrip()
 
 
 def uci_of(board: chess.Board, san: str) -> str:

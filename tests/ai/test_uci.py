@@ -6,12 +6,14 @@ from __future__ import annotations
 import io
 import sys
 import threading
+import time
 from pathlib import Path
 
 import chess
 import chess.engine
 import pytest
 
+from ai.events import Iteration, Score
 from ai.uci import UciEngine, time_for_move
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,3 +83,73 @@ def test_time_management_never_flags() -> None:
     assert time_for_move(1.0, 0.0, None) < 0.5
     assert time_for_move(60.0, 1.0, 40) == pytest.approx(60 / 40 + 0.8 - 0.05)
     assert time_for_move(0.02, 0.0, 1) >= 0.01
+
+
+def raw_engine() -> tuple[UciEngine, io.StringIO]:
+    output = io.StringIO()
+    return UciEngine(output), output
+
+
+def wait_for_line(output: io.StringIO, prefix: str, timeout: float = 10.0) -> str:
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        for line in output.getvalue().splitlines():
+            if line.startswith(prefix):
+                return line
+        time.sleep(0.002)
+    raise AssertionError(f"no {prefix!r} line within {timeout} s: {output.getvalue()[-500:]}")
+
+
+def test_ucinewgame_then_a_search_still_works(engine: chess.engine.SimpleEngine) -> None:
+    first = engine.play(chess.Board(), chess.engine.Limit(depth=3), game="one")
+    second = engine.play(chess.Board(MATE_IN_ONE), chess.engine.Limit(depth=2), game="two")  # sends ucinewgame
+    assert first.move in chess.Board().legal_moves
+    assert second.move == chess.Move.from_uci("d1d8")
+
+
+def test_go_movetime_answers_on_time() -> None:
+    uci, output = raw_engine()
+    uci.handle("position startpos moves e2e4 e7e5")
+    started = time.perf_counter()
+    uci.handle("go movetime 500")
+    wait_for_line(output, "bestmove")
+    assert time.perf_counter() - started < 0.7
+
+
+def test_stop_during_go_infinite_answers_within_100_ms() -> None:
+    uci, output = raw_engine()
+    uci.handle("position startpos")
+    uci.handle("go infinite")
+    wait_for_line(output, "info depth 3")
+    asked = time.perf_counter()
+    uci.handle("stop")  # returns once the bestmove is out
+    latency = time.perf_counter() - asked
+    assert wait_for_line(output, "bestmove", timeout=0.01)
+    assert latency < 0.1
+
+
+def test_a_final_info_line_comes_before_bestmove() -> None:
+    uci, output = raw_engine()
+    uci.handle("position fen " + MATE_IN_ONE)
+    uci.handle("go depth 3")
+    wait_for_line(output, "bestmove")
+    lines = output.getvalue().splitlines()
+    final_info = lines[lines.index("bestmove d1d8") - 1]
+    assert final_info.startswith("info depth") and "score mate 1" in final_info and final_info.endswith("pv d1d8")
+
+
+def test_aspiration_bounds_are_marked_in_the_score() -> None:
+    board = chess.Board()
+    common = dict(search_id=0, depth=5, seldepth=7, pv=("e4",), nodes=1000, nps=1000.0, time=1.0, hashfull=0.5,
+                  tt_hit_rate=0.1, cutoffs=10, first_move_cutoff_rate=0.9, ebf=3.0)
+    for bound, word in (("lower", " lowerbound"), ("upper", " upperbound"), ("exact", "")):
+        line = UciEngine.info_line(Iteration(score=Score(35.0, 0), bound=bound, **common), board, 0)  # type: ignore[arg-type]
+        assert f"score cp 35{word} nodes" in line
+        assert line.endswith("hashfull 500 pv e2e4")
+
+
+def test_threads_is_honest_about_one_thread(engine: chess.engine.SimpleEngine) -> None:
+    assert engine.options["Threads"].max == 1
+    uci, output = raw_engine()
+    uci.handle("setoption name Threads value 4")
+    assert "info string error" in output.getvalue() and "one thread" in output.getvalue()
