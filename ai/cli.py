@@ -97,18 +97,42 @@ DEFAULT_ALGORITHM = {"backgammon": "star2"}
 """Per-game default algorithm where PVS does not apply (chance nodes)."""
 
 
+PAWN_UNITS = {"chess": 100.0, "checkers": 100.0}
+"""EVAL units per pawn (chess centipawns) or man (checkers) for display."""
+
+
 def format_score(score: Score, game: type[GameState]) -> str:
     """A score for people: "win in 5 plies" / "mate in 3" for proven results, else the
-    value in the game's units (centipawns, discs, equity points)."""
+    value in the game's units (pawns, men, discs, equity points)."""
     if score.win_in_plies is not None:
         plies = score.win_in_plies
         if game.NAME == "chess":
             mate = score.mate_in_moves()
             return f"mate in {mate}" if plies > 0 else f"mated in {-mate if mate else 0}"
         return f"win in {plies} plies" if plies > 0 else f"loss in {-plies} plies"
+    if game.NAME in PAWN_UNITS:  # as chess players read it: +0.35 pawns (a man in checkers)
+        return f"{round(score.value / PAWN_UNITS[game.NAME], 2) + 0.0:+.2f}"
     if game.UTILITY_KIND == "win_loss":
-        return f"{score.value:+.0f}"
-    return f"{score.value / score.scale:+.3f}"
+        return f"{round(score.value) + 0:+d}"  # + 0 turns -0 into 0
+    return f"{round(score.value / score.scale, 3) + 0.0:+.3f}"  # + 0.0: never "-0.000"
+
+
+FIXED_VIEW = 0
+"""``analyse`` text shows every score from player 0's view (white, black in checkers, x ...),
+so the sign means the same thing on every line whoever is to move."""
+OTHER_BOUND = {"lower": "upper", "upper": "lower", "exact": "exact"}
+
+
+def score_text(score: Score, bound: str, game: type[GameState]) -> str:
+    """``(white) +0.350``, with ``lowerbound``/``upperbound`` for an aspiration fail.
+
+    ``bound`` is from the side to move's view, like ``score``; seen from the other player a
+    lower bound is an upper one."""
+    fixed = score.for_player(FIXED_VIEW)
+    if score.view != FIXED_VIEW:
+        bound = OTHER_BOUND.get(bound, bound)
+    text = f"({game.PLAYER_NAMES[FIXED_VIEW]}) {format_score(fixed, game)}"
+    return text if bound == "exact" else f"{text} {bound}bound"
 
 
 def event_record(event: object) -> dict[str, object]:
@@ -144,7 +168,7 @@ def command_analyse(args: argparse.Namespace) -> int:
                 print(json.dumps(event_record(event)), flush=True)
         elif isinstance(event, Iteration):
             print(
-                f"depth {event.depth} seldepth {event.seldepth} score {format_score(event.score, game)} "
+                f"depth {event.depth} seldepth {event.seldepth} score {score_text(event.score, event.bound, game)} "
                 f"nodes {event.nodes} nps {event.nps:.0f} time {event.time:.2f} "
                 f"hashfull {event.hashfull:.1%} ebf {event.ebf:.2f} pv {' '.join(event.pv)}",
                 flush=True,
@@ -152,6 +176,8 @@ def command_analyse(args: argparse.Namespace) -> int:
 
     finished = run_search(request, on_event=show)
     show(finished)
+    if not args.json:
+        print(f"score {score_text(finished.score, 'exact', game)}")
     print(f"bestmove {finished.best_move if finished.best_move is not None else '(none)'}")
     return EXIT_OK
 
