@@ -23,7 +23,7 @@ implement the same small interface (``probe``/``store``/``hashfull``/``clear``/`
 from __future__ import annotations
 
 import sys
-from typing import Any, Final
+from typing import Any, Final, Protocol, runtime_checkable
 
 EXACT: Final = 0
 """The score is the node's exact value (it fell inside the window)."""
@@ -72,6 +72,37 @@ def estimate_move_bytes(move: Any) -> int:
     if isinstance(move, tuple):
         size += sum(estimate_move_bytes(part) for part in move)
     return size
+
+
+@runtime_checkable
+class SearchTable(Protocol):
+    """What the search needs of a transposition table, and all it may use.
+
+    ``TranspositionTable`` below is the in-process one; the worker pool's table in shared
+    memory (Lazy SMP) will be another. A table put into ``SearchContext.shared[TT_KEY]``
+    by its owner is used as it is; the search only makes a ``TranspositionTable`` when
+    there is none (or when its own one has the wrong size).
+    """
+
+    def probe(self, key: int) -> Entry | None:
+        """``(key, depth, score, bound, move, generation)`` stored for exactly ``key``."""
+        ...
+
+    def store(self, key: int, depth: int, score: float, bound: int, move: Any) -> None:
+        """Remember a result (``move`` ``None`` keeps a move already known for ``key``)."""
+        ...
+
+    def new_search(self) -> None:
+        """A new search begins: entries of earlier ones become replaceable."""
+        ...
+
+    def clear(self) -> None:
+        """Forget everything."""
+        ...
+
+    def hashfull(self) -> float:
+        """Fraction (0..1) of the table in use by the current search."""
+        ...
 
 
 class TranspositionTable:

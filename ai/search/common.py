@@ -23,7 +23,7 @@ from ai.observer import SearchObserver
 from ai.ordering import MoveOrderer, has_capture_scores
 from ai.scores import INFINITY, terminal_score
 from ai.settings import SearchSettings
-from ai.tt import BOUND_NAMES, EXACT, LOWER, UPPER, TranspositionTable, estimate_move_bytes
+from ai.tt import BOUND_NAMES, EXACT, LOWER, UPPER, SearchTable, TranspositionTable, estimate_move_bytes
 
 NodeSearch = Callable[[GameState, int, float, float, int], float]
 """A node function: ``(state, depth, alpha, beta, ply) -> value`` for the side to move."""
@@ -165,19 +165,22 @@ class SearchTools:
     @staticmethod
     def _transposition_table(
         state: GameState, context: SearchContext, root_moves: list[Any]
-    ) -> TranspositionTable | None:
+    ) -> SearchTable | None:
         """The table kept in ``context.shared`` (reused between searches of one game), made
-        anew when missing or of another size; ``None`` when switched off."""
+        anew when missing or, for our own ``TranspositionTable``, of another size; ``None``
+        when switched off. Any other ``SearchTable`` found there (a shared-memory table the
+        worker pool put in) is used as it is: the search depends only on that protocol."""
         settings = context.settings
         if not settings.transposition_table:
             return None
         move_bytes = estimate_move_bytes(root_moves[0]) if root_moves else 0
         table = context.shared.get(TT_KEY)
-        if (
-            not isinstance(table, TranspositionTable)
-            or table.megabytes != settings.tt_megabytes
-            or table.entry_bytes < TranspositionTable(1, move_bytes).entry_bytes
-        ):
+        if isinstance(table, TranspositionTable):
+            if table.megabytes != settings.tt_megabytes or table.entry_bytes < TranspositionTable(1, move_bytes).entry_bytes:
+                table = None
+        elif table is not None and not isinstance(table, SearchTable):
+            raise TypeError(f"context.shared[{TT_KEY!r}] is a {type(table).__name__}, not a SearchTable")
+        if table is None:
             table = TranspositionTable(settings.tt_megabytes, move_bytes)
             context.shared[TT_KEY] = table
         signature = tree_signature(settings)

@@ -163,3 +163,61 @@ def test_hashfull_counts_entries_of_the_current_search() -> None:
     for slot in range(HASHFULL_SAMPLE):
         table.store(slot, 1, 0, EXACT, None)
     assert table.hashfull() == 1.0
+
+
+class DictTable:
+    """A table that is not ours: a plain dict, to show the search needs only ``SearchTable``
+    (as the worker pool's shared-memory table will)."""
+
+    def __init__(self) -> None:
+        self.entries: dict[int, tuple] = {}  # type: ignore[type-arg]
+        self.generation = 0
+        self.stores = 0
+
+    def probe(self, key: int):  # type: ignore[no-untyped-def]
+        return self.entries.get(key)
+
+    def store(self, key: int, depth: int, score: float, bound: int, move: object) -> None:
+        self.stores += 1
+        old = self.entries.get(key)
+        if old is not None and old[5] == self.generation and old[1] > depth:
+            return
+        if move is None and old is not None:
+            move = old[4]
+        self.entries[key] = (key, depth, score, bound, move, self.generation)
+
+    def new_search(self) -> None:
+        self.generation += 1
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+    def hashfull(self) -> float:
+        return min(1.0, len(self.entries) / 1000)
+
+
+@pytest.mark.parametrize(("game", "depth"), [("tictactoe", 9), ("othello", 5), ("chess", 3)])
+def test_the_search_runs_on_any_search_table(game: str, depth: int) -> None:
+    from ai.engine import search
+    from ai.search.common import TT_KEY
+    from ai.settings import Limits, SearchSettings
+    from ai.tt import SearchTable
+    from games import new_game
+
+    own = DictTable()
+    assert isinstance(own, SearchTable)
+    settings = SearchSettings(algorithm="alphabeta", quiescence=False)
+    builtin = search(new_game(game), settings, Limits(depth=depth), shared={})
+    shared: dict[str, object] = {TT_KEY: own}
+    answer = search(new_game(game), settings, Limits(depth=depth), shared=shared)
+    assert shared[TT_KEY] is own and own.stores > 0
+    assert answer.score == builtin.score
+
+
+def test_something_else_in_the_table_slot_is_refused() -> None:
+    from ai.engine import search
+    from ai.search.common import TT_KEY
+    from games import new_game
+
+    with pytest.raises(TypeError, match="not a SearchTable"):
+        search(new_game("tictactoe"), shared={TT_KEY: object()})
