@@ -196,7 +196,9 @@ def build(tools: SearchTools) -> NodeSearch:
         if table is not None:
             bound = LOWER if best >= beta else EXACT if best > alpha_original else UPPER
             stored_depth = SOLVED_DEPTH if tools.horizon_leaves == horizon_before else depth
-            table.store(key, stored_depth, to_tt(best, ply), bound, best_move)
+            # A fail-low names no best move (every move failed; the "best" is noise): store
+            # None, which keeps the move an earlier search found (the previous best first).
+            table.store(key, stored_depth, to_tt(best, ply), bound, None if bound == UPPER else best_move)
         return best
 
     search: NodeSearch = pvs if observer is None else observed(pvs, tools)

@@ -545,3 +545,37 @@ def test_bad_requests_raise_clear_value_errors(request_: SearchRequest, message:
     with pytest.raises(ValueError, match=message):
         run_search(request_)
 
+
+
+@pytest.mark.parametrize("algorithm", ["alphabeta", "pvs"])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "6k1/5ppp/8/8/3q4/8/5PPP/3R2K1 w - - 0 1",
+    ],
+)
+def test_each_iteration_searches_the_previous_best_move_first(algorithm: str, fen: str) -> None:
+    """Also after an aspiration fail-low: a failed root must not forget the best move."""
+    events: list[SearchEvent] = []
+    search(new_game("chess", fen), SearchSettings(algorithm=algorithm), Limits(depth=6), on_event=events.append)
+    best_of_depth: dict[int, str] = {}
+    first_of_depth: dict[int, list[str]] = {}
+    failed_high: set[int] = set()
+    for event in events:
+        if isinstance(event, Iteration) and event.bound == "exact" and event.pv:
+            best_of_depth[event.depth] = event.pv[0]
+        elif isinstance(event, Iteration) and event.bound == "lower":
+            failed_high.add(event.depth)  # a new best move failed high: it may go first now
+        elif isinstance(event, CurrentMove) and event.number == 1:
+            first_of_depth.setdefault(event.depth, []).append(event.move)
+    checked = 0
+    for depth, firsts in first_of_depth.items():
+        if depth - 1 in best_of_depth:
+            # the first search of this depth, and every re-search after a fail-low, starts
+            # with the last depth's best move
+            expected = firsts[:1] if depth in failed_high else firsts
+            assert all(move == best_of_depth[depth - 1] for move in expected), (depth, firsts)
+            checked += 1
+    assert checked >= 3
