@@ -105,9 +105,10 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
         noisy = state.noisy_moves()
         is_forced = False
         if noisy and not noisy_is_optional:
-            is_forced = len(noisy) == len(state.legal_moves()) and ply < MAX_SEARCH_PLY
-            if not is_forced:
+            every_move_is_noisy = len(noisy) == len(state.legal_moves())
+            if not every_move_is_noisy:  # learned only from a real choice, never from the ply cap
                 learned_optional()
+            is_forced = every_move_is_noisy and ply < MAX_SEARCH_PLY
         if is_forced:
             best: float = -INFINITY  # every move is noisy (mandatory capture): no standing pat
         else:

@@ -579,3 +579,27 @@ def test_each_iteration_searches_the_previous_best_move_first(algorithm: str, fe
             assert all(move == best_of_depth[depth - 1] for move in expected), (depth, firsts)
             checked += 1
     assert checked >= 3
+
+
+def test_quiescence_learns_captures_are_optional_only_from_a_real_choice() -> None:
+    """At the ply cap quiescence stands pat even when every move is a capture; that must not
+    teach it that captures are optional (checkers captures are mandatory), or every later
+    forced capture would be skipped for a stand-pat."""
+    from ai.context import SearchContext
+    from ai.control import SearchControl
+    from ai.search.common import MAX_SEARCH_PLY, SearchTools
+    from ai.scores import INFINITY
+    from ai.search.quiescence import build_quiescence
+
+    # white must capture, and the capture costs more than standing pat would show
+    state = new_game("checkers", "W:W18,24,27,28,29,30,31,32:B2,3,4,5,8,10,12,14")
+    assert all(move.captured for move in state.legal_moves())
+    tools = SearchTools(state, SearchContext(settings=SearchSettings(), control=SearchControl(Limits())))
+    quiescence = build_quiescence(tools)
+    capped = quiescence(state, -INFINITY, INFINITY, MAX_SEARCH_PLY)
+    assert capped == state.evaluate(state.to_move())  # the cap forces a stand-pat
+    resolved = quiescence(state, -INFINITY, INFINITY, 1)
+    state.play(state.legal_moves()[0])
+    after_capture = -build_quiescence(tools)(state, -INFINITY, INFINITY, 2)
+    state.undo()
+    assert resolved == after_capture != capped
