@@ -24,18 +24,6 @@ from tests.conftest import DATA_DIR
 DETERMINISTIC = ("minimax", "alphabeta", "pvs", "mtdf")
 
 
-def game_available(name: str) -> bool:
-    try:
-        new_game(name)
-    except Exception:  # a game module still being written
-        return False
-    return True
-
-
-def needs(game: str) -> pytest.MarkDecorator:
-    return pytest.mark.skipif(not game_available(game), reason=f"games.{game} does not import yet")
-
-
 # --------------------------------------------------------------------- tic-tac-toe
 @functools.cache
 def game_value(text: str) -> int:
@@ -203,7 +191,6 @@ def test_quiescence_searches_a_mandatory_capture_instead_of_standing_pat() -> No
         assert horizon.stats.qnodes == 0 < with_quiescence.stats.qnodes
 
 
-@needs("chess")
 def test_quiescence_sees_the_recapture() -> None:
     """Qxd5 wins a pawn at depth 1 -- unless the search looks at ...exd5."""
     state = new_game("chess", "4k3/8/4p3/3p4/8/8/3Q4/4K3 w - - 0 1")
@@ -214,7 +201,6 @@ def test_quiescence_sees_the_recapture() -> None:
     assert horizon.best_move == "Qxd5"
 
 
-@needs("chess")
 def test_chess_selectivity_keeps_the_answer_on_a_tactic() -> None:
     """Null move, late move reductions and check extensions on or off: the same mate."""
     fen = MATES[1][1]
@@ -289,20 +275,17 @@ def check_mate_answer(fen: str, moves: int, settings: SearchSettings) -> None:
     assert every_reply_allows_mate(board, moves - 1)
 
 
-@needs("chess")
 @pytest.mark.parametrize(("name", "fen", "moves"), MATES, ids=[case[0] for case in MATES])
 def test_chess_mates_are_found_with_their_distance(name: str, fen: str, moves: int) -> None:
     check_mate_answer(fen, moves, SearchSettings())
 
 
-@needs("chess")
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "fen", "moves"), SLOW_MATES, ids=[case[0] for case in SLOW_MATES])
 def test_harder_chess_mates(name: str, fen: str, moves: int) -> None:
     check_mate_answer(fen, moves, SearchSettings())
 
 
-@needs("chess")
 @pytest.mark.parametrize("algorithm", ["alphabeta", "mtdf"])
 def test_other_algorithms_find_a_mate_in_two(algorithm: str) -> None:
     check_mate_answer(MATES[0][1], 2, SearchSettings(algorithm=algorithm))
@@ -333,15 +316,11 @@ def check_ffo(number: int, settings: SearchSettings) -> Finished:
     return answer
 
 
-@needs("othello")
-@pytest.mark.skipif(not FFO_FILE.exists(), reason="tests/data/othello/fforum-1-19.obf is missing")
 @pytest.mark.parametrize("number", [1, 2, 4, 5, 7])
 def test_ffo_endgames_are_solved_exactly(number: int) -> None:
     check_ffo(number, SearchSettings())
 
 
-@needs("othello")
-@pytest.mark.skipif(not FFO_FILE.exists(), reason="tests/data/othello/fforum-1-19.obf is missing")
 def test_ffo_endgame_beyond_the_root_solver_is_solved_by_searching() -> None:
     """16 empties with the root solver at 14: the search itself reaches the exact value (its
     horizon nodes are solved) and stops once no leaf was a guess."""
@@ -349,9 +328,7 @@ def test_ffo_endgame_beyond_the_root_solver_is_solved_by_searching() -> None:
     assert answer.depth >= 2
 
 
-@needs("othello")
 @pytest.mark.slow
-@pytest.mark.skipif(not FFO_FILE.exists(), reason="tests/data/othello/fforum-1-19.obf is missing")
 @pytest.mark.parametrize("number", range(1, 20))
 def test_all_ffo_1_to_19(number: int) -> None:
     check_ffo(number, SearchSettings(solver_empties=16))
@@ -359,7 +336,6 @@ def test_all_ffo_1_to_19(number: int) -> None:
 
 
 # ------------------------------------------------------------------ limits and stop
-@needs("chess")
 def test_a_one_second_search_returns_within_1_2_seconds() -> None:
     started = time.perf_counter()
     answer = run_search(SearchRequest(game="chess", limits=Limits(time=1)))
@@ -371,8 +347,6 @@ def test_a_one_second_search_returns_within_1_2_seconds() -> None:
 
 @pytest.mark.parametrize("game", ["chess", "othello", "checkers"])
 def test_a_stop_request_ends_the_search_within_100_ms(game: str) -> None:
-    if not game_available(game):
-        pytest.skip(f"games.{game} does not import yet")
     stop = threading.Event()
     searching = threading.Event()
     result: dict[str, object] = {}
@@ -411,7 +385,6 @@ def test_depth_limit_is_honoured() -> None:
     assert answer.depth == 3 and not answer.stopped
 
 
-@needs("chess")
 def test_progress_arrives_at_least_four_times_a_second() -> None:
     times: list[float] = []
     started = time.perf_counter()
@@ -443,7 +416,6 @@ def test_fixed_depth_without_iterative_deepening() -> None:
     assert answer.depth == 4
 
 
-@needs("backgammon")
 @pytest.mark.parametrize("algorithm", DETERMINISTIC)
 def test_deterministic_algorithms_refuse_backgammon_clearly(algorithm: str) -> None:
     request = SearchRequest(game="backgammon", settings=SearchSettings(algorithm=algorithm))
@@ -452,7 +424,6 @@ def test_deterministic_algorithms_refuse_backgammon_clearly(algorithm: str) -> N
 
 
 # --------------------------------------------------------------------------- events
-@needs("chess")
 def test_iteration_events_carry_every_field() -> None:
     events: list[SearchEvent] = []
     fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"

@@ -175,14 +175,6 @@ def test_alphabeta_prunes_the_empty_board_a_lot() -> None:
 
 
 # ------------------------------------------------------------------- other games
-def game_available(name: str) -> bool:
-    try:
-        new_game(name)
-    except Exception:  # a game module still being written
-        return False
-    return True
-
-
 def random_positions(game: str, count: int, seed: int) -> list[GameState]:
     """Positions after seeded random playouts of 2..40 plies, rebuilt from their text so that
     no history (repetition rules) makes the tree depend on the path."""
@@ -213,14 +205,10 @@ def check_all_configurations(positions: list[GameState], depth: int) -> None:
 
 @pytest.mark.parametrize(("game", "count"), [("checkers", 20), ("othello", 16), ("chess", 4)])
 def test_random_positions_depth_3(game: str, count: int) -> None:
-    if not game_available(game):
-        pytest.skip(f"games.{game} does not import yet")
     check_all_configurations(random_positions(game, count, seed=2024), depth=3)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("game", "count", "depth"), [("checkers", 40, 5), ("othello", 40, 4), ("chess", 30, 3)])
 def test_more_random_positions(game: str, count: int, depth: int) -> None:
-    if not game_available(game):
-        pytest.skip(f"games.{game} does not import yet")
     check_all_configurations(random_positions(game, count, seed=7), depth=depth)
