@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test setup system-deps bench clean
+.PHONY: run test setup system-deps bench bench-full package clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,8 +28,21 @@ test: setup system-deps
 	QT_QPA_PLATFORM=offscreen timeout 1200 $(BIN)/python -m pytest -q; \
 	status=$$?; if [ $$status -eq 5 ]; then echo "no tests were collected" >&2; exit 1; fi; exit $$status
 
+# Quick numbers (a few minutes): move generators, search speed, node counts, FFO #1-#19.
 bench: setup
 	$(BIN)/python bench/perft_speed.py
+	$(BIN)/python bench/node_counts.py
+	$(BIN)/python bench/engine_speed.py
+	$(BIN)/python bench/othello_ffo.py
+
+# Strength against peers (about 25 minutes): WAC 300 at 1 s and Bratko-Kopec at 10 s.
+bench-full: bench
+	$(BIN)/python bench/chess_tactics.py --suite wac --seconds 1
+	$(BIN)/python bench/chess_tactics.py --suite bk --seconds 10
+
+# The standalone executable in dist/plyground (PyInstaller onedir), smoke-tested.
+package: setup
+	bash packaging/build.sh
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
