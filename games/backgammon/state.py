@@ -33,7 +33,7 @@ for the layout and the three spare-bit flags Plyground adds).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.backgammon import evaluation, gnubg_ids, notation
@@ -727,12 +727,13 @@ class BackgammonState(GameState):
         target = list(self.boards[mover])
         for source, destination in written.moves:
             if target[source] <= 0:
-                raise IllegalMoveError(f"{text!r}: {PLAYER_NAMES[mover]} has no checker left on {source} to move")
+                where = "the bar" if source == BAR else str(source)
+                raise IllegalMoveError(f"{text!r}: {PLAYER_NAMES[mover]} has no checker left on {where} to move")
             target[source] -= 1
             target[destination] += 1
         candidates = [play for play in plays if self._board_after(play) == target]
         if not candidates:
-            raise IllegalMoveError(f"{text.strip()!r} is not a legal play of {roll} here")
+            raise IllegalMoveError(f"{text.strip()!r} is not legal with {roll}: {self._why_illegal(written.moves, plays)}")
         fitting = [
             play for play in candidates if written.marked_hits <= set(hit_points(self.boards[mover], self.boards[1 - mover], play))
         ]
@@ -745,6 +746,51 @@ class BackgammonState(GameState):
             play for play in fitting if len(hit_points(self.boards[mover], self.boards[1 - mover], play)) == fewest
         ]
         return best[0]
+
+    def _why_illegal(self, moves: Sequence[tuple[int, int]], plays: list[Play]) -> str:
+        """Why the written checker moves are no legal play (only on the error path): the
+        first broken rule found, else the nearest thing the rules allow."""
+        mover = self.player
+        mine = list(self.boards[mover])
+        theirs = self.boards[1 - mover]
+        dice = sorted(set(self.dice), reverse=True)
+        for source, destination in moves:
+            if mine[BAR] > 0 and source != BAR:
+                count = mine[BAR]
+                return f"{count} checker{'s' if count > 1 else ''} on the bar must enter before {source} can move"
+            if destination == OFF:
+                outside = sum(mine[point] for point in range(7, BAR + 1))
+                if outside - (1 if source > 6 else 0) > 0:
+                    return f"no bearing off while {outside} checker{'s' if outside > 1 else ''} are outside the home board"
+            elif theirs[BAR - destination] >= 2:
+                return f"point {destination} is blocked ({theirs[BAR - destination]} {PLAYER_NAMES[1 - mover]} checkers)"
+            distance = source - destination
+            if destination != OFF and distance not in self._reachable_distances():
+                return f"{source}/{destination} moves {distance} pips, which the dice {notation.roll_name(self.dice)} cannot make"
+            mine[source] -= 1
+            mine[destination] += 1
+        if plays == [NO_MOVE]:
+            return "no checker can move: the play is 'no move'"
+        sources = {source for source, _ in moves}
+        # the example: a legal play that moves from the same points, if there is one
+        example = self.move_name(max(plays, key=lambda play: len(sources & {hop[0] for hop in play})))
+        written_pips = sum(source - destination for source, destination in moves)
+        pips = [sum(source - target for source, target in play) for play in plays]
+        if written_pips > max(pips):
+            return f"it moves {written_pips} pips, more than {notation.roll_name(self.dice)} allows (e.g. {example})"
+        if written_pips < min(pips):
+            needed = max(len(play) for play in plays)
+            return f"a legal play must use more of the dice ({needed} {'moves' if needed > 1 else 'move'}, e.g. {example})"
+        if len(dice) == 2 and all(len(play) == 1 for play in plays):
+            return f"only one die can be played and it must be the {dice[0]} when possible (e.g. {example})"
+        return f"the rules allow e.g. {example}"
+
+    def _reachable_distances(self) -> set[int]:
+        """Pip distances one checker can cover with this roll (each die, or dice in a row)."""
+        high, low = self.dice
+        if high == low:
+            return {high * steps for steps in range(1, 5)}
+        return {high, low, high + low}
 
     def _board_after(self, play: Play) -> Board:
         board = list(self.boards[self.player])

@@ -479,7 +479,7 @@ def test_parse_variants() -> None:
     state.undo()
     state.play((4, 4))
     assert state.parse_move("13/9(2) 24/20(2)") == state.parse_move("24/20 24/20 13/9 13/9")
-    with pytest.raises(IllegalMoveError, match="not a legal play"):
+    with pytest.raises(IllegalMoveError, match="moves 32 pips, more than 4-4 allows"):
         state.parse_move("13/5(4)")
     with pytest.raises(IllegalMoveError, match="backwards"):
         state.parse_move("9/13")
@@ -733,3 +733,34 @@ def test_pubeval_match_report() -> None:
                 state.play(greedy_choice(state, use_pubeval=state.player != ours))
         points += state.utility(ours)
     print(f"\nours vs pubeval, 1-ply each, {games} games: {points / games:+.3f} points per game")
+
+
+# --------------------------------------------------------- illegal plays say why
+START_3_1 = "4HPwATDgc/ABMA:cIkFAAAAAAAA"
+"""The start with 3-1 rolled."""
+ON_THE_BAR_5_1 = "wtfgQQIND/gAaA:MIEGAAAAAAAA"
+"""Two checkers on the bar, 5-1 to play (only bar/24 bar/20 is legal)."""
+
+
+@pytest.mark.parametrize(
+    ("position", "play", "reason"),
+    [
+        (START_3_1, "13/7", "13/7 moves 6 pips, which the dice 3-1 cannot make"),
+        (START_3_1, "13/12 13/10", "point 12 is blocked (5 O checkers)"),
+        (START_3_1, "6/off 6/3", "no bearing off while 10 checkers are outside the home board"),
+        (START_3_1, "8/5", "a legal play must use more of the dice (2 moves, e.g. 24/21 8/7)"),
+        (START_3_1, "13/10 6/5 5/4", "it moves 5 pips, more than 3-1 allows"),
+        (ON_THE_BAR_5_1, "13/8 6/5", "2 checkers on the bar must enter before 13 can move"),
+    ],
+)
+def test_an_illegal_play_says_which_rule_it_breaks(position: str, play: str, reason: str) -> None:
+    state = BackgammonState.from_text(position)
+    with pytest.raises(IllegalMoveError) as error:
+        state.parse_move(play)
+    assert reason in str(error.value)
+    assert str(error.value).startswith(f"{play!r} is not legal with ")
+
+
+def test_moving_from_an_empty_bar_names_the_bar() -> None:
+    with pytest.raises(IllegalMoveError, match="no checker left on the bar"):
+        BackgammonState.from_text(START_3_1).parse_move("bar/22")
