@@ -123,9 +123,9 @@ def decode_position_id(text: str, names: tuple[str, str] = ("the player not on r
                 board[point] += 1
                 total += 1
                 bit += 1
-                if total > CHECKERS:
-                    raise BadPositionError(f"{name} has more than {CHECKERS} checkers")
             bit += 1
+        if total > CHECKERS:
+            raise BadPositionError(f"{name} has {total} checkers on the board: a side has {CHECKERS}")
         board[0] = CHECKERS - total
     if bit > POSITION_KEY_BITS:
         raise BadPositionError(f"position id {text!r} runs out of bits before the last point")

@@ -185,7 +185,7 @@ def _parse_san(board: chess.Board, san: str) -> chess.Move:
         if bare is not None:
             options = ", ".join(f"{bare}={letter.upper()}" for letter in PROMOTION_LETTERS)
             raise IllegalMoveError(f"{san} must name the promotion piece ({options})") from None
-        raise IllegalMoveError(f"{san} is not legal here{_why_not(board, None)}") from None
+        raise IllegalMoveError(f"{san} is not legal here: {_why_not_san(board, san)}") from None
     except ValueError:
         pass
     for match in SQUARE_LIKE_PATTERN.finditer(san):
@@ -228,6 +228,48 @@ def _san_candidates(board: chess.Board, san: str) -> list[str]:
         if board.piece_type_at(move.from_square) == piece_type
     )
     return names or [san]
+
+
+def _why_not_san(board: chess.Board, san: str) -> str:
+    """Why the well-formed SAN ``san`` names no legal move (only on the error path)."""
+    side = COLOR_NAMES[board.turn]
+    bare = san.rstrip("+#!?")
+    if bare in ("O-O", "O-O-O", "0-0", "0-0-0"):
+        wing = "kingside" if bare.count("O") + bare.count("0") == 2 else "queenside"
+        rights = board.has_kingside_castling_rights if wing == "kingside" else board.has_queenside_castling_rights
+        if not rights(board.turn):
+            return f"{side} has lost the right to castle {wing}"
+        if board.is_check():
+            return f"{side} is in check, and a king in check cannot castle"
+        return "the squares between king and rook must be empty and the king may not pass through check"
+    match = chess.SAN_REGEX.match(bare)
+    if match is None:
+        return "no legal move is written like that"
+    piece_type = chess.PIECE_SYMBOLS.index(match.group(1).lower()) if match.group(1) else chess.PAWN
+    piece_name = chess.piece_name(piece_type)
+    target = chess.parse_square(match.group(4))
+    if not board.pieces(piece_type, board.turn):
+        return f"{side} has no {piece_name}"
+    from_mask = chess.BB_ALL
+    if match.group(2):
+        from_mask &= chess.BB_FILES[chess.FILE_NAMES.index(match.group(2))]
+    if match.group(3):
+        from_mask &= chess.BB_RANKS[int(match.group(3)) - 1]
+    movers = [
+        move
+        for move in board.generate_pseudo_legal_moves(from_mask, chess.BB_SQUARES[target])
+        if board.piece_type_at(move.from_square) == piece_type
+    ]
+    square = chess.SQUARE_NAMES[target]
+    if not movers:
+        own = board.piece_at(target)
+        if own is not None and own.color == board.turn:
+            return f"{square} holds {side}'s own {chess.piece_name(own.piece_type)}"
+        return f"no {side} {piece_name} can move to {square}"
+    if board.is_check():
+        return f"{side} is in check and {bare} does not get out of it"
+    origin = chess.SQUARE_NAMES[movers[0].from_square]
+    return f"the {piece_name} on {origin} is pinned: moving it would leave the {side} king in check"
 
 
 def _why_not(board: chess.Board, from_square: chess.Square | None) -> str:

@@ -745,3 +745,24 @@ def test_text_and_move_round_trips(seed: int) -> None:
             for move in state.legal_moves():
                 assert state.parse_move(state.move_name(move)) == move
                 assert state.parse_move(move.uci()) == move
+
+
+@pytest.mark.parametrize(
+    ("fen", "san", "reason"),
+    [
+        (None, "Qh5", "no white queen can move to h5"),
+        (None, "Nd2", "d2 holds white's own pawn"),
+        (None, "O-O", "the squares between king and rook must be empty"),
+        ("4k3/8/8/8/8/8/4r3/4K2R w K - 0 1", "O-O", "white is in check, and a king in check cannot castle"),
+        ("4k3/8/8/8/8/8/4q3/R3K3 w Q - 0 1", "Ra2", "white is in check and Ra2 does not get out of it"),
+        ("4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1", "Nc3", "the knight on e2 is pinned"),
+        ("4k3/8/8/8/8/8/8/R3K2R w - - 0 1", "O-O", "white has lost the right to castle kingside"),
+        ("4k3/8/8/8/8/8/8/R3K2R w - - 0 1", "Qd4", "white has no queen"),
+    ],
+)
+def test_an_illegal_san_move_says_why(fen: str | None, san: str, reason: str) -> None:
+    state = ChessState.initial() if fen is None else ChessState.from_text(fen)
+    with pytest.raises(IllegalMoveError) as error:
+        state.parse_move(san)
+    assert str(error.value).startswith(f"{san} is not legal here: ")
+    assert reason in str(error.value)
