@@ -33,6 +33,7 @@ for the layout and the three spare-bit flags Plyground adds).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -539,15 +540,20 @@ class BackgammonState(GameState):
 
     @classmethod
     def from_text(cls, text: str) -> BackgammonState:
-        """``PositionID:MatchID`` (gnubg's ``set gnubgid`` form) or a bare Position ID.
+        """``PositionID:MatchID`` (gnubg's ``set gnubgid`` form), the same with a space
+        between the ids or as gnubg shows them (``Position ID: ... Match ID: ...``), or a
+        bare Position ID.
 
         A bare Position ID is a money game with a centred cube, X on roll, dice not rolled.
         """
         if not isinstance(text, str):
             raise BadPositionError(f"a gnubg id is text, not {type(text).__name__}")
-        cleaned = text.strip()
-        if cleaned.lower().startswith("gnubgid"):
-            cleaned = cleaned[len("gnubgid") :].strip()
+        # Accept gnubg's other spellings: "Position ID: p  Match ID: m" (its display) and the
+        # two ids separated by white space, as well as "gnubgid p:m".
+        cleaned = _GNUBG_LABELS.sub(" ", text).strip()
+        words = cleaned.split()
+        if len(words) == 2 and ":" not in cleaned:
+            cleaned = ":".join(words)
         parts = cleaned.split(":")
         if len(parts) > 2:
             raise BadPositionError(f"{text!r}: expected PositionID:MatchID, found {len(parts)} ':'-separated parts")
@@ -817,6 +823,10 @@ class BackgammonState(GameState):
     def __str__(self) -> str:
         """A gnubg-style text diagram: X at the bottom, points in X's numbering."""
         return _diagram(self)
+
+
+_GNUBG_LABELS = re.compile(r"(?i)\bgnubgid\b|\bposition\s*id\s*:|\bmatch\s*id\s*:")
+"""The labels gnubg puts around its ids in ``show`` output and ``set gnubgid``."""
 
 
 # ---------------------------------------------------------------- validation

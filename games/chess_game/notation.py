@@ -51,6 +51,9 @@ def parse_fen(text: str) -> chess.Board:
         raise BadPositionError("empty position: give a FEN or 'startpos'")
     if fen.lower() == START_POSITION_WORD:
         return chess.Board()
+    fields = fen.split(" ")
+    if len(fields) >= 6 and fields[5].lstrip("-").isdigit() and int(fields[5]) < 1:
+        raise BadPositionError(f"bad FEN: the move number counts from 1, not {fields[5]}: {fen!r}")
     try:
         board = chess.Board(fen)
     except ValueError as error:

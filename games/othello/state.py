@@ -286,10 +286,12 @@ class OthelloState(GameState):
     def from_text(cls, text: str) -> OthelloState:
         """Edax OBF: 64 board characters ``a1``..``h8`` row by row (``X``/``x``/``*`` black,
         ``O``/``o`` white, ``-``/``.`` empty), whitespace, then the side to move
-        (``X``/``O``). A position whose side to move must pass is accepted."""
+        (``X``/``O``), optionally followed by ``;`` and anything (an OBF file's scores and
+        comments). A position whose side to move must pass is accepted."""
         if not isinstance(text, str):
             raise BadPositionError(f"a position is text, not {type(text).__name__}")
-        parts = text.split()
+        # An OBF line may go on after the side to move: ";" then the solutions and comments.
+        parts = text.split(";", 1)[0].split()
         if len(parts) != 2:
             raise BadPositionError(
                 "an Othello position is 64 board characters, a space and the side to move "

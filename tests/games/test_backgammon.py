@@ -765,3 +765,17 @@ def test_an_illegal_play_says_which_rule_it_breaks(position: str, play: str, rea
 def test_moving_from_an_empty_bar_names_the_bar() -> None:
     with pytest.raises(IllegalMoveError, match="no checker left on the bar"):
         BackgammonState.from_text(START_3_1).parse_move("bar/22")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "4HPwATDgc/ABMA:cAkAAAAAAAAA",
+        "4HPwATDgc/ABMA cAkAAAAAAAAA",
+        "Position ID: 4HPwATDgc/ABMA  Match ID: cAkAAAAAAAAA",
+        "gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA",
+        "  4HPwATDgc/ABMA:cAkAAAAAAAAA\n",
+    ],
+)
+def test_gnubg_ids_are_read_in_every_form_gnubg_writes(text: str) -> None:
+    assert BackgammonState.from_text(text).to_text() == "4HPwATDgc/ABMA:cAkAAAAAAAAA"

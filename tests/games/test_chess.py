@@ -766,3 +766,16 @@ def test_an_illegal_san_move_says_why(fen: str | None, san: str, reason: str) ->
         state.parse_move(san)
     assert str(error.value).startswith(f"{san} is not legal here: ")
     assert reason in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("fen", "message"),
+    [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", "the move number counts from 1, not 0"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -3", "not -3"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", "half-move clock cannot be negative"),
+    ],
+)
+def test_fen_clocks_are_checked(fen: str, message: str) -> None:
+    with pytest.raises(BadPositionError, match=message):
+        ChessState.from_text(fen)

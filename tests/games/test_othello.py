@@ -483,3 +483,13 @@ def test_copy_is_independent() -> None:
     clone.undo()
     assert clone.key() == state.key()
     assert repr(state) == f"OthelloState.from_text({START_TEXT!r})"
+
+
+def test_an_obf_line_with_its_solutions_is_a_position() -> None:
+    """Edax's OBF files follow the side to move with ';' and the scored moves."""
+    line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12;"
+    bare = line.split(";")[0]
+    assert OthelloState.from_text(line).to_text() == OthelloState.from_text(bare).to_text() == bare
+    assert OthelloState.from_text(bare + ";").to_text() == bare
+    with pytest.raises(BadPositionError, match="side to move"):
+        OthelloState.from_text(line.replace(" X;", " Z;"))

@@ -120,3 +120,36 @@ def test_playouts_undo_keys_and_round_trips(seed: int) -> None:
             state.play(move)
             state.undo()
             assert (state.to_text(), state.key()) == (text, key)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="xo.", min_size=0, max_size=12))
+def test_positions_over_the_board_alphabet_are_valid_or_cleanly_refused(text: str) -> None:
+    """Strings of x, o and . alone: every impossible count or double win is named."""
+    try:
+        state = TicTacToeState.from_text(text)
+    except BadPositionError as error:
+        assert str(error)
+        if len(text) == 9:
+            xs, os_ = text.count("x"), text.count("o")
+            assert not (os_ <= xs <= os_ + 1) or "three in a row" in str(error)
+        return
+    xs, os_ = text.count("x"), text.count("o")
+    assert len(text) == 9 and os_ <= xs <= os_ + 1
+    assert state.to_text() == text
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("xxxooo...", "both x and o have three in a row"),
+        ("ooo......", "x has 0 marks and o has 3"),
+        ("xxxxo.o..", "x has 4 marks and o has 2"),
+        ("xxxoo.o..", "x has three in a row but o has moved since"),
+        ("ooox.xx.x", "o has three in a row but x has moved since"),
+    ],
+)
+def test_impossible_positions_say_why(text: str, words: str) -> None:
+    with pytest.raises(BadPositionError) as error:
+        TicTacToeState.from_text(text)
+    assert words in str(error.value)
