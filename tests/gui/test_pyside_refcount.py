@@ -7,6 +7,7 @@ Here we make 10,000 such calls and check that ``None``'s count does not fall.
 
 from __future__ import annotations
 
+import gc
 import sys
 
 from PySide6.QtCore import QRect, QTimer
@@ -19,6 +20,10 @@ def test_void_methods_keep_none_refcount(qapp: object) -> None:
     image = QImage(8, 8, QImage.Format.Format_ARGB32)
     timer = QTimer()
     painter = QPainter(image)
+    # The cyclic collector freeing earlier tests' garbage (objects holding None) would lower
+    # the count too: collect first and keep it off during the loop.
+    gc.collect()
+    gc.disable()
     try:
         before = sys.getrefcount(None)
         for index in range(CALLS):
@@ -26,7 +31,8 @@ def test_void_methods_keep_none_refcount(qapp: object) -> None:
             timer.setInterval(index % 100 + 1)
         after = sys.getrefcount(None)
     finally:
+        gc.enable()
         painter.end()
-    # Other objects may take references to None meanwhile; a leak-in-reverse would lose
-    # about 2 * CALLS of them.
-    assert after >= before - 100, f"None lost {before - after} references in {2 * CALLS} calls"
+    # A few references may still come and go (other threads); the bug loses one per call,
+    # 2 * CALLS in all, and aborts the interpreter long before a real app's lifetime ends.
+    assert after >= before - CALLS // 20, f"None lost {before - after} references in {2 * CALLS} calls"
