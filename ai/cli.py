@@ -2,6 +2,11 @@
 
 Every subcommand reports bad input (an unknown game, a broken position, an illegal move) as
 one line ``plyground: error: ...`` on stderr and exit status 2 — never a traceback.
+
+``analyse`` prints every score from the first player's view, with that player named
+(``score (White) +0.35``) and aspiration fails labelled ``lowerbound``/``upperbound``. Its
+``--json`` lines are the events themselves (``dataclasses.asdict`` plus ``event``), so a
+score there is seen by the player in its ``view`` field: the side to move at the root.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import json
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Sequence
 
 from ai.events import Score
@@ -43,29 +49,35 @@ def apply_dice(state: GameState, dice: str | None) -> None:
     """Roll ``dice`` (e.g. ``3-1``) for perft from a given roll.
 
     A gnubg position is usually at the cube decision of the player on roll: that player
-    rolls without doubling, then the dice are set. Positions where the roll cannot come next
-    (a take pending, the game over, other dice already rolled) are errors that say why.
+    rolls without doubling (``roll``), then the dice are set. Positions where the roll cannot
+    come next (a take pending, the game over, other dice already rolled) are errors that say
+    why; dice equal to the ones already rolled are accepted as they are.
     """
     if dice is None:
         return
     if not state.HAS_CHANCE:
         raise UsageError(f"--dice is for games with dice; {state.NAME} has none")
     if state.is_terminal():
-        raise UsageError("--dice was given but the game is over in this position")
+        raise UsageError(f"--dice {dice}: the game is over in this position, nothing is rolled any more")
     if state.to_move() != CHANCE:
+        names = state.PLAYER_NAMES
+        mover = state.to_move()
         moves = state.legal_moves()
         if NO_DOUBLE in moves:  # cube decision: roll without doubling
             state.play(NO_DOUBLE)
         elif TAKE in moves:
-            raise UsageError("--dice was given but a double is pending: the opponent must take or drop first")
+            raise UsageError(
+                f"--dice {dice}: a double is pending: {names[mover]} must take or drop "
+                f"before {names[1 - mover]} rolls"
+            )
         else:
             current = getattr(state, "dice", None)
-            wanted = re.fullmatch(r"\s*([1-6])\s*-\s*([1-6])\s*", dice)
+            wanted = re.fullmatch(r"\s*([1-6])\s*-?\s*([1-6])\s*", dice)
             if current and wanted and sorted(map(int, wanted.groups())) == sorted(current):
                 return  # the position already has exactly these dice
+            rolled = f" ({current[0]}-{current[1]})" if current else ""
             raise UsageError(
-                f"--dice {dice} disagrees with the position, whose dice are already rolled"
-                + (f" ({current[0]}-{current[1]})" if current else "")
+                f"--dice {dice} disagrees with the position: {names[mover]}'s dice are already rolled{rolled}"
             )
     state.play_checked(state.parse_move(dice))
 
@@ -143,7 +155,13 @@ def event_record(event: object) -> dict[str, object]:
 
 
 def command_analyse(args: argparse.Namespace) -> int:
-    """Search a position, printing one line per completed iteration and the best move."""
+    """Search a position, printing one line per completed iteration and the best move.
+
+    ``--time`` counts from here, once the command line is read: loading the game's module
+    and building the position are inside the budget (only the interpreter's start-up and
+    the import of this module, the cost of ``plyground --help``, come before it).
+    """
+    received = time.perf_counter()
     from ai.engine import run_search
     from ai.events import Finished, Iteration
 
@@ -167,14 +185,15 @@ def command_analyse(args: argparse.Namespace) -> int:
             if isinstance(event, (Iteration, Finished)):
                 print(json.dumps(event_record(event)), flush=True)
         elif isinstance(event, Iteration):
-            print(
+            line = (
                 f"depth {event.depth} seldepth {event.seldepth} score {score_text(event.score, event.bound, game)} "
                 f"nodes {event.nodes} nps {event.nps:.0f} time {event.time:.2f} "
-                f"hashfull {event.hashfull:.1%} ebf {event.ebf:.2f} pv {' '.join(event.pv)}",
-                flush=True,
+                f"hashfull {event.hashfull:.1%} ebf {event.ebf:.2f}"
             )
+            # A fail-low has no move to show: its line ends without ``pv``.
+            print(f"{line} pv {' '.join(event.pv)}" if event.pv else line, flush=True)
 
-    finished = run_search(request, on_event=show)
+    finished = run_search(request, on_event=show, started=received)
     show(finished)
     if not args.json:
         print(f"score {score_text(finished.score, 'exact', game)}")
@@ -211,13 +230,18 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--algorithm", default=None, help=f"one of: {', '.join(ALGORITHM_NAMES)}")
     limit = analyse.add_mutually_exclusive_group()
     limit.add_argument("--depth", type=int, help="search to this depth")
-    limit.add_argument("--time", type=float, help="search for this many seconds")
+    limit.add_argument("--time", type=float, help="answer within this many seconds, set-up included")
     limit.add_argument("--nodes", type=int, help="search this many nodes")
     analyse.add_argument("--no-tt", action="store_true", help="switch the transposition table off")
     analyse.add_argument("--no-ordering", action="store_true", help="switch move ordering off")
     analyse.add_argument("--hash", type=int, default=None, metavar="MB", help="transposition table size")
     analyse.add_argument("--seed", type=int, default=0, help="MCTS random seed")
-    analyse.add_argument("--json", action="store_true", help="JSON lines, fields named as the events")
+    analyse.add_argument(
+        "--json",
+        action="store_true",
+        help="JSON lines, fields named as the events; each score is seen by the player in its "
+        "'view' field (the side to move at the root, as in UCI), not the fixed view of the text",
+    )
     analyse.set_defaults(handler=command_analyse)
 
     uci = commands.add_parser("uci", help="run as a UCI chess engine on stdin/stdout")

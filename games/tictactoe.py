@@ -163,6 +163,8 @@ class TicTacToeState(GameState):
     def from_text(cls, text: str) -> TicTacToeState:
         """Nine characters ``x``/``o``/``.`` row-major from the top-left; the side to move
         follows from the counts (x moves first)."""
+        if not isinstance(text, str):
+            raise BadPositionError(f"a tic-tac-toe position is text, not {type(text).__name__}")
         cleaned = text.strip().lower()
         if len(cleaned) != 9:
             raise BadPositionError(f"a tic-tac-toe position has 9 squares, got {len(cleaned)} characters")

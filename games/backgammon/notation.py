@@ -45,7 +45,7 @@ CUBE_ACTION_ALIASES: dict[str, str] = {
 }
 
 MAX_MULTIPLIER = 4
-_MULTIPLIER = re.compile(r"^(.*?)\((\d+)\)$")
+_MULTIPLIER = re.compile(r"^(.*?)\(([0-9]+)\)$")
 _ROLL = re.compile(r"^([1-6])\s*[-/, x]?\s*([1-6])$")
 
 
@@ -120,7 +120,7 @@ def _parse_point(text: str, whole: str) -> int:
         return BAR
     if text == "off":
         return OFF
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # "1²".isdigit() holds, but int() refuses it
         raise IllegalMoveError(f"{text!r} in {whole!r} is not a point: use 1-24, bar (25) or off (0)")
     point = int(text)
     if point > BAR:

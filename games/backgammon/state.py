@@ -37,7 +37,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from games.backgammon import evaluation, gnubg_ids, notation
+from games.backgammon import diagnosis, evaluation, gnubg_ids, notation
 from games.backgammon.board import (
     BAR,
     BOARD_SIZE,
@@ -540,25 +540,17 @@ class BackgammonState(GameState):
 
     @classmethod
     def from_text(cls, text: str) -> BackgammonState:
-        """``PositionID:MatchID`` (gnubg's ``set gnubgid`` form), the same with a space
-        between the ids or as gnubg shows them (``Position ID: ... Match ID: ...``), or a
-        bare Position ID.
+        """``PositionID:MatchID`` (gnubg's ``set gnubgid`` form, with or without the
+        command), the two ids separated by white space, gnubg's labelled display
+        (``Position ID: ...  Match ID: ...``, other text around it ignored), or a bare
+        Position ID.
 
         A bare Position ID is a money game with a centred cube, X on roll, dice not rolled.
         """
         if not isinstance(text, str):
             raise BadPositionError(f"a gnubg id is text, not {type(text).__name__}")
-        # Accept gnubg's other spellings: "Position ID: p  Match ID: m" (its display) and the
-        # two ids separated by white space, as well as "gnubgid p:m".
-        cleaned = _GNUBG_LABELS.sub(" ", text).strip()
-        words = cleaned.split()
-        if len(words) == 2 and ":" not in cleaned:
-            cleaned = ":".join(words)
-        parts = cleaned.split(":")
-        if len(parts) > 2:
-            raise BadPositionError(f"{text!r}: expected PositionID:MatchID, found {len(parts)} ':'-separated parts")
-        position_text = parts[0].strip()
-        match = MatchKey() if len(parts) == 1 else gnubg_ids.decode_match_id(parts[1].strip())
+        position_text, match_text = _split_gnubg_ids(text)
+        match = MatchKey() if match_text is None else gnubg_ids.decode_match_id(match_text)
         return cls._from_match_key(position_text, match)
 
     @classmethod
@@ -733,8 +725,11 @@ class BackgammonState(GameState):
         target = list(self.boards[mover])
         for source, destination in written.moves:
             if target[source] <= 0:
-                where = "the bar" if source == BAR else str(source)
-                raise IllegalMoveError(f"{text!r}: {PLAYER_NAMES[mover]} has no checker left on {where} to move")
+                where = "the bar" if source == BAR else f"point {source}"
+                left = " left" if self.boards[mover][source] else ""
+                raise IllegalMoveError(
+                    f"{text.strip()!r} is not legal with {roll}: {PLAYER_NAMES[mover]} has no checker{left} on {where}"
+                )
             target[source] -= 1
             target[destination] += 1
         candidates = [play for play in plays if self._board_after(play) == target]
@@ -754,49 +749,21 @@ class BackgammonState(GameState):
         return best[0]
 
     def _why_illegal(self, moves: Sequence[tuple[int, int]], plays: list[Play]) -> str:
-        """Why the written checker moves are no legal play (only on the error path): the
-        first broken rule found, else the nearest thing the rules allow."""
+        """Why the written checker moves are no legal play (only on the error path; see
+        ``diagnosis``)."""
         mover = self.player
-        mine = list(self.boards[mover])
-        theirs = self.boards[1 - mover]
-        dice = sorted(set(self.dice), reverse=True)
-        for source, destination in moves:
-            if mine[BAR] > 0 and source != BAR:
-                count = mine[BAR]
-                return f"{count} checker{'s' if count > 1 else ''} on the bar must enter before {source} can move"
-            if destination == OFF:
-                outside = sum(mine[point] for point in range(7, BAR + 1))
-                if outside - (1 if source > 6 else 0) > 0:
-                    return f"no bearing off while {outside} checker{'s' if outside > 1 else ''} are outside the home board"
-            elif theirs[BAR - destination] >= 2:
-                return f"point {destination} is blocked ({theirs[BAR - destination]} {PLAYER_NAMES[1 - mover]} checkers)"
-            distance = source - destination
-            if destination != OFF and distance not in self._reachable_distances():
-                return f"{source}/{destination} moves {distance} pips, which the dice {notation.roll_name(self.dice)} cannot make"
-            mine[source] -= 1
-            mine[destination] += 1
-        if plays == [NO_MOVE]:
-            return "no checker can move: the play is 'no move'"
         sources = {source for source, _ in moves}
         # the example: a legal play that moves from the same points, if there is one
         example = self.move_name(max(plays, key=lambda play: len(sources & {hop[0] for hop in play})))
-        written_pips = sum(source - destination for source, destination in moves)
-        pips = [sum(source - target for source, target in play) for play in plays]
-        if written_pips > max(pips):
-            return f"it moves {written_pips} pips, more than {notation.roll_name(self.dice)} allows (e.g. {example})"
-        if written_pips < min(pips):
-            needed = max(len(play) for play in plays)
-            return f"a legal play must use more of the dice ({needed} {'moves' if needed > 1 else 'move'}, e.g. {example})"
-        if len(dice) == 2 and all(len(play) == 1 for play in plays):
-            return f"only one die can be played and it must be the {dice[0]} when possible (e.g. {example})"
-        return f"the rules allow e.g. {example}"
-
-    def _reachable_distances(self) -> set[int]:
-        """Pip distances one checker can cover with this roll (each die, or dice in a row)."""
-        high, low = self.dice
-        if high == low:
-            return {high * steps for steps in range(1, 5)}
-        return {high, low, high + low}
+        return diagnosis.why_illegal(
+            self.boards[mover],
+            self.boards[1 - mover],
+            self.dice,
+            moves,
+            max(len(play) for play in plays),
+            (PLAYER_NAMES[mover], PLAYER_NAMES[1 - mover]),
+            example,
+        )
 
     def _board_after(self, play: Play) -> Board:
         board = list(self.boards[self.player])
@@ -825,8 +792,47 @@ class BackgammonState(GameState):
         return _diagram(self)
 
 
-_GNUBG_LABELS = re.compile(r"(?i)\bgnubgid\b|\bposition\s*id\s*:|\bmatch\s*id\s*:")
-"""The labels gnubg puts around its ids in ``show`` output and ``set gnubgid``."""
+_GNUBG_COMMAND = re.compile(r"(?i)^\s*(?:set\s+)?gnubgid\b")
+"""``set gnubgid p:m`` / ``gnubgid p:m``: the command gnubg reads ids with."""
+_POSITION_LABEL = re.compile(r"(?i)\bposition\s*id\s*:\s*(\S*)")
+_MATCH_LABEL = re.compile(r"(?i)\bmatch\s*id\s*:\s*(\S*)")
+"""gnubg's display labels ("Position ID: 4HPwATDgc/ABMA", "Match ID   : cAkAAAAAAAAA");
+text around labelled ids (gnubg's banner, say) is ignored."""
+
+
+def _split_gnubg_ids(text: str) -> tuple[str, str | None]:
+    """``(position id, match id or None)`` from ``p:m``, ``p m``, ``p``, ``gnubgid p:m`` or
+    gnubg's labelled display (``Position ID: p  Match ID: m``, in either order)."""
+    position_label, match_label = _POSITION_LABEL.search(text), _MATCH_LABEL.search(text)
+    if position_label is not None:
+        if not position_label.group(1):
+            raise BadPositionError(f"{text.strip()!r}: 'Position ID:' is followed by no id")
+        if match_label is not None and not match_label.group(1):
+            raise BadPositionError(f"{text.strip()!r}: 'Match ID:' is followed by no id")
+        return position_label.group(1), None if match_label is None else match_label.group(1)
+    if match_label is not None:
+        raise BadPositionError(f"{text.strip()!r}: a Match ID alone is no position; give the Position ID too")
+    cleaned = _GNUBG_COMMAND.sub(" ", text).strip()
+    words = cleaned.replace(":", " : ").split()
+    if ":" in words:
+        if words.count(":") > 1:
+            raise BadPositionError(f"{text.strip()!r}: expected PositionID:MatchID, found {words.count(':') + 1} ':'-separated parts")
+        if words[0] == ":":
+            raise BadPositionError(f"{text.strip()!r}: no Position ID before ':'")
+        if words[-1] == ":":
+            raise BadPositionError(f"{text.strip()!r}: no Match ID after ':' (or leave the ':' out for a money game)")
+        words.remove(":")
+    if len(words) > 2:
+        raise BadPositionError(
+            f"{text.strip()!r}: expected PositionID:MatchID (or the two ids separated by a space), found {len(words)} words"
+        )
+    if len(words) == 2 and (len(words[0]), len(words[1])) == (gnubg_ids.MATCH_ID_LENGTH, gnubg_ids.POSITION_ID_LENGTH):
+        raise BadPositionError(
+            f"{text.strip()!r}: the Position ID comes first and the Match ID second: {words[1]}:{words[0]}"
+        )
+    if not words:
+        raise BadPositionError(f"no gnubg id in {text!r}: expected PositionID:MatchID, such as 4HPwATDgc/ABMA:cAkAAAAAAAAA")
+    return words[0], words[1] if len(words) == 2 else None
 
 
 # ---------------------------------------------------------------- validation

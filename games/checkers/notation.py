@@ -11,8 +11,9 @@ PDN FEN has no field for the 40-move-rule counter, so positions read from text s
 zero (see ``CheckersState``).
 
 Moves: squares joined by ``-`` (a step) or ``x`` (a jump): ``11-15``, ``22x15``,
-``22x15x6``. Older literature writes jumps with ``-`` too (``12-19``), so on input the two
-separators are interchangeable; which move is meant is decided against the legal moves.
+``22x15x6``. Older literature writes jumps with ``-`` too (``12-19``), so on input ``-``
+may join the squares of a capture; which move is meant is decided against the legal moves.
+``x`` claims a capture, though, and the state refuses it for a plain step (``11x15``).
 """
 
 from __future__ import annotations

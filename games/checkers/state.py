@@ -417,7 +417,8 @@ class CheckersState(GameState):
 
     def parse_move(self, text: str) -> CheckersMove:
         """A move as ``11-15``, ``22x15x6`` or the short ``22x6`` when only one capture path
-        goes from 22 to 6. ``-`` and ``x`` are interchangeable on input."""
+        goes from 22 to 6. ``x`` claims a capture, so ``11x15`` for a step is refused; a
+        capture may be written with ``-`` as the older literature does (``22-15``)."""
         squares = parse_move_squares(text)
         shown = text.strip()
         if self.is_terminal():
@@ -433,11 +434,11 @@ class CheckersState(GameState):
         path = tuple(squares)
         for move in moves:
             if move.path == path:
-                return move
+                return _written_as_capture_only_if_one(shown, move)
         if len(squares) == 2:
             matches = [move for move in moves if move.path[0] == origin and move.path[-1] == squares[1]]
             if len(matches) == 1:
-                return matches[0]
+                return _written_as_capture_only_if_one(shown, matches[0])
             if matches:
                 raise IllegalMoveError(f"{shown} is ambiguous: it could be {_names(matches)}; write the whole path")
         raise IllegalMoveError(f"{shown} is not legal: {self._why_illegal(squares, moves)}")
@@ -512,6 +513,14 @@ class CheckersState(GameState):
                 cells.append("." if piece is None else symbols[piece])
             rows.append(" ".join(cells))
         return "\n".join(rows)
+
+
+def _written_as_capture_only_if_one(shown: str, move: CheckersMove) -> CheckersMove:
+    """``move``, unless its text ``shown`` marks a step as a capture with ``x``."""
+    if not move.is_capture and "x" in shown.lower():
+        name = format_move(move.path, move.is_capture)
+        raise IllegalMoveError(f"{shown} is not a capture (nothing is jumped): write {name}")
+    return move
 
 
 __all__ = ["CheckersMove", "CheckersState", "NO_PROGRESS_LIMIT"]

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 import chess
 import chess.pgn
 
-from games.base import BadPositionError
+from games.base import BadPositionError, IllegalMoveError
+from games.chess_game import notation
 from games.chess_game.state import WHITE, ChessState
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -43,8 +44,10 @@ _VALID_TOKEN = re.compile(
 )
 """A movetext word: a move number, a SAN move (with optional number and glyph), a NAG,
 a glyph or a result."""
+_MOVE_WORD = re.compile(rf"^(?:\d+\.+)?{_SAN}[!?]{{0,2}}$")
+"""A movetext word that is a move (possibly with its number and a glyph)."""
 _COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")
-_MOVETEXT_SPLIT = re.compile(r"[\s()]+")
+_MOVETEXT_TOKEN = re.compile(r"[()]|[^\s()]+")
 
 
 class PgnError(BadPositionError):
@@ -101,10 +104,22 @@ def to_pgn(state: ChessState, headers: Mapping[str, str] | None = None) -> str:
 
 
 class _QuietGameBuilder(chess.pgn.GameBuilder):  # type: ignore[type-arg]
-    """``GameBuilder`` that collects errors without logging them (games/ does no I/O)."""
+    """``GameBuilder`` that collects errors without logging them (games/ does no I/O), and
+    says why a move is illegal, at which move number."""
 
     def handle_error(self, error: Exception) -> None:
         self.game.errors.append(error)
+
+    def parse_san(self, board: chess.Board, san: str) -> chess.Move:
+        try:
+            return board.parse_san(san)
+        except ValueError as error:
+            number = f"{board.fullmove_number}{'. ' if board.turn == chess.WHITE else '... '}"
+            try:
+                notation.parse_move(board, san)
+            except IllegalMoveError as reason:
+                raise PgnError(f"PGN move {number}{reason}") from None
+            raise PgnError(f"PGN move {number}{san}: {error}") from None
 
 
 def from_pgn(text: str) -> PgnGame:
@@ -121,7 +136,13 @@ def from_pgn(text: str) -> PgnGame:
     if game is None:
         raise PgnError("no game found in the PGN text")
     if game.errors:
-        raise PgnError(f"PGN error: {game.errors[0]}")
+        first = game.errors[0]
+        raise PgnError(str(first) if isinstance(first, PgnError) else f"PGN error: {first}")
+    if "FEN" in game.headers:  # python-chess reads move number 0 as 1; the rules do not
+        try:
+            notation.parse_fen(game.headers["FEN"])
+        except BadPositionError as error:
+            raise PgnError(f"PGN start position: {error}") from None
     result = game.headers.get("Result", UNFINISHED)
     if result not in RESULTS:
         raise PgnError(f"Result tag {result!r} is not one of {', '.join(RESULTS)}")
@@ -133,22 +154,46 @@ def from_pgn(text: str) -> PgnGame:
         raise PgnError(f"PGN start position: {error}") from None
     moves = list(game.mainline_moves())
     for move in moves:
+        if not move:  # python-chess reads "--" as a null move; a variation may show a threat so
+            board = state.board
+            number = f"{board.fullmove_number}{'. ' if board.turn == chess.WHITE else '... '}"
+            raise PgnError(f"PGN move {number}is a null move: a variation may show one, but the game itself cannot pass")
         # chess.pgn has checked each move's legality. Our stricter end-of-game rules are
         # not applied here: an over-the-board game may go on after an unclaimed draw.
         state.play(move)
     return PgnGame(headers=dict(game.headers), state=state, moves=moves)
 
 
-def _check_variations(movetext: str) -> None:
-    """Refuse unbalanced variation parentheses (python-chess's reader fails on a stray ')')."""
+def _check_movetext(movetext: str) -> None:
+    """Refuse words ``chess.pgn`` would skip, unbalanced variation parentheses (its reader
+    fails on a stray ')'), a variation with no move before it to replace, and moves after
+    the result."""
     depth = 0
-    for position, character in enumerate(movetext):
-        if character == "(":
+    moves_at_depth = [0]
+    result = ""
+    for match in _MOVETEXT_TOKEN.finditer(movetext):
+        word = match.group(0)
+        context = movetext[max(0, match.start() - 20) : match.end()].strip()
+        if result:
+            raise PgnError(f"PGN movetext goes on after the result {result!r}: {context!r}")
+        if word == "(":
+            if not moves_at_depth[-1]:
+                raise PgnError(f"PGN variation opened with '(' before any move it could replace: {context!r}")
             depth += 1
-        elif character == ")":
+            moves_at_depth.append(0)
+        elif word == ")":
+            if depth == 0:
+                raise PgnError(f"PGN variation closed with ')' that was never opened: {context!r}")
             depth -= 1
-            if depth < 0:
-                raise PgnError(f"PGN variation closed with ')' that was never opened: {movetext[max(0, position - 20):position + 1]!r}")
+            moves_at_depth.pop()
+        elif not _VALID_TOKEN.match(word):
+            raise PgnError(f"PGN movetext word {word!r} is not a move, move number, comment or result")
+        elif word in RESULTS:
+            if depth:
+                raise PgnError(f"{depth} PGN variation(s) opened with '(' never closed with ')' before the result {word!r}")
+            result = word
+        elif _MOVE_WORD.match(word):
+            moves_at_depth[-1] += 1
     if depth:
         raise PgnError(f"{depth} PGN variation(s) opened with '(' never closed with ')'")
 
@@ -172,7 +217,4 @@ def _check_syntax(text: str) -> None:
     movetext = _COMMENT.sub(" ", movetext)
     if "{" in movetext:
         raise PgnError("a PGN comment opened with '{' is never closed with '}'")
-    _check_variations(movetext)
-    for word in _MOVETEXT_SPLIT.split(movetext):
-        if word and not _VALID_TOKEN.match(word):
-            raise PgnError(f"PGN movetext word {word!r} is not a move, move number, comment or result")
+    _check_movetext(movetext)

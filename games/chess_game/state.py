@@ -491,7 +491,7 @@ class ChessState(GameState):
                 raise notation.IllegalMoveError(
                     f"the game is over ({self.termination_reason()}): no move is legal"
                 )
-            raise notation.IllegalMoveError(f"{move.uci()} is not legal here")
+            raise notation.IllegalMoveError(f"{move.uci()} is not legal here: {notation.why_not_move(self.board, move)}")
         self.play(move)
 
     def move_name(self, move: chess.Move) -> str:

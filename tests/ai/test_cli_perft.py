@@ -90,7 +90,7 @@ def test_perft_backgammon_rejects_a_double_as_the_opening_roll(capsys: pytest.Ca
 
 
 CUBE_DECISION_ID = "4HPwATDgc/ABMA:cAkAAAAAAAAA"
-"""The start position as gnubg shows it: O on roll, may double or roll (no dice yet)."""
+"""The start position as gnubg shows it: X (player 1) on roll, may double or roll (no dice yet)."""
 
 
 def test_perft_backgammon_rolls_past_the_cube_decision(capsys: pytest.CaptureFixture[str]) -> None:
@@ -101,32 +101,54 @@ def test_perft_backgammon_rolls_past_the_cube_decision(capsys: pytest.CaptureFix
     assert out.strip() == "16"
 
 
+STARTING_3_1_ID = "4HPwATDgc/ABMA:cIkFAAAAAAAA"
+"""The start with the opening 3-1 rolled: X plays those dice (no cube decision)."""
+
+
 def test_perft_backgammon_accepts_dice_equal_to_the_rolled_ones(capsys: pytest.CaptureFixture[str]) -> None:
-    rolled = "4HPwATDgc/ABMA:cIkFAAAAAAAA"  # the start with 3-1 rolled
-    status, out, _ = run(capsys, "perft", "--game", "backgammon", "--position", rolled, "--dice", "1-3", "--depth", "1")
-    assert (status, out.strip()) == (0, "16")
-    status, out, err = run(capsys, "perft", "--game", "backgammon", "--position", rolled, "--dice", "6-1", "--depth", "1")
-    assert status == 2 and out == ""
-    assert "disagrees" in err and "(3-1)" in err and len(err.strip().splitlines()) == 1
+    for dice in ("3-1", "1-3", "31"):
+        status, out, err = run(
+            capsys, "perft", "--game", "backgammon", "--position", STARTING_3_1_ID, "--dice", dice, "--depth", "1"
+        )
+        assert (status, out, err) == (0, "16\n", "")
 
 
 @pytest.mark.parametrize(
-    ("moves", "message"),
-    [(["double"], "a double is pending"), (["double", "drop"], "the game is over")],
+    ("moves", "dice", "message"),
+    [
+        (["double"], "3-1", "--dice 3-1: a double is pending: O must take or drop before X rolls"),
+        (["double", "drop"], "3-1", "--dice 3-1: the game is over in this position, nothing is rolled any more"),
+        (["roll", "6-5"], "3-1", "--dice 3-1 disagrees with the position: X's dice are already rolled (6-5)"),
+        (["roll", "6-5"], "5-6", None),  # the same dice: accepted
+    ],
 )
 def test_perft_backgammon_dice_errors_say_why(
-    capsys: pytest.CaptureFixture[str], moves: list[str], message: str
+    capsys: pytest.CaptureFixture[str], moves: list[str], dice: str, message: str | None
 ) -> None:
+    """From gnubg's cube decision: a pending take, a dropped double (game over) and dice
+    already rolled each give one exact line and status 2."""
     from games import new_game
 
     state = new_game("backgammon", CUBE_DECISION_ID)
     for move in moves:
         state.play_checked(state.parse_move(move))
     status, out, err = run(
-        capsys, "perft", "--game", "backgammon", "--position", state.to_text(), "--dice", "3-1", "--depth", "1"
+        capsys, "perft", "--game", "backgammon", "--position", state.to_text(), "--dice", dice, "--depth", "1"
     )
-    assert status == 2 and out == ""
-    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    if message is None:
+        assert (status, out, err) == (0, f"{state.perft(1)}\n", "")
+    else:
+        assert (status, out, err) == (2, "", f"plyground: error: {message}\n")
+
+
+@pytest.mark.parametrize("dice", ["7-1", "3-1-2", "three"])
+def test_perft_backgammon_rejects_dice_that_are_not_a_roll(capsys: pytest.CaptureFixture[str], dice: str) -> None:
+    status, out, err = run(
+        capsys, "perft", "--game", "backgammon", "--position", CUBE_DECISION_ID, "--dice", dice, "--depth", "1"
+    )
+    assert (status, out) == (2, "")
+    assert err.startswith("plyground: error: ") and f"{dice!r} is not a roll" in err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
 
 
 BROKEN_POSITIONS = {
@@ -138,15 +160,16 @@ BROKEN_POSITIONS = {
 }
 
 
+@pytest.mark.parametrize("command", ["perft", "analyse"])
 @pytest.mark.parametrize("game", sorted(BROKEN_POSITIONS))
 def test_a_broken_position_is_one_line_with_status_2_for_every_game(
-    capsys: pytest.CaptureFixture[str], game: str
+    capsys: pytest.CaptureFixture[str], game: str, command: str
 ) -> None:
     position, hint = BROKEN_POSITIONS[game]
-    status, out, err = run(capsys, "perft", "--game", game, "--position", position, "--depth", "1")
+    status, out, err = run(capsys, command, "--game", game, "--position", position, "--depth", "1")
     assert status == 2 and out == ""
-    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
-    assert hint.lower() in err.lower()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith("plyground: error: ") and hint.lower() in err.lower()
 
 
 ILLEGAL_MOVES = {"tictactoe": "d4", "checkers": "11-18", "chess": "e2e5", "othello": "a1", "backgammon": "24/1"}
@@ -205,6 +228,24 @@ def test_othello_divide_of_a_finished_game_is_an_error(capsys: pytest.CaptureFix
     assert (status, out.strip()) == (0, "1")
 
 
-def test_divide_needs_depth_one(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "perft", "--game", "chess", "--depth", "0", "--divide")
-    assert status == 2 and out == "" and "--divide" in err
+OTHELLO_FORCED_PASS = "OOOOOXOOOOOOXXOOOXOOXXOOOXXOOXOOOXOOXOOOOOOOOXOOOOXXXXX-OXXXXXX- X"
+"""Two empties (h7, h8); X has no move and must pass, then O has two."""
+
+
+def test_othello_divide_counts_a_pass_as_a_move(capsys: pytest.CaptureFixture[str]) -> None:
+    """Aart Bik's convention, as Othello's perft: a forced pass uses a ply, and a finished
+    game is one leaf however much depth is left."""
+    base = ["perft", "--game", "othello", "--position", OTHELLO_FORCED_PASS, "--depth", "3"]
+    status, out, err = run(capsys, *base, "--divide")
+    assert (status, out, err) == (0, "pass: 2\n\n2\n", "")
+    status, out, _ = run(capsys, *base)
+    assert (status, out) == (0, "2\n")
+
+
+@pytest.mark.parametrize(
+    ("depth", "message"),
+    [("0", "--divide needs --depth 1 or more"), ("-1", "--depth must be 0 or more")],
+)
+def test_divide_needs_depth_one(capsys: pytest.CaptureFixture[str], depth: str, message: str) -> None:
+    status, out, err = run(capsys, "perft", "--game", "chess", "--depth", depth, "--divide")
+    assert (status, out, err) == (2, "", f"plyground: error: {message}\n")

@@ -9,6 +9,7 @@ import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -28,7 +29,8 @@ from games.backgammon import (
     O,
     X,
 )
-from games.backgammon.board import BAR, CHECKERS, OFF, Board, starting_board
+from games.backgammon import notation
+from games.backgammon.board import BAR, CHECKERS, OFF, Board, point_name, starting_board
 from games.backgammon.gnubg_ids import (
     MatchKey,
     decode_match_id,
@@ -265,6 +267,17 @@ def test_larger_die_when_only_one_can_be_played() -> None:
     assert names(state) == ["13/8"]
 
 
+def random_checker_play(seed: int) -> BackgammonState | None:
+    """The position after a random game of 2-120 steps, if it stopped at a checker play."""
+    rng = random.Random(seed)
+    state = BackgammonState.initial(cube_enabled=False)
+    for _ in range(rng.randrange(2, 120)):
+        if state.is_terminal():
+            break
+        random_step(state, rng)
+    return state if state.phase == CHECKER_PLAY else None
+
+
 def test_doubles_play_as_many_as_possible() -> None:
     state = position({13: 1}, {24: 2, 6: 13}, (6, 6))
     assert names(state) == ["13/7"]
@@ -273,13 +286,8 @@ def test_doubles_play_as_many_as_possible() -> None:
 @settings(deadline=None, max_examples=60)
 @given(st.integers(min_value=0, max_value=10_000))
 def test_generator_matches_the_naive_reference(seed: int) -> None:
-    rng = random.Random(seed)
-    state = BackgammonState.initial(cube_enabled=False)
-    for _ in range(rng.randrange(2, 120)):
-        if state.is_terminal():
-            break
-        random_step(state, rng)
-    if state.phase != CHECKER_PLAY:
+    state = random_checker_play(seed)
+    if state is None:
         return
     mover = state.player
     expected = reference_plays(state.boards[mover], state.boards[1 - mover], state.dice)
@@ -480,7 +488,7 @@ def test_parse_variants() -> None:
     state.undo()
     state.play((4, 4))
     assert state.parse_move("13/9(2) 24/20(2)") == state.parse_move("24/20 24/20 13/9 13/9")
-    with pytest.raises(IllegalMoveError, match="moves 32 pips, more than 4-4 allows"):
+    with pytest.raises(IllegalMoveError, match=r"13/5 moves 8 pips, but the dice 4-4 are used up by then \(the play moves 32 pips, the dice at most 16\)"):
         state.parse_move("13/5(4)")
     with pytest.raises(IllegalMoveError, match="backwards"):
         state.parse_move("9/13")
@@ -586,7 +594,7 @@ def test_random_text_gives_a_state_or_a_clean_error(text: str) -> None:
 
 move_text = st.one_of(
     st.text(max_size=25),
-    st.text(alphabet="0123456789/*() barofBAROF-,", max_size=25),
+    st.text(alphabet="0123456789/*() barofBAROF-,\u00b2\u0663", max_size=25),
     st.sampled_from(["24/13", "bar/22*", "6/off", "8/5(2)", "13/7*/5", "no move", "double", "take", "6-5", "X 6-5"]),
 )
 
@@ -747,23 +755,103 @@ ON_THE_BAR_5_1 = "wtfgQQIND/gAaA:MIEGAAAAAAAA"
     ("position", "play", "reason"),
     [
         (START_3_1, "13/7", "13/7 moves 6 pips, which the dice 3-1 cannot make"),
-        (START_3_1, "13/12 13/10", "point 12 is blocked (5 O checkers)"),
-        (START_3_1, "6/off 6/3", "no bearing off while 10 checkers are outside the home board"),
-        (START_3_1, "8/5", "a legal play must use more of the dice (2 moves, e.g. 24/21 8/7)"),
-        (START_3_1, "13/10 6/5 5/4", "it moves 5 pips, more than 3-1 allows"),
-        (ON_THE_BAR_5_1, "13/8 6/5", "2 checkers on the bar must enter before 13 can move"),
+        (START_3_1, "13/12 13/10", "the checker on 13 cannot move 1: point 12 is blocked (5 O checkers)"),
+        (START_3_1, "6/off 6/3", "cannot bear off: 10 checkers are outside the home board"),
+        (START_3_1, "8/5", "the play uses only one die but both can be used (e.g. 24/21 8/7)"),
+        (START_3_1, "13/10 6/5 5/4", "5/4 moves 1 pip, but the dice 3-1 are used up by then (the play moves 5 pips, the dice at most 4)"),
+        (START_3_1, "20/17", "X has no checker on point 20"),
+        (START_3_1, "8/7 8/7 8/7 8/7", "X has no checker left on point 8"),
+        (ON_THE_BAR_5_1, "13/8 6/5", "O must enter from the bar first (2 checkers on the bar)"),
     ],
 )
 def test_an_illegal_play_says_which_rule_it_breaks(position: str, play: str, reason: str) -> None:
     state = BackgammonState.from_text(position)
     with pytest.raises(IllegalMoveError) as error:
         state.parse_move(play)
-    assert reason in str(error.value)
-    assert str(error.value).startswith(f"{play!r} is not legal with ")
+    assert str(error.value) == f"{play!r} is not legal with {notation.roll_name(state.dice)}: {reason}"
+
+
+BLOCKED_6_5 = {"on_roll": {13: 2, 6: 13}, "opponent": {18: 2, 17: 2, 1: 11}, "dice": (6, 5)}
+"""X's 7 and 8 points are held by O (O's 18 and 17): 6-5 moves only 6/1."""
+ON_THE_BAR_AGAINST_TWO_POINTS = {"on_roll": {BAR: 2, 6: 13}, "opponent": {1: 11, 5: 2, 3: 2}, "dice": (5, 1)}
+"""Two X checkers on the bar; O holds X's 24, 22 and 20 points: 5-1 cannot enter."""
+BEARING_OFF_5_3 = {"on_roll": {6: 2, 2: 3, 1: 10}, "opponent": {1: 15}, "dice": (5, 3)}
+SMALLER_DIE_ONLY_5_2 = {"on_roll": {13: 1, 1: 14}, "opponent": {19: 2, 1: 13}, "dice": (5, 2)}
+"""X's 6 point is held: 13/8 or 13/11, and then nothing; the 5 must be played."""
+DOUBLE_2_2 = {"on_roll": {13: 2, 6: 13}, "opponent": {1: 13, 16: 2}, "dice": (2, 2)}
+"""O holds X's 9 point: 2-2 can still be played in full (13/11(2) 6/4(2), ...)."""
+
+
+@pytest.mark.parametrize(
+    ("setup", "play", "reason"),
+    [
+        (BLOCKED_6_5, "13/7", "the checker on 13 cannot move 6: point 7 is blocked (2 O checkers)"),
+        (BLOCKED_6_5, "13/2", "the checker on 13 cannot move 11: points 7 and 8 are blocked (2 O checkers each)"),
+        (BLOCKED_6_5, "6/off", "cannot bear off: 2 checkers are outside the home board"),
+        (ON_THE_BAR_AGAINST_TWO_POINTS, "bar/20", "a checker on the bar cannot enter with the 5: point 20 is blocked (2 O checkers)"),
+        (
+            ON_THE_BAR_AGAINST_TWO_POINTS,
+            "bar/19",
+            "a checker on the bar cannot reach 19: points 20 (2 O checkers) and 24 (11 O checkers) are blocked",
+        ),
+        (ON_THE_BAR_AGAINST_TWO_POINTS, "bar/22", "bar/22 moves 3 pips, which the dice 5-1 cannot make"),
+        (
+            BEARING_OFF_5_3,
+            "2/off 6/3",
+            "cannot bear off from 2 with the 5 while 6 has checkers "
+            "(a die larger than the point bears off only from the highest point)",
+        ),
+        (SMALLER_DIE_ONLY_5_2, "13/11", "the play uses die 2 but the larger die 5 must be used (only one can be played, e.g. 13/8)"),
+        (DOUBLE_2_2, "13/11 13/11", "the play uses two of the four 2s but 4 can be used (e.g. 13/11(2) 6/4(2))"),
+        (DOUBLE_2_2, "13/5", "the checker on 13 cannot move 8: point 9 is blocked (2 O checkers)"),
+        (DOUBLE_2_2, "6/4(4) 6/4", "6/4 moves 2 pips, but the dice 2-2 are used up by then (the play moves 10 pips, the dice at most 8)"),
+    ],
+)
+def test_an_illegal_play_names_the_blocked_point_or_the_dice_rule(setup: dict[str, Any], play: str, reason: str) -> None:
+    state = position(setup["on_roll"], setup["opponent"], setup["dice"])
+    with pytest.raises(IllegalMoveError) as error:
+        state.parse_move(play)
+    assert str(error.value) == f"{play!r} is not legal with {notation.roll_name(state.dice)}: {reason}"
+
+
+def _written_plays(draw: st.DrawFn, state: BackgammonState) -> str:
+    """One to four checker moves from points X occupies (or the bar) to lower points or off."""
+    mine = state.boards[state.player]
+    sources = [point for point in range(1, BAR + 1) if mine[point]]
+    paths = []
+    for _ in range(draw(st.integers(min_value=1, max_value=4))):
+        source = draw(st.sampled_from(sources))
+        destination = draw(st.integers(min_value=max(OFF, source - 24), max_value=source - 1))
+        paths.append(f"{point_name(source)}/{point_name(destination)}")
+    return " ".join(paths)
+
+
+@settings(deadline=None, max_examples=150)
+@given(st.integers(min_value=0, max_value=10_000), st.data())
+def test_every_illegal_play_gets_a_specific_reason(seed: int, data: st.DataObject) -> None:
+    """The diagnosis replays the rules independently of the move generator: a written play
+    it cannot fault would be legal, so it never falls back to "the rules allow ..."."""
+    state = random_checker_play(seed)
+    if state is None:
+        return
+    text = _written_plays(data.draw, state)
+    try:
+        move = state.parse_move(text)
+    except IllegalMoveError as error:
+        assert str(error).startswith(f"{text!r} is not legal with {notation.roll_name(state.dice)}: ")
+        assert "the rules allow" not in str(error)
+        return
+    assert move in state.legal_moves()
+
+
+def test_a_point_must_be_written_in_ascii_digits() -> None:
+    with pytest.raises(IllegalMoveError) as error:
+        BackgammonState.from_text(START_3_1).parse_move("1\u00b2/10")
+    assert str(error.value) == "'1\u00b2' in '1\u00b2/10' is not a point: use 1-24, bar (25) or off (0)"
 
 
 def test_moving_from_an_empty_bar_names_the_bar() -> None:
-    with pytest.raises(IllegalMoveError, match="no checker left on the bar"):
+    with pytest.raises(IllegalMoveError, match="X has no checker on the bar"):
         BackgammonState.from_text(START_3_1).parse_move("bar/22")
 
 
@@ -774,8 +862,46 @@ def test_moving_from_an_empty_bar_names_the_bar() -> None:
         "4HPwATDgc/ABMA cAkAAAAAAAAA",
         "Position ID: 4HPwATDgc/ABMA  Match ID: cAkAAAAAAAAA",
         "gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA",
+        "set gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA",
         "  4HPwATDgc/ABMA:cAkAAAAAAAAA\n",
+        "4HPwATDgc/ABMA\tcAkAAAAAAAAA",
+        "4HPwATDgc/ABMA : cAkAAAAAAAAA",
+        " GNU Backgammon  Position ID: 4HPwATDgc/ABMA\n                 Match ID   : cAkAAAAAAAAA\n",
+        "Match ID: cAkAAAAAAAAA Position ID: 4HPwATDgc/ABMA",
+        "position id:4HPwATDgc/ABMA match id:cAkAAAAAAAAA",
     ],
 )
 def test_gnubg_ids_are_read_in_every_form_gnubg_writes(text: str) -> None:
     assert BackgammonState.from_text(text).to_text() == "4HPwATDgc/ABMA:cAkAAAAAAAAA"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "no gnubg id in '': expected PositionID:MatchID, such as 4HPwATDgc/ABMA:cAkAAAAAAAAA"),
+        (
+            "4HPwATDgc/ABMA cAkAAAAAAAAA extra",
+            "'4HPwATDgc/ABMA cAkAAAAAAAAA extra': expected PositionID:MatchID "
+            "(or the two ids separated by a space), found 3 words",
+        ),
+        (
+            "cAkAAAAAAAAA 4HPwATDgc/ABMA",
+            "'cAkAAAAAAAAA 4HPwATDgc/ABMA': the Position ID comes first and the Match ID second: "
+            "4HPwATDgc/ABMA:cAkAAAAAAAAA",
+        ),
+        ("4HPwATDgc/ABMA:", "'4HPwATDgc/ABMA:': no Match ID after ':' (or leave the ':' out for a money game)"),
+        (":cAkAAAAAAAAA", "':cAkAAAAAAAAA': no Position ID before ':'"),
+        ("Position ID:", "'Position ID:': 'Position ID:' is followed by no id"),
+        ("Match ID: cAkAAAAAAAAA", "'Match ID: cAkAAAAAAAAA': a Match ID alone is no position; give the Position ID too"),
+    ],
+)
+def test_misshapen_gnubg_ids_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(BadPositionError) as error:
+        BackgammonState.from_text(text)
+    assert str(error.value) == message
+
+
+def test_too_many_checkers_in_a_position_id_gives_the_exact_count() -> None:
+    with pytest.raises(BadPositionError) as error:
+        BackgammonState.from_text("4OfgA2DA5+ADYA")
+    assert str(error.value) == "O has 16 checkers on the board: a side has 15"

@@ -269,7 +269,30 @@ def test_move_text_forms() -> None:
         state.parse_move("2x18")
     single = CheckersState.from_text("B:W14,23:B9")
     assert single.parse_move("9x27") == CheckersMove((9, 18, 27), (14, 23))
-    assert single.parse_move("9-27") == single.parse_move("9x27")
+    assert single.parse_move("9-27") == single.parse_move("9x27")  # the older literature's form
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("11x15", "11x15 is not a capture (nothing is jumped): write 11-15"),
+        ("11X16", "11X16 is not a capture (nothing is jumped): write 11-16"),
+        (" 9 x 14 ", "9 x 14 is not a capture (nothing is jumped): write 9-14"),
+    ],
+)
+def test_x_for_a_plain_step_is_refused(text: str, message: str) -> None:
+    state = CheckersState.initial()
+    with pytest.raises(IllegalMoveError) as error:
+        state.parse_move(text)
+    assert str(error.value) == message
+    assert state.parse_move(message.rsplit(" ", 1)[1]) in state.legal_moves()
+
+
+def test_a_step_written_as_x_when_a_capture_is_due_says_the_capture_is_mandatory() -> None:
+    state = CheckersState.from_text("B:W14,25:B9,10")
+    with pytest.raises(IllegalMoveError) as error:
+        state.parse_move("10x15")
+    assert str(error.value) == "10x15 is not legal: a capture is mandatory (9x18 or 10x17)"
 
 
 @pytest.mark.parametrize(

@@ -491,5 +491,19 @@ def test_an_obf_line_with_its_solutions_is_a_position() -> None:
     bare = line.split(";")[0]
     assert OthelloState.from_text(line).to_text() == OthelloState.from_text(bare).to_text() == bare
     assert OthelloState.from_text(bare + ";").to_text() == bare
-    with pytest.raises(BadPositionError, match="side to move"):
+    with pytest.raises(BadPositionError) as error:
         OthelloState.from_text(line.replace(" X;", " Z;"))
+    assert str(error.value) == "the side to move is 'Z'; use X (black) or O (white)"
+    with pytest.raises(BadPositionError) as error:
+        OthelloState.from_text("; X")
+    assert str(error.value) == (
+        "an Othello position is 64 board characters, a space and the side to move (X or O); got 0 word(s)"
+    )
+
+
+def test_every_line_of_the_ffo_obf_file_reads_as_it_stands() -> None:
+    lines = (DATA / "fforum-1-19.obf").read_text().splitlines()
+    assert len(lines) == 19
+    for line in lines:
+        assert line.split(";")[0].rstrip().endswith((" X", " O"))
+        assert OthelloState.from_text(line).to_text() == line.split(";")[0].strip()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -137,6 +138,68 @@ def test_positions_over_the_board_alphabet_are_valid_or_cleanly_refused(text: st
     xs, os_ = text.count("x"), text.count("o")
     assert len(text) == 9 and os_ <= xs <= os_ + 1
     assert state.to_text() == text
+
+
+def reachable_texts() -> set[str]:
+    """Every position legal play reaches from the empty board (play stops at a win)."""
+    seen: set[str] = set()
+
+    def walk(state: TicTacToeState) -> None:
+        text = state.to_text()
+        if text in seen:
+            return
+        seen.add(text)
+        for move in state.legal_moves():
+            walk(state.result(move))
+
+    walk(TicTacToeState.initial())
+    return seen
+
+
+def test_from_text_accepts_exactly_the_reachable_positions() -> None:
+    """All 3^9 boards: accepted if and only if play can reach them, else refused with one of
+    the named reasons."""
+    reachable = reachable_texts()
+    assert len(reachable) == COUNTS["reachable_positions_incl_empty"]
+    reasons = (
+        "marks and o has",
+        "both x and o have three in a row",
+        "x has three in a row but o has moved since",
+        "o has three in a row but x has moved since",
+    )
+    for cells in itertools.product("xo.", repeat=9):
+        text = "".join(cells)
+        try:
+            TicTacToeState.from_text(text)
+        except BadPositionError as error:
+            assert text not in reachable
+            assert any(reason in str(error) for reason in reasons), str(error)
+            continue
+        assert text in reachable
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "a tic-tac-toe position has 9 squares, got 0 characters"),
+        ("x.o.x.o.x.o.", "a tic-tac-toe position has 9 squares, got 12 characters"),
+        ("xxxooo...", "both x and o have three in a row"),
+        ("oooxxx...", "both x and o have three in a row"),
+        ("o........", "x has 0 marks and o has 1: x moves first, so x has as many marks as o or one more"),
+        ("xxx.o....", "x has 3 marks and o has 1: x moves first, so x has as many marks as o or one more"),
+        ("xx?......", "square c3 holds '?'; use x, o or ."),
+    ],
+)
+def test_bad_position_messages_are_exact(text: str, message: str) -> None:
+    with pytest.raises(BadPositionError) as error:
+        TicTacToeState.from_text(text)
+    assert str(error.value) == message
+
+
+def test_a_position_must_be_text() -> None:
+    with pytest.raises(BadPositionError) as error:
+        TicTacToeState.from_text(None)  # type: ignore[arg-type]
+    assert str(error.value) == "a tic-tac-toe position is text, not NoneType"
 
 
 @pytest.mark.parametrize(
