@@ -116,3 +116,44 @@ def test_cli_time_limit_counts_from_the_request() -> None:
     overhead = min(wall("analyse", "--game", "chess", "--depth", "1") for _ in range(2))
     elapsed = wall("analyse", "--game", "chess", "--time", "1")
     assert elapsed - overhead < 1.2
+
+
+PROGRESS_CASES = [
+    ("chess", "minimax", None),
+    ("checkers", "mtdf", None),
+    ("othello", "alphabeta", None),
+    ("othello-solver", "pvs", 22),
+    ("backgammon", "star2", None),
+    ("backgammon", "mcts", None),
+    ("chess", "mcts", None),
+]
+
+
+@pytest.mark.parametrize(("game", "algorithm", "solver_empties"), PROGRESS_CASES)
+def test_progress_arrives_at_least_four_times_a_second_everywhere(
+    game: str, algorithm: str, solver_empties: int | None
+) -> None:
+    """The GUI's live counters tick during every kind of search, the exact Othello solver
+    and the chance layers included, not only between iterations."""
+    from ai.events import Progress
+
+    if game == "othello-solver":
+        state, settings = othello_with_empties(22), SearchSettings(algorithm=algorithm, solver_empties=solver_empties)
+    elif game == "backgammon":
+        state, settings = backgammon_midgame(), SearchSettings(algorithm=algorithm)
+    else:
+        state, settings = new_game(game), SearchSettings(algorithm=algorithm)
+    times: list[float] = []
+
+    def on_event(event: object) -> None:
+        if isinstance(event, Progress):
+            times.append(time.perf_counter())
+
+    started = time.perf_counter()
+    search(state, settings, Limits(time=1.0), on_event=on_event)
+    ended = time.perf_counter()
+    # Every gap, from the start to the first event and from the last to the answer, is
+    # under a quarter second (the time manager may end the search before the full second).
+    gaps = [later - earlier for earlier, later in zip([started, *times], [*times, ended])]
+    assert len(times) >= 2, f"{len(times)} progress events in {ended - started:.2f} s"
+    assert max(gaps) < 0.25 + 0.05, f"gaps {[round(gap, 3) for gap in gaps]}"  # slack for a busy machine
