@@ -96,28 +96,6 @@ def test_a_one_second_search_answers_within_1_2_seconds_in_process() -> None:
     assert answer.best_move is not None
 
 
-def test_cli_time_limit_counts_from_the_request() -> None:
-    """``plyground analyse --time 1`` answers within 1.2 s of the request. A fresh process
-    also pays the interpreter's and the imports' start-up before the request exists; that
-    overhead is measured in the same test, as the wall time of a depth-1 analysis (the same
-    imports, a search of a few milliseconds), and allowed."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    script = Path(sys.executable).parent / "plyground"
-
-    def wall(*argv: str) -> float:
-        started = time.perf_counter()
-        result = subprocess.run([str(script), *argv], capture_output=True, text=True, timeout=60)
-        assert result.returncode == 0, result.stderr
-        return time.perf_counter() - started
-
-    overhead = min(wall("analyse", "--game", "chess", "--depth", "1") for _ in range(2))
-    elapsed = wall("analyse", "--game", "chess", "--time", "1")
-    assert elapsed - overhead < 1.2
-
-
 PROGRESS_CASES = [
     ("chess", "minimax", None),
     ("checkers", "mtdf", None),
