@@ -532,7 +532,8 @@ def test_round_trips_on_playout_positions(seed: int) -> None:
 
 # --------------------------------------------------------- optional cross-check
 def test_legal_moves_agree_with_pydraughts() -> None:
-    """Dev-only: needs ``pip install pydraughts`` (variant "english"); skipped otherwise."""
+    """An independent generator (pydraughts, variant "english", from the ``test`` extra)
+    agrees move for move on positions from random playouts."""
     draughts = pytest.importorskip("draughts")
     rng = random.Random(2024)
     checked = 0
