@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -537,16 +536,6 @@ def test_evaluation_sanity() -> None:
     assert doubled.evaluate(X) == pytest.approx(2 * even.evaluate(X))
 
 
-def test_evaluate_cost_per_call() -> None:
-    rng = random.Random(11)
-    states = [s.copy() for s in random_playout(BackgammonState.initial(), rng) if not s.is_terminal()]
-    start = time.perf_counter()
-    for state in states:
-        state.evaluate(0)
-    per_call = (time.perf_counter() - start) / len(states)
-    assert per_call < 1e-3  # measured ~15 us on a loaded 2-core box
-
-
 # ------------------------------------------------------------ protocol
 def test_registry_and_metadata() -> None:
     assert get_game("backgammon") is BackgammonState
@@ -671,77 +660,27 @@ def test_checker_counts_are_conserved_in_playouts() -> None:
             break
 
 
-# ------------------------------------------------------------------ speed
-@pytest.mark.slow
-def test_move_generation_speed_report() -> None:
-    rng = random.Random(7)
-    positions = []
-    for _ in range(40):
-        for current in random_playout(BackgammonState.initial(cube_enabled=False), rng):
-            if current.phase == CHECKER_PLAY:
-                positions.append((list(current.boards[current.player]), list(current.boards[1 - current.player]), current.dice))
-            if current.is_terminal():
-                break
-    start = time.perf_counter()
-    plays = sum(len(generate_plays(mine, theirs, *dice)) for mine, theirs, dice in positions)
-    elapsed = time.perf_counter() - start
-    print(f"\n{len(positions) / elapsed:.0f} generations/s, {plays / elapsed:.0f} plays/s")
-
-
-PUBEVAL = json.loads((DATA / "pubeval_weights.json").read_text())
-
-
-def pubeval(race: bool, mine: Board, theirs: Board) -> float:
-    """Tesauro's pubeval (dev-only yardstick, never the product's evaluator): a linear score
-    of the position after a play, from the mover's side; see pubeval_weights.json."""
-    table = PUBEVAL["wr_race"] if race else PUBEVAL["wc_contact"]
-    if mine[OFF] == CHECKERS:
-        return 99999999.0
-    score = 0.0
-    for index in range(1, 25):  # input block j describes point 25 - j
-        point = BAR - index
-        count = mine[point] if mine[point] else -(theirs[BAR - point] == 1)
-        base = 5 * (index - 1)
-        if count == -1:
-            score += table[base]
-        if count >= 1:
-            score += table[base + 1]
-        if count >= 2:
-            score += table[base + 2]
-        if count == 3:
-            score += table[base + 3]
-        if count >= 4:
-            score += table[base + 4] * (count - 3) / 2
-    return score + table[120] * theirs[BAR] / 2 + table[121] * mine[OFF] / 15
-
-
-def greedy_choice(state: BackgammonState, use_pubeval: bool) -> object:
-    mover, race = state.player, state.is_race()
-
-    def value(move: object) -> float:
-        child = state.result(move)
-        if use_pubeval:
-            return pubeval(race, child.boards[mover], child.boards[1 - mover])
-        return child.evaluate(mover)
-
-    return max(state.legal_moves(), key=value)
-
-
-@pytest.mark.slow
-def test_pubeval_match_report() -> None:
-    """Dev-only: 1-ply greedy with our EVAL against 1-ply greedy pubeval, cubeless."""
-    rng = random.Random(2024)
-    games, points = 400, 0.0
+# ------------------------------------------------------------------ the evaluation plays
+def test_greedy_eval_crushes_a_random_player() -> None:
+    """One ply on EVAL against uniform random play, cubeless: a sane evaluation wins almost
+    every game, many of them gammons (bench/backgammon_eval.py measured +2.29 points a game
+    over 200 games, and +0.05 against Tesauro's pubeval over 2,000)."""
+    rng = random.Random(11)
+    points = 0
+    games = 16
     for game in range(games):
         ours = game % 2
         state = BackgammonState.initial(cube_enabled=False)
         while not state.is_terminal():
             if state.to_move() == CHANCE:
                 random_step(state, rng)
+            elif state.player == ours:
+                mover = state.player
+                state.play(max(state.legal_moves(), key=lambda move: state.result(move).evaluate(mover)))
             else:
-                state.play(greedy_choice(state, use_pubeval=state.player != ours))
+                state.play(rng.choice(state.legal_moves()))
         points += state.utility(ours)
-    print(f"\nours vs pubeval, 1-ply each, {games} games: {points / games:+.3f} points per game")
+    assert points / games > 1.2
 
 
 # --------------------------------------------------------- illegal plays say why

@@ -1,0 +1,127 @@
+"""Backgammon EVAL against Tesauro's pubeval: a cubeless money-game match, 1 ply each.
+
+Run: ``.venv/bin/python bench/backgammon_eval.py [--games 400] [--seed 2024]``.
+
+Both sides pick the play whose resulting position their evaluator likes best (no search),
+so the match measures the evaluators alone. pubeval (G. Tesauro, 1993, public weights in
+``tests/data/backgammon/pubeval_weights.json``) is a yardstick, never the product's
+evaluator. Colours alternate and both players see the same seeded dice stream, so luck
+mostly cancels; the line printed is points per game for Plyground with its standard error,
+plus the same against a player that picks uniformly at random (a floor, not a peer).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.backgammon import BackgammonState  # noqa: E402
+from games.backgammon.board import BAR, CHECKERS, OFF, Board  # noqa: E402
+from games.base import CHANCE  # noqa: E402
+
+WEIGHTS = json.loads(
+    (Path(__file__).resolve().parent.parent / "tests" / "data" / "backgammon" / "pubeval_weights.json").read_text()
+)
+
+Chooser = Callable[[BackgammonState, random.Random], object]
+
+
+def pubeval(race: bool, mine: Board, theirs: Board) -> float:
+    """pubeval's linear score of the position after a play, from the mover's side.
+
+    Input block j (0-based) describes point 24 - j from the mover's view: an opposing blot,
+    or 1, 2, 3 or more of the mover's checkers (the "more" unit counts (n - 3) / 2); then
+    the opponent's checkers on the bar and the mover's checkers off."""
+    table = WEIGHTS["wr_race"] if race else WEIGHTS["wc_contact"]
+    if mine[OFF] == CHECKERS:
+        return 99_999_999.0
+    score = 0.0
+    for index in range(1, 25):
+        point = BAR - index
+        count = mine[point] if mine[point] else -(theirs[BAR - point] == 1)
+        base = 5 * (index - 1)
+        if count == -1:
+            score += table[base]
+        if count >= 1:
+            score += table[base + 1]
+        if count >= 2:
+            score += table[base + 2]
+        if count == 3:
+            score += table[base + 3]
+        if count >= 4:
+            score += table[base + 4] * (count - 3) / 2
+    return score + table[120] * theirs[BAR] / 2 + table[121] * mine[OFF] / 15
+
+
+def choose_with_pubeval(state: BackgammonState, rng: random.Random) -> object:
+    mover, race = state.player, state.is_race()
+    return max(state.legal_moves(), key=lambda move: pubeval(race, *_boards_after(state, move, mover)))
+
+
+def choose_with_eval(state: BackgammonState, rng: random.Random) -> object:
+    mover = state.player
+    return max(state.legal_moves(), key=lambda move: state.result(move).evaluate(mover))
+
+
+def choose_at_random(state: BackgammonState, rng: random.Random) -> object:
+    return rng.choice(state.legal_moves())
+
+
+def _boards_after(state: BackgammonState, move: object, mover: int) -> tuple[Board, Board]:
+    child = state.result(move)
+    return child.boards[mover], child.boards[1 - mover]
+
+
+def play_match(opponent: Chooser, games: int, seed: int) -> list[int]:
+    """Points won by Plyground's EVAL in each game (gammons and backgammons count 2 and 3)."""
+    points: list[int] = []
+    for game in range(games):
+        dice = random.Random(seed + game // 2)  # each pair of games: same dice, colours swapped
+        choices = random.Random(seed + game)
+        ours = game % 2
+        state = BackgammonState.initial(cube_enabled=False)
+        while not state.is_terminal():
+            if state.to_move() == CHANCE:
+                outcomes = state.chance_outcomes()
+                state.play(dice.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0])
+            else:
+                chooser = choose_with_eval if state.player == ours else opponent
+                state.play(chooser(state, choices))
+        points.append(state.utility(ours))
+    return points
+
+
+def report(name: str, points: list[int], seconds: float) -> None:
+    mean = statistics.fmean(points)
+    error = statistics.stdev(points) / len(points) ** 0.5
+    wins = sum(point > 0 for point in points)
+    print(
+        f"plyground EVAL vs {name:8} {len(points)} games  {mean:+.3f} ± {error:.3f} points/game  "
+        f"won {wins}/{len(points)}  ({seconds:.0f} s)",
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=2024)
+    args = parser.parse_args()
+    for name, opponent, games in (
+        ("random", choose_at_random, max(2, args.games // 10)),
+        ("pubeval", choose_with_pubeval, args.games),
+    ):
+        started = time.perf_counter()
+        report(name, play_match(opponent, games, args.seed), time.perf_counter() - started)
+
+
+if __name__ == "__main__":
+    main()
