@@ -34,6 +34,7 @@ bench: setup
 	$(BIN)/python bench/node_counts.py
 	$(BIN)/python bench/engine_speed.py
 	$(BIN)/python bench/othello_ffo.py
+	$(BIN)/python bench/backgammon_eval.py --games 400
 
 # Strength against peers (about 25 minutes): WAC 300 at 1 s and Bratko-Kopec at 10 s.
 bench-full: bench
