@@ -15,7 +15,6 @@ import argparse
 import dataclasses
 import json
 import os
-import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -24,7 +23,8 @@ from ai.events import Score
 from ai.search import ALGORITHMS
 from ai.settings import Limits, SearchRequest, SearchSettings
 from games import CHANCE, GAME_NAMES, GameState, get_game, new_game
-from games.backgammon.notation import NO_DOUBLE, TAKE
+from games.backgammon.notation import NO_DOUBLE, TAKE, parse_roll
+from games.base import IllegalMoveError
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -72,8 +72,11 @@ def apply_dice(state: GameState, dice: str | None) -> None:
             )
         else:
             current = getattr(state, "dice", None)
-            wanted = re.fullmatch(r"\s*([1-6])\s*-?\s*([1-6])\s*", dice)
-            if current and wanted and sorted(map(int, wanted.groups())) == sorted(current):
+            try:
+                wanted = sorted(parse_roll(dice))
+            except IllegalMoveError:
+                wanted = None  # not a roll at all: said below, beside the dice already rolled
+            if current and wanted == sorted(current):
                 return  # the position already has exactly these dice
             rolled = f" ({current[0]}-{current[1]})" if current else ""
             raise UsageError(

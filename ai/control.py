@@ -76,7 +76,7 @@ class SearchControl:
 
     def count_nodes(self, count: int, check: bool = True) -> None:
         """Add ``count`` nodes searched elsewhere (a game's exact solver reports in batches:
-        ``games.othello.solver.NodePoll``); with ``check``, stop here if it is time."""
+        ``games.base.NodePoll``); with ``check``, stop here if it is time."""
         self.nodes += count
         if check and self.nodes >= self._next_check:
             self.check()

@@ -31,7 +31,7 @@ from ai.context import SearchContext
 from ai.control import SearchStopped
 from ai.events import Finished, Iteration, SearchStats
 from ai.scores import INFINITY, WIN_SCORE, is_win_score, terminal_score, to_report
-from ai.search.common import MAX_SEARCH_PLY, NodeSearch, SearchTools, solve_root
+from ai.search.common import MAX_SEARCH_PLY, NodeSearch, SearchTools, greedy_move, solve_root
 
 IterationSearch = Callable[[GameState, int, float | None], float]
 """One iteration: ``(root, depth, previous score or None) -> root value`` (side to move)."""
@@ -162,21 +162,6 @@ class _Reporter:
         )
 
 
-def _one_ply_best(state: GameState) -> Any:
-    """The move whose child evaluates best for the mover: the answer when a stop cuts the
-    root's exact solve short before any search ran (costs one EVAL per legal move)."""
-    probe = state.copy()
-    mover = probe.to_move()
-    best_move, best_value = None, float("-inf")
-    for move in probe.legal_moves():
-        probe.play(move)
-        value = probe.evaluate(mover)
-        probe.undo()
-        if best_move is None or value > best_value:
-            best_move, best_value = move, value
-    return best_move
-
-
 def run_iterative_deepening(
     state: GameState,
     context: SearchContext,
@@ -206,7 +191,8 @@ def run_iterative_deepening(
     try:
         solved = solve_root(root, tools)
     except SearchStopped:  # time, nodes or a stop request during a long exact solve
-        move = _one_ply_best(state)
+        probe = state.copy()  # the stopped solve may have left ``root`` mid-line
+        move = greedy_move(probe, probe.legal_moves())
         raw = root.evaluate(root.to_move())
         return reporter.finished(0, raw, [move], stopped=True)
     if solved is not None:  # the game's exact solver settles the root (Othello endgame)

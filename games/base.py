@@ -28,6 +28,12 @@ from typing import Any, ClassVar, Literal, TypeVar
 Player = int
 """0 or 1 for the two players (0 moves first), or ``CHANCE``."""
 
+NodePoll = Callable[[int, bool], None]
+"""``poll(nodes, check)``: a game's own long computation (Othello's exact endgame solver)
+reports the nodes it searched since its last report, now and then and once at the end with
+``check=False``; with ``check=True`` the callee may raise to stop it (the engine's
+``SearchStopped``), which is how a time limit or a stop request reaches a long solve."""
+
 CHANCE: Player = -1
 """The chance pseudo-player (OpenSpiel's convention)."""
 
@@ -205,7 +211,7 @@ class GameState(ABC):
     """Whether ``solve`` can return exact values (Othello's endgame solver)."""
 
     def solve(
-        self, player: Player, max_empties: int, poll: Callable[[int, bool], None] | None = None
+        self, player: Player, max_empties: int, poll: NodePoll | None = None
     ) -> float | None:
         """An exact game-theoretic value for ``player`` in utility units, when the game's
         own fast solver can get it here (Othello: at most ``max_empties`` empty squares);

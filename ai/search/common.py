@@ -21,7 +21,7 @@ from ai.context import DISCARD_EVENTS, SearchContext
 from ai.events import CurrentMove, Progress
 from ai.observer import SearchObserver
 from ai.ordering import MoveOrderer, has_capture_scores
-from ai.scores import INFINITY, terminal_score
+from ai.scores import INFINITY, WIN_SCORE, terminal_score
 from ai.settings import SearchSettings
 from ai.tt import BOUND_NAMES, EXACT, LOWER, UPPER, SearchTable, TranspositionTable, estimate_move_bytes
 
@@ -337,3 +337,18 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
         if best is None or value > best[0]:
             best = (value, move)
     return best
+
+
+def greedy_move(state: GameState, moves: list[Any]) -> Any:
+    """The move whose child is best for the mover by EVAL (a finished game by its utility;
+    first of equals): one ply of lookahead. It guides MCTS's ``eval`` playouts and answers
+    when a stop cuts the root's exact solve short. ``state`` is played on and restored."""
+    mover = state.to_move()
+    best_move, best_value = moves[0], -math.inf
+    for move in moves:
+        state.play(move)
+        value = state.utility(mover) * WIN_SCORE if state.is_terminal() else state.evaluate(mover)
+        state.undo()
+        if value > best_value:
+            best_move, best_value = move, value
+    return best_move

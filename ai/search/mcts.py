@@ -70,6 +70,7 @@ from ai.events import Finished, Iteration, Progress, RootMoveStat, Score, Search
 from ai.scores import WIN_SCORE, to_report
 from ai.settings import SearchSettings
 from ai.search.chance_common import next_decider
+from ai.search.common import greedy_move
 from ai.search.chance_iterative import finished_early, install_progress, unsearchable_reason
 
 REPORT_INTERVAL: Final = 0.25
@@ -141,20 +142,6 @@ class Node:
     def mean(self) -> float:
         """Mean reward for player 0 (0 before the first visit)."""
         return self.total / self.visits if self.visits else 0.0
-
-
-def greedy_move(state: GameState, moves: list[Any]) -> Any:
-    """The move whose child EVAL is best for the mover (first of equals): one ply of
-    lookahead, the guide of an ``eval`` playout."""
-    mover = state.to_move()
-    best_move, best_value = moves[0], -math.inf
-    for move in moves:
-        state.play(move)
-        value = state.utility(mover) * WIN_SCORE if state.is_terminal() else state.evaluate(mover)
-        state.undo()
-        if value > best_value:
-            best_move, best_value = move, value
-    return best_move
 
 
 def proven_value(node: Node) -> float:

@@ -103,6 +103,11 @@ def to_pgn(state: ChessState, headers: Mapping[str, str] | None = None) -> str:
     return game.accept(exporter)
 
 
+def _move_number(board: chess.Board) -> str:
+    """``12. `` before white's move, ``12... `` before black's: how PGN numbers a move."""
+    return f"{board.fullmove_number}{'. ' if board.turn == chess.WHITE else '... '}"
+
+
 class _QuietGameBuilder(chess.pgn.GameBuilder):  # type: ignore[type-arg]
     """``GameBuilder`` that collects errors without logging them (games/ does no I/O), and
     says why a move is illegal, at which move number."""
@@ -114,12 +119,11 @@ class _QuietGameBuilder(chess.pgn.GameBuilder):  # type: ignore[type-arg]
         try:
             return board.parse_san(san)
         except ValueError as error:
-            number = f"{board.fullmove_number}{'. ' if board.turn == chess.WHITE else '... '}"
             try:
                 notation.parse_move(board, san)
             except IllegalMoveError as reason:
-                raise PgnError(f"PGN move {number}{reason}") from None
-            raise PgnError(f"PGN move {number}{san}: {error}") from None
+                raise PgnError(f"PGN move {_move_number(board)}{reason}") from None
+            raise PgnError(f"PGN move {_move_number(board)}{san}: {error}") from None
 
 
 def from_pgn(text: str) -> PgnGame:
@@ -155,9 +159,7 @@ def from_pgn(text: str) -> PgnGame:
     moves = list(game.mainline_moves())
     for move in moves:
         if not move:  # python-chess reads "--" as a null move; a variation may show a threat so
-            board = state.board
-            number = f"{board.fullmove_number}{'. ' if board.turn == chess.WHITE else '... '}"
-            raise PgnError(f"PGN move {number}is a null move: a variation may show one, but the game itself cannot pass")
+            raise PgnError(f"PGN move {_move_number(state.board)}is a null move: a variation may show one, but the game itself cannot pass")
         # chess.pgn has checked each move's legality. Our stricter end-of-game rules are
         # not applied here: an over-the-board game may go on after an unclaimed draw.
         state.play(move)

@@ -24,10 +24,10 @@ The classic endgame recipe (Buro; Gunnar Andersson's "Writing an Othello program
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from games.base import NodePoll
 from games.othello.bitboard import (
     CORNERS,
     FULL,
@@ -45,12 +45,6 @@ A 14-empty FFO position takes well under a second here."""
 
 PASS_MOVE: Final = SQUARE_COUNT
 """The best "move" when the side to move must pass (same value as ``games.othello.PASS``)."""
-
-NodePoll = Callable[[int, bool], None]
-"""``poll(nodes, check)``: the solver reports the nodes it searched since its last report
-(every ``POLL_INTERVAL`` search nodes, and once at the end with ``check=False``); with
-``check=True`` the callee may raise to stop the solve (the engine's ``SearchStopped``), which
-is how a time limit or a stop request reaches a long exact solve."""
 
 POLL_INTERVAL: Final = 1024
 """Interior search nodes between two polls. The solver runs ~100-200k nodes/s here, so a

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import ClassVar, Final
 
-from games.base import BadPositionError, GameState, IllegalMoveError, Player
+from games.base import BadPositionError, GameState, IllegalMoveError, NodePoll, Player
 from games.othello.bitboard import (
     FILES,
     FULL,
@@ -34,7 +34,7 @@ from games.othello.evaluation import (
     feature_breakdown,
     weight_vector,
 )
-from games.othello.solver import PASS_MOVE, SOLVER_EMPTIES, EndgameSolver, NodePoll
+from games.othello.solver import PASS_MOVE, SOLVER_EMPTIES, EndgameSolver
 from games.zobrist import zobrist_keys
 
 BLACK: Final[Player] = 0
@@ -251,7 +251,7 @@ class OthelloState(GameState):
     def solve(self, player: Player, max_empties: int = SOLVER_EMPTIES, poll: NodePoll | None = None) -> float | None:
         """The exact final margin for ``player`` when at most ``max_empties`` squares are
         empty, else ``None``. ``poll`` hears the node count as the solve goes and may stop
-        it by raising (see ``games.othello.solver.NodePoll``)."""
+        it by raising (see ``games.base.NodePoll``)."""
         if self.empties() > max_empties:
             return None
         score = EndgameSolver(poll).solve(self.own, self.opponent).score
