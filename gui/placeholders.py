@@ -100,6 +100,8 @@ class PlaceholderBoard(QWidget):
     def paintEvent(self, event: Any) -> None:  # noqa: N802
         painter = QPainter(self)
         painter.fillRect(self.rect(), QColor("#d8c8a8"))
+        for i in range(0, self.width(), 40):
+            painter.fillRect(i, 0, 20, self.height(), QColor("#b89868" if i % 80 else "#987848"))
         painter.setPen(QColor("#222"))
         if self._state is not None:
             painter.drawText(QRectF(self.rect()), Qt.AlignmentFlag.AlignCenter, str(self._state))

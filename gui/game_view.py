@@ -1,0 +1,311 @@
+"""The game view: the board with its eval-bar slot, the players, the move list and move box,
+and the game's controls. It renders the ``GameSession`` and forwards intents to it.
+
+Where the engine widgets plug in (the panels helper's): ``set_eval_bar(widget)`` puts a
+widget beside the board; the main window's "Engine" dock holds the engine panel, the eval
+graph and the settings panel (``MainWindow.add_engine_panel``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from games import CHANCE
+from gui.placeholders import board_for  # PLACEHOLDER until gui.boards lands
+from gui.dialogs.new_game import game_title
+from gui.panels.move_list import MovePanel
+from gui.session import GameSession
+
+
+class GameView(QWidget):
+    """One game on screen; ``attach(session)`` shows a new game in it."""
+
+    status_changed = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("gameView")
+        self.session: GameSession | None = None
+        self.board: Any = None
+        self._flipped = False
+        self._theme: Any = None
+        self._viewing: int | None = None
+        """The ply shown when looking back through the game; ``None`` at the live position."""
+        self._history_length = -1
+
+        # left: eval-bar slot and the board
+        self.board_area = QWidget()
+        self.board_area.setObjectName("boardArea")
+        self.board_layout = QHBoxLayout(self.board_area)
+        self.board_layout.setContentsMargins(0, 0, 0, 0)
+        self.board_layout.setSpacing(6)
+        self.eval_slot = QVBoxLayout()
+        self.eval_slot.setContentsMargins(0, 0, 0, 0)
+        self.board_layout.addLayout(self.eval_slot)
+        self.board_holder = QVBoxLayout()
+        self.board_holder.setContentsMargins(0, 0, 0, 0)
+        self.board_layout.addLayout(self.board_holder, 1)
+        self.viewing_label = QLabel()
+        self.viewing_label.setObjectName("viewingLabel")
+        self.viewing_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.viewing_label.hide()
+
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(8, 8, 8, 8)
+        left_layout.addWidget(self.board_area, 1)
+        left_layout.addWidget(self.viewing_label)
+
+        # right: players, moves, controls
+        self.title = QLabel()
+        self.title.setObjectName("gameTitle")
+        self.player_labels = (QLabel(), QLabel())
+        for label in self.player_labels:
+            label.setObjectName("playerLabel")
+            label.setWordWrap(True)
+        self.moves = MovePanel()
+        self.action_row = QHBoxLayout()
+        self.action_buttons: list[QPushButton] = []
+        self.undo_button = QPushButton("⟲ Undo")
+        self.redo_button = QPushButton("Redo ⟳")
+        self.flip_button = QPushButton("Flip")
+        self.hint_button = QPushButton("Hint")
+        self.think_button = QPushButton("Think")
+        self.pause_button = QPushButton("Pause")
+        self.resign_button = QPushButton("Resign")
+        self.roll_button = QPushButton("Roll dice")
+        for button, tip in (
+            (self.undo_button, "Take back (Ctrl+Z)"),
+            (self.redo_button, "Redo (Ctrl+Y)"),
+            (self.flip_button, "Flip the board (F)"),
+            (self.hint_button, "Show the engine's best move (H)"),
+            (self.think_button, "Stop the engine and play now / step the computer (Space)"),
+            (self.pause_button, "Pause or resume a computer side (P)"),
+            (self.resign_button, "Resign the game"),
+            (self.roll_button, "Roll the dice for me"),
+        ):
+            button.setToolTip(tip)
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        controls = QHBoxLayout()
+        for button in (self.undo_button, self.redo_button, self.flip_button, self.hint_button):
+            controls.addWidget(button)
+        controls2 = QHBoxLayout()
+        for button in (self.think_button, self.pause_button, self.roll_button, self.resign_button):
+            controls2.addWidget(button)
+        self.result_label = QLabel()
+        self.result_label.setObjectName("resultLabel")
+        self.result_label.setWordWrap(True)
+        self.result_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.result_label.hide()
+
+        right = QFrame()
+        right.setObjectName("sideColumn")
+        right.setMinimumWidth(260)
+        right.setMaximumWidth(400)
+        right.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(8, 8, 8, 8)
+        right_layout.addWidget(self.title)
+        right_layout.addWidget(self.player_labels[1])
+        right_layout.addWidget(self.moves, 1)
+        right_layout.addWidget(self.player_labels[0])
+        right_layout.addWidget(self.result_label)
+        right_layout.addLayout(self.action_row)
+        right_layout.addLayout(controls)
+        right_layout.addLayout(controls2)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        splitter.setChildrenCollapsible(False)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+
+        self.moves.ply_selected.connect(self._on_ply_selected)
+        self.moves.move_entered.connect(self._on_move_entered)
+        self.undo_button.clicked.connect(lambda: self.session and self.session.undo())
+        self.redo_button.clicked.connect(lambda: self.session and self.session.redo())
+        self.flip_button.clicked.connect(self.flip)
+        self.hint_button.clicked.connect(lambda: self.session and self.session.request_hint())
+        self.think_button.clicked.connect(lambda: self.session and self.session.think_or_stop())
+        self.pause_button.clicked.connect(self.toggle_pause)
+        self.resign_button.clicked.connect(lambda: self.session and self.session.resign())
+        self.roll_button.clicked.connect(lambda: self.session and self.session.roll_dice())
+
+    # ------------------------------------------------------------------ set-up
+    def attach(self, session: GameSession) -> None:
+        """Show ``session`` (a new game): a fresh board of its kind."""
+        self.session = session
+        self._viewing = None
+        self._history_length = -1
+        if self.board is not None:
+            self.board.setParent(None)
+            self.board.deleteLater()
+        self.board = board_for(session.game)
+        self.board.setObjectName("board")
+        self.board.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.board.setMinimumSize(240, 240)
+        if self._theme is not None:
+            self.board.set_theme(self._theme)
+        self.board.set_flipped(self._flipped)
+        self.board_holder.addWidget(self.board)
+        self.board.move_requested.connect(self._on_board_move)
+        session.state_changed.connect(self.refresh)
+        session.hint_found.connect(self._on_hint)
+        names = session.game_class.PLAYER_NAMES
+        self.title.setText(f"<b>{game_title(session.game)}</b>")
+        self.moves.moves.set_players(names)
+        self.refresh()
+
+    def set_eval_bar(self, widget: QWidget) -> None:
+        """Put the eval bar (panels helper) beside the board."""
+        while self.eval_slot.count():
+            old = self.eval_slot.takeAt(0).widget()
+            if old is not None:
+                old.setParent(None)
+        self.eval_slot.addWidget(widget)
+
+    def set_theme(self, theme: Any) -> None:
+        self._theme = theme
+        if self.board is not None:
+            self.board.set_theme(theme)
+
+    # ------------------------------------------------------------------ actions
+    def flip(self) -> None:
+        self._flipped = not self._flipped
+        if self.board is not None:
+            self.board.set_flipped(self._flipped)
+
+    def toggle_pause(self) -> None:
+        if self.session is not None:
+            self.session.set_paused(not self.session.paused)
+
+    def show_live(self) -> None:
+        """Back to the current position (after looking back)."""
+        if self._viewing is not None:
+            self._viewing = None
+            self.moves.moves.show_ply(self.moves.moves.total_plies)
+            self.refresh()
+
+    def show_best_move(self, move: Any) -> None:
+        """The engine's current best move as an arrow/highlight (live while it thinks)."""
+        if self.board is not None and self._viewing is None:
+            self.board.set_best_move(move)
+
+    # ------------------------------------------------------------------ rendering
+    def refresh(self) -> None:
+        session = self.session
+        if session is None or self.board is None:
+            return
+        history = session.history
+        if len(history) != self._history_length:
+            self._history_length = len(history)
+            self.moves.moves.set_history([entry.mover for entry in history], [entry.name for entry in history])
+            self._viewing = None
+            self.board.set_best_move(None)
+        state = session.state
+        if self._viewing is None:
+            self.board.set_state(state)
+            self.board.set_last_move(session.last_move())
+            self.board.set_interactive(session.can_human_move())
+            self.viewing_label.hide()
+        else:
+            shown = session.state_at(self._viewing)
+            last = next((entry.move for entry in reversed(history[: self._viewing]) if entry.mover != CHANCE), None)
+            self.board.set_state(shown)
+            self.board.set_last_move(last)
+            self.board.set_interactive(False)
+            self.viewing_label.setText(f"Looking at move {self._viewing} of {len(history)} — press End to go back")
+            self.viewing_label.show()
+        names = session.game_class.PLAYER_NAMES
+        mover = state.to_move()
+        for player, label in enumerate(self.player_labels):
+            marker = "▶ " if (mover == player and not session.is_over) else ""
+            thinking = " — thinking…" if (session.is_thinking and mover == player) else ""
+            label.setText(f"{marker}<b>{names[player]}</b>: {session.players[player].describe()}{thinking}")
+        self.undo_button.setEnabled(session.can_undo())
+        self.redo_button.setEnabled(session.can_redo())
+        self.hint_button.setEnabled(not session.is_over and not session.is_computer_turn() and mover != CHANCE)
+        self.think_button.setText("Move now" if session.is_thinking else ("Step" if session.is_computer_turn() else "Think"))
+        self.think_button.setEnabled(not session.is_over)
+        has_computer = any(side.is_computer for side in session.players)
+        self.pause_button.setVisible(has_computer)
+        self.pause_button.setText("Play" if session.paused else "Pause")
+        self.resign_button.setEnabled(not session.is_over)
+        self.roll_button.setVisible(session.waits_for_dice())
+        self._update_actions()
+        if session.is_over:
+            self.result_label.setText(f"<b>{session.status_text()}</b>")
+            self.result_label.show()
+        else:
+            self.result_label.hide()
+        example = ""
+        if session.can_human_move():
+            moves = state.legal_moves() if mover != CHANCE else [o for o, _ in state.chance_outcomes()]
+            if moves:
+                example = state.move_name(moves[len(moves) // 2])
+        self.moves.set_example(example)
+        self.moves.box.setEnabled(session.can_human_move())
+        self.status_changed.emit(session.status_text())
+
+    def _update_actions(self) -> None:
+        """Buttons for moves that are words (backgammon's cube: double, roll, take, drop)."""
+        for button in self.action_buttons:
+            button.setParent(None)
+            button.deleteLater()
+        self.action_buttons = []
+        session = self.session
+        if session is None or self._viewing is not None or not session.can_human_move():
+            return
+        state = session.state
+        if state.to_move() == CHANCE:
+            return
+        for move in state.legal_moves():
+            if isinstance(move, str):
+                button = QPushButton(state.move_name(move).capitalize())
+                button.setObjectName(f"action_{move}")
+                button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+                button.clicked.connect(lambda _checked=False, chosen=move: self._on_board_move(chosen))
+                self.action_row.addWidget(button)
+                self.action_buttons.append(button)
+
+    # ------------------------------------------------------------------ intents
+    def _on_board_move(self, move: Any) -> None:
+        if self.session is not None and self._viewing is None:
+            self.session.play_move(move)
+
+    def _on_move_entered(self, text: str) -> None:
+        if self.session is None:
+            return
+        if self._viewing is not None:
+            self.show_live()
+        error = self.session.play_text(text)
+        if error is None:
+            self.moves.accept_move()
+        else:
+            self.moves.show_error(error)
+
+    def _on_ply_selected(self, ply: int) -> None:
+        session = self.session
+        if session is None:
+            return
+        self._viewing = None if ply >= len(session.history) else ply
+        self.refresh()
+
+    def _on_hint(self, move: Any) -> None:
+        self.show_best_move(move)

@@ -1,0 +1,594 @@
+"""The main window: the start page and the game view, the menus and shortcuts, files,
+autosave and the engine dock.
+
+Shortcuts: Ctrl+N new game, Ctrl+O open, Ctrl+S save, Ctrl+Z undo, Ctrl+Y / Ctrl+Shift+Z
+redo, F flip, H hint, Space think/stop (step a paused computer), P pause/resume, Ctrl+C copy
+the position, Ctrl+Shift+C copy the game, Ctrl+V paste a position or a game, Escape back to
+the live position. Single keys never reach the board while the move box has the focus (the
+line edit takes printable keys first).
+
+Engine widgets (the panels helper's) plug in through ``add_engine_panel(widget, title)``
+(tabs of the "Engine" dock) and ``game_view.set_eval_bar(widget)``; they connect to
+``window.bridge`` (the one ``EngineBridge``) and to ``window.session_changed`` (the new
+``GameSession`` of each game).
+"""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QColor, QGuiApplication, QKeySequence, QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QStackedWidget,
+    QTabWidget,
+    QWidget,
+)
+
+from gui import autosave
+from gui.dialogs.new_game import NewGameDialog, game_title
+from gui.gamefile import GameFileError, GameRecord, default_extension, read_game, read_paste, write_game
+from gui.game_view import GameView
+from gui.players import PlayerConfig
+from gui.session import GameSession
+from gui.settings import Settings, data_dir
+from gui.start_page import StartPage
+
+APP_NAME = "Plyground"
+NOTICE_MS = 6000
+MAX_OPEN_BYTES = 5_000_000
+FILE_FILTERS = "Games (*.pgn *.pdn *.json);;Chess PGN (*.pgn);;Checkers PDN (*.pdn);;Plyground JSON (*.json);;All files (*)"
+
+
+def make_bridge(settings: Settings, workers: int | None = None) -> Any:
+    """The app's one ``EngineBridge`` (workers from the settings; 0 = all cores)."""
+    from gui.placeholders import PlaceholderBridge  # PLACEHOLDER until gui.engine_bridge lands
+
+    return PlaceholderBridge()
+
+
+def apply_theme(app: QApplication, name: str) -> None:
+    """The Fusion style with a light or dark palette for every widget."""
+    app.setStyle("Fusion")
+    palette = QPalette()
+    if name == "dark":
+        colours = {
+            QPalette.ColorRole.Window: "#2b2d31",
+            QPalette.ColorRole.WindowText: "#e6e6e6",
+            QPalette.ColorRole.Base: "#1f2023",
+            QPalette.ColorRole.AlternateBase: "#2a2c30",
+            QPalette.ColorRole.Text: "#e6e6e6",
+            QPalette.ColorRole.Button: "#383a40",
+            QPalette.ColorRole.ButtonText: "#e6e6e6",
+            QPalette.ColorRole.Highlight: "#4f8bd6",
+            QPalette.ColorRole.HighlightedText: "#ffffff",
+            QPalette.ColorRole.ToolTipBase: "#383a40",
+            QPalette.ColorRole.ToolTipText: "#e6e6e6",
+            QPalette.ColorRole.PlaceholderText: "#8a8d93",
+            QPalette.ColorRole.Mid: "#4a4d55",
+            QPalette.ColorRole.Link: "#7fb2f0",
+        }
+    else:
+        colours = {
+            QPalette.ColorRole.Window: "#f3f1ed",
+            QPalette.ColorRole.WindowText: "#1e1e1e",
+            QPalette.ColorRole.Base: "#ffffff",
+            QPalette.ColorRole.AlternateBase: "#f5f3ef",
+            QPalette.ColorRole.Text: "#1e1e1e",
+            QPalette.ColorRole.Button: "#e9e6e0",
+            QPalette.ColorRole.ButtonText: "#1e1e1e",
+            QPalette.ColorRole.Highlight: "#3a76c4",
+            QPalette.ColorRole.HighlightedText: "#ffffff",
+            QPalette.ColorRole.ToolTipBase: "#fffbe6",
+            QPalette.ColorRole.ToolTipText: "#1e1e1e",
+            QPalette.ColorRole.PlaceholderText: "#8a8a8a",
+            QPalette.ColorRole.Mid: "#c9c4ba",
+            QPalette.ColorRole.Link: "#2a62a8",
+        }
+    for role, colour in colours.items():
+        palette.setColor(role, QColor(colour))
+    disabled = QColor(colours[QPalette.ColorRole.WindowText])
+    disabled.setAlphaF(0.45)
+    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, disabled)
+    app.setPalette(palette)
+
+
+class MainWindow(QMainWindow):
+    """The app's window."""
+
+    session_changed = Signal(object)
+    """A new ``GameSession`` is shown (engine panels reset for it)."""
+    theme_changed = Signal(str)
+
+    def __init__(
+        self,
+        *,
+        settings: Settings | None = None,
+        bridge: Any = None,
+        data_directory: Path | None = None,
+        seed: int | None = None,
+        offer_resume: bool = True,
+    ) -> None:
+        super().__init__()
+        self.setWindowTitle(APP_NAME)
+        self.settings = settings or Settings()
+        self.data_directory = data_directory or data_dir()
+        self.bridge = bridge if bridge is not None else make_bridge(self.settings)
+        self.seed = seed
+        self.session: GameSession | None = None
+        self.file_path: Path | None = None
+        self._shut_down = False
+        self._autosaved: tuple[int, str] | None = None
+
+        self.stack = QStackedWidget()
+        self.start_page = StartPage()
+        self.game_view = GameView()
+        self.stack.addWidget(self.start_page)
+        self.stack.addWidget(self.game_view)
+        self.setCentralWidget(self.stack)
+        self.start_page.game_chosen.connect(self.choose_new_game)
+        self.start_page.continue_requested.connect(self.continue_last_game)
+        self.game_view.status_changed.connect(self._on_status)
+
+        self.engine_dock = QDockWidget("Engine", self)
+        self.engine_dock.setObjectName("engineDock")
+        self.engine_tabs = QTabWidget()
+        self.engine_tabs.setObjectName("engineTabs")
+        placeholder = QLabel("The engine's thoughts appear here while it searches.")
+        placeholder.setObjectName("engineAreaEmpty")
+        placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        placeholder.setWordWrap(True)
+        self._engine_placeholder: QWidget | None = placeholder
+        self.engine_tabs.addTab(placeholder, "Engine")
+        self.engine_dock.setWidget(self.engine_tabs)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.engine_dock)
+        self.engine_dock.hide()
+
+        self.status_label = QLabel()
+        self.status_label.setObjectName("statusLabel")
+        self.statusBar().addPermanentWidget(self.status_label, 1)
+        self._build_actions()
+        self._refresh_continue()
+        geometry = self.settings.window_geometry
+        if geometry is None or not self.restoreGeometry(geometry):
+            self.resize(1180, 760)
+        self.bridge_iteration_connection()
+        if offer_resume:
+            QTimer.singleShot(0, self.offer_resume)
+
+    # ------------------------------------------------------------------ actions
+    def _action(self, text: str, slot: Any, shortcuts: Any = None, *, checkable: bool = False, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcuts is not None:
+            sequences = shortcuts if isinstance(shortcuts, list) else [shortcuts]
+            action.setShortcuts([QKeySequence(sequence) for sequence in sequences])
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.setCheckable(checkable)
+        if tip:
+            action.setStatusTip(tip)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        self.actions_by_name: dict[str, QAction] = {}
+        menu = self.menuBar()
+        game = menu.addMenu("&Game")
+        defs = [
+            ("new", "&New game…", self.new_game_dialog, QKeySequence.StandardKey.New),
+            ("open", "&Open…", self.open_file, QKeySequence.StandardKey.Open),
+            ("save", "&Save", self.save_file, QKeySequence.StandardKey.Save),
+            ("save_as", "Save &as…", self.save_file_as, QKeySequence.StandardKey.SaveAs),
+        ]
+        for name, text, slot, keys in defs:
+            self.actions_by_name[name] = action = self._action(text, slot, keys)
+            game.addAction(action)
+        game.addSeparator()
+        self.actions_by_name["resign"] = self._action("&Resign", lambda: self.session and self.session.resign())
+        game.addAction(self.actions_by_name["resign"])
+        self.actions_by_name["home"] = self._action("Start &page", self.show_start_page, "Ctrl+Home")
+        game.addAction(self.actions_by_name["home"])
+        game.addSeparator()
+        self.actions_by_name["quit"] = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        game.addAction(self.actions_by_name["quit"])
+
+        edit = menu.addMenu("&Edit")
+        for name, text, slot, keys in (
+            ("undo", "&Take back", lambda: self.session and self.session.undo(), ["Ctrl+Z"]),
+            ("redo", "&Redo", lambda: self.session and self.session.redo(), ["Ctrl+Y", "Ctrl+Shift+Z"]),
+            ("copy_position", "&Copy position", self.copy_position, ["Ctrl+C"]),
+            ("copy_game", "Copy &game", self.copy_game, ["Ctrl+Shift+C"]),
+            ("paste", "&Paste position or game", self.paste, ["Ctrl+V"]),
+        ):
+            self.actions_by_name[name] = action = self._action(text, slot, keys)
+            edit.addAction(action)
+
+        view = menu.addMenu("&View")
+        self.actions_by_name["flip"] = self._action("&Flip board", self.game_view.flip, "F")
+        self.actions_by_name["dark"] = self._action("&Dark theme", self._toggle_dark, "Ctrl+Shift+D", checkable=True)
+        self.actions_by_name["dark"].setChecked(self.settings.theme == "dark")
+        self.actions_by_name["engine_dock"] = self.engine_dock.toggleViewAction()
+        self.actions_by_name["engine_dock"].setText("&Engine panel")
+        self.actions_by_name["engine_dock"].setShortcut(QKeySequence("Ctrl+E"))
+        self.actions_by_name["live"] = self._action("Back to the &live position", self.game_view.show_live, "Esc")
+        for name in ("flip", "dark", "engine_dock", "live"):
+            view.addAction(self.actions_by_name[name])
+
+        engine = menu.addMenu("E&ngine")
+        for name, text, slot, keys in (
+            ("hint", "&Hint", lambda: self.session and self.session.request_hint(), "H"),
+            ("think", "&Think / stop", lambda: self.session and self.session.think_or_stop(), "Space"),
+            ("pause", "&Pause / resume", self.game_view.toggle_pause, "P"),
+        ):
+            self.actions_by_name[name] = action = self._action(text, slot, keys)
+            engine.addAction(action)
+
+        help_menu = menu.addMenu("&Help")
+        self.actions_by_name["shortcuts"] = self._action("&Keyboard shortcuts", self.show_shortcuts, "F1")
+        self.actions_by_name["about"] = self._action("&About Plyground", self.show_about)
+        help_menu.addAction(self.actions_by_name["shortcuts"])
+        help_menu.addAction(self.actions_by_name["about"])
+        self._update_actions()
+
+    def _update_actions(self) -> None:
+        in_game = self.session is not None and self.stack.currentWidget() is self.game_view
+        for name in ("save", "save_as", "resign", "undo", "redo", "copy_position", "copy_game", "flip", "hint", "think", "pause", "live"):
+            self.actions_by_name[name].setEnabled(in_game)
+
+    # ------------------------------------------------------------------ engine area
+    def add_engine_panel(self, widget: QWidget, title: str) -> None:
+        """A tab of the "Engine" dock (engine panel, eval graph, settings panel …)."""
+        if self._engine_placeholder is not None:
+            index = self.engine_tabs.indexOf(self._engine_placeholder)
+            self.engine_tabs.removeTab(index)
+            self._engine_placeholder.deleteLater()
+            self._engine_placeholder = None
+        self.engine_tabs.addTab(widget, title)
+
+    def bridge_iteration_connection(self) -> None:
+        """The engine's current best move drawn on the board while it thinks."""
+        signal = getattr(self.bridge, "iteration_received", None)
+        if signal is not None:
+            signal.connect(self._on_iteration)
+
+    def _on_iteration(self, iteration: Any) -> None:
+        session = self.session
+        if session is None or not session.is_thinking or not getattr(iteration, "pv", None):
+            return
+        move = iteration.pv[0]
+        if isinstance(move, str):
+            try:
+                move = session.state.parse_move(move)
+            except ValueError:
+                return
+        self.game_view.show_best_move(move)
+
+    # ------------------------------------------------------------------ games
+    def choose_new_game(self, game: str) -> None:
+        """A start-page card: the new-game dialog with that game selected."""
+        self.new_game_dialog(game)
+
+    def new_game_dialog(self, game: str | None = None) -> bool:
+        chosen = game if isinstance(game, str) else (self.session.game if self.session else self.settings.last_game)
+        from games import GAME_NAMES
+
+        players_for = {name: self.settings.players(name) for name in GAME_NAMES}
+        dialog = NewGameDialog(chosen, players_for, manual_dice=self.settings.manual_dice, parent=self)
+        if dialog.exec() != NewGameDialog.DialogCode.Accepted:
+            return False
+        name, players, manual_dice = dialog.choice()
+        self.settings.set_players(name, players)
+        self.settings.manual_dice = manual_dice
+        self.start_game(name, players, manual_dice=manual_dice)
+        return True
+
+    def start_game(
+        self,
+        game: str,
+        players: tuple[PlayerConfig, PlayerConfig],
+        *,
+        start: str | None = None,
+        manual_dice: bool | None = None,
+        record: GameRecord | None = None,
+    ) -> GameSession:
+        """Replace the current game (stopping its search) by a new one."""
+        if self.session is not None:
+            self.session.close()
+        session = GameSession(
+            self.bridge,
+            game,
+            players,
+            start=start if record is None else record.start,
+            seed=self.seed,
+            engine_settings=self.settings.engine_settings,
+            manual_dice=self.settings.manual_dice if manual_dice is None else manual_dice,
+            paused=True if record is not None and record.moves and any(p.is_computer for p in players) else None,
+            parent=self,
+        )
+        if record is not None:
+            session.load_history(record.moves, record.evaluations)
+            session.finish_from_record(record.result, record.reason)
+        self.session = session
+        self._autosaved = None
+        session.move_played.connect(lambda _entry: self.autosave())
+        session.game_over.connect(self._on_game_over)
+        session.state_changed.connect(self.autosave)
+        session.notice.connect(self.notify)
+        session.engine_failed.connect(self._on_engine_failed)
+        self.settings.last_game = game
+        self.game_view.attach(session)
+        self.stack.setCurrentWidget(self.game_view)
+        self.engine_dock.show()
+        self._update_actions()
+        self.setWindowTitle(f"{game_title(game)} — {APP_NAME}")
+        self.session_changed.emit(session)
+        self.autosave()
+        return session
+
+    def show_start_page(self) -> None:
+        self._refresh_continue()
+        self.stack.setCurrentWidget(self.start_page)
+        self._update_actions()
+
+    def continue_last_game(self) -> bool:
+        """Resume the autosaved game."""
+        saved = autosave.load(self.data_directory)
+        if saved is None:
+            self.notify("There is no saved game to continue")
+            self._refresh_continue()
+            return False
+        self.start_game(saved.record.game, saved.players, record=saved.record)
+        return True
+
+    def offer_resume(self) -> None:
+        """After a crash or a kill during a game: offer to resume it."""
+        saved = autosave.load(self.data_directory)
+        if saved is None or saved.clean_exit or saved.finished or not saved.record.moves:
+            return
+        count = len(saved.record.moves)
+        question = (
+            f"Plyground stopped during your game of {game_title(saved.record.game)} "
+            f"({count} move{'s' if count != 1 else ''}). Resume where it stopped?"
+        )
+        if self.ask(question):
+            self.continue_last_game()
+
+    def ask(self, question: str) -> bool:
+        """A yes/no question (tests replace this)."""
+        answer = QMessageBox.question(self, APP_NAME, question, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _refresh_continue(self) -> None:
+        saved = autosave.load(self.data_directory)
+        if saved is None or not saved.record.moves:
+            self.start_page.set_continue(None)
+            return
+        record = saved.record
+        count = len(record.moves)
+        state = "finished" if saved.finished else "in progress"
+        self.start_page.set_continue(f"{game_title(record.game)}, {count} move{'s' if count != 1 else ''}, {state}")
+
+    def autosave(self) -> None:
+        """Write the game to the autosave file (atomically) when its moves changed."""
+        session = self.session
+        if session is None:
+            return
+        signature = (len(session.history), session.result)
+        if signature == self._autosaved:
+            return
+        try:
+            autosave.save(self.data_directory, session.to_record(), session.players, finished=session.is_over)
+        except OSError as error:
+            self.notify(f"Could not autosave: {error.strerror or error}")
+            return
+        self._autosaved = signature
+
+    def _on_game_over(self, result: str, reason: str) -> None:
+        self.autosave()
+        if self.session is not None:
+            self.notify(self.session.status_text())
+
+    def _on_engine_failed(self, message: str) -> None:
+        self.notify(f"The engine failed: {message}")
+        box = QMessageBox(QMessageBox.Icon.Warning, APP_NAME, f"The engine could not move:\n{message}\n\n"
+                          "The game is paused: make the move yourself, or press Space to try again.",
+                          QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("engineFailedBox")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    # ------------------------------------------------------------------ files
+    def record_date(self) -> str:
+        return datetime.date.today().strftime("%Y.%m.%d")
+
+    def current_record(self) -> GameRecord | None:
+        if self.session is None:
+            return None
+        record = self.session.to_record()
+        record.date = self.record_date()
+        return record
+
+    def save_file(self) -> bool:
+        if self.session is None:
+            return False
+        if self.file_path is None:
+            return self.save_file_as()
+        return self.save_to(self.file_path)
+
+    def save_file_as(self) -> bool:
+        if self.session is None:
+            return False
+        extension = default_extension(self.session.game)
+        suggested = str(Path.home() / f"{self.session.game}-{self.record_date().replace('.', '-')}.{extension}")
+        path, _filter = QFileDialog.getSaveFileName(self, "Save game", suggested, FILE_FILTERS)
+        if not path:
+            return False
+        return self.save_to(Path(path))
+
+    def save_to(self, path: Path) -> bool:
+        record = self.current_record()
+        if record is None:
+            return False
+        extension = path.suffix.lower().lstrip(".")
+        fmt = extension if extension in ("pgn", "pdn", "json") else default_extension(record.game)
+        if fmt == "pgn" and record.game != "chess" or fmt == "pdn" and record.game != "checkers":
+            fmt = "json"
+        try:
+            text = write_game(record, fmt)
+            autosave.write_atomically(path, text)
+        except (OSError, GameFileError) as error:
+            self.error_message(f"Could not save {path.name}: {getattr(error, 'strerror', None) or error}")
+            return False
+        self.file_path = path
+        self.notify(f"Saved {path.name}")
+        return True
+
+    def open_file(self) -> bool:
+        path, _filter = QFileDialog.getOpenFileName(self, "Open game", str(Path.home()), FILE_FILTERS)
+        if not path:
+            return False
+        return self.open_path(Path(path))
+
+    def open_path(self, path: Path) -> bool:
+        """Load the game in ``path``; a bad file leaves the current game untouched."""
+        try:
+            if path.stat().st_size > MAX_OPEN_BYTES:
+                raise GameFileError(f"{path.stat().st_size:,} bytes is far too big for a game file")
+            raw = path.read_bytes()
+            try:
+                text = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                text = raw.decode("latin-1")
+            record = read_game(text, path.suffix)
+        except OSError as error:
+            self.error_message(f"Could not open {path.name}: {error.strerror or error}")
+            return False
+        except GameFileError as error:
+            self.error_message(f"{path.name} is not a game Plyground can read:\n{error}")
+            return False
+        self.load_record(record)
+        self.file_path = path
+        self.notify(f"Opened {path.name}")
+        return True
+
+    def load_record(self, record: GameRecord) -> GameSession:
+        players = self.settings.players(record.game)
+        return self.start_game(record.game, players, record=record)
+
+    def copy_position(self) -> None:
+        if self.session is not None:
+            QGuiApplication.clipboard().setText(self.session.state.to_text())
+            self.notify("Position copied")
+
+    def copy_game(self) -> None:
+        record = self.current_record()
+        if record is not None:
+            QGuiApplication.clipboard().setText(write_game(record))
+            self.notify("Game copied")
+
+    def paste(self) -> bool:
+        return self.paste_text(QGuiApplication.clipboard().text())
+
+    def paste_text(self, text: str) -> bool:
+        """Start from a pasted position or game; bad text leaves the game untouched."""
+        preferred = self.session.game if self.session is not None else self.settings.last_game
+        try:
+            record = read_paste(text, preferred)
+        except GameFileError as error:
+            self.error_message(f"Cannot paste this:\n{error}")
+            return False
+        self.file_path = None
+        self.load_record(record)
+        self.notify(f"Pasted a {game_title(record.game)} {'game' if record.moves else 'position'}")
+        return True
+
+    # ------------------------------------------------------------------ messages
+    def notify(self, message: str) -> None:
+        self.statusBar().showMessage(message, NOTICE_MS)
+
+    def error_message(self, message: str) -> None:
+        """A clear message that does not block the event loop (tests read ``last_error``)."""
+        self.last_error = message
+        self.notify(message.splitlines()[0])
+        box = QMessageBox(QMessageBox.Icon.Warning, APP_NAME, message, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("errorBox")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    last_error = ""
+
+    def _on_status(self, text: str) -> None:
+        self.status_label.setText(text)
+
+    def show_shortcuts(self) -> None:
+        rows = "".join(
+            f"<tr><td><b>{keys}</b></td><td>{what}</td></tr>"
+            for keys, what in (
+                ("Ctrl+N", "new game"), ("Ctrl+O / Ctrl+S", "open / save a game"),
+                ("Ctrl+Z", "take back"), ("Ctrl+Y, Ctrl+Shift+Z", "redo"), ("F", "flip the board"),
+                ("H", "hint: the engine's best move"), ("Space", "engine: move now / step / think"),
+                ("P", "pause or resume the computer"), ("← →, Home, End", "step through the moves (move list)"),
+                ("Esc", "back to the live position"), ("Ctrl+C / Ctrl+Shift+C", "copy the position / the game"),
+                ("Ctrl+V", "paste a position (FEN, PDN, Othello, gnubg id) or a game"),
+            )
+        )
+        QMessageBox.information(self, "Keyboard shortcuts", f"<table cellpadding=3>{rows}</table>")
+
+    def show_about(self) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("plyground")
+        except PackageNotFoundError:
+            number = "development"
+        QMessageBox.about(
+            self,
+            f"About {APP_NAME}",
+            f"<h3>{APP_NAME} {number}</h3><p>Play five classic games against a search engine and watch it think.</p>"
+            "<p>Licensed under the GNU GPL v3 or later. Uses Qt and PySide6 (LGPL v3), python-chess (GPL v3+; "
+            "its piece set), and the DejaVu fonts (free licence).</p>",
+        )
+
+    def _toggle_dark(self, checked: bool) -> None:
+        self.set_theme("dark" if checked else "light")
+
+    def set_theme(self, name: str) -> None:
+        self.settings.theme = name
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_theme(app, name)
+        self.actions_by_name["dark"].setChecked(name == "dark")
+        self.game_view.set_theme(name)
+        self.theme_changed.emit(name)
+
+    # ------------------------------------------------------------------ shutdown
+    def shutdown(self) -> None:
+        """Stop the search, record a clean exit, end the engine's processes (idempotent)."""
+        if self._shut_down:
+            return
+        self._shut_down = True
+        if self.session is not None:
+            self.autosave()
+            self.session.close()
+        try:
+            autosave.mark_clean_exit(self.data_directory)
+        except OSError:
+            pass
+        self.settings.window_geometry = QByteArray(self.saveGeometry())
+        self.settings.sync()
+        shutdown = getattr(self.bridge, "shutdown", None)
+        if shutdown is not None:
+            shutdown()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        self.shutdown()
+        super().closeEvent(event)
