@@ -385,6 +385,8 @@ def _read_pdn(text: str) -> GameRecord:
     body = "\n".join(lines[index:])
     if re.search(r"\n\s*\[", "\n" + body):
         body = re.split(r"\n\s*\[", "\n" + body, maxsplit=1)[0]  # only the first game
+    if "{" in re.sub(r"\{[^}]*\}", "", body):
+        raise GameFileError("a PDN comment opened with '{' is never closed with '}'")
     evaluations_by_move: dict[int, str] = {}
     tokens: list[tuple[str, str]] = []
     for match in re.finditer(r"\{([^}]*)\}|\(|\)|[^\s{}()]+", body):
@@ -405,8 +407,6 @@ def _read_pdn(text: str) -> GameRecord:
         else:
             raise GameFileError(f"PDN movetext word {word!r} is not a move, move number or result")
         tokens.append((kind, word))
-    if "{" in re.sub(r"\{[^}]*\}", "", body):
-        raise GameFileError("a PDN comment opened with '{' is never closed with '}'")
     start = tags.get("FEN") or new_game("checkers").to_text()
     try:
         state = new_game("checkers", start)
