@@ -85,7 +85,7 @@ def run_app(args: argparse.Namespace) -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from gui.main_window import MainWindow, apply_theme, make_bridge
+    from gui.main_window import MainWindow, apply_theme
     from gui.settings import Settings
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
@@ -96,8 +96,7 @@ def run_app(args: argparse.Namespace) -> int:
     load_fonts()
     settings = Settings()
     apply_theme(app, settings.theme)
-    bridge = make_bridge(settings, workers=args.workers)
-    window = MainWindow(settings=settings, bridge=bridge, offer_resume=not (args.self_test or args.smoke_test))
+    window = MainWindow(settings=settings, workers=args.workers, offer_resume=not (args.self_test or args.smoke_test))
     window.show()
     quit_app = lambda *_: app.quit()  # noqa: E731
     previous = {sig: signal.signal(sig, quit_app) for sig in (signal.SIGINT, signal.SIGTERM)}

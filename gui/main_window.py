@@ -117,12 +117,15 @@ class MainWindow(QMainWindow):
         data_directory: Path | None = None,
         seed: int | None = None,
         offer_resume: bool = True,
+        workers: int | None = None,
     ) -> None:
         super().__init__()
         self.setWindowTitle(APP_NAME)
         self.settings = settings or Settings()
         self.data_directory = data_directory or data_dir()
-        self.bridge = bridge if bridge is not None else make_bridge(self.settings)
+        self._owns_bridge = bridge is None
+        """A bridge made here is shut down here; one handed in belongs to the caller."""
+        self.bridge = bridge if bridge is not None else make_bridge(self.settings, workers)
         self.seed = seed
         self.session: GameSession | None = None
         self.file_path: Path | None = None
@@ -585,9 +588,10 @@ class MainWindow(QMainWindow):
             pass
         self.settings.window_geometry = QByteArray(self.saveGeometry())
         self.settings.sync()
-        shutdown = getattr(self.bridge, "shutdown", None)
-        if shutdown is not None:
-            shutdown()
+        if self._owns_bridge:
+            self.bridge.shutdown()
+        else:
+            self.bridge.stop()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.shutdown()
