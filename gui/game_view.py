@@ -113,7 +113,7 @@ class GameView(QWidget):
         right = QFrame()
         right.setObjectName("sideColumn")
         right.setMinimumWidth(260)
-        right.setMaximumWidth(400)
+        right.setMaximumWidth(340)
         right.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(8, 8, 8, 8)

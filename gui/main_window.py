@@ -340,6 +340,9 @@ class MainWindow(QMainWindow):
     def show_start_page(self) -> None:
         self._refresh_continue()
         self.stack.setCurrentWidget(self.start_page)
+        self.engine_dock.hide()
+        self.status_label.clear()
+        self.setWindowTitle(APP_NAME)
         self._update_actions()
 
     def continue_last_game(self) -> bool:
@@ -530,7 +533,8 @@ class MainWindow(QMainWindow):
     last_error = ""
 
     def _on_status(self, text: str) -> None:
-        self.status_label.setText(text)
+        if self.stack.currentWidget() is self.game_view:
+            self.status_label.setText(text)
 
     def show_shortcuts(self) -> None:
         rows = "".join(
