@@ -33,6 +33,8 @@ class GameView(QWidget):
     """One game on screen; ``attach(session)`` shows a new game in it."""
 
     status_changed = Signal(str)
+    setup_finished = Signal(object)
+    """Set-up mode ended with "Done": the edited position (a state) to start a game from."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -62,11 +64,26 @@ class GameView(QWidget):
         self.viewing_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.viewing_label.hide()
 
+        self.setup_bar = QWidget()
+        self.setup_bar.setObjectName("setupBar")
+        setup_layout = QHBoxLayout(self.setup_bar)
+        setup_layout.setContentsMargins(0, 0, 0, 0)
+        self.setup_label = QLabel("Set up the position: click squares to place or remove pieces.")
+        self.setup_label.setWordWrap(True)
+        self.setup_done = QPushButton("Done")
+        self.setup_cancel = QPushButton("Cancel")
+        setup_layout.addWidget(self.setup_label, 1)
+        setup_layout.addWidget(self.setup_done)
+        setup_layout.addWidget(self.setup_cancel)
+        self.setup_bar.hide()
+        self._edited: Any = None
+
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(8, 8, 8, 8)
         left_layout.addWidget(self.board_area, 1)
         left_layout.addWidget(self.viewing_label)
+        left_layout.addWidget(self.setup_bar)
 
         # right: players, moves, controls
         self.title = QLabel()
@@ -146,6 +163,8 @@ class GameView(QWidget):
         self.pause_button.clicked.connect(self.toggle_pause)
         self.resign_button.clicked.connect(lambda: self.session and self.session.resign())
         self.roll_button.clicked.connect(lambda: self.session and self.session.roll_dice())
+        self.setup_done.clicked.connect(lambda: self.end_setup(accept=True))
+        self.setup_cancel.clicked.connect(lambda: self.end_setup(accept=False))
 
     # ------------------------------------------------------------------ set-up
     def attach(self, session: GameSession) -> None:
@@ -162,9 +181,15 @@ class GameView(QWidget):
         self.board.setMinimumSize(240, 240)
         if self._theme is not None:
             self.board.set_theme(self._theme)
+        # the human's side at the bottom: flipped when only the second player is human
+        self._flipped = session.players[0].is_computer and not session.players[1].is_computer
         self.board.set_flipped(self._flipped)
         self.board_holder.addWidget(self.board)
         self.board.move_requested.connect(self._on_board_move)
+        if self.can_set_up():
+            self.board.position_edited.connect(self._on_position_edited)
+            self.board.edit_problem_changed.connect(self._on_edit_problem)
+        self.setup_bar.hide()
         session.state_changed.connect(self.refresh)
         session.hint_found.connect(self._on_hint)
         names = session.game_class.PLAYER_NAMES
@@ -184,6 +209,52 @@ class GameView(QWidget):
         self._theme = theme
         if self.board is not None:
             self.board.set_theme(theme)
+
+    # ------------------------------------------------------------------ set-up mode
+    def can_set_up(self) -> bool:
+        """Whether this game's board has a set-up (edit) mode."""
+        return self.board is not None and bool(getattr(self.board, "SUPPORTS_EDIT", False))
+
+    def is_setting_up(self) -> bool:
+        return self.setup_bar.isVisible() or bool(self.board is not None and getattr(self.board, "is_edit_mode", lambda: False)())
+
+    def begin_setup(self) -> bool:
+        """Place pieces by clicking (the game is paused meanwhile); "Done" starts a game
+        from the position."""
+        if not self.can_set_up() or self.session is None:
+            return False
+        self.show_live()
+        self.session.set_paused(True)
+        self._edited = None
+        self.board.set_interactive(False)
+        self.board.set_edit_mode(True)
+        self.setup_label.setText("Set up the position: click squares to place or remove pieces, then Done.")
+        self.setup_bar.show()
+        return True
+
+    def end_setup(self, accept: bool) -> None:
+        if self.board is None or not self.setup_bar.isVisible():
+            return
+        problem = self.board.edit_problem() if hasattr(self.board, "edit_problem") else ""
+        if accept and problem:
+            self.setup_label.setText(f"Not a valid position yet: {problem}")
+            return
+        edited = self._edited
+        self.board.set_edit_mode(False)
+        self.setup_bar.hide()
+        self._edited = None
+        if accept and edited is not None:
+            self.setup_finished.emit(edited)
+        else:
+            self.refresh()
+
+    def _on_position_edited(self, state: Any) -> None:
+        self._edited = state
+        self.setup_label.setText("Valid position: press Done to play from it.")
+
+    def _on_edit_problem(self, problem: str) -> None:
+        if problem:
+            self.setup_label.setText(f"Not valid yet: {problem}")
 
     # ------------------------------------------------------------------ actions
     def flip(self) -> None:
@@ -219,7 +290,9 @@ class GameView(QWidget):
             self._viewing = None
             self.board.set_best_move(None)
         state = session.state
-        if self._viewing is None:
+        if self.setup_bar.isVisible():
+            pass  # the board shows the position being set up
+        elif self._viewing is None:
             self.board.set_state(state)
             self.board.set_last_move(session.last_move())
             self.board.set_interactive(session.can_human_move())

@@ -141,6 +141,7 @@ class MainWindow(QMainWindow):
         self.start_page.game_chosen.connect(self.choose_new_game)
         self.start_page.continue_requested.connect(self.continue_last_game)
         self.game_view.status_changed.connect(self._on_status)
+        self.game_view.setup_finished.connect(self._on_setup_finished)
 
         self.engine_dock = QDockWidget("Engine", self)
         self.engine_dock.setObjectName("engineDock")
@@ -211,6 +212,7 @@ class MainWindow(QMainWindow):
             ("copy_position", "&Copy position", self.copy_position, ["Ctrl+C"]),
             ("copy_game", "Copy &game", self.copy_game, ["Ctrl+Shift+C"]),
             ("paste", "&Paste position or game", self.paste, ["Ctrl+V"]),
+            ("setup", "&Set up position…", self.begin_setup, ["Ctrl+E"]),
         ):
             self.actions_by_name[name] = action = self._action(text, slot, keys)
             edit.addAction(action)
@@ -221,7 +223,7 @@ class MainWindow(QMainWindow):
         self.actions_by_name["dark"].setChecked(self.settings.theme == "dark")
         self.actions_by_name["engine_dock"] = self.engine_dock.toggleViewAction()
         self.actions_by_name["engine_dock"].setText("&Engine panel")
-        self.actions_by_name["engine_dock"].setShortcut(QKeySequence("Ctrl+E"))
+        self.actions_by_name["engine_dock"].setShortcut(QKeySequence("Ctrl+Shift+E"))
         self.actions_by_name["live"] = self._action("Back to the &live position", self.game_view.show_live, "Esc")
         for name in ("flip", "dark", "engine_dock", "live"):
             view.addAction(self.actions_by_name[name])
@@ -246,6 +248,7 @@ class MainWindow(QMainWindow):
         in_game = self.session is not None and self.stack.currentWidget() is self.game_view
         for name in ("save", "save_as", "resign", "undo", "redo", "copy_position", "copy_game", "flip", "hint", "think", "pause", "live"):
             self.actions_by_name[name].setEnabled(in_game)
+        self.actions_by_name["setup"].setEnabled(in_game and self.game_view.can_set_up())
 
     # ------------------------------------------------------------------ engine area
     def add_engine_panel(self, widget: QWidget, title: str) -> None:
@@ -291,7 +294,7 @@ class MainWindow(QMainWindow):
         name, players, manual_dice = dialog.choice()
         self.settings.set_players(name, players)
         self.settings.manual_dice = manual_dice
-        self.start_game(name, players, manual_dice=manual_dice)
+        self.start_game(name, players, manual_dice=manual_dice, paused=False)
         return True
 
     def start_game(
@@ -302,6 +305,7 @@ class MainWindow(QMainWindow):
         start: str | None = None,
         manual_dice: bool | None = None,
         record: GameRecord | None = None,
+        paused: bool | None = None,
     ) -> GameSession:
         """Replace the current game (stopping its search) by a new one."""
         if self.session is not None:
@@ -314,7 +318,7 @@ class MainWindow(QMainWindow):
             seed=self.seed,
             engine_settings=self.settings.engine_settings,
             manual_dice=self.settings.manual_dice if manual_dice is None else manual_dice,
-            paused=True if record is not None and record.moves and any(p.is_computer for p in players) else None,
+            paused=True if record is not None and record.moves and any(p.is_computer for p in players) else paused,
             parent=self,
         )
         if record is not None:
@@ -336,6 +340,22 @@ class MainWindow(QMainWindow):
         self.session_changed.emit(session)
         self.autosave()
         return session
+
+    def begin_setup(self) -> bool:
+        """Edit → Set up position: place pieces on the board (tic-tac-toe, checkers,
+        chess, Othello)."""
+        if self.session is None or not self.game_view.begin_setup():
+            self.notify("This board has no set-up mode: paste a position instead (Ctrl+V)")
+            return False
+        return True
+
+    def _on_setup_finished(self, state: Any) -> None:
+        session = self.session
+        if session is None:
+            return
+        self.file_path = None
+        self.start_game(session.game, session.players, start=state.to_text(), paused=False)
+        self.notify("Playing from the position you set up")
 
     def show_start_page(self) -> None:
         self._refresh_continue()

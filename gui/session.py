@@ -45,7 +45,9 @@ FORCED_PASS_NAMES = frozenset({"pass", "no move"})
 FORCED_PASS_DELAY_MS = 1200
 """How long the notice of a forced pass shows before the pass is played."""
 COMPUTER_MOVE_DELAY_MS = 0
-"""Pause before the computer starts thinking (0: at once, from the event loop)."""
+"""Pause before the computer starts thinking against a human (0: at once)."""
+WATCHING_DELAY_MS = 400
+"""Pause before each move of a computer-against-computer game, so that people can follow it."""
 HINT_LIMITS = Limits(depth=6, time=1.0)
 FIRST_WINS, SECOND_WINS, DRAW, UNFINISHED = "1-0", "0-1", "1/2-1/2", "*"
 
@@ -408,7 +410,9 @@ class GameSession(QObject):
         side = self.players[mover]
         if side.is_computer:
             if not self.paused and not self._redo:
-                QTimer.singleShot(COMPUTER_MOVE_DELAY_MS, self, lambda: self._start_move_search(token))
+                watching = all(other.is_computer for other in self.players)
+                delay = WATCHING_DELAY_MS if watching else COMPUTER_MOVE_DELAY_MS
+                QTimer.singleShot(delay, self, lambda: self._start_move_search(token))
             return
         moves = state.legal_moves()
         if len(moves) == 1 and state.move_name(moves[0]) in FORCED_PASS_NAMES:
