@@ -1,7 +1,7 @@
 """Screenshots of the main window: the start page and every game mid-game against the engine,
 light and dark, at two window sizes (offscreen ``grab()``).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens_app.py [--out DIR]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/gui_screens_app.py [--out DIR]
 
 Each game is played through the real window: a few moves by the human side (the board's
 ``move_requested``, as a click) each answered by the engine, so the board, the move list,
