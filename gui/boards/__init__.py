@@ -1,0 +1,1 @@
+"""Board widgets, one per game (see ``base`` for the API they share)."""
