@@ -34,6 +34,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
+    QFontMetricsF,
     QKeyEvent,
     QMouseEvent,
     QPainter,
@@ -543,34 +544,55 @@ class BackgammonBoard(QWidget):
 
     def _middle_row(self, geometry: _Geometry) -> tuple[list[QRectF], list[_Button]]:
         """The dice (while checkers are to be played) and the buttons, one row centred in
-        the decider's half; the undo button after them while a step can be taken back."""
+        the decider's half, shrunk to fit if need be. While the player enters a turn the
+        undo button has a fixed place at the half's end, so the dice never move."""
         unit = geometry.unit
-        centre = geometry.half_centre(self._dice_on_right())
+        half = geometry.right_field if self._dice_on_right() else geometry.left_field
+        centre_y = geometry.middle
+        margin = 0.15 * unit
+        area_left, area_right = half.left() + margin, half.right() - margin
+        undo: QRectF | None = None
+        builder = self._builder
+        if (
+            self._state.phase == CHECKER_PLAY
+            and self._accepts_clicks()
+            and builder is not None
+            and not builder.is_forced_no_move()
+        ):
+            side = BUTTON_HEIGHT * unit
+            undo = QRectF(area_right - side, centre_y - side / 2, side, side)
+            area_right = undo.left() - 0.2 * unit
         values = self._dice_values() if self._state.phase == CHECKER_PLAY else []
         die_spacing = (0.15 if len(values) == 4 else 0.3) * unit
         gap = 0.3 * unit
         keys = self._button_keys()
-        widths: list[float] = [DIE * unit] * len(values) + [BUTTON_WIDTH * unit] * len(keys)
+        metrics = QFontMetricsF(self._button_font(unit))
+        texts = [NO_MOVE_TEXT if key == NO_MOVE else _BUTTON_TEXT[key] for key in keys]
+        widths: list[float] = [DIE * unit] * len(values) + [
+            max(BUTTON_WIDTH * unit, metrics.horizontalAdvance(text) + 0.7 * unit) for text in texts
+        ]
         # the space before item i + 1: between dice a narrow one, else a button's gap
         spacings = [die_spacing if index < len(values) else gap for index in range(1, len(widths))]
         total = sum(widths) + sum(spacings)
-        x = centre.x() - total / 2
+        scale = min(1.0, (area_right - area_left) / total) if total else 1.0
+        x = (area_left + area_right) / 2 - total * scale / 2
         dice: list[QRectF] = []
         buttons: list[_Button] = []
         for index, width in enumerate(widths):
+            width *= scale
             if index < len(values):
-                dice.append(QRectF(x, centre.y() - DIE * unit / 2, width, DIE * unit))
+                dice.append(QRectF(x, centre_y - width / 2, width, width))
             else:
                 key = keys[index - len(values)]
-                rect = QRectF(x, centre.y() - BUTTON_HEIGHT * unit / 2, width, BUTTON_HEIGHT * unit)
-                buttons.append(_Button(key, NO_MOVE_TEXT if key == NO_MOVE else _BUTTON_TEXT[key], rect))
-            x += width + (spacings[index] if index < len(spacings) else 0.0)
-        if self._state.phase == CHECKER_PLAY and self._accepts_clicks() and self.can_undo_step():
-            side = BUTTON_HEIGHT * unit
-            anchor = max([rect.right() for rect in dice] + [button.rect.right() for button in buttons])
-            rect = QRectF(anchor + 2 * gap, centre.y() - side / 2, side, side)
-            buttons.append(_Button(UNDO_KEY, "", rect))
+                rect = QRectF(x, centre_y - BUTTON_HEIGHT * unit / 2, width, BUTTON_HEIGHT * unit)
+                buttons.append(_Button(key, texts[index - len(values)], rect))
+            x += width + (spacings[index] * scale if index < len(spacings) else 0.0)
+        if undo is not None and self.can_undo_step():
+            buttons.append(_Button(UNDO_KEY, "", undo))
         return dice, buttons
+
+    def _button_font(self, unit: float) -> QFont:
+        return self._font(0.38 * unit, bold=True)
 
     def _buttons(self, geometry: _Geometry) -> list[_Button]:
         return self._middle_row(geometry)[1]
@@ -836,7 +858,7 @@ class BackgammonBoard(QWidget):
         unit = geometry.unit
         highlight = QColor(self._colours.highlight)
         fill = QColor(highlight)
-        fill.setAlpha(110)
+        fill.setAlpha(80)
         boards = self._boards()
         mover = builder.mover
         for target in self.targets():
@@ -848,7 +870,9 @@ class BackgammonBoard(QWidget):
                 continue
             screen = self._screen_point(mover, target)
             column, top = geometry.point_column(screen)
-            painter.setPen(Qt.PenStyle.NoPen)
+            outline = QPen(highlight, 0.07 * unit)
+            outline.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+            painter.setPen(outline)
             painter.setBrush(fill)
             painter.drawPolygon(self._triangle(column, top, unit))
             # where the checker would land (on a blot it lands on the blot's place)
@@ -1024,7 +1048,7 @@ class BackgammonBoard(QWidget):
             if button.key == UNDO_KEY:
                 self._draw_undo_icon(painter, rect)
                 continue
-            painter.setFont(self._font(0.38 * unit, bold=True))
+            painter.setFont(self._button_font(unit))
             painter.setPen(QColor(colours.button_text))
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, button.text)
 
@@ -1138,7 +1162,7 @@ class BackgammonBoard(QWidget):
             return
         boards = (state.boards[O], state.boards[X])
         for start, end in self._hop_arrows(geometry, state.player, move, boards):
-            self._draw_arrow(painter, geometry.unit, start, end, QColor(self._colours.best_move), 0.14, 200)
+            self._draw_arrow(painter, geometry, start, end, QColor(self._colours.best_move), 0.14, 200)
 
     def _paint_last_move(self, painter: QPainter, geometry: _Geometry) -> None:
         found = self._last_play()
@@ -1147,7 +1171,7 @@ class BackgammonBoard(QWidget):
         mover, play, boards_before = found
         colour = QColor(self._colours.last_move)
         for start, end in self._hop_arrows(geometry, mover, play, boards_before):
-            self._draw_arrow(painter, geometry.unit, start, end, colour, 0.07, 150)
+            self._draw_arrow(painter, geometry, start, end, colour, 0.07, 150)
 
     def _last_play(self) -> tuple[Player, Play, tuple[Board, Board]] | None:
         """The checker play to mark as the last move: once ``set_last_move`` named one, the
@@ -1175,25 +1199,43 @@ class BackgammonBoard(QWidget):
 
     @staticmethod
     def _draw_arrow(
-        painter: QPainter, unit: float, start: QPointF, end: QPointF, colour: QColor, width: float, alpha: int
+        painter: QPainter,
+        geometry: _Geometry,
+        start: QPointF,
+        end: QPointF,
+        colour: QColor,
+        width: float,
+        alpha: int,
     ) -> None:
+        """An arrow from ``start`` to ``end``; along one row of points it bows toward the
+        middle of the board so that it does not run over the checkers it passes."""
+        unit = geometry.unit
         colour = QColor(colour)
         colour.setAlpha(alpha)
         dx, dy = end.x() - start.x(), end.y() - start.y()
-        length = math.hypot(dx, dy)
-        if length < 1e-6:
+        if math.hypot(dx, dy) < 1e-6:
             return
-        ux, uy = dx / length, dy / length
+        control = QPointF((start.x() + end.x()) / 2, (start.y() + end.y()) / 2)
+        if abs(dy) < 1.5 * unit and abs(dx) > 1.5 * unit:
+            toward_middle = -1.0 if control.y() > geometry.middle else 1.0
+            control.setY(control.y() + toward_middle * min(0.35 * abs(dx), 2.4 * unit))
+        # the head points along the curve's last tangent
+        tx, ty = end.x() - control.x(), end.y() - control.y()
+        tangent = math.hypot(tx, ty) or 1.0
+        ux, uy = tx / tangent, ty / tangent
         head = 0.42 * unit
+        base = QPointF(end.x() - ux * head, end.y() - uy * head)
         shaft_end = QPointF(end.x() - ux * head * 0.8, end.y() - uy * head * 0.8)
+        path = QPainterPath(start)
+        path.quadTo(control, shaft_end)
         pen = QPen(colour, width * unit)
         pen.setCapStyle(Qt.PenCapStyle.RoundCap)
         painter.setPen(pen)
-        painter.drawLine(start, shaft_end)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(path)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(colour)
         normal_x, normal_y = -uy, ux
-        base = QPointF(end.x() - ux * head, end.y() - uy * head)
         half = head * 0.5
         painter.drawPolygon(
             QPolygonF(
