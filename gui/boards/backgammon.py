@@ -46,7 +46,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
-from games.backgammon.board import BAR, CHECKERS, NO_MOVE, OFF, POINTS, Board, Hop, Play
+from games.backgammon.board import BAR, CHECKERS, DIE_FACES, NO_MOVE, OFF, POINTS, Board, Hop, Play
 from games.backgammon.gnubg_ids import CENTRED
 from games.backgammon.notation import DOUBLE, DROP, NO_DOUBLE, TAKE, roll_name
 from games.backgammon.state import (
@@ -85,6 +85,8 @@ CHECKER = 0.94
 STACK_SHOWN = 5
 """Checkers drawn on one point; a taller stack shows its count on the outermost one."""
 DIE = 0.8
+DRAG_THRESHOLD = 0.25
+"""How far (in units) the pointer moves with the button down before a press becomes a drag."""
 CUBE = 0.95
 BUTTON_HEIGHT = 0.85
 BUTTON_WIDTH = 2.1
@@ -307,6 +309,10 @@ class BackgammonBoard(QWidget):
         """The source (mover's numbering) of the checker the player picked up."""
         self._picker_open = False
         self._picked: list[int | None] = [None, None]
+        self._drag_start: QPointF | None = None
+        """Where the press that picked up the selected checker was (a drag may follow)."""
+        self._drag_position: QPointF | None = None
+        """Where a dragged checker is now (``None``: not dragging)."""
         self.setMouseTracking(False)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.setMinimumSize(340, 280)
@@ -318,6 +324,7 @@ class BackgammonBoard(QWidget):
         self._state = state.copy()
         self._builder = TurnBuilder(self._state) if self._state.phase == CHECKER_PLAY else None
         self._selected = None
+        self._drag_start = self._drag_position = None
         self._close_picker()
         self.update()
 
@@ -733,24 +740,60 @@ class BackgammonBoard(QWidget):
         return None
 
     def _click_checkers(self, geometry: _Geometry, position: QPointF) -> None:
+        """A press over the checkers: drop the picked-up checker on a destination, or pick
+        one up (a second press on it puts it down). The press may also start a drag."""
         builder = self._builder
         assert builder is not None
         location = self._location(geometry, position)
-        options = builder.options()
-        if self._selected is not None and location in options.get(self._selected, {}):
+        if self._selected is not None and location in builder.options().get(self._selected, {}):
             assert location is not None
-            builder.play_step(self._selected, location)
-            self._selected = None
-            self.partial_turn_changed.emit(builder.hops)
-            self.update()
-            if builder.is_complete() and self._auto_confirm:
-                self._confirm()
+            self._step_to(location)
             return
-        if location is not None and location in options and location != self._selected:
+        if location is not None and location in builder.options() and location != self._selected:
             self._selected = location
+            self._drag_start = position
         else:
             self._selected = None
         self.update()
+
+    def _step_to(self, location: int) -> None:
+        """Move the picked-up checker to ``location`` (one of its targets)."""
+        builder = self._builder
+        assert builder is not None and self._selected is not None
+        builder.play_step(self._selected, location)
+        self._selected = None
+        self._drag_start = self._drag_position = None
+        self.partial_turn_changed.emit(builder.hops)
+        self.update()
+        if builder.is_complete() and self._auto_confirm:
+            self._confirm()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
+        if self._drag_start is None or self._selected is None or not event.buttons() & Qt.MouseButton.LeftButton:
+            return
+        position = event.position()
+        if self._drag_position is None:
+            moved = position - self._drag_start
+            if math.hypot(moved.x(), moved.y()) < DRAG_THRESHOLD * self._geometry().unit:
+                return
+        self._drag_position = position
+        self.update()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
+        """The end of a drag: a checker dragged onto one of its destinations moves there."""
+        if event.button() != Qt.MouseButton.LeftButton or self._drag_start is None:
+            return
+        start, self._drag_start, self._drag_position = self._drag_start, None, None
+        self.update()
+        if self._selected is None or self._builder is None or not self._accepts_clicks():
+            return
+        geometry = self._geometry()
+        location = self._location(geometry, event.position())
+        if location == self._location(geometry, start):
+            return  # a click: the checker stays picked up
+        if location in self._builder.options().get(self._selected, {}):
+            assert location is not None
+            self._step_to(location)
 
     def _confirm(self) -> None:
         if self._builder is None:
@@ -760,7 +803,12 @@ class BackgammonBoard(QWidget):
             self.move_requested.emit(play)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
-        if event.key() == Qt.Key.Key_Backspace and self._accepts_clicks():
+        """Backspace takes a step back, Escape puts a checker down or closes the picker,
+        and with the picker open the keys 1-6 enter the dice."""
+        face = event.key() - Qt.Key.Key_0
+        if self._picker_open and 1 <= face <= DIE_FACES:
+            self._pick_die(0 if self._picked[0] is None else 1, face)
+        elif event.key() == Qt.Key.Key_Backspace and self._accepts_clicks():
             self.undo_step()
         elif event.key() == Qt.Key.Key_Escape:
             self._selected = None
@@ -909,6 +957,11 @@ class BackgammonBoard(QWidget):
             painter.setPen(QPen(QColor(self._colours.selection), 0.12 * unit))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawEllipse(centre, radius + 0.02 * unit, radius + 0.02 * unit)
+            if self._drag_position is not None:
+                painter.save()
+                painter.setOpacity(0.85)
+                self._draw_checker(painter, self._drag_position, radius, self._builder.mover)
+                painter.restore()
 
     def _checker_centre(
         self, geometry: _Geometry, player: Player, point: int, *, top_of_stack: bool, boards: Sequence[Board] | None = None

@@ -351,3 +351,38 @@ def test_without_auto_confirm_a_finished_turn_waits_for_done(qtbot: QtBot, board
     with qtbot.waitSignal(board.move_requested, timeout=SIGNAL_TIMEOUT_MS) as confirmed:
         click(qtbot, board, board.button_position("confirm"))
     assert confirmed.args[0] == state.parse_move("8/5 6/5")
+
+
+def test_a_checker_dragged_onto_a_destination_moves_there(qtbot: QtBot, board: BackgammonBoard) -> None:
+    state = BackgammonState.initial()
+    state.play((1, 3))
+    board.set_state(state)
+    qtbot.mousePress(board, Qt.MouseButton.LeftButton, pos=board.point_position(X, 8).toPoint())
+    qtbot.mouseMove(board, board.point_position(X, 6).toPoint())
+    qtbot.mouseRelease(board, Qt.MouseButton.LeftButton, pos=board.point_position(X, 5).toPoint())
+    assert board.partial_turn() == ((8, 5),)
+    # released where it was pressed: a click, the checker stays picked up
+    qtbot.mousePress(board, Qt.MouseButton.LeftButton, pos=board.point_position(X, 6).toPoint())
+    qtbot.mouseRelease(board, Qt.MouseButton.LeftButton, pos=board.point_position(X, 6).toPoint())
+    assert board.selected_source() == 6 and board.partial_turn() == ((8, 5),)
+    # dropped where it cannot go: nothing moves
+    qtbot.mousePress(board, Qt.MouseButton.LeftButton, pos=board.point_position(X, 13).toPoint())
+    qtbot.mouseRelease(board, Qt.MouseButton.LeftButton, pos=board.point_position(X, 1).toPoint())
+    assert board.partial_turn() == ((8, 5),)
+    with qtbot.waitSignal(board.move_requested, timeout=SIGNAL_TIMEOUT_MS) as emitted:
+        qtbot.mousePress(board, Qt.MouseButton.LeftButton, pos=board.point_position(X, 6).toPoint())
+        qtbot.mouseRelease(board, Qt.MouseButton.LeftButton, pos=board.point_position(X, 5).toPoint())
+    assert emitted.args[0] == state.parse_move("8/5 6/5")
+
+
+def test_dice_typed_into_the_picker(qtbot: QtBot, board: BackgammonBoard) -> None:
+    state = BackgammonState.initial(cube_enabled=False)
+    state.play((3, 5))
+    state.play(state.parse_move("8/3 6/3"))
+    board.set_state(state)
+    board.set_dice_entry(True)
+    assert board.open_dice_picker()
+    with qtbot.waitSignal(board.dice_entered, timeout=SIGNAL_TIMEOUT_MS) as entered:
+        qtbot.keyClick(board, Qt.Key.Key_4)
+        qtbot.keyClick(board, Qt.Key.Key_4)
+    assert entered.args[0] == (4, 4)
