@@ -40,6 +40,7 @@ from PySide6.QtGui import (
     QPainter,
     QPainterPath,
     QPaintEvent,
+    QPixmap,
     QPen,
     QPolygonF,
     QRadialGradient,
@@ -85,6 +86,8 @@ CHECKER = 0.94
 STACK_SHOWN = 5
 """Checkers drawn on one point; a taller stack shows its count on the outermost one."""
 DIE = 0.8
+SPRITE_CACHE_SIZE = 32
+"""Checker sprites kept (two players at a few sizes and resolutions)."""
 DRAG_THRESHOLD = 0.25
 """How far (in units) the pointer moves with the button down before a press becomes a drag."""
 CUBE = 0.95
@@ -313,6 +316,8 @@ class BackgammonBoard(QWidget):
         """Where the press that picked up the selected checker was (a drag may follow)."""
         self._drag_position: QPointF | None = None
         """Where a dragged checker is now (``None``: not dragging)."""
+        self._background_cache: tuple[tuple[Any, ...], QPixmap] | None = None
+        self._sprites: dict[tuple[Any, ...], QPixmap] = {}
         self.setMouseTracking(False)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.setMinimumSize(340, 280)
@@ -823,10 +828,7 @@ class BackgammonBoard(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         geometry = self._geometry()
-        colours = self._colours
-        painter.fillRect(self.rect(), QColor(colours.background))
-        self._paint_frame(painter, geometry)
-        self._paint_points(painter, geometry)
+        painter.drawPixmap(0, 0, self._background(painter, geometry))
         self._paint_targets(painter, geometry)
         self._paint_checkers(painter, geometry)
         self._paint_borne_off(painter, geometry)
@@ -840,6 +842,24 @@ class BackgammonBoard(QWidget):
         if self._picker_open:
             self._paint_picker(painter, geometry)
         painter.end()
+
+    def _background(self, painter: QPainter, geometry: _Geometry) -> QPixmap:
+        """The parts that change only with the size and colours (frame, fields, trays,
+        points, numbers), rendered once at the device's resolution."""
+        ratio = painter.device().devicePixelRatioF()
+        key = (self.width(), self.height(), ratio, self._colours)
+        if self._background_cache is None or self._background_cache[0] != key:
+            pixmap = QPixmap(math.ceil(self.width() * ratio), math.ceil(self.height() * ratio))
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(QColor(self._colours.background))
+            cached = QPainter(pixmap)
+            cached.setRenderHint(QPainter.RenderHint.Antialiasing)
+            cached.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+            self._paint_frame(cached, geometry)
+            self._paint_points(cached, geometry)
+            cached.end()
+            self._background_cache = (key, pixmap)
+        return self._background_cache[1]
 
     def _font(self, size: float, bold: bool = False) -> QFont:
         font = QFont(self.font())
@@ -906,7 +926,7 @@ class BackgammonBoard(QWidget):
         unit = geometry.unit
         highlight = QColor(self._colours.highlight)
         fill = QColor(highlight)
-        fill.setAlpha(80)
+        fill.setAlpha(190)
         boards = self._boards()
         mover = builder.mover
         for target in self.targets():
@@ -979,6 +999,27 @@ class BackgammonBoard(QWidget):
         return geometry.slot(self._screen_point(player, point), index)
 
     def _draw_checker(self, painter: QPainter, centre: QPointF, radius: float, player: Player) -> None:
+        """One checker, blitted from a sprite rendered once per size, colour and resolution."""
+        ratio = painter.device().devicePixelRatioF()
+        key = (player, round(radius * ratio * 4), ratio, self._colours)
+        sprite = self._sprites.get(key)
+        side = math.ceil(2 * radius * ratio) + 2
+        if sprite is None:
+            if len(self._sprites) > SPRITE_CACHE_SIZE:
+                self._sprites.clear()
+            sprite = QPixmap(side, side)
+            sprite.setDevicePixelRatio(ratio)
+            sprite.fill(Qt.GlobalColor.transparent)
+            sprite_painter = QPainter(sprite)
+            sprite_painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            middle = side / ratio / 2
+            self._paint_checker(sprite_painter, QPointF(middle, middle), radius, player)
+            sprite_painter.end()
+            self._sprites[key] = sprite
+        half = side / ratio / 2
+        painter.drawPixmap(QPointF(centre.x() - half, centre.y() - half), sprite)
+
+    def _paint_checker(self, painter: QPainter, centre: QPointF, radius: float, player: Player) -> None:
         colours = self._colours
         base = QColor(colours.checkers[player])
         gradient = QRadialGradient(centre.x() - 0.3 * radius, centre.y() - 0.35 * radius, 1.4 * radius)
