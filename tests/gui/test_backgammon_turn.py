@@ -37,7 +37,7 @@ def checker_play_positions(seed: int) -> list[BackgammonState]:
     return positions
 
 
-def test_every_legal_play_can_be_entered_hop_by_hop() -> None:
+def test_legal_plays_can_be_entered_hop_by_hop() -> None:
     rng = random.Random(0)
     for state in checker_play_positions(seed=0):
         plays = state.legal_moves()
