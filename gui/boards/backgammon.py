@@ -49,7 +49,7 @@ from PySide6.QtWidgets import QWidget
 
 from games.backgammon.board import BAR, CHECKERS, DIE_FACES, NO_MOVE, OFF, POINTS, Board, Hop, Play
 from games.backgammon.gnubg_ids import CENTRED
-from games.backgammon.notation import DOUBLE, DROP, NO_DOUBLE, TAKE, roll_name
+from games.backgammon.notation import DOUBLE, DROP, NO_DOUBLE, TAKE, format_play, roll_name
 from games.backgammon.state import (
     CHECKER_PLAY,
     CUBE_DECISION,
@@ -318,7 +318,7 @@ class BackgammonBoard(QWidget):
         """Where a dragged checker is now (``None``: not dragging)."""
         self._background_cache: tuple[tuple[Any, ...], QPixmap] | None = None
         self._sprites: dict[tuple[Any, ...], QPixmap] = {}
-        self.setMouseTracking(False)
+        self.setMouseTracking(True)  # the pointer becomes a hand over what a click would do
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.setMinimumSize(340, 280)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
@@ -774,15 +774,40 @@ class BackgammonBoard(QWidget):
             self._confirm()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
-        if self._drag_start is None or self._selected is None or not event.buttons() & Qt.MouseButton.LeftButton:
-            return
         position = event.position()
+        if self._drag_start is None or self._selected is None or not event.buttons() & Qt.MouseButton.LeftButton:
+            clickable = self._is_clickable(position)
+            self.setCursor(Qt.CursorShape.PointingHandCursor if clickable else Qt.CursorShape.ArrowCursor)
+            return
         if self._drag_position is None:
             moved = position - self._drag_start
             if math.hypot(moved.x(), moved.y()) < DRAG_THRESHOLD * self._geometry().unit:
                 return
         self._drag_position = position
         self.update()
+
+    def _is_clickable(self, position: QPointF) -> bool:
+        """Whether a click at ``position`` would do something (the pointer shows a hand)."""
+        geometry = self._geometry()
+        if self._picker_open:
+            _, rows, close = self._picker_layout(geometry)
+            return close.contains(position) or any(rect.contains(position) for row in rows for rect in row)
+        if any(button.rect.contains(position) for button in self._buttons(geometry)):
+            return True
+        if self._dice_entry and self._state.phase in (OPENING, ROLL):
+            return self._dice_area(geometry).contains(position)
+        if not self._accepts_clicks():
+            return False
+        if self._state.phase == CUBE_DECISION:
+            return self._cube_rect(geometry).contains(position)
+        builder = self._builder
+        if builder is None:
+            return False
+        if builder.is_complete():
+            return any(rect.contains(position) for rect in self._dice_rects(geometry))
+        location = self._location(geometry, position)
+        options = builder.options()
+        return location in options or (self._selected is not None and location in options.get(self._selected, {}))
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
         """The end of a drag: a checker dragged onto one of its destinations moves there."""
@@ -1222,8 +1247,12 @@ class BackgammonBoard(QWidget):
             plural = "s" if state.points != 1 else ""
             return f"{what}: {state.points} point{plural}"
         if phase == CHECKER_PLAY:
-            if self._builder is not None and self._builder.is_forced_no_move():
+            builder = self._builder
+            if builder is not None and builder.is_forced_no_move():
                 return f"rolled {roll_name(state.dice)}: no move"
+            if builder is not None and builder.steps:
+                entered = format_play(state.boards[player], state.boards[1 - player], builder.hops)
+                return f"to play {roll_name(state.dice)}:  {entered}"
             return f"to play {roll_name(state.dice)}"
         if phase == CUBE_DECISION:
             return "to double or roll"

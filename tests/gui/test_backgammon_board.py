@@ -386,3 +386,16 @@ def test_dice_typed_into_the_picker(qtbot: QtBot, board: BackgammonBoard) -> Non
         qtbot.keyClick(board, Qt.Key.Key_4)
         qtbot.keyClick(board, Qt.Key.Key_4)
     assert entered.args[0] == (4, 4)
+
+
+def test_the_pointer_is_a_hand_over_what_a_click_would_do(qtbot: QtBot, board: BackgammonBoard) -> None:
+    state = BackgammonState.initial()
+    state.play((1, 3))
+    board.set_state(state)
+    qtbot.mouseMove(board, board.point_position(X, 8).toPoint())
+    assert board.cursor().shape() == Qt.CursorShape.PointingHandCursor
+    qtbot.mouseMove(board, board.point_position(X, 3).toPoint())  # empty, nothing picked up
+    assert board.cursor().shape() == Qt.CursorShape.ArrowCursor
+    click_point(qtbot, board, X, 8)
+    qtbot.mouseMove(board, board.point_position(X, 4).toPoint())  # 8/4 with both dice
+    assert board.cursor().shape() == Qt.CursorShape.PointingHandCursor
