@@ -1154,7 +1154,7 @@ class BackgammonBoard(QWidget):
     def _paint_buttons(self, painter: QPainter, geometry: _Geometry) -> None:
         unit = geometry.unit
         colours = self._colours
-        best = self._best_move if isinstance(self._best_move, str) else None
+        best = self._best_move if isinstance(self._best_move, str) or self._best_move == NO_MOVE else None
         for button in self._buttons(geometry):
             rect = button.rect
             painter.setPen(QPen(QColor(0, 0, 0, 110), max(1.0, 0.04 * unit)))
