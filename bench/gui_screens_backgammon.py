@@ -1,6 +1,6 @@
 """Screenshots of the backgammon board in the situations a player meets, to look at.
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens_backgammon.py [--out /tmp/screens]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/gui_screens_backgammon.py [--out /tmp/screens]
 
 Writes ``bg-<scene>-<theme>-<width>.png`` for each scene (the start, a turn half entered
 with a checker picked up and its destinations lit, checkers on the bar and borne off, the
