@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
+    QHelpEvent,
     QMouseEvent,
     QPainter,
     QPainterPath,
@@ -31,7 +32,7 @@ from PySide6.QtGui import (
     QPolygonF,
     QRadialGradient,
 )
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from games.base import GameError, GameState
 from gui.resources import board_font
@@ -388,6 +389,7 @@ class GridBoard(BoardWidget):
         super().__init__(theme, parent)
         self._geometry: GridGeometry | None = None
         self._geometry_key: tuple[int, int, float, bool, float] | None = None
+        self._hover_square: Square | None = None
         self._edit_tool: str | None = None
 
     # --------------------------------------------------------- square mapping
@@ -447,7 +449,44 @@ class GridBoard(BoardWidget):
         self.update()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
-        self.pointer_moved(event.position(), bool(event.buttons() & Qt.MouseButton.LeftButton))
+        point = event.position()
+        dragging = bool(event.buttons() & Qt.MouseButton.LeftButton)
+        square = self.square_at_point(point)
+        if square != self._hover_square:
+            self._hover_square = square
+            self.update()
+        if self._edit_mode:
+            clickable = square is not None or self.edit_tool_at(point) is not None
+        else:
+            clickable = square is not None and self.accepts_moves() and self.is_clickable(square)
+        shape = Qt.CursorShape.ClosedHandCursor if dragging else Qt.CursorShape.PointingHandCursor
+        self.setCursor(shape if clickable or dragging and self.accepts_moves() else Qt.CursorShape.ArrowCursor)
+        self.pointer_moved(point, dragging)
+
+    def leaveEvent(self, event: QEvent) -> None:  # noqa: N802
+        if self._hover_square is not None:
+            self._hover_square = None
+            self.update()
+        super().leaveEvent(event)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            tool = self.edit_tool_at(QPointF(event.pos())) if self._edit_mode else None
+            if tool is not None:
+                QToolTip.showText(event.globalPos(), self.edit_tool_tip(tool), self)
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().event(event)
+
+    def hover_square(self) -> Square | None:
+        """The square under the pointer (None outside the board)."""
+        return self._hover_square
+
+    def is_clickable(self, square: Square) -> bool:
+        """Whether a click on ``square`` would do something now (the pointer becomes a hand)."""
+        return False
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         point = event.position()
@@ -493,6 +532,10 @@ class GridBoard(BoardWidget):
         top = board.bottom() + geometry.margin + geometry.square * PALETTE_GAP_FRACTION
         left = board.center().x() - cell * len(tools) / 2
         return [(tool, QRectF(left + index * cell, top, cell, cell)) for index, tool in enumerate(tools)]
+
+    def edit_tool_tip(self, tool: str) -> str:
+        """The tooltip of palette ``tool`` (subclasses name their tools)."""
+        return tool
 
     def edit_tool_at(self, point: QPointF) -> str | None:
         for tool, rect in self.edit_tool_rects():

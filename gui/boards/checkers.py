@@ -114,6 +114,9 @@ class CheckersBoard(GridBoard):
             return set()
         return {move.origin for move in moves}
 
+    def is_clickable(self, square: Square) -> bool:
+        return square in self.next_hops() if self._path else self._movable(square)
+
     def _movable(self, square: Square | None) -> bool:
         return square is not None and any(move.origin == square for move in self.legal_moves())
 
@@ -152,6 +155,14 @@ class CheckersBoard(GridBoard):
 
     def edit_tools(self) -> Sequence[str]:
         return (*PIECE_TOOLS, ERASE_TOOL, TURN_TOOL)
+
+    def edit_tool_tip(self, tool: str) -> str:
+        if tool in PIECE_TOOLS:
+            owner, is_king = PIECE_TOOLS[tool]
+            return f"{'Black' if owner == BLACK else 'White'} {'king' if is_king else 'man'}: click squares to place it"
+        if tool == ERASE_TOOL:
+            return "Eraser: click a square to empty it (or right-click any square)"
+        return f"{'Black' if self._edit_player == BLACK else 'White'} to move: click to change"
 
     def edit_tool_clicked(self, tool: str) -> None:
         if tool == TURN_TOOL:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 import chess
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QVariantAnimation
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QRadialGradient
 from PySide6.QtWidgets import QWidget
 
@@ -34,8 +34,12 @@ PROMOTION_CHOICES: tuple[chess.PieceType, ...] = (chess.QUEEN, chess.KNIGHT, che
 CAPTURE_HOLE_FRACTION = 0.42
 """Radius of the hole in a capture mark (Lichess's corner triangles), in squares."""
 DRAG_GHOST_OPACITY = 0.3
+ANIMATION_MS = 160
+"""How long a played piece slides to its square (0: no animation)."""
 ERASE_TOOL = "erase"
 TURN_TOOL = "turn"
+CLEAR_TOOL = "clear"
+START_TOOL = "start"
 PIECE_TOOLS: tuple[str, ...] = tuple("KQRBNP") + tuple("kqrbnp")
 
 
@@ -62,6 +66,15 @@ class ChessBoard(GridBoard):
         self._drag_point: QPointF | None = None
         self._promotion: tuple[chess.Square, chess.Square, list[chess.Move]] | None = None
         self._edit_board: chess.Board | None = None
+        self._dropped_move: chess.Move | None = None
+        self._sliding: list[tuple[str, chess.Square, chess.Square]] = []
+        self.animation_ms = ANIMATION_MS
+        self._animation = QVariantAnimation(self)
+        self._animation.setStartValue(0.0)
+        self._animation.setEndValue(1.0)
+        self._animation.setEasingCurve(QEasingCurve.Type.InOutCubic)
+        self._animation.valueChanged.connect(self.update)
+        self._animation.finished.connect(self._end_slide)
 
     # ----------------------------------------------------------- mapping
     def cell_of(self, square: chess.Square) -> Cell:
@@ -70,6 +83,50 @@ class ChessBoard(GridBoard):
     def square_at(self, cell: Cell) -> chess.Square:
         row, column = cell
         return chess.square(column, 7 - row)
+
+    # --------------------------------------------------------- animation
+    def set_state(self, state: GameState | None) -> None:
+        self._end_slide()
+        super().set_state(state)
+
+    def set_last_move(self, move: chess.Move | None) -> None:
+        """Highlight ``move`` and, if the board is on screen, slide its piece (and a
+        castling rook) there, unless the player just dropped it there by hand."""
+        super().set_last_move(move)
+        dropped, self._dropped_move = self._dropped_move, None
+        board = self.board()
+        if not (isinstance(move, chess.Move) and move and board is not None and self.isVisible()):
+            return
+        if move == dropped or self.animation_ms <= 0 or self._edit_mode:
+            return
+        piece = board.piece_at(move.to_square)
+        if piece is None:
+            return
+        self._sliding = [(piece.symbol(), move.from_square, move.to_square)]
+        if piece.piece_type == chess.KING and abs(chess.square_file(move.to_square) - chess.square_file(move.from_square)) == 2:
+            rank = chess.square_rank(move.to_square)
+            kingside = chess.square_file(move.to_square) == 6
+            rook_from, rook_to = chess.square(7 if kingside else 0, rank), chess.square(5 if kingside else 3, rank)
+            rook = board.piece_at(rook_to)
+            if rook is not None:
+                self._sliding.append((rook.symbol(), rook_from, rook_to))
+        self._animation.stop()
+        self._animation.setDuration(self.animation_ms)
+        self._animation.start()
+
+    def is_animating(self) -> bool:
+        return bool(self._sliding)
+
+    def _end_slide(self) -> None:
+        if self._sliding:
+            self._sliding = []
+            self._animation.stop()
+            self.update()
+
+    def request_move(self, move: object) -> None:
+        if self._dragging:
+            self._dropped_move = move  # type: ignore[assignment]
+        super().request_move(move)
 
     def board(self) -> chess.Board | None:
         """The python-chess board shown (the edited one in edit mode)."""
@@ -115,6 +172,11 @@ class ChessBoard(GridBoard):
         return piece is not None and piece.color == board.turn and any(
             move.from_square == square for move in self.legal_moves()
         )
+
+    def is_clickable(self, square: chess.Square) -> bool:
+        if self._selected is not None and square in self.destinations(self._selected):
+            return True
+        return self._can_pick(square)
 
     def _try_move(self, origin: chess.Square, target: chess.Square) -> bool:
         moves = self.destinations(origin).get(target, [])
@@ -198,9 +260,10 @@ class ChessBoard(GridBoard):
             return
         self._press_square = None
         if self._dragging:
-            self._dragging = False
             self._drag_point = None
-            if square is not None and square != origin and self._try_move(origin, square):
+            moved = square is not None and square != origin and self._try_move(origin, square)
+            self._dragging = False
+            if moved:
                 return
         elif square == origin and self._was_selected:
             self._selected = None  # a second click on the selected piece lets go of it
@@ -211,13 +274,31 @@ class ChessBoard(GridBoard):
         self._edit_board = state.board.copy(stack=False)  # type: ignore[attr-defined]
 
     def edit_tools(self) -> Sequence[str]:
-        return (*PIECE_TOOLS, ERASE_TOOL, TURN_TOOL)
+        return (*PIECE_TOOLS, ERASE_TOOL, TURN_TOOL, START_TOOL, CLEAR_TOOL)
+
+    def edit_tool_tip(self, tool: str) -> str:
+        if tool in PIECE_TOOLS:
+            piece = chess.Piece.from_symbol(tool)
+            return f"{'White' if piece.color else 'Black'} {chess.piece_name(piece.piece_type)}: click squares to place it"
+        board = self._edit_board
+        side = "White" if board is None or board.turn else "Black"
+        return {
+            ERASE_TOOL: "Eraser: click a square to empty it (or right-click any square)",
+            TURN_TOOL: f"{side} to move: click to change",
+            START_TOOL: "The starting position",
+            CLEAR_TOOL: "Clear the board",
+        }[tool]
 
     def edit_tool_clicked(self, tool: str) -> None:
-        if tool == TURN_TOOL:
-            board = self._edit_board
+        board = self._edit_board
+        if tool in (TURN_TOOL, START_TOOL, CLEAR_TOOL):
             if board is not None:
-                board.turn = not board.turn
+                if tool == TURN_TOOL:
+                    board.turn = not board.turn
+                elif tool == START_TOOL:
+                    board.reset()
+                else:
+                    board.clear()
                 self._publish()
             return
         self.set_edit_tool(tool)
@@ -264,6 +345,26 @@ class ChessBoard(GridBoard):
             painter.setBrush(QColor("#ffffff") if white else QColor("#222222"))
             painter.drawEllipse(inner.center(), radius, radius)
             painter.restore()
+        elif tool in (START_TOOL, CLEAR_TOOL):
+            self._paint_mini_board(painter, inner, full=tool == START_TOOL)
+
+    def _paint_mini_board(self, painter: QPainter, rect: QRectF, full: bool) -> None:
+        """A 4x4 board icon: with two rows of men each side (start) or empty (clear)."""
+        side = rect.width() * 0.64
+        board = QRectF(0, 0, side, side)
+        board.moveCenter(rect.center())
+        cell = side / 4
+        painter.save()
+        painter.setPen(Qt.PenStyle.NoPen)
+        for row in range(4):
+            for column in range(4):
+                square = QRectF(board.left() + column * cell, board.top() + row * cell, cell, cell)
+                painter.setBrush(QColor(self._theme.board.dark if (row + column) % 2 else self._theme.board.light))
+                painter.drawRect(square)
+                if full and row in (0, 3):
+                    painter.setBrush(QColor("#222222") if row == 0 else QColor("#ffffff"))
+                    painter.drawEllipse(square.center(), cell * 0.3, cell * 0.3)
+        painter.restore()
 
     def _paint_cross(self, painter: QPainter, rect: QRectF) -> None:
         painter.save()
@@ -304,12 +405,20 @@ class ChessBoard(GridBoard):
         pieces = chess_pieces()
         ratio = self.device_pixel_ratio()
         size = self.grid().square
+        arriving = {target for _, _, target in self._sliding}
         for square, piece in board.piece_map().items():
+            if square in arriving:
+                continue
             rect = self.square_rect(square)
             if self._dragging and square == self._selected:
                 painter.setOpacity(DRAG_GHOST_OPACITY)
             painter.drawPixmap(rect.topLeft(), pieces.pixmap(piece.symbol(), size, ratio))
             painter.setOpacity(1.0)
+        if self._sliding:
+            progress = float(self._animation.currentValue() or 0.0)
+            for symbol, origin, target in self._sliding:
+                start, end = self.square_rect(origin).topLeft(), self.square_rect(target).topLeft()
+                painter.drawPixmap(start + (end - start) * progress, pieces.pixmap(symbol, size, ratio))
         if self._selected is not None and not self._edit_mode:
             self._paint_destinations(painter, board)
 

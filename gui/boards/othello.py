@@ -102,6 +102,9 @@ class OthelloBoard(GridBoard):
         return {square for square in range(SIZE * SIZE) if flipped >> square & 1}
 
     # ------------------------------------------------------------- moves
+    def is_clickable(self, square: Square) -> bool:
+        return square in self.legal_moves()
+
     def square_pressed(self, square: Square | None, point: QPointF, button: Qt.MouseButton) -> None:
         if self._edit_mode:
             self._edit_press(square, button)
@@ -119,6 +122,10 @@ class OthelloBoard(GridBoard):
 
     def edit_tools(self) -> Sequence[str]:
         return (TURN_TOOL,)
+
+    def edit_tool_tip(self, tool: str) -> str:
+        side = "Black" if self._edit_player == BLACK else "White"
+        return f"{side} to move: click to change. Click a square to cycle empty, black, white."
 
     def edit_tool_clicked(self, tool: str) -> None:
         if tool == TURN_TOOL:
@@ -204,8 +211,15 @@ class OthelloBoard(GridBoard):
         if self.accepts_moves():
             mover = self._state.to_move()
             colour = QColor(0, 0, 0, 80) if mover == BLACK else QColor(255, 255, 255, 110)
+            hover = self.hover_square()
             for square in self.legal_moves():
-                if square != PASS:
+                if square == PASS:
+                    continue
+                if square == hover:  # a preview of the disc the click would put down
+                    painter.setOpacity(0.5)
+                    self._paint_disc(painter, self.square_rect(square), mover)
+                    painter.setOpacity(1.0)
+                else:
                     self.draw_dot(painter, square, colour, MOVE_DOT_FRACTION)
 
     def _paint_disc(self, painter: QPainter, cell: QRectF, owner: int) -> None:

@@ -26,6 +26,9 @@ STROKE_FRACTION = 0.085
 GRID_FRACTION = 0.035
 WIN_LINE_FRACTION = 0.07
 GHOST_ALPHA = 0.45
+"""Opacity of the engine's suggested mark."""
+HOVER_ALPHA = 0.2
+"""Opacity of the mark a click would put down, under the pointer."""
 EMPTY_CELL = "."
 CYCLE = (EMPTY_CELL, "x", "o")
 
@@ -74,6 +77,9 @@ class TicTacToeBoard(GridBoard):
         return None
 
     # ------------------------------------------------------------- input
+    def is_clickable(self, square: Square) -> bool:
+        return square in self.legal_moves()
+
     def square_pressed(self, square: Square | None, point: QPointF, button: Qt.MouseButton) -> None:
         if square is None:
             return
@@ -123,6 +129,9 @@ class TicTacToeBoard(GridBoard):
         state = self._state
         if isinstance(best, int) and state is not None and not self._edit_mode and best in self.legal_moves():
             self._paint_mark(painter, self.square_rect(best), state.to_move(), GHOST_ALPHA)
+        hover = self.hover_square()
+        if state is not None and hover is not None and hover != best and self.accepts_moves() and hover in self.legal_moves():
+            self._paint_mark(painter, self.square_rect(hover), state.to_move(), HOVER_ALPHA)
 
     def _paint_mark(self, painter: QPainter, cell: QRectF, player: int, opacity: float = 1.0) -> None:
         size = cell.width() * MARK_FRACTION

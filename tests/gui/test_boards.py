@@ -390,3 +390,21 @@ def test_every_board_paints_in_both_themes(qtbot: QtBot, game: str) -> None:
         for j in range(40)
     }
     assert len(samples) > 3  # the board is drawn, not a blank window
+
+
+def test_chess_slides_a_clicked_move_but_not_a_dropped_one(qtbot: QtBot) -> None:
+    state = new_game("chess")
+    board = make_board(qtbot, "chess", state)
+    assert isinstance(board, ChessBoard)
+    recorder = Recorder(board)
+    drag(qtbot, board, chess.E2, chess.E4)
+    state.play(recorder.moves[-1])
+    board.set_state(state)
+    board.set_last_move(recorder.moves[-1])
+    assert not board.is_animating()  # the hand already put it there
+    reply = chess.Move.from_uci("e7e5")
+    state.play(reply)
+    board.set_state(state)
+    board.set_last_move(reply)
+    assert board.is_animating()
+    qtbot.waitUntil(lambda: not board.is_animating(), timeout=2000)
