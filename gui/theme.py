@@ -163,7 +163,7 @@ DARK = Theme(
     best_move_arrow="#b34d8fd6",
     mark_x="#6aa8e8",
     mark_o="#ec7063",
-    palette_background="#ff302e2b",
+    palette_background="#ff7a766f",
 )
 
 THEMES: dict[str, Theme] = {theme.name: theme for theme in (LIGHT, DARK)}

@@ -19,10 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEasingCurve, QEvent, QPointF, QRectF, QSize, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import (
     QColor,
     QHelpEvent,
+    QKeyEvent,
     QMouseEvent,
     QPainter,
     QPainterPath,
@@ -60,6 +61,8 @@ DOT_FRACTION = 0.3
 RING_WIDTH_FRACTION = 0.09
 MIN_SIDE = 120
 PREFERRED_SIDE = 480
+MOTION_MS = 160
+"""How long a move's piece takes to slide (or Othello's discs to turn); 0 switches it off."""
 
 
 @dataclass(frozen=True)
@@ -192,6 +195,8 @@ class BoardWidget(QWidget):
     edit_problem_changed = Signal(str)
 
     SUPPORTS_EDIT: ClassVar[bool] = False
+    GAME: ClassVar[str] = ""
+    """The registry name of the game this board shows (``set_state`` refuses others)."""
 
     def __init__(self, theme: Theme | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -211,6 +216,8 @@ class BoardWidget(QWidget):
     # ------------------------------------------------------------ contract API
     def set_state(self, state: GameState | None) -> None:
         """Show ``state`` (the board keeps its own copy). Clears any half-made move."""
+        if state is not None and self.GAME and state.NAME != self.GAME:
+            raise ValueError(f"{type(self).__name__} shows {self.GAME}, not {state.NAME}")
         self._state = None if state is None else state.copy()
         self._legal_moves = None
         self.reset_interaction()
@@ -391,6 +398,50 @@ class GridBoard(BoardWidget):
         self._geometry_key: tuple[int, int, float, bool, float] | None = None
         self._hover_square: Square | None = None
         self._edit_tool: str | None = None
+        self.animation_ms = MOTION_MS
+        self._motion = QVariantAnimation(self)
+        self._motion.setStartValue(0.0)
+        self._motion.setEndValue(1.0)
+        self._motion.setEasingCurve(QEasingCurve.Type.InOutCubic)
+        self._motion.valueChanged.connect(self.update)
+        self._motion.finished.connect(self.stop_motion)
+        self._motion_running = False
+
+    # -------------------------------------------------------------- motion
+    def set_state(self, state: GameState | None) -> None:
+        self.stop_motion()
+        super().set_state(state)
+
+    def start_motion(self, scale: float = 1.0) -> bool:
+        """Start the move animation (``scale`` times the usual length) if the board is on
+        screen and animations are on; subclasses paint from ``motion_progress``."""
+        if self.animation_ms <= 0 or not self.isVisible() or self._edit_mode:
+            return False
+        self._motion.stop()
+        self._motion.setDuration(max(1, round(self.animation_ms * scale)))
+        self._motion_running = True
+        self._motion.start()
+        return True
+
+    def stop_motion(self) -> None:
+        if self._motion_running:
+            self._motion_running = False
+            self._motion.stop()
+            self.motion_finished()
+            self.update()
+
+    def motion_finished(self) -> None:
+        """The animation ended or was cut short (subclasses drop what they animated)."""
+
+    def is_animating(self) -> bool:
+        return self._motion_running
+
+    def motion_progress(self) -> float:
+        """0 at the start of the animation, 1 at its end (1 when nothing moves)."""
+        if not self._motion_running:
+            return 1.0
+        value = self._motion.currentValue()
+        return float(value) if value is not None else 0.0
 
     # --------------------------------------------------------- square mapping
     def cell_of(self, square: Square) -> Cell:
@@ -492,6 +543,13 @@ class GridBoard(BoardWidget):
         point = event.position()
         self.square_released(self.square_at_point(point), point, event.button())
         self.update()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() == Qt.Key.Key_Escape:
+            self.reset_interaction()
+            self.update()
+            return
+        super().keyPressEvent(event)
 
     def square_pressed(self, square: Square | None, point: QPointF, button: Qt.MouseButton) -> None:
         """A press on ``square`` (None: outside the board)."""

@@ -62,12 +62,15 @@ class CheckersBoard(GridBoard):
     """A board for ``games.checkers.CheckersState`` (PDN diagram: Black at the top)."""
 
     SUPPORTS_EDIT: ClassVar[bool] = True
+    GAME: ClassVar[str] = "checkers"
 
     def __init__(self, theme: Theme | None = None, parent: QWidget | None = None) -> None:
         super().__init__(theme, parent)
         self._path: tuple[Square, ...] = ()
         self._edit_pieces: dict[Square, Piece] = {}
         self._edit_player = BLACK
+        self._requested: CheckersMove | None = None
+        self._sliding: tuple[Piece, tuple[Square, ...]] | None = None
 
     # ----------------------------------------------------------- mapping
     def cell_of(self, square: Square) -> Cell:
@@ -88,6 +91,26 @@ class CheckersBoard(GridBoard):
             return dict(self._edit_pieces)
         state = self._state
         return {} if state is None else state.pieces()  # type: ignore[attr-defined]
+
+    # --------------------------------------------------------- animation
+    def set_last_move(self, move: CheckersMove | None) -> None:
+        """Highlight ``move`` and slide its piece hop by hop, unless the player just
+        entered it on this board."""
+        super().set_last_move(move)
+        requested, self._requested = self._requested, None
+        state = self._state
+        if not isinstance(move, CheckersMove) or state is None or move == requested:
+            return
+        piece = state.pieces().get(move.destination)  # type: ignore[attr-defined]
+        if piece is not None and self.start_motion(scale=len(move.path) - 1):
+            self._sliding = (piece, move.path)
+
+    def motion_finished(self) -> None:
+        self._sliding = None
+
+    def request_move(self, move: object) -> None:
+        self._requested = move  # type: ignore[assignment]
+        super().request_move(move)
 
     # ------------------------------------------------------------- moves
     def reset_interaction(self) -> None:
@@ -250,11 +273,22 @@ class CheckersBoard(GridBoard):
             moving = pieces.pop(self._path[0], None)
             if moving is not None:
                 pieces[self._path[-1]] = moving
+        sliding = self._sliding
+        if sliding is not None:
+            pieces.pop(sliding[1][-1], None)
         for square, piece in pieces.items():
             if square in jumped:
                 painter.setOpacity(JUMPED_OPACITY)
             self._paint_piece(painter, self.square_rect(square), piece)
             painter.setOpacity(1.0)
+        if sliding is not None:
+            piece, path = sliding
+            legs = len(path) - 1
+            position = self.motion_progress() * legs
+            leg = min(int(position), legs - 1)
+            start, end = self.square_rect(path[leg]), self.square_rect(path[leg + 1])
+            fraction = position - leg
+            self._paint_piece(painter, start.translated((end.topLeft() - start.topLeft()) * fraction), piece)
         if self._path:
             colour = self._theme.color("legal_destination")
             for square in self.next_hops():

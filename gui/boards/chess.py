@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 import chess
-from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QVariantAnimation
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QRadialGradient
 from PySide6.QtWidgets import QWidget
 
@@ -34,13 +34,18 @@ PROMOTION_CHOICES: tuple[chess.PieceType, ...] = (chess.QUEEN, chess.KNIGHT, che
 CAPTURE_HOLE_FRACTION = 0.42
 """Radius of the hole in a capture mark (Lichess's corner triangles), in squares."""
 DRAG_GHOST_OPACITY = 0.3
-ANIMATION_MS = 160
-"""How long a played piece slides to its square (0: no animation)."""
 ERASE_TOOL = "erase"
 TURN_TOOL = "turn"
 CLEAR_TOOL = "clear"
 START_TOOL = "start"
 PIECE_TOOLS: tuple[str, ...] = tuple("KQRBNP") + tuple("kqrbnp")
+CASTLING_ROOK_SQUARES: dict[tuple[chess.PieceType, chess.Square, chess.Square], tuple[chess.Square, chess.Square]] = {
+    (chess.KING, chess.E1, chess.G1): (chess.H1, chess.F1),
+    (chess.KING, chess.E1, chess.C1): (chess.A1, chess.D1),
+    (chess.KING, chess.E8, chess.G8): (chess.H8, chess.F8),
+    (chess.KING, chess.E8, chess.C8): (chess.A8, chess.D8),
+}
+"""(king, from, to) of each castling -> the rook's (from, to), for the slide animation."""
 
 
 def castling_rook_square(board: chess.Board, move: chess.Move) -> chess.Square | None:
@@ -55,6 +60,7 @@ class ChessBoard(GridBoard):
     """A chess board for ``games.chess_game.ChessState``."""
 
     SUPPORTS_EDIT: ClassVar[bool] = True
+    GAME: ClassVar[str] = "chess"
 
     def __init__(self, theme: Theme | None = None, parent: QWidget | None = None) -> None:
         super().__init__(theme, parent)
@@ -68,13 +74,6 @@ class ChessBoard(GridBoard):
         self._edit_board: chess.Board | None = None
         self._dropped_move: chess.Move | None = None
         self._sliding: list[tuple[str, chess.Square, chess.Square]] = []
-        self.animation_ms = ANIMATION_MS
-        self._animation = QVariantAnimation(self)
-        self._animation.setStartValue(0.0)
-        self._animation.setEndValue(1.0)
-        self._animation.setEasingCurve(QEasingCurve.Type.InOutCubic)
-        self._animation.valueChanged.connect(self.update)
-        self._animation.finished.connect(self._end_slide)
 
     # ----------------------------------------------------------- mapping
     def cell_of(self, square: chess.Square) -> Cell:
@@ -85,43 +84,28 @@ class ChessBoard(GridBoard):
         return chess.square(column, 7 - row)
 
     # --------------------------------------------------------- animation
-    def set_state(self, state: GameState | None) -> None:
-        self._end_slide()
-        super().set_state(state)
-
     def set_last_move(self, move: chess.Move | None) -> None:
         """Highlight ``move`` and, if the board is on screen, slide its piece (and a
         castling rook) there, unless the player just dropped it there by hand."""
         super().set_last_move(move)
         dropped, self._dropped_move = self._dropped_move, None
         board = self.board()
-        if not (isinstance(move, chess.Move) and move and board is not None and self.isVisible()):
-            return
-        if move == dropped or self.animation_ms <= 0 or self._edit_mode:
+        if not (isinstance(move, chess.Move) and move and board is not None) or move == dropped:
             return
         piece = board.piece_at(move.to_square)
         if piece is None:
             return
-        self._sliding = [(piece.symbol(), move.from_square, move.to_square)]
-        if piece.piece_type == chess.KING and abs(chess.square_file(move.to_square) - chess.square_file(move.from_square)) == 2:
-            rank = chess.square_rank(move.to_square)
-            kingside = chess.square_file(move.to_square) == 6
-            rook_from, rook_to = chess.square(7 if kingside else 0, rank), chess.square(5 if kingside else 3, rank)
-            rook = board.piece_at(rook_to)
+        sliding = [(piece.symbol(), move.from_square, move.to_square)]
+        rook_squares = CASTLING_ROOK_SQUARES.get((piece.piece_type, move.from_square, move.to_square))
+        if rook_squares is not None:
+            rook = board.piece_at(rook_squares[1])
             if rook is not None:
-                self._sliding.append((rook.symbol(), rook_from, rook_to))
-        self._animation.stop()
-        self._animation.setDuration(self.animation_ms)
-        self._animation.start()
+                sliding.append((rook.symbol(), *rook_squares))
+        if self.start_motion():
+            self._sliding = sliding
 
-    def is_animating(self) -> bool:
-        return bool(self._sliding)
-
-    def _end_slide(self) -> None:
-        if self._sliding:
-            self._sliding = []
-            self._animation.stop()
-            self.update()
+    def motion_finished(self) -> None:
+        self._sliding = []
 
     def request_move(self, move: object) -> None:
         if self._dragging:
@@ -415,7 +399,7 @@ class ChessBoard(GridBoard):
             painter.drawPixmap(rect.topLeft(), pieces.pixmap(piece.symbol(), size, ratio))
             painter.setOpacity(1.0)
         if self._sliding:
-            progress = float(self._animation.currentValue() or 0.0)
+            progress = self.motion_progress()
             for symbol, origin, target in self._sliding:
                 start, end = self.square_rect(origin).topLeft(), self.square_rect(target).topLeft()
                 painter.drawPixmap(start + (end - start) * progress, pieces.pixmap(symbol, size, ratio))

@@ -13,6 +13,7 @@ other way); the palette holds the side to move.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -36,6 +37,8 @@ FLIPPED_RING_FRACTION = 0.28
 STAR_POINTS: tuple[Cell, ...] = ((2, 2), (2, 6), (6, 2), (6, 6))
 """Grid intersections marked with a small dot (the corners of c3, f3, c6 and f6)."""
 TURN_TOOL = "turn"
+TURN_SCALE = 2.0
+"""Turning discs over takes this many times the usual animation length."""
 EMPTY, BLACK_DISC, WHITE_DISC = "-", "X", "O"
 CYCLE = (EMPTY, BLACK_DISC, WHITE_DISC)
 
@@ -44,6 +47,7 @@ class OthelloBoard(GridBoard):
     """A board for ``games.othello.OthelloState``."""
 
     SUPPORTS_EDIT: ClassVar[bool] = True
+    GAME: ClassVar[str] = "othello"
     CHEQUERED: ClassVar[bool] = False
     FILES_ON_TOP: ClassVar[bool] = True
 
@@ -52,6 +56,7 @@ class OthelloBoard(GridBoard):
         self._edit_cells: list[str] = [EMPTY] * (SIZE * SIZE)
         self._edit_player = BLACK
         self.show_counts = True
+        self._turning: set[Square] = set()
 
     # ----------------------------------------------------------- mapping
     def cell_of(self, square: Square) -> Cell:
@@ -100,6 +105,17 @@ class OthelloBoard(GridBoard):
         if move != self._last_move or move == PASS:
             return set()
         return {square for square in range(SIZE * SIZE) if flipped >> square & 1}
+
+    # --------------------------------------------------------- animation
+    def set_last_move(self, move: int | None) -> None:
+        """Mark ``move`` and turn the discs it flipped over, one half-turn."""
+        super().set_last_move(move)
+        flipped = self.last_flipped()
+        if flipped and self.start_motion(scale=TURN_SCALE):
+            self._turning = flipped
+
+    def motion_finished(self) -> None:
+        self._turning = set()
 
     # ------------------------------------------------------------- moves
     def is_clickable(self, square: Square) -> bool:
@@ -183,8 +199,20 @@ class OthelloBoard(GridBoard):
 
     def paint_pieces(self, painter: QPainter) -> None:
         discs = self.discs()
+        progress = self.motion_progress()
         for square, owner in discs.items():
-            self._paint_disc(painter, self.square_rect(square), owner)
+            rect = self.square_rect(square)
+            if square in self._turning and progress < 1.0:
+                # Seen edge-on half-way: squeeze horizontally, old colour until the middle.
+                painter.save()
+                centre = rect.center()
+                painter.translate(centre)
+                painter.scale(max(0.02, abs(math.cos(math.pi * progress))), 1.0)
+                painter.translate(-centre)
+                self._paint_disc(painter, rect, owner if progress >= 0.5 else 1 - owner)
+                painter.restore()
+            else:
+                self._paint_disc(painter, rect, owner)
         if self._edit_mode or self._state is None:
             return
         last = self._last_move
@@ -256,7 +284,11 @@ class OthelloBoard(GridBoard):
             centre_x = band.center().x() + (-1 if index == 0 else 1) * geometry.square * 0.75
             disc_rect = QRectF(0, 0, disc, disc)
             disc_rect.moveCenter(QPointF(centre_x - disc * 0.9, band.center().y()))
-            self._paint_disc(painter, disc_rect.adjusted(-disc * 0.1, -disc * 0.1, disc * 0.1, disc * 0.1), owner)
+            cell = disc_rect.adjusted(-disc * 0.1, -disc * 0.1, disc * 0.1, disc * 0.1)
+            self._paint_disc(painter, cell, owner)
+            painter.setPen(QPen(self._theme.color("muted_text"), 1.0))  # visible on any window colour
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawEllipse(disc_rect)
             painter.setFont(board_font(geometry.square * COORDINATE_FRACTION * 1.1, bold=owner == mover))
             painter.setPen(self._theme.color("text"))
             text_rect = QRectF(centre_x, band.top(), geometry.square, band.height())

@@ -37,6 +37,7 @@ class TicTacToeBoard(GridBoard):
     """A board for ``games.tictactoe.TicTacToeState``."""
 
     SUPPORTS_EDIT: ClassVar[bool] = True
+    GAME: ClassVar[str] = "tictactoe"
     ROWS: ClassVar[int] = SIZE
     COLUMNS: ClassVar[int] = SIZE
     CHEQUERED: ClassVar[bool] = False

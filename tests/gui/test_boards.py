@@ -408,3 +408,23 @@ def test_chess_slides_a_clicked_move_but_not_a_dropped_one(qtbot: QtBot) -> None
     board.set_last_move(reply)
     assert board.is_animating()
     qtbot.waitUntil(lambda: not board.is_animating(), timeout=2000)
+
+
+def test_othello_turns_flipped_discs_and_checkers_slides_the_engine_move(qtbot: QtBot) -> None:
+    state = new_game("othello")
+    board = make_board(qtbot, "othello", state)
+    state.play(19)  # d3 turns d4
+    board.set_state(state)
+    board.set_last_move(19)
+    assert board.is_animating()
+    image = board.grab()  # painting mid-turn works
+    assert not image.isNull()
+    qtbot.waitUntil(lambda: not board.is_animating(), timeout=2000)
+    checkers_state = new_game("checkers", "W:WK18:B8,12,K15,16,24")
+    checkers = make_board(qtbot, "checkers", checkers_state)
+    move = checkers_state.parse_move("18x11x4")
+    checkers_state.play(move)
+    checkers.set_state(checkers_state)
+    checkers.set_last_move(move)
+    assert checkers.is_animating() and not checkers.grab().isNull()
+    qtbot.waitUntil(lambda: not checkers.is_animating(), timeout=2000)
