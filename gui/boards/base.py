@@ -197,6 +197,9 @@ class BoardWidget(QWidget):
     SUPPORTS_EDIT: ClassVar[bool] = False
     GAME: ClassVar[str] = ""
     """The registry name of the game this board shows (``set_state`` refuses others)."""
+    BOTTOM_PLAYER: ClassVar[int | None] = None
+    """The player whose side is at the bottom when the board is not flipped (chess: White,
+    checkers: White, as in the PDN diagram); None when the board has no sides (Othello)."""
 
     def __init__(self, theme: Theme | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -253,6 +256,12 @@ class BoardWidget(QWidget):
 
     def is_flipped(self) -> bool:
         return self._flipped
+
+    def orient_for(self, player: int) -> None:
+        """Put ``player``'s side at the bottom (no change on a board without sides), so the
+        app can face the human without knowing which game it shows."""
+        if self.BOTTOM_PLAYER is not None:
+            self.set_flipped(player != self.BOTTOM_PLAYER)
 
     def set_theme(self, theme: Theme) -> None:
         self._theme = theme
@@ -398,6 +407,7 @@ class GridBoard(BoardWidget):
         self._geometry_key: tuple[int, int, float, bool, float] | None = None
         self._hover_square: Square | None = None
         self._edit_tool: str | None = None
+        self._coordinates_visible = True
         self.animation_ms = MOTION_MS
         self._motion = QVariantAnimation(self)
         self._motion.setStartValue(0.0)
@@ -629,8 +639,19 @@ class GridBoard(BoardWidget):
                     painter.fillRect(geometry.cell_rect((row, column)), dark)
         painter.restore()
 
+    def set_coordinates_visible(self, visible: bool) -> None:
+        """Show or hide the file/rank labels (a setting); the margin stays, so the board
+        does not jump."""
+        self._coordinates_visible = bool(visible)
+        self.update()
+
+    def coordinates_visible(self) -> bool:
+        return self._coordinates_visible
+
     def paint_coordinates(self, painter: QPainter) -> None:
         """File letters under (or over) the board and rank numbers on its left, in the margin."""
+        if not self._coordinates_visible:
+            return
         geometry = self.grid()
         painter.save()
         painter.setPen(self._theme.color("coordinates"))

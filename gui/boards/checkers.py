@@ -63,6 +63,7 @@ class CheckersBoard(GridBoard):
 
     SUPPORTS_EDIT: ClassVar[bool] = True
     GAME: ClassVar[str] = "checkers"
+    BOTTOM_PLAYER: ClassVar[int | None] = WHITE
 
     def __init__(self, theme: Theme | None = None, parent: QWidget | None = None) -> None:
         super().__init__(theme, parent)
@@ -241,6 +242,8 @@ class CheckersBoard(GridBoard):
     # ---------------------------------------------------------- painting
     def paint_background(self, painter: QPainter) -> None:
         super().paint_background(painter)
+        if not self.coordinates_visible():
+            return
         geometry = self.grid()
         painter.save()
         painter.setFont(board_font(geometry.square * NUMBER_FRACTION))

@@ -61,6 +61,7 @@ class ChessBoard(GridBoard):
 
     SUPPORTS_EDIT: ClassVar[bool] = True
     GAME: ClassVar[str] = "chess"
+    BOTTOM_PLAYER: ClassVar[int | None] = 0  # White
 
     def __init__(self, theme: Theme | None = None, parent: QWidget | None = None) -> None:
         super().__init__(theme, parent)

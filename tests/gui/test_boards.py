@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import chess
 import pytest
@@ -428,3 +429,24 @@ def test_othello_turns_flipped_discs_and_checkers_slides_the_engine_move(qtbot: 
     checkers.set_last_move(move)
     assert checkers.is_animating() and not checkers.grab().isNull()
     qtbot.waitUntil(lambda: not checkers.is_animating(), timeout=2000)
+
+
+def test_screenshot_script_writes_pictures(qtbot: QtBot, tmp_path: Path) -> None:
+    from bench import screens_boards
+
+    assert screens_boards.main(["--out", str(tmp_path), "--only", "tictactoe-won"]) == 0
+    written = sorted(path.name for path in tmp_path.glob("*.png"))
+    assert written == [f"tictactoe-won-{theme}-{size}.png" for theme in ("dark", "light") for size in (480, 900)]
+
+
+def test_orient_for_puts_the_player_at_the_bottom(qtbot: QtBot) -> None:
+    chess_board = make_board(qtbot, "chess")
+    checkers_board = make_board(qtbot, "checkers")
+    othello_board = make_board(qtbot, "othello")
+    for board in (chess_board, checkers_board, othello_board):
+        board.orient_for(0)
+    assert (chess_board.is_flipped(), checkers_board.is_flipped(), othello_board.is_flipped()) == (False, True, False)
+    # Checkers' Black (player 0) moves first from squares 1-12: turned, they are at the bottom.
+    assert checkers_board.square_centre(1).y() > checkers_board.square_centre(32).y()
+    with pytest.raises(ValueError, match="shows chess, not othello"):
+        chess_board.set_state(new_game("othello"))
