@@ -36,7 +36,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from games.base import GameError, GameState
-from gui.resources import board_font
+from gui.resources import board_font, load_fonts
 from gui.theme import LIGHT, Theme
 
 Square = Any
@@ -203,6 +203,7 @@ class BoardWidget(QWidget):
 
     def __init__(self, theme: Theme | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        load_fonts(set_default=False)  # board text must never be boxes, even if the app forgot
         self._theme = theme or LIGHT
         self._state: GameState | None = None
         self._legal_moves: list[Any] | None = None

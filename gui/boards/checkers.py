@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QRadialGradient
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPixmap, QRadialGradient
 from PySide6.QtWidgets import QWidget
 
 from games.base import GameState
@@ -36,6 +36,8 @@ PIECE_FRACTION = 0.78
 NUMBER_FRACTION = 0.2
 """Height of the square numbers, in squares."""
 JUMPED_OPACITY = 0.35
+PIECE_CACHE_SIZE = 64
+"""Rendered piece pixmaps kept (4 pieces at a few sizes: board, palette, turn marker)."""
 ERASE_TOOL = "erase"
 TURN_TOOL = "turn"
 PIECE_TOOLS: dict[str, Piece] = {"b": (BLACK, False), "B": (BLACK, True), "w": (WHITE, False), "W": (WHITE, True)}
@@ -72,6 +74,7 @@ class CheckersBoard(GridBoard):
         self._edit_player = BLACK
         self._requested: CheckersMove | None = None
         self._sliding: tuple[Piece, tuple[Square, ...]] | None = None
+        self._piece_pixmaps: dict[tuple[Piece, int, float, str, str, str], QPixmap] = {}
 
     # ----------------------------------------------------------- mapping
     def cell_of(self, square: Square) -> Cell:
@@ -298,6 +301,27 @@ class CheckersBoard(GridBoard):
                 self.draw_dot(painter, square, colour)
 
     def _paint_piece(self, painter: QPainter, cell: QRectF, piece: Piece) -> None:
+        """Blit ``piece`` into ``cell`` from a pixmap rendered once per size, ratio and theme."""
+        ratio = self.device_pixel_ratio()
+        pixels = max(1, round(cell.width() * ratio))
+        theme = self._theme
+        key = (piece, pixels, ratio, theme.checker_dark, theme.checker_light, theme.crown)
+        pixmap = self._piece_pixmaps.get(key)
+        if pixmap is None:
+            if len(self._piece_pixmaps) > PIECE_CACHE_SIZE:
+                self._piece_pixmaps.clear()
+            pixmap = QPixmap(pixels, pixels)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            pixmap_painter = QPainter(pixmap)
+            pixmap_painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            self._draw_piece(pixmap_painter, QRectF(0, 0, pixels, pixels), piece)
+            pixmap_painter.end()
+            pixmap.setDevicePixelRatio(ratio)
+            self._piece_pixmaps[key] = pixmap
+        painter.drawPixmap(cell.topLeft(), pixmap)
+
+    def _draw_piece(self, painter: QPainter, cell: QRectF, piece: Piece) -> None:
+        """A man (a disc with a rim, a soft light and a groove), or a king with a crown."""
         owner, is_king = piece
         theme = self._theme
         base = QColor(theme.checker_dark if owner == BLACK else theme.checker_light)
@@ -324,7 +348,7 @@ class CheckersBoard(GridBoard):
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawEllipse(face.adjusted(size * 0.12, size * 0.12, -size * 0.12, -size * 0.12))
         if is_king:
-            crown_rect = face.adjusted(size * 0.24, size * 0.24, -size * 0.24, -size * 0.24)
+            crown_rect = face.adjusted(size * 0.19, size * 0.2, -size * 0.19, -size * 0.18)
             gold = theme.color("crown")
             painter.setPen(QPen(gold.darker(170), max(1.0, size * 0.02)))
             painter.setBrush(gold)
