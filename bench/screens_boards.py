@@ -45,6 +45,8 @@ def chess_check(board: BoardWidget) -> None:
     board.set_state(state)
     board.set_last_move(last)
     board.set_best_move(state.parse_move("Be2"))
+    board.toggle_annotation(chess.D1, chess.H5)  # type: ignore[attr-defined]  # the player's arrow
+    board.toggle_annotation(chess.F7, chess.F7)  # type: ignore[attr-defined]  # and ring
 
 
 def chess_selected(board: BoardWidget) -> None:

@@ -80,6 +80,8 @@ class Theme:
     hover: Colour = "#4d14551e"
     check: Colour = "#ffff0000"
     best_move_arrow: Colour = "#b3003088"
+    annotation: Colour = "#aa15781b"
+    """The player's own arrows and rings (right-drag / right-click), Lichess green."""
     forced_capture: Colour = "#b3d4500a"
     edit_problem: Colour = "#ccb02020"
     # -- pieces

@@ -59,6 +59,7 @@ ARROW_START_OFFSET_FRACTION = 0.12
 DOT_FRACTION = 0.3
 """Diameter of a legal-destination dot, in squares (Lichess: about a third)."""
 RING_WIDTH_FRACTION = 0.09
+ANNOTATION_RING_FRACTION = 0.07
 MIN_SIDE = 120
 PREFERRED_SIDE = 480
 MOTION_MS = 160
@@ -407,6 +408,8 @@ class GridBoard(BoardWidget):
         self._geometry: GridGeometry | None = None
         self._geometry_key: tuple[int, int, float, bool, float] | None = None
         self._hover_square: Square | None = None
+        self._annotations: list[tuple[Square, Square]] = []
+        self._annotation_start: Square | None = None
         self._edit_tool: str | None = None
         self._coordinates_visible = True
         self.animation_ms = MOTION_MS
@@ -421,6 +424,7 @@ class GridBoard(BoardWidget):
     # -------------------------------------------------------------- motion
     def set_state(self, state: GameState | None) -> None:
         self.stop_motion()
+        self._annotations = []
         super().set_state(state)
 
     def start_motion(self, scale: float = 1.0) -> bool:
@@ -500,13 +504,21 @@ class GridBoard(BoardWidget):
     # ------------------------------------------------------------------ mouse
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         point = event.position()
+        square = self.square_at_point(point)
         if self._edit_mode:
             tool = self.edit_tool_at(point)
             if tool is not None:
                 self.edit_tool_clicked(tool)
                 self.update()
                 return
-        square = self.square_at_point(point)
+        elif event.button() == Qt.MouseButton.RightButton:
+            # Lichess's pen: right-drag draws an arrow, right-click rings a square.
+            self.reset_interaction()
+            self._annotation_start = square
+            self.update()
+            return
+        elif self._annotations:
+            self._annotations = []
         self.square_pressed(square, point, event.button())
         self.update()
 
@@ -552,8 +564,40 @@ class GridBoard(BoardWidget):
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         point = event.position()
-        self.square_released(self.square_at_point(point), point, event.button())
+        square = self.square_at_point(point)
+        if event.button() == Qt.MouseButton.RightButton and self._annotation_start is not None:
+            start, self._annotation_start = self._annotation_start, None
+            if square is not None:
+                self.toggle_annotation(start, square)
+            return
+        self.square_released(square, point, event.button())
         self.update()
+
+    # ------------------------------------------------------------ annotations
+    def annotations(self) -> list[tuple[Square, Square]]:
+        """The player's own marks: (from, to) arrows, and (square, square) rings."""
+        return list(self._annotations)
+
+    def toggle_annotation(self, start: Square, end: Square) -> None:
+        """Add the arrow ``start`` -> ``end`` (a ring when they are equal), or take it away."""
+        mark = (start, end)
+        if mark in self._annotations:
+            self._annotations.remove(mark)
+        else:
+            self._annotations.append(mark)
+        self.update()
+
+    def clear_annotations(self) -> None:
+        self._annotations = []
+        self.update()
+
+    def paint_annotations(self, painter: QPainter) -> None:
+        colour = self._theme.color("annotation")
+        for start, end in self._annotations:
+            if start == end:
+                self.draw_ring(painter, start, colour, ANNOTATION_RING_FRACTION)
+            else:
+                self.draw_arrow(painter, (start, end), colour)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         if event.key() == Qt.Key.Key_Escape:
@@ -623,6 +667,8 @@ class GridBoard(BoardWidget):
         self.paint_coordinates(painter)
         self.paint_highlights(painter)
         self.paint_pieces(painter)
+        if not self._edit_mode:
+            self.paint_annotations(painter)
         self.paint_overlays(painter)
         if self._edit_mode:
             self.paint_palette(painter)

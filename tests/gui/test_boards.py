@@ -450,3 +450,17 @@ def test_orient_for_puts_the_player_at_the_bottom(qtbot: QtBot) -> None:
     assert checkers_board.square_centre(1).y() > checkers_board.square_centre(32).y()
     with pytest.raises(ValueError, match="shows chess, not othello"):
         chess_board.set_state(new_game("othello"))
+
+
+def test_right_drag_draws_arrows_and_rings_without_moving(qtbot: QtBot) -> None:
+    board = make_board(qtbot, "chess")
+    recorder = Recorder(board)
+    qtbot.mousePress(board, RIGHT, pos=at(board.point_of(chess.E2)))
+    qtbot.mouseRelease(board, RIGHT, pos=at(board.point_of(chess.E4)))
+    click(qtbot, board, chess.D5, RIGHT)
+    assert board.annotations() == [(chess.E2, chess.E4), (chess.D5, chess.D5)]
+    assert not board.grab().isNull()
+    click(qtbot, board, chess.D5, RIGHT)  # again: the ring goes
+    assert board.annotations() == [(chess.E2, chess.E4)]
+    click(qtbot, board, chess.A3)  # a left click wipes the drawing
+    assert board.annotations() == [] and recorder.moves == []
