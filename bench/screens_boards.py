@@ -59,6 +59,7 @@ def chess_selected(board: BoardWidget) -> None:
 
 def chess_promotion(board: BoardWidget) -> None:
     state, _ = played("chess", [], "8/4P1k1/8/8/8/8/5K2/8 w - - 0 1")
+    board.set_theme(board.theme().with_board("blue"))
     board.set_state(state)
     board.set_flipped(True)
     board._try_move(chess.E7, chess.E8)  # type: ignore[attr-defined]
@@ -73,6 +74,8 @@ def chess_edit(board: BoardWidget) -> None:
 
 def checkers_mid(board: BoardWidget) -> None:
     state, last = played("checkers", ["11-15", "23-19", "8-11", "22-17", "9-13", "17-14", "10x17", "21x14"])
+    board.set_theme(board.theme().with_board("green"))
+    board.orient_for(0)  # Black, who moved first, at the bottom
     board.set_state(state)
     board.set_last_move(last)
 

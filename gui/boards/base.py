@@ -8,8 +8,14 @@ positions instead and emits ``position_edited(state)`` for every valid one.
 
 ``GridBoard`` adds what the square-grid games share: the geometry (square size from the
 widget size, centred, snapped to device pixels so square edges stay sharp), coordinates in a
-margin round the board, flipping, the standard highlights, the engine's arrow, and an edit
-palette strip under the board.
+margin round the board, flipping, the standard highlights, the engine's arrow, an edit
+palette strip under the board, one move animation (``start_motion``/``motion_progress``;
+only while the board is on screen, never for a move the player just dropped), and the
+player's own right-mouse arrows and rings.
+
+A subclass maps its squares to cells and implements the ``square_pressed`` /
+``pointer_moved`` / ``square_released`` hooks and the ``paint_*`` steps; a board that is not
+a grid (backgammon) subclasses ``BoardWidget`` and implements ``paint`` itself.
 """
 
 from __future__ import annotations

@@ -464,3 +464,12 @@ def test_right_drag_draws_arrows_and_rings_without_moving(qtbot: QtBot) -> None:
     assert board.annotations() == [(chess.E2, chess.E4)]
     click(qtbot, board, chess.A3)  # a left click wipes the drawing
     assert board.annotations() == [] and recorder.moves == []
+
+
+def test_backgammon_board_is_found_lazily_or_named_missing() -> None:
+    try:
+        board = board_for("backgammon")
+    except ImportError as error:
+        assert "gui.boards.backgammon" in str(error)
+    else:
+        assert issubclass(board, BoardWidget)
