@@ -27,10 +27,12 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from games.backgammon.notation import DOUBLE, NO_DOUBLE  # noqa: E402
 from games.backgammon.state import CHECKER_PLAY, BackgammonState, O, X  # noqa: E402
 from games.base import CHANCE  # noqa: E402
-from gui.boards.backgammon import BackgammonBoard, BoardColours  # noqa: E402
+from gui.boards.backgammon import BackgammonBoard  # noqa: E402
+from gui.resources import load_fonts  # noqa: E402
+from gui.theme import DARK, LIGHT  # noqa: E402
 
 SIZES = ((900, 740), (520, 430))
-THEMES = {"light": BoardColours.light(), "dark": BoardColours.dark()}
+THEMES = {"light": LIGHT, "dark": DARK}
 
 
 def click(board: BackgammonBoard, where: QPointF | None) -> None:
@@ -172,12 +174,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    load_fonts()
     written = 0
     for name, scene in SCENES.items():
-        for theme_name, colours in THEMES.items():
+        for theme_name, theme in THEMES.items():
             for width, height in SIZES:
-                board = BackgammonBoard()
-                board.set_theme(colours)
+                board = BackgammonBoard(theme)
                 board.resize(width, height)
                 board.show()
                 app.processEvents()

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
@@ -39,7 +39,6 @@ from PySide6.QtGui import (
     QMouseEvent,
     QPainter,
     QPainterPath,
-    QPaintEvent,
     QPixmap,
     QPen,
     QPolygonF,
@@ -62,8 +61,11 @@ from games.backgammon.state import (
     O,
     X,
 )
-from games.base import Player
+from games.base import GameState, Player
 from gui.boards.backgammon_turn import TurnBuilder
+from gui.boards.base import BoardWidget
+from gui.resources import board_font
+from gui.theme import Theme
 
 # --------------------------------------------------------------------- geometry
 # Sizes in units of one point's width; the board keeps these proportions at any size.
@@ -192,10 +194,20 @@ class BoardColours:
         )
 
     @staticmethod
-    def for_theme(theme: Any) -> BoardColours:
-        """Dark colours for a dark theme, else light ones."""
-        dark = bool(getattr(theme, "is_dark", False) or getattr(theme, "dark", False))
-        return BoardColours.dark() if dark else BoardColours.light()
+    def for_theme(theme: Theme) -> BoardColours:
+        """The board's own wood, felt and checkers, light or dark as the theme is, with the
+        theme's window, text, panel and engine-arrow colours so it sits among the others."""
+        base = BoardColours.dark() if theme.is_dark else BoardColours.light()
+        return replace(
+            base,
+            background=theme.window,
+            label_text=theme.text,
+            label_dim=theme.muted_text,
+            button=theme.panel,
+            button_text=theme.text,
+            overlay=theme.panel,
+            best_move=theme.best_move_arrow,
+        )
 
 
 @dataclass(frozen=True)
@@ -277,36 +289,31 @@ class _Geometry:
         return QPointF(field.center().x(), self.middle)
 
 
-class BackgammonBoard(QWidget):
+class BackgammonBoard(BoardWidget):
     """The backgammon board widget (see module doc for what it shows and emits).
 
-    Signals:
-      * ``move_requested(object)``: a legal move of the state shown: a play (tuple of hops,
-        ``()`` for "no move") or a cube action (``"double"``, ``"roll"``, ``"take"``, ``"drop"``);
+    Signals, besides the board API's ``move_requested`` (a play, ``()`` for "no move", or a
+    cube action ``"double"``/``"roll"``/``"take"``/``"drop"``):
       * ``dice_entered(object)``: with dice entry on, the roll the player entered, as the
         state's chance outcome (``(high, low)``; at the opening roll ``(O's die, X's die)``);
-      * ``partial_turn_changed(object)``: the hops entered so far in this turn (a tuple);
-      * ``position_edited(object)``: part of the board API; backgammon positions are set up
-        by pasting a gnubg id, so this board never emits it.
+      * ``partial_turn_changed(object)``: the hops entered so far in this turn (a tuple).
+    Positions are set up by pasting a gnubg id, so there is no edit mode
+    (``set_edit_mode(True)`` refuses, as on every board without one).
     """
 
-    move_requested = Signal(object)
+    GAME = "backgammon"
+    BOTTOM_PLAYER = X
+    """Not flipped, X is at the bottom, as gnubg draws it."""
+
     dice_entered = Signal(object)
     partial_turn_changed = Signal(object)
-    position_edited = Signal(object)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._state: BackgammonState = BackgammonState.initial()
-        self._colours = BoardColours.light()
-        self._flipped = False
-        self._interactive = True
-        self._edit_mode = False
+    def __init__(self, theme: Theme | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(theme, parent)
+        self._colours = BoardColours.for_theme(self._theme)
         self._auto_confirm = True
         self._dice_entry = False
         self._player_names: tuple[str, str] = BackgammonState.PLAYER_NAMES
-        self._last_move: Any = None
-        self._best_move: Any = None
         self._builder: TurnBuilder | None = None
         self._selected: int | None = None
         """The source (mover's numbering) of the checker the player picked up."""
@@ -318,61 +325,25 @@ class BackgammonBoard(QWidget):
         """Where a dragged checker is now (``None``: not dragging)."""
         self._background_cache: tuple[tuple[Any, ...], QPixmap] | None = None
         self._sprites: dict[tuple[Any, ...], QPixmap] = {}
-        self.setMouseTracking(True)  # the pointer becomes a hand over what a click would do
-        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        self.setMinimumSize(340, 280)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
 
     # ================================================================ board API
-    def set_state(self, state: BackgammonState) -> None:
-        """Show ``state`` (the board keeps its own copy); any turn being entered is dropped."""
-        self._state = state.copy()
-        self._builder = TurnBuilder(self._state) if self._state.phase == CHECKER_PLAY else None
-        self._selected = None
-        self._drag_start = self._drag_position = None
+    def set_state(self, state: GameState | None) -> None:
+        """Show ``state`` (the board keeps its own copy); a turn being entered is dropped."""
+        super().set_state(state)
+        shown = self._state
+        self._builder = TurnBuilder(shown) if isinstance(shown, BackgammonState) and shown.phase == CHECKER_PLAY else None
         self._close_picker()
         self.update()
 
-    def state(self) -> BackgammonState:
-        """The board's copy of the state shown (read it; do not change it)."""
-        return self._state
+    def reset_interaction(self) -> None:
+        """Put a picked-up checker down (the steps entered stay until the next state)."""
+        self._selected = None
+        self._drag_start = self._drag_position = None
 
-    def set_last_move(self, move: Any) -> None:
-        """Mark the last move. A play is drawn as thin arrows; after a roll or cube action
-        the last checker play in the state's history is drawn instead."""
-        self._last_move = move
-        self.update()
-
-    def set_best_move(self, move: Any) -> None:
-        """The engine's suggestion: arrows for each hop of a play, a ring around the matching
-        button for a cube action; ``None`` clears it. Moves not legal here are ignored."""
-        self._best_move = move
-        self.update()
-
-    def set_flipped(self, flipped: bool) -> None:
-        """False: X at the bottom (gnubg's view); True: O at the bottom. Numbers follow."""
-        self._flipped = bool(flipped)
-        self.update()
-
-    def is_flipped(self) -> bool:
-        return self._flipped
-
-    def set_theme(self, theme: Any) -> None:
-        """Take the board colours from the app theme (a ``BoardColours`` is used as is)."""
-        self._colours = theme if isinstance(theme, BoardColours) else BoardColours.for_theme(theme)
-        self.update()
-
-    def set_interactive(self, interactive: bool) -> None:
-        """False while the computer thinks or history is viewed: no clicks are taken."""
-        self._interactive = bool(interactive)
-        if not interactive:
-            self._selected = None
-        self.update()
-
-    def set_edit_mode(self, enabled: bool) -> None:
-        """Backgammon has no click editor (positions come from a pasted gnubg id): the board
-        stays as it is and ``position_edited`` is never emitted."""
-        self._edit_mode = False
+    def set_theme(self, theme: Theme) -> None:
+        self._colours = BoardColours.for_theme(theme)
+        super().set_theme(theme)
 
     # ============================================================ backgammon API
     def set_dice_entry(self, enabled: bool) -> None:
@@ -386,7 +357,7 @@ class BackgammonBoard(QWidget):
 
     def open_dice_picker(self) -> bool:
         """Open the dice picker now (dice entry on, state at a chance node); whether it opened."""
-        if not (self._dice_entry and self._state.phase in (OPENING, ROLL)):
+        if not (self._dice_entry and self._state is not None and self._state.phase in (OPENING, ROLL)):
             return False
         self._picker_open = True
         self._picked = [None, None]
@@ -432,8 +403,8 @@ class BackgammonBoard(QWidget):
 
     def cube_actions(self) -> list[str]:
         """The cube actions legal now (``[]`` outside a cube or take decision)."""
-        if self._state.phase in (CUBE_DECISION, TAKE_DECISION):
-            return list(self._state.legal_moves())
+        if self._state is not None and self._state.phase in (CUBE_DECISION, TAKE_DECISION):
+            return list(self.legal_moves())
         return []
 
     def selected_source(self) -> int | None:
@@ -449,6 +420,10 @@ class BackgammonBoard(QWidget):
     # -------------------------------------------------- where things are (widget coords)
     def bottom_player(self) -> Player:
         return O if self._flipped else X
+
+    def point_of(self, player: Player, point: int) -> QPointF:
+        """Same as ``point_position`` (the grid boards' name for "where is it")."""
+        return self.point_position(player, point)
 
     def point_position(self, player: Player, point: int) -> QPointF:
         """The centre of ``point`` in ``player``'s numbering (1..24; 25 = that player's bar
@@ -482,13 +457,16 @@ class BackgammonBoard(QWidget):
         return self._picker_layout(self._geometry())[1][row][face - 1].center()
 
     # ================================================================= sizing
-    def sizeHint(self) -> QSize:
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         return QSize(round(BOARD_WIDTH * 44), round(BOARD_HEIGHT * 44))
 
-    def hasHeightForWidth(self) -> bool:
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(round(BOARD_WIDTH * 20), round(BOARD_HEIGHT * 20))
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802
         return True
 
-    def heightForWidth(self, width: int) -> int:
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
         return round(width * BOARD_HEIGHT / BOARD_WIDTH)
 
     def _geometry(self) -> _Geometry:
@@ -503,6 +481,7 @@ class BackgammonBoard(QWidget):
         """O's and X's boards as drawn: with the steps of the turn being entered."""
         builder = self._builder
         if builder is None:
+            assert self._state is not None
             return self._state.boards[O], self._state.boards[X]
         if builder.mover == O:
             return builder.mine, builder.theirs
@@ -519,6 +498,8 @@ class BackgammonBoard(QWidget):
 
     def _dice_on_right(self) -> bool:
         """The dice and buttons sit in the right half for the bottom player, as in gnubg."""
+        if self._state is None:
+            return True
         phase = self._state.phase
         if phase in (OPENING, GAME_OVER):
             return True
@@ -527,17 +508,17 @@ class BackgammonBoard(QWidget):
         return self._state.player == self.bottom_player()
 
     def _accepts_clicks(self) -> bool:
-        return self._interactive and self._state.phase != GAME_OVER
+        return self.accepts_moves() and self._state is not None and self._state.phase != GAME_OVER
 
     # ================================================= the middle row: dice and buttons
     def _button_keys(self) -> list[Any]:
         """The buttons the board shows now (see module doc), the undo button aside."""
         state = self._state
-        if self._picker_open:
+        if self._picker_open or state is None:
             return []
         if state.phase in (OPENING, ROLL):
             return [ENTER_DICE_KEY] if self._dice_entry else []
-        if not self._interactive:
+        if not self._accepts_clicks():
             return []
         if state.phase == CUBE_DECISION:
             return [DOUBLE, NO_DOUBLE]
@@ -551,6 +532,7 @@ class BackgammonBoard(QWidget):
         return []
 
     def _dice_values(self) -> list[int]:
+        assert self._state is not None
         high, low = self._state.dice
         return [high] * 4 if high == low else [high, low]
 
@@ -566,7 +548,8 @@ class BackgammonBoard(QWidget):
         undo: QRectF | None = None
         builder = self._builder
         if (
-            self._state.phase == CHECKER_PLAY
+            self._state is not None
+            and self._state.phase == CHECKER_PLAY
             and self._accepts_clicks()
             and builder is not None
             and not builder.is_forced_no_move()
@@ -574,7 +557,7 @@ class BackgammonBoard(QWidget):
             side = BUTTON_HEIGHT * unit
             undo = QRectF(area_right - side, centre_y - side / 2, side, side)
             area_right = undo.left() - 0.2 * unit
-        values = self._dice_values() if self._state.phase == CHECKER_PLAY else []
+        values = self._dice_values() if self._state is not None and self._state.phase == CHECKER_PLAY else []
         die_spacing = (0.15 if len(values) == 4 else 0.3) * unit
         gap = 0.3 * unit
         keys = self._button_keys()
@@ -603,8 +586,9 @@ class BackgammonBoard(QWidget):
             buttons.append(_Button(UNDO_KEY, "", undo))
         return dice, buttons
 
-    def _button_font(self, unit: float) -> QFont:
-        return self._font(0.38 * unit, bold=True)
+    @staticmethod
+    def _button_font(unit: float) -> QFont:
+        return board_font(0.38 * unit, bold=True)
 
     def _buttons(self, geometry: _Geometry) -> list[_Button]:
         return self._middle_row(geometry)[1]
@@ -618,7 +602,7 @@ class BackgammonBoard(QWidget):
         self._picked = [None, None]
 
     def _picker_rows(self) -> tuple[str, str]:
-        if self._state.phase == OPENING:
+        if self._state is not None and self._state.phase == OPENING:
             return (f"{self._player_names[O]}'s die", f"{self._player_names[X]}'s die")
         return ("First die", "Second die")
 
@@ -649,7 +633,7 @@ class BackgammonBoard(QWidget):
         if first is None or second is None:
             self.update()
             return
-        if self._state.phase == OPENING:
+        if self._state is not None and self._state.phase == OPENING:
             if first == second:  # equal opening dice are thrown again: keep the first pick
                 self._picked[1] = None
                 self.update()
@@ -664,6 +648,8 @@ class BackgammonBoard(QWidget):
     # ================================================================ mouse
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
         position = event.position()
+        if self._state is None:
+            return
         if event.button() == Qt.MouseButton.RightButton:
             if self._picker_open:
                 self._close_picker()
@@ -690,7 +676,7 @@ class BackgammonBoard(QWidget):
         if not self._accepts_clicks():
             return
         if self._state.phase == CUBE_DECISION and self._cube_rect(geometry).contains(position):
-            self.move_requested.emit(DOUBLE)
+            self.request_move(DOUBLE)
             return
         if self._builder is not None:
             if self._builder.is_complete() and any(rect.contains(position) for rect in self._dice_rects(geometry)):
@@ -723,9 +709,9 @@ class BackgammonBoard(QWidget):
         elif key == CONFIRM_KEY:
             self._confirm()
         elif key == NO_MOVE and isinstance(key, tuple):
-            self.move_requested.emit(NO_MOVE)
+            self.request_move(NO_MOVE)
         elif key in self.cube_actions():
-            self.move_requested.emit(key)
+            self.request_move(key)
 
     def _location(self, geometry: _Geometry, position: QPointF) -> int | None:
         """What a click at ``position`` points at, in the mover's numbering: a point, the
@@ -788,6 +774,8 @@ class BackgammonBoard(QWidget):
 
     def _is_clickable(self, position: QPointF) -> bool:
         """Whether a click at ``position`` would do something (the pointer shows a hand)."""
+        if self._state is None:
+            return False
         geometry = self._geometry()
         if self._picker_open:
             _, rows, close = self._picker_layout(geometry)
@@ -830,7 +818,7 @@ class BackgammonBoard(QWidget):
             return
         play = self._builder.complete_play()
         if play is not None:
-            self.move_requested.emit(play)
+            self.request_move(play)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
         """Backspace takes a step back, Escape puts a checker down or closes the picker,
@@ -848,12 +836,11 @@ class BackgammonBoard(QWidget):
             super().keyPressEvent(event)
 
     # ================================================================= painting
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
-        painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+    def paint(self, painter: QPainter) -> None:
         geometry = self._geometry()
         painter.drawPixmap(0, 0, self._background(painter, geometry))
+        if self._state is None:
+            return
         self._paint_targets(painter, geometry)
         self._paint_checkers(painter, geometry)
         self._paint_borne_off(painter, geometry)
@@ -866,7 +853,6 @@ class BackgammonBoard(QWidget):
         self._paint_best_move(painter, geometry)
         if self._picker_open:
             self._paint_picker(painter, geometry)
-        painter.end()
 
     def _background(self, painter: QPainter, geometry: _Geometry) -> QPixmap:
         """The parts that change only with the size and colours (frame, fields, trays,
@@ -886,12 +872,6 @@ class BackgammonBoard(QWidget):
             self._background_cache = (key, pixmap)
         return self._background_cache[1]
 
-    def _font(self, size: float, bold: bool = False) -> QFont:
-        font = QFont(self.font())
-        font.setPixelSize(max(6, round(size)))
-        font.setBold(bold)
-        return font
-
     def _paint_frame(self, painter: QPainter, geometry: _Geometry) -> None:
         colours, unit = self._colours, geometry.unit
         painter.setPen(Qt.PenStyle.NoPen)
@@ -909,7 +889,7 @@ class BackgammonBoard(QWidget):
         painter.drawLine(geometry.bar.topLeft(), geometry.bar.bottomLeft())
         painter.drawLine(geometry.bar.topRight(), geometry.bar.bottomRight())
         # point numbers, from the bottom player's point of view
-        painter.setFont(self._font(0.36 * unit, bold=True))
+        painter.setFont(board_font(0.36 * unit, bold=True))
         painter.setPen(QColor(colours.frame_text))
         for point in range(1, POINTS + 1):
             column, top = geometry.point_column(point)
@@ -1061,7 +1041,7 @@ class BackgammonBoard(QWidget):
         painter.drawEllipse(centre, 0.66 * radius, 0.66 * radius)
 
     def _draw_count(self, painter: QPainter, centre: QPointF, radius: float, player: Player, count: int) -> None:
-        painter.setFont(self._font(0.95 * radius, bold=True))
+        painter.setFont(board_font(0.95 * radius, bold=True))
         painter.setPen(QColor(self._colours.checker_text[player]))
         box = QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius)
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, str(count))
@@ -1121,7 +1101,7 @@ class BackgammonBoard(QWidget):
         painter.drawRoundedRect(rect, 0.14 * unit, 0.14 * unit)
         text = str(face)
         size = 0.5 if len(text) <= 2 else 0.36 if len(text) <= 3 else 0.27
-        painter.setFont(self._font(size * unit, bold=True))
+        painter.setFont(board_font(size * unit, bold=True))
         painter.setPen(QColor(self._colours.cube_text))
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
@@ -1212,13 +1192,13 @@ class BackgammonBoard(QWidget):
             self._draw_checker(painter, marker, radius, player)
             x = marker.x() + 0.5 * unit
             is_deciding = decider == player
-            painter.setFont(self._font(0.42 * unit, bold=True))
+            painter.setFont(board_font(0.42 * unit, bold=True))
             painter.setPen(QColor(colours.label_text))
             name = self._player_names[player]
             name_rect = QRectF(x, band.top(), 4.5 * unit, band.height())
             painter.drawText(name_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, name)
             name_width = painter.fontMetrics().horizontalAdvance(name)
-            painter.setFont(self._font(0.38 * unit))
+            painter.setFont(board_font(0.38 * unit))
             painter.setPen(QColor(colours.label_dim))
             details = f"pips {pips}    off {board[OFF]}"
             painter.drawText(
@@ -1228,7 +1208,7 @@ class BackgammonBoard(QWidget):
             )
             status = self._status_text(player) if is_deciding or state.phase == GAME_OVER else ""
             if status:
-                painter.setFont(self._font(0.38 * unit, bold=is_deciding))
+                painter.setFont(board_font(0.38 * unit, bold=is_deciding))
                 painter.setPen(QColor(colours.label_text))
                 painter.drawText(
                     band.adjusted(0, 0, -0.4 * unit, 0),
@@ -1281,11 +1261,11 @@ class BackgammonBoard(QWidget):
         state = self._state
         if state.phase != CHECKER_PLAY or not isinstance(move, tuple) or not move:
             return
-        if move not in state.legal_moves():
+        if move not in self.legal_moves():
             return
         boards = (state.boards[O], state.boards[X])
         for start, end in self._hop_arrows(geometry, state.player, move, boards):
-            self._draw_arrow(painter, geometry, start, end, QColor(self._colours.best_move), 0.14, 200)
+            self._draw_arrow(painter, geometry, start, end, QColor(self._colours.best_move), 0.14)
 
     def _paint_last_move(self, painter: QPainter, geometry: _Geometry) -> None:
         found = self._last_play()
@@ -1293,8 +1273,9 @@ class BackgammonBoard(QWidget):
             return
         mover, play, boards_before = found
         colour = QColor(self._colours.last_move)
+        colour.setAlpha(150)
         for start, end in self._hop_arrows(geometry, mover, play, boards_before):
-            self._draw_arrow(painter, geometry, start, end, colour, 0.07, 150)
+            self._draw_arrow(painter, geometry, start, end, colour, 0.07)
 
     def _last_play(self) -> tuple[Player, Play, tuple[Board, Board]] | None:
         """The checker play to mark as the last move: once ``set_last_move`` named one, the
@@ -1328,13 +1309,10 @@ class BackgammonBoard(QWidget):
         end: QPointF,
         colour: QColor,
         width: float,
-        alpha: int,
     ) -> None:
         """An arrow from ``start`` to ``end``; along one row of points it bows toward the
         middle of the board so that it does not run over the checkers it passes."""
         unit = geometry.unit
-        colour = QColor(colour)
-        colour.setAlpha(alpha)
         dx, dy = end.x() - start.x(), end.y() - start.y()
         if math.hypot(dx, dy) < 1e-6:
             return
@@ -1379,7 +1357,7 @@ class BackgammonBoard(QWidget):
         painter.setBrush(QColor(colours.overlay))
         painter.drawRoundedRect(panel, 0.3 * unit, 0.3 * unit)
         painter.setPen(QColor(colours.button_text))
-        painter.setFont(self._font(0.42 * unit, bold=True))
+        painter.setFont(board_font(0.42 * unit, bold=True))
         title = QRectF(panel.left() + 0.4 * unit, panel.top() + 0.2 * unit, panel.width() - 1.6 * unit, 0.7 * unit)
         opening = self._state.phase == OPENING
         painter.drawText(
@@ -1398,7 +1376,7 @@ class BackgammonBoard(QWidget):
         roller = self._state.player
         for row, rects in enumerate(rows):
             owner = (O if row == 0 else X) if opening else roller
-            painter.setFont(self._font(0.36 * unit))
+            painter.setFont(board_font(0.36 * unit))
             painter.setPen(QColor(colours.button_text))
             painter.drawText(
                 QRectF(panel.left() + 0.4 * unit, rects[0].top(), 2.5 * unit, rects[0].height()),
