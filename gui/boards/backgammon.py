@@ -30,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -63,7 +63,7 @@ from games.backgammon.state import (
 )
 from games.base import GameState, Player
 from gui.boards.backgammon_turn import TurnBuilder
-from gui.boards.base import BoardWidget
+from gui.boards.base import MOTION_MS, BoardWidget
 from gui.resources import board_font
 from gui.theme import Theme
 
@@ -325,16 +325,78 @@ class BackgammonBoard(BoardWidget):
         """Where a dragged checker is now (``None``: not dragging)."""
         self._background_cache: tuple[tuple[Any, ...], QPixmap] | None = None
         self._sprites: dict[tuple[Any, ...], QPixmap] = {}
+        self.animation_ms = MOTION_MS
+        """How long one checker hop of an opponent's play slides; 0 switches it off."""
+        self._motion = QVariantAnimation(self)
+        self._motion.setStartValue(0.0)
+        self._motion.setEndValue(1.0)
+        self._motion.valueChanged.connect(self.update)
+        self._motion.finished.connect(self._stop_motion)
+        self._motion_hops: list[tuple[Player, Hop, tuple[Board, Board]]] = []
+        """The play being shown sliding: each hop with its mover and the boards before it."""
+        self._requested: tuple[Player, Play] | None = None
+        """The play this board last asked for: it is already on the board, never slid."""
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
 
     # ================================================================ board API
     def set_state(self, state: GameState | None) -> None:
-        """Show ``state`` (the board keeps its own copy); a turn being entered is dropped."""
+        """Show ``state`` (the board keeps its own copy); a turn being entered is dropped.
+
+        When ``state`` continues the shown one with a checker play this board did not ask
+        for (the opponent's), its checkers slide there hop by hop."""
+        previous = self._state
+        self._stop_motion()
         super().set_state(state)
         shown = self._state
         self._builder = TurnBuilder(shown) if isinstance(shown, BackgammonState) and shown.phase == CHECKER_PLAY else None
         self._close_picker()
+        if isinstance(previous, BackgammonState) and isinstance(shown, BackgammonState):
+            self._start_motion(previous, shown)
+        self._requested = None
         self.update()
+
+    def is_animating(self) -> bool:
+        """Whether an opponent's play is being shown sliding."""
+        return bool(self._motion_hops)
+
+    def _start_motion(self, previous: BackgammonState, shown: BackgammonState) -> None:
+        old, new = previous.history, shown.history
+        if self.animation_ms <= 0 or not self.isVisible() or len(new) <= len(old):
+            return
+        if old and new[len(old) - 1] != old[-1]:
+            return  # not the game shown going on (a new game, a jump in the history)
+        for snapshot, move, hits in reversed(new[len(old) :]):
+            if snapshot[0] != CHECKER_PLAY:
+                continue
+            mover = snapshot[1]
+            if not move or hits is None or self._requested == (mover, move):
+                return
+            boards = _boards_before(shown, mover, move, hits)
+            hops = []
+            for hop in move:
+                hops.append((mover, hop, (list(boards[O]), list(boards[X]))))
+                _apply_hop(boards, mover, hop)
+            self._motion_hops = hops
+            self._motion.stop()
+            self._motion.setDuration(self.animation_ms * len(hops))
+            self._motion.start()
+            return
+
+    def _stop_motion(self) -> None:
+        if self._motion_hops:
+            self._motion_hops = []
+            self._motion.stop()
+            self.update()
+
+    def _motion_frame(self) -> tuple[Player, Hop, tuple[Board, Board], float]:
+        """The hop sliding now, the boards without its checker, and how far it has gone."""
+        progress = float(self._motion.currentValue() or 0.0) * len(self._motion_hops)
+        index = min(int(progress), len(self._motion_hops) - 1)
+        mover, hop, boards = self._motion_hops[index]
+        lifted = (list(boards[O]), list(boards[X]))
+        lifted[mover][hop[0]] -= 1
+        fraction = min(max(progress - index, 0.0), 1.0)
+        return mover, hop, lifted, fraction * fraction * (3 - 2 * fraction)  # eased
 
     def reset_interaction(self) -> None:
         """Put a picked-up checker down (the steps entered stay until the next state)."""
@@ -479,6 +541,8 @@ class BackgammonBoard(BoardWidget):
 
     def _boards(self) -> tuple[Board, Board]:
         """O's and X's boards as drawn: with the steps of the turn being entered."""
+        if self._motion_hops:
+            return self._motion_frame()[2]
         builder = self._builder
         if builder is None:
             assert self._state is not None
@@ -650,6 +714,7 @@ class BackgammonBoard(BoardWidget):
         position = event.position()
         if self._state is None:
             return
+        self._stop_motion()  # a click shows the position as it is
         if event.button() == Qt.MouseButton.RightButton:
             if self._picker_open:
                 self._close_picker()
@@ -709,7 +774,7 @@ class BackgammonBoard(BoardWidget):
         elif key == CONFIRM_KEY:
             self._confirm()
         elif key == NO_MOVE and isinstance(key, tuple):
-            self.request_move(NO_MOVE)
+            self.request_move(NO_MOVE)  # nothing moves, nothing to slide
         elif key in self.cube_actions():
             self.request_move(key)
 
@@ -818,6 +883,7 @@ class BackgammonBoard(BoardWidget):
             return
         play = self._builder.complete_play()
         if play is not None:
+            self._requested = (self._builder.mover, play)
             self.request_move(play)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
@@ -848,7 +914,7 @@ class BackgammonBoard(BoardWidget):
         self._paint_dice(painter, geometry)
         self._paint_buttons(painter, geometry)
         self._paint_labels(painter, geometry)
-        if self._builder is None or not self._builder.steps:
+        if (self._builder is None or not self._builder.steps) and not self._motion_hops:
             self._paint_last_move(painter, geometry)
         self._paint_best_move(painter, geometry)
         if self._picker_open:
@@ -987,6 +1053,19 @@ class BackgammonBoard(BoardWidget):
                 painter.setOpacity(0.85)
                 self._draw_checker(painter, self._drag_position, radius, self._builder.mover)
                 painter.restore()
+        if self._motion_hops:
+            mover, (source, target), lifted, fraction = self._motion_frame()
+            start = self._checker_centre(geometry, mover, source, top_of_stack=False, boards=lifted)
+            end = self._checker_centre(geometry, mover, target, top_of_stack=False, boards=lifted)
+            if target != OFF and lifted[1 - mover][BAR - target] == 1:
+                end = self._checker_centre(geometry, 1 - mover, BAR - target, top_of_stack=True, boards=lifted)
+            control = _bow_control(geometry, start, end)
+            rest = 1 - fraction  # along the same bow as the arrows
+            moving = QPointF(
+                rest * rest * start.x() + 2 * rest * fraction * control.x() + fraction * fraction * end.x(),
+                rest * rest * start.y() + 2 * rest * fraction * control.y() + fraction * fraction * end.y(),
+            )
+            self._draw_checker(painter, moving, radius, mover)
 
     def _checker_centre(
         self, geometry: _Geometry, player: Player, point: int, *, top_of_stack: bool, boards: Sequence[Board] | None = None
@@ -1180,8 +1259,9 @@ class BackgammonBoard(BoardWidget):
         """Each player's name, pip count and checkers off, beside their side of the board."""
         unit = geometry.unit
         colours = self._colours
-        boards = self._boards()
         state = self._state
+        assert state is not None
+        boards = (state.boards[O], state.boards[X]) if self._motion_hops else self._boards()  # no pips in flight
         decider = self._decider()
         for player in (O, X):
             band = geometry.top_band if player != self.bottom_player() else geometry.bottom_band
@@ -1290,15 +1370,7 @@ class BackgammonBoard(BoardWidget):
                 continue
             if not move or hits is None:
                 return None
-            before = [list(self._state.boards[O]), list(self._state.boards[X])]
-            mine, theirs = before[player], before[1 - player]
-            for (source, target), hit in zip(reversed(move), reversed(hits)):
-                mine[target] -= 1
-                mine[source] += 1
-                if hit:
-                    theirs[BAR - target] = 1
-                    theirs[BAR] -= 1
-            return player, move, (before[O], before[X])
+            return player, move, _boards_before(self._state, player, move, hits)
         return None
 
     @staticmethod
@@ -1316,10 +1388,7 @@ class BackgammonBoard(BoardWidget):
         dx, dy = end.x() - start.x(), end.y() - start.y()
         if math.hypot(dx, dy) < 1e-6:
             return
-        control = QPointF((start.x() + end.x()) / 2, (start.y() + end.y()) / 2)
-        if abs(dy) < 1.5 * unit and abs(dx) > 1.5 * unit:
-            toward_middle = -1.0 if control.y() > geometry.middle else 1.0
-            control.setY(control.y() + toward_middle * min(0.35 * abs(dx), 2.4 * unit))
+        control = _bow_control(geometry, start, end)
         # the head points along the curve's last tangent
         tx, ty = end.x() - control.x(), end.y() - control.y()
         tangent = math.hypot(tx, ty) or 1.0
@@ -1390,6 +1459,41 @@ class BackgammonBoard(BoardWidget):
                     painter.setBrush(Qt.BrushStyle.NoBrush)
                     painter.drawRoundedRect(rect.adjusted(-0.08 * unit, -0.08 * unit, 0.08 * unit, 0.08 * unit), 0.2 * unit, 0.2 * unit)
                 self._draw_die(painter, rect, face, owner)
+
+
+def _bow_control(geometry: _Geometry, start: QPointF, end: QPointF) -> QPointF:
+    """The control point of the quadratic curve from ``start`` to ``end``: straight across
+    the board, but along one row of points bowed toward the middle, over the checkers."""
+    control = QPointF((start.x() + end.x()) / 2, (start.y() + end.y()) / 2)
+    dx, dy = end.x() - start.x(), end.y() - start.y()
+    if abs(dy) < 1.5 * geometry.unit and abs(dx) > 1.5 * geometry.unit:
+        toward_middle = -1.0 if control.y() > geometry.middle else 1.0
+        control.setY(control.y() + toward_middle * min(0.35 * abs(dx), 2.4 * geometry.unit))
+    return control
+
+
+def _boards_before(state: BackgammonState, mover: Player, play: Play, hits: Sequence[bool]) -> tuple[Board, Board]:
+    """O's and X's boards before ``play`` (the latest checker play of ``state``), rebuilt by
+    taking its hops back."""
+    before = (list(state.boards[O]), list(state.boards[X]))
+    mine, theirs = before[mover], before[1 - mover]
+    for (source, target), hit in zip(reversed(play), reversed(hits)):
+        mine[target] -= 1
+        mine[source] += 1
+        if hit:
+            theirs[BAR - target] = 1
+            theirs[BAR] -= 1
+    return before
+
+
+def _apply_hop(boards: tuple[Board, Board], mover: Player, hop: Hop) -> None:
+    source, target = hop
+    mine, theirs = boards[mover], boards[1 - mover]
+    mine[source] -= 1
+    mine[target] += 1
+    if target != OFF and theirs[BAR - target] == 1:
+        theirs[BAR - target] = 0
+        theirs[BAR] += 1
 
 
 _PIPS: dict[int, tuple[tuple[int, int], ...]] = {

@@ -399,3 +399,32 @@ def test_the_pointer_is_a_hand_over_what_a_click_would_do(qtbot: QtBot, board: B
     click_point(qtbot, board, X, 8)
     qtbot.mouseMove(board, board.point_position(X, 4).toPoint())  # 8/4 with both dice
     assert board.cursor().shape() == Qt.CursorShape.PointingHandCursor
+
+
+def test_the_opponents_play_slides_in_but_the_players_own_does_not(qtbot: QtBot, board: BackgammonBoard) -> None:
+    state = BackgammonState.initial()
+    state.play((1, 3))  # X opens 3-1
+    board.set_state(state)
+    played = play_by_clicks(qtbot, board, ((8, 5), (6, 5)))
+    state.play(played)
+    board.set_state(state)
+    assert not board.is_animating(), "the player's own play is already on the board"
+
+    state.play(NO_DOUBLE)
+    state.play((6, 4))
+    board.set_state(state)
+    state.play(state.parse_move("24/14"))  # O's play, applied by the session
+    before = board.grab().toImage()
+    board.set_state(state)
+    assert board.is_animating()
+    qtbot.waitUntil(lambda: not board.is_animating(), timeout=2000)
+    after = board.grab().toImage()
+    assert after != before
+
+    board.animation_ms = 0
+    state.play(NO_DOUBLE)
+    state.play((2, 1))
+    board.set_state(state)
+    state.play(state.legal_moves()[0])
+    board.set_state(state)
+    assert not board.is_animating()
