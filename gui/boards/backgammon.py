@@ -1185,11 +1185,11 @@ class BackgammonBoard(BoardWidget):
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
     def _paint_dice(self, painter: QPainter, geometry: _Geometry) -> None:
+        """The roll being played, in the roller's colours; the dice used so far faded."""
         state = self._state
+        assert state is not None
         if state.phase != CHECKER_PLAY:
-            if self._dice_entry and state.phase in (OPENING, ROLL) and not self._picker_open:
-                return  # the "Enter dice" button stands there
-            return
+            return  # no dice before the roll (with dice entry, the "Enter dice" button is there)
         used = self._builder.used_dice() if self._builder is not None else [False] * len(self._dice_values())
         for rect, value, is_used in zip(self._dice_rects(geometry), self._dice_values(), used):
             self._draw_die(painter, rect, value, state.player, faded=is_used)
