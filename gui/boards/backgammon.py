@@ -7,9 +7,10 @@ flipped), both pip counts, the dice of the player on roll and the doubling cube 
 owner's side (in the middle when centred, showing 64).
 
 Entering a turn: click a checker (or the bar), the points it can reach with the dice left
-are highlighted, click one of them (or the tray, to bear off). A checker may go as far as
-the remaining dice take it in one click. Right-click, Backspace or the small undo button
-takes the last step back. When the steps make a whole legal play the board emits
+are highlighted, click one of them (or the tray, to bear off), or drag the checker there.
+A checker may go as far as the remaining dice take it in one click. Right-click, Backspace
+or the small undo button takes the last step back; the roll beside the player's name reads
+the steps so far in gnubg's notation. When the steps make a whole legal play the board emits
 ``move_requested(play)`` with that play, taken from ``state.legal_moves()``
 (``gui.boards.backgammon_turn`` decides what may be clicked; see there).
 
@@ -20,7 +21,9 @@ to click unless the app turned on dice entry (``set_dice_entry``, over-the-board
 then "Enter dice" (or a click on the dice area) opens a picker and the board emits
 ``dice_entered(roll)``, a chance outcome of the state.
 
-The board never plays a move itself; the session does and calls ``set_state``.
+The board never plays a move itself; the session does and calls ``set_state``. When the
+new state continues the shown game with a play the board did not ask for (the opponent's),
+its checkers slide there hop by hop.
 """
 
 from __future__ import annotations
