@@ -98,6 +98,8 @@ DRAG_THRESHOLD = 0.25
 CUBE = 0.95
 BUTTON_HEIGHT = 0.85
 BUTTON_WIDTH = 2.1
+PICKER_LABEL = 0.36
+"""Text height of the dice picker's row labels."""
 SLAB = (POINT_LENGTH + MIDDLE_GAP / 2 - FRAME / 2 - 0.4) / CHECKERS
 """Thickness of one borne-off checker seen from the side in its tray."""
 
@@ -678,7 +680,8 @@ class BackgammonBoard(BoardWidget):
         unit = geometry.unit
         die = 0.85 * unit
         spacing = 0.25 * unit
-        label = 2.6 * unit
+        metrics = QFontMetricsF(board_font(PICKER_LABEL * unit))
+        label = max(2.0 * unit, max(metrics.horizontalAdvance(text) for text in self._picker_rows()) + 0.4 * unit)
         width = label + 6 * die + 5 * spacing + 0.8 * unit
         height = 4.0 * unit
         centre = QPointF(
@@ -1448,10 +1451,10 @@ class BackgammonBoard(BoardWidget):
         roller = self._state.player
         for row, rects in enumerate(rows):
             owner = (O if row == 0 else X) if opening else roller
-            painter.setFont(board_font(0.36 * unit))
+            painter.setFont(board_font(PICKER_LABEL * unit))
             painter.setPen(QColor(colours.button_text))
             painter.drawText(
-                QRectF(panel.left() + 0.4 * unit, rects[0].top(), 2.5 * unit, rects[0].height()),
+                QRectF(panel.left() + 0.4 * unit, rects[0].top(), rects[0].left() - panel.left(), rects[0].height()),
                 Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
                 labels[row],
             )
