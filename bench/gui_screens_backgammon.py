@@ -5,7 +5,8 @@
 Writes ``bg-<scene>-<theme>-<width>.png`` for each scene (the start, a turn half entered
 with a checker picked up and its destinations lit, checkers on the bar and borne off, the
 cube decisions, the engine's suggestion, the dice picker, the end of a game), in the light
-and dark themes at two sizes, plus a few at device-pixel ratio 2.
+and dark themes at two sizes, a few at device-pixel ratio 2, and the engine's suggestion
+on the other board felts.
 """
 
 from __future__ import annotations
@@ -33,6 +34,13 @@ from gui.theme import DARK, LIGHT  # noqa: E402
 
 SIZES = ((900, 740), (520, 430))
 THEMES = {"light": LIGHT, "dark": DARK}
+OTHER_FELTS = {
+    "light-green": LIGHT.with_board("green"),
+    "light-blue": LIGHT.with_board("blue"),
+    "dark-brown": DARK.with_board("brown"),
+    "dark-blue": DARK.with_board("blue"),
+}
+"""The other board schemes, shown once each (large, mid-game with the engine's arrows)."""
 
 
 def click(board: BackgammonBoard, where: QPointF | None) -> None:
@@ -81,9 +89,9 @@ def scene_partial_turn(board: BackgammonBoard) -> None:
 def scene_bar_and_off(board: BackgammonBoard) -> None:
     state = BackgammonState.from_points(
         {25: 2, 6: 4, 5: 3, 4: 2, 3: 1, 1: 1},  # X: two on the bar
-        {25: 1, 6: 2, 5: 3, 4: 2, 3: 2, 2: 1},  # O: one on the bar, three off
+        {25: 1, 6: 2, 5: 3, 3: 2, 2: 1},  # O: one on the bar, six off, a blot on its 2
         player=X,
-        dice=(4, 4),
+        dice=(4, 2),
     )
     board.set_state(state)
     click(board, board.point_position(X, 25))
@@ -176,25 +184,25 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     load_fonts()
     written = 0
-    for name, scene in SCENES.items():
-        for theme_name, theme in THEMES.items():
-            for width, height in SIZES:
-                board = BackgammonBoard(theme)
-                board.resize(width, height)
-                board.show()
-                app.processEvents()
-                scene(board)
-                app.processEvents()
-                board.grab().save(str(args.out / f"bg-{name}-{theme_name}-{width}.png"))
-                written += 1
-                if width == SIZES[0][0] and name in ("partial-turn", "bar-and-off"):
-                    pixmap = QPixmap(board.size() * 2)
-                    pixmap.setDevicePixelRatio(2)
-                    board.render(pixmap)
-                    pixmap.save(str(args.out / f"bg-{name}-{theme_name}-{width}@2x.png"))
-                    written += 1
-                board.close()
-                board.deleteLater()
+    shots = [(name, theme_name, theme, size) for name in SCENES for theme_name, theme in THEMES.items() for size in SIZES]
+    shots += [("best-move", theme_name, theme, SIZES[0]) for theme_name, theme in OTHER_FELTS.items()]
+    for name, theme_name, theme, (width, height) in shots:
+        board = BackgammonBoard(theme)
+        board.resize(width, height)
+        board.show()
+        app.processEvents()
+        SCENES[name](board)
+        app.processEvents()
+        board.grab().save(str(args.out / f"bg-{name}-{theme_name}-{width}.png"))
+        written += 1
+        if width == SIZES[0][0] and theme_name in THEMES and name in ("partial-turn", "bar-and-off"):
+            pixmap = QPixmap(board.size() * 2)
+            pixmap.setDevicePixelRatio(2)
+            board.render(pixmap)
+            pixmap.save(str(args.out / f"bg-{name}-{theme_name}-{width}@2x.png"))
+            written += 1
+        board.close()
+        board.deleteLater()
     app.processEvents()
     print(f"{written} screenshots in {args.out}")
     return 0

@@ -203,6 +203,9 @@ class BoardColours:
         """The board's own wood, felt and checkers, light or dark as the theme is, with the
         theme's window, text, panel and engine-arrow colours so it sits among the others."""
         base = BoardColours.dark() if theme.is_dark else BoardColours.light()
+        felt = FELTS.get((theme.board.name, theme.is_dark))
+        if felt is not None:
+            base = replace(base, frame=felt[0], field=felt[1], tray=felt[2], points=felt[3])
         return replace(
             base,
             background=theme.window,
@@ -213,6 +216,19 @@ class BoardColours:
             overlay=theme.panel,
             best_move=theme.best_move_arrow,
         )
+
+
+FELTS: dict[tuple[str, bool], tuple[str, str, str, tuple[str, str]]] = {
+    ("brown", False): ("#7b4f2c", "#ecdfc4", "#d9c7a3", ("#a8432f", "#3d5a6c")),
+    ("green", False): ("#5b3d24", "#3e7b55", "#336648", ("#e6d8b8", "#a23a2c")),
+    ("blue", False): ("#43535f", "#d8e0e6", "#c2ccd4", ("#b04a36", "#4f6f82")),
+    ("brown", True): ("#2a1f18", "#4a3b2f", "#3b2f26", ("#9b3b2f", "#c2ab80")),
+    ("green", True): ("#3a2c22", "#264337", "#1c3229", ("#9b3b2f", "#b9a27a")),
+    ("blue", True): ("#222a31", "#26333d", "#1d2830", ("#9b3b2f", "#a8b4bd")),
+}
+"""Frame, field, tray and the two point colours for each of the app's board schemes
+(``gui.theme.BOARD_SCHEMES``), light and dark: the scheme the player chose for the grid
+boards picks the felt here."""
 
 
 @dataclass(frozen=True)
