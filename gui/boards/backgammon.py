@@ -91,6 +91,9 @@ CHECKER = 0.94
 STACK_SHOWN = 5
 """Checkers drawn on one point; a taller stack shows its count on the outermost one."""
 DIE = 0.8
+TURN_EVENTS = 5
+"""The most a game moves on between two positions a session shows: a double, a take, a
+roll and a play (and the opponent's cube turn); more than that is a jump, not slid."""
 SPRITE_CACHE_SIZE = 32
 """Checker sprites kept (two players at a few sizes and resolutions)."""
 DRAG_THRESHOLD = 0.25
@@ -382,8 +385,8 @@ class BackgammonBoard(BoardWidget):
 
     def _start_motion(self, previous: BackgammonState, shown: BackgammonState) -> None:
         old, new = previous.history, shown.history
-        if self.animation_ms <= 0 or not self.isVisible() or len(new) <= len(old):
-            return
+        if self.animation_ms <= 0 or not self.isVisible() or not 0 < len(new) - len(old) <= TURN_EVENTS:
+            return  # nothing new, or a jump (a loaded game, a position from the history)
         if old and new[len(old) - 1] != old[-1]:
             return  # not the game shown going on (a new game, a jump in the history)
         for snapshot, move, hits in reversed(new[len(old) :]):

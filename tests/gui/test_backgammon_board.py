@@ -428,3 +428,15 @@ def test_the_opponents_play_slides_in_but_the_players_own_does_not(qtbot: QtBot,
     state.play(state.legal_moves()[0])
     board.set_state(state)
     assert not board.is_animating()
+
+
+def test_a_jump_to_another_game_does_not_slide(qtbot: QtBot, board: BackgammonBoard) -> None:
+    board.set_state(BackgammonState.initial())
+    rng = random.Random(3)
+    state = BackgammonState.initial()
+    for _ in range(12):  # a saved game, several turns in
+        if state.to_move() == CHANCE:
+            roll(state, rng)
+        state.play(state.legal_moves()[0])
+    board.set_state(state)
+    assert not board.is_animating()
