@@ -191,8 +191,8 @@ def run_iterative_deepening(
         solved = solve_root(root, tools)
     except SearchStopped:  # time, nodes or a stop request during a long exact solve
         probe = state.copy()  # the stopped solve may have left ``root`` mid-line
-        move = greedy_move(probe, probe.legal_moves())
-        raw = root.evaluate(root.to_move())
+        move = greedy_move(probe, tools.root_moves)
+        raw = probe.evaluate(probe.to_move())
         return reporter.finished(0, raw, [move], stopped=True)
     if solved is not None:  # the game's exact solver settles the root (Othello endgame)
         raw, move = solved

@@ -34,6 +34,7 @@ from ai.context import DISCARD_EVENTS, SearchContext
 from ai.events import CurrentMove, Progress
 from ai.observer import SearchObserver
 from ai.scores import INFINITY, WIN_SCORE, terminal_score
+from ai.search.common import searched_root_moves
 
 RootSearch = Callable[[GameState, int], float]
 """One iteration: ``(root state, depth) -> root value`` (root player's view)."""
@@ -70,6 +71,19 @@ def next_decider(state: GameState) -> Player | None:
     return player
 
 
+def searched_root_outcomes(state: GameState, wanted: tuple[Any, ...]) -> list[tuple[Any, float]]:
+    """The chance outcomes of a chance root that a search considers: all of them, or those
+    ``wanted`` names with their probabilities renormalised, so that the root's value is the
+    expectation *given* that the roll is one of them (a pool worker's share of a root split
+    at the dice; the shares combine weighted by their total probability)."""
+    outcomes = state.chance_outcomes()
+    if not wanted:
+        return outcomes
+    kept = [(outcome, probability) for outcome, probability in outcomes if outcome in wanted]
+    total = sum(probability for _, probability in kept)
+    return [(outcome, probability / total) for outcome, probability in kept]
+
+
 def win_loss_value(raw_from_mover: float, state: GameState, root_player: Player) -> float:
     """A side-to-move terminal score of ``state`` seen by ``root_player``."""
     mover = state.to_move()
@@ -97,11 +111,19 @@ class ChanceTools:
         """MAX: the player whose view every value takes (at a chance root, the next decider)."""
         self.is_win_loss = state.UTILITY_KIND == "win_loss"
         self.eval_scale = float(state.EVAL_SCALE)
-        self.root_moves: list[Any] = (
-            [outcome for outcome, _ in state.chance_outcomes()]
-            if self.root_is_chance
-            else state.legal_moves()
+        self.root_outcomes: list[tuple[Any, float]] = (
+            searched_root_outcomes(state, context.root_moves) if self.root_is_chance else []
         )
+        """At a chance root: the outcomes searched, with their probabilities (renormalised
+        to sum to 1 when ``context.root_moves`` names a subset)."""
+        self.is_root_restricted = bool(context.root_moves)
+        self.root_key = state.key()
+        self.root_moves: list[Any] = (
+            [outcome for outcome, _ in self.root_outcomes]
+            if self.root_is_chance
+            else searched_root_moves(state, context)
+        )
+        """The root's moves searched (its outcomes at a chance root), in generation order."""
         self.pv_table: list[tuple[Any, ...]] = [NO_LINE] * (MAX_SEARCH_PLY + 2)
 
         # Counters (cumulative over the search).
@@ -176,7 +198,15 @@ class ChanceTools:
             self.root_best_value = value
             self.root_line = self.pv_table[0]
 
-    def report_root_move(self, state: GameState, move: Any, number: int) -> None:
+    def chance_outcomes(self, state: GameState, ply: int) -> list[tuple[Any, float]]:
+        """The outcomes of chance node ``state`` to search: the root's own list at a chance
+        root (the ``root_moves`` subset), the game's everywhere else. Only a restricted
+        search pays for the root test (a key comparison at chance nodes of ply 0)."""
+        if self.is_root_restricted and ply == 0 and self.root_is_chance and state.key() == self.root_key:
+            return self.root_outcomes
+        return state.chance_outcomes()
+
+    def report_root_move(self, move: Any, number: int) -> None:
         """Emit ``CurrentMove`` for root move ``number`` (1-based; UCI's currmove)."""
         if self.is_listening:
             self.context.emit(

@@ -94,6 +94,18 @@ def defines(state: GameState, method: str) -> bool:
     return getattr(type(state), method) is not getattr(GameState, method)
 
 
+def searched_root_moves(state: GameState, context: SearchContext) -> list[Any]:
+    """The root moves this search considers: ``context.root_moves`` (UCI ``searchmoves``, a
+    worker's share of the pool's root split) in the game's generation order, or every legal
+    move when that is empty. A requested move that is not legal here is left out (``engine.
+    prepare`` has refused such requests already)."""
+    moves = state.legal_moves()
+    wanted = context.root_moves
+    if not wanted:
+        return moves
+    return [move for move in moves if move in wanted]
+
+
 def _ignore_window_fail(depth: int, value: float, bound: str) -> None:
     """Default aspiration-fail report: nobody listens."""
 
@@ -114,7 +126,13 @@ class SearchTools:
         """Moves from the root to the current node, kept only while an observer watches."""
         self.is_listening = context.emit is not DISCARD_EVENTS
 
-        root_moves = state.legal_moves()
+        root_moves = searched_root_moves(state, context)
+        self.root_moves: list[Any] = root_moves
+        """The moves searched at the root, in generation order (all legal moves unless
+        ``context.root_moves`` names a subset)."""
+        self.is_root_restricted = len(root_moves) != len(state.legal_moves())
+        """Whether the root searches a subset: its value is then not the position's, and is
+        never stored in the (possibly shared) table."""
         self.tt = self._transposition_table(state, context, root_moves) if enhanced else None
         self.orderer = (
             MoveOrderer(settings, state, MAX_SEARCH_PLY + 1) if enhanced and settings.move_ordering else None
@@ -198,8 +216,19 @@ class SearchTools:
         self.root_line = NO_LINE
         self.extension_ply_limit = CHECK_EXTENSION_PLY_FACTOR * depth
 
+    def root_move_order(self, state: GameState, tt_move: Any) -> list[Any]:
+        """The root's moves in search order: the orderer's (the table's or the previous
+        iteration's best move first), restricted to ``root_moves``."""
+        if self.orderer is None:
+            return list(self.root_moves)
+        moves = self.orderer.ordered_list(state, 0, tt_move)
+        if self.is_root_restricted or (tt_move is not None and tt_move not in self.root_moves):
+            allowed = self.root_moves
+            moves = [move for move in moves if move in allowed]
+        return moves
+
     # ------------------------------------------------------------- reporting
-    def report_root_move(self, state: GameState, move: Any, number: int) -> None:
+    def report_root_move(self, move: Any, number: int) -> None:
         """Emit ``CurrentMove`` for root move ``number`` (UCI's currmove)."""
         if self.is_listening:
             self.context.emit(
@@ -265,10 +294,7 @@ class SearchTools:
 
     def first_legal_move(self, state: GameState) -> Any:
         """The move to play when nothing was searched: the first in the search's order."""
-        if self.orderer is not None:
-            moves = self.orderer.ordered_list(state, 0, None)
-        else:
-            moves = state.legal_moves()
+        moves = self.root_move_order(state, None)
         return moves[0] if moves else None
 
 
@@ -304,12 +330,13 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
     """An exact root value and a best move from the game's solver, or ``None``.
 
     A game whose solver names a best move too (Othello's ``solve_best_move``, an optional
-    extension of the protocol) is asked once; otherwise each child is solved.
+    extension of the protocol) is asked once; otherwise, and when the search is restricted
+    to some root moves, each of the root's children is solved.
     """
     empties = tools.root_solver_empties
     if not empties or state.is_terminal():
         return None
-    best_move_solver = getattr(state, "solve_best_move", None)
+    best_move_solver = None if tools.is_root_restricted else getattr(state, "solve_best_move", None)
     if best_move_solver is not None:
         answer = best_move_solver(empties, poll=tools.control.count_nodes)
         if answer is None:
@@ -321,7 +348,7 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
     if state.solve(state.to_move(), empties, poll=tools.control.count_nodes) is None:
         return None
     best: tuple[float, Any] | None = None
-    for move in state.legal_moves():
+    for move in tools.root_moves:
         state.play(move)
         if state.is_terminal():
             value = -terminal_score(state, 1)

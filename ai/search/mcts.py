@@ -32,6 +32,8 @@ backgammon, so a node's mean is an estimate of its expected utility.
 * **Chance nodes** are part of the tree: selection samples an outcome by its probability
   and descends into that outcome's child (made on first use); the node's mean is then an
   estimate of the expectation over the dice.
+* **Root moves** (``context.root_moves``: UCI ``searchmoves``): the root is expanded with
+  those moves only; at a chance root, with those outcomes, their probabilities renormalised.
 * **MCTS-Solver** (M. Winands, Y. Bjornsson and J.-T. Saito, "Monte-Carlo Tree Search
   Solver", CG 2008) in win/loss games: a terminal's value is proven; a decision node is a
   proven win for its mover as soon as one child is, and proven when all its children are
@@ -69,8 +71,8 @@ from ai.control import SearchStopped
 from ai.events import Finished, Iteration, Progress, RootMoveStat, Score, SearchStats
 from ai.scores import WIN_SCORE, to_report
 from ai.settings import SearchSettings
-from ai.search.chance_common import next_decider
-from ai.search.common import greedy_move
+from ai.search.chance_common import next_decider, searched_root_outcomes
+from ai.search.common import greedy_move, searched_root_moves
 from ai.search.chance_iterative import finished_early, install_progress, unsearchable_reason
 
 REPORT_INTERVAL: Final = 0.25
@@ -179,6 +181,14 @@ class MonteCarloTreeSearch:
         self.eval_playout = context.settings.playout == "eval"
         self.playout_depth = context.settings.playout_depth
         self.root = Node(state, None, None, 0)
+        self.root_move_list: list[Any] = []
+        """The root's moves searched (all legal moves, or ``context.root_moves``)."""
+        if self.root.player == CHANCE:
+            self.root.outcomes = searched_root_outcomes(state, context.root_moves)
+            self.root.outcome_children = [None] * len(self.root.outcomes)
+        elif self.root.player != TERMINAL:
+            self.root_move_list = searched_root_moves(state, context)
+            self.root.untried = list(self.root_move_list)
         mover = state.to_move()
         decider = next_decider(self.work) if mover == CHANCE else mover
         self.root_player: Player = 0 if decider is None else decider
@@ -477,7 +487,7 @@ class MonteCarloTreeSearch:
         if root.player == CHANCE:
             children = [child for child in root.outcome_children if child is not None]
         else:  # most visited first, then in the order of ``legal_moves``
-            order = {move: index for index, move in enumerate(self.state.legal_moves())}
+            order = {move: index for index, move in enumerate(self.root_move_list)}
             children = sorted(root.children, key=lambda child: (-child.visits, order.get(child.move, 0)))
         return tuple(
             RootMoveStat(
@@ -529,7 +539,7 @@ class MonteCarloTreeSearch:
         control = self.control
         line = self.principal_variation()
         if not line and self.root.player != CHANCE:  # stopped before any iteration finished
-            line = [self.state.legal_moves()[0]]
+            line = [self.root_move_list[0]]
         depth = round(self.mean_depth())
         return Finished(
             search_id=self.context.search_id,

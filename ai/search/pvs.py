@@ -138,17 +138,17 @@ def build(tools: SearchTools) -> NodeSearch:
         best: float = -INFINITY
         best_move: Any = None
         moves: Iterable[Any]
-        if orderer is None:
+        if ply == 0:
+            moves = tools.root_move_order(state, tt_move)
+        elif orderer is None:
             moves = state.legal_moves()
-        elif ply == 0:
-            moves = orderer.ordered_list(state, 0, tt_move)
         else:
             moves = orderer.ordered_moves(state, ply, tt_move)
         number = 0
         for move in moves:
             number += 1
             if ply == 0:
-                tools.report_root_move(state, move, number)
+                tools.report_root_move(move, number)
             reduce = (
                 late_move_reductions
                 and ply > 0
@@ -193,7 +193,7 @@ def build(tools: SearchTools) -> NodeSearch:
                             observer.cutoff(path, move, skipped)
                         break
 
-        if table is not None:
+        if table is not None and not (ply == 0 and tools.is_root_restricted):
             bound = LOWER if best >= beta else EXACT if best > alpha_original else UPPER
             stored_depth = SOLVED_DEPTH if tools.horizon_leaves == horizon_before else depth
             # A fail-low names no best move (every move failed; the "best" is noise): store

@@ -47,7 +47,7 @@ class Star2Search(Star1Search):
         Star1 pass with the probed bounds."""
         tools = self.tools
         low, high = tools.bounds(state)
-        outcomes = state.chance_outcomes()
+        outcomes = tools.chance_outcomes(state, ply)
         count = len(outcomes)
         lows = [low] * count
         highs = [high] * count
