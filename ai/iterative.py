@@ -30,6 +30,7 @@ from games.base import GameState
 from ai.context import SearchContext
 from ai.control import SearchStopped
 from ai.events import Finished, Iteration, SearchStats
+from ai.lazy_smp import skips_depth
 from ai.scores import INFINITY, WIN_SCORE, is_win_score, terminal_score, to_report
 from ai.search.common import MAX_SEARCH_PLY, NodeSearch, SearchTools, greedy_move, solve_root
 
@@ -213,6 +214,7 @@ def run_iterative_deepening(
     else:
         target = MAX_ITERATION_DEPTH if settings.iterative_deepening else DEFAULT_FIXED_DEPTH
     depths = range(1, target + 1) if settings.iterative_deepening else range(target, target + 1)
+    helper = context.helper  # a Lazy SMP helper skips some depths (``ai.lazy_smp``)
 
     completed_depth = 0
     completed_score: float | None = None
@@ -220,6 +222,8 @@ def run_iterative_deepening(
     stopped = False
     try:
         for depth in depths:
+            if helper and skips_depth(helper, depth, target):
+                continue
             tools.start_iteration(depth)
             nodes_before = control.nodes
             horizon_before = tools.horizon_leaves

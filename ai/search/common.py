@@ -20,7 +20,8 @@ from games.base import GameState
 from ai.context import DISCARD_EVENTS, SearchContext
 from ai.events import CurrentMove, Progress
 from ai.observer import SearchObserver
-from ai.ordering import MoveOrderer, has_capture_scores
+from ai.lazy_smp import make_orderer
+from ai.ordering import has_capture_scores
 from ai.scores import INFINITY, WIN_SCORE, terminal_score
 from ai.settings import SearchSettings
 from ai.tt import BOUND_NAMES, EXACT, LOWER, UPPER, SearchTable, TranspositionTable, estimate_move_bytes
@@ -135,8 +136,11 @@ class SearchTools:
         never stored in the (possibly shared) table."""
         self.tt = self._transposition_table(state, context, root_moves) if enhanced else None
         self.orderer = (
-            MoveOrderer(settings, state, MAX_SEARCH_PLY + 1) if enhanced and settings.move_ordering else None
+            make_orderer(settings, state, MAX_SEARCH_PLY + 1, context.helper)
+            if enhanced and settings.move_ordering
+            else None
         )
+        """Lazy SMP helpers (``context.helper > 0``) get a perturbed order (``ai.lazy_smp``)."""
         self.pv_table: list[Any] = [NO_LINE] * (MAX_SEARCH_PLY + 2)
         self.null_move_at: list[bool] = [False] * (MAX_SEARCH_PLY + 2)
         """``null_move_at[ply]``: the node at ``ply`` was reached by a null move."""
