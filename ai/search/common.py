@@ -17,11 +17,11 @@ from typing import Any, Final
 
 from games.base import GameState
 
-from ai.context import DISCARD_EVENTS, SearchContext
-from ai.events import CurrentMove, Progress
+from ai.context import SearchContext
 from ai.observer import SearchObserver
 from ai.lazy_smp import make_orderer
 from ai.ordering import has_capture_scores
+from ai.reporting import Reporter
 from ai.scores import INFINITY, WIN_SCORE, terminal_score
 from ai.settings import SearchSettings
 from ai.tt import BOUND_NAMES, EXACT, LOWER, UPPER, SearchTable, TranspositionTable, estimate_move_bytes
@@ -34,6 +34,8 @@ LeafSearch = Callable[[GameState, float, float, int], float]
 MAX_SEARCH_PLY: Final = 128
 """No line of one search is longer than this (killer and PV arrays are this long); a node
 that deep is evaluated statically."""
+MAX_ITERATION_DEPTH: Final = MAX_SEARCH_PLY // 2
+"""Deepest iteration (room is left for extensions and quiescence)."""
 SOLVED_DEPTH: Final = 10_000
 """The depth stored with a result that no horizon touched (every leaf below was a terminal
 or an exact endgame solve): it is the true game value and holds at any depth."""
@@ -125,7 +127,6 @@ class SearchTools:
         self.observer: SearchObserver | None = context.observer
         self.path: list[Any] = []
         """Moves from the root to the current node, kept only while an observer watches."""
-        self.is_listening = context.emit is not DISCARD_EVENTS
 
         root_moves = searched_root_moves(state, context)
         self.root_moves: list[Any] = root_moves
@@ -182,6 +183,8 @@ class SearchTools:
         self.extension_ply_limit = 0
         self.report_window_fail: Callable[[int, float, str], None] = _ignore_window_fail
         """Set by the driver: reports an aspiration fail (depth, value, bound)."""
+        self.reporter = Reporter(context, self.game, state.to_move(), self)
+        """Builds this search's events; scores are the side to move's at the root."""
 
     # ---------------------------------------------------------------- set-up
     @staticmethod
@@ -234,16 +237,7 @@ class SearchTools:
     # ------------------------------------------------------------- reporting
     def report_root_move(self, move: Any, number: int) -> None:
         """Emit ``CurrentMove`` for root move ``number`` (UCI's currmove)."""
-        if self.is_listening:
-            self.context.emit(
-                CurrentMove(
-                    search_id=self.context.search_id,
-                    depth=self.iteration_depth,
-                    move=move,
-                    number=number,
-                    total=self.root_move_count,
-                )
-            )
+        self.reporter.current_move(self.iteration_depth, move, number, self.root_move_count)
 
     def note_root_best(self, move: Any, value: float) -> None:
         """A root move raised alpha: it is the best move found so far in this iteration
@@ -255,19 +249,9 @@ class SearchTools:
     def hashfull(self) -> float:
         return self.tt.hashfull() if self.tt is not None else 0.0
 
-    def emit_progress(self) -> None:
-        """The heartbeat ``SearchControl.on_tick`` calls (at least 4 times a second)."""
-        control = self.control
-        self.context.emit(
-            Progress(
-                search_id=self.context.search_id,
-                nodes=control.nodes,
-                nps=control.nps(),
-                time=control.elapsed(),
-                hashfull=self.hashfull(),
-                depth=self.iteration_depth,
-            )
-        )
+    @property
+    def reported_depth(self) -> int:
+        return self.iteration_depth
 
     # -------------------------------------------------------- PV and results
     def principal_variation(self, root: GameState, first_moves: list[Any], length: int) -> list[Any]:
@@ -295,6 +279,28 @@ class SearchTools:
                 break
             seen.add(key)
         return line
+
+    def completed_line(self, state: GameState, depth: int) -> list[Any]:
+        """The PV of the iteration to ``depth`` just completed: its root line, extended
+        from the table; its first move is tried first by the next iteration."""
+        first_moves = list(self.root_line) if self.root_best_move is not None else [self.first_legal_move(state)]
+        line = self.principal_variation(state, first_moves, depth)
+        self.previous_best_move = line[0] if line else None
+        return line
+
+    def stopped_answer(self, state: GameState, score: float | None, line: list[Any]) -> tuple[float, list[Any]]:
+        """After a stop: the last completed iteration's answer, unless the interrupted one
+        already has a better move (the previous best is searched first, so a new best move
+        beat it), or none completed (then its best so far, else the static evaluation)."""
+        partial_move = self.root_best_move
+        improved = partial_move is not None and (
+            score is None or (self.orderer is not None and partial_move != self.previous_best_move)
+        )
+        if improved:
+            return self.root_best_score, self.principal_variation(state, list(self.root_line), MAX_ITERATION_DEPTH)
+        if score is None:
+            return state.evaluate(state.to_move()), [self.first_legal_move(state)]
+        return score, line
 
     def first_legal_move(self, state: GameState) -> Any:
         """The move to play when nothing was searched: the first in the search's order."""

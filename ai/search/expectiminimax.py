@@ -33,7 +33,7 @@ from ai.search.chance_common import (
     RootSearch,
     observed,
 )
-from ai.search.chance_iterative import run_chance_search
+from ai.iterative import run_chance_search
 
 
 def build(tools: ChanceTools) -> RootSearch:

@@ -48,7 +48,7 @@ from ai.search.chance_common import (
     observed,
     report_cutoff,
 )
-from ai.search.chance_iterative import run_chance_search
+from ai.iterative import run_chance_search
 
 Outcomes = Sequence[tuple[Any, float]]
 
