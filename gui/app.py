@@ -42,15 +42,26 @@ def display_problem(environ: dict[str, str] | os._Environ[str], platform: str = 
     return (
         "plyground: no display (DISPLAY and WAYLAND_DISPLAY are unset): run the app on a desktop, "
         "or without a window with QT_QPA_PLATFORM=offscreen plyground --self-test; "
-        "the engine's command line needs no display (plyground --help)"
+        "the engine's command line needs no display (plyground perft|analyse|uci ...)"
     )
+
+
+def cli_commands() -> list[str]:
+    """The engine's subcommands (``ai.cli``'s parser is the one place that lists them)."""
+    from ai.cli import build_parser
+
+    for action in build_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="plyground",
         description=f"{APP_NAME}: play five classic games against a search engine and watch it think.",
-        epilog="Engine command line: plyground perft|analyse|uci ... (plyground perft --help).",
+        epilog=f"The engine's command line (no window, no Qt): plyground {{{','.join(cli_commands())}}} ...; "
+        "plyground COMMAND --help says more.",
     )
     parser.add_argument("--self-test", action="store_true", help="play a few moves of every game through the app, check, exit")
     parser.add_argument("--timeout", type=float, default=120.0, help="self-test watchdog in seconds (default 120)")
@@ -121,10 +132,6 @@ def run_app(args: argparse.Namespace) -> int:
 
 def load_fonts() -> None:
     """The bundled font, so that text renders on a machine without fonts."""
-    try:
-        from gui import resources
-    except ImportError:
-        return
-    loader = getattr(resources, "load_fonts", None)
-    if loader is not None:
-        loader()
+    from gui.resources import load_fonts as load_bundled_fonts
+
+    load_bundled_fonts()

@@ -23,16 +23,70 @@ from PySide6.QtWidgets import (
 )
 
 from games import CHANCE
-from gui.placeholders import board_for  # PLACEHOLDER until gui.boards lands
+from gui.boards import board_for
 from gui.dialogs.new_game import game_title
 from gui.panels.move_list import MovePanel
 from gui.session import GameSession
+
+
+class BoardArea(QWidget):
+    """The board and, beside it, the eval bar, kept together: the board gets the biggest
+    rectangle of its own shape (its ``sizeHint``'s aspect) that fits, and the bar stands
+    right next to it at the board's height, as on Lichess."""
+
+    SPACING = 6
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.board: QWidget | None = None
+        self.bar: QWidget | None = None
+
+    def set_board(self, board: QWidget) -> None:
+        if self.board is not None:
+            self.board.setParent(None)
+            self.board.deleteLater()
+        self.board = board
+        board.setParent(self)
+        board.show()
+        self._place()
+
+    def set_bar(self, bar: QWidget) -> None:
+        if self.bar is not None:
+            self.bar.setParent(None)
+        self.bar = bar
+        bar.setParent(self)
+        bar.show()
+        self._place()
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._place()
+
+    def _place(self) -> None:
+        if self.board is None:
+            return
+        bar_width = self.bar.sizeHint().width() + self.SPACING if self.bar is not None else 0
+        hint = self.board.sizeHint()
+        aspect = hint.width() / hint.height() if hint.isValid() and hint.height() > 0 else 1.0
+        width = max(1, self.width() - bar_width)
+        height = max(1, self.height())
+        if width / height > aspect:
+            width = int(height * aspect)
+        else:
+            height = int(width / aspect)
+        left = (self.width() - width - bar_width) // 2
+        top = (self.height() - height) // 2
+        if self.bar is not None:
+            self.bar.setGeometry(left, top, bar_width - self.SPACING, height)
+        self.board.setGeometry(left + bar_width, top, width, height)
 
 
 class GameView(QWidget):
     """One game on screen; ``attach(session)`` shows a new game in it."""
 
     status_changed = Signal(str)
+    orientation_changed = Signal(bool)
+    """Whether player 0 is now at the top of the board (the eval bar follows it)."""
     setup_finished = Signal(object)
     """Set-up mode ended with "Done": the edited position (a state) to start a game from."""
 
@@ -47,18 +101,11 @@ class GameView(QWidget):
         """The ply shown when looking back through the game; ``None`` at the live position."""
         self._history_length = -1
 
-        # left: eval-bar slot and the board
-        self.board_area = QWidget()
+        # left: the board with the eval bar beside it
+        self.board_area = BoardArea()
         self.board_area.setObjectName("boardArea")
-        self.board_layout = QHBoxLayout(self.board_area)
-        self.board_layout.setContentsMargins(0, 0, 0, 0)
-        self.board_layout.setSpacing(6)
-        self.eval_slot = QVBoxLayout()
-        self.eval_slot.setContentsMargins(0, 0, 0, 0)
-        self.board_layout.addLayout(self.eval_slot)
-        self.board_holder = QVBoxLayout()
-        self.board_holder.setContentsMargins(0, 0, 0, 0)
-        self.board_layout.addLayout(self.board_holder, 1)
+        self.board_area.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.board_area.setMinimumSize(260, 240)
         self.viewing_label = QLabel()
         self.viewing_label.setObjectName("viewingLabel")
         self.viewing_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -93,8 +140,6 @@ class GameView(QWidget):
             label.setObjectName("playerLabel")
             label.setWordWrap(True)
         self.moves = MovePanel()
-        self.action_row = QHBoxLayout()
-        self.action_buttons: list[QPushButton] = []
         self.undo_button = QPushButton("⟲ Undo")
         self.redo_button = QPushButton("Redo ⟳")
         self.flip_button = QPushButton("Flip")
@@ -130,7 +175,7 @@ class GameView(QWidget):
         right = QFrame()
         right.setObjectName("sideColumn")
         right.setMinimumWidth(260)
-        right.setMaximumWidth(340)
+        right.setMaximumWidth(320)
         right.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(8, 8, 8, 8)
@@ -139,7 +184,6 @@ class GameView(QWidget):
         right_layout.addWidget(self.moves, 1)
         right_layout.addWidget(self.player_labels[0])
         right_layout.addWidget(self.result_label)
-        right_layout.addLayout(self.action_row)
         right_layout.addLayout(controls)
         right_layout.addLayout(controls2)
 
@@ -172,20 +216,16 @@ class GameView(QWidget):
         self.session = session
         self._viewing = None
         self._history_length = -1
-        if self.board is not None:
-            self.board.setParent(None)
-            self.board.deleteLater()
-        self.board = board_for(session.game)
+        self.board = board_for(session.game)()
         self.board.setObjectName("board")
-        self.board.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.board.setMinimumSize(240, 240)
         if self._theme is not None:
             self.board.set_theme(self._theme)
-        # the human's side at the bottom: flipped when only the second player is human
-        self._flipped = session.players[0].is_computer and not session.players[1].is_computer
-        self.board.set_flipped(self._flipped)
-        self.board_holder.addWidget(self.board)
+        self._orient(session)
+        self.board_area.set_board(self.board)
         self.board.move_requested.connect(self._on_board_move)
+        dice_entered = getattr(self.board, "dice_entered", None)
+        if dice_entered is not None:
+            dice_entered.connect(self._on_dice_entered)
         if self.can_set_up():
             self.board.position_edited.connect(self._on_position_edited)
             self.board.edit_problem_changed.connect(self._on_edit_problem)
@@ -198,17 +238,36 @@ class GameView(QWidget):
         self.refresh()
 
     def set_eval_bar(self, widget: QWidget) -> None:
-        """Put the eval bar (panels helper) beside the board."""
-        while self.eval_slot.count():
-            old = self.eval_slot.takeAt(0).widget()
-            if old is not None:
-                old.setParent(None)
-        self.eval_slot.addWidget(widget)
+        """Put the eval bar beside the board."""
+        self.board_area.set_bar(widget)
 
     def set_theme(self, theme: Any) -> None:
         self._theme = theme
         if self.board is not None:
             self.board.set_theme(theme)
+
+    def _orient(self, session: GameSession) -> None:
+        """The human's side at the bottom (the first player's when both or neither are)."""
+        humans = [player for player in (0, 1) if not session.players[player].is_computer]
+        bottom = humans[0] if len(humans) == 1 else 0
+        orient = getattr(self.board, "orient_for", None)
+        if orient is not None:
+            orient(bottom)
+        else:  # a board without orient_for: flipped puts the first player at the bottom
+            self.board.set_flipped(bottom == 0)
+        self._flipped = bool(getattr(self.board, "is_flipped", lambda: False)())
+        self.orientation_changed.emit(self.bottom_player() != 0)
+
+    def bottom_player(self) -> int:
+        """The player whose side is at the bottom of the board now (0 on boards without sides)."""
+        if self.board is None:
+            return 0
+        fixed = getattr(self.board, "BOTTOM_PLAYER", "none")
+        if fixed is None:
+            return 0
+        if fixed == "none":  # a board without BOTTOM_PLAYER: flipped shows the first player below
+            return 0 if self._flipped else 1
+        return int(fixed) if not self._flipped else 1 - int(fixed)
 
     # ------------------------------------------------------------------ set-up mode
     def can_set_up(self) -> bool:
@@ -261,6 +320,7 @@ class GameView(QWidget):
         self._flipped = not self._flipped
         if self.board is not None:
             self.board.set_flipped(self._flipped)
+        self.orientation_changed.emit(self.bottom_player() != 0)
 
     def toggle_pause(self) -> None:
         if self.session is not None:
@@ -272,6 +332,10 @@ class GameView(QWidget):
             self._viewing = None
             self.moves.moves.show_ply(self.moves.moves.total_plies)
             self.refresh()
+
+    def shown_ply(self) -> int | None:
+        """The ply shown when looking back through the game; ``None`` at the live position."""
+        return self._viewing
 
     def show_best_move(self, move: Any) -> None:
         """The engine's current best move as an arrow/highlight (live while it thinks)."""
@@ -321,7 +385,9 @@ class GameView(QWidget):
         self.pause_button.setText("Play" if session.paused else "Pause")
         self.resign_button.setEnabled(not session.is_over)
         self.roll_button.setVisible(session.waits_for_dice())
-        self._update_actions()
+        dice_entry = getattr(self.board, "set_dice_entry", None)
+        if dice_entry is not None:  # backgammon: the player enters the dice on the board
+            dice_entry(session.waits_for_dice() and self._viewing is None)
         if session.is_over:
             self.result_label.setText(f"<b>{session.status_text()}</b>")
             self.result_label.show()
@@ -335,27 +401,6 @@ class GameView(QWidget):
         self.moves.set_example(example)
         self.moves.box.setEnabled(session.can_human_move())
         self.status_changed.emit(session.status_text())
-
-    def _update_actions(self) -> None:
-        """Buttons for moves that are words (backgammon's cube: double, roll, take, drop)."""
-        for button in self.action_buttons:
-            button.setParent(None)
-            button.deleteLater()
-        self.action_buttons = []
-        session = self.session
-        if session is None or self._viewing is not None or not session.can_human_move():
-            return
-        state = session.state
-        if state.to_move() == CHANCE:
-            return
-        for move in state.legal_moves():
-            if isinstance(move, str):
-                button = QPushButton(state.move_name(move).capitalize())
-                button.setObjectName(f"action_{move}")
-                button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-                button.clicked.connect(lambda _checked=False, chosen=move: self._on_board_move(chosen))
-                self.action_row.addWidget(button)
-                self.action_buttons.append(button)
 
     # ------------------------------------------------------------------ intents
     def _on_board_move(self, move: Any) -> None:
@@ -379,6 +424,10 @@ class GameView(QWidget):
             return
         self._viewing = None if ply >= len(session.history) else ply
         self.refresh()
+
+    def _on_dice_entered(self, roll: Any) -> None:
+        if self.session is not None and self._viewing is None:
+            self.session.roll_dice(roll)
 
     def _on_hint(self, move: Any) -> None:
         self.show_best_move(move)

@@ -15,12 +15,13 @@ Engine widgets (the panels helper's) plug in through ``add_engine_panel(widget, 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QColor, QGuiApplication, QKeySequence, QPalette
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ai.settings import SearchSettings
 from gui import autosave
 from gui.dialogs.new_game import NewGameDialog, game_title
 from gui.gamefile import GameFileError, GameRecord, default_extension, read_game, read_paste, write_game
@@ -41,65 +43,29 @@ from gui.players import PlayerConfig
 from gui.session import GameSession
 from gui.settings import Settings, data_dir
 from gui.start_page import StartPage
+from gui.theme import BOARD_SCHEMES, DEFAULT_BOARD, THEMES, Theme, theme_named
 
 APP_NAME = "Plyground"
 NOTICE_MS = 6000
+ENGINE_DOCK_SHARE = 0.3
 MAX_OPEN_BYTES = 5_000_000
 FILE_FILTERS = "Games (*.pgn *.pdn *.json);;Chess PGN (*.pgn);;Checkers PDN (*.pdn);;Plyground JSON (*.json);;All files (*)"
 
 
-def make_bridge(settings: Settings, workers: int | None = None) -> Any:
-    """The app's one ``EngineBridge`` (workers from the settings; 0 = all cores)."""
+def make_bridge() -> Any:
+    """The app's one engine bridge."""
     from gui.placeholders import PlaceholderBridge  # PLACEHOLDER until gui.engine_bridge lands
 
     return PlaceholderBridge()
 
 
-def apply_theme(app: QApplication, name: str) -> None:
-    """The Fusion style with a light or dark palette for every widget."""
+def apply_theme(app: QApplication, name: str, board: str = DEFAULT_BOARD) -> Theme:
+    """The Fusion style with the theme's palette for every standard widget; returns the
+    theme (the boards and panels paint with it)."""
+    theme = theme_named(name if name in THEMES else "light", board if board in BOARD_SCHEMES else DEFAULT_BOARD)
     app.setStyle("Fusion")
-    palette = QPalette()
-    if name == "dark":
-        colours = {
-            QPalette.ColorRole.Window: "#2b2d31",
-            QPalette.ColorRole.WindowText: "#e6e6e6",
-            QPalette.ColorRole.Base: "#1f2023",
-            QPalette.ColorRole.AlternateBase: "#2a2c30",
-            QPalette.ColorRole.Text: "#e6e6e6",
-            QPalette.ColorRole.Button: "#383a40",
-            QPalette.ColorRole.ButtonText: "#e6e6e6",
-            QPalette.ColorRole.Highlight: "#4f8bd6",
-            QPalette.ColorRole.HighlightedText: "#ffffff",
-            QPalette.ColorRole.ToolTipBase: "#383a40",
-            QPalette.ColorRole.ToolTipText: "#e6e6e6",
-            QPalette.ColorRole.PlaceholderText: "#8a8d93",
-            QPalette.ColorRole.Mid: "#4a4d55",
-            QPalette.ColorRole.Link: "#7fb2f0",
-        }
-    else:
-        colours = {
-            QPalette.ColorRole.Window: "#f3f1ed",
-            QPalette.ColorRole.WindowText: "#1e1e1e",
-            QPalette.ColorRole.Base: "#ffffff",
-            QPalette.ColorRole.AlternateBase: "#f5f3ef",
-            QPalette.ColorRole.Text: "#1e1e1e",
-            QPalette.ColorRole.Button: "#e9e6e0",
-            QPalette.ColorRole.ButtonText: "#1e1e1e",
-            QPalette.ColorRole.Highlight: "#3a76c4",
-            QPalette.ColorRole.HighlightedText: "#ffffff",
-            QPalette.ColorRole.ToolTipBase: "#fffbe6",
-            QPalette.ColorRole.ToolTipText: "#1e1e1e",
-            QPalette.ColorRole.PlaceholderText: "#8a8a8a",
-            QPalette.ColorRole.Mid: "#c9c4ba",
-            QPalette.ColorRole.Link: "#2a62a8",
-        }
-    for role, colour in colours.items():
-        palette.setColor(role, QColor(colour))
-    disabled = QColor(colours[QPalette.ColorRole.WindowText])
-    disabled.setAlphaF(0.45)
-    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText):
-        palette.setColor(QPalette.ColorGroup.Disabled, role, disabled)
-    app.setPalette(palette)
+    app.setPalette(theme.qpalette())
+    return theme
 
 
 class MainWindow(QMainWindow):
@@ -125,7 +91,9 @@ class MainWindow(QMainWindow):
         self.data_directory = data_directory or data_dir()
         self._owns_bridge = bridge is None
         """A bridge made here is shut down here; one handed in belongs to the caller."""
-        self.bridge = bridge if bridge is not None else make_bridge(self.settings, workers)
+        self.bridge = bridge if bridge is not None else make_bridge()
+        self.workers = workers
+        """Worker processes for this run (``--workers``), else the engine settings' threads."""
         self.seed = seed
         self.session: GameSession | None = None
         self.file_path: Path | None = None
@@ -147,15 +115,16 @@ class MainWindow(QMainWindow):
         self.engine_dock.setObjectName("engineDock")
         self.engine_tabs = QTabWidget()
         self.engine_tabs.setObjectName("engineTabs")
+        self.engine_dock.setWidget(self.engine_tabs)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.engine_dock)
+        self.engine_dock.hide()
         placeholder = QLabel("The engine's thoughts appear here while it searches.")
         placeholder.setObjectName("engineAreaEmpty")
         placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         placeholder.setWordWrap(True)
-        self._engine_placeholder: QWidget | None = placeholder
-        self.engine_tabs.addTab(placeholder, "Engine")
-        self.engine_dock.setWidget(self.engine_tabs)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.engine_dock)
-        self.engine_dock.hide()
+        self.add_engine_panel(placeholder, "Engine")  # PLACEHOLDER until gui.panels land
+        self._loading_panels = False
+        self.theme = theme_named(self.settings.theme, self.settings.board_theme)
 
         self.status_label = QLabel()
         self.status_label.setObjectName("statusLabel")
@@ -227,6 +196,16 @@ class MainWindow(QMainWindow):
         self.actions_by_name["live"] = self._action("Back to the &live position", self.game_view.show_live, "Esc")
         for name in ("flip", "dark", "engine_dock", "live"):
             view.addAction(self.actions_by_name[name])
+        boards = view.addMenu("&Board colours")
+        group = QActionGroup(self)
+        self.board_actions: dict[str, QAction] = {}
+        for scheme in BOARD_SCHEMES:
+            action = QAction(scheme.capitalize(), self, checkable=True)
+            action.setChecked(scheme == self.settings.board_theme)
+            action.triggered.connect(lambda _checked=False, chosen=scheme: self.set_theme(self.settings.theme, chosen))
+            group.addAction(action)
+            boards.addAction(action)
+            self.board_actions[scheme] = action
 
         engine = menu.addMenu("E&ngine")
         for name, text, slot, keys in (
@@ -251,14 +230,40 @@ class MainWindow(QMainWindow):
         self.actions_by_name["setup"].setEnabled(in_game and self.game_view.can_set_up())
 
     # ------------------------------------------------------------------ engine area
+    def fit_engine_dock(self) -> None:
+        """Give the engine dock about 30 % of the window's width; the board keeps the rest."""
+        self.resizeDocks([self.engine_dock], [max(300, int(self.width() * ENGINE_DOCK_SHARE))], Qt.Orientation.Horizontal)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if self.engine_dock.isVisible() and not self.engine_dock.isFloating():
+            self.fit_engine_dock()
+
+    def engine_settings(self) -> SearchSettings:
+        settings = self.settings.engine_settings
+        return settings if self.workers is None else dataclasses.replace(settings, threads=max(1, self.workers))
+
     def add_engine_panel(self, widget: QWidget, title: str) -> None:
-        """A tab of the "Engine" dock (engine panel, eval graph, settings panel …)."""
-        if self._engine_placeholder is not None:
-            index = self.engine_tabs.indexOf(self._engine_placeholder)
-            self.engine_tabs.removeTab(index)
-            self._engine_placeholder.deleteLater()
-            self._engine_placeholder = None
+        """A tab of the "Engine" dock (engine panel, eval graph, features, settings …)."""
         self.engine_tabs.addTab(widget, title)
+
+    def _on_engine_settings_changed(self, settings: SearchSettings) -> None:
+        """The settings panel: every switch applies from the next search; an algorithm
+        chosen there becomes the computer sides' algorithm."""
+        if self._loading_panels:
+            return
+        session = self.session
+        self.settings.engine_settings = settings
+        if session is None:
+            return
+        session.engine_settings = settings
+        if any(side.is_computer and side.algorithm != settings.algorithm for side in session.players):
+            session.players = tuple(  # type: ignore[assignment]
+                dataclasses.replace(side, algorithm=settings.algorithm) if side.is_computer else side
+                for side in session.players
+            )
+            self.settings.set_players(session.game, session.players)
+            self.game_view.refresh()
 
     def bridge_iteration_connection(self) -> None:
         """The engine's current best move drawn on the board while it thinks."""
@@ -270,13 +275,7 @@ class MainWindow(QMainWindow):
         session = self.session
         if session is None or not session.is_thinking or not getattr(iteration, "pv", None):
             return
-        move = iteration.pv[0]
-        if isinstance(move, str):
-            try:
-                move = session.state.parse_move(move)
-            except ValueError:
-                return
-        self.game_view.show_best_move(move)
+        self.game_view.show_best_move(iteration.pv[0])
 
     # ------------------------------------------------------------------ games
     def choose_new_game(self, game: str) -> None:
@@ -316,7 +315,7 @@ class MainWindow(QMainWindow):
             players,
             start=start if record is None else record.start,
             seed=self.seed,
-            engine_settings=self.settings.engine_settings,
+            engine_settings=self.engine_settings(),
             manual_dice=self.settings.manual_dice if manual_dice is None else manual_dice,
             paused=True if record is not None and record.moves and any(p.is_computer for p in players) else paused,
             parent=self,
@@ -332,9 +331,12 @@ class MainWindow(QMainWindow):
         session.notice.connect(self.notify)
         session.engine_failed.connect(self._on_engine_failed)
         self.settings.last_game = game
+        self.game_view.set_theme(self.theme)
         self.game_view.attach(session)
         self.stack.setCurrentWidget(self.game_view)
-        self.engine_dock.show()
+        if not self.engine_dock.isVisible():
+            self.engine_dock.show()
+            self.fit_engine_dock()
         self._update_actions()
         self.setWindowTitle(f"{game_title(game)} — {APP_NAME}")
         self.session_changed.emit(session)
@@ -588,14 +590,21 @@ class MainWindow(QMainWindow):
     def _toggle_dark(self, checked: bool) -> None:
         self.set_theme("dark" if checked else "light")
 
-    def set_theme(self, name: str) -> None:
+    def set_theme(self, name: str, board: str | None = None) -> None:
+        """Light or dark (and a board colour scheme) for the whole window."""
         self.settings.theme = name
+        if board is not None:
+            self.settings.board_theme = board
         app = QApplication.instance()
         if isinstance(app, QApplication):
-            apply_theme(app, name)
-        self.actions_by_name["dark"].setChecked(name == "dark")
-        self.game_view.set_theme(name)
-        self.theme_changed.emit(name)
+            self.theme = apply_theme(app, self.settings.theme, self.settings.board_theme)
+        else:
+            self.theme = theme_named(self.settings.theme, self.settings.board_theme)
+        self.actions_by_name["dark"].setChecked(self.settings.theme == "dark")
+        for scheme, action in self.board_actions.items():
+            action.setChecked(scheme == self.settings.board_theme)
+        self.game_view.set_theme(self.theme)
+        self.theme_changed.emit(self.settings.theme)
 
     # ------------------------------------------------------------------ shutdown
     def shutdown(self) -> None:

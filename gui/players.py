@@ -69,6 +69,10 @@ instant in tic-tac-toe takes long in backgammon)."""
 DEFAULT_LEVEL = 4
 
 
+SHORT_LABELS = {"pvs": "PVS", "alphabeta": "Alpha-beta", "mtdf": "MTD(f)", "minimax": "Minimax", "mcts": "MCTS"}
+"""Algorithm names short enough for a player label."""
+
+
 def level(number: int) -> Level:
     if not 1 <= number <= len(LEVELS):
         raise ValueError(f"levels are 1-{len(LEVELS)}, not {number}")
@@ -76,9 +80,10 @@ def level(number: int) -> Level:
 
 
 def algorithms_for(game: str) -> list[str]:
-    """The algorithms that can play ``game``, the default first."""
+    """The algorithms offered for ``game``, the default first: the chance family (and MCTS)
+    for dice games, the deterministic family (and MCTS) otherwise."""
     chance = get_game(game).HAS_CHANCE
-    names = [name for name, spec in ALGORITHMS.items() if spec.handles_chance or not chance]
+    names = [name for name, spec in ALGORITHMS.items() if name == "mcts" or spec.handles_chance == chance]
     default = default_algorithm(game)
     return [default, *[name for name in names if name != default]]
 
@@ -129,7 +134,7 @@ class PlayerConfig:
         """``Computer (PVS, level 4 Club)``, ``Human``."""
         if not self.is_computer:
             return "Human"
-        label = ALGORITHM_LABELS.get(self.algorithm, self.algorithm)
+        label = SHORT_LABELS.get(self.algorithm, ALGORITHM_LABELS.get(self.algorithm, self.algorithm))
         if self.strength == "depth":
             strength = f"depth {self.depth}"
         elif self.strength == "time":

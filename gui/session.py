@@ -152,7 +152,7 @@ class GameSession(QObject):
     def can_human_move(self) -> bool:
         """Whether a move from the board or the move box is accepted now: a human's turn,
         or a computer's turn while the game is paused (you may move for it)."""
-        if self.is_over or self._thinking or self._closed:
+        if self.is_over or self._thinking or self._closed or self._state.is_terminal():
             return False
         mover = self._state.to_move()
         if mover == CHANCE:
@@ -513,18 +513,8 @@ class GameSession(QObject):
         self._changed()
 
     def _as_move(self, value: Any) -> Any:
-        if value is None:
-            return None
-        legal = self._legal_now()
-        if value in legal and not (isinstance(value, str) and not any(isinstance(move, str) for move in legal)):
-            return value
-        if isinstance(value, str):
-            try:
-                move = self._state.parse_move(value)
-            except GameError:
-                return None
-            return move if move in legal else None
-        return None
+        """The engine's move value if it is legal here (events carry move values), else None."""
+        return value if value is not None and value in self._legal_now() else None
 
     def _score_text(self, score: Score) -> str:
         return format_score(score.for_player(0), self.game_class)

@@ -19,6 +19,7 @@ from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 from ai.settings import SearchSettings
 from games import GAME_NAMES
 from gui.players import PlayerConfig
+from gui.theme import BOARD_SCHEMES, DEFAULT_BOARD
 
 ORGANIZATION = "Plyground"
 APPLICATION = "Plyground"
@@ -27,8 +28,9 @@ DATA_DIR_ENV = "PLYGROUND_DATA_DIR"
 
 THEMES = ("light", "dark")
 DEFAULT_THEME = "light"
-DEFAULT_BOARD_THEME = "classic"
-DEFAULT_PIECE_THEME = "classic"
+DEFAULT_BOARD_THEME = DEFAULT_BOARD
+DEFAULT_PIECE_THEME = "cburnett"
+"""python-chess's piece set (Colin M.L. Burnett's), the one bundled."""
 
 
 def data_dir() -> Path:
@@ -42,6 +44,15 @@ def data_dir() -> Path:
         path = Path(location) if location else Path.home() / ".plyground"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def default_engine_settings() -> SearchSettings:
+    """The engine's strong defaults, searching on every core (``threads`` = worker processes)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return SearchSettings(threads=max(1, cores))
 
 
 class Settings:
@@ -94,11 +105,12 @@ class Settings:
 
     @property
     def board_theme(self) -> str:
-        return self._text("appearance/board", DEFAULT_BOARD_THEME)
+        """A board colour scheme of ``gui.theme.BOARD_SCHEMES``."""
+        return self._text("appearance/board", DEFAULT_BOARD_THEME, tuple(BOARD_SCHEMES))
 
     @board_theme.setter
     def board_theme(self, value: str) -> None:
-        self._store.setValue("appearance/board", str(value))
+        self._store.setValue("appearance/board", value if value in BOARD_SCHEMES else DEFAULT_BOARD_THEME)
 
     @property
     def piece_theme(self) -> str:
@@ -161,7 +173,7 @@ class Settings:
     def engine_settings(self) -> SearchSettings:
         """The settings panel's switches (the algorithm is each computer side's own)."""
         data = self._json("engine/settings")
-        default = SearchSettings()
+        default = default_engine_settings()
         if not isinstance(data, dict):
             return default
         fields = {field.name: field for field in dataclasses.fields(SearchSettings)}
@@ -182,16 +194,3 @@ class Settings:
     def engine_settings(self, value: SearchSettings) -> None:
         self._store.setValue("engine/settings", json.dumps(dataclasses.asdict(value)))
 
-    @property
-    def engine_workers(self) -> int:
-        """Worker processes of the pool; 0 means all cores."""
-        value = self._store.value("engine/workers", 0)
-        try:
-            number = int(value)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            return 0
-        return max(0, min(number, os.cpu_count() or 1))
-
-    @engine_workers.setter
-    def engine_workers(self, value: int) -> None:
-        self._store.setValue("engine/workers", int(value))

@@ -22,10 +22,10 @@ def data_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture(scope="module")
 def bridge(qapp: Any) -> Iterator[Any]:
-    """The app's engine bridge on a one-worker pool (shared by a module's tests)."""
+    """The app's engine bridge (shared by a module's tests); sessions made without engine
+    settings search with one worker process."""
     from gui.main_window import make_bridge
-    from gui.settings import Settings
 
-    made = make_bridge(Settings(), workers=1)
+    made = make_bridge()
     yield made
     made.shutdown()

@@ -10,6 +10,8 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
+
 from gui.app import display_problem, is_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,3 +77,39 @@ def processes_marked(mark: str) -> list[int]:
         except OSError:
             continue
     return found
+
+
+SIGNAL_DRIVER = """
+import os, signal, sys
+from PySide6.QtCore import QTimer
+import gui.main_window as main_window
+from gui.app import main
+from gui.players import PlayerConfig
+
+original_show = main_window.MainWindow.show
+
+def show(window):
+    original_show(window)
+    slow = PlayerConfig(kind="computer", strength="time", seconds=60.0)
+    session = window.start_game("chess", (slow, PlayerConfig()))
+    def kill_when_searching():
+        if window.bridge.is_searching:
+            os.kill(os.getpid(), getattr(signal, sys.argv[1]))
+        else:
+            QTimer.singleShot(50, kill_when_searching)
+    QTimer.singleShot(50, kill_when_searching)
+
+main_window.MainWindow.show = show
+sys.exit(main([]))
+"""
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
+def test_a_signal_quits_cleanly_during_a_search(tmp_path: Path, signal_name: str) -> None:
+    mark = uuid.uuid4().hex
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PLYGROUND_DATA_DIR=str(tmp_path), PLYGROUND_TEST_MARK=mark)
+    done = run(["-c", SIGNAL_DRIVER, signal_name], env=env, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    assert not processes_marked(mark), "engine processes were left behind"
+    assert '"clean_exit": true' in (tmp_path / "autosave.json").read_text()

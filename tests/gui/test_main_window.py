@@ -156,10 +156,13 @@ def test_move_list_click_shows_an_old_position_and_keys_step(qtbot: QtBot, windo
     assert moves.item_texts() == ["b2", "a1", "c3"]
     moves.show_ply(1)
     assert window.game_view.viewing_label.isVisibleTo(window)
+    assert not window.game_view.board.is_interactive()
+    assert window.game_view.board.state().to_text() == session.state_at(1).to_text()
     qtbot.keyClick(moves, Qt.Key.Key_Right)
     assert moves.shown_ply == 2
     qtbot.keyClick(moves, Qt.Key.Key_End)
     assert moves.shown_ply == 3 and not window.game_view.viewing_label.isVisibleTo(window)
+    assert window.game_view.board.is_interactive()
 
 
 def test_move_box_plays_a_typed_move_and_explains_a_bad_one(qtbot: QtBot, window: MainWindow) -> None:
@@ -209,3 +212,49 @@ def test_new_game_during_a_search_stops_it(qtbot: QtBot, window: MainWindow, bri
     qtbot.waitUntil(lambda: session.is_thinking, timeout=5_000)
     window.start_game("tictactoe", HUMANS)
     assert not session.is_thinking and not bridge.is_searching
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "othello"])
+def test_a_whole_game_by_mouse_clicks_against_the_engine(qtbot: QtBot, window: MainWindow, game: str) -> None:
+    """Click the board like a person (the square of a legal move) until the game ends."""
+    computer = PlayerConfig(kind="computer", strength="depth", depth=1)
+    session = window.start_game(game, (PlayerConfig(kind=HUMAN), computer))
+    board = window.game_view.board
+    while not session.is_over:
+        qtbot.waitUntil(lambda: session.is_over or (session.can_human_move() and session.state.to_move() == 0), timeout=30_000)
+        if session.is_over:
+            break
+        moves = [move for move in session.state.legal_moves() if session.state.move_name(move) != "pass"]
+        if not moves:  # a forced pass: the session plays it after its notice
+            before = len(session.history)
+            qtbot.waitUntil(lambda: len(session.history) > before, timeout=20_000)
+            continue
+        before = len(session.history)
+        with qtbot.waitSignal(session.move_played, timeout=20_000):
+            qtbot.mouseClick(board, Qt.MouseButton.LeftButton, pos=board.point_of(moves[0]).toPoint())
+        assert session.history[before].move == moves[0]
+    assert session.result in ("1-0", "0-1", "1/2-1/2") and session.reason
+    assert window.game_view.result_label.isVisibleTo(window)
+    assert not board.is_interactive()
+
+
+def test_set_up_a_position_then_play_from_it(qtbot: QtBot, window: MainWindow) -> None:
+    session = window.start_game("tictactoe", HUMANS)
+    play(session, ["b2"])
+    assert window.begin_setup()
+    assert window.game_view.board.is_edit_mode() and session.paused
+    window.game_view.board.publish_edit("x.o.x....")  # what clicks in the edit mode end with
+    window.game_view.setup_done.click()
+    assert window.session is not session
+    assert window.session is not None and window.session.start_text == new_game("tictactoe", "x.o.x....").to_text()
+    assert not window.game_view.board.is_edit_mode() and window.session.can_human_move()
+
+
+def test_set_up_refuses_a_position_that_is_not_valid(qtbot: QtBot, window: MainWindow) -> None:
+    session = window.start_game("tictactoe", HUMANS)
+    window.begin_setup()
+    window.game_view.board.publish_edit("xxxxx....")
+    window.game_view.setup_done.click()
+    assert window.session is session and window.game_view.setup_bar.isVisibleTo(window)
+    window.game_view.setup_cancel.click()
+    assert window.session is session and not window.game_view.board.is_edit_mode()

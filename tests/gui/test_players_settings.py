@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from ai.search import ALGORITHMS
 from ai.settings import SearchSettings
 from games import GAME_NAMES
 from gui.players import LEVELS, PlayerConfig, algorithms_for, noisy_root_moves
-from gui.settings import Settings
+from gui.settings import Settings, default_engine_settings
 
 
 def test_beginner_levels_search_only_part_of_the_moves() -> None:
@@ -59,7 +60,7 @@ def test_settings_have_typed_defaults_and_remember(tmp_path: Path) -> None:
     store = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     settings = Settings(store)
     assert settings.theme == "light" and settings.sound is False and settings.last_game == "chess"
-    assert settings.engine_settings == SearchSettings()
+    assert settings.engine_settings == default_engine_settings()
     settings.theme = "dark"
     settings.last_game = "othello"
     settings.engine_settings = SearchSettings(quiescence=False, tt_megabytes=16)
@@ -78,9 +79,7 @@ def test_hand_edited_settings_never_reach_a_widget_as_the_wrong_type(tmp_path: P
     store.setValue("games/last", "go")
     store.setValue("engine/settings", '{"quiescence": "yes", "tt_megabytes": 8, "unknown": 1}')
     store.setValue("games/chess/players", "[not json")
-    store.setValue("engine/workers", "many")
     settings = Settings(store)
     assert settings.theme == "light" and settings.last_game == "chess"
-    assert settings.engine_settings == SearchSettings(tt_megabytes=8)
+    assert settings.engine_settings == dataclasses.replace(default_engine_settings(), tt_megabytes=8)
     assert settings.players("chess")[1].is_computer
-    assert settings.engine_workers == 0
