@@ -183,7 +183,10 @@ class Settings:
             if field is None:
                 continue
             current = getattr(default, name)
-            if type(value) is type(current) or (isinstance(current, float) and isinstance(value, int)):
+            if current is None:
+                if value is None or isinstance(value, bool):
+                    values[name] = value  # an optional switch (None: the algorithm's default)
+            elif type(value) is type(current) or (isinstance(current, float) and isinstance(value, int)):
                 values[name] = type(current)(value)
         try:
             return dataclasses.replace(default, **values)

@@ -63,13 +63,13 @@ def test_settings_have_typed_defaults_and_remember(tmp_path: Path) -> None:
     assert settings.engine_settings == default_engine_settings()
     settings.theme = "dark"
     settings.last_game = "othello"
-    settings.engine_settings = SearchSettings(quiescence=False, tt_megabytes=16)
+    settings.engine_settings = SearchSettings(quiescence=False, tt_megabytes=16, threads=1)
     sides = (PlayerConfig(kind="computer", level=2), PlayerConfig())
     settings.set_players("othello", sides)
     settings.sync()
     again = Settings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     assert again.theme == "dark" and again.last_game == "othello"
-    assert again.engine_settings == SearchSettings(quiescence=False, tt_megabytes=16)
+    assert again.engine_settings == SearchSettings(quiescence=False, tt_megabytes=16, threads=1)
     assert again.players("othello") == sides
 
 
@@ -77,7 +77,7 @@ def test_hand_edited_settings_never_reach_a_widget_as_the_wrong_type(tmp_path: P
     store = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     store.setValue("appearance/theme", "purple")
     store.setValue("games/last", "go")
-    store.setValue("engine/settings", '{"quiescence": "yes", "tt_megabytes": 8, "unknown": 1}')
+    store.setValue("engine/settings", '{"killers": "yes", "quiescence": "yes", "tt_megabytes": 8, "unknown": 1}')
     store.setValue("games/chess/players", "[not json")
     settings = Settings(store)
     assert settings.theme == "light" and settings.last_game == "chess"
