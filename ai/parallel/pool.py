@@ -187,6 +187,11 @@ class EnginePool:
         return self._size
 
     @property
+    def worker_pids(self) -> tuple[int, ...]:
+        """Process ids of the current workers (diagnostics; tests kill one)."""
+        return tuple(worker.process.pid for worker in self._workers if not worker.dead)
+
+    @property
     def hash_megabytes(self) -> float:
         return self._table.megabytes
 
