@@ -148,8 +148,12 @@ class EnginePool:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"the pool needs at least 1 worker, not {workers!r}")
         self._size = min(workers, cores)
-        self._tracker_was_running = _tracker_running()
-        self._table = _create_table(hash_megabytes)
+        _pool_started()
+        try:
+            self._table = _create_table(hash_megabytes)
+        except BaseException:
+            _pool_ended()
+            raise
         self._context = multiprocessing.get_context("spawn")
         self._control = self._context.RawArray("q", 1)
         self._lock = threading.RLock()
@@ -163,6 +167,7 @@ class EnginePool:
         self._tokens = itertools.count(1)
         self._table_signature: tuple[object, ...] | None = None
         self._closed = False
+        self._wake_lock = threading.Lock()
         self._wake_reader, self._wake_writer = os.pipe()
         os.set_blocking(self._wake_reader, False)
         os.set_blocking(self._wake_writer, False)
@@ -176,6 +181,9 @@ class EnginePool:
         except BaseException:
             self._kill_all()
             self._table.close()
+            os.close(self._wake_reader)
+            os.close(self._wake_writer)
+            _pool_ended()
             raise
         self._thread = threading.Thread(target=self._dispatch, name="engine-pool-dispatcher", daemon=True)
         self._thread.start()
@@ -275,12 +283,11 @@ class EnginePool:
                 return
             self._closed = True
         self._wake()
-        if threading.current_thread() is not self._thread:
-            self._thread.join(SHUTDOWN_SECONDS * 3)
+        if threading.current_thread() is self._thread:
+            return  # called from a callback: the dispatcher ends everything when it returns
+        self._thread.join(SHUTDOWN_SECONDS * 3)
         if self._thread.is_alive():  # a callback blocks the dispatcher: end the workers anyway
             self._kill_all()
-        if not self._tracker_was_running and not self._thread.is_alive():
-            _stop_tracker()  # only once no worker holds its pipe (it would wait for them)
 
     def __enter__(self) -> EnginePool:
         return self
@@ -320,10 +327,13 @@ class EnginePool:
             raise RuntimeError("the engine pool has been shut down")
 
     def _wake(self) -> None:
-        try:
-            os.write(self._wake_writer, b"\0")
-        except OSError:
-            pass  # the pipe is full (the dispatcher will wake anyway) or closed
+        with self._wake_lock:
+            if self._wake_writer < 0:
+                return  # the dispatcher has finished
+            try:
+                os.write(self._wake_writer, b"\0")
+            except BlockingIOError:
+                pass  # the pipe is full: the dispatcher wakes anyway
 
     def _stop_workers(self, search: _Search) -> None:
         """Clear the stop word (with the lock held): every worker of ``search`` unwinds."""
@@ -544,7 +554,10 @@ class EnginePool:
             replacement = self._spawn(worker.index)
             self._workers[self._workers.index(worker)] = replacement
         search = self._active
-        if part is None or search is None:
+        if search is None:
+            return
+        if part is None:
+            self._assign_pending(search)  # the replacement can take a part left waiting
             return
         search.deaths.append(f"worker {worker.index} {how}")
         stopping = self._control[STOP_WORD] != search.token
@@ -736,8 +749,11 @@ class EnginePool:
                 worker.process.join(SHUTDOWN_SECONDS)
             worker.connection.close()
         self._table.close()
-        os.close(self._wake_reader)
-        os.close(self._wake_writer)
+        with self._wake_lock:
+            os.close(self._wake_reader)
+            os.close(self._wake_writer)
+            self._wake_writer = -1
+        _pool_ended()
 
 
 def _summed_stats(answers: list[Finished]) -> SearchStats:
@@ -761,15 +777,31 @@ def _create_table(megabytes: float) -> SharedTable:
         raise ValueError(f"cannot make a shared table of {megabytes} MB: {error}") from None
 
 
-def _tracker_running() -> bool:
-    return getattr(resource_tracker._resource_tracker, "_pid", None) is not None
+# multiprocessing's resource tracker is a child process started on first use of shared
+# memory or of a spawn process, and kept until the interpreter exits. The pools end it when
+# the last of them ends, if it was not running before the first began: no child process is
+# left behind. (It must outlive every worker: ending it waits for their copies of its pipe.)
+_pools_lock = threading.Lock()
+_live_pools = 0
+_tracker_is_ours = False
 
 
-def _stop_tracker() -> None:
-    """End the resource tracker this pool started (a child process of ours)."""
-    stop = getattr(resource_tracker._resource_tracker, "_stop", None)
-    if stop is not None:
-        try:
-            stop()
-        except Exception:
-            pass
+def _pool_started() -> None:
+    global _live_pools, _tracker_is_ours
+    with _pools_lock:
+        if _live_pools == 0:
+            _tracker_is_ours = getattr(resource_tracker._resource_tracker, "_pid", None) is None
+        _live_pools += 1
+
+
+def _pool_ended() -> None:
+    global _live_pools
+    with _pools_lock:
+        _live_pools -= 1
+        if _live_pools == 0 and _tracker_is_ours:
+            stop = getattr(resource_tracker._resource_tracker, "_stop", None)
+            if stop is not None:
+                try:
+                    stop()
+                except Exception:  # it is gone already
+                    pass

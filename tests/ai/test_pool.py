@@ -211,12 +211,14 @@ def test_nothing_is_delivered_after_stop_returns(pool: EnginePool) -> None:
 
 
 def test_a_time_limit_is_kept_within_10_percent(pool: EnginePool) -> None:
+    """The answer comes at most 10% late. It may come early: the search starts no new
+    iteration after half its time (``ai.iterative.SOFT_TIME_FRACTION``)."""
     collector = Collector()
     submitted = time.perf_counter()
     pool.submit(request("chess", time=1.0), collector)
     finished = collector.next_of(Finished)
     elapsed = time.perf_counter() - submitted
-    assert 0.9 <= elapsed <= 1.1, elapsed
+    assert 0.5 <= elapsed <= 1.1, elapsed
     assert finished.best_move is not None
 
 
@@ -233,13 +235,14 @@ def test_a_killed_worker_is_replaced_and_the_search_still_answers(pool: EnginePo
             os.kill(before[victim], signal.SIGKILL)
         collector(event)
 
+    pool.clear_table()  # an answer from the table would come before the kill
     pool.submit(request("chess", depth=5), kill_on_first_iteration)
     finished = collector.next_of(Finished)
     assert finished.error is None and finished.best_move in games.new_game("chess").legal_moves()
     assert finished.depth == 5
-    assert killed[0] not in pool.worker_pids and len(pool.worker_pids) == len(before)
     assert wait_gone(killed[0])
     assert answer(pool, request("checkers", depth=3)).error is None  # the replacement works
+    assert killed[0] not in pool.worker_pids and len(pool.worker_pids) == len(before)
 
 
 def test_a_killed_root_split_worker_has_its_moves_searched_again(pool: EnginePool) -> None:
@@ -275,6 +278,34 @@ def test_start_and_shutdown_cycles_leave_no_process_and_no_memory() -> None:
         assert not table.exists()
     with pytest.raises(RuntimeError, match="shut down"):
         pool.submit(request("tictactoe"), print)
+
+
+TWO_POOLS_SCRIPT = """
+import os
+from ai.parallel import EnginePool
+from ai.settings import Limits, SearchRequest
+from tests.ai.test_pool import children_of
+
+first = EnginePool(workers=1, hash_megabytes=1)  # starts the resource tracker
+second = EnginePool(workers=1, hash_megabytes=1)
+for pool in (first, second, first):
+    assert list(pool.search(SearchRequest("tictactoe", limits=Limits(depth=2))))[-1].error is None
+first.shutdown()
+assert list(second.search(SearchRequest("tictactoe", limits=Limits(depth=2))))[-1].error is None
+second.shutdown()
+print(len(children_of(os.getpid())))
+"""
+
+
+def test_pools_alive_together_shut_down_in_any_order() -> None:
+    """The first pool of a fresh process starts multiprocessing's resource tracker, which
+    must outlive the other pool's workers (ending it waits for their copies of its pipe):
+    it ends with the last pool, and nothing is left."""
+    done = subprocess.run(
+        [sys.executable, "-c", TWO_POOLS_SCRIPT], cwd=REPO, capture_output=True, text=True, timeout=WAIT
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0"
 
 
 def test_shutdown_during_a_search_still_ends_it() -> None:
