@@ -47,7 +47,7 @@ from typing import Any, Final
 from games.base import CHANCE
 
 from ai import engine
-from ai.events import Finished, Iteration, Progress, RootMoveStat, SearchEvent, SearchStats
+from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, SearchEvent, SearchStats
 from ai.parallel.shared_table import DEFAULT_MEGABYTES, SharedTable
 from ai.parallel.worker import QUIT, STOP_WORD, Role, Task, failed, worker_main
 from ai.search.common import tree_signature
@@ -68,6 +68,7 @@ DISPATCH_TICK_SECONDS: Final = 0.05
 """How often the dispatcher looks at the clock while a search runs (stop grace, limits)."""
 SHUTDOWN_SECONDS: Final = 2.0
 """How long ``shutdown`` lets a search unwind and a worker exit before killing it."""
+NOT_STARTED: Final = "the engine pool was shut down before the search started"
 MAX_PART_ATTEMPTS: Final = 2
 """A part of a root split whose worker died this many times ends the search with an error."""
 
@@ -352,7 +353,7 @@ class EnginePool:
                 if self._closed and self._active is not None:
                     with self._lock:
                         self._stop_workers(self._active)
-            self._finish_queue("the engine pool was shut down before the search started")
+            self._finish_queue(NOT_STARTED)
         except Exception:  # a bug in the pool: keep the caller from hanging, say what it was
             traceback.print_exc()
             self._fail_everything("the engine pool failed: " + traceback.format_exc(limit=1).strip().splitlines()[-1])
@@ -447,7 +448,7 @@ class EnginePool:
             elif item.search_id in self._cancelled:
                 self._forget(item)
             elif self._closed:
-                self._deliver_final(item, failed(item.search_id, "the engine pool was shut down before the search started"))
+                self._deliver_final(item, failed(item.search_id, NOT_STARTED))
             else:
                 self._start(item)
                 return True
@@ -693,10 +694,10 @@ class EnginePool:
 
     def _with_nodes(self, search: _Search, event: SearchEvent) -> SearchEvent:
         """``event`` for the caller: its search id, and nodes summed over the workers."""
-        if not hasattr(event, "nodes"):
+        if isinstance(event, CurrentMove):
             return dataclasses.replace(event, search_id=search.search_id)
         nodes = sum(part.nodes for part in search.parts)
-        elapsed = getattr(event, "time", 0.0)
+        elapsed = event.time
         return dataclasses.replace(
             event, search_id=search.search_id, nodes=nodes, nps=nodes / elapsed if elapsed > 0 else 0.0
         )

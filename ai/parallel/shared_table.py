@@ -97,7 +97,9 @@ class SharedTable:
         self._memory = memory
         self.name = memory.name
         self.is_owner = is_owner
-        self._buffer: memoryview = memory.buf
+        buffer = memory.buf
+        assert buffer is not None  # a SharedMemory just made or attached has its mapping
+        self._buffer: memoryview = buffer
         self.size, self.generation = _HEADER.unpack_from(self._buffer, 0)
         scratch = memoryview(bytearray(8))
         self._scratch = scratch
@@ -119,8 +121,10 @@ class SharedTable:
         """A new, empty table of about ``megabytes`` MB, owned by the calling process."""
         size = entries_for(megabytes)
         memory = shared_memory.SharedMemory(create=True, size=HEADER_BYTES + size * ENTRY_BYTES)
-        _HEADER.pack_into(memory.buf, 0, size, 1)
-        return cls(memory, is_owner=True)
+        table = cls(memory, is_owner=True)
+        _HEADER.pack_into(table._buffer, 0, size, 1)
+        table.size, table.generation = size, 1
+        return table
 
     @classmethod
     def attach(cls, name: str) -> SharedTable:

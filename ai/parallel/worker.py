@@ -8,9 +8,11 @@ out, so a worker killed in the middle of a message spoils only its own pipe.
 A task says which search to run and in what role (``Role``): the main search, a Lazy SMP
 helper, one part of a root split, or one tree of root-parallel MCTS. The role decides which
 events go back: only a main search sends ``CurrentMove`` (the pool reads the others' node
-counts and answers, and shows the main search's root moves). A search stops when the pool's stop word no longer holds the task's token
-(``should_stop``, polled by ``ai.control`` every few hundred nodes), or when the parent
-process is gone: a worker never outlives the pool's process, however that process ended.
+counts and answers, and shows the main search's root moves).
+
+A search stops when the pool's stop word no longer holds the task's token (``should_stop``,
+polled by ``ai.control`` every few hundred nodes), or when the parent process is gone: a
+worker never outlives the pool's process, however that process ended.
 """
 
 from __future__ import annotations
