@@ -19,6 +19,9 @@ How one search uses all the workers depends on the algorithm:
   the workers (``SearchRequest.root_moves``) and the best value wins. A chance root (dice to
   roll) has no move to choose and runs on one worker.
 
+Limits apply to each worker: a time limit counts from the submission for all of them, and a
+node limit is each worker's own (so MCTS's trees together see ``workers`` times as many).
+
 All the bookkeeping runs on one thread of the pool, the *dispatcher*: it starts searches,
 reads the workers' pipes, merges, and delivers events to ``on_event`` (so every callback
 runs on that thread, and the events of one search arrive in order). A search is stopped
@@ -768,14 +771,36 @@ def _summed_stats(answers: list[Finished]) -> SearchStats:
     )
 
 
+SHARED_MEMORY_DIRECTORY: Final = "/dev/shm"
+"""Where POSIX shared memory lives on Linux (a tmpfs)."""
+
+
 def _create_table(megabytes: float) -> SharedTable:
-    """A shared table, or ``ValueError`` saying why none of that size can be made."""
+    """A shared table, or ``ValueError`` saying why none of that size can be made.
+
+    The size is checked against the free shared memory first: on a tmpfs a mapping larger
+    than the space left is made without complaint, and touching its far pages later kills
+    the process with SIGBUS."""
     if isinstance(megabytes, bool) or not isinstance(megabytes, (int, float)):
         raise ValueError(f"the table size is a number of megabytes, not {megabytes!r}")
+    if not megabytes > 0 or megabytes == float("inf"):
+        raise ValueError(f"the shared transposition table needs a positive size, not {megabytes} MB")
+    free = _free_shared_megabytes()
+    if free is not None and megabytes > free:
+        raise ValueError(f"cannot make a shared table of {megabytes} MB: only {free:.0f} MB of shared memory are free")
     try:
         return SharedTable.create(megabytes)
     except (OSError, OverflowError, MemoryError) as error:
         raise ValueError(f"cannot make a shared table of {megabytes} MB: {error}") from None
+
+
+def _free_shared_megabytes() -> float | None:
+    """Free space for shared memory in MB, or ``None`` where that cannot be known."""
+    try:
+        stats = os.statvfs(SHARED_MEMORY_DIRECTORY)
+    except (OSError, AttributeError):
+        return None
+    return stats.f_bavail * stats.f_frsize / (1 << 20)
 
 
 # multiprocessing's resource tracker is a child process started on first use of shared

@@ -18,6 +18,7 @@ worker never outlives the pool's process, however that process ended.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import traceback
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -69,6 +70,7 @@ QUIT: Final = "quit"
 def worker_main(connection: Connection, control: Any, index: int) -> None:
     """The process target: run tasks from ``connection`` until told to quit, the pipe
     closes, or the parent dies. ``control`` is the pool's shared stop word array."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent: it decides
     parent = multiprocessing.parent_process()
     runner = _Runner(connection, control, index, parent)
     try:

@@ -167,6 +167,26 @@ def test_mcts_merges_the_trees(pool: EnginePool) -> None:
     assert merged.nodes > 1.5 * single.nodes
 
 
+@pytest.mark.parametrize("megabytes", [0, -5, float("nan"), float("inf"), 10**12, "64", True])
+def test_a_table_size_that_cannot_be_is_refused_in_one_line(pool: EnginePool, megabytes: object) -> None:
+    with pytest.raises(ValueError) as refused:
+        EnginePool(workers=1, hash_megabytes=megabytes)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        pool.resize_table(megabytes)  # type: ignore[arg-type]
+    message = str(refused.value)
+    assert "\n" not in message and ("MB" in message or "megabytes" in message), message
+
+
+def test_the_table_can_be_resized_and_cleared_between_searches(pool: EnginePool) -> None:
+    old = pool.hash_megabytes
+    pool.resize_table(2)
+    assert answer(pool, request("checkers", depth=4)).error is None
+    assert pool.hash_megabytes == pytest.approx(2, abs=0.01)
+    pool.clear_table()
+    pool.resize_table(old)
+    assert answer(pool, request("checkers", depth=4)).error is None
+
+
 def test_a_bad_request_ends_with_an_error_not_an_exception(pool: EnginePool) -> None:
     finished = answer(pool, SearchRequest("chess", "not a fen"))
     assert finished.error and finished.best_move is None
