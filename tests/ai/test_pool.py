@@ -156,6 +156,18 @@ def test_root_split_gives_the_single_worker_value_at_a_horizon(
     assert parallel.depth == single.depth
 
 
+def test_the_root_split_divides_the_work_and_reports_every_depth(pool: EnginePool) -> None:
+    """Each worker searches only its share of the root moves: together about the nodes of
+    one search, not twice them; the combined iterations come depth by depth."""
+    search_request = request("checkers", algorithm="minimax", depth=4, exact=True)
+    single = search(games.new_game("checkers"), search_request.settings, search_request.limits)
+    events = list(pool.search(search_request))
+    finished = events[-1]
+    assert isinstance(finished, Finished) and finished.score.value == single.score.value
+    assert finished.nodes < 1.3 * single.nodes
+    assert [event.depth for event in events if isinstance(event, Iteration)] == [1, 2, 3, 4]
+
+
 def test_mcts_merges_the_trees(pool: EnginePool) -> None:
     settings = SearchSettings(algorithm="mcts", seed=3)
     limits = Limits(nodes=1500)
