@@ -32,6 +32,7 @@ always gets its ``Finished``. Workers watch their parent and exit when it is gon
 
 from __future__ import annotations
 
+import atexit
 import collections
 import dataclasses
 import itertools
@@ -42,6 +43,7 @@ import queue
 import threading
 import time
 import traceback
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing import resource_tracker
@@ -191,6 +193,7 @@ class EnginePool:
             raise
         self._thread = threading.Thread(target=self._dispatch, name="engine-pool-dispatcher", daemon=True)
         self._thread.start()
+        _open_pools.add(self)
 
     # ------------------------------------------------------------- public API
     @property
@@ -812,6 +815,17 @@ _live_pools = 0
 _tracker_is_ours = False
 
 
+_open_pools: weakref.WeakSet[EnginePool] = weakref.WeakSet()
+"""Pools not shut down yet: ``atexit`` shuts them down, so that a program that forgets to
+still ends its workers and frees its table quietly."""
+
+
+@atexit.register
+def _shut_down_open_pools() -> None:
+    for pool in list(_open_pools):
+        pool.shutdown()
+
+
 def _pool_started() -> None:
     global _live_pools, _tracker_is_ours
     with _pools_lock:
@@ -824,7 +838,9 @@ def _pool_ended() -> None:
     global _live_pools
     with _pools_lock:
         _live_pools -= 1
-        if _live_pools == 0 and _tracker_is_ours:
+        # Another process of ours (not a pool's) would keep the tracker's pipe open, and
+        # ending the tracker would wait for it: leave the tracker to the interpreter's exit.
+        if _live_pools == 0 and _tracker_is_ours and not multiprocessing.active_children():
             stop = getattr(resource_tracker._resource_tracker, "_stop", None)
             if stop is not None:
                 try:

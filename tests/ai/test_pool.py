@@ -356,6 +356,27 @@ def test_shutdown_during_a_search_still_ends_it() -> None:
     assert children_of(os.getpid()) - before == set()
 
 
+FORGETFUL_SCRIPT = """
+from ai.parallel import EnginePool
+from ai.settings import Limits, SearchRequest
+
+pool = EnginePool(workers=2, hash_megabytes=1)
+print(pool._table.name, *pool.worker_pids, flush=True)
+assert list(pool.search(SearchRequest("tictactoe", limits=Limits(depth=2))))[-1].error is None
+pool.submit(SearchRequest("chess", limits=Limits()), lambda event: None)  # still running at exit
+"""
+
+
+def test_a_program_that_forgets_shutdown_still_ends_quietly() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", FORGETFUL_SCRIPT], cwd=REPO, capture_output=True, text=True, timeout=WAIT
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    table, *workers = done.stdout.split()
+    assert not (Path("/dev/shm") / table).exists()
+    assert all(wait_gone(int(pid), 5) for pid in workers)
+
+
 ORPHAN_SCRIPT = """
 import json, os, signal, sys, threading
 from multiprocessing import resource_tracker
