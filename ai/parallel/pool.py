@@ -107,6 +107,9 @@ class _Part:
     abandoned: bool = False
     attempts: int = 0
     nodes: int = 0
+    """Nodes this part has searched, over all its attempts."""
+    earlier_nodes: int = 0
+    """Nodes of attempts lost with a worker that died."""
     root_moves: tuple[RootMoveStat, ...] = ()
     """MCTS: this tree's latest root statistics."""
     iterations: dict[int, Iteration] = field(default_factory=dict)
@@ -413,7 +416,7 @@ class EnginePool:
         elif kind == "finished":
             worker.part = None
             part.finished = payload
-            part.nodes = payload.nodes
+            part.nodes = part.earlier_nodes + payload.nodes
             if search.mode == "smp" and part.number == search.main:
                 with self._lock:
                     self._stop_workers(search)  # the main search has answered: helpers stop
@@ -423,7 +426,7 @@ class EnginePool:
     def _on_worker_event(self, search: _Search, part: _Part, event: SearchEvent) -> None:
         nodes = getattr(event, "nodes", None)
         if nodes is not None:
-            part.nodes = nodes
+            part.nodes = part.earlier_nodes + nodes
         if search.mode == "split":
             if type(event) is Iteration:
                 if event.bound == "exact":
@@ -569,7 +572,7 @@ class EnginePool:
         search.deaths.append(f"worker {worker.index} {how}")
         stopping = self._control[STOP_WORD] != search.token
         if search.mode == "split" and not stopping and part.attempts < MAX_PART_ATTEMPTS:
-            part.nodes = 0
+            part.earlier_nodes = part.nodes  # searched, if lost: the counts never go back
             search.pending.append(part)  # another worker searches its root moves again
         else:
             part.abandoned = True

@@ -297,6 +297,8 @@ def test_a_killed_root_split_worker_has_its_moves_searched_again(pool: EnginePoo
     single = search(games.new_game("checkers"), search_request.settings, search_request.limits)
     assert killed and finished.error is None
     assert finished.score.value == single.score.value
+    counts = [event.nodes for event in collector.events if isinstance(event, (Iteration, Progress, Finished))]
+    assert counts == sorted(counts)  # the lost work still counts: totals never go back
 
 
 # -------------------------------------------------------------- lifecycle
