@@ -458,18 +458,19 @@ class EnginePool:
                 self._forget(item)
             elif self._closed:
                 self._deliver_final(item, failed(item.search_id, NOT_STARTED))
-            else:
-                self._start(item)
+            elif self._start(item):
                 return True
         return False
 
-    def _start(self, search: _Search) -> None:
+    def _start(self, search: _Search) -> bool:
+        """Start ``search`` on the workers; False when it could not start (a bad request,
+        answered at once)."""
         request = search.request
         try:
             prepared = engine.prepare(request)
         except ValueError as error:
             self._deliver_final(search, failed(search.search_id, str(error)))
-            return
+            return False
         self._plan(search, prepared)
         if search.uses_table and request.settings.transposition_table:
             signature = (request.game, tree_signature(request.settings))
@@ -486,6 +487,7 @@ class EnginePool:
         search.pending.extend(search.parts)
         self._assign_pending(search)
         self._complete_if_done(search)  # no live worker at all
+        return True
 
     def _plan(self, search: _Search, prepared: engine.PreparedSearch) -> None:
         """Cut ``search`` into parts, one per worker (see the module docstring)."""

@@ -206,6 +206,14 @@ def test_a_bad_request_ends_with_an_error_not_an_exception(pool: EnginePool) -> 
     assert finished.error and "chance" in finished.error
 
 
+def test_searches_queued_behind_a_bad_one_run_at_once(pool: EnginePool) -> None:
+    bad, good = Collector(), Collector()
+    pool.submit(SearchRequest("chess", "not a fen"), bad)
+    pool.submit(request("tictactoe", depth=2), good)
+    assert bad.next_of(Finished).error
+    assert good.next_of(Finished).error is None
+
+
 def test_events_arrive_in_order_with_nodes_summed(pool: EnginePool) -> None:
     events = list(pool.search(request("chess", depth=4)))
     assert {event.search_id for event in events} == {events[0].search_id}
