@@ -29,6 +29,7 @@ from ai.settings import Limits, SearchRequest, SearchSettings
 REPO = Path(__file__).resolve().parents[2]
 WAIT = 60.0
 """Seconds any single wait may take before the test fails (a loaded machine is slow)."""
+LINUX_ONLY = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc and /dev/shm, waits on pidfds")
 EXACT = dict(quiescence=False, null_move=False, late_move_reductions=False, check_extensions=False, solver_empties=0)
 """Settings without quiescence or selectivity: the trees of 1 and 2 workers are comparable."""
 
@@ -266,6 +267,7 @@ def test_a_time_limit_is_kept_within_10_percent(pool: EnginePool, game: str, alg
 
 
 # ------------------------------------------------------------------ faults
+@LINUX_ONLY
 @pytest.mark.parametrize("victim", [0, 1], ids=["main-search", "helper"])
 def test_a_killed_worker_is_replaced_and_the_search_still_answers(pool: EnginePool, victim: int) -> None:
     before = pool.worker_pids
@@ -310,6 +312,7 @@ def test_a_killed_root_split_worker_has_its_moves_searched_again(pool: EnginePoo
 
 
 # -------------------------------------------------------------- lifecycle
+@LINUX_ONLY
 def test_start_and_shutdown_cycles_leave_no_process_and_no_memory() -> None:
     before = children_of(os.getpid())
     for _ in range(3):
@@ -342,6 +345,7 @@ print(len(children_of(os.getpid())))
 """
 
 
+@LINUX_ONLY
 def test_pools_alive_together_shut_down_in_any_order() -> None:
     """The first pool of a fresh process starts multiprocessing's resource tracker, which
     must outlive the other pool's workers (ending it waits for their copies of its pipe):
@@ -353,6 +357,7 @@ def test_pools_alive_together_shut_down_in_any_order() -> None:
     assert done.stdout.strip() == "0"
 
 
+@LINUX_ONLY
 def test_shutdown_during_a_search_still_ends_it() -> None:
     before = children_of(os.getpid())
     collector = Collector()
@@ -377,6 +382,7 @@ pool.submit(SearchRequest("chess", limits=Limits()), lambda event: None)  # stil
 """
 
 
+@LINUX_ONLY
 def test_a_program_that_forgets_shutdown_still_ends_quietly() -> None:
     done = subprocess.run(
         [sys.executable, "-c", FORGETFUL_SCRIPT], cwd=REPO, capture_output=True, text=True, timeout=WAIT
@@ -404,6 +410,7 @@ os._exit(0)  # ends without any clean-up, as a crash would
 """
 
 
+@LINUX_ONLY
 @pytest.mark.parametrize("death", ["SIGKILL", "exit-without-clean-up"])
 def test_workers_and_memory_go_when_the_parent_dies(death: str) -> None:
     parent = subprocess.Popen(
