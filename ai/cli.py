@@ -71,9 +71,9 @@ def integer(name: str, low: int, high: int, unit: str = "") -> Callable[[str], i
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{echo(text)!r} is not a whole number ({name} is {low}..{high}{suffix})")
+            raise argparse.ArgumentTypeError(f"{echo(text)!r} is not a whole number in {low}..{high}{suffix}")
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{echo(text)} is out of range: {name} is {low}..{high}{suffix}")
+            raise argparse.ArgumentTypeError(f"{echo(text)} is out of range {low}..{high}{suffix}")
         return value
 
     parse.__name__ = name  # argparse names the type in its own messages
@@ -89,13 +89,11 @@ def positive_number(name: str, *, infinite: str | None = None) -> Callable[[str]
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{echo(text)!r} is not a number")
-        if math.isnan(value):
-            raise argparse.ArgumentTypeError(f"{name} must be a number, not {echo(text)}")
         if value == math.inf and infinite is not None:
             return value
-        if not 0 < value < math.inf:
-            allowed = f" ('inf': {infinite})" if infinite else ""
-            raise argparse.ArgumentTypeError(f"{name} must be a positive number{allowed}, not {echo(text)}")
+        if not 0 < value < math.inf:  # nan fails both comparisons
+            allowed = f" or 'inf' ({infinite})" if infinite else ""
+            raise argparse.ArgumentTypeError(f"must be a positive number{allowed}, not {echo(text)}")
         return value
 
     parse.__name__ = name
@@ -109,7 +107,7 @@ def non_negative_number(name: str) -> Callable[[str], float]:
         except ValueError:
             raise argparse.ArgumentTypeError(f"{echo(text)!r} is not a number")
         if not 0 <= value < math.inf:  # nan fails both comparisons
-            raise argparse.ArgumentTypeError(f"{name} must be a finite number 0 or more, not {echo(text)}")
+            raise argparse.ArgumentTypeError(f"must be a finite number 0 or more, not {echo(text)}")
         return value
 
     parse.__name__ = name

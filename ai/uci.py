@@ -405,8 +405,7 @@ class UciEngine:
             best_move = finished.best_move
             if drawn:
                 finished = replace(finished, score=replace(finished.score, value=0.0, win_in_plies=None))
-            if finished.pv or drawn:  # the last word: what the answer stands on, as UCI GUIs expect
-                final = self.info_line(finished, side)
+            final = self.info_line(finished, side)  # the last word, as UCI GUIs expect
         except Exception as error:  # a refused request or a failing search: still answer
             self.error(str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}")
         if best_move is None and any(board.generate_legal_moves()):

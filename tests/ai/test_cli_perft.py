@@ -38,7 +38,7 @@ def test_perft_divide_names_moves_and_sums(capsys: pytest.CaptureFixture[str]) -
         (["--position", "xxxxxxxxx"], "x has 9 marks"),
         (["--position", "x..o..q.."], "holds 'q'"),
         (["--dice", "3-1"], "tictactoe has no dice"),
-        (["--depth", "-1"], "--depth is 0..100"),
+        (["--depth", "-1"], "argument --depth: -1 is out of range 0..100"),
     ],
 )
 def test_bad_input_is_one_line_with_status_2(
@@ -244,7 +244,7 @@ def test_othello_divide_counts_a_pass_as_a_move(capsys: pytest.CaptureFixture[st
 
 @pytest.mark.parametrize(
     ("depth", "message"),
-    [("0", "--divide needs --depth 1 or more"), ("-1", "argument --depth: -1 is out of range: --depth is 0..100")],
+    [("0", "--divide needs --depth 1 or more"), ("-1", "argument --depth: -1 is out of range 0..100")],
 )
 def test_divide_needs_depth_one(capsys: pytest.CaptureFixture[str], depth: str, message: str) -> None:
     status, out, err = run(capsys, "perft", "--game", "chess", "--depth", depth, "--divide")
