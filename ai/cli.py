@@ -27,10 +27,12 @@ import math
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import NoReturn
 
+from ai import INTERRUPTED_STATUS, interrupted_while_starting
 from ai.display import echo, one_line
 from ai.settings import Limits, SearchRequest, SearchSettings
 from games import CHANCE, GAME_NAMES, GameState
@@ -40,7 +42,7 @@ EXIT_OUTPUT_FAILED = 1
 """The output could not be written (a full disk): said on stderr."""
 EXIT_USAGE = 2
 """argparse's own status for bad usage; bad positions and moves use it too."""
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = INTERRUPTED_STATUS
 """128 + SIGINT, as a shell reports a program stopped by Ctrl-C."""
 EXIT_BROKEN_PIPE = 141
 """128 + SIGPIPE: the reader went away (``| head -1``), so output was lost."""
@@ -56,6 +58,16 @@ MAX_SEED = 2**64 - 1
 MAX_SOLVER_EMPTIES = 64
 
 Command = Callable[[argparse.Namespace], int]
+
+INTERRUPTED = threading.Event()
+"""Set by Ctrl-C. Besides the ``KeyboardInterrupt`` that ends a command, the flag stays up,
+so an interrupt that lands where an exception is swallowed (a finaliser) still stops the
+search that follows (it polls this flag)."""
+
+
+def on_interrupt(_signum: int, _frame: object) -> None:
+    INTERRUPTED.set()
+    raise KeyboardInterrupt
 
 
 class UsageError(ValueError):
@@ -230,7 +242,6 @@ def command_analyse(args: argparse.Namespace) -> int:
     """
     received = time.perf_counter()
     import json
-    import threading
 
     from ai.display import score_text
     from ai.engine import prepare, run_search
@@ -268,10 +279,9 @@ def command_analyse(args: argparse.Namespace) -> int:
             print(f"{line} pv {' '.join(root.line_names(event.pv))}" if event.pv else line, flush=True)
 
     # Ctrl-C stops the search, which still answers with what it has (``--time inf``).
-    interrupted = threading.Event()
-    previous = signal.signal(signal.SIGINT, lambda _signum, _frame: interrupted.set())
+    previous = signal.signal(signal.SIGINT, lambda _signum, _frame: INTERRUPTED.set())
     try:
-        finished = run_search(prepared, on_event=show, should_stop=interrupted.is_set, started=received)
+        finished = run_search(prepared, on_event=show, should_stop=INTERRUPTED.is_set, started=received)
     finally:
         signal.signal(signal.SIGINT, previous)
     show(finished)
@@ -467,7 +477,10 @@ def quiet_stdout() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     Parser.arguments = arguments
+    INTERRUPTED.clear()
     try:
+        if signal.getsignal(signal.SIGINT) is interrupted_while_starting:
+            signal.signal(signal.SIGINT, on_interrupt)  # Ctrl-C now ends below
         parser = build_parser()
         try:
             args = parser.parse_args(arguments)

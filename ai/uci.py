@@ -290,7 +290,9 @@ class UciEngine:
             self.board = self.parse_position(arguments)
         except ValueError as error:
             self.board = chess.Board()
-            raise ValueError(f"{error}; the position is now the start position") from None
+            words = " ".join(arguments).split(" moves ", 1)[0]  # the FEN, which the reason may quote
+            reason = one_line(str(error), [words, words.removeprefix("fen ")])
+            raise ValueError(f"{reason}; the position is now the start position") from None
 
     @staticmethod
     def parse_position(arguments: list[str]) -> chess.Board:
