@@ -30,5 +30,6 @@ def _starting_the_program() -> bool:
     return program == "plyground" or sys.argv[:1] == ["-m"]
 
 
-if _starting_the_program():
+if _starting_the_program() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    # (A worker process of the engine pool starts with SIGINT ignored: it stays so.)
     signal.signal(signal.SIGINT, interrupted_while_starting)

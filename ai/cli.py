@@ -30,16 +30,21 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from ai import INTERRUPTED_STATUS, interrupted_while_starting
 from ai.display import echo, one_line
 from ai.settings import Limits, SearchRequest, SearchSettings
 from games import CHANCE, GAME_NAMES, GameState
 
+if TYPE_CHECKING:
+    from ai.events import Finished
+
 EXIT_OK = 0
 EXIT_OUTPUT_FAILED = 1
 """The output could not be written (a full disk): said on stderr."""
+EXIT_SEARCH_FAILED = 1
+"""The engine could not answer (said on stderr)."""
 EXIT_USAGE = 2
 """argparse's own status for bad usage; bad positions and moves use it too."""
 EXIT_INTERRUPTED = INTERRUPTED_STATUS
@@ -233,6 +238,54 @@ def no_move_reason(root: GameState) -> str:
     return "no move was searched"
 
 
+POOL_POLL_SECONDS = 0.05
+"""How often ``search_on_pool`` looks for a Ctrl-C while it waits for events."""
+
+
+class SearchFailed(RuntimeError):
+    """The engine could not answer (a worker failed for good): said in one line, status 1."""
+
+
+def search_on_pool(request: SearchRequest, threads: int, show: Callable[[object], None]) -> Finished:
+    """Run ``request`` on an ``EnginePool`` of ``threads`` worker processes (Lazy SMP, root
+    parallel MCTS or a root split, as the pool decides), showing its events as they come;
+    Ctrl-C asks the pool to answer now (``move_now``). The pool's workers start with Ctrl-C
+    ignored: the program decides what an interrupt means, and it is not their death."""
+    import queue
+
+    from ai.events import Finished
+
+    try:
+        from ai.parallel import EnginePool
+    except ImportError:
+        raise UsageError("--threads above 1 needs the engine pool, which this build lacks") from None
+
+    events: queue.SimpleQueue[object] = queue.SimpleQueue()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the spawned workers
+    try:
+        pool = EnginePool(workers=threads, hash_megabytes=request.settings.tt_megabytes)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    with pool:
+        search_id = pool.submit(request, events.put)
+        previous = signal.signal(signal.SIGINT, lambda _signum, _frame: INTERRUPTED.set())
+        try:
+            asked_to_stop = False
+            while True:
+                if INTERRUPTED.is_set() and not asked_to_stop:
+                    pool.move_now(search_id)
+                    asked_to_stop = True
+                try:
+                    event = events.get(timeout=POOL_POLL_SECONDS)
+                except queue.Empty:
+                    continue
+                if isinstance(event, Finished):
+                    return event
+                show(event)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+
 def command_analyse(args: argparse.Namespace) -> int:
     """Search a position, printing one line per completed iteration and the best move.
 
@@ -278,12 +331,17 @@ def command_analyse(args: argparse.Namespace) -> int:
             # A fail-low has no move to show: its line ends without ``pv``.
             print(f"{line} pv {' '.join(root.line_names(event.pv))}" if event.pv else line, flush=True)
 
-    # Ctrl-C stops the search, which still answers with what it has (``--time inf``).
-    previous = signal.signal(signal.SIGINT, lambda _signum, _frame: INTERRUPTED.set())
-    try:
-        finished = run_search(prepared, on_event=show, should_stop=INTERRUPTED.is_set, started=received)
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    if settings.threads > 1:
+        finished = search_on_pool(prepared.request, settings.threads, show)
+    else:
+        # Ctrl-C stops the search, which still answers with what it has (``--time inf``).
+        previous = signal.signal(signal.SIGINT, lambda _signum, _frame: INTERRUPTED.set())
+        try:
+            finished = run_search(prepared, on_event=show, should_stop=INTERRUPTED.is_set, started=received)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+    if finished.error is not None:
+        raise SearchFailed(finished.error)
     show(finished)
     if not args.json:
         print(f"score {score_text(finished.score, game, FIXED_VIEW, unit=True)}")
@@ -392,7 +450,8 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
         type=integer("--threads", 1, os.cpu_count() or 1),
         default=unset,
         metavar="N",
-        help=f"worker processes (1..{os.cpu_count() or 1}, the cores)",
+        help=f"worker processes (1..{os.cpu_count() or 1}, the cores); more than 1 searches on the engine "
+        "pool (Lazy SMP, root-parallel MCTS, a root split), whose start-up --time does not count",
     )
 
 
@@ -509,6 +568,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as error:  # GameError, UsageError and the engine's request errors
             print(f"{PROGRAM}: error: {one_line(str(error), arguments)}", file=sys.stderr)
             return EXIT_USAGE
+        except SearchFailed as error:
+            print(f"{PROGRAM}: error: the search failed: {one_line(str(error))}", file=sys.stderr)
+            return EXIT_SEARCH_FAILED
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (``plyground perft ... | head``)

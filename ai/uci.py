@@ -20,12 +20,14 @@ A UCI engine must never die on a line and a GUI waits for every ``go``'s ``bestm
 
 from __future__ import annotations
 
+import queue
+import signal
 import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import chess
 
@@ -35,6 +37,9 @@ from ai.engine import clear_memory, prepare, run_search
 from ai.events import Finished, Iteration, SearchEvent
 from ai.search import ALGORITHMS, CHANCE_ALGORITHMS
 from ai.settings import Limits, SearchRequest, SearchSettings
+
+if TYPE_CHECKING:
+    from ai.parallel import EnginePool
 
 ENGINE_NAME = "Plyground"
 ENGINE_AUTHOR = "the Plyground developers"
@@ -54,8 +59,17 @@ MAX_MILLISECONDS = 10**10
 a 400-digit one must not overflow a float."""
 MAX_DEPTH = 1000
 MAX_NODES = 2**63 - 1
-MAX_THREADS = 1
-"""Search threads the engine can use today (the worker pool will raise it)."""
+POOL_POLL_SECONDS = 0.01
+"""How often a search on the pool looks at ``stop`` (a stop is answered within this)."""
+
+
+def core_count() -> int:
+    """The most ``Threads`` the engine offers: the cores this process may run on."""
+    try:
+        from ai.parallel import available_cores
+    except ImportError:  # a build without the worker pool searches on one thread
+        return 1
+    return available_cores()
 NULL_MOVE = "0000"
 """UCI's "no move" (the position is over)."""
 
@@ -180,6 +194,9 @@ class UciEngine:
         self.ponder_limits: Limits | None = None
         self.search_thread: threading.Thread | None = None
         self.search_id = 0
+        self.pool: EnginePool | None = None
+        """The worker pool, while ``Threads`` is more than 1 (made on ``setoption``, in
+        the main thread: its workers start with Ctrl-C ignored)."""
 
     # ------------------------------------------------------------------ output
     def send(self, line: str) -> None:
@@ -208,7 +225,7 @@ class UciEngine:
             return True
         command, arguments = words[0], words[1:]
         if command == "quit":
-            self.stop_search()
+            self.close()
             return False
         handlers: dict[str, Callable[[list[str]], None]] = {
             "uci": self.command_uci,
@@ -238,9 +255,7 @@ class UciEngine:
         self.send(f"id name {ENGINE_NAME}")
         self.send(f"id author {ENGINE_AUTHOR}")
         self.send(f"option name Hash type spin default {HASH_MB_DEFAULT} min 1 max {HASH_MB_MAX}")
-        # The search runs on one thread until the worker pool (Lazy SMP) lands: say so
-        # honestly (max 1) rather than accept a Threads value that changes nothing.
-        self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
+        self.send(f"option name Threads type spin default 1 min 1 max {core_count()}")
         variants = " ".join(f"var {name}" for name in UCI_ALGORITHMS)
         self.send(f"option name Algorithm type combo default {self.settings.algorithm} {variants}")
         self.send("uciok")
@@ -251,6 +266,8 @@ class UciEngine:
     def command_new_game(self, _arguments: list[str]) -> None:
         self.stop_search()
         clear_memory(GAME)
+        if self.pool is not None:
+            self.pool.clear_table()
         self.board = chess.Board()
 
     def command_setoption(self, arguments: list[str]) -> None:
@@ -262,10 +279,19 @@ class UciEngine:
         name, value = text[len("name ") : split].strip().lower(), text[split + len(" value ") :].strip()
         if name == "hash":
             megabytes = self.spin("Hash", value, 1, HASH_MB_MAX)
+            self.stop_search()
             self.settings = replace(self.settings, tt_megabytes=megabytes)
             clear_memory(GAME)
+            if self.pool is not None:
+                self.pool.resize_table(megabytes)
         elif name == "threads":
-            self.settings = replace(self.settings, threads=self.spin("Threads", value, 1, MAX_THREADS))
+            threads = self.spin("Threads", value, 1, core_count())
+            if threads != self.settings.threads:
+                self.stop_search()
+                self.close_pool()
+                if threads > 1:
+                    self.pool = self.start_pool(threads)
+                self.settings = replace(self.settings, threads=threads)
         elif name == "algorithm":
             if value.lower() not in UCI_ALGORITHMS:  # combo values: any case, as GUIs send them
                 raise ValueError(f"Algorithm must be one of {', '.join(UCI_ALGORITHMS)}, not {echo(value)!r}")
@@ -357,6 +383,28 @@ class UciEngine:
             self.search_thread.join()
             self.search_thread = None
 
+    def start_pool(self, threads: int) -> EnginePool:
+        """An ``EnginePool`` of ``threads`` workers with the table size of ``Hash``."""
+        from ai.parallel import EnginePool
+
+        main_thread = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
+        try:  # the workers inherit "Ctrl-C ignored": the session decides what it means
+            return EnginePool(workers=threads, hash_megabytes=self.settings.tt_megabytes)
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
+
+    def close_pool(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
+
+    def close(self) -> None:
+        """End the session: the search, then the pool (no worker process is left)."""
+        self.stop_search()
+        self.close_pool()
+
     def should_stop(self) -> bool:
         deadline = self.deadline
         return self.stop_event.is_set() or (deadline is not None and time.perf_counter() >= deadline)
@@ -403,7 +451,12 @@ class UciEngine:
             prepared = prepare(request)
             if drawn:
                 self.send("info string the position is a draw by rule: a move to play on, with a draw score")
-            finished: Finished = run_search(prepared, on_event=on_event, should_stop=self.should_stop)
+            if self.pool is not None:
+                finished = self.search_on_pool(self.pool, prepared.request, on_event)
+            else:
+                finished = run_search(prepared, on_event=on_event, should_stop=self.should_stop)
+            if finished.error is not None:
+                raise RuntimeError(finished.error)
             best_move = finished.best_move
             if drawn:
                 finished = replace(finished, score=replace(finished.score, value=0.0, win_in_plies=None))
@@ -417,6 +470,26 @@ class UciEngine:
             self.send(final)
         self.release.wait()  # ``go infinite``/``go ponder``: the answer waits for stop/ponderhit
         self.send(f"bestmove {uci_move(best_move) if best_move else NULL_MOVE}")
+
+    def search_on_pool(
+        self, pool: EnginePool, request: SearchRequest, on_event: Callable[[SearchEvent], None]
+    ) -> Finished:
+        """``request`` on the worker pool; ``stop`` (or the ponderhit deadline) asks it to
+        answer now (``move_now``), and its ``Finished`` still comes."""
+        events: queue.SimpleQueue[SearchEvent] = queue.SimpleQueue()
+        search_id = pool.submit(request, events.put)
+        asked_to_stop = False
+        while True:
+            if not asked_to_stop and self.should_stop():
+                pool.move_now(search_id)
+                asked_to_stop = True
+            try:
+                event = events.get(timeout=POOL_POLL_SECONDS)
+            except queue.Empty:
+                continue
+            if isinstance(event, Finished):
+                return event
+            on_event(event)
 
     @staticmethod
     def info_line(event: Iteration | Finished, side: int) -> str:
@@ -445,5 +518,5 @@ def serve(input_stream: TextIO = sys.stdin, output: TextIO = sys.stdout) -> int:
             if not engine.handle(line.strip()):
                 break
     finally:
-        engine.stop_search()
+        engine.close()
     return 141 if engine.output_closed else 0
