@@ -148,8 +148,10 @@ def test_aspiration_bounds_are_marked_in_the_score() -> None:
         assert line.endswith("hashfull 500 pv e2e4")
 
 
-def test_threads_is_honest_about_one_thread(engine: chess.engine.SimpleEngine) -> None:
-    assert engine.options["Threads"].max == 1
+def test_threads_offers_the_cores(engine: chess.engine.SimpleEngine) -> None:
+    from ai.uci import core_count
+
+    assert engine.options["Threads"].max == core_count()
     uci, output = raw_engine()
-    uci.handle("setoption name Threads value 4")
-    assert "info string error: Threads must be 1..1, not 4" in output.getvalue()
+    uci.handle(f"setoption name Threads value {core_count() + 1}")
+    assert f"info string error: Threads must be 1..{core_count()}, not {core_count() + 1}" in output.getvalue()
