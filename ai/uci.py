@@ -347,6 +347,8 @@ class UciEngine:
         go = parse_go(arguments, self.board.turn == chess.WHITE)
         for note in go.notes:
             self.send(f"info string {note}")
+        if go.searchmoves:
+            go = replace(go, searchmoves=self.legal_searchmoves(go.searchmoves))
         self.stop_search()
         self.search_id += 1
         self.stop_event.clear()
@@ -360,6 +362,17 @@ class UciEngine:
             target=self.run, args=(go, self.board.copy(), self.search_id), daemon=True, name="uci-search"
         )
         self.search_thread.start()
+
+    def legal_searchmoves(self, texts: tuple[str, ...]) -> tuple[str, ...]:
+        """The ``searchmoves`` that are legal here, in UCI coordinates; each other one is
+        named on an ``info string`` and left out (none left: every move is searched)."""
+        legal: list[str] = []
+        for text in texts:
+            try:
+                legal.append(parse_uci_move(self.board, text).uci())
+            except ValueError as error:
+                self.send(f"info string go searchmoves: {one_line(str(error))}: ignored")
+        return tuple(legal)
 
     def command_ponderhit(self, _arguments: list[str]) -> None:
         """The opponent played the pondered move: the search goes on as a normal one, its

@@ -128,6 +128,15 @@ def test_searchmoves_limits_the_root_moves() -> None:
     assert move == chess.Move.from_uci("d1d8")
 
 
+def test_illegal_searchmoves_are_named_and_left_out() -> None:
+    session = Session()
+    session.send("position startpos")
+    move, lines = session.go("searchmoves", "e2e5", "zz", "depth", "1")
+    assert "info string go searchmoves: e2e5 is not legal in rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1: ignored" in lines
+    assert "info string go searchmoves: 'zz' is not a move in UCI coordinates (e2e4, e7e8q): ignored" in lines
+    assert move is not None and move in chess.Board().legal_moves
+
+
 def test_go_mate_finds_the_mate() -> None:
     session = Session()
     session.send("position fen " + MATE_IN_ONE)
