@@ -111,8 +111,8 @@ class GoCommand:
     infinite: bool = False
     """``go infinite``: the ``bestmove`` waits for ``stop``."""
     ponder: bool = False
-    """``go ponder``: search without limit until ``ponderhit`` (then ``ponder_limits``
-    apply, counted from the hit) or ``stop``."""
+    """``go ponder``: ``bestmove`` waits for ``ponderhit`` (then the time limit of
+    ``ponder_limits`` applies, counted from the hit) or ``stop``."""
     ponder_limits: Limits = Limits()
     notes: tuple[str, ...] = ()
     """What was ignored or clamped, for ``info string``."""
@@ -166,9 +166,11 @@ def parse_go(arguments: list[str], white_to_move: bool) -> GoCommand:
     if clock in numbers:
         seconds = time_for_move(numbers[clock] / 1000, numbers.get(increment, 0) / 1000, numbers.get("movestogo"))
     limits = Limits(depth=depth, time=seconds, nodes=nodes)
-    infinite = "infinite" in flags
-    if infinite or "ponder" in flags:
-        return GoCommand(Limits(), tuple(searchmoves), infinite, "ponder" in flags, limits, tuple(notes))
+    if "infinite" in flags:
+        return GoCommand(Limits(), tuple(searchmoves), infinite=True, notes=tuple(notes))
+    if "ponder" in flags:  # depth and nodes hold while pondering; the clock starts at the hit
+        pondering = Limits(depth=depth, nodes=nodes)
+        return GoCommand(pondering, tuple(searchmoves), ponder=True, ponder_limits=limits, notes=tuple(notes))
     return GoCommand(limits, tuple(searchmoves), notes=tuple(notes))
 
 
@@ -375,17 +377,15 @@ class UciEngine:
         return tuple(legal)
 
     def command_ponderhit(self, _arguments: list[str]) -> None:
-        """The opponent played the pondered move: the search goes on as a normal one, its
-        limits counted from now; with none (or only depth/nodes, already on the way) it
-        answers at once."""
+        """The opponent played the pondered move: the search goes on as a normal one. Its
+        time limit counts from now (its depth and node limits held all along); a search
+        that has already ended answers at once, one without any limit waits for ``stop``."""
         limits = self.ponder_limits
         if limits is None:
             return  # not pondering: nothing to do
         self.ponder_limits = None
         if limits.time is not None:
             self.deadline = time.perf_counter() + limits.time
-        elif limits.is_infinite or limits.depth is None and limits.nodes is None:
-            self.stop_event.set()
         self.release.set()
 
     def stop_search(self) -> None:

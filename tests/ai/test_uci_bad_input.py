@@ -213,6 +213,19 @@ def test_ponder_then_ponderhit_answers() -> None:
     assert [line for line in lines if line.startswith("bestmove ")]
 
 
+def test_ponder_with_a_depth_holds_its_answer_until_the_hit() -> None:
+    session = Session()
+    session.send("position startpos", "go ponder depth 2")
+    thread = session.engine.search_thread
+    assert thread is not None
+    thread.join(timeout=0.5)  # the depth-2 search is done long before; its answer is held
+    assert thread.is_alive() and not any(line.startswith("bestmove") for line in session.lines())
+    session.send("ponderhit")
+    lines = session.finish()
+    assert len([line for line in lines if line.startswith("bestmove ")]) == 1
+    assert max(int(line.split()[2]) for line in lines if line.startswith("info depth")) == 2
+
+
 def test_ponder_then_stop_answers() -> None:
     session = Session()
     session.send("position startpos", "go ponder wtime 1000 btime 1000")
