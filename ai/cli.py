@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from ai import INTERRUPTED_STATUS, interrupted_while_starting
 from ai.display import echo, one_line
+from ai.scores import MAX_PLY
 from ai.settings import Limits, SearchRequest, SearchSettings
 from games import CHANCE, GAME_NAMES, GameState
 
@@ -53,8 +54,8 @@ EXIT_BROKEN_PIPE = 141
 """128 + SIGPIPE: the reader went away (``| head -1``), so output was lost."""
 
 PROGRAM = "plyground"
-MAX_DEPTH = 1000
-"""No search line is longer (``ai.scores.MAX_PLY``); a deeper limit means nothing."""
+MAX_DEPTH = MAX_PLY
+"""No search line is longer: a deeper limit means nothing."""
 MAX_PERFT_DEPTH = 100
 MAX_HASH_MB = 4096
 """Transposition table sizes ``analyse`` accepts, in MB (the table is allocated up front)."""

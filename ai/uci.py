@@ -35,6 +35,7 @@ from ai.display import echo
 from ai.display import one_line, uci_score
 from ai.engine import clear_memory, prepare, run_search
 from ai.events import Finished, Iteration, SearchEvent
+from ai.scores import MAX_PLY
 from ai.search import ALGORITHMS, CHANCE_ALGORITHMS
 from ai.settings import Limits, SearchRequest, SearchSettings
 
@@ -57,7 +58,8 @@ MAX_SHARE_OF_CLOCK = 0.5
 MAX_MILLISECONDS = 10**10
 """Clock values are clamped to this (about 4 months): a bigger one means "no hurry", and
 a 400-digit one must not overflow a float."""
-MAX_DEPTH = 1000
+MAX_DEPTH = MAX_PLY
+"""No search line is longer: a deeper ``go depth`` means no depth limit."""
 MAX_NODES = 2**63 - 1
 POOL_POLL_SECONDS = 0.01
 """How often a search on the pool looks at ``stop`` (a stop is answered within this)."""
@@ -172,10 +174,6 @@ def parse_go(arguments: list[str], white_to_move: bool) -> GoCommand:
         pondering = Limits(depth=depth, nodes=nodes)
         return GoCommand(pondering, tuple(searchmoves), ponder=True, ponder_limits=limits, notes=tuple(notes))
     return GoCommand(limits, tuple(searchmoves), notes=tuple(notes))
-
-
-class OutputClosed(Exception):
-    """The GUI stopped reading: nothing more can be said."""
 
 
 class UciEngine:
