@@ -20,6 +20,7 @@ A UCI engine must never die on a line and a GUI waits for every ``go``'s ``bestm
 
 from __future__ import annotations
 
+import io
 import queue
 import signal
 import sys
@@ -523,6 +524,10 @@ class UciEngine:
 def serve(input_stream: TextIO = sys.stdin, output: TextIO = sys.stdout) -> int:
     """Run the protocol until ``quit``, the end of input, or output that cannot be written
     (then the status is non-zero: 141, as for a program ended by SIGPIPE)."""
+    # Bytes that are not text (in any locale) must not end the session either.
+    for stream, errors in ((input_stream, "replace"), (output, "backslashreplace")):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors=errors)
     engine = UciEngine(output)
     try:
         for line in input_stream:

@@ -56,6 +56,19 @@ def test_perft_into_a_full_disk_says_so_in_one_line() -> None:
     assert result.stderr == b"plyground: error: cannot write the output: No space left on device\n"
 
 
+def test_uci_reads_bytes_that_are_not_text() -> None:
+    result = subprocess.run(
+        [PROGRAM, "uci"],
+        input=b"\xff\xfe\n position fen \xc3\xa9\xff\nisready\nquit\n",
+        capture_output=True,
+        timeout=30,
+        env={**os.environ, "LC_ALL": "C", "PYTHONIOENCODING": "ascii"},
+    )
+    lines = result.stdout.splitlines()
+    assert (result.returncode, result.stderr, lines[-1]) == (0, b"", b"readyok")
+    assert lines[1].startswith(b"info string error: bad FEN") and lines[1].endswith(b"the position is now the start position")
+
+
 def test_ctrl_c_while_uci_waits_for_a_command_ends_quietly() -> None:
     process = subprocess.Popen([PROGRAM, "uci"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdin is not None and process.stdout is not None
