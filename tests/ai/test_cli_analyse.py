@@ -295,3 +295,12 @@ def test_no_ordering_on_chess_searches_more_nodes(capsys: pytest.CaptureFixture[
     rate = {name: record["stats"]["first_move_cutoffs"] / record["stats"]["cutoffs"]  # type: ignore[index]
             for name, record in (("ordered", ordered), ("unordered", unordered))}
     assert rate["unordered"] < rate["ordered"]
+
+
+def test_searchmoves_limits_the_root_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    """x wins at once on c3, but only c2 and b1 may be searched; a3 is taken (by x)."""
+    base = ["analyse", "--game", "tictactoe", "--position", "xx.oo....", "--depth", "3"]
+    status, lines, _ = run(capsys, *base, "--searchmoves", "c2", "b1")
+    assert status == 0 and lines[-1] in ("bestmove c2", "bestmove b1")
+    status, lines, err = run(capsys, *base, "--searchmoves", "a3")
+    assert status == 2 and "root move 'a3'" in err

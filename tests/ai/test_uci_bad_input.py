@@ -118,7 +118,6 @@ def test_unknown_and_broken_go_words_are_named_and_ignored() -> None:
     assert all(int(line.split()[2]) <= 1 for line in lines if line.startswith("info depth"))
 
 
-@pytest.mark.xfail(reason="the algorithms honour SearchRequest.root_moves once the core branch lands", strict=False)
 def test_searchmoves_limits_the_root_moves() -> None:
     session = Session()
     session.send("position fen " + MATE_IN_ONE)
