@@ -371,7 +371,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
     unset = argparse.SUPPRESS
 
     def switch_off(flag: str, field: str, what: str) -> None:
-        group.add_argument(flag, dest=field, action="store_false", default=unset, help=f"switch {what} off")
+        group.add_argument(flag, dest=field, action="store_false", default=unset, help=f"without {what}")
 
     group.add_argument(
         "--algorithm",
@@ -379,7 +379,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
         default=unset,
         help=f"one of: {', '.join(algorithm_names)} (default: the game's own, e.g. star2 for dice games)",
     )
-    switch_off("--no-iterative-deepening", "iterative_deepening", "iterative deepening (search the depth at once)")
+    switch_off("--no-iterative-deepening", "iterative_deepening", "iterative deepening: search the depth at once")
     switch_off("--no-aspiration", "aspiration", "aspiration windows")
     group.add_argument(
         "--aspiration-window",
@@ -398,7 +398,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
         metavar="MB",
         help=f"transposition table size, 1..{MAX_HASH_MB} MB",
     )
-    switch_off("--no-ordering", "move_ordering", "move ordering (table move, captures, killers, history)")
+    switch_off("--no-ordering", "move_ordering", "move ordering (table move, captures, killers, history: all off)")
     switch_off("--no-killers", "killers", "the killer-move heuristic")
     switch_off("--no-history", "history", "the history heuristic")
     group.add_argument(
@@ -432,6 +432,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
         dest="playout",
         type=choice("a playout", ("random", "eval")),
         default=unset,
+        metavar="{random,eval}",
         help="MCTS: random playouts to the end, or short ones scored by the evaluation",
     )
     group.add_argument(
@@ -509,7 +510,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="answer within this many seconds, set-up included; 'inf' = no limit: search until "
         "the game is solved or Ctrl-C, which stops the search and prints its answer",
     )
-    limit.add_argument("--nodes", type=integer("--nodes", 1, MAX_NODES), help="search this many nodes")
+    limit.add_argument("--nodes", type=integer("--nodes", 1, MAX_NODES), help="search this many nodes (1 or more)")
     add_settings_options(analyse)
     analyse.add_argument(
         "--json",
