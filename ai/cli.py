@@ -406,7 +406,8 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
         dest="quiescence",
         action=argparse.BooleanOptionalAction,
         default=unset,
-        help="search noisy moves (captures) beyond the depth (default: the algorithm's own)",
+        help="search noisy moves (captures) beyond the depth (default: the algorithm's own, "
+        "on for all but plain minimax)",
     )
     switch_off("--no-check-extensions", "check_extensions", "check extensions (chess)")
     switch_off("--no-null-move", "null_move", "null-move pruning (chess)")
