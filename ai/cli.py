@@ -81,11 +81,23 @@ class UsageError(ValueError):
 
 
 # ------------------------------------------------------------------ option types
-def integer(name: str, low: int, high: int, unit: str = "") -> Callable[[str], int]:
-    """An argparse type: an integer in ``low..high``, refused with the range stated."""
+def core_count() -> int:
+    """The most worker processes a search may use: the pool's ``available_cores`` (imported
+    only when asked: the pool's modules are not needed to start the program)."""
+    from ai.parallel import available_cores
+
+    return available_cores()
+
+
+def integer(name: str, low: int, high: int | Callable[[], int], unit: str = "") -> Callable[[str], int]:
+    """An argparse type: an integer in ``low..high``, refused with the range stated
+    (``high`` may be a function, asked only when the option is given)."""
     suffix = f" {unit}" if unit else ""
 
     def parse(text: str) -> int:
+        nonlocal high
+        if callable(high):
+            high = high()
         try:
             value = int(text)
         except ValueError:
@@ -256,10 +268,7 @@ def search_on_pool(request: SearchRequest, threads: int, show: Callable[[object]
 
     from ai.events import Finished
 
-    try:
-        from ai.parallel import EnginePool
-    except ImportError:
-        raise UsageError("--threads above 1 needs the engine pool, which this build lacks") from None
+    from ai.parallel import EnginePool
 
     events: queue.SimpleQueue[object] = queue.SimpleQueue()
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the spawned workers
@@ -450,10 +459,10 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--threads",
         dest="threads",
-        type=integer("--threads", 1, os.cpu_count() or 1),
+        type=integer("--threads", 1, core_count),
         default=unset,
         metavar="N",
-        help=f"worker processes (1..{os.cpu_count() or 1}, the cores); more than 1 searches on the engine "
+        help="worker processes, 1 up to the cores this process may use; more than 1 searches on the engine "
         "pool (Lazy SMP, root-parallel MCTS, a root split), whose start-up --time does not count",
     )
 

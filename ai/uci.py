@@ -32,10 +32,10 @@ from typing import TYPE_CHECKING, TextIO
 
 import chess
 
-from ai.display import echo
-from ai.display import one_line, uci_score
+from ai.display import echo, one_line, uci_score
 from ai.engine import clear_memory, prepare, run_search
 from ai.events import Finished, Iteration, SearchEvent
+from ai.parallel import available_cores as core_count
 from ai.scores import MAX_PLY
 from ai.search import ALGORITHMS, CHANCE_ALGORITHMS
 from ai.settings import Limits, SearchRequest, SearchSettings
@@ -66,13 +66,6 @@ POOL_POLL_SECONDS = 0.01
 """How often a search on the pool looks at ``stop`` (a stop is answered within this)."""
 
 
-def core_count() -> int:
-    """The most ``Threads`` the engine offers: the cores this process may run on."""
-    try:
-        from ai.parallel import available_cores
-    except ImportError:  # a build without the worker pool searches on one thread
-        return 1
-    return available_cores()
 NULL_MOVE = "0000"
 """UCI's "no move" (the position is over)."""
 

@@ -18,11 +18,9 @@ from pathlib import Path
 import chess
 import pytest
 
-pytest.importorskip("ai.parallel")
-
-from ai.cli import main  # noqa: E402
-from ai.parallel import available_cores  # noqa: E402
-from ai.uci import UciEngine  # noqa: E402
+from ai.cli import main
+from ai.parallel import available_cores
+from ai.uci import UciEngine
 
 PROGRAM = str(Path(sys.executable).parent / "plyground")
 TWO = min(2, available_cores())

@@ -149,7 +149,7 @@ def test_aspiration_bounds_are_marked_in_the_score() -> None:
 
 
 def test_threads_offers_the_cores(engine: chess.engine.SimpleEngine) -> None:
-    from ai.uci import core_count
+    from ai.parallel import available_cores as core_count
 
     assert engine.options["Threads"].max == core_count()
     uci, output = raw_engine()
