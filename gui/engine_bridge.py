@@ -1,0 +1,317 @@
+"""The one GUI object that talks to the engine pool.
+
+The pool (``ai.parallel.EnginePool``) runs searches in worker processes and calls its
+``on_event`` callback on its own reader thread. ``EngineBridge`` takes those events off that
+thread and hands them to the GUI thread through a queued signal, coalesced to about ten
+deliveries a second, because a live display gains nothing from more and the event loop
+must stay free for the person at the board:
+
+* ``Progress`` and ``CurrentMove``: only the latest of each batch is delivered;
+* ``Iteration``: every one is kept (the per-iteration table needs them all), delivered in
+  the batch they arrived in;
+* ``Finished``: delivered at once, after whatever was pending for that search.
+
+A cancelled search's late events are dropped, never shown: each search gets a generation
+token before it is submitted, and an event whose token is not the current one is ignored
+on the reader thread and again on the GUI thread (a batch may be in flight when the user
+presses stop). Nothing here blocks the GUI thread: the reader thread only appends to a
+buffer under a lock and posts one queued wake-up per batch.
+
+Pattern from the Qt for Python examples and Anki's ``aqt`` (background work returns to the
+main thread through queued signals; a cancelled task's results are dropped).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+
+from ai.engine import build_state
+from ai.events import CurrentMove, Finished, Iteration, Progress
+from ai.settings import Limits, SearchRequest, SearchSettings
+from games.base import GameState
+
+DELIVERY_INTERVAL_MS = 100
+"""At most one delivery per this many milliseconds while a search runs (about 10 Hz)."""
+
+
+class EnginePoolLike(Protocol):
+    """What the bridge uses of ``ai.parallel.EnginePool`` (contracts §3)."""
+
+    def submit(self, request: SearchRequest, on_event: Callable[[Any], None]) -> int: ...
+
+    def move_now(self, search_id: int) -> None: ...
+
+    def stop(self, search_id: int | None = None) -> None: ...
+
+    def resize_table(self, megabytes: int) -> None: ...
+
+    def shutdown(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class SearchInfo:
+    """What a display needs to show one search: the root state names the moves of its
+    events (``root.move_name(move)``, ``root.line_names(pv)``); the settings say what runs."""
+
+    search_id: int
+    root: GameState
+    settings: SearchSettings
+    limits: Limits
+
+
+@dataclass
+class _Pending:
+    """Events of the current search waiting for the next delivery (reader thread writes,
+    GUI thread takes them all at once)."""
+
+    iterations: list[tuple[int, Iteration]] = dataclasses.field(default_factory=list)
+    progress: tuple[int, Progress] | None = None
+    current_move: tuple[int, CurrentMove] | None = None
+    finished: Finished | None = None
+
+    def is_empty(self) -> bool:
+        return not self.iterations and self.progress is None and self.current_move is None and self.finished is None
+
+
+def make_pool(workers: int | None, hash_megabytes: int) -> EnginePoolLike:
+    """The real engine pool (imported on first use: the app starts before any search)."""
+    from ai.parallel import EnginePool
+
+    return EnginePool(workers=workers, hash_megabytes=hash_megabytes)
+
+
+class EngineBridge(QObject):
+    """Starts and stops searches on the pool and re-emits their events on the GUI thread.
+
+    Signals (all on the GUI thread):
+
+    * ``search_started(SearchInfo)`` when ``start_search`` submitted a search;
+    * ``iteration_received(Iteration)``, every iteration, delivered in ~10 Hz batches;
+    * ``progress_received(Progress)`` and ``current_move_received(CurrentMove)``: the latest;
+    * ``search_finished(Finished)``: the answer (``stopped`` set after ``move_now`` or a limit);
+    * ``search_failed(str)``: the search could not run or a worker failed; one clear line.
+
+    After ``stop()`` (or a new ``start_search``) nothing more of the old search is emitted.
+    """
+
+    search_started = Signal(object)
+    iteration_received = Signal(object)
+    progress_received = Signal(object)
+    current_move_received = Signal(object)
+    search_finished = Signal(object)
+    search_failed = Signal(str)
+
+    _events_waiting = Signal()
+    """Posted from the reader thread (queued) when a batch starts to gather."""
+
+    def __init__(
+        self,
+        pool: EnginePoolLike | None = None,
+        *,
+        workers: int | None = None,
+        hash_megabytes: int = 64,
+        interval_ms: int = DELIVERY_INTERVAL_MS,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._pool = pool
+        self._workers = workers
+        self._table_megabytes = hash_megabytes
+        self._interval = interval_ms / 1000.0
+        self._lock = threading.Lock()
+        self._generation = 0
+        """Token of the current search; the reader thread drops events of any other."""
+        self._pending = _Pending()
+        self._sequence = 0
+        self._wake_posted = False
+        self._search_id: int | None = None
+        self._info: SearchInfo | None = None
+        self._last_delivery = 0.0
+        self._is_shut_down = False
+        self._events_waiting.connect(self._on_events_waiting, Qt.ConnectionType.QueuedConnection)
+        self._delivery_timer = QTimer(self)
+        self._delivery_timer.setSingleShot(True)
+        self._delivery_timer.timeout.connect(self._deliver)
+
+    # ------------------------------------------------------------------ commands
+    @property
+    def is_searching(self) -> bool:
+        """Whether a search was started and has not finished, failed or been stopped."""
+        return self._search_id is not None
+
+    @property
+    def search_info(self) -> SearchInfo | None:
+        """The running search (``None`` when idle)."""
+        return self._info
+
+    @property
+    def pool(self) -> EnginePoolLike:
+        """The pool, started on first use."""
+        if self._is_shut_down:
+            raise RuntimeError("the engine bridge was shut down")
+        if self._pool is None:
+            self._pool = make_pool(self._workers, self._table_megabytes)
+        return self._pool
+
+    def start_search(
+        self,
+        target: GameState | SearchRequest,
+        settings: SearchSettings | None = None,
+        limits: Limits | None = None,
+    ) -> int | None:
+        """Search ``target`` (a state, or a request with its move history for repetition
+        rules); returns the search id, or ``None`` when it could not start (then
+        ``search_failed`` follows with the reason). A running search is stopped first."""
+        self.stop()
+        try:
+            request, root = self._request_for(target, settings, limits)
+            if request.settings.tt_megabytes != self._table_megabytes and self._pool is not None:
+                self._pool.resize_table(request.settings.tt_megabytes)
+            self._table_megabytes = request.settings.tt_megabytes
+            pool = self.pool
+        except (ValueError, RuntimeError, OSError) as error:
+            self._fail_later(str(error))
+            return None
+        with self._lock:
+            self._generation += 1
+            generation = self._generation
+            self._pending = _Pending()
+        try:
+            search_id = pool.submit(request, lambda event: self._receive(generation, event))
+        except (ValueError, RuntimeError, OSError) as error:
+            with self._lock:
+                self._generation += 1
+            self._fail_later(str(error))
+            return None
+        self._search_id = search_id
+        self._info = SearchInfo(search_id, root, request.settings, request.limits)
+        self._last_delivery = 0.0  # the first events are shown at once
+        self.search_started.emit(self._info)
+        return search_id
+
+    def move_now(self) -> None:
+        """Ask the running search to answer now; its ``Finished`` still comes."""
+        if self._search_id is not None and self._pool is not None:
+            self._pool.move_now(self._search_id)
+
+    def stop(self) -> None:
+        """Cancel the running search: nothing more of it is emitted."""
+        with self._lock:
+            self._generation += 1
+            self._pending = _Pending()
+            self._wake_posted = False
+        search_id, self._search_id, self._info = self._search_id, None, None
+        self._delivery_timer.stop()
+        if search_id is not None and self._pool is not None:
+            self._pool.stop(search_id)
+
+    def shutdown(self) -> None:
+        """Stop any search and end the pool's processes (idempotent; call on close)."""
+        if self._is_shut_down:
+            return
+        self.stop()
+        self._is_shut_down = True
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown()
+
+    # ------------------------------------------------------------ set-up helpers
+    @staticmethod
+    def _request_for(
+        target: GameState | SearchRequest, settings: SearchSettings | None, limits: Limits | None
+    ) -> tuple[SearchRequest, GameState]:
+        if isinstance(target, SearchRequest):
+            request = target
+            if settings is not None:
+                request = dataclasses.replace(request, settings=settings)
+            if limits is not None:
+                request = dataclasses.replace(request, limits=limits)
+            return request, build_state(request)
+        request = SearchRequest(
+            game=target.NAME,
+            position=target.to_text(),
+            settings=SearchSettings() if settings is None else settings,
+            limits=Limits() if limits is None else limits,
+        )
+        return request, target.copy()
+
+    def _fail_later(self, message: str) -> None:
+        """Emit ``search_failed`` from the event loop, as a failing search would."""
+        QTimer.singleShot(0, self, lambda: self.search_failed.emit(message))
+
+    # ------------------------------------------------------- reader thread side
+    def _receive(self, generation: int, event: object) -> None:
+        """The pool's ``on_event``: runs on the pool's reader thread. Never touches Qt
+        objects except to post the queued wake-up."""
+        with self._lock:
+            if generation != self._generation:
+                return  # a stopped or replaced search
+            self._sequence += 1
+            pending = self._pending
+            if isinstance(event, Iteration):
+                pending.iterations.append((self._sequence, event))
+            elif isinstance(event, Progress):
+                pending.progress = (self._sequence, event)
+            elif isinstance(event, CurrentMove):
+                pending.current_move = (self._sequence, event)
+            elif isinstance(event, Finished):
+                pending.finished = event
+            else:
+                return
+            if self._wake_posted and not isinstance(event, Finished):
+                return
+            self._wake_posted = True
+        self._events_waiting.emit()
+
+    # ---------------------------------------------------------- GUI thread side
+    @Slot()
+    def _on_events_waiting(self) -> None:
+        with self._lock:
+            has_finished = self._pending.finished is not None
+        wait = self._last_delivery + self._interval - time.monotonic()
+        if has_finished or wait <= 0:
+            self._deliver()
+        elif not self._delivery_timer.isActive():
+            self._delivery_timer.start(max(1, int(wait * 1000)))
+
+    @Slot()
+    def _deliver(self) -> None:
+        """Emit everything pending, in arrival order, then the answer."""
+        with self._lock:
+            batch, self._pending = self._pending, _Pending()
+            self._wake_posted = False
+            generation = self._generation
+        self._delivery_timer.stop()
+        if batch.is_empty():
+            return
+        self._last_delivery = time.monotonic()
+        ordered: list[tuple[int, object]] = list(batch.iterations)
+        if batch.progress is not None:
+            ordered.append(batch.progress)
+        if batch.current_move is not None:
+            ordered.append(batch.current_move)
+        ordered.sort(key=lambda item: item[0])
+        for _, event in ordered:
+            if generation != self._generation:
+                return  # a slot stopped the search while we were delivering
+            if isinstance(event, Iteration):
+                self.iteration_received.emit(event)
+            elif isinstance(event, Progress):
+                self.progress_received.emit(event)
+            else:
+                self.current_move_received.emit(event)
+        finished = batch.finished
+        if finished is None or generation != self._generation:
+            return
+        self._search_id, self._info = None, None
+        if finished.error:
+            self.search_failed.emit(finished.error)
+        else:
+            self.search_finished.emit(finished)

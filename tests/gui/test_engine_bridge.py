@@ -1,0 +1,154 @@
+"""EngineBridge: events reach the GUI thread coalesced to ~10 Hz, the latest value kept,
+every iteration kept, the answer at once, and nothing of a stopped search."""
+
+from __future__ import annotations
+
+import time
+
+from pytestqt.qtbot import QtBot
+
+from ai.events import CurrentMove, Finished, Iteration, Progress, Score
+from ai.settings import Limits, SearchSettings
+from games import new_game
+from gui.engine_bridge import EngineBridge, SearchInfo
+from tests.gui.engine_doubles import ScriptedPool, ThreadedEnginePool
+
+
+def progress(search_id: int, nodes: int) -> Progress:
+    return Progress(search_id, nodes=nodes, nps=1000.0, time=nodes / 1000, hashfull=0.0, depth=3)
+
+
+def iteration(search_id: int, depth: int) -> Iteration:
+    return Iteration(search_id, depth, depth, Score(10.0 * depth), (), depth * 100, 1e3, 0.1, 0.0, 0.5, 3, 0.9, 2.0)
+
+
+def finished(search_id: int) -> Finished:
+    return Finished(search_id, None, Score(5.0), (), 4, 4, 1000, 1e3, 1.0)
+
+
+def record(bridge: EngineBridge) -> dict[str, list[tuple[float, object]]]:
+    """Every emitted signal with the time it arrived (GUI thread)."""
+    seen: dict[str, list[tuple[float, object]]] = {
+        "iteration": [], "progress": [], "current": [], "finished": [], "failed": []
+    }
+    bridge.iteration_received.connect(lambda e: seen["iteration"].append((time.monotonic(), e)))
+    bridge.progress_received.connect(lambda e: seen["progress"].append((time.monotonic(), e)))
+    bridge.current_move_received.connect(lambda e: seen["current"].append((time.monotonic(), e)))
+    bridge.search_finished.connect(lambda e: seen["finished"].append((time.monotonic(), e)))
+    bridge.search_failed.connect(lambda e: seen["failed"].append((time.monotonic(), e)))
+    return seen
+
+
+def test_many_events_are_coalesced_to_about_ten_deliveries_a_second(qtbot: QtBot) -> None:
+    pool = ScriptedPool()
+    bridge = EngineBridge(pool)
+    seen = record(bridge)
+    search_id = bridge.start_search(new_game("tictactoe"), SearchSettings(), Limits())
+    assert search_id is not None
+    count = 3000
+    start = time.monotonic()
+    sender = None
+    for chunk in range(6):  # 6 bursts over ~0.5 s of event loop time
+        events: list[object] = [progress(search_id, n) for n in range(chunk * 500, (chunk + 1) * 500)]
+        events.insert(250, iteration(search_id, chunk + 1))
+        events.insert(100, CurrentMove(search_id, chunk + 1, f"m{chunk}", 1, 9))
+        sender = pool.send(search_id, events)
+        sender.join()
+        qtbot.wait(80)
+    qtbot.waitUntil(lambda: seen["progress"] and seen["progress"][-1][1].nodes == count - 1, timeout=2000)
+    elapsed = time.monotonic() - start
+    deliveries = len(seen["progress"])
+    assert deliveries <= elapsed * 10 + 2, (deliveries, elapsed)
+    assert [event.depth for _, event in seen["iteration"]] == [1, 2, 3, 4, 5, 6]  # every one kept
+    times = [at for at, _ in seen["progress"]]
+    gaps = [later - earlier for earlier, later in zip(times, times[1:])]
+    assert min(gaps) >= 0.08, gaps
+    assert seen["current"][-1][1].move == "m5"
+    with qtbot.waitSignal(bridge.search_finished, timeout=2000) as answer:
+        pool.send(search_id, [progress(search_id, count), finished(search_id)])
+    assert answer.args[0].nodes == 1000
+    assert seen["progress"][-1][1].nodes == count  # pending progress delivered before the answer
+    assert not bridge.is_searching
+
+
+def test_finished_is_delivered_at_once(qtbot: QtBot) -> None:
+    pool = ScriptedPool()
+    bridge = EngineBridge(pool, interval_ms=5000)  # a long interval: only Finished bypasses it
+    seen = record(bridge)
+    search_id = bridge.start_search(new_game("tictactoe"))
+    assert search_id is not None
+    pool.send(search_id, [progress(search_id, 1)]).join()
+    qtbot.waitUntil(lambda: len(seen["progress"]) == 1, timeout=1000)
+    pool.send(search_id, [progress(search_id, 2)]).join()
+    with qtbot.waitSignal(bridge.search_finished, timeout=1000):
+        pool.send(search_id, [finished(search_id)])
+    assert [event.nodes for _, event in seen["progress"]] == [1, 2]
+
+
+def test_events_of_a_replaced_search_are_dropped(qtbot: QtBot) -> None:
+    pool = ScriptedPool()
+    bridge = EngineBridge(pool)
+    seen = record(bridge)
+    first = bridge.start_search(new_game("tictactoe"))
+    second = bridge.start_search(new_game("tictactoe"))
+    assert first is not None and second is not None and first != second
+    assert pool.stopped == [first]
+    pool.searches[first].is_cancelled = False  # a pool that delivers late anyway: the bridge still drops it
+    pool.send(first, [progress(first, 7), iteration(first, 1), finished(first)]).join()
+    with qtbot.waitSignal(bridge.search_finished, timeout=1000) as answer:
+        pool.send(second, [progress(second, 9), finished(second)])
+    assert answer.args[0].search_id == second
+    assert all(event.search_id == second for key in seen for _, event in seen[key] if key != "failed")
+    assert [event.nodes for _, event in seen["progress"]] == [9]
+
+
+def test_stop_delivers_nothing_more_even_of_a_batch_in_flight(qtbot: QtBot) -> None:
+    pool = ScriptedPool()
+    bridge = EngineBridge(pool, interval_ms=300)
+    seen = record(bridge)
+    search_id = bridge.start_search(new_game("tictactoe"))
+    assert search_id is not None
+    pool.send(search_id, [progress(search_id, 1)]).join()
+    qtbot.waitUntil(lambda: len(seen["progress"]) == 1, timeout=1000)
+    pool.send(search_id, [progress(search_id, 2), iteration(search_id, 1)]).join()  # waits for the timer
+    bridge.stop()
+    pool.searches[search_id].is_cancelled = False
+    pool.send(search_id, [finished(search_id)]).join()
+    qtbot.wait(400)  # longer than the delivery interval: anything pending would have come
+    assert [event.nodes for _, event in seen["progress"]] == [1]
+    assert seen["iteration"] == [] and seen["finished"] == []
+    assert not bridge.is_searching
+
+
+def test_move_now_still_delivers_the_answer(qtbot: QtBot) -> None:
+    pool = ThreadedEnginePool()
+    bridge = EngineBridge(pool)
+    started: list[SearchInfo] = []
+    bridge.search_started.connect(started.append)
+    search_id = bridge.start_search(new_game("chess"), SearchSettings(), Limits())  # infinite
+    assert started and started[0].search_id == search_id and started[0].root.NAME == "chess"
+    with qtbot.waitSignal(bridge.iteration_received, timeout=5000):
+        pass
+    with qtbot.waitSignal(bridge.search_finished, timeout=5000) as answer:
+        bridge.move_now()
+    assert answer.args[0].stopped and answer.args[0].best_move is not None
+    bridge.shutdown()
+
+
+def test_a_bad_request_reports_one_line(qtbot: QtBot) -> None:
+    bridge = EngineBridge(ThreadedEnginePool())
+    with qtbot.waitSignal(bridge.search_failed, timeout=2000) as failure:
+        bridge.start_search(new_game("backgammon"), SearchSettings(algorithm="pvs"), Limits(depth=1))
+    assert "chance" in failure.args[0] and "\n" not in failure.args[0]
+    assert not bridge.is_searching
+    bridge.shutdown()
+
+
+def test_the_table_is_resized_when_the_settings_ask(qtbot: QtBot) -> None:
+    pool = ThreadedEnginePool()
+    bridge = EngineBridge(pool, hash_megabytes=64)
+    with qtbot.waitSignal(bridge.search_finished, timeout=5000):
+        bridge.start_search(new_game("tictactoe"), SearchSettings(tt_megabytes=16), Limits(depth=2))
+    assert pool.resized_to == [16]
+    bridge.shutdown()
+    bridge.shutdown()  # idempotent
