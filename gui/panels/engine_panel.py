@@ -1,0 +1,426 @@
+"""The engine panel: what the search is doing, live, about ten times a second.
+
+Everything is built once and updated in place (label texts, rows appended to models), so a
+display refreshed ten times a second neither flickers nor makes the layout jump: value labels
+and table columns are as wide as their widest possible text from the start.
+
+Connect it to an ``EngineBridge`` with ``connect_bridge`` (or call the ``on_*`` slots).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Slot
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGridLayout,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, Score
+from games.base import GameState
+from gui.engine_bridge import EngineBridge, SearchInfo
+from gui.panels import display
+
+Index = QModelIndex | QPersistentModelIndex
+ALIGN_NUMBER = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+ALIGN_TEXT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+
+
+def tabular_font(base: QFont) -> QFont:
+    """A font whose digits all have one width, so changing numbers do not shimmy."""
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    font.setPointSizeF(base.pointSizeF())
+    return font
+
+
+class Column:
+    """A table column: header, alignment and the widest text it will hold (sets its width)."""
+
+    def __init__(self, header: str, widest: str, align: Qt.AlignmentFlag = ALIGN_NUMBER) -> None:
+        self.header = header
+        self.widest = widest
+        self.align = align
+
+
+class RowsModel(QAbstractTableModel):
+    """Rows of ready-made texts; appending or replacing rows never resets the view."""
+
+    def __init__(self, columns: list[Column], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.columns = columns
+        self.rows: list[tuple[str, ...]] = []
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802 (Qt's name)
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.columns)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.rows[index.row()][index.column()]
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return self.columns[index.column()].align
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return self.columns[section].header
+        return None
+
+    def set_header(self, column: int, text: str) -> None:
+        if self.columns[column].header != text:
+            self.columns[column].header = text
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, column, column)
+
+    def append(self, row: tuple[str, ...]) -> None:
+        self.beginInsertRows(QModelIndex(), len(self.rows), len(self.rows))
+        self.rows.append(row)
+        self.endInsertRows()
+
+    def replace(self, rows: list[tuple[str, ...]]) -> None:
+        """New contents: rows changed in place, the rest inserted or removed."""
+        common = min(len(rows), len(self.rows))
+        if len(rows) < len(self.rows):
+            self.beginRemoveRows(QModelIndex(), len(rows), len(self.rows) - 1)
+            del self.rows[len(rows):]
+            self.endRemoveRows()
+        changed = [row for row in range(common) if self.rows[row] != rows[row]]
+        self.rows[:common] = rows[:common]
+        if changed:
+            self.dataChanged.emit(self.index(changed[0], 0), self.index(changed[-1], len(self.columns) - 1))
+        if len(rows) > common:
+            self.beginInsertRows(QModelIndex(), common, len(rows) - 1)
+            self.rows.extend(rows[common:])
+            self.endInsertRows()
+
+    def clear(self) -> None:
+        self.replace([])
+
+
+ITERATION_COLUMNS = [
+    Column("Depth", "99/99"),
+    Column("Score", "≥ mated in 99"),
+    Column("Nodes", "999,999,999"),
+    Column("Nodes/s", "999 k/s"),
+    Column("Time", "99.99 s"),
+    Column("TT hits", "100.0 %"),
+    Column("Cut-offs", "99,999,999"),
+    Column("1st cut", "100.0 %"),
+    Column("EBF", "99.99"),
+    Column("Principal variation", "", ALIGN_TEXT),
+]
+ROOT_MOVE_COLUMNS = [
+    Column("Move", "24/18 13/11 24/18 13/11", ALIGN_TEXT),
+    Column("Visits", "99,999,999"),
+    Column("Share", "100.0 %"),
+    Column("Value", "+9.999"),
+]
+
+
+def make_table(model: RowsModel, font: QFont) -> QTableView:
+    """A read-only table whose fixed columns are as wide as their widest text."""
+    view = QTableView()
+    view.setModel(model)
+    view.setFont(font)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+    view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    view.setWordWrap(False)
+    view.setAlternatingRowColors(True)
+    view.verticalHeader().hide()
+    metrics = QFontMetrics(font)
+    header = view.horizontalHeader()
+    header.setMinimumSectionSize(8)
+    view.verticalHeader().setDefaultSectionSize(metrics.height() + 6)
+    header_metrics = QFontMetrics(header.font())
+    for column, spec in enumerate(model.columns):
+        if spec.widest:
+            width = max(metrics.horizontalAdvance(spec.widest), header_metrics.horizontalAdvance(spec.header)) + 14
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(column, width)
+    header.setStretchLastSection(True)
+    return view
+
+
+class StatLabel(QLabel):
+    """A value label as wide as its widest expected text, right-aligned."""
+
+    def __init__(self, widest: str, font: QFont) -> None:
+        super().__init__(display.NO_VALUE)
+        self.setFont(font)
+        self.setAlignment(ALIGN_NUMBER)
+        self.setMinimumWidth(QFontMetrics(font).horizontalAdvance(widest) + 4)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+
+STATS: list[tuple[str, str, str]] = [
+    # key, caption, widest value
+    ("depth", "Depth / sel.", "99 / 99"),
+    ("nodes", "Nodes", "9,999,999,999"),
+    ("nps", "Nodes/s", "999 k/s"),
+    ("time", "Time", "999.99 s"),
+    ("hash", "Hash fill", "100.0 %"),
+    ("tt", "TT hit rate", "100.0 %"),
+    ("cutoffs", "Cut-offs", "9,999,999,999"),
+    ("first_cut", "1st-move cut-offs", "100.0 %"),
+    ("ebf", "Eff. branching", "999.99"),
+    ("current", "Searching", "24/18 13/11 (99/99)"),
+]
+
+
+class EnginePanel(QWidget):
+    """Depth, score from a named side, PV in the game's notation, counters, the iteration
+    table and (MCTS, chance roots) the root moves; the algorithm and its settings."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._info: SearchInfo | None = None
+        self._game: type[GameState] | None = None
+        self._last_score: Score | None = None
+        self._previous_nodes = 0
+        numbers = tabular_font(self.font())
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setSpacing(4)
+
+        self.status_label = QLabel("Engine idle")
+        self.status_label.setObjectName("engineStatus")
+        layout.addWidget(self.status_label)
+
+        self.score_label = QLabel(display.NO_VALUE)
+        self.score_label.setObjectName("engineScore")
+        score_font = QFont(self.font())
+        score_font.setPointSizeF(self.font().pointSizeF() * 1.5)
+        score_font.setBold(True)
+        self.score_label.setFont(score_font)
+        self.score_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.score_label)
+
+        self.pv_label = QLabel(display.NO_VALUE)
+        self.pv_label.setObjectName("enginePv")
+        self.pv_label.setWordWrap(True)
+        self.pv_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.pv_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        pv_lines = 3
+        self.pv_label.setFixedHeight(QFontMetrics(self.pv_label.font()).lineSpacing() * pv_lines + 4)
+        self.pv_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        layout.addWidget(self.pv_label)
+
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(10)
+        grid.setVerticalSpacing(2)
+        self.stat_labels: dict[str, StatLabel] = {}
+        half = (len(STATS) + 1) // 2
+        for number, (key, caption, widest) in enumerate(STATS):
+            row, pair = number % half, number // half
+            caption_label = QLabel(caption)
+            caption_label.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Preferred)
+            value = StatLabel(widest, numbers)
+            grid.addWidget(caption_label, row, pair * 2)
+            grid.addWidget(value, row, pair * 2 + 1)
+            self.stat_labels[key] = value
+        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(3, 1)
+        layout.addLayout(grid)
+
+        self.settings_label = QLabel("")
+        self.settings_label.setObjectName("engineSettings")
+        self.settings_label.setWordWrap(True)
+        self.settings_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        small = QFont(self.font())
+        small.setPointSizeF(self.font().pointSizeF() * 0.9)
+        self.settings_label.setFont(small)
+        layout.addWidget(self.settings_label)
+
+        self.iterations = RowsModel([Column(c.header, c.widest, c.align) for c in ITERATION_COLUMNS], self)
+        self.root_moves = RowsModel([Column(c.header, c.widest, c.align) for c in ROOT_MOVE_COLUMNS], self)
+        self.iteration_view = make_table(self.iterations, numbers)
+        self.root_move_view = make_table(self.root_moves, numbers)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.iteration_view, "Iterations")
+        self.tabs.addTab(self.root_move_view, "Root moves")
+        layout.addWidget(self.tabs, 1)
+
+    # ------------------------------------------------------------------ wiring
+    def connect_bridge(self, bridge: EngineBridge) -> None:
+        bridge.search_started.connect(self.on_search_started)
+        bridge.iteration_received.connect(self.on_iteration)
+        bridge.progress_received.connect(self.on_progress)
+        bridge.current_move_received.connect(self.on_current_move)
+        bridge.search_finished.connect(self.on_finished)
+        bridge.search_failed.connect(self.on_failed)
+
+    @property
+    def score(self) -> Score | None:
+        """The latest score shown (for the eval bar and graph)."""
+        return self._last_score
+
+    def pv_text(self) -> str:
+        return self.pv_label.text()
+
+    # ------------------------------------------------------------------- slots
+    @Slot(object)
+    def on_search_started(self, info: SearchInfo) -> None:
+        self._info = info
+        self._game = type(info.root)
+        self._last_score = None
+        self._previous_nodes = 0
+        game = self._game
+        self.iterations.clear()
+        self.root_moves.clear()
+        view_name = game.PLAYER_NAMES[display.FIXED_VIEW]
+        self.iterations.set_header(1, f"Score ({view_name})")
+        mover = info.root.to_move()
+        mover_name = game.PLAYER_NAMES[mover] if mover >= 0 else "roller"
+        self.root_moves.set_header(3, f"Value ({mover_name})")
+        self.status_label.setText(f"Thinking: {game.NAME}, {self._limits_text(info)}")
+        self.score_label.setText(display.NO_VALUE)
+        self.pv_label.setText(display.NO_VALUE)
+        for label in self.stat_labels.values():
+            label.setText(display.NO_VALUE)
+        self.settings_label.setText(display.settings_summary(info.settings, game))
+        is_mcts = info.settings.algorithm == "mcts"
+        self.tabs.setCurrentWidget(self.root_move_view if is_mcts else self.iteration_view)
+
+    @Slot(object)
+    def on_iteration(self, event: Iteration) -> None:
+        info, game = self._info, self._game
+        if info is None or game is None or event.search_id != info.search_id:
+            return
+        self._last_score = event.score
+        mark = display.bound_mark(event.bound, event.score)
+        line = display.line_text(info.root, event.pv)
+        self.score_label.setText(mark + display.score_text(event.score, game))
+        self.pv_label.setText(line)
+        self._show_counters(event.nodes, event.nps, event.time, event.hashfull, event.depth, event.seldepth)
+        self.stat_labels["tt"].setText(display.percent_text(event.tt_hit_rate))
+        self.stat_labels["cutoffs"].setText(display.count_text(event.cutoffs))
+        self.stat_labels["first_cut"].setText(display.percent_text(event.first_move_cutoff_rate))
+        self.stat_labels["ebf"].setText(f"{event.ebf:.2f}" if event.ebf else display.NO_VALUE)
+        self.iterations.append(
+            (
+                f"{event.depth}/{event.seldepth}",
+                mark + display.score_value_text(event.score, game),
+                display.count_text(event.nodes),
+                display.rate_text(event.nps),
+                display.seconds_text(event.time),
+                display.percent_text(event.tt_hit_rate),
+                display.count_text(event.cutoffs),
+                display.percent_text(event.first_move_cutoff_rate),
+                f"{event.ebf:.2f}" if event.ebf else display.NO_VALUE,
+                line,
+            )
+        )
+        self.iteration_view.scrollToBottom()
+        if event.root_moves:
+            self._show_root_moves(event.root_moves)
+
+    @Slot(object)
+    def on_progress(self, event: Progress) -> None:
+        if self._info is None or event.search_id != self._info.search_id:
+            return
+        self._show_counters(event.nodes, event.nps, event.time, event.hashfull, event.depth, None)
+
+    @Slot(object)
+    def on_current_move(self, event: CurrentMove) -> None:
+        info = self._info
+        if info is None or event.search_id != info.search_id:
+            return
+        name = display.move_text(info.root, event.move)
+        self.stat_labels["current"].setText(f"{name} ({event.number}/{event.total})")
+
+    @Slot(object)
+    def on_finished(self, event: Finished) -> None:
+        info, game = self._info, self._game
+        if info is None or game is None or event.search_id != info.search_id:
+            return
+        self._last_score = event.score
+        self.score_label.setText(display.score_text(event.score, game))
+        if event.pv:
+            self.pv_label.setText(display.line_text(info.root, event.pv))
+        elif event.best_move is not None:
+            self.pv_label.setText(display.move_text(info.root, event.best_move))
+        self._show_counters(event.nodes, event.nps, event.time, None, event.depth, event.seldepth)
+        stats = event.stats
+        if stats.tt_probes:
+            self.stat_labels["tt"].setText(display.percent_text(stats.tt_hit_rate))
+        if stats.cutoffs:
+            self.stat_labels["cutoffs"].setText(display.count_text(stats.cutoffs))
+            self.stat_labels["first_cut"].setText(display.percent_text(stats.first_move_cutoff_rate))
+        self.stat_labels["current"].setText(display.NO_VALUE)
+        if event.root_moves:
+            self._show_root_moves(event.root_moves)
+        best = display.move_text(info.root, event.best_move)
+        how = "stopped" if event.stopped else "done"
+        self.status_label.setText(f"Best move {best} ({how}, {display.seconds_text(event.time)})")
+
+    @Slot(str)
+    def on_failed(self, message: str) -> None:
+        self.status_label.setText(f"Engine error: {message}")
+        self.stat_labels["current"].setText(display.NO_VALUE)
+
+    def clear(self) -> None:
+        """Back to idle (a new game; a search stopped by the user)."""
+        self._info = None
+        self.status_label.setText("Engine idle")
+        self.stat_labels["current"].setText(display.NO_VALUE)
+
+    # ----------------------------------------------------------------- helpers
+    def _show_counters(
+        self, nodes: int, nps: float, seconds: float, hashfull: float | None, depth: int, seldepth: int | None
+    ) -> None:
+        labels = self.stat_labels
+        labels["nodes"].setText(display.count_text(nodes))
+        labels["nps"].setText(display.rate_text(nps))
+        labels["time"].setText(display.seconds_text(seconds))
+        if hashfull is not None:
+            labels["hash"].setText(display.percent_text(hashfull))
+        if seldepth is not None:
+            labels["depth"].setText(f"{depth} / {seldepth}")
+        elif labels["depth"].text() == display.NO_VALUE:
+            labels["depth"].setText(f"{depth}")
+
+    def _show_root_moves(self, stats: tuple[RootMoveStat, ...]) -> None:
+        info = self._info
+        if info is None:
+            return
+        ordered = sorted(stats, key=lambda stat: stat.visits, reverse=True)
+        total = sum(stat.visits for stat in ordered) or 1
+        self.root_moves.replace(
+            [
+                (
+                    display.move_text(info.root, stat.move),
+                    display.count_text(stat.visits),
+                    display.percent_text(stat.visits / total),
+                    f"{stat.value:+.3f}",
+                )
+                for stat in ordered
+            ]
+        )
+
+    @staticmethod
+    def _limits_text(info: SearchInfo) -> str:
+        limits = info.limits
+        parts = []
+        if limits.depth is not None:
+            parts.append(f"depth {limits.depth}")
+        if limits.time is not None:
+            parts.append(f"{limits.time:g} s")
+        if limits.nodes is not None:
+            parts.append(f"{limits.nodes:,} nodes")
+        return ", ".join(parts) if parts else "until stopped"
