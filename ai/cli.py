@@ -150,10 +150,21 @@ def score_text(score: Score, bound: str, game: type[GameState]) -> str:
     return text if bound == "exact" else f"{text} {bound}bound"
 
 
-def event_record(event: object) -> dict[str, object]:
-    """An event as a JSON-ready dict: its fields, plus ``event`` = its class name."""
+def event_record(event: object, root: GameState) -> dict[str, object]:
+    """An event as a JSON-ready dict: its fields, plus ``event`` = its class name; moves
+    named in the game's notation from ``root``, the position searched (a root move of a
+    chance root is a roll, which ``move_name`` names too)."""
     record: dict[str, object] = {"event": type(event).__name__}
     record.update(dataclasses.asdict(event))  # type: ignore[call-overload]
+    pv = getattr(event, "pv", ())
+    record["pv"] = root.line_names(pv)
+    if getattr(event, "best_move", None) is not None:
+        record["best_move"] = root.move_name(event.best_move)  # type: ignore[attr-defined]
+    if "root_moves" in record:
+        record["root_moves"] = [
+            {"move": root.move_name(stat.move), "visits": stat.visits, "value": stat.value}
+            for stat in getattr(event, "root_moves")
+        ]
     return record
 
 
@@ -165,7 +176,7 @@ def command_analyse(args: argparse.Namespace) -> int:
     the import of this module, the cost of ``plyground --help``, come before it).
     """
     received = time.perf_counter()
-    from ai.engine import run_search
+    from ai.engine import prepare, run_search
     from ai.events import Finished, Iteration
 
     game = get_game(args.game)
@@ -183,10 +194,13 @@ def command_analyse(args: argparse.Namespace) -> int:
         game=args.game, position=args.position, moves=tuple(args.moves), settings=settings, limits=limits
     )
 
+    prepared = prepare(request)
+    root = prepared.state
+
     def show(event: object) -> None:
         if args.json:
             if isinstance(event, (Iteration, Finished)):
-                print(json.dumps(event_record(event)), flush=True)
+                print(json.dumps(event_record(event, root)), flush=True)
         elif isinstance(event, Iteration):
             line = (
                 f"depth {event.depth} seldepth {event.seldepth} score {score_text(event.score, event.bound, game)} "
@@ -194,13 +208,14 @@ def command_analyse(args: argparse.Namespace) -> int:
                 f"hashfull {event.hashfull:.1%} ebf {event.ebf:.2f}"
             )
             # A fail-low has no move to show: its line ends without ``pv``.
-            print(f"{line} pv {' '.join(event.pv)}" if event.pv else line, flush=True)
+            print(f"{line} pv {' '.join(root.line_names(event.pv))}" if event.pv else line, flush=True)
 
-    finished = run_search(request, on_event=show, started=received)
+    finished = run_search(prepared, on_event=show, started=received)
     show(finished)
     if not args.json:
         print(f"score {score_text(finished.score, 'exact', game)}")
-    print(f"bestmove {finished.best_move if finished.best_move is not None else '(none)'}")
+    best = root.move_name(finished.best_move) if finished.best_move is not None else "(none)"
+    print(f"bestmove {best}")
     return EXIT_OK
 
 

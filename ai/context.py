@@ -37,3 +37,7 @@ class SearchContext:
     search_id: int = 0
     observer: SearchObserver | None = None
     shared: dict[str, Any] = field(default_factory=dict)
+    root_moves: tuple[Any, ...] = ()
+    """Search only these root moves (UCI ``searchmoves``, the pool's root split); empty: all."""
+    helper: int = 0
+    """0 for the main search; ``k > 0`` for Lazy SMP helper ``k`` of the worker pool."""

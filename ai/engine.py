@@ -21,18 +21,18 @@ move, or a deeper analysis) starts with what this one learned. ``clear_memory()`
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import games
-from games import get_game
-from games.base import CHANCE, GameState
+from games.base import CHANCE, GameState, IllegalMoveError
 
 from ai.context import DISCARD_EVENTS, SearchContext
 from ai.control import SearchControl
 from ai.events import Finished, SearchEvent
 from ai.observer import SearchObserver
-from ai.search import CHANCE_ALGORITHMS, get_algorithm
+from ai.search import CHANCE_ALGORITHMS, AlgorithmSpec, get_algorithm
 from ai.settings import Limits, SearchRequest, SearchSettings
 
 EventSink = Callable[[SearchEvent], None]
@@ -85,20 +85,72 @@ def check_settings(settings: SearchSettings, limits: Limits) -> None:
         raise ValueError(f"solver_empties must be 0 (off) or more, not {settings.solver_empties}")
 
 
+@dataclass(frozen=True)
+class PreparedSearch:
+    """A request resolved once: its algorithm, its root position and its root-move subset.
+
+    Everything that can be wrong with a request is found here, before any search starts,
+    and ``state`` is what the front ends name the answer's moves with.
+    """
+
+    request: SearchRequest
+    algorithm: AlgorithmSpec
+    state: GameState
+    """The root position (the search works on a copy; this one is never changed)."""
+    root_moves: tuple[Any, ...] = ()
+    """The root moves to search (``SearchRequest.root_moves`` as move values); empty: all."""
+
+
+def prepare(request: SearchRequest) -> PreparedSearch:
+    """Resolve ``request``: the algorithm, the position, its moves and its root-move subset.
+
+    A bad request (unknown game or algorithm, bad position text, illegal move, an algorithm
+    that cannot search the game, impossible limits, a root move that is not legal) raises
+    ``ValueError`` with a message saying what is wrong.
+    """
+    algorithm = get_algorithm(request.settings.algorithm)
+    check_settings(request.settings, request.limits)
+    state = build_state(request)
+    algorithm.check_game(type(state))
+    return PreparedSearch(request, algorithm, state, parse_root_moves(state, request.root_moves))
+
+
+def parse_root_moves(state: GameState, texts: Sequence[str]) -> tuple[Any, ...]:
+    """The moves ``texts`` names, each legal at ``state`` (``IllegalMoveError`` otherwise)."""
+    moves: list[Any] = []
+    for text in texts:
+        try:
+            move = state.parse_move(text)
+        except ValueError as error:
+            raise type(error)(f"root move {text!r}: {error}") from None
+        if move not in state.legal_moves():
+            raise IllegalMoveError(f"root move {text!r} is not legal here")
+        if move not in moves:
+            moves.append(move)
+    return tuple(moves)
+
+
 def run_search(
-    request: SearchRequest,
+    request: SearchRequest | PreparedSearch,
     on_event: EventSink | None = None,
     should_stop: Callable[[], bool] | None = None,
     observer: SearchObserver | None = None,
     started: float | None = None,
+    *,
+    shared: dict[str, Any] | None = None,
+    helper: int = 0,
 ) -> Finished:
     """Run the search ``request`` asks for and return its answer.
 
     ``on_event`` receives ``Iteration``, ``CurrentMove`` and ``Progress`` events while the
     search runs; ``should_stop`` is polled every few hundred nodes; ``observer`` watches the
-    tree node by node. A bad request (unknown game or algorithm, bad position text, illegal
-    move, an algorithm that cannot search the game, impossible limits) raises ``ValueError``
-    with a message saying what is wrong.
+    tree node by node. A bad request raises ``ValueError`` (see ``prepare``).
+
+    ``shared`` is the dict the search keeps its transposition table in (default: this
+    process's per-game one); the worker pool passes one holding its shared-memory table.
+    ``helper`` 0 is the main search; ``k > 0`` makes it a Lazy SMP helper thread of the pool
+    (another start depth and move order, so the helpers fill the shared table with work the
+    main search has not done yet).
 
     The time limit counts from ``started`` (a ``time.perf_counter()`` reading): when the
     caller received the request, if that was earlier (the CLI reads its command line, then
@@ -106,21 +158,21 @@ def run_search(
     """
     if started is None:
         started = time.perf_counter()  # the time limit counts from the request, set-up included
-    algorithm = get_algorithm(request.settings.algorithm)
-    algorithm.check_game(get_game(request.game))
-    check_settings(request.settings, request.limits)
-    state = build_state(request)
+    prepared = request if isinstance(request, PreparedSearch) else prepare(request)
+    request = prepared.request
     return _run(
-        algorithm.name,
-        state,
+        prepared.algorithm,
+        prepared.state,
         request.settings,
         request.limits,
         on_event,
         should_stop,
         observer,
-        shared_memory_for(request.game),
+        shared_memory_for(request.game) if shared is None else shared,
         request.search_id,
         started,
+        prepared.root_moves,
+        helper,
     )
 
 
@@ -147,7 +199,7 @@ def search(
     algorithm.check_game(type(state))
     check_settings(settings, limits)
     return _run(
-        algorithm.name,
+        algorithm,
         state,
         settings,
         limits,
@@ -161,7 +213,7 @@ def search(
 
 
 def _run(
-    algorithm_name: str,
+    algorithm: AlgorithmSpec,
     state: GameState,
     settings: SearchSettings,
     limits: Limits,
@@ -171,12 +223,13 @@ def _run(
     shared: dict[str, Any],
     search_id: int,
     started: float,
+    root_moves: tuple[Any, ...] = (),
+    helper: int = 0,
 ) -> Finished:
-    algorithm = get_algorithm(algorithm_name)
     if not algorithm.handles_chance and state.to_move() == CHANCE:
         # A second line of defence behind ``check_game`` (which reads ``HAS_CHANCE``).
         raise ValueError(
-            f"{algorithm_name} cannot search {state.NAME}: the position is a dice roll (a "
+            f"{algorithm.name} cannot search {state.NAME}: the position is a dice roll (a "
             f"chance node); use {', '.join(CHANCE_ALGORITHMS)}"
         )
     run = algorithm.load()
@@ -188,5 +241,7 @@ def _run(
         search_id=search_id,
         observer=observer,
         shared=shared,
+        root_moves=root_moves,
+        helper=helper,
     )
     return run(state, context)

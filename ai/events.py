@@ -1,13 +1,20 @@
 """What a running search tells the world: frozen, picklable dataclasses.
 
-The search never formats text; the CLI, the UCI front end and the GUI each format these
-their own way. Every event carries the ``search_id`` of the request it answers, so a
+The search never formats text, and never names a move: events carry the game's move values,
+and the CLI, the UCI front end and the GUI each name and format them their own way, with the
+root state they hold. Every event carries the ``search_id`` of the request it answers, so a
 consumer can drop the late events of a search it has already cancelled.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+Move = Any
+"""A game's own move object (``chess.Move``, an Othello square, a backgammon turn ...):
+events carry move values, picklable, and whoever shows them names them with the root state
+it holds (``state.move_name(move)``, ``state.line_names(pv)``)."""
 
 
 @dataclass(frozen=True)
@@ -78,8 +85,8 @@ class Iteration:
     depth: int
     seldepth: int
     score: Score
-    pv: tuple[str, ...]
-    """The principal variation in the game's notation."""
+    pv: tuple[Move, ...]
+    """The principal variation: move values from the root."""
     nodes: int
     nps: float
     time: float
@@ -104,7 +111,7 @@ class CurrentMove:
 
     search_id: int
     depth: int
-    move: str
+    move: Move
     number: int
     """1-based index of ``move`` in the root move order."""
     total: int
@@ -126,7 +133,8 @@ class Progress:
 class RootMoveStat:
     """Per-root-move statistics (MCTS visits and mean values; searched scores otherwise)."""
 
-    move: str
+    move: Move
+    """A root move, or at a chance root (dice to roll) a chance outcome."""
     visits: int
     value: float
     """Mean value for the player to move at the root (MCTS: in [-1, 1] or utility units)."""
@@ -137,10 +145,10 @@ class Finished:
     """The final answer of a search."""
 
     search_id: int
-    best_move: str | None
-    """In the game's notation; ``None`` only when the root has no legal move."""
+    best_move: Move | None
+    """A move value; ``None`` only when the root has no legal move (or is a chance node)."""
     score: Score
-    pv: tuple[str, ...]
+    pv: tuple[Move, ...]
     depth: int
     seldepth: int
     nodes: int

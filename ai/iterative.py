@@ -130,7 +130,7 @@ class _Reporter:
                 depth=depth,
                 seldepth=max(tools.seldepth, depth),
                 score=self.score(raw),
-                pv=tuple(self.state.line_names(line)),
+                pv=tuple(line),
                 nodes=control.nodes,
                 nps=control.nps(),
                 time=control.elapsed(),
@@ -146,12 +146,11 @@ class _Reporter:
     def finished(self, depth: int, raw: float, line: list[Any], stopped: bool) -> Finished:
         tools = self.tools
         control = tools.control
-        names = self.state.line_names(line)
         return Finished(
             search_id=tools.context.search_id,
-            best_move=names[0] if names else None,
+            best_move=line[0] if line else None,
             score=self.score(raw),
-            pv=tuple(names),
+            pv=tuple(line),
             depth=depth,
             seldepth=max(tools.seldepth, depth),
             nodes=control.nodes,

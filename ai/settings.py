@@ -89,3 +89,6 @@ class SearchRequest:
     settings: SearchSettings = field(default_factory=SearchSettings)
     limits: Limits = field(default_factory=Limits)
     search_id: int = 0
+    root_moves: tuple[str, ...] = ()
+    """Search only these root moves, in notation (UCI ``searchmoves``, the pool's root
+    split among workers); empty: all legal moves."""

@@ -234,7 +234,7 @@ class UciEngine:
             if isinstance(event, Iteration):
                 self.send(self.info_line(event, board, side))
 
-        best_move: str | None = None
+        best_move: chess.Move | None = None
         try:
             finished: Finished = run_search(request, on_event=on_event, should_stop=self.stop_event.is_set)
             best_move = finished.best_move
@@ -244,14 +244,14 @@ class UciEngine:
             self.send(f"info string error: {error}")
         if infinite:  # UCI: after "go infinite" the bestmove waits for "stop"
             self.stop_event.wait()
-        self.send(f"bestmove {uci_of(board, best_move) if best_move else '0000'}")
+        self.send(f"bestmove {best_move.uci() if best_move else '0000'}")
 
     @staticmethod
     def info_line(event: Iteration | Finished, board: chess.Board, side: int) -> str:
         """UCI ``info`` for an iteration or the final answer. An aspiration fail is reported
         before its re-search with the score marked ``lowerbound``/``upperbound`` (both
         ``Iteration.bound`` and UCI's score are from the side to move's view)."""
-        pv = " ".join(uci_line(board, event.pv))
+        pv = " ".join(move.uci() for move in event.pv)
         score = format_score(event.score, side)
         bound = getattr(event, "bound", "exact")
         if bound in BOUND_WORDS:
@@ -263,25 +263,6 @@ class UciEngine:
             + (f" hashfull {int(hashfull * 1000)}" if hashfull is not None else "")
             + f" pv {pv}"
         ).rstrip()
-
-
-def uci_of(board: chess.Board, san: str) -> str:
-    """The UCI coordinates of the SAN move ``san`` on ``board``."""
-    return board.parse_san(san).uci()
-
-
-def uci_line(board: chess.Board, sans: tuple[str, ...]) -> list[str]:
-    """A SAN principal variation as UCI moves (stops at the first move that fails to parse)."""
-    line: list[str] = []
-    replay = board.copy(stack=False)
-    for san in sans:
-        try:
-            move = replay.parse_san(san)
-        except ValueError:
-            break
-        line.append(move.uci())
-        replay.push(move)
-    return line
 
 
 def serve(input_stream: TextIO = sys.stdin, output: TextIO = sys.stdout) -> int:

@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai.engine import run_search  # noqa: E402
 from ai.settings import Limits, SearchRequest, SearchSettings  # noqa: E402
+from games import new_game  # noqa: E402
 
 SUITE = Path(__file__).resolve().parent.parent / "tests" / "data" / "othello" / "fforum-1-19.obf"
 ALL_EMPTIES = 64
@@ -58,7 +59,8 @@ def main() -> None:
         finished = run_search(request)
         seconds = time.perf_counter() - started
         score = round(finished.score.for_player(0 if text.split()[1] == "X" else 1).value / finished.score.scale)
-        move = (finished.best_move or "").lower()
+        root = new_game("othello", text)
+        move = root.move_name(finished.best_move).lower() if finished.best_move is not None else ""
         ok = score == best_score and scores.get(move) == best_score
         correct += ok
         total_time += seconds

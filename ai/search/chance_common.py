@@ -183,7 +183,7 @@ class ChanceTools:
                 CurrentMove(
                     search_id=self.context.search_id,
                     depth=self.iteration_depth,
-                    move=state.move_name(move),
+                    move=move,
                     number=number,
                     total=len(self.root_moves),
                 )

@@ -125,7 +125,7 @@ class _Reporter:
                 depth=depth,
                 seldepth=max(tools.seldepth, depth),
                 score=self.score(raw),
-                pv=tuple(self.state.line_names(line)),
+                pv=tuple(line),
                 nodes=control.nodes,
                 nps=control.nps(),
                 time=control.elapsed(),
@@ -147,16 +147,15 @@ class _Reporter:
     ) -> Finished:
         tools = self.tools
         control = tools.control
-        names = self.state.line_names(line)
         root_moves = tuple(
-            RootMoveStat(move=self.state.move_name(move), visits=0, value=value)
+            RootMoveStat(move=move, visits=0, value=value)
             for _, (move, value) in sorted(root_values.items())
         )
         return Finished(
             search_id=tools.context.search_id,
-            best_move=names[0] if names else None,
+            best_move=line[0] if line else None,
             score=self.score(raw),
-            pv=tuple(names),
+            pv=tuple(line),
             depth=depth,
             seldepth=max(tools.seldepth, depth),
             nodes=control.nodes,

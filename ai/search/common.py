@@ -206,7 +206,7 @@ class SearchTools:
                 CurrentMove(
                     search_id=self.context.search_id,
                     depth=self.iteration_depth,
-                    move=state.move_name(move),
+                    move=move,
                     number=number,
                     total=self.root_move_count,
                 )

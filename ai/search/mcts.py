@@ -481,7 +481,7 @@ class MonteCarloTreeSearch:
             children = sorted(root.children, key=lambda child: (-child.visits, order.get(child.move, 0)))
         return tuple(
             RootMoveStat(
-                move=self.state.move_name(child.move), visits=child.visits, value=sign * child.mean()
+                move=child.move, visits=child.visits, value=sign * child.mean()
             )
             for child in children
         )
@@ -499,7 +499,7 @@ class MonteCarloTreeSearch:
                 depth=depth,
                 seldepth=max(self.seldepth, depth),
                 score=self.score(),
-                pv=tuple(self.state.line_names(self.principal_variation())),
+                pv=tuple(self.principal_variation()),
                 nodes=control.nodes,
                 nps=control.nps(),
                 time=control.elapsed(),
@@ -530,13 +530,12 @@ class MonteCarloTreeSearch:
         line = self.principal_variation()
         if not line and self.root.player != CHANCE:  # stopped before any iteration finished
             line = [self.state.legal_moves()[0]]
-        names = self.state.line_names(line)
         depth = round(self.mean_depth())
         return Finished(
             search_id=self.context.search_id,
-            best_move=names[0] if names else None,
+            best_move=line[0] if line else None,
             score=self.score(),
-            pv=tuple(names),
+            pv=tuple(line),
             depth=depth,
             seldepth=max(self.seldepth, depth),
             nodes=control.nodes,

@@ -54,7 +54,7 @@ def test_the_empty_board_is_a_draw(algorithm: str) -> None:
     assert answer.score.value == 0
     assert answer.score.win_in_plies is None
     assert answer.best_move is not None
-    assert game_value(new_game("tictactoe").result(new_game("tictactoe").parse_move(answer.best_move)).to_text()) == 0
+    assert game_value(new_game("tictactoe").result(answer.best_move).to_text()) == 0
 
 
 @pytest.mark.parametrize("algorithm", ["alphabeta", "pvs", "mtdf"])
@@ -67,7 +67,7 @@ def test_the_engine_never_throws_away_a_game_theoretic_value(algorithm: str) -> 
     for state in reachable_open_positions():
         answer = search(state, settings, Limits(depth=9), shared=shared)
         assert answer.best_move is not None
-        child = state.result(state.parse_move(answer.best_move))
+        child = state.result(answer.best_move)
         assert -game_value(child.to_text()) == game_value(state.to_text()), state.to_text()
         expected = game_value(state.to_text())
         assert (answer.score.value > 0) == (expected > 0) and (answer.score.value < 0) == (expected < 0)
@@ -80,14 +80,14 @@ def test_plain_minimax_plays_perfectly_from_later_positions() -> None:
         if state.to_text().count(".") > 4:
             continue
         answer = search(state, settings, Limits(depth=9))
-        child = state.result(state.parse_move(answer.best_move))  # type: ignore[arg-type]
+        child = state.result(answer.best_move)
         assert -game_value(child.to_text()) == game_value(state.to_text()), state.to_text()
 
 
 def test_a_win_is_reported_with_its_distance() -> None:
     state = new_game("tictactoe", "xx.oo....")  # x to move wins at once on c3
     answer = search(state, SearchSettings(tt_megabytes=1), Limits(depth=9))
-    assert answer.best_move == "c3"
+    assert state.move_name(answer.best_move) == "c3"
     assert answer.score.win_in_plies == 1
     assert answer.score.value == WIN_SCORE - 1
 
@@ -185,9 +185,9 @@ def test_quiescence_searches_a_mandatory_capture_instead_of_standing_pat() -> No
     for algorithm in ("minimax", "alphabeta", "pvs", "mtdf"):
         state = ForcedCaptureGame()
         with_quiescence = search(state, SearchSettings(algorithm=algorithm, tt_megabytes=1), Limits(depth=1))
-        assert with_quiescence.best_move == "b" and with_quiescence.score.value == 0
+        assert state.move_name(with_quiescence.best_move) == "b" and with_quiescence.score.value == 0
         horizon = search(state, SearchSettings(algorithm=algorithm, quiescence=False, tt_megabytes=1), Limits(depth=1))
-        assert horizon.best_move == "a"  # the horizon effect, for the lecture
+        assert state.move_name(horizon.best_move) == "a"  # the horizon effect, for the lecture
         assert horizon.stats.qnodes == 0 < with_quiescence.stats.qnodes
 
 
@@ -195,10 +195,10 @@ def test_quiescence_sees_the_recapture() -> None:
     """Qxd5 wins a pawn at depth 1 -- unless the search looks at ...exd5."""
     state = new_game("chess", "4k3/8/4p3/3p4/8/8/3Q4/4K3 w - - 0 1")
     with_quiescence = search(state, SearchSettings(), Limits(depth=1))
-    assert with_quiescence.best_move != "Qxd5"
+    assert state.move_name(with_quiescence.best_move) != "Qxd5"
     assert with_quiescence.seldepth > 1
     horizon = search(state, SearchSettings(quiescence=False), Limits(depth=1))
-    assert horizon.best_move == "Qxd5"
+    assert state.move_name(horizon.best_move) == "Qxd5"
 
 
 def test_chess_selectivity_keeps_the_answer_on_a_tactic() -> None:
@@ -271,7 +271,7 @@ def check_mate_answer(fen: str, moves: int, settings: SearchSettings) -> None:
     assert answer.score.mate_in_moves() == moves
     assert answer.score.view == (0 if board.turn == chess.WHITE else 1)
     assert answer.best_move is not None
-    board.push(board.parse_san(answer.best_move))
+    board.push(answer.best_move)
     assert every_reply_allows_mate(board, moves - 1)
 
 
@@ -311,7 +311,7 @@ def check_ffo(number: int, settings: SearchSettings) -> Finished:
     answer = search(state, settings, Limits(time=120))
     assert answer.score.value == score * state.EVAL_SCALE
     assert answer.score.view == state.to_move()
-    assert answer.best_move in best_moves
+    assert state.move_name(answer.best_move) in best_moves
     assert not answer.stopped
     return answer
 
@@ -405,7 +405,7 @@ def test_a_move_exists_even_when_stopped_at_once(algorithm: str) -> None:
     for deepening in (True, False):
         answer = search(state, SearchSettings(algorithm=algorithm, iterative_deepening=deepening, tt_megabytes=1), Limits(nodes=1))
         assert answer.best_move is not None
-        state.parse_move(answer.best_move)  # legal
+        assert answer.best_move in state.legal_moves()
 
 
 def test_fixed_depth_without_iterative_deepening() -> None:
@@ -438,8 +438,9 @@ def test_iteration_events_carry_every_field() -> None:
         assert 0 <= event.first_move_cutoff_rate <= 1
         assert event.ebf > 0
         board = chess.Board(fen)
-        for name in event.pv:  # the PV is legal, in SAN
-            board.push_san(name)
+        for move in event.pv:  # the PV is a legal line
+            assert board.is_legal(move)
+            board.push(move)
     last = iterations[-1]
     assert last.hashfull > 0 and last.tt_hit_rate > 0
     assert last.cutoffs > 0 and last.first_move_cutoff_rate > 0.5
@@ -454,7 +455,7 @@ def test_iteration_events_carry_every_field() -> None:
 def test_scores_are_seen_from_the_side_to_move() -> None:
     state = new_game("tictactoe", "xx.oo.x..")  # o to move wins at once on c2
     answer = search(state, SearchSettings(tt_megabytes=1), Limits(depth=9))
-    assert answer.best_move == "c2"
+    assert state.move_name(answer.best_move) == "c2"
     assert answer.score.view == 1 and answer.score.win_in_plies == 1
     assert answer.score.for_player(0).win_in_plies == -1
 
@@ -531,8 +532,8 @@ def test_each_iteration_searches_the_previous_best_move_first(algorithm: str, fe
     """Also after an aspiration fail-low: a failed root must not forget the best move."""
     events: list[SearchEvent] = []
     search(new_game("chess", fen), SearchSettings(algorithm=algorithm), Limits(depth=6), on_event=events.append)
-    best_of_depth: dict[int, str] = {}
-    first_of_depth: dict[int, list[str]] = {}
+    best_of_depth: dict[int, object] = {}
+    first_of_depth: dict[int, list[object]] = {}
     failed_high: set[int] = set()
     for event in events:
         if isinstance(event, Iteration) and event.bound == "exact" and event.pv:

@@ -55,7 +55,7 @@ def test_a_stop_cuts_a_long_othello_endgame_solve_short() -> None:
     latency, answer = stop_latency(state, SearchSettings(algorithm="pvs", solver_empties=22))
     assert latency < STOP_BUDGET
     assert answer.stopped  # type: ignore[attr-defined]
-    assert state.parse_move(answer.best_move) in state.legal_moves()  # type: ignore[attr-defined]
+    assert answer.best_move in state.legal_moves()  # type: ignore[attr-defined]
     assert answer.nodes > 1000  # type: ignore[attr-defined]  # the solver's nodes are counted
 
 
@@ -64,7 +64,7 @@ def test_a_time_limit_holds_during_an_othello_endgame_solve() -> None:
     started = time.perf_counter()
     answer = search(state, SearchSettings(algorithm="alphabeta", solver_empties=20), Limits(time=0.5))
     assert time.perf_counter() - started < 0.6
-    assert state.parse_move(answer.best_move) in state.legal_moves()
+    assert answer.best_move in state.legal_moves()
 
 
 @pytest.mark.parametrize("algorithm", ["alphabeta", "pvs", "mtdf", "minimax", "mcts"])
@@ -80,7 +80,7 @@ def test_a_stop_ends_a_backgammon_search_within_100_ms(algorithm: str) -> None:
     state = backgammon_midgame()
     latency, answer = stop_latency(state, SearchSettings(algorithm=algorithm))
     assert latency < STOP_BUDGET
-    assert state.parse_move(answer.best_move) in state.legal_moves()  # type: ignore[attr-defined]
+    assert answer.best_move in state.legal_moves()  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("game", "algorithm"), [("chess", "pvs"), ("checkers", "alphabeta"), ("othello", "mtdf")])
