@@ -15,7 +15,13 @@ A cancelled search's late events are dropped, never shown: each search gets a ge
 token before it is submitted, and an event whose token is not the current one is ignored
 on the reader thread and again on the GUI thread (a batch may be in flight when the user
 presses stop). Nothing here blocks the GUI thread: the reader thread only appends to a
-buffer under a lock and posts one queued wake-up per batch.
+buffer under a lock and posts one wake-up per batch.
+
+The wake-up is the self-pipe trick (a byte on a socket pair, read by a ``QSocketNotifier``
+on the GUI thread), not a signal emitted from the reader thread: PySide6 6.11 crashed
+(SIGSEGV in ``SignalInstance.emit``, about one run in ten of the tests) when a Python
+thread that Qt did not start emitted a queued signal, so the reader thread never calls
+into Qt at all. The GUI thread then emits the public signals itself.
 
 Pattern from the Qt for Python examples and Anki's ``aqt`` (background work returns to the
 main thread through queued signals; a cancelled task's results are dropped).
@@ -24,15 +30,16 @@ main thread through queued signals; a cancelled task's results are dropped).
 from __future__ import annotations
 
 import dataclasses
+import socket
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal, Slot
 
-from ai.engine import build_state
+from ai.engine import prepare
 from ai.events import CurrentMove, Finished, Iteration, Progress
 from ai.settings import Limits, SearchRequest, SearchSettings
 from games.base import GameState
@@ -108,9 +115,6 @@ class EngineBridge(QObject):
     search_finished = Signal(object)
     search_failed = Signal(str)
 
-    _events_waiting = Signal()
-    """Posted from the reader thread (queued) when a batch starts to gather."""
-
     def __init__(
         self,
         pool: EnginePoolLike | None = None,
@@ -135,7 +139,12 @@ class EngineBridge(QObject):
         self._info: SearchInfo | None = None
         self._last_delivery = 0.0
         self._is_shut_down = False
-        self._events_waiting.connect(self._on_events_waiting, Qt.ConnectionType.QueuedConnection)
+        # The reader thread wakes the GUI thread by writing a byte here (see the module doc).
+        self._wake_receiver, self._wake_sender = socket.socketpair()
+        self._wake_receiver.setblocking(False)
+        self._wake_sender.setblocking(False)
+        self._wake_notifier = QSocketNotifier(self._wake_receiver.fileno(), QSocketNotifier.Type.Read, self)
+        self._wake_notifier.activated.connect(self._on_events_waiting)
         self._delivery_timer = QTimer(self)
         self._delivery_timer.setSingleShot(True)
         self._delivery_timer.timeout.connect(self._deliver)
@@ -221,6 +230,10 @@ class EngineBridge(QObject):
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown()
+        with self._lock:  # the reader thread sends under this lock: none is sending now
+            self._wake_notifier.setEnabled(False)
+            self._wake_sender.close()
+            self._wake_receiver.close()
 
     # ------------------------------------------------------------ set-up helpers
     @staticmethod
@@ -233,14 +246,14 @@ class EngineBridge(QObject):
                 request = dataclasses.replace(request, settings=settings)
             if limits is not None:
                 request = dataclasses.replace(request, limits=limits)
-            return request, build_state(request)
-        request = SearchRequest(
-            game=target.NAME,
-            position=target.to_text(),
-            settings=SearchSettings() if settings is None else settings,
-            limits=Limits() if limits is None else limits,
-        )
-        return request, target.copy()
+        else:
+            request = SearchRequest(
+                game=target.NAME,
+                position=target.to_text(),
+                settings=SearchSettings() if settings is None else settings,
+                limits=Limits() if limits is None else limits,
+            )
+        return request, prepare(request).state  # fails fast, with the reason, on a bad request
 
     def _fail_later(self, message: str) -> None:
         """Emit ``search_failed`` from the event loop, as a failing search would."""
@@ -268,11 +281,19 @@ class EngineBridge(QObject):
             if self._wake_posted and not isinstance(event, Finished):
                 return
             self._wake_posted = True
-        self._events_waiting.emit()
+            try:
+                self._wake_sender.send(b"\0")
+            except OSError:  # full (a wake-up is already waiting) or closed at shutdown
+                pass
 
     # ---------------------------------------------------------- GUI thread side
     @Slot()
     def _on_events_waiting(self) -> None:
+        try:
+            while self._wake_receiver.recv(4096):
+                pass
+        except OSError:  # nothing more to read
+            pass
         with self._lock:
             has_finished = self._pending.finished is not None
         wait = self._last_delivery + self._interval - time.monotonic()

@@ -28,8 +28,6 @@ def move_text(root: GameState, move: Any) -> str:
     """``move`` (played from ``root``) in the game's notation."""
     if move is None:
         return NO_VALUE
-    if isinstance(move, str):  # an event from before moves travelled as values
-        return move
     return root.move_name(move)
 
 
@@ -37,13 +35,7 @@ def line_text(root: GameState, moves: Sequence[Any]) -> str:
     """A principal variation played from ``root``, in the game's notation."""
     if not moves:
         return NO_VALUE
-    if all(isinstance(move, str) for move in moves):
-        names = list(moves)
-    else:
-        try:
-            names = root.line_names(moves)
-        except (ValueError, KeyError, IndexError):  # a line the state cannot replay: name what it can
-            names = [move_text(root, moves[0]), "…"]
+    names = root.line_names(moves)
     separator = " | " if any(" " in name for name in names) else MOVE_SEPARATOR
     return separator.join(names)
 

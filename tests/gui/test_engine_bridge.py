@@ -4,6 +4,9 @@ every iteration kept, the answer at once, and nothing of a stopped search."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+
+import pytest
 
 from pytestqt.qtbot import QtBot
 
@@ -26,6 +29,15 @@ def finished(search_id: int) -> Finished:
     return Finished(search_id, None, Score(5.0), (), 4, 4, 1000, 1e3, 1.0)
 
 
+@pytest.fixture
+def scripted() -> Iterator[tuple[ScriptedPool, EngineBridge]]:
+    pool = ScriptedPool()
+    bridge = EngineBridge(pool)
+    yield pool, bridge
+    bridge.shutdown()
+    assert pool.is_shut_down
+
+
 def record(bridge: EngineBridge) -> dict[str, list[tuple[float, object]]]:
     """Every emitted signal with the time it arrived (GUI thread)."""
     seen: dict[str, list[tuple[float, object]]] = {
@@ -39,9 +51,10 @@ def record(bridge: EngineBridge) -> dict[str, list[tuple[float, object]]]:
     return seen
 
 
-def test_many_events_are_coalesced_to_about_ten_deliveries_a_second(qtbot: QtBot) -> None:
-    pool = ScriptedPool()
-    bridge = EngineBridge(pool)
+def test_many_events_are_coalesced_to_about_ten_deliveries_a_second(
+    qtbot: QtBot, scripted: tuple[ScriptedPool, EngineBridge]
+) -> None:
+    pool, bridge = scripted
     seen = record(bridge)
     search_id = bridge.start_search(new_game("tictactoe"), SearchSettings(), Limits())
     assert search_id is not None
@@ -83,11 +96,11 @@ def test_finished_is_delivered_at_once(qtbot: QtBot) -> None:
     with qtbot.waitSignal(bridge.search_finished, timeout=1000):
         pool.send(search_id, [finished(search_id)])
     assert [event.nodes for _, event in seen["progress"]] == [1, 2]
+    bridge.shutdown()
 
 
-def test_events_of_a_replaced_search_are_dropped(qtbot: QtBot) -> None:
-    pool = ScriptedPool()
-    bridge = EngineBridge(pool)
+def test_events_of_a_replaced_search_are_dropped(qtbot: QtBot, scripted: tuple[ScriptedPool, EngineBridge]) -> None:
+    pool, bridge = scripted
     seen = record(bridge)
     first = bridge.start_search(new_game("tictactoe"))
     second = bridge.start_search(new_game("tictactoe"))
@@ -118,6 +131,7 @@ def test_stop_delivers_nothing_more_even_of_a_batch_in_flight(qtbot: QtBot) -> N
     assert [event.nodes for _, event in seen["progress"]] == [1]
     assert seen["iteration"] == [] and seen["finished"] == []
     assert not bridge.is_searching
+    bridge.shutdown()
 
 
 def test_move_now_still_delivers_the_answer(qtbot: QtBot) -> None:

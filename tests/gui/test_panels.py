@@ -46,7 +46,7 @@ def test_a_real_search_fills_the_panel_in_the_games_notation(qtbot: QtBot, bridg
     qtbot.addWidget(panel)
     state = new_game("chess")
     finished = run_search(qtbot, bridge, panel, state, SearchSettings(), Limits(depth=4))
-    expected = "  ".join(state.line_names(finished.pv) if not isinstance(finished.pv[0], str) else finished.pv)
+    expected = "  ".join(state.line_names(finished.pv))
     assert panel.pv_text() == expected
     assert state.parse_move(panel.pv_text().split()[0]) in state.legal_moves()  # SAN, not a repr
     depths = [int(row[0].split("/")[0]) for row in panel.iterations.rows]  # one row per report,
@@ -82,7 +82,7 @@ def test_mcts_shows_root_moves_sorted_by_visits(qtbot: QtBot, bridge: EngineBrid
     assert len(rows) == len(state.legal_moves())
     visits = [int(row[1].replace(",", "")) for row in rows]
     assert visits == sorted(visits, reverse=True)
-    assert rows[0][0] == state.move_name(finished.best_move) if not isinstance(finished.best_move, str) else finished.best_move
+    assert rows[0][0] == state.move_name(finished.best_move)
     assert panel.tabs.currentWidget() is panel.root_move_view
     assert "C = 1.41" in panel.settings_label.text()
 
