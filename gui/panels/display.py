@@ -107,8 +107,73 @@ def seconds_text(seconds: float) -> str:
     return f"{seconds:.2f} s" if seconds < 100 else f"{seconds:.0f} s"
 
 
-def percent_text(fraction: float) -> str:
-    return f"{100.0 * fraction:.1f} %"
+def percent_text(fraction: float, compact: bool = False) -> str:
+    return f"{100.0 * fraction:.1f}{'' if compact else ' '}%"
+
+
+def ebf_text(ebf: float) -> str:
+    """The effective branching factor (the first iteration's is large: nothing before it)."""
+    if not ebf:
+        return NO_VALUE
+    return f"{ebf:.2f}" if ebf < 100 else f"{ebf:.0f}"
+
+
+DEPTH_FIRST = ("minimax", "alphabeta", "pvs", "mtdf")
+WINDOWED = ("alphabeta", "pvs")
+"""The algorithms that search with an aspiration window (MTD(f) makes its own guesses;
+minimax ignores windows)."""
+ENHANCED = ("alphabeta", "pvs", "mtdf")
+"""The algorithms that use the transposition table and move ordering (plain minimax is the
+reference without them)."""
+CHANCE_FAMILY = ("expectiminimax", "star1", "star2")
+
+USED_BY: dict[str, tuple[str, ...]] = {
+    "iterative_deepening": (*DEPTH_FIRST, *CHANCE_FAMILY),
+    "aspiration": WINDOWED,
+    "aspiration_window": WINDOWED,
+    "transposition_table": ENHANCED,
+    "tt_megabytes": ENHANCED,
+    "move_ordering": ENHANCED,
+    "killers": ENHANCED,
+    "history": ENHANCED,
+    "quiescence": DEPTH_FIRST,
+    "check_extensions": DEPTH_FIRST,
+    "null_move": DEPTH_FIRST,
+    "late_move_reductions": DEPTH_FIRST,
+    "solver_empties": DEPTH_FIRST,
+    "exploration": ("mcts",),
+    "playout": ("mcts",),
+    "playout_depth": ("mcts",),
+    "seed": ("mcts",),
+}
+"""Which algorithms read each ``SearchSettings`` switch (the others ignore it); read from
+``ai/search`` (``SearchTools``, ``ChanceTools``, ``iterative.aspiration_iteration``)."""
+
+
+def game_has_null_move(game: type[GameState]) -> bool:
+    """Whether the game offers the chess-only selectivity (null move, LMR, check extensions)."""
+    return game.can_null_move is not GameState.can_null_move
+
+
+def game_has_noisy_moves(game: type[GameState]) -> bool:
+    """Whether quiescence search has anything to search in ``game``."""
+    return game.noisy_moves is not GameState.noisy_moves
+
+
+def is_used(field: str, settings: Any, game: type[GameState] | None) -> bool:
+    """Whether the switch ``field`` changes what this search does (the algorithm reads it
+    and the game supports it)."""
+    if settings.algorithm not in USED_BY.get(field, (settings.algorithm,)):
+        return False
+    if game is None:
+        return True
+    if field in ("check_extensions", "null_move", "late_move_reductions"):
+        return game_has_null_move(game)
+    if field == "solver_empties":
+        return game.HAS_SOLVER
+    if field == "quiescence":
+        return game_has_noisy_moves(game)
+    return True
 
 
 def settings_summary(settings: Any, game: type[GameState]) -> str:
@@ -117,36 +182,34 @@ def settings_summary(settings: Any, game: type[GameState]) -> str:
 
     spec = ALGORITHMS.get(settings.algorithm)
     parts = [spec.summary if spec else settings.algorithm]
-    if settings.algorithm == "mcts":
+
+    def used(field: str) -> bool:
+        return bool(is_used(field, settings, game))
+
+    if used("exploration"):
         playout = "random playouts" if settings.playout == "random" else f"EVAL playouts ({settings.playout_depth} plies)"
         parts += [f"C = {settings.exploration:g}", playout, f"seed {settings.seed}"]
-    else:
-        if settings.iterative_deepening:
-            parts.append("iterative deepening")
-            if settings.aspiration:
-                parts.append(f"aspiration ±{settings.aspiration_window:g}")
+    if used("iterative_deepening"):
+        parts.append("iterative deepening" if settings.iterative_deepening else "fixed depth")
+    if used("aspiration") and settings.iterative_deepening and settings.aspiration:
+        parts.append(f"aspiration ±{settings.aspiration_window:g}")
+    if used("transposition_table"):
         parts.append(f"TT {settings.tt_megabytes} MB" if settings.transposition_table else "no TT")
+    if used("move_ordering"):
         if settings.move_ordering:
             extras = [name for name, on in (("killers", settings.killers), ("history", settings.history)) if on]
             parts.append("ordering" + (f" ({', '.join(extras)})" if extras else ""))
         else:
             parts.append("no ordering")
-        if settings.quiescence:
-            parts.append("quiescence")
-        if game_has_null_move(game):
-            for name, on in (
-                ("check ext.", settings.check_extensions),
-                ("null move", settings.null_move),
-                ("LMR", settings.late_move_reductions),
-            ):
-                if on:
-                    parts.append(name)
-        if game.HAS_SOLVER and settings.solver_empties:
-            parts.append(f"solver ≤ {settings.solver_empties} empties")
+    for field, name in (
+        ("quiescence", "quiescence"),
+        ("check_extensions", "check ext."),
+        ("null_move", "null move"),
+        ("late_move_reductions", "LMR"),
+    ):
+        if used(field) and getattr(settings, field):
+            parts.append(name)
+    if used("solver_empties") and settings.solver_empties:
+        parts.append(f"solver ≤ {settings.solver_empties} empties")
     parts.append(f"{settings.threads} thread{'s' if settings.threads != 1 else ''}")
     return " · ".join(parts)
-
-
-def game_has_null_move(game: type[GameState]) -> bool:
-    """Whether the game offers the chess-only selectivity (null move, LMR, check extensions)."""
-    return game.can_null_move is not GameState.can_null_move

@@ -113,20 +113,20 @@ class RowsModel(QAbstractTableModel):
 
 ITERATION_COLUMNS = [
     Column("Depth", "99/99"),
-    Column("Score", "≥ mated in 99"),
-    Column("Nodes", "999,999,999"),
-    Column("Nodes/s", "999 k/s"),
+    Column("Score", "≥ mated in 9"),
+    Column("Nodes", "99,999,999"),
     Column("Time", "99.99 s"),
-    Column("TT hits", "100.0 %"),
-    Column("Cut-offs", "99,999,999"),
-    Column("1st cut", "100.0 %"),
     Column("EBF", "99.99"),
+    Column("TT hits", "100.0%"),
+    Column("1st cut", "100.0%"),
     Column("Principal variation", "", ALIGN_TEXT),
 ]
+"""Per iteration: what a student compares between settings (rates and cut-off counts of the
+running search are in the counters above the table)."""
 ROOT_MOVE_COLUMNS = [
     Column("Move", "24/18 13/11 24/18 13/11", ALIGN_TEXT),
     Column("Visits", "99,999,999"),
-    Column("Share", "100.0 %"),
+    Column("Share", "100.0%"),
     Column("Value", "+9.999"),
 ]
 
@@ -140,6 +140,8 @@ def make_table(model: RowsModel, font: QFont) -> QTableView:
     view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
     view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
     view.setWordWrap(False)
+    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    view.setTextElideMode(Qt.TextElideMode.ElideRight)
     view.setAlternatingRowColors(True)
     view.verticalHeader().hide()
     metrics = QFontMetrics(font)
@@ -249,8 +251,8 @@ class EnginePanel(QWidget):
 
         self.iterations = RowsModel([Column(c.header, c.widest, c.align) for c in ITERATION_COLUMNS], self)
         self.root_moves = RowsModel([Column(c.header, c.widest, c.align) for c in ROOT_MOVE_COLUMNS], self)
-        self.iteration_view = make_table(self.iterations, numbers)
-        self.root_move_view = make_table(self.root_moves, numbers)
+        self.iteration_view = make_table(self.iterations, self.font())
+        self.root_move_view = make_table(self.root_moves, self.font())
         self.tabs = QTabWidget()
         self.tabs.addTab(self.iteration_view, "Iterations")
         self.tabs.addTab(self.root_move_view, "Root moves")
@@ -311,18 +313,16 @@ class EnginePanel(QWidget):
         self.stat_labels["tt"].setText(display.percent_text(event.tt_hit_rate))
         self.stat_labels["cutoffs"].setText(display.count_text(event.cutoffs))
         self.stat_labels["first_cut"].setText(display.percent_text(event.first_move_cutoff_rate))
-        self.stat_labels["ebf"].setText(f"{event.ebf:.2f}" if event.ebf else display.NO_VALUE)
+        self.stat_labels["ebf"].setText(display.ebf_text(event.ebf))
         self.iterations.append(
             (
                 f"{event.depth}/{event.seldepth}",
                 mark + display.score_value_text(event.score, game),
                 display.count_text(event.nodes),
-                display.rate_text(event.nps),
                 display.seconds_text(event.time),
-                display.percent_text(event.tt_hit_rate),
-                display.count_text(event.cutoffs),
-                display.percent_text(event.first_move_cutoff_rate),
-                f"{event.ebf:.2f}" if event.ebf else display.NO_VALUE,
+                display.ebf_text(event.ebf),
+                display.percent_text(event.tt_hit_rate, compact=True),
+                display.percent_text(event.first_move_cutoff_rate, compact=True),
                 line,
             )
         )
@@ -406,7 +406,7 @@ class EnginePanel(QWidget):
                 (
                     display.move_text(info.root, stat.move),
                     display.count_text(stat.visits),
-                    display.percent_text(stat.visits / total),
+                    display.percent_text(stat.visits / total, compact=True),
                     f"{stat.value:+.3f}",
                 )
                 for stat in ordered

@@ -11,7 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QTableView, QVBoxLayout, QWidget
 
-from games.base import CHANCE, GameState, Player
+from games.base import GameState, Player
+from gui.panels.display import FIXED_VIEW
 from gui.panels.engine_panel import ALIGN_TEXT, Column, RowsModel, make_table, tabular_font
 
 FEATURE_COLUMNS = [
@@ -53,8 +54,8 @@ class FeaturesPanel(QWidget):
         layout.addWidget(self.total_label)
 
     def set_state(self, state: GameState | None, player: Player | None = None) -> None:
-        """Break down EVAL of ``state`` for ``player`` (default: the side to move; player 0
-        at a dice roll)."""
+        """Break down EVAL of ``state`` for ``player`` (default: player 0, the view of every
+        score in the panels)."""
         if state is None:
             self.model.clear()
             self.title_label.setText("Evaluation")
@@ -62,9 +63,7 @@ class FeaturesPanel(QWidget):
             return
         game = type(state)
         if player is None:
-            player = state.to_move()
-            if player == CHANCE:
-                player = 0
+            player = FIXED_VIEW
         features = state.evaluation_features(player)
         name = game.PLAYER_NAMES[player]
         rows = []

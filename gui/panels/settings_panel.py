@@ -27,37 +27,7 @@ from PySide6.QtWidgets import (
 from ai.search import ALGORITHMS
 from ai.settings import SearchSettings
 from games.base import GameState
-from gui.panels.display import game_has_null_move
-
-DEPTH_FIRST = ("minimax", "alphabeta", "pvs", "mtdf")
-WINDOWED = ("alphabeta", "pvs")
-"""The algorithms that search with an aspiration window (MTD(f) makes its own guesses;
-minimax ignores windows)."""
-ENHANCED = ("alphabeta", "pvs", "mtdf")
-"""The algorithms that use the transposition table and move ordering (plain minimax is the
-reference without them)."""
-CHANCE_FAMILY = ("expectiminimax", "star1", "star2")
-
-USED_BY: dict[str, tuple[str, ...]] = {
-    "iterative_deepening": (*DEPTH_FIRST, *CHANCE_FAMILY),
-    "aspiration": WINDOWED,
-    "aspiration_window": WINDOWED,
-    "transposition_table": ENHANCED,
-    "tt_megabytes": ENHANCED,
-    "move_ordering": ENHANCED,
-    "killers": ENHANCED,
-    "history": ENHANCED,
-    "quiescence": DEPTH_FIRST,
-    "check_extensions": DEPTH_FIRST,
-    "null_move": DEPTH_FIRST,
-    "late_move_reductions": DEPTH_FIRST,
-    "solver_empties": DEPTH_FIRST,
-    "exploration": ("mcts",),
-    "playout": ("mcts",),
-    "playout_depth": ("mcts",),
-    "seed": ("mcts",),
-}
-"""Which algorithms read each switch (the others ignore it)."""
+from gui.panels.display import USED_BY, game_has_noisy_moves, game_has_null_move
 
 MAX_TABLE_MEGABYTES = 4096
 MAX_SOLVER_EMPTIES = 24
@@ -129,7 +99,7 @@ class SettingsPanel(QWidget):
         top.addRow("Threads", spin("threads", 1, cores, f" of {cores}"))
         layout.addLayout(top)
 
-        depth_first = QGroupBox("Alpha-beta family")
+        depth_first = QGroupBox("Search enhancements")
         form = QFormLayout(depth_first)
         form.addRow(check("iterative_deepening", "Iterative deepening", "Search depth 1, 2, 3, ... reusing each result"))
         row = QHBoxLayout()
@@ -273,6 +243,3 @@ class SettingsPanel(QWidget):
             tip = self._tips.setdefault(field, control.toolTip())
             control.setToolTip(f"{tip} (off here: {reason})" if reason and tip else reason or tip)
 
-
-def game_has_noisy_moves(game: type[GameState]) -> bool:
-    return game.noisy_moves is not GameState.noisy_moves
