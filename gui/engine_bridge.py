@@ -30,6 +30,7 @@ main thread through queued signals; a cancelled task's results are dropped).
 from __future__ import annotations
 
 import dataclasses
+import os
 import socket
 import threading
 import time
@@ -50,6 +51,9 @@ DELIVERY_INTERVAL_MS = 100
 
 class EnginePoolLike(Protocol):
     """What the bridge uses of ``ai.parallel.EnginePool`` (contracts §3)."""
+
+    @property
+    def workers(self) -> int: ...
 
     def submit(self, request: SearchRequest, on_event: Callable[[Any], None]) -> int: ...
 
@@ -87,11 +91,23 @@ class _Pending:
         return not self.iterations and self.progress is None and self.current_move is None and self.finished is None
 
 
-def make_pool(workers: int | None, hash_megabytes: int) -> EnginePoolLike:
+PoolFactory = Callable[[int, int], EnginePoolLike]
+"""Makes a pool of so many worker processes with a table of so many MB."""
+
+
+def make_pool(workers: int, hash_megabytes: int) -> EnginePoolLike:
     """The real engine pool (imported on first use: the app starts before any search)."""
     from ai.parallel import EnginePool
 
     return EnginePool(workers=workers, hash_megabytes=hash_megabytes)
+
+
+def available_cores() -> int:
+    """Cores this process may use (the most worker processes worth having)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 class EngineBridge(QObject):
@@ -106,6 +122,12 @@ class EngineBridge(QObject):
     * ``search_failed(str)``: the search could not run or a worker failed; one clear line.
 
     After ``stop()`` (or a new ``start_search``) nothing more of the old search is emitted.
+
+    The pool is started on the first search with ``settings.threads`` workers (at most the
+    cores) and a ``settings.tt_megabytes`` table. A later search asking for another number of
+    threads gets a new pool; the old one is shut down on a background thread, so the GUI
+    never waits for processes to end (``shutdown`` waits for them all). A pool handed in as
+    ``pool`` is used as it is, whatever the settings say.
     """
 
     search_started = Signal(object)
@@ -119,15 +141,17 @@ class EngineBridge(QObject):
         self,
         pool: EnginePoolLike | None = None,
         *,
-        workers: int | None = None,
-        hash_megabytes: int = 64,
+        pool_factory: PoolFactory = make_pool,
         interval_ms: int = DELIVERY_INTERVAL_MS,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._pool = pool
-        self._workers = workers
-        self._table_megabytes = hash_megabytes
+        self._pool_factory: PoolFactory | None = None if pool is not None else pool_factory
+        """``None``: the pool was handed in and is kept whatever the settings say."""
+        self._table_megabytes: int | None = None
+        self._retiring: list[threading.Thread] = []
+        """Threads shutting down pools replaced after a change of thread count."""
         self._interval = interval_ms / 1000.0
         self._lock = threading.Lock()
         self._generation = 0
@@ -161,13 +185,33 @@ class EngineBridge(QObject):
         return self._info
 
     @property
-    def pool(self) -> EnginePoolLike:
-        """The pool, started on first use."""
+    def pool(self) -> EnginePoolLike | None:
+        """The pool (``None`` before the first search)."""
+        return self._pool
+
+    def _pool_for(self, settings: SearchSettings) -> EnginePoolLike:
+        """A pool with the workers and table ``settings`` ask for."""
         if self._is_shut_down:
             raise RuntimeError("the engine bridge was shut down")
-        if self._pool is None:
-            self._pool = make_pool(self._workers, self._table_megabytes)
-        return self._pool
+        workers = max(1, min(settings.threads, available_cores()))
+        megabytes = settings.tt_megabytes
+        pool = self._pool
+        if pool is not None and self._pool_factory is not None and pool.workers != workers:
+            retiring = threading.Thread(target=pool.shutdown, name="engine-pool-retire", daemon=True)
+            retiring.start()
+            self._retiring.append(retiring)
+            pool = self._pool = None
+        if pool is None:
+            assert self._pool_factory is not None
+            pool = self._pool = self._pool_factory(workers, megabytes)
+        else:
+            current = self._table_megabytes
+            if current is None:  # a pool handed in: ask it
+                current = getattr(pool, "hash_megabytes", megabytes)
+            if megabytes != current:
+                pool.resize_table(megabytes)
+        self._table_megabytes = megabytes
+        return pool
 
     def start_search(
         self,
@@ -181,10 +225,7 @@ class EngineBridge(QObject):
         self.stop()
         try:
             request, root = self._request_for(target, settings, limits)
-            if request.settings.tt_megabytes != self._table_megabytes and self._pool is not None:
-                self._pool.resize_table(request.settings.tt_megabytes)
-            self._table_megabytes = request.settings.tt_megabytes
-            pool = self.pool
+            pool = self._pool_for(request.settings)
         except (ValueError, RuntimeError, OSError) as error:
             self._fail_later(str(error))
             return None
@@ -230,6 +271,9 @@ class EngineBridge(QObject):
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown()
+        for retiring in self._retiring:
+            retiring.join()
+        self._retiring.clear()
         with self._lock:  # the reader thread sends under this lock: none is sending now
             self._wake_notifier.setEnabled(False)
             self._wake_sender.close()

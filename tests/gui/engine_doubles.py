@@ -39,11 +39,14 @@ class _Search:
 class ThreadedEnginePool:
     """The real engine in one thread per search (the pool's contract, in process)."""
 
-    def __init__(self) -> None:
+    def __init__(self, workers: int = 1, hash_megabytes: int = 64) -> None:
+        self.workers = workers
+        self.hash_megabytes = hash_megabytes
         self._ids = itertools.count(1)
         self._searches: dict[int, _Search] = {}
         self._threads: list[threading.Thread] = []
         self.resized_to: list[int] = []
+        self.is_shut_down = False
 
     def submit(self, request: SearchRequest, on_event: Callable[[Any], None]) -> int:
         search_id = next(self._ids)
@@ -77,11 +80,13 @@ class ThreadedEnginePool:
 
     def resize_table(self, megabytes: int) -> None:
         self.resized_to.append(megabytes)
+        self.hash_megabytes = megabytes
 
     def shutdown(self) -> None:
         self.stop()
         for thread in self._threads:
             thread.join(5)
+        self.is_shut_down = True
 
 
 class ScriptedPool:
@@ -93,6 +98,8 @@ class ScriptedPool:
         self.moved_now: list[int] = []
         self.stopped: list[int | None] = []
         self.is_shut_down = False
+        self.workers = 1
+        self.hash_megabytes = 64
 
     def submit(self, request: SearchRequest, on_event: Callable[[Any], None]) -> int:
         search_id = next(self._ids)

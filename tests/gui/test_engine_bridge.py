@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 from ai.events import CurrentMove, Finished, Iteration, Progress, Score
 from ai.settings import Limits, SearchSettings
 from games import new_game
-from gui.engine_bridge import EngineBridge, SearchInfo
+from gui.engine_bridge import EngineBridge, SearchInfo, available_cores
 from tests.gui.engine_doubles import ScriptedPool, ThreadedEnginePool
 
 
@@ -159,10 +159,29 @@ def test_a_bad_request_reports_one_line(qtbot: QtBot) -> None:
 
 
 def test_the_table_is_resized_when_the_settings_ask(qtbot: QtBot) -> None:
-    pool = ThreadedEnginePool()
-    bridge = EngineBridge(pool, hash_megabytes=64)
-    with qtbot.waitSignal(bridge.search_finished, timeout=5000):
-        bridge.start_search(new_game("tictactoe"), SearchSettings(tt_megabytes=16), Limits(depth=2))
-    assert pool.resized_to == [16]
+    pool = ThreadedEnginePool(hash_megabytes=64)
+    bridge = EngineBridge(pool)
+    for megabytes in (16, 16, 32):
+        with qtbot.waitSignal(bridge.search_finished, timeout=5000):
+            bridge.start_search(new_game("tictactoe"), SearchSettings(tt_megabytes=megabytes), Limits(depth=2))
+    assert pool.resized_to == [16, 32]
     bridge.shutdown()
     bridge.shutdown()  # idempotent
+
+
+def test_a_new_thread_count_gets_a_new_pool_and_the_old_one_ends(qtbot: QtBot) -> None:
+    made: list[ThreadedEnginePool] = []
+
+    def factory(workers: int, megabytes: int) -> ThreadedEnginePool:
+        made.append(ThreadedEnginePool(workers, megabytes))
+        return made[-1]
+
+    bridge = EngineBridge(pool_factory=factory)
+    assert bridge.pool is None  # no process before the first search
+    for threads in (1, 1, 2):
+        with qtbot.waitSignal(bridge.search_finished, timeout=5000):
+            bridge.start_search(new_game("tictactoe"), SearchSettings(threads=threads), Limits(depth=2))
+    expected = [1, min(2, available_cores())] if available_cores() > 1 else [1]
+    assert [pool.workers for pool in made] == expected
+    bridge.shutdown()
+    assert all(pool.is_shut_down for pool in made)
