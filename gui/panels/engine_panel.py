@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Slot
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -186,14 +186,20 @@ STATS: list[tuple[str, str, str]] = [
 
 class EnginePanel(QWidget):
     """Depth, score from a named side, PV in the game's notation, counters, the iteration
-    table and (MCTS, chance roots) the root moves; the algorithm and its settings."""
+    table and (MCTS, chance roots) the root moves; the algorithm and its settings.
+
+    ``best_move_changed(move | None)`` when the engine's current best move changes (the
+    first move of the latest principal variation), for the board's arrow.
+    """
+
+    best_move_changed = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._info: SearchInfo | None = None
         self._game: type[GameState] | None = None
         self._last_score: Score | None = None
-        self._previous_nodes = 0
+        self._best_move: object | None = None
         numbers = tabular_font(self.font())
 
         layout = QVBoxLayout(self)
@@ -281,7 +287,7 @@ class EnginePanel(QWidget):
         self._info = info
         self._game = type(info.root)
         self._last_score = None
-        self._previous_nodes = 0
+        self._set_best_move(None)
         game = self._game
         self.iterations.clear()
         self.root_moves.clear()
@@ -327,6 +333,8 @@ class EnginePanel(QWidget):
             )
         )
         self.iteration_view.scrollToBottom()
+        if event.pv and event.bound == "exact":
+            self._set_best_move(event.pv[0])
         if event.root_moves:
             self._show_root_moves(event.root_moves)
 
@@ -365,6 +373,7 @@ class EnginePanel(QWidget):
         self.stat_labels["current"].setText(display.NO_VALUE)
         if event.root_moves:
             self._show_root_moves(event.root_moves)
+        self._set_best_move(event.best_move)
         best = display.move_text(info.root, event.best_move)
         how = "stopped" if event.stopped else "done"
         self.status_label.setText(f"Best move {best} ({how}, {display.seconds_text(event.time)})")
@@ -377,10 +386,16 @@ class EnginePanel(QWidget):
     def clear(self) -> None:
         """Back to idle (a new game; a search stopped by the user)."""
         self._info = None
+        self._set_best_move(None)
         self.status_label.setText("Engine idle")
         self.stat_labels["current"].setText(display.NO_VALUE)
 
     # ----------------------------------------------------------------- helpers
+    def _set_best_move(self, move: object | None) -> None:
+        if move != self._best_move:
+            self._best_move = move
+            self.best_move_changed.emit(move)
+
     def _show_counters(
         self, nodes: int, nps: float, seconds: float, hashfull: float | None, depth: int, seldepth: int | None
     ) -> None:

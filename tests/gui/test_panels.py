@@ -41,11 +41,26 @@ def run_search(qtbot: QtBot, bridge: EngineBridge, panel: EnginePanel, state, se
     return answer.args[0]
 
 
+def layout_widths(panel: EnginePanel) -> list[int]:
+    """Widths that must not change while the panel updates (no jitter)."""
+    header = panel.iteration_view.horizontalHeader()
+    columns = [header.sectionSize(column) for column in range(panel.iterations.columnCount() - 1)]
+    return columns + [label.width() for label in panel.stat_labels.values()]
+
+
 def test_a_real_search_fills_the_panel_in_the_games_notation(qtbot: QtBot, bridge: EngineBridge) -> None:
     panel = EnginePanel()
     qtbot.addWidget(panel)
+    panel.resize(640, 600)
+    panel.show()
+    qtbot.waitExposed(panel)
+    widths = layout_widths(panel)
+    best_moves: list[object] = []
+    panel.best_move_changed.connect(best_moves.append)
     state = new_game("chess")
     finished = run_search(qtbot, bridge, panel, state, SearchSettings(), Limits(depth=4))
+    assert layout_widths(panel) == widths
+    assert best_moves and best_moves[-1] == finished.best_move
     expected = "  ".join(state.line_names(finished.pv))
     assert panel.pv_text() == expected
     assert state.parse_move(panel.pv_text().split()[0]) in state.legal_moves()  # SAN, not a repr
