@@ -126,8 +126,9 @@ class EngineBridge(QObject):
     The pool is started on the first search with ``settings.threads`` workers (at most the
     cores) and a ``settings.tt_megabytes`` table. A later search asking for another number of
     threads gets a new pool; the old one is shut down on a background thread, so the GUI
-    never waits for processes to end (``shutdown`` waits for them all). A pool handed in as
-    ``pool`` is used as it is, whatever the settings say.
+    never waits for processes to end (``shutdown`` waits for them all). With ``workers``
+    given, the pool always has that many workers whatever ``settings.threads`` says; a pool
+    handed in as ``pool`` is used as it is.
     """
 
     search_started = Signal(object)
@@ -142,11 +143,15 @@ class EngineBridge(QObject):
         pool: EnginePoolLike | None = None,
         *,
         pool_factory: PoolFactory = make_pool,
+        workers: int | None = None,
         interval_ms: int = DELIVERY_INTERVAL_MS,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
+        if workers is not None and workers < 1:
+            raise ValueError(f"the engine needs at least 1 worker, not {workers}")
         self._pool = pool
+        self._fixed_workers = workers
         self._pool_factory: PoolFactory | None = None if pool is not None else pool_factory
         """``None``: the pool was handed in and is kept whatever the settings say."""
         self._table_megabytes: int | None = None
@@ -193,7 +198,8 @@ class EngineBridge(QObject):
         """A pool with the workers and table ``settings`` ask for."""
         if self._is_shut_down:
             raise RuntimeError("the engine bridge was shut down")
-        workers = max(1, min(settings.threads, available_cores()))
+        threads = settings.threads if self._fixed_workers is None else self._fixed_workers
+        workers = max(1, min(threads, available_cores()))
         megabytes = settings.tt_megabytes
         pool = self._pool
         if pool is not None and self._pool_factory is not None and pool.workers != workers:

@@ -185,3 +185,10 @@ def test_a_new_thread_count_gets_a_new_pool_and_the_old_one_ends(qtbot: QtBot) -
     assert [pool.workers for pool in made] == expected
     bridge.shutdown()
     assert all(pool.is_shut_down for pool in made)
+    made.clear()
+    fixed = EngineBridge(pool_factory=factory, workers=1)  # the app fixes the pool's size
+    for threads in (2, 1):
+        with qtbot.waitSignal(fixed.search_finished, timeout=5000):
+            fixed.start_search(new_game("tictactoe"), SearchSettings(threads=threads), Limits(depth=2))
+    assert [pool.workers for pool in made] == [1]
+    fixed.shutdown()
