@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, Score
-from games.base import GameState
+from ai.search.chance_common import next_decider
+from games.base import CHANCE, GameState
 from gui.engine_bridge import EngineBridge, SearchInfo
 from gui.panels import display
 
@@ -293,17 +294,20 @@ class EnginePanel(QWidget):
         self.root_moves.clear()
         view_name = game.PLAYER_NAMES[display.FIXED_VIEW]
         self.iterations.set_header(1, f"Score ({view_name})")
-        mover = info.root.to_move()
-        mover_name = game.PLAYER_NAMES[mover] if mover >= 0 else "roller"
+        is_chance = info.root.to_move() == CHANCE
+        mover = next_decider(info.root.copy()) if is_chance else info.root.to_move()
+        mover_name = game.PLAYER_NAMES[mover] if mover is not None else display.NO_VALUE
+        self.root_moves.set_header(0, "Roll" if is_chance else "Move")
+        self.root_moves.set_header(2, "Chance" if is_chance else "Share")
         self.root_moves.set_header(3, f"Value ({mover_name})")
+        self.tabs.setTabEnabled(self.tabs.indexOf(self.root_move_view), False)
         self.status_label.setText(f"Thinking: {game.NAME}, {self._limits_text(info)}")
         self.score_label.setText(display.NO_VALUE)
         self.pv_label.setText(display.NO_VALUE)
         for label in self.stat_labels.values():
             label.setText(display.NO_VALUE)
         self.settings_label.setText(display.settings_summary(info.settings, game))
-        is_mcts = info.settings.algorithm == "mcts"
-        self.tabs.setCurrentWidget(self.root_move_view if is_mcts else self.iteration_view)
+        self.tabs.setCurrentWidget(self.iteration_view)
 
     @Slot(object)
     def on_iteration(self, event: Iteration) -> None:
@@ -374,9 +378,12 @@ class EnginePanel(QWidget):
         if event.root_moves:
             self._show_root_moves(event.root_moves)
         self._set_best_move(event.best_move)
-        best = display.move_text(info.root, event.best_move)
         how = "stopped" if event.stopped else "done"
-        self.status_label.setText(f"Best move {best} ({how}, {display.seconds_text(event.time)})")
+        if info.root.to_move() == CHANCE:  # nothing to choose before the dice: a value
+            what = "Value before the roll"
+        else:
+            what = f"Best move {display.move_text(info.root, event.best_move)}"
+        self.status_label.setText(f"{what} ({how}, {display.seconds_text(event.time)})")
 
     @Slot(str)
     def on_failed(self, message: str) -> None:
@@ -414,19 +421,28 @@ class EnginePanel(QWidget):
         info = self._info
         if info is None:
             return
-        ordered = sorted(stats, key=lambda stat: stat.visits, reverse=True)
-        total = sum(stat.visits for stat in ordered) or 1
-        self.root_moves.replace(
-            [
-                (
-                    display.move_text(info.root, stat.move),
-                    display.count_text(stat.visits),
-                    display.percent_text(stat.visits / total, compact=True),
-                    f"{stat.value:+.3f}",
-                )
-                for stat in ordered
-            ]
-        )
+        root = info.root
+        total = sum(stat.visits for stat in stats)
+        if total:  # MCTS: the most visited first (the move it will play)
+            ordered = sorted(stats, key=lambda stat: stat.visits, reverse=True)
+        else:  # searched values (a chance root's rolls): the best first
+            ordered = sorted(stats, key=lambda stat: stat.value, reverse=True)
+        chances = dict(root.chance_outcomes()) if root.to_move() == CHANCE else {}
+        rows = []
+        for stat in ordered:
+            if stat.move in chances:
+                share = display.percent_text(chances[stat.move], compact=True)
+            elif total:
+                share = display.percent_text(stat.visits / total, compact=True)
+            else:
+                share = display.NO_VALUE
+            visits = display.count_text(stat.visits) if total else display.NO_VALUE
+            rows.append((display.move_text(root, stat.move), visits, share, f"{stat.value:+.3f}"))
+        self.root_moves.replace(rows)
+        index = self.tabs.indexOf(self.root_move_view)
+        if not self.tabs.isTabEnabled(index):
+            self.tabs.setTabEnabled(index, True)
+            self.tabs.setCurrentIndex(index)  # the first root statistics: show them
 
     @staticmethod
     def _limits_text(info: SearchInfo) -> str:

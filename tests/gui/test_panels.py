@@ -199,3 +199,19 @@ def test_settings_panel_offers_only_the_algorithms_of_the_game(qtbot: QtBot) -> 
         game = get_game(name)
         for algorithm in valid_algorithms(game):
             ALGORITHMS[algorithm].check_game(game)  # every offered algorithm accepts the game
+
+
+def test_a_chance_root_shows_the_value_of_each_roll(qtbot: QtBot, bridge: EngineBridge) -> None:
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    state = new_game("backgammon")  # the opening roll: nothing to choose yet
+    run_search(qtbot, bridge, panel, state, SearchSettings(algorithm="star2"), Limits(depth=1))
+    assert panel.status_label.text().startswith("Value before the roll")
+    rows = panel.root_moves.rows
+    assert len(rows) == len(state.chance_outcomes())
+    assert panel.root_moves.columns[2].header == "Chance"
+    values = [float(row[3]) for row in rows]
+    assert values == sorted(values, reverse=True)
+    assert sum(float(row[2].rstrip("%")) for row in rows) == pytest.approx(100.0, abs=0.2)
+    assert panel.tabs.currentWidget() is panel.root_move_view
+    assert panel.score_label.text().startswith("O equity ")
