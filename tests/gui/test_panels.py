@@ -212,6 +212,6 @@ def test_a_chance_root_shows_the_value_of_each_roll(qtbot: QtBot, bridge: Engine
     assert panel.root_moves.columns[2].header == "Chance"
     values = [float(row[3]) for row in rows]
     assert values == sorted(values, reverse=True)
-    assert sum(float(row[2].rstrip("%")) for row in rows) == pytest.approx(100.0, abs=0.2)
+    assert sum(float(row[2].rstrip("%")) for row in rows) == pytest.approx(100.0, abs=0.05 * len(rows))  # each rounded to 0.1
     assert panel.tabs.currentWidget() is panel.root_move_view
     assert panel.score_label.text().startswith("O equity ")
