@@ -1,10 +1,10 @@
 """The one GUI object that talks to the engine pool.
 
 The pool (``ai.parallel.EnginePool``) runs searches in worker processes and calls its
-``on_event`` callback on its own reader thread. ``EngineBridge`` takes those events off that
-thread and hands them to the GUI thread through a queued signal, coalesced to about ten
-deliveries a second, because a live display gains nothing from more and the event loop
-must stay free for the person at the board:
+``on_event`` callback on its own dispatcher thread. ``EngineBridge`` takes those events off
+that thread and hands them to the GUI thread, coalesced to about ten deliveries a second,
+because a live display gains nothing from more and the event loop must stay free for the
+person at the board:
 
 * ``Progress`` and ``CurrentMove``: only the latest of each batch is delivered;
 * ``Iteration``: every one is kept (the per-iteration table needs them all), delivered in
@@ -12,19 +12,23 @@ must stay free for the person at the board:
 * ``Finished``: delivered at once, after whatever was pending for that search.
 
 A cancelled search's late events are dropped, never shown: each search gets a generation
-token before it is submitted, and an event whose token is not the current one is ignored
-on the reader thread and again on the GUI thread (a batch may be in flight when the user
-presses stop). Nothing here blocks the GUI thread: the reader thread only appends to a
-buffer under a lock and posts one wake-up per batch.
+number (its ``search_id`` as the GUI sees it) before it is submitted; an event of any other
+generation is ignored on the pool's thread and again on the GUI thread (a batch may be in
+flight when the user presses stop).
 
-The wake-up is the self-pipe trick (a byte on a socket pair, read by a ``QSocketNotifier``
-on the GUI thread), not a signal emitted from the reader thread: PySide6 6.11 crashed
-(SIGSEGV in ``SignalInstance.emit``, about one run in ten of the tests) when a Python
-thread that Qt did not start emitted a queued signal, so the reader thread never calls
-into Qt at all. The GUI thread then emits the public signals itself.
+Nothing here blocks the GUI thread. Every call into the pool (starting it, which spawns
+processes and maps the shared table, a table resize, ``submit``, ``stop``, ``move_now``)
+runs in order on one *admin* thread; the GUI thread only bumps the generation and queues
+the command, so a stop takes effect for the display at once. Only ``shutdown`` (at exit)
+waits for the pool to end its processes.
+
+The pool's thread wakes the GUI thread with the self-pipe trick (a byte on a socket pair,
+read by a ``QSocketNotifier``), not with a signal emitted from that thread: PySide6 6.11
+crashed (SIGSEGV in ``SignalInstance.emit``, about one test run in ten) when a Python thread
+that Qt did not start emitted a queued signal, so no thread but the GUI's calls into Qt.
 
 Pattern from the Qt for Python examples and Anki's ``aqt`` (background work returns to the
-main thread through queued signals; a cancelled task's results are dropped).
+main thread; a cancelled task's results are dropped).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -66,31 +71,6 @@ class EnginePoolLike(Protocol):
     def shutdown(self) -> None: ...
 
 
-@dataclass(frozen=True)
-class SearchInfo:
-    """What a display needs to show one search: the root state names the moves of its
-    events (``root.move_name(move)``, ``root.line_names(pv)``); the settings say what runs."""
-
-    search_id: int
-    root: GameState
-    settings: SearchSettings
-    limits: Limits
-
-
-@dataclass
-class _Pending:
-    """Events of the current search waiting for the next delivery (reader thread writes,
-    GUI thread takes them all at once)."""
-
-    iterations: list[tuple[int, Iteration]] = dataclasses.field(default_factory=list)
-    progress: tuple[int, Progress] | None = None
-    current_move: tuple[int, CurrentMove] | None = None
-    finished: Finished | None = None
-
-    def is_empty(self) -> bool:
-        return not self.iterations and self.progress is None and self.current_move is None and self.finished is None
-
-
 PoolFactory = Callable[[int, int], EnginePoolLike]
 """Makes a pool of so many worker processes with a table of so many MB."""
 
@@ -110,12 +90,46 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+@dataclass(frozen=True)
+class SearchInfo:
+    """What a display needs to show one search: the root state names the moves of its
+    events (``root.move_name(move)``, ``root.line_names(pv)``); the settings say what runs."""
+
+    search_id: int
+    root: GameState
+    settings: SearchSettings
+    limits: Limits
+
+
+@dataclass
+class _Pending:
+    """Events of the current search waiting for the next delivery (the pool's thread
+    writes, the GUI thread takes them all at once)."""
+
+    iterations: list[tuple[int, Iteration]] = dataclasses.field(default_factory=list)
+    progress: tuple[int, Progress] | None = None
+    current_move: tuple[int, CurrentMove] | None = None
+    finished: Finished | None = None
+    failure: str | None = None
+    """The search could not start (the pool failed to start or refused the request)."""
+
+    def is_empty(self) -> bool:
+        return (
+            not self.iterations
+            and self.progress is None
+            and self.current_move is None
+            and self.finished is None
+            and self.failure is None
+        )
+
+
 class EngineBridge(QObject):
     """Starts and stops searches on the pool and re-emits their events on the GUI thread.
 
-    Signals (all on the GUI thread):
+    Signals (all on the GUI thread; every event's ``search_id`` is the one ``start_search``
+    returned):
 
-    * ``search_started(SearchInfo)`` when ``start_search`` submitted a search;
+    * ``search_started(SearchInfo)`` when ``start_search`` accepted a search;
     * ``iteration_received(Iteration)``, every iteration, delivered in ~10 Hz batches;
     * ``progress_received(Progress)`` and ``current_move_received(CurrentMove)``: the latest;
     * ``search_finished(Finished)``: the answer (``stopped`` set after ``move_now`` or a limit);
@@ -125,8 +139,7 @@ class EngineBridge(QObject):
 
     The pool is started on the first search with ``settings.threads`` workers (at most the
     cores) and a ``settings.tt_megabytes`` table. A later search asking for another number of
-    threads gets a new pool; the old one is shut down on a background thread, so the GUI
-    never waits for processes to end (``shutdown`` waits for them all). With ``workers``
+    threads gets a new pool; the old one is shut down in the background. With ``workers``
     given, the pool always has that many workers whatever ``settings.threads`` says; a pool
     handed in as ``pool`` is used as it is.
     """
@@ -150,25 +163,32 @@ class EngineBridge(QObject):
         super().__init__(parent)
         if workers is not None and workers < 1:
             raise ValueError(f"the engine needs at least 1 worker, not {workers}")
+        self._interval = interval_ms / 1000.0
+        self._is_shut_down = False
+
+        # Owned by the admin thread (read elsewhere only after it has ended).
         self._pool = pool
-        self._fixed_workers = workers
         self._pool_factory: PoolFactory | None = None if pool is not None else pool_factory
         """``None``: the pool was handed in and is kept whatever the settings say."""
+        self._fixed_workers = workers
         self._table_megabytes: int | None = None
+        self._pool_ids: dict[int, int] = {}
+        """Generation -> the pool's id of that search, while the pool may still run it."""
         self._retiring: list[threading.Thread] = []
         """Threads shutting down pools replaced after a change of thread count."""
-        self._interval = interval_ms / 1000.0
+        self._admin = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine-bridge-admin")
+
+        # Shared between the pool's thread and the GUI thread, under the lock.
         self._lock = threading.Lock()
         self._generation = 0
-        """Token of the current search; the reader thread drops events of any other."""
+        """The current search's number; events of any other are dropped."""
         self._pending = _Pending()
         self._sequence = 0
         self._wake_posted = False
-        self._search_id: int | None = None
+
+        # GUI thread only.
         self._info: SearchInfo | None = None
         self._last_delivery = 0.0
-        self._is_shut_down = False
-        # The reader thread wakes the GUI thread by writing a byte here (see the module doc).
         self._wake_receiver, self._wake_sender = socket.socketpair()
         self._wake_receiver.setblocking(False)
         self._wake_sender.setblocking(False)
@@ -182,7 +202,7 @@ class EngineBridge(QObject):
     @property
     def is_searching(self) -> bool:
         """Whether a search was started and has not finished, failed or been stopped."""
-        return self._search_id is not None
+        return self._info is not None
 
     @property
     def search_info(self) -> SearchInfo | None:
@@ -191,33 +211,8 @@ class EngineBridge(QObject):
 
     @property
     def pool(self) -> EnginePoolLike | None:
-        """The pool (``None`` before the first search)."""
+        """The pool (``None`` until the first search has started it)."""
         return self._pool
-
-    def _pool_for(self, settings: SearchSettings) -> EnginePoolLike:
-        """A pool with the workers and table ``settings`` ask for."""
-        if self._is_shut_down:
-            raise RuntimeError("the engine bridge was shut down")
-        threads = settings.threads if self._fixed_workers is None else self._fixed_workers
-        workers = max(1, min(threads, available_cores()))
-        megabytes = settings.tt_megabytes
-        pool = self._pool
-        if pool is not None and self._pool_factory is not None and pool.workers != workers:
-            retiring = threading.Thread(target=pool.shutdown, name="engine-pool-retire", daemon=True)
-            retiring.start()
-            self._retiring.append(retiring)
-            pool = self._pool = None
-        if pool is None:
-            assert self._pool_factory is not None
-            pool = self._pool = self._pool_factory(workers, megabytes)
-        else:
-            current = self._table_megabytes
-            if current is None:  # a pool handed in: ask it
-                current = getattr(pool, "hash_megabytes", megabytes)
-            if megabytes != current:
-                pool.resize_table(megabytes)
-        self._table_megabytes = megabytes
-        return pool
 
     def start_search(
         self,
@@ -226,61 +221,60 @@ class EngineBridge(QObject):
         limits: Limits | None = None,
     ) -> int | None:
         """Search ``target`` (a state, or a request with its move history for repetition
-        rules); returns the search id, or ``None`` when it could not start (then
+        rules); returns the search id, or ``None`` when the request is bad (then
         ``search_failed`` follows with the reason). A running search is stopped first."""
         self.stop()
+        if self._is_shut_down:
+            self._fail_later("the engine was shut down")
+            return None
         try:
             request, root = self._request_for(target, settings, limits)
-            pool = self._pool_for(request.settings)
-        except (ValueError, RuntimeError, OSError) as error:
+        except ValueError as error:
             self._fail_later(str(error))
             return None
         with self._lock:
             self._generation += 1
             generation = self._generation
             self._pending = _Pending()
-        try:
-            search_id = pool.submit(request, lambda event: self._receive(generation, event))
-        except (ValueError, RuntimeError, OSError) as error:
-            with self._lock:
-                self._generation += 1
-            self._fail_later(str(error))
-            return None
-        self._search_id = search_id
-        self._info = SearchInfo(search_id, root, request.settings, request.limits)
+            self._wake_posted = False
+        self._info = SearchInfo(generation, root, request.settings, request.limits)
         self._last_delivery = 0.0  # the first events are shown at once
+        self._admin.submit(self._submit_on_admin, generation, request)
         self.search_started.emit(self._info)
-        return search_id
+        return generation
 
     def move_now(self) -> None:
         """Ask the running search to answer now; its ``Finished`` still comes."""
-        if self._search_id is not None and self._pool is not None:
-            self._pool.move_now(self._search_id)
+        if self._info is not None and not self._is_shut_down:
+            self._admin.submit(self._move_now_on_admin, self._info.search_id)
 
     def stop(self) -> None:
-        """Cancel the running search: nothing more of it is emitted."""
+        """Cancel the running search: nothing more of it is emitted (from this call on)."""
         with self._lock:
+            stopped = self._generation
             self._generation += 1
             self._pending = _Pending()
             self._wake_posted = False
-        search_id, self._search_id, self._info = self._search_id, None, None
         self._delivery_timer.stop()
-        if search_id is not None and self._pool is not None:
-            self._pool.stop(search_id)
+        if self._info is not None and not self._is_shut_down:
+            self._admin.submit(self._stop_on_admin, stopped)
+        self._info = None
 
     def shutdown(self) -> None:
-        """Stop any search and end the pool's processes (idempotent; call on close)."""
+        """Stop any search and end the pool's processes, waiting for them (idempotent; the
+        one blocking call: for the window's close and the app's exit)."""
         if self._is_shut_down:
             return
         self.stop()
         self._is_shut_down = True
+        self._admin.shutdown(wait=True)  # a pool being started is finished first
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown()
         for retiring in self._retiring:
             retiring.join()
         self._retiring.clear()
-        with self._lock:  # the reader thread sends under this lock: none is sending now
+        with self._lock:  # the pool's thread sends under this lock: none is sending now
             self._wake_notifier.setEnabled(False)
             self._wake_sender.close()
             self._wake_receiver.close()
@@ -309,15 +303,68 @@ class EngineBridge(QObject):
         """Emit ``search_failed`` from the event loop, as a failing search would."""
         QTimer.singleShot(0, self, lambda: self.search_failed.emit(message))
 
-    # ------------------------------------------------------- reader thread side
+    # ------------------------------------------------------------ admin thread
+    def _pool_for(self, settings: SearchSettings) -> EnginePoolLike:
+        """A pool with the workers and table ``settings`` ask for (admin thread)."""
+        threads = settings.threads if self._fixed_workers is None else self._fixed_workers
+        workers = max(1, min(threads, available_cores()))
+        megabytes = settings.tt_megabytes
+        pool = self._pool
+        if pool is not None and self._pool_factory is not None and pool.workers != workers:
+            retiring = threading.Thread(target=pool.shutdown, name="engine-pool-retire", daemon=True)
+            retiring.start()
+            self._retiring.append(retiring)
+            self._pool_ids.clear()
+            pool = self._pool = None
+        if pool is None:
+            assert self._pool_factory is not None
+            pool = self._pool = self._pool_factory(workers, megabytes)
+        else:
+            current = self._table_megabytes
+            if current is None:  # a pool handed in: ask it
+                current = getattr(pool, "hash_megabytes", megabytes)
+            if megabytes != current:
+                pool.resize_table(megabytes)
+        self._table_megabytes = megabytes
+        return pool
+
+    def _is_current(self, generation: int) -> bool:
+        with self._lock:
+            return generation == self._generation
+
+    def _submit_on_admin(self, generation: int, request: SearchRequest) -> None:
+        if not self._is_current(generation):
+            return  # stopped before it reached the pool
+        try:
+            pool = self._pool_for(request.settings)
+            if not self._is_current(generation):
+                return  # stopped while the pool was starting
+            pool_id = pool.submit(request, lambda event: self._receive(generation, event))
+        except Exception as error:  # noqa: BLE001 (any failure to start must reach the user, not vanish in the executor)
+            self._receive(generation, f"the engine could not start: {error}" if str(error) else type(error).__name__)
+            return
+        self._pool_ids[generation] = pool_id
+
+    def _stop_on_admin(self, generation: int) -> None:
+        pool_id = self._pool_ids.pop(generation, None)
+        if pool_id is not None and self._pool is not None:
+            self._pool.stop(pool_id)
+
+    def _move_now_on_admin(self, generation: int) -> None:
+        pool_id = self._pool_ids.get(generation)
+        if pool_id is not None and self._pool is not None:
+            self._pool.move_now(pool_id)
+
+    # ------------------------------------------------------- pool thread side
     def _receive(self, generation: int, event: object) -> None:
-        """The pool's ``on_event``: runs on the pool's reader thread. Never touches Qt
-        objects except to post the queued wake-up."""
+        """The pool's ``on_event`` (its thread) and the admin thread's failure report.
+        Never calls into Qt: it buffers, and wakes the GUI thread through the socket."""
         with self._lock:
             if generation != self._generation:
                 return  # a stopped or replaced search
             self._sequence += 1
             pending = self._pending
+            is_final = False
             if isinstance(event, Iteration):
                 pending.iterations.append((self._sequence, event))
             elif isinstance(event, Progress):
@@ -326,9 +373,13 @@ class EngineBridge(QObject):
                 pending.current_move = (self._sequence, event)
             elif isinstance(event, Finished):
                 pending.finished = event
+                is_final = True
+            elif isinstance(event, str):
+                pending.failure = event
+                is_final = True
             else:
                 return
-            if self._wake_posted and not isinstance(event, Finished):
+            if self._wake_posted and not is_final:
                 return
             self._wake_posted = True
             try:
@@ -345,9 +396,9 @@ class EngineBridge(QObject):
         except OSError:  # nothing more to read
             pass
         with self._lock:
-            has_finished = self._pending.finished is not None
+            is_final = self._pending.finished is not None or self._pending.failure is not None
         wait = self._last_delivery + self._interval - time.monotonic()
-        if has_finished or wait <= 0:
+        if is_final or wait <= 0:
             self._deliver()
         elif not self._delivery_timer.isActive():
             self._delivery_timer.start(max(1, int(wait * 1000)))
@@ -360,10 +411,10 @@ class EngineBridge(QObject):
             self._wake_posted = False
             generation = self._generation
         self._delivery_timer.stop()
-        if batch.is_empty():
+        if batch.is_empty() or self._info is None or self._info.search_id != generation:
             return
         self._last_delivery = time.monotonic()
-        ordered: list[tuple[int, object]] = list(batch.iterations)
+        ordered: list[tuple[int, Any]] = list(batch.iterations)
         if batch.progress is not None:
             ordered.append(batch.progress)
         if batch.current_move is not None:
@@ -372,17 +423,27 @@ class EngineBridge(QObject):
         for _, event in ordered:
             if generation != self._generation:
                 return  # a slot stopped the search while we were delivering
+            event = dataclasses.replace(event, search_id=generation)
             if isinstance(event, Iteration):
                 self.iteration_received.emit(event)
             elif isinstance(event, Progress):
                 self.progress_received.emit(event)
             else:
                 self.current_move_received.emit(event)
-        finished = batch.finished
-        if finished is None or generation != self._generation:
+        if generation != self._generation:
             return
-        self._search_id, self._info = None, None
-        if finished.error:
-            self.search_failed.emit(finished.error)
-        else:
-            self.search_finished.emit(finished)
+        if batch.failure is not None:
+            self._end_search(generation)
+            self.search_failed.emit(batch.failure)
+        elif batch.finished is not None:
+            self._end_search(generation)
+            if batch.finished.error:
+                self.search_failed.emit(batch.finished.error)
+            else:
+                self.search_finished.emit(dataclasses.replace(batch.finished, search_id=generation))
+
+    def _end_search(self, generation: int) -> None:
+        """The search ended by itself: idle, and the pool forgets its id."""
+        self._info = None
+        if not self._is_shut_down:
+            self._admin.submit(self._pool_ids.pop, generation, None)

@@ -3,6 +3,7 @@ every iteration kept, the answer at once, and nothing of a stopped search."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 
@@ -38,6 +39,12 @@ def scripted() -> Iterator[tuple[ScriptedPool, EngineBridge]]:
     assert pool.is_shut_down
 
 
+def submitted(qtbot: QtBot, pool: ScriptedPool, count: int) -> int:
+    """The pool's id of the ``count``-th search, once the bridge's admin thread sent it."""
+    qtbot.waitUntil(lambda: len(pool.searches) >= count, timeout=2000)
+    return sorted(pool.searches)[count - 1]
+
+
 def record(bridge: EngineBridge) -> dict[str, list[tuple[float, object]]]:
     """Every emitted signal with the time it arrived (GUI thread)."""
     seen: dict[str, list[tuple[float, object]]] = {
@@ -58,14 +65,14 @@ def test_many_events_are_coalesced_to_about_ten_deliveries_a_second(
     seen = record(bridge)
     search_id = bridge.start_search(new_game("tictactoe"), SearchSettings(), Limits())
     assert search_id is not None
+    pool_id = submitted(qtbot, pool, 1)
     count = 3000
     start = time.monotonic()
-    sender = None
     for chunk in range(6):  # 6 bursts over ~0.5 s of event loop time
-        events: list[object] = [progress(search_id, n) for n in range(chunk * 500, (chunk + 1) * 500)]
-        events.insert(250, iteration(search_id, chunk + 1))
-        events.insert(100, CurrentMove(search_id, chunk + 1, f"m{chunk}", 1, 9))
-        sender = pool.send(search_id, events)
+        events: list[object] = [progress(pool_id, n) for n in range(chunk * 500, (chunk + 1) * 500)]
+        events.insert(250, iteration(pool_id, chunk + 1))
+        events.insert(100, CurrentMove(pool_id, chunk + 1, f"m{chunk}", 1, 9))
+        sender = pool.send(pool_id, events)
         sender.join()
         qtbot.wait(80)
     qtbot.waitUntil(lambda: seen["progress"] and seen["progress"][-1][1].nodes == count - 1, timeout=2000)
@@ -78,8 +85,9 @@ def test_many_events_are_coalesced_to_about_ten_deliveries_a_second(
     assert min(gaps) >= 0.08, gaps
     assert seen["current"][-1][1].move == "m5"
     with qtbot.waitSignal(bridge.search_finished, timeout=2000) as answer:
-        pool.send(search_id, [progress(search_id, count), finished(search_id)])
-    assert answer.args[0].nodes == 1000
+        pool.send(pool_id, [progress(pool_id, count), finished(pool_id)])
+    assert answer.args[0].nodes == 1000 and answer.args[0].search_id == search_id
+    assert all(event.search_id == search_id for _, event in seen["progress"])
     assert seen["progress"][-1][1].nodes == count  # pending progress delivered before the answer
     assert not bridge.is_searching
 
@@ -88,13 +96,13 @@ def test_finished_is_delivered_at_once(qtbot: QtBot) -> None:
     pool = ScriptedPool()
     bridge = EngineBridge(pool, interval_ms=5000)  # a long interval: only Finished bypasses it
     seen = record(bridge)
-    search_id = bridge.start_search(new_game("tictactoe"))
-    assert search_id is not None
-    pool.send(search_id, [progress(search_id, 1)]).join()
+    assert bridge.start_search(new_game("tictactoe")) is not None
+    pool_id = submitted(qtbot, pool, 1)
+    pool.send(pool_id, [progress(pool_id, 1)]).join()
     qtbot.waitUntil(lambda: len(seen["progress"]) == 1, timeout=1000)
-    pool.send(search_id, [progress(search_id, 2)]).join()
+    pool.send(pool_id, [progress(pool_id, 2)]).join()
     with qtbot.waitSignal(bridge.search_finished, timeout=1000):
-        pool.send(search_id, [finished(search_id)])
+        pool.send(pool_id, [finished(pool_id)])
     assert [event.nodes for _, event in seen["progress"]] == [1, 2]
     bridge.shutdown()
 
@@ -103,13 +111,15 @@ def test_events_of_a_replaced_search_are_dropped(qtbot: QtBot, scripted: tuple[S
     pool, bridge = scripted
     seen = record(bridge)
     first = bridge.start_search(new_game("tictactoe"))
+    first_id = submitted(qtbot, pool, 1)
     second = bridge.start_search(new_game("tictactoe"))
     assert first is not None and second is not None and first != second
-    assert pool.stopped == [first]
-    pool.searches[first].is_cancelled = False  # a pool that delivers late anyway: the bridge still drops it
-    pool.send(first, [progress(first, 7), iteration(first, 1), finished(first)]).join()
+    second_id = submitted(qtbot, pool, 2)
+    assert pool.stopped == [first_id]
+    pool.searches[first_id].is_cancelled = False  # a pool that delivers late anyway: the bridge still drops it
+    pool.send(first_id, [progress(first_id, 7), iteration(first_id, 1), finished(first_id)]).join()
     with qtbot.waitSignal(bridge.search_finished, timeout=1000) as answer:
-        pool.send(second, [progress(second, 9), finished(second)])
+        pool.send(second_id, [progress(second_id, 9), finished(second_id)])
     assert answer.args[0].search_id == second
     assert all(event.search_id == second for key in seen for _, event in seen[key] if key != "failed")
     assert [event.nodes for _, event in seen["progress"]] == [9]
@@ -119,14 +129,15 @@ def test_stop_delivers_nothing_more_even_of_a_batch_in_flight(qtbot: QtBot) -> N
     pool = ScriptedPool()
     bridge = EngineBridge(pool, interval_ms=300)
     seen = record(bridge)
-    search_id = bridge.start_search(new_game("tictactoe"))
-    assert search_id is not None
-    pool.send(search_id, [progress(search_id, 1)]).join()
+    assert bridge.start_search(new_game("tictactoe")) is not None
+    pool_id = submitted(qtbot, pool, 1)
+    pool.send(pool_id, [progress(pool_id, 1)]).join()
     qtbot.waitUntil(lambda: len(seen["progress"]) == 1, timeout=1000)
-    pool.send(search_id, [progress(search_id, 2), iteration(search_id, 1)]).join()  # waits for the timer
+    pool.send(pool_id, [progress(pool_id, 2), iteration(pool_id, 1)]).join()  # waits for the timer
     bridge.stop()
-    pool.searches[search_id].is_cancelled = False
-    pool.send(search_id, [finished(search_id)]).join()
+    qtbot.waitUntil(lambda: pool.stopped == [pool_id], timeout=1000)
+    pool.searches[pool_id].is_cancelled = False  # a pool that delivers late anyway
+    pool.send(pool_id, [finished(pool_id)]).join()
     qtbot.wait(400)  # longer than the delivery interval: anything pending would have come
     assert [event.nodes for _, event in seen["progress"]] == [1]
     assert seen["iteration"] == [] and seen["finished"] == []
@@ -192,3 +203,29 @@ def test_a_new_thread_count_gets_a_new_pool_and_the_old_one_ends(qtbot: QtBot) -
             fixed.start_search(new_game("tictactoe"), SearchSettings(threads=threads), Limits(depth=2))
     assert [pool.workers for pool in made] == [1]
     fixed.shutdown()
+
+
+def test_starting_the_pool_never_blocks_the_gui_thread(qtbot: QtBot) -> None:
+    gate = threading.Event()
+    made: list[ScriptedPool] = []
+
+    def slow_factory(workers: int, megabytes: int) -> ScriptedPool:
+        gate.wait(10)  # spawning processes and mapping the table take a while
+        made.append(ScriptedPool())
+        return made[-1]
+
+    bridge = EngineBridge(pool_factory=slow_factory)
+    started = time.monotonic()
+    first = bridge.start_search(new_game("tictactoe"))
+    bridge.stop()  # while the pool is still starting: the search never reaches it
+    second = bridge.start_search(new_game("tictactoe"))
+    assert time.monotonic() - started < 5  # returned long before the factory's 10 s
+    assert first is not None and second is not None and bridge.is_searching
+    gate.set()
+    qtbot.waitUntil(lambda: bool(made) and len(made[0].searches) == 1, timeout=2000)
+    pool_id = next(iter(made[0].searches))
+    with qtbot.waitSignal(bridge.search_finished, timeout=1000) as answer:
+        made[0].send(pool_id, [finished(pool_id)])
+    assert answer.args[0].search_id == second
+    bridge.shutdown()
+    assert made[0].is_shut_down
