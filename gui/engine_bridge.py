@@ -38,7 +38,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -52,6 +52,11 @@ from games.base import GameState
 
 DELIVERY_INTERVAL_MS = 100
 """At most one delivery per this many milliseconds while a search runs (about 10 Hz)."""
+WORKER_NICENESS = 10
+"""How much lower than the app the engine's worker processes run (Unix niceness). The app
+needs a few milliseconds of CPU at the moment it wakes; with every core busy searching at
+the same priority it waited up to ~50-150 ms for one (bench/gui_latency.py on 2 cores). The
+CLI and UCI engine keep full priority: this is the app's choice, made here."""
 
 
 class EnginePoolLike(Protocol):
@@ -88,6 +93,17 @@ def available_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not Linux
         return max(1, os.cpu_count() or 1)
+
+
+def lower_priority(pids: Iterable[int]) -> None:
+    """Run processes ``pids`` at ``WORKER_NICENESS`` (where the system has niceness)."""
+    if not hasattr(os, "setpriority"):
+        return
+    for pid in pids:
+        try:
+            os.setpriority(os.PRIO_PROCESS, pid, max(WORKER_NICENESS, os.getpriority(os.PRIO_PROCESS, pid)))
+        except OSError:  # gone already, or not ours to change: it only costs smoothness
+            pass
 
 
 @dataclass(frozen=True)
@@ -319,6 +335,7 @@ class EngineBridge(QObject):
         if pool is None:
             assert self._pool_factory is not None
             pool = self._pool = self._pool_factory(workers, megabytes)
+            lower_priority(getattr(pool, "worker_pids", ()))
         else:
             current = self._table_megabytes
             if current is None:  # a pool handed in: ask it

@@ -166,7 +166,7 @@ class StatLabel(QLabel):
         super().__init__(display.NO_VALUE)
         self.setFont(font)
         self.setAlignment(ALIGN_NUMBER)
-        self.setMinimumWidth(QFontMetrics(font).horizontalAdvance(widest) + 4)
+        self.setFixedWidth(QFontMetrics(font).horizontalAdvance(widest) + 4)  # no relayout as numbers change
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
 

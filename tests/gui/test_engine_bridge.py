@@ -3,6 +3,9 @@ every iteration kept, the answer at once, and nothing of a stopped search."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -14,7 +17,7 @@ from pytestqt.qtbot import QtBot
 from ai.events import CurrentMove, Finished, Iteration, Progress, Score
 from ai.settings import Limits, SearchSettings
 from games import new_game
-from gui.engine_bridge import EngineBridge, SearchInfo, available_cores
+from gui.engine_bridge import WORKER_NICENESS, EngineBridge, SearchInfo, available_cores, lower_priority
 from tests.gui.engine_doubles import ScriptedPool, ThreadedEnginePool
 
 
@@ -229,3 +232,13 @@ def test_starting_the_pool_never_blocks_the_gui_thread(qtbot: QtBot) -> None:
     assert answer.args[0].search_id == second
     bridge.shutdown()
     assert made[0].is_shut_down
+
+
+@pytest.mark.skipif(not hasattr(os, "setpriority"), reason="no process niceness on this system")
+def test_worker_processes_run_below_the_app() -> None:
+    child = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    try:
+        lower_priority([child.pid])
+        assert os.getpriority(os.PRIO_PROCESS, child.pid) == max(WORKER_NICENESS, os.getpriority(os.PRIO_PROCESS, 0))
+    finally:
+        child.communicate(b"")
