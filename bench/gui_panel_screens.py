@@ -17,7 +17,6 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtGui import QColor, QPalette  # noqa: E402
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QTabWidget, QVBoxLayout, QWidget  # noqa: E402
 
 from ai.engine import search  # noqa: E402
@@ -31,6 +30,8 @@ from gui.panels.eval_bar import EvalBar  # noqa: E402
 from gui.panels.eval_graph import EvalGraph  # noqa: E402
 from gui.panels.features import FeaturesPanel  # noqa: E402
 from gui.panels.settings_panel import SettingsPanel, default_algorithm  # noqa: E402
+from gui.resources import load_fonts  # noqa: E402
+from gui.theme import theme_named  # noqa: E402
 
 OPENINGS: dict[str, tuple[tuple[str, ...], SearchSettings | None, Limits]] = {
     "tictactoe": (("b2", "a1", "c3"), SearchSettings(algorithm="mcts"), Limits(nodes=4000)),
@@ -39,27 +40,6 @@ OPENINGS: dict[str, tuple[tuple[str, ...], SearchSettings | None, Limits]] = {
     "backgammon": (("31", "8/5 6/5", "roll", "42"), None, Limits(depth=2)),
 }
 """Per game: moves to play from the start, the settings (None: the game's default), limits."""
-
-
-def dark_palette() -> QPalette:
-    palette = QPalette()
-    for role, value in (
-        (QPalette.ColorRole.Window, "#2b2b2b"),
-        (QPalette.ColorRole.Base, "#1f1f1f"),
-        (QPalette.ColorRole.AlternateBase, "#2b2b2b"),
-        (QPalette.ColorRole.Button, "#353535"),
-        (QPalette.ColorRole.WindowText, "#e6e6e6"),
-        (QPalette.ColorRole.Text, "#e6e6e6"),
-        (QPalette.ColorRole.ButtonText, "#e6e6e6"),
-        (QPalette.ColorRole.Highlight, "#4a90d9"),
-        (QPalette.ColorRole.HighlightedText, "#ffffff"),
-        (QPalette.ColorRole.PlaceholderText, "#9a9a9a"),
-    ):
-        palette.setColor(role, QColor(value))
-    palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor("#777777"))
-    palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, QColor("#777777"))
-    palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor("#777777"))
-    return palette
 
 
 def play_opening(name: str, moves: tuple[str, ...]) -> tuple[GameState, list[GameState]]:
@@ -143,11 +123,14 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setStyle("Fusion")
-    light = app.palette()
+    load_fonts()
     for name in args.games:
-        for palette_name, palette in (("light", light), ("dark", dark_palette())):
-            app.setPalette(palette)
+        for palette_name in ("light", "dark"):
+            theme = theme_named(palette_name)
+            app.setPalette(theme.qpalette())
             screen = Screen()
+            screen.bar.set_theme(theme)
+            screen.graph.set_theme(theme)
             feed(screen, name)
             screen.show()
             app.processEvents()

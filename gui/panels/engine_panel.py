@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
-from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -37,9 +37,13 @@ ALIGN_TEXT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
 def tabular_font(base: QFont) -> QFont:
-    """A font whose digits all have one width, so changing numbers do not shimmy."""
-    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    font.setPointSizeF(base.pointSizeF())
+    """A font whose digits all have one width, so changing numbers do not shimmy: the app's
+    own (the bundled DejaVu Sans has tabular figures; a system monospace font may be absent
+    from the packaged app), asked for tabular figures where the font has the feature."""
+    font = QFont(base)
+    tag = QFont.Tag.fromString("tnum") if hasattr(QFont, "Tag") else None
+    if tag is not None:
+        font.setFeature(tag, 1)
     return font
 
 
@@ -160,13 +164,14 @@ def make_table(model: RowsModel, font: QFont) -> QTableView:
 
 
 class StatLabel(QLabel):
-    """A value label as wide as its widest expected text, right-aligned."""
+    """A value label of a fixed width (its column's widest expected text), right-aligned:
+    changing numbers never move anything."""
 
-    def __init__(self, widest: str, font: QFont) -> None:
+    def __init__(self, width: int, font: QFont) -> None:
         super().__init__(display.NO_VALUE)
         self.setFont(font)
         self.setAlignment(ALIGN_NUMBER)
-        self.setFixedWidth(QFontMetrics(font).horizontalAdvance(widest) + 4)  # no relayout as numbers change
+        self.setFixedWidth(width)  # no relayout as numbers change
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
 
@@ -235,16 +240,18 @@ class EnginePanel(QWidget):
         grid.setVerticalSpacing(2)
         self.stat_labels: dict[str, StatLabel] = {}
         half = (len(STATS) + 1) // 2
-        for number, (key, caption, widest) in enumerate(STATS):
-            row, pair = number % half, number // half
-            caption_label = QLabel(caption)
-            caption_label.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Preferred)
-            value = StatLabel(widest, numbers)
-            grid.addWidget(caption_label, row, pair * 2)
-            grid.addWidget(value, row, pair * 2 + 1)
-            self.stat_labels[key] = value
-        grid.setColumnStretch(1, 1)
-        grid.setColumnStretch(3, 1)
+        columns = [STATS[:half], STATS[half:]]
+        metrics = QFontMetrics(numbers)
+        for pair, stats in enumerate(columns):
+            width = max(metrics.horizontalAdvance(widest) for _, _, widest in stats) + 4
+            for row, (key, caption, _widest) in enumerate(stats):
+                caption_label = QLabel(caption)
+                value = StatLabel(width, numbers)
+                grid.addWidget(caption_label, row, pair * 3)
+                grid.addWidget(value, row, pair * 3 + 1)
+                self.stat_labels[key] = value
+        grid.setColumnStretch(2, 1)  # the space between the two columns of counters
+        grid.setColumnMinimumWidth(2, 12)
         layout.addLayout(grid)
 
         self.settings_label = QLabel("")

@@ -14,19 +14,27 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from ai.events import Score
 from games.base import GameState
 from gui.panels import display
+from gui.theme import Theme
 
 LIGHT_SIDE = QColor("#f4f4f0")
 DARK_SIDE = QColor("#2a2a2a")
 BAR_WIDTH = 26
 
 
-def player_colors(game: type[GameState]) -> tuple[QColor, QColor]:
+def player_colors(game: type[GameState], light: QColor = LIGHT_SIDE, dark: QColor = DARK_SIDE) -> tuple[QColor, QColor]:
     """The bar colours of players 0 and 1: a player called White is light, one called Black
     dark; otherwise the first player light."""
     names = [name.lower() for name in game.PLAYER_NAMES]
     if names[0] == "black" or names[1] == "white":
-        return DARK_SIDE, LIGHT_SIDE
-    return LIGHT_SIDE, DARK_SIDE
+        return dark, light
+    return light, dark
+
+
+def theme_sides(theme: Theme | None) -> tuple[QColor, QColor]:
+    """The light and dark side colours of ``theme`` (its white and black discs)."""
+    if theme is None:
+        return LIGHT_SIDE, DARK_SIDE
+    return QColor(theme.color("disc_white")), QColor(theme.color("disc_black"))
 
 
 class EvalBar(QWidget):
@@ -39,6 +47,7 @@ class EvalBar(QWidget):
         self._share = 0.5
         self._is_flipped = False
         self._colors = (LIGHT_SIDE, DARK_SIDE)
+        self._theme: Theme | None = None
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Expanding)
         self.setMinimumHeight(120)
 
@@ -47,8 +56,15 @@ class EvalBar(QWidget):
 
     def set_game(self, game: type[GameState]) -> None:
         self._game = game
-        self._colors = player_colors(game)
+        self._colors = player_colors(game, *theme_sides(self._theme))
         self.set_score(None)
+
+    def set_theme(self, theme: Theme) -> None:
+        """The sides' colours from the theme (the rest follows the application palette)."""
+        self._theme = theme
+        if self._game is not None:
+            self._colors = player_colors(self._game, *theme_sides(theme))
+        self.update()
 
     def set_flipped(self, is_flipped: bool) -> None:
         """Player 0 at the top (the board shows player 0 at the top)."""

@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from ai.events import Score
 from games.base import GameState
 from gui.panels import display
-from gui.panels.eval_bar import player_colors
+from gui.panels.eval_bar import player_colors, theme_sides
+from gui.theme import Theme
 
 MARGIN = 4.0
 
@@ -31,6 +32,7 @@ class EvalGraph(QWidget):
         self._game: type[GameState] | None = None
         self._scores: list[Score | None] = []
         self._current: int | None = None
+        self._theme: Theme | None = None
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setFixedHeight(90)
         self.setMouseTracking(True)
@@ -44,6 +46,11 @@ class EvalGraph(QWidget):
         self._game = game
         self._scores = []
         self._current = None
+        self.update()
+
+    def set_theme(self, theme: Theme) -> None:
+        """The sides' colours from the theme (the rest follows the application palette)."""
+        self._theme = theme
         self.update()
 
     def set_scores(self, scores: Sequence[Score | None]) -> None:
@@ -129,7 +136,7 @@ class EvalGraph(QWidget):
         painter.drawLine(QPointF(plot.left(), mid), QPointF(plot.right(), mid))
         points = [(ply, score) for ply, score in enumerate(self._scores) if score is not None]
         if self._game is not None and points:
-            first_color, second_color = player_colors(self._game)
+            first_color, second_color = player_colors(self._game, *theme_sides(self._theme))
             upper = QPainterPath(QPointF(self.x_of(points[0][0]), mid))
             for ply, score in points:
                 upper.lineTo(QPointF(self.x_of(ply), self._y_of(score)))

@@ -27,7 +27,8 @@ def number_text(value: float) -> str:
     """Integers as integers (weights usually are), others with two decimals."""
     if value == int(value) and abs(value) < 1e9:
         return f"{int(value):+d}" if value else "0"
-    return f"{value:+.2f}"
+    rounded = round(value, 2)
+    return f"{rounded:+.2f}" if rounded else "0"
 
 
 class FeaturesPanel(QWidget):
