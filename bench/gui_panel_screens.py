@@ -86,7 +86,21 @@ class Screen(QWidget):
         self.resize(1180, 680)
 
 
-def feed(screen: Screen, name: str) -> None:
+def replay(panel: EnginePanel, info: SearchInfo, events: list[object], finished: Finished | None) -> None:
+    """Hand ``events`` to ``panel`` as the bridge would (``finished``: None = still thinking)."""
+    panel.on_search_started(info)
+    for event in events:
+        if isinstance(event, Iteration):
+            panel.on_iteration(event)
+        elif isinstance(event, Progress):
+            panel.on_progress(event)
+        elif isinstance(event, CurrentMove):
+            panel.on_current_move(event)
+    if finished is not None:
+        panel.on_finished(finished)
+
+
+def feed(screen: Screen, name: str) -> tuple[SearchInfo, list[object]]:
     moves, settings, limits = OPENINGS[name]
     state, positions = play_opening(name, moves)
     game = type(state)
@@ -96,22 +110,16 @@ def feed(screen: Screen, name: str) -> None:
     screen.settings.set_settings(settings)
     events: list[object] = []
     finished = search(state, settings, limits, on_event=events.append, search_id=1)
-    screen.panel.on_search_started(SearchInfo(1, state.copy(), settings, limits))
-    for event in events:
-        if isinstance(event, Iteration):
-            screen.panel.on_iteration(event)
-        elif isinstance(event, Progress):
-            screen.panel.on_progress(event)
-        elif isinstance(event, CurrentMove):
-            screen.panel.on_current_move(event)
+    info = SearchInfo(1, state.copy(), settings, limits)
     assert isinstance(finished, Finished)
-    screen.panel.on_finished(finished)
+    replay(screen.panel, info, events, finished)
     screen.bar.set_game(game)
     screen.bar.set_score(finished.score)
     screen.graph.set_game(game)
     screen.graph.set_scores([quick_score(position) for position in positions[:-1]] + [finished.score])
     screen.graph.set_current_ply(len(positions) - 1)
     screen.features.set_state(state)
+    return info, events
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -131,7 +139,15 @@ def main(argv: list[str] | None = None) -> int:
             screen = Screen()
             screen.bar.set_theme(theme)
             screen.graph.set_theme(theme)
-            feed(screen, name)
+            info, events = feed(screen, name)
+            narrow = EnginePanel()  # a narrow dock, mid-search (the last current move shown)
+            narrow.resize(390, 520)
+            last_current = max((i for i, e in enumerate(events) if isinstance(e, CurrentMove)), default=len(events) - 1)
+            replay(narrow, info, events[: last_current + 1], None)
+            narrow.show()
+            app.processEvents()
+            narrow.grab().save(str(out / f"{name}-{palette_name}-narrow-live.png"))
+            narrow.close()
             screen.show()
             app.processEvents()
             path = out / f"{name}-{palette_name}.png"

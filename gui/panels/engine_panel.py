@@ -145,7 +145,7 @@ def make_table(model: RowsModel, font: QFont) -> QTableView:
     view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
     view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
     view.setWordWrap(False)
-    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)  # a narrow dock scrolls, never cuts
     view.setTextElideMode(Qt.TextElideMode.ElideRight)
     view.setAlternatingRowColors(True)
     view.verticalHeader().hide()
@@ -178,16 +178,17 @@ class StatLabel(QLabel):
 STATS: list[tuple[str, str, str]] = [
     # key, caption, widest value
     ("depth", "Depth / sel.", "99 / 99"),
-    ("nodes", "Nodes", "9,999,999,999"),
+    ("nodes", "Nodes", "999,999,999"),
     ("nps", "Nodes/s", "999 k/s"),
     ("time", "Time", "999.99 s"),
     ("hash", "Hash fill", "100.0 %"),
     ("tt", "TT hit rate", "100.0 %"),
-    ("cutoffs", "Cut-offs", "9,999,999,999"),
-    ("first_cut", "1st-move cut-offs", "100.0 %"),
+    ("cutoffs", "Cut-offs", "999,999,999"),
+    ("first_cut", "1st-move cuts", "100.0 %"),
     ("ebf", "Eff. branching", "999.99"),
-    ("current", "Searching", "24/18 13/11 (99/99)"),
 ]
+CURRENT_MOVE = ("current", "Searching")
+"""The root move being searched: its own row, as wide as the panel (a backgammon turn is long)."""
 
 
 class EnginePanel(QWidget):
@@ -250,6 +251,15 @@ class EnginePanel(QWidget):
                 grid.addWidget(caption_label, row, pair * 3)
                 grid.addWidget(value, row, pair * 3 + 1)
                 self.stat_labels[key] = value
+        caption_label = QLabel(CURRENT_MOVE[1])
+        current = StatLabel(0, numbers)
+        current.setMinimumWidth(0)
+        current.setMaximumWidth(16777215)
+        current.setAlignment(ALIGN_TEXT)
+        current.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        grid.addWidget(caption_label, half, 0)
+        grid.addWidget(current, half, 1, 1, 4)
+        self.stat_labels[CURRENT_MOVE[0]] = current
         grid.setColumnStretch(2, 1)  # the space between the two columns of counters
         grid.setColumnMinimumWidth(2, 12)
         layout.addLayout(grid)
