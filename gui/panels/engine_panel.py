@@ -215,6 +215,8 @@ class EnginePanel(QWidget):
 
         self.status_label = QLabel("Engine idle")
         self.status_label.setObjectName("engineStatus")
+        self.status_label.setWordWrap(True)  # an engine error is a sentence
+        self.status_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout.addWidget(self.status_label)
 
         self.score_label = QLabel(display.NO_VALUE)
@@ -336,6 +338,7 @@ class EnginePanel(QWidget):
         line = display.line_text(info.root, event.pv)
         self.score_label.setText(mark + display.score_text(event.score, game))
         self.pv_label.setText(line)
+        self.pv_label.setToolTip(line)  # the whole line, should it not fit its three rows
         self._show_counters(event.nodes, event.nps, event.time, event.hashfull, event.depth, event.seldepth)
         self.stat_labels["tt"].setText(display.percent_text(event.tt_hit_rate))
         self.stat_labels["cutoffs"].setText(display.count_text(event.cutoffs))
