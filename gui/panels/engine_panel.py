@@ -260,10 +260,10 @@ class EnginePanel(QWidget):
         current.setAlignment(ALIGN_TEXT)
         current.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         grid.addWidget(caption_label, half, 0)
-        grid.addWidget(current, half, 1, 1, 4)
+        grid.addWidget(current, half, 1, 1, 5)
         self.stat_labels[CURRENT_MOVE[0]] = current
-        grid.setColumnStretch(2, 1)  # the space between the two columns of counters
-        grid.setColumnMinimumWidth(2, 12)
+        grid.setColumnMinimumWidth(2, 16)  # between the two columns of counters
+        grid.setColumnStretch(5, 1)  # spare width goes to the right of both
         layout.addLayout(grid)
 
         self.settings_label = QLabel("")
