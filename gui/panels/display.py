@@ -178,7 +178,7 @@ def is_used(field: str, settings: Any, game: type[GameState] | None) -> bool:
 
 def settings_summary(settings: Any, game: type[GameState]) -> str:
     """One line naming the algorithm and the switches that shape this search."""
-    from ai.search import ALGORITHMS
+    from ai.search import ALGORITHMS, uses_quiescence
 
     spec = ALGORITHMS.get(settings.algorithm)
     parts = [spec.summary if spec else settings.algorithm]
@@ -201,8 +201,9 @@ def settings_summary(settings: Any, game: type[GameState]) -> str:
             parts.append("ordering" + (f" ({', '.join(extras)})" if extras else ""))
         else:
             parts.append("no ordering")
+    if used("quiescence") and uses_quiescence(settings):
+        parts.append("quiescence")
     for field, name in (
-        ("quiescence", "quiescence"),
         ("check_extensions", "check ext."),
         ("null_move", "null move"),
         ("late_move_reductions", "LMR"),

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ai.search import ALGORITHMS
+from ai.search import ALGORITHMS, uses_quiescence
 from ai.settings import SearchSettings
 from games.base import GameState
 from gui.panels.display import USED_BY, game_has_noisy_moves, game_has_null_move
@@ -64,6 +64,8 @@ class SettingsPanel(QWidget):
         self._settings = SearchSettings()
         self.controls: dict[str, QWidget] = {}
         self._tips: dict[str, str] = {}
+        self._quiescence_chosen = False
+        """Whether ``quiescence`` is the user's choice (else ``None``: the algorithm's default)."""
 
         self.algorithm = QComboBox()
         self.controls["algorithm"] = self.algorithm
@@ -139,6 +141,7 @@ class SettingsPanel(QWidget):
 
         self.set_settings(self._settings)
         self.algorithm.currentIndexChanged.connect(self._on_changed)
+        self.controls["quiescence"].toggled.connect(self._on_quiescence_chosen)  # first: before _read
         for field, control in self.controls.items():
             if isinstance(control, QCheckBox):
                 control.toggled.connect(self._on_changed)
@@ -176,9 +179,13 @@ class SettingsPanel(QWidget):
                 index = 0
             if index >= 0:
                 self.algorithm.setCurrentIndex(index)
+            self._quiescence_chosen = settings.quiescence is not None
             for field, control in self.controls.items():
                 value = getattr(settings, field)
-                if isinstance(control, QCheckBox):
+                if field == "quiescence":  # None: the algorithm's default, shown as what it does
+                    assert isinstance(control, QCheckBox)
+                    control.setChecked(uses_quiescence(settings))
+                elif isinstance(control, QCheckBox):
                     control.setChecked(bool(value))
                 elif isinstance(control, QSpinBox):
                     control.setValue(int(value))
@@ -196,7 +203,9 @@ class SettingsPanel(QWidget):
     def _read(self) -> SearchSettings:
         values: dict[str, object] = {}
         for field, control in self.controls.items():
-            if isinstance(control, QCheckBox):
+            if field == "quiescence" and not self._quiescence_chosen:
+                values[field] = None  # the algorithm's default
+            elif isinstance(control, QCheckBox):
                 values[field] = control.isChecked()
             elif isinstance(control, QSpinBox):
                 values[field] = control.value()
@@ -208,10 +217,18 @@ class SettingsPanel(QWidget):
                     values[field] = data
         return dataclasses.replace(self._settings, **values)
 
+    def _on_quiescence_chosen(self, _checked: bool) -> None:
+        if not self._is_loading:
+            self._quiescence_chosen = True  # the user's choice from now on, not the default
+
     def _on_changed(self, *_args: object) -> None:
         if self._is_loading:
             return
         self._settings = self._read()
+        if not self._quiescence_chosen:  # a new algorithm: show its own default
+            self._is_loading = True
+            self.controls["quiescence"].setChecked(uses_quiescence(self._settings))  # type: ignore[attr-defined]
+            self._is_loading = False
         self._update_enabled()
         self.settings_changed.emit(self._settings)
 

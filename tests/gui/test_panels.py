@@ -215,3 +215,21 @@ def test_a_chance_root_shows_the_value_of_each_roll(qtbot: QtBot, bridge: Engine
     assert sum(float(row[2].rstrip("%")) for row in rows) == pytest.approx(100.0, abs=0.05 * len(rows))  # each rounded to 0.1
     assert panel.tabs.currentWidget() is panel.root_move_view
     assert panel.score_label.text().startswith("O equity ")
+
+
+def test_quiescence_follows_the_algorithm_until_the_user_chooses(qtbot: QtBot) -> None:
+    panel = SettingsPanel()
+    qtbot.addWidget(panel)
+    panel.set_game(get_game("chess"))
+    box = panel.controls["quiescence"]
+    assert isinstance(box, QCheckBox)
+    assert panel.settings().quiescence is None and box.isChecked()  # PVS: on by default
+    panel.algorithm.setCurrentIndex(panel.algorithm.findData("minimax"))
+    assert panel.settings().quiescence is None and not box.isChecked()  # the textbook's minimax: off
+    with qtbot.waitSignal(panel.settings_changed, timeout=1000) as changed:
+        box.setChecked(True)
+    assert changed.args[0].quiescence is True
+    panel.algorithm.setCurrentIndex(panel.algorithm.findData("pvs"))
+    assert panel.settings().quiescence is True and box.isChecked()  # the choice stays
+    panel.set_settings(SearchSettings())
+    assert panel.settings().quiescence is None
