@@ -10,12 +10,10 @@ from collections.abc import Iterator
 import pytest
 from pytestqt.qtbot import QtBot
 
-pytest.importorskip("ai.parallel", reason="the engine pool (ai.parallel) is not on this branch yet")
-
-from ai.settings import Limits, SearchSettings  # noqa: E402
-from games import get_game, new_game  # noqa: E402
-from gui.engine_bridge import WORKER_NICENESS, EngineBridge, available_cores  # noqa: E402
-from gui.panels.engine_panel import EnginePanel  # noqa: E402
+from ai.settings import Limits, SearchSettings
+from games import get_game, new_game
+from gui.engine_bridge import WORKER_NICENESS, EngineBridge, available_cores
+from gui.panels.engine_panel import EnginePanel
 
 THREADS = min(2, available_cores())
 SPAWN_TIMEOUT_MS = 60_000
