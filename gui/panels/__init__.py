@@ -1,2 +1,1 @@
-"""Panels beside the board: the engine's live view (engine panel, eval bar, eval graph),
-the evaluation's feature breakdown and the search settings."""
+"""Panels beside the board: the move list (app), the engine panel, eval bar and graph, settings."""
