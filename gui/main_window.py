@@ -36,12 +36,18 @@ from PySide6.QtWidgets import (
 
 from ai.settings import SearchSettings
 from gui import autosave
+from gui.engine_bridge import EngineBridge
 from gui.dialogs.new_game import NewGameDialog, game_title
 from gui.gamefile import GameFileError, GameRecord, default_extension, read_game, read_paste, write_game
 from gui.game_view import GameView
 from gui.players import PlayerConfig
 from gui.session import GameSession
 from gui.settings import Settings, data_dir
+from gui.panels.engine_panel import EnginePanel
+from gui.panels.eval_bar import EvalBar
+from gui.panels.eval_graph import EvalGraph
+from gui.panels.features import FeaturesPanel
+from gui.panels.settings_panel import SettingsPanel
 from gui.start_page import StartPage
 from gui.theme import BOARD_SCHEMES, DEFAULT_BOARD, THEMES, Theme, theme_named
 
@@ -52,11 +58,10 @@ MAX_OPEN_BYTES = 5_000_000
 FILE_FILTERS = "Games (*.pgn *.pdn *.json);;Chess PGN (*.pgn);;Checkers PDN (*.pdn);;Plyground JSON (*.json);;All files (*)"
 
 
-def make_bridge() -> Any:
-    """The app's one engine bridge."""
-    from gui.placeholders import PlaceholderBridge  # PLACEHOLDER until gui.engine_bridge lands
-
-    return PlaceholderBridge()
+def make_bridge() -> EngineBridge:
+    """The app's one ``EngineBridge``; its worker pool starts on the first search, with as
+    many processes as the engine settings' ``threads``."""
+    return EngineBridge()
 
 
 def apply_theme(app: QApplication, name: str, board: str = DEFAULT_BOARD) -> Theme:
@@ -118,11 +123,21 @@ class MainWindow(QMainWindow):
         self.engine_dock.setWidget(self.engine_tabs)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.engine_dock)
         self.engine_dock.hide()
-        placeholder = QLabel("The engine's thoughts appear here while it searches.")
-        placeholder.setObjectName("engineAreaEmpty")
-        placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        placeholder.setWordWrap(True)
-        self.add_engine_panel(placeholder, "Engine")  # PLACEHOLDER until gui.panels land
+        self.engine_panel = EnginePanel()
+        self.engine_panel.connect_bridge(self.bridge)
+        self.eval_graph = EvalGraph()
+        self.features_panel = FeaturesPanel()
+        self.settings_panel = SettingsPanel()
+        self.eval_bar = EvalBar()
+        self.add_engine_panel(self.engine_panel, "Engine")
+        self.add_engine_panel(self.eval_graph, "Graph")
+        self.add_engine_panel(self.features_panel, "Evaluation")
+        self.add_engine_panel(self.settings_panel, "Settings")
+        self.game_view.set_eval_bar(self.eval_bar)
+        self.game_view.orientation_changed.connect(self.eval_bar.set_flipped)
+        self.eval_graph.ply_clicked.connect(lambda ply: self.game_view.moves.moves.show_ply(ply))
+        self.game_view.moves.ply_selected.connect(self._on_ply_shown)
+        self.settings_panel.settings_changed.connect(self._on_engine_settings_changed)
         self._loading_panels = False
         self.theme = theme_named(self.settings.theme, self.settings.board_theme)
 
@@ -247,6 +262,47 @@ class MainWindow(QMainWindow):
         """A tab of the "Engine" dock (engine panel, eval graph, features, settings …)."""
         self.engine_tabs.addTab(widget, title)
 
+    def _connect_panels(self, session: GameSession) -> None:
+        """Point the engine widgets at a new game."""
+        game_class = session.game_class
+        self._loading_panels = True
+        try:
+            self.engine_panel.clear()
+            self.eval_bar.set_game(game_class)
+            self.eval_graph.set_game(game_class)
+            self.settings_panel.set_game(game_class)
+            algorithm = next((side.algorithm for side in session.players if side.is_computer), None)
+            shown = session.engine_settings if algorithm is None else dataclasses.replace(session.engine_settings, algorithm=algorithm)
+            self.settings_panel.set_settings(shown)
+        finally:
+            self._loading_panels = False
+        session.state_changed.connect(self._update_panels)
+        session.move_played.connect(self._on_move_for_panels)
+        self._update_panels()
+
+    def _update_panels(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        scores = [None, *[entry.score for entry in session.history]]
+        if self.eval_graph.scores != scores:
+            self.eval_graph.set_scores(scores)
+        shown = self.game_view.shown_ply()
+        self.eval_graph.set_current_ply(shown)
+        state = session.state if shown is None else session.state_at(shown)
+        if not state.is_terminal():
+            self.features_panel.set_state(state)
+        last = next((score for score in reversed(scores[: (len(scores) if shown is None else shown + 1)]) if score is not None), None)
+        if not session.is_thinking:
+            self.eval_bar.set_score(last)
+
+    def _on_move_for_panels(self, entry: Any) -> None:
+        if entry.score is not None:
+            self.eval_bar.set_score(entry.score)
+
+    def _on_ply_shown(self, _ply: int) -> None:
+        self._update_panels()
+
     def _on_engine_settings_changed(self, settings: SearchSettings) -> None:
         """The settings panel: every switch applies from the next search; an algorithm
         chosen there becomes the computer sides' algorithm."""
@@ -276,6 +332,8 @@ class MainWindow(QMainWindow):
         if session is None or not session.is_thinking or not getattr(iteration, "pv", None):
             return
         self.game_view.show_best_move(iteration.pv[0])
+        if getattr(iteration, "bound", "exact") == "exact":
+            self.eval_bar.set_score(iteration.score)
 
     # ------------------------------------------------------------------ games
     def choose_new_game(self, game: str) -> None:
@@ -339,6 +397,7 @@ class MainWindow(QMainWindow):
             self.fit_engine_dock()
         self._update_actions()
         self.setWindowTitle(f"{game_title(game)} — {APP_NAME}")
+        self._connect_panels(session)
         self.session_changed.emit(session)
         self.autosave()
         return session

@@ -48,11 +48,9 @@ def data_dir() -> Path:
 
 def default_engine_settings() -> SearchSettings:
     """The engine's strong defaults, searching on every core (``threads`` = worker processes)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        cores = os.cpu_count() or 1
-    return SearchSettings(threads=max(1, cores))
+    from gui.engine_bridge import available_cores
+
+    return SearchSettings(threads=available_cores())
 
 
 class Settings:
