@@ -85,6 +85,7 @@ class SelfTest:
             if not self.quick:
                 for game in GAME_NAMES:
                     self.check_game(game)
+                self.check_workers()
             if self.screenshot:
                 self.window.grab().save(self.screenshot)
         except SelfTestFailure as failure:
@@ -174,6 +175,17 @@ class SelfTest:
             session.undo()
             self.wait_until(lambda: len(session.history) < played, 5, f"{game}: take-back")
         self.report.append(f"{game} {played} moves")
+
+    def check_workers(self) -> None:
+        """The computer's moves came from the engine's worker processes (the pool)."""
+        import multiprocessing
+
+        pool = getattr(self.window.bridge, "pool", None)
+        workers = getattr(pool, "workers", 0) if pool is not None else 0
+        children = len(multiprocessing.active_children())
+        if not workers or not children:
+            raise SelfTestFailure(f"the engine searched without worker processes (pool {pool!r})")
+        self.report.append(f"engine pool of {workers} worker process{'es' if workers != 1 else ''}")
 
     @staticmethod
     def choose(moves: list[Any], state: Any) -> Any:

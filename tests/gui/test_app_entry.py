@@ -61,6 +61,7 @@ def test_self_test_passes_offscreen_and_leaves_no_process(tmp_path: Path) -> Non
     assert "self-test passed" in done.stdout
     for game in ("tictactoe", "checkers", "chess", "othello", "backgammon"):
         assert game in done.stdout
+    assert "engine pool of" in done.stdout  # the moves came from worker processes
     assert (tmp_path / "end.png").stat().st_size > 1000
     assert not processes_marked(mark), "the self-test left processes behind"
 
