@@ -258,3 +258,20 @@ def test_set_up_refuses_a_position_that_is_not_valid(qtbot: QtBot, window: MainW
     assert window.session is session and window.game_view.setup_bar.isVisibleTo(window)
     window.game_view.setup_cancel.click()
     assert window.session is session and not window.game_view.board.is_edit_mode()
+
+
+def test_the_engine_panels_follow_the_game(qtbot: QtBot, window: MainWindow) -> None:
+    computer = PlayerConfig(kind="computer", algorithm="alphabeta", strength="depth", depth=1)
+    session = window.start_game("chess", (PlayerConfig(kind=HUMAN), computer))
+    assert window.settings_panel.settings().algorithm == "alphabeta"
+    assert window.features_panel.rows()  # EVAL's breakdown of the position shown
+    with qtbot.waitSignal(session.move_played, timeout=20_000):
+        play(session, ["e4"])
+    qtbot.waitUntil(lambda: len(session.history) == 2, timeout=20_000)
+    scores = window.eval_graph.scores
+    assert len(scores) == 3 and scores[2] is not None  # the computer's evaluation after its move
+    # the settings panel's algorithm becomes the computer side's
+    index = window.settings_panel.algorithm.findData("mtdf")
+    window.settings_panel.algorithm.setCurrentIndex(index)
+    qtbot.waitUntil(lambda: session.players[1].algorithm == "mtdf", timeout=2_000)
+    assert window.settings.players("chess")[1].algorithm == "mtdf"
