@@ -121,7 +121,7 @@ def format_elo(value: float) -> str:
     """``+70``, ``-12``, ``+inf``."""
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
-    return f"{value:+.0f}"
+    return f"{round(value) + 0:+d}"  # + 0: never "-0"
 
 
 def format_elo_line(stats: MatchStatistics) -> str:
