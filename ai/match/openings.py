@@ -166,11 +166,14 @@ def _parse_line(line: str, game: str, where: str) -> Opening:
     if game == "chess":  # an EPD/FEN line: the operations after the fields are ignored
         import chess
 
+        board = chess.Board()
         try:
-            board = chess.Board()
-            board.set_epd(line) if len(line.split()) != 6 else board.set_fen(line)
-        except ValueError as error:
-            raise OpeningError(f"{where}: not an EPD/FEN position: {error}") from None
+            board.set_fen(line)
+        except ValueError:
+            try:
+                board.set_epd(line)
+            except ValueError as error:
+                raise OpeningError(f"{where}: not an EPD/FEN position: {error}") from None
         opening = Opening(board.fen(), (), line)
     else:
         try:

@@ -131,7 +131,7 @@ class UciPlayer:
             raise PlayerFailure(f"the engine crashed ({error})") from None
         except chess.engine.EngineError as error:
             self._kill()
-            raise PlayerFailure(f"the engine sent a bad answer: {error}") from None
+            raise PlayerFailure(f"played an illegal or unreadable move: {error}") from None
         if answer.move is None:
             self._kill()
             raise PlayerFailure("the engine answered no move (bestmove (none))")
