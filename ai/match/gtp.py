@@ -13,13 +13,11 @@ Each answer has a deadline (``move_timeout``). A program that exits, misses the 
 
 from __future__ import annotations
 
-import queue
-import subprocess
-import threading
 import time
 from typing import Any
 
 from ai.match.players import GameHistory, PlayerFailure, SpecError
+from ai.match.process import LineProcess
 from ai.match.uci import split_command
 from ai.settings import Limits
 from games import GameState, new_game
@@ -35,8 +33,7 @@ class GtpPlayer:
         self.command = command
         self.name = name
         self.move_timeout = 30.0
-        self.process: subprocess.Popen[str] | None = None
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.process: LineProcess | None = None
         self.synced: list[str] | None = None
         """The moves the program's board has seen (``None``: it must be cleared first)."""
 
@@ -51,47 +48,25 @@ class GtpPlayer:
 
     # ------------------------------------------------------------------ process
     def start(self) -> None:
-        try:
-            self.process = subprocess.Popen(
-                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                text=True, bufsize=1,
-            )
-        except OSError as error:
-            raise PlayerFailure(f"the program did not start: {error.strerror or error}") from None
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, args=(self.process, self.lines), daemon=True).start()
+        self.process = LineProcess(self.command)
         self.synced = None
         self.command_answer(f"boardsize {BOARD_SIZE}", START_TIMEOUT)
 
-    @staticmethod
-    def _read(process: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            lines.put(line)
-        lines.put(None)  # end of output: the program exited
-
     def command_answer(self, command: str, timeout: float) -> str:
         """Send ``command``; the text of its ``=`` answer, or ``GtpError`` for ``?``."""
-        if self.process is None:
+        if self.process is None or not self.process.is_running:
             self.start()
         process = self.process
-        assert process is not None and process.stdin is not None
-        try:
-            process.stdin.write(command + "\n")
-            process.stdin.flush()
-        except OSError:
-            raise self._failure("the program exited") from None
+        assert process is not None
+        process.send(command)
         deadline = time.monotonic() + timeout
         answer: list[str] = []
         while True:
-            remaining = deadline - time.monotonic()
             try:
-                line = self.lines.get(timeout=max(0.0, remaining))
-            except queue.Empty:
-                raise self._failure(f"no answer to {command.split()[0]} within {timeout:g} s (killed)") from None
-            if line is None:
-                raise self._failure("the program exited")
-            line = line.rstrip("\r\n")
+                line = process.read_line(deadline, command.split()[0])
+            except PlayerFailure as failure:
+                self.synced = None
+                raise PlayerFailure(str(failure).replace("the deadline", f"{timeout:g} s")) from None
             if not line.strip():
                 if answer:
                     break
@@ -101,28 +76,9 @@ class GtpPlayer:
         if first.startswith("?"):
             raise GtpError(first[1:].strip())
         if not first.startswith("="):
-            raise self._failure(f"not a GTP answer: {first[:60]!r}")
+            self.synced = None
+            raise process.failure(f"not a GTP answer: {first[:60]!r}")
         return " ".join([first[1:].strip(), *answer[1:]]).strip()
-
-    def _failure(self, reason: str) -> PlayerFailure:
-        status = self._kill()
-        return PlayerFailure(reason if status is None or "exited" not in reason else f"{reason} (status {status})")
-
-    def _kill(self) -> int | None:
-        process, self.process = self.process, None
-        self.synced = None
-        if process is None:
-            return None
-        if process.poll() is None:
-            process.kill()
-        status = process.wait()
-        for stream in (process.stdin, process.stdout):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
-        return status
 
     # -------------------------------------------------------------------- play
     def new_game(self, state: GameState) -> None:
@@ -168,12 +124,14 @@ class GtpPlayer:
             self.synced.append(name)
 
     def close(self) -> None:
-        if self.process is not None and self.process.poll() is None:
+        if self.process is not None and self.process.is_running:
             try:
                 self.command_answer("quit", 2.0)
             except (PlayerFailure, GtpError):
                 pass
-        self._kill()
+        if self.process is not None:
+            self.process.kill()
+            self.process = None
 
 
 class GtpError(Exception):

@@ -235,3 +235,18 @@ def test_named_level_and_default_specs() -> None:
     assert parse_builtin("default", "backgammon").settings.algorithm == "star2"
     assert parse_builtin("algorithm=mtdf,quiescence=off,tt_megabytes=8", "chess").settings.quiescence is False
     assert new_game("tictactoe")  # the registry is reachable from here
+
+
+# ------------------------------------------------------------------ real gnubg, if here
+def test_gnubg_plays_backgammon_with_paired_dice(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import shutil
+
+    if not (shutil.which("gnubg") or Path("/usr/games/gnubg").exists()):
+        pytest.skip("GNU Backgammon is not installed (Debian package gnubg)")
+    out = tmp_path / "games.json"
+    status, text, err = run(capsys, "match", "--game", "backgammon", "--a", "algorithm=star2,depth=1", "--b", "gnubg",
+                            "--games", "2", "--out", str(out))
+    assert status == 0, err
+    records = read_games(out.read_text(), "backgammon")
+    assert all(record.replay().is_terminal() and "forfeits" not in record.reason for record in records)
+    assert records[0].moves[:1] == records[1].moves[:1]
