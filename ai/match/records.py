@@ -98,9 +98,6 @@ def to_pgn(record: GameRecord) -> str:
     }
     if record.reason:
         headers["Termination"] = record.reason
-    if record.opening_plies:
-        headers["PlyCount"] = str(len(record.moves))
-        headers["Annotator"] = f"opening book: first {record.opening_plies} plies"
     return str(state_to_pgn(record.replay(), headers)).rstrip("\n") + "\n"  # type: ignore[arg-type]
 
 

@@ -250,3 +250,25 @@ def test_gnubg_plays_backgammon_with_paired_dice(capsys: pytest.CaptureFixture[s
     records = read_games(out.read_text(), "backgammon")
     assert all(record.replay().is_terminal() and "forfeits" not in record.reason for record in records)
     assert records[0].moves[:1] == records[1].moves[:1]
+
+
+def test_progress_bar_only_on_a_terminal() -> None:
+    import io
+
+    from ai.match.command import ProgressBar
+    from ai.match.records import GameRecord
+    from ai.match.runner import GameOutcome, MatchResult
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    result = MatchResult("tictactoe", ("a", "b"))
+    result.outcomes.append(GameOutcome(1, GameRecord("tictactoe", "........."), 0, 1.0, 1.0))
+    terminal, pipe = Terminal(), io.StringIO()
+    for stream in (terminal, pipe):
+        bar = ProgressBar(stream, 4)
+        bar.update(result)
+        bar.finish()
+    assert "[######" in terminal.getvalue() and "1/4" in terminal.getvalue() and "A 1 - 0 B" in terminal.getvalue()
+    assert pipe.getvalue() == ""
