@@ -103,7 +103,7 @@ def built_in(game: str, seed: int = 0) -> list[Opening]:
 def _legal_lines(state: GameState, plies: int) -> list[tuple[str, ...]]:
     if plies == 0 or state.is_terminal():
         return [()]
-    lines = []
+    lines: list[tuple[str, ...]] = []
     for move in state.legal_moves():
         name = state.move_name(move)
         state.play(move)
@@ -139,7 +139,7 @@ def _looks_like_pgn(text: str) -> bool:
 def _from_pgn(text: str, where: str) -> list[Opening]:
     import chess.pgn
 
-    openings = []
+    openings: list[Opening] = []
     stream = io.StringIO(text)
     while True:
         try:
