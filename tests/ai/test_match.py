@@ -272,3 +272,16 @@ def test_progress_bar_only_on_a_terminal() -> None:
         bar.finish()
     assert "[######" in terminal.getvalue() and "1/4" in terminal.getvalue() and "A 1 - 0 B" in terminal.getvalue()
     assert pipe.getvalue() == ""
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "checkers", "chess", "othello", "backgammon"])
+def test_built_in_openings_are_legal_and_distinct(game: str) -> None:
+    from ai.match.openings import built_in
+
+    openings = built_in(game, seed=3)
+    assert len({(o.start, o.moves) for o in openings}) == len(openings)
+    for opening in openings:
+        assert not opening.state(game).is_terminal()
+    assert [o.moves for o in openings] == [o.moves for o in built_in(game, seed=3)]  # seeded: reproducible
+    if game == "othello":
+        assert len(openings) == 244  # Othello perft(4)
