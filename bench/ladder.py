@@ -28,6 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from ai.match.command import UNTIMED_TIMEOUT  # noqa: E402
 from ai.match.openings import built_in  # noqa: E402
 from ai.match.players import GameHistory, Player, make_player  # noqa: E402
 from ai.match.runner import MatchResult, run_match  # noqa: E402
@@ -93,8 +94,9 @@ def opponent(game: str, rung: str, seconds: float) -> Player:
 def run_rung(game: str, rung: str, games: int, seconds: float, seed: int) -> MatchResult:
     ours = make_player(PLYGROUND, game)
     theirs = opponent(game, rung, seconds)
-    if hasattr(theirs, "move_timeout"):
-        theirs.move_timeout = 3 * seconds + 10  # type: ignore[attr-defined]
+    if hasattr(theirs, "move_timeout"):  # GTP and gnubg play at their own level, whatever the time
+        timed = getattr(theirs, "FOLLOWS_TIME_LIMIT", False)
+        theirs.move_timeout = 3 * seconds + 10 if timed else UNTIMED_TIMEOUT  # type: ignore[attr-defined]
     try:
         return run_match(game, (ours, theirs), games, Limits(time=seconds), built_in(game, seed), seed)
     finally:

@@ -26,6 +26,9 @@ from games import GAME_NAMES, get_game
 DEFAULT_SECONDS = 1.0
 """Seconds a move when neither ``--time`` nor ``--depth`` is given."""
 BAR_WIDTH = 24
+UNTIMED_TIMEOUT = 120.0
+"""Default seconds a move for programs that play at their own level (GTP, gnubg) whatever
+``--time`` says, and for any program under ``--depth``."""
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -44,7 +47,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     match.add_argument("--seed", type=int, default=1, help="seed of the opening order and of the dice")
     match.add_argument("--move-timeout", type=float, default=None, metavar="S",
                        help="an external engine that takes longer than this for a move loses the game "
-                       "(default: 3 x the time a move + 10 s)")
+                       "(default: UCI engines 3 x the time a move + 10 s; programs that play at their "
+                       f"own level, GTP and gnubg, {UNTIMED_TIMEOUT:g} s)")
     match.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES, help="adjudicate a draw after this many plies")
     match.set_defaults(handler=command_match)
 
@@ -68,7 +72,7 @@ def command_match(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     if out is not None and not out.parent.exists():
         raise SpecError(f"--out {args.out}: the folder {str(out.parent)!r} does not exist")
-    timeout = args.move_timeout or (3 * (limits.time or 0) + 10.0 if limits.time else 60.0)
+    timed_timeout = 3 * limits.time + 10.0 if limits.time else UNTIMED_TIMEOUT
 
     players: list[Player] = []
     try:
@@ -76,7 +80,8 @@ def command_match(args: argparse.Namespace) -> int:
             player = make_player(spec, args.game, args.threads)
             players.append(player)
             if hasattr(player, "move_timeout"):
-                player.move_timeout = timeout  # type: ignore[attr-defined]
+                follows_time = getattr(player, "FOLLOWS_TIME_LIMIT", False)
+                player.move_timeout = args.move_timeout or (timed_timeout if follows_time else UNTIMED_TIMEOUT)  # type: ignore[attr-defined]
         names = (f"A: {players[0].name}", f"B: {players[1].name}")
         progress = ProgressBar(sys.stderr, args.games)
         limit_text = f"depth {limits.depth}" if limits.depth is not None else f"{limits.time:g} s a move"

@@ -71,6 +71,9 @@ def _option_value(text: str) -> Any:
 class UciPlayer:
     """One UCI engine process (restarted after a failure)."""
 
+    FOLLOWS_TIME_LIMIT = True
+    """UCI engines are told the time a move (``go movetime``)."""
+
     def __init__(self, command: list[str], options: dict[str, Any], name: str) -> None:
         self.command = command
         self.options = options
