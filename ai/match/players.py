@@ -138,14 +138,18 @@ def _parse_number(kind: Callable[[str], Any], raw: str, key: str, text: str) -> 
 
 
 def _parse_setting(key: str, raw: str, text: str) -> Any:
-    kind = _SETTING_TYPES[key]
-    if kind in (bool, "bool"):
+    """``raw`` as the type ``SearchSettings`` declares for ``key`` (``bool``, ``int``, ``float``,
+    ``str``, any of them ``| None``: ``default`` then means the algorithm's own choice)."""
+    kinds = {part.strip() for part in str(_SETTING_TYPES[key]).replace("<class '", "").replace("'>", "").split("|")}
+    if "None" in kinds and raw.lower() == "default":
+        return None
+    if "bool" in kinds:
         if raw.lower() not in _BOOLEAN_WORDS:
             raise SpecError(f"player {text!r}: {key} is on or off, not {raw!r}")
         return _BOOLEAN_WORDS[raw.lower()]
-    if kind in (int, "int"):
+    if "int" in kinds:
         return _parse_number(int, raw, key, text)
-    if kind in (float, "float"):
+    if "float" in kinds:
         return _parse_number(float, raw, key, text)
     return raw
 

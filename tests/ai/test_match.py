@@ -285,3 +285,14 @@ def test_built_in_openings_are_legal_and_distinct(game: str) -> None:
     assert [o.moves for o in openings] == [o.moves for o in built_in(game, seed=3)]  # seeded: reproducible
     if game == "othello":
         assert len(openings) == 244  # Othello perft(4)
+
+
+def test_threads_play_on_the_engine_pool_and_leave_no_process(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import multiprocessing
+
+    out = tmp_path / "games.json"
+    status, text, err = run(capsys, "match", "--game", "tictactoe", "--a", "depth=9", "--b", "algorithm=mtdf,depth=9",
+                            "--games", "2", "--threads", "2", "--out", str(out))
+    assert status == 0, err
+    assert all(record.result == "1/2-1/2" for record in read_games(out.read_text(), "tictactoe"))  # perfect play draws
+    assert multiprocessing.active_children() == []
