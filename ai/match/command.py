@@ -31,42 +31,40 @@ UNTIMED_TIMEOUT = 120.0
 ``--time`` says, and for any program under ``--depth``."""
 
 
+MAX_GAMES = 1_000_000
+MAX_PLIES_LIMIT = 100_000
+
+
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Register ``match`` on the ``plyground`` command line."""
+    """Register ``match`` on the ``plyground`` command line (the option types are the CLI's
+    own, so a bad value is refused in one line with its range)."""
+    from ai.cli import MAX_DEPTH, MAX_SEED, choice, core_count, integer, positive_number
+
     match = commands.add_parser("match", help="play engine against engine and report the Elo difference")
-    match.add_argument("--game", required=True, choices=GAME_NAMES)
-    match.add_argument("--a", required=True, metavar="SPEC", help="player A: algorithm=pvs,depth=4 / level=5 / uci:CMD / gtp:CMD / gnubg")
+    match.add_argument("--game", required=True, type=choice("a game", GAME_NAMES), help=f"one of: {', '.join(GAME_NAMES)}")
+    match.add_argument("--a", required=True, metavar="SPEC", help="player A: algorithm=pvs,depth=4 / level=5 / default / uci:CMD / gtp:CMD / gnubg[:PLIES]")
     match.add_argument("--b", required=True, metavar="SPEC", help="player B (same forms)")
-    match.add_argument("--games", required=True, type=int, help="number of games (even: each opening with both colours)")
+    match.add_argument("--games", required=True, type=integer("--games", 1, MAX_GAMES),
+                       help="number of games (even: each opening with both colours)")
     limit = match.add_mutually_exclusive_group()
-    limit.add_argument("--time", type=float, help=f"seconds a move (default {DEFAULT_SECONDS:g})")
-    limit.add_argument("--depth", type=int, help="search depth a move (UCI engines too)")
-    match.add_argument("--threads", type=int, default=1, help="worker processes for each built-in player")
+    limit.add_argument("--time", type=positive_number("--time"), metavar="SECONDS", help=f"seconds a move (default {DEFAULT_SECONDS:g})")
+    limit.add_argument("--depth", type=integer("--depth", 1, MAX_DEPTH), help="search depth a move (UCI engines too)")
+    match.add_argument("--threads", type=integer("--threads", 1, core_count), default=1, metavar="N",
+                       help="worker processes for each built-in player (the engine pool)")
     match.add_argument("--openings", metavar="FILE", help="openings file (chess: EPD/FEN or PGN; others: lines of moves or positions)")
     match.add_argument("--out", metavar="FILE", help="write the games here (PGN chess, PDN checkers, JSON lines otherwise)")
-    match.add_argument("--seed", type=int, default=1, help="seed of the opening order and of the dice")
-    match.add_argument("--move-timeout", type=float, default=None, metavar="S",
+    match.add_argument("--seed", type=integer("--seed", 0, MAX_SEED), default=1, help="seed of the opening order and of the dice")
+    match.add_argument("--move-timeout", type=positive_number("--move-timeout"), default=None, metavar="SECONDS",
                        help="an external engine that takes longer than this for a move loses the game "
                        "(default: UCI engines 3 x the time a move + 10 s; programs that play at their "
                        f"own level, GTP and gnubg, {UNTIMED_TIMEOUT:g} s)")
-    match.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES, help="adjudicate a draw after this many plies")
+    match.add_argument("--max-plies", type=integer("--max-plies", 1, MAX_PLIES_LIMIT), default=DEFAULT_MAX_PLIES,
+                       help="adjudicate a draw after this many plies")
     match.set_defaults(handler=command_match)
 
 
 def command_match(args: argparse.Namespace) -> int:
-    game = get_game(args.game)
-    if args.games < 1:
-        raise SpecError("--games must be 1 or more")
-    if args.time is not None and args.time <= 0:
-        raise SpecError("--time must be positive")
-    if args.depth is not None and args.depth < 1:
-        raise SpecError("--depth must be 1 or more")
-    if args.threads < 1:
-        raise SpecError("--threads must be 1 or more")
-    if args.move_timeout is not None and args.move_timeout <= 0:
-        raise SpecError("--move-timeout must be positive")
-    if args.max_plies < 1:
-        raise SpecError("--max-plies must be 1 or more")
+    game = get_game(args.game)  # every number was range-checked by its option type
     limits = Limits(depth=args.depth) if args.depth is not None else Limits(time=args.time or DEFAULT_SECONDS)
     openings = opening_book.load(args.openings, args.game) if args.openings else opening_book.built_in(args.game, args.seed)
     out = Path(args.out) if args.out else None

@@ -85,7 +85,8 @@ class BuiltinSpec:
 
 
 def default_algorithm(game: str) -> str:
-    return "star2" if get_game(game).HAS_CHANCE else "pvs"
+    """The game's own default algorithm (PVS; Star2 for dice games)."""
+    return get_game(game).DEFAULT_ALGORITHM
 
 
 def parse_builtin(text: str, game: str) -> BuiltinSpec:

@@ -208,7 +208,8 @@ def test_a_failing_gtp_engine_forfeits(capsys: pytest.CaptureFixture[str], tmp_p
         (["--game", "othello", "--a", "uci:stockfish", "--b", "depth=1"], "UCI engines play chess"),
         (["--game", "chess", "--a", "gtp:gtp-rhino", "--b", "depth=1"], "GTP engines play Othello"),
         (["--game", "tictactoe", "--a", "depth=1", "--b", "depth=1", "--openings", "/nonexistent/book"], "No such file"),
-        (["--game", "tictactoe", "--a", "depth=1", "--b", "depth=1", "--depth", "0"], "--depth must be 1 or more"),
+        (["--game", "tictactoe", "--a", "depth=1", "--b", "depth=1", "--depth", "0"], "argument --depth: 0 is out of range"),
+        (["--game", "tictactoe", "--a", "depth=1", "--b", "depth=1", "--time", "nan"], "argument --time: must be a positive number"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
@@ -219,7 +220,7 @@ def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], 
 
 def test_bad_games_count_and_bad_opening_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     status, _, err = run(capsys, "match", "--game", "tictactoe", "--a", "depth=1", "--b", "depth=1", "--games", "0")
-    assert status == 2 and "--games must be 1 or more" in err
+    assert status == 2 and "argument --games: 0 is out of range" in err and err.count("\n") == 1
     book = tmp_path / "book.txt"
     book.write_text("a1 a1\n")
     status, _, err = run(capsys, "match", "--game", "tictactoe", "--a", "depth=1", "--b", "depth=1", "--games", "2",
