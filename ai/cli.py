@@ -530,6 +530,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     analyse.set_defaults(handler=command_analyse)
 
+    from ai.match.command import add_parser as add_match_parser
+
+    add_match_parser(commands)
+
     uci = commands.add_parser("uci", help="run as a UCI chess engine on stdin/stdout")
     uci.set_defaults(handler=command_uci)
     return parser
