@@ -25,8 +25,7 @@ SideKind = Literal["human", "computer"]
 StrengthMode = Literal["level", "depth", "time"]
 
 DEFAULT_ALGORITHM = "pvs"
-CHANCE_DEFAULT_ALGORITHM = "star2"
-"""For games with dice (chance nodes), where the alpha-beta family does not apply."""
+"""A side's algorithm before it knows its game (``for_game`` picks the game's own default)."""
 ALGORITHM_LABELS = {
     "pvs": "PVS (NegaScout)",
     "alphabeta": "Alpha-beta",
@@ -89,7 +88,8 @@ def algorithms_for(game: str) -> list[str]:
 
 
 def default_algorithm(game: str) -> str:
-    return CHANCE_DEFAULT_ALGORITHM if get_game(game).HAS_CHANCE else DEFAULT_ALGORITHM
+    """The game's own choice (``GameState.DEFAULT_ALGORITHM``: PVS, Star2 for backgammon)."""
+    return get_game(game).DEFAULT_ALGORITHM
 
 
 @dataclass(frozen=True)
