@@ -275,3 +275,15 @@ def test_the_engine_panels_follow_the_game(qtbot: QtBot, window: MainWindow) -> 
     window.settings_panel.algorithm.setCurrentIndex(index)
     qtbot.waitUntil(lambda: session.players[1].algorithm == "mtdf", timeout=2_000)
     assert window.settings.players("chess")[1].algorithm == "mtdf"
+
+
+def test_hint_key_draws_the_engines_move_on_the_board(qtbot: QtBot, window: MainWindow) -> None:
+    computer = PlayerConfig(kind="computer", strength="depth", depth=1)
+    session = window.start_game("othello", (PlayerConfig(kind=HUMAN), computer))
+    window.game_view.board.setFocus()
+    with qtbot.waitSignal(session.hint_found, timeout=20_000) as hint:
+        qtbot.keyClick(window, Qt.Key.Key_H)
+    assert hint.args[0] in session.state.legal_moves()
+    assert window.game_view.board.best_move() == hint.args[0]
+    play(session, ["d3"])
+    assert window.game_view.board.best_move() is None  # a new position clears it
