@@ -20,10 +20,11 @@ move, or a deeper analysis) starts with what this one learned. ``clear_memory()`
 
 from __future__ import annotations
 
+import queue
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import games
 from games.base import CHANCE, GameState, IllegalMoveError
@@ -34,6 +35,9 @@ from ai.events import Finished, SearchEvent
 from ai.observer import SearchObserver
 from ai.search import CHANCE_ALGORITHMS, AlgorithmSpec, get_algorithm
 from ai.settings import Limits, SearchRequest, SearchSettings
+
+if TYPE_CHECKING:
+    from ai.parallel import EnginePool
 
 EventSink = Callable[[SearchEvent], None]
 
@@ -241,3 +245,31 @@ def _run(
         helper=helper,
     )
     return run(state, context)
+
+
+def search_on_pool(
+    pool: EnginePool,
+    request: SearchRequest,
+    on_event: EventSink,
+    should_stop: Callable[[], bool],
+    poll_seconds: float,
+) -> Finished:
+    """``request`` on ``pool``, waiting here for its ``Finished`` (the CLI's ``--threads`` and
+    the UCI front end both drive the pool so). Every other event goes to ``on_event`` on this
+    thread. ``should_stop`` is looked at every ``poll_seconds`` while no event comes; once it
+    is true the pool is asked to answer now (``move_now``), and its ``Finished`` still comes.
+    """
+    events: queue.SimpleQueue[SearchEvent] = queue.SimpleQueue()
+    search_id = pool.submit(request, events.put)
+    asked_to_stop = False
+    while True:
+        if not asked_to_stop and should_stop():
+            pool.move_now(search_id)
+            asked_to_stop = True
+        try:
+            event = events.get(timeout=poll_seconds)
+        except queue.Empty:
+            continue
+        if isinstance(event, Finished):
+            return event
+        on_event(event)
