@@ -28,11 +28,12 @@ test: setup system-deps
 	QT_QPA_PLATFORM=offscreen timeout 1200 $(BIN)/python -m pytest -q; \
 	status=$$?; if [ $$status -eq 5 ]; then echo "no tests were collected" >&2; exit 1; fi; exit $$status
 
-# Quick numbers (a few minutes): move generators, search speed, node counts, FFO #1-#19.
+# Quick numbers (a few minutes): move generators, search speed, node counts, stop latency, FFO #1-#19.
 bench: setup
 	$(BIN)/python bench/perft_speed.py
 	$(BIN)/python bench/node_counts.py
 	$(BIN)/python bench/engine_speed.py
+	$(BIN)/python bench/stop_latency.py
 	$(BIN)/python bench/othello_ffo.py
 	$(BIN)/python bench/backgammon_eval.py --games 400
 
