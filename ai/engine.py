@@ -74,16 +74,18 @@ def build_state(request: SearchRequest) -> GameState:
 
 
 def check_settings(settings: SearchSettings, limits: Limits) -> None:
-    """``ValueError`` for settings or limits no search can honour."""
+    """``ValueError`` for settings or limits no search can honour. The comparisons are
+    written ``not x > 0`` so that a NaN (``time=nan`` in a match player's spec) fails them
+    too: a NaN deadline is never reached, so the search would ignore its time limit."""
     if limits.depth is not None and limits.depth < 1:
         raise ValueError(f"the depth limit must be at least 1, not {limits.depth}")
-    if limits.time is not None and limits.time <= 0:
+    if limits.time is not None and not limits.time > 0:
         raise ValueError(f"the time limit must be positive, not {limits.time}")
     if limits.nodes is not None and limits.nodes < 1:
         raise ValueError(f"the node limit must be at least 1, not {limits.nodes}")
-    if settings.tt_megabytes <= 0:
+    if not settings.tt_megabytes > 0:
         raise ValueError(f"the transposition table needs a positive size, not {settings.tt_megabytes} MB")
-    if settings.aspiration_window <= 0:
+    if not settings.aspiration_window > 0:
         raise ValueError(f"the aspiration window must be positive, not {settings.aspiration_window}")
     if settings.solver_empties < 0:
         raise ValueError(f"solver_empties must be 0 (off) or more, not {settings.solver_empties}")
