@@ -1,4 +1,4 @@
-"""``plyground``: the engine's command line (perft, analyse, uci ...).
+"""``plyground``: the engine's command line (perft, analyse, match, uci).
 
 Every subcommand reports bad input (an unknown game, a broken position, an illegal move, an
 option out of range) as one line ``plyground: error: ...`` on stderr and exit status 2 —
@@ -455,7 +455,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROGRAM,
-        description="Plyground's game engine: perft, analysis and a UCI chess engine.",
+        description="Plyground's game engine: perft, analysis, engine matches and a UCI chess engine.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
     position_help = "position in the game's notation (default: the start); one beginning with '-' as --position=TEXT"
