@@ -19,9 +19,8 @@ import pytest
 from ai.engine import search
 from ai.settings import Limits, SearchSettings
 from games import CHANCE, GameState, new_game
+from tests.ai.stop_clock import STOP_BUDGET
 
-STOP_BUDGET = 0.1
-"""CPU seconds of this process from the stop request to the answer."""
 
 
 def othello_with_empties(empties: int, seed: int = 3) -> GameState:
