@@ -39,11 +39,12 @@ selftest: setup system-deps
 	bash .ci/qt-system-libs --xvfb
 	QT_QPA_PLATFORM=xcb timeout 300 xvfb-run -a -s "-screen 0 1280x1024x24" $(SELFTEST)
 
-# Quick numbers (a few minutes): move generators, search speed, node counts, FFO #1-#19.
+# Quick numbers (a few minutes): move generators, search speed, node counts, stop latency, FFO #1-#19.
 bench: setup
 	$(BIN)/python bench/perft_speed.py
 	$(BIN)/python bench/node_counts.py
 	$(BIN)/python bench/engine_speed.py
+	$(BIN)/python bench/stop_latency.py
 	$(BIN)/python bench/othello_ffo.py
 	$(BIN)/python bench/backgammon_eval.py --games 400
 
