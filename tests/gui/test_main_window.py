@@ -214,30 +214,6 @@ def test_new_game_during_a_search_stops_it(qtbot: QtBot, window: MainWindow, bri
     assert not session.is_thinking and not bridge.is_searching
 
 
-@pytest.mark.parametrize("game", ["tictactoe", "othello"])
-def test_a_whole_game_by_mouse_clicks_against_the_engine(qtbot: QtBot, window: MainWindow, game: str) -> None:
-    """Click the board like a person (the square of a legal move) until the game ends."""
-    computer = PlayerConfig(kind="computer", strength="depth", depth=1)
-    session = window.start_game(game, (PlayerConfig(kind=HUMAN), computer))
-    board = window.game_view.board
-    while not session.is_over:
-        qtbot.waitUntil(lambda: session.is_over or (session.can_human_move() and session.state.to_move() == 0), timeout=30_000)
-        if session.is_over:
-            break
-        moves = [move for move in session.state.legal_moves() if session.state.move_name(move) != "pass"]
-        if not moves:  # a forced pass: the session plays it after its notice
-            before = len(session.history)
-            qtbot.waitUntil(lambda: len(session.history) > before, timeout=20_000)
-            continue
-        before = len(session.history)
-        with qtbot.waitSignal(session.move_played, timeout=20_000):
-            qtbot.mouseClick(board, Qt.MouseButton.LeftButton, pos=board.point_of(moves[0]).toPoint())
-        assert session.history[before].move == moves[0]
-    assert session.result in ("1-0", "0-1", "1/2-1/2") and session.reason
-    assert window.game_view.result_label.isVisibleTo(window)
-    assert not board.is_interactive()
-
-
 def test_set_up_a_position_then_play_from_it(qtbot: QtBot, window: MainWindow) -> None:
     session = window.start_game("tictactoe", HUMANS)
     play(session, ["b2"])
