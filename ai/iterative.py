@@ -218,7 +218,7 @@ def run_iterative_deepening(
         return reporter.finished(0, probe.evaluate(probe.to_move()), [move], stopped=True)
     if solved is not None:  # the game's exact solver settles the root (Othello endgame)
         raw, move = solved
-        context.control.count_node()
+        context.control.count_nodes(1, check=False)  # the root; a stop arriving now changes nothing solved
         line = tools.principal_variation(state, [move], MAX_ITERATION_DEPTH)
         reporter.iteration(1, raw, line, context.control.nodes)
         return reporter.finished(1, raw, line, stopped=False)

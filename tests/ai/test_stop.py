@@ -141,3 +141,28 @@ def test_progress_arrives_at_least_four_times_a_second_everywhere(
     gaps = [later - earlier for earlier, later in zip([started, *times], [*times, ended])]
     assert len(times) >= 2, f"{len(times)} progress events in {ended - started:.2f} s"
     assert max(gaps) < 0.25 + 0.05, f"gaps {[round(gap, 3) for gap in gaps]}"  # slack for a busy machine
+
+
+def test_a_stop_just_after_the_othello_endgame_solve_keeps_the_solved_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Lazy SMP helper told to stop as its exact solve returns must still answer, not
+    fail with SearchStopped (the pool turned that into an engine failure in the app)."""
+    import ai.control
+    import ai.iterative
+    from ai import engine
+    from ai.settings import Limits, SearchRequest
+
+    solved = {"done": False}
+    real_solve_root = ai.iterative.solve_root
+
+    def solve_then_stop(*args: object, **kwargs: object) -> object:
+        answer = real_solve_root(*args, **kwargs)  # type: ignore[arg-type]
+        solved["done"] = True
+        return answer
+
+    monkeypatch.setattr(ai.iterative, "solve_root", solve_then_stop)
+    monkeypatch.setattr(ai.control, "CHECK_INTERVAL", 1)  # every node looks at the stop flag
+    position = "XOOOO---XOOO--X-XOOOO-XXXOOXO-X-XXXXXXX-OXOOXOOOOXXXOOXOOX-XXXX- X"
+    finished = engine.run_search(
+        SearchRequest(game="othello", position=position, limits=Limits(depth=1)), None, lambda: solved["done"]
+    )
+    assert solved["done"] and finished.error is None and finished.best_move is not None

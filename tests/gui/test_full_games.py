@@ -174,11 +174,14 @@ def test_a_whole_game_by_mouse_against_the_depth_1_computer(qtbot: QtBot, window
     computer = PlayerConfig(kind=COMPUTER, strength="depth", depth=1).for_game(game)
     session = window.start_game(game, (PlayerConfig(kind=HUMAN), computer), manual_dice=False)
     board = window.game_view.board
+    failures: list[str] = []
+    session.engine_failed.connect(failures.append)
     human_moves = 0
     cube_taken = False
     while not session.is_over:
         assert len(session.history) < PLY_CAP, session.move_names()
-        qtbot.waitUntil(lambda: human_may_move(session), timeout=TURN_TIMEOUT_MS)
+        qtbot.waitUntil(lambda: human_may_move(session) or bool(failures), timeout=TURN_TIMEOUT_MS)
+        assert not failures, failures  # an engine failure pauses the computer: the game would hang
         if session.is_over:
             break
         move = choose(session, rng)
@@ -195,6 +198,7 @@ def test_a_whole_game_by_mouse_against_the_depth_1_computer(qtbot: QtBot, window
     assert human_moves >= 3
     if game == "backgammon":  # the computer doubled at some point; the human took by the button
         assert cube_taken
+    assert not failures, failures
     assert session.result and session.reason
     print(f"{game}: {session.result} ({session.reason}) after {len(session.history)} plies")
     notice = window.game_view.result_label
