@@ -1,11 +1,13 @@
-"""Screenshots of the main window: the start page and every game mid-game against the engine,
-light and dark, at two window sizes (offscreen ``grab()``).
+"""Screenshots of the main window: the start page, the new-game dialog and every game
+mid-game with the engine thinking, light and dark, at two window sizes (offscreen ``grab()``).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python bench/gui_screens_app.py [--out DIR]
 
-Each game is played through the real window: a few moves by the human side (the board's
-``move_requested``, as a click) each answered by the engine, so the board, the move list,
-the engine dock and the status bar show a live game.
+The default output is ``bench/screens/`` (kept in the repository, so a reader sees the app
+without running it). Each game is played through the real window: a few moves by the human
+side (the board's ``move_requested``, as a click) each answered by the engine; then the human
+asks for a hint and the picture is taken while that search runs, so the engine panel shows a
+live search (iterations, principal variation, nodes) and the board its current best move.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ from gui.main_window import MainWindow, apply_theme  # noqa: E402
 from gui.players import COMPUTER, HUMAN, PlayerConfig  # noqa: E402
 
 SIZES = {"large": (1400, 860), "small": (1000, 680)}
+DEFAULT_OUT = Path(__file__).resolve().parent / "screens"
+LIVE_MS = 700
+"""How long the hint search runs before the picture (a 3 s hint, see ``grab_thinking``): long enough for
+a few iterations in the panel, short enough to catch it still thinking."""
 MOVES = {"tictactoe": 2, "checkers": 6, "chess": 6, "othello": 8, "backgammon": 4}
 """Human moves per game before the picture (each answered by the engine)."""
 
@@ -61,13 +67,45 @@ def play_game(window: MainWindow, game: str) -> None:
         moves = session.state.legal_moves()
         preferred = [move for move in moves if session.state.move_name(move) not in ("double", "drop")] or moves
         window.game_view.board.move_requested.emit(preferred[len(preferred) // 2])
-    spin(lambda: session.is_over or (session.state.to_move() in (0, CHANCE) and not session.is_thinking), 60)
+    spin(lambda: session.is_over or (session.state.to_move() == 0 and not session.is_thinking), 60)
     settle()
+
+
+def grab_thinking(window: MainWindow, path: Path) -> None:
+    """The window while the engine searches a hint for the human (a live engine panel).
+    The hint's limit is widened to a few seconds (the app's own, depth 6, ends in a few
+    milliseconds in checkers) so the picture catches the search running."""
+    import gui.session
+    from ai.settings import Limits
+
+    gui.session.HINT_LIMITS = Limits(time=3.0)
+    session = window.session
+    if session is not None and not session.is_over:
+        spin(lambda: not session.is_thinking, 30)
+        session.request_hint()
+        spin(lambda: session.is_thinking, 5)
+    settle(LIVE_MS)
+    window.grab().save(str(path), "PNG", 0)  # 0: the smallest file
+    if session is not None and session.is_thinking:
+        session.move_now()
+        spin(lambda: not session.is_thinking, 30)
+
+
+def grab_new_game_dialog(window: MainWindow, path: Path) -> None:
+    from games import GAME_NAMES as NAMES
+    from gui.dialogs.new_game import NewGameDialog
+
+    players_for = {name: window.settings.players(name) for name in NAMES}
+    dialog = NewGameDialog("chess", players_for, parent=window)
+    dialog.show()
+    settle()
+    dialog.grab().save(str(path), "PNG", 0)  # 0: the smallest file
+    dialog.close()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path("/tmp/screens/app"))
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default: bench/screens/)")
     parser.add_argument("--games", nargs="*", default=list(GAME_NAMES))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -85,15 +123,18 @@ def main() -> int:
                 window.show_start_page()
                 settle()
                 path = args.out / f"start-{theme}-{size_name}.png"
-                window.grab().save(str(path))
+                window.grab().save(str(path), "PNG", 0)  # 0: the smallest file
                 written.append(path)
+            path = args.out / f"new-game-{theme}.png"
+            grab_new_game_dialog(window, path)
+            written.append(path)
             for game in args.games:
                 play_game(window, game)
                 for size_name, (width, height) in SIZES.items():
                     window.resize(width, height)
                     settle()
                     path = args.out / f"{game}-{theme}-{size_name}.png"
-                    window.grab().save(str(path))
+                    grab_thinking(window, path)
                     written.append(path)
     finally:
         window.shutdown()

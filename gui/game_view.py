@@ -374,6 +374,8 @@ class GameView(QWidget):
         for player, label in enumerate(self.player_labels):
             marker = "▶ " if (mover == player and not session.is_over) else ""
             thinking = " — thinking…" if (session.is_thinking and mover == player) else ""
+            if thinking and session.is_finding_hint():
+                thinking = " — the engine looks for a hint…"
             label.setText(f"{marker}<b>{names[player]}</b>: {session.players[player].describe()}{thinking}")
         self.undo_button.setEnabled(session.can_undo())
         self.redo_button.setEnabled(session.can_redo())

@@ -269,6 +269,7 @@ class MainWindow(QMainWindow):
         try:
             self.engine_panel.clear()
             self.eval_bar.set_game(game_class)
+            self.eval_bar.set_side_colors(getattr(self.game_view.board, "side_colors", None))
             self.eval_graph.set_game(game_class)
             self.settings_panel.set_game(game_class)
             algorithm = next((side.algorithm for side in session.players if side.is_computer), None)

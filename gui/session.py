@@ -137,6 +137,10 @@ class GameSession(QObject):
     def is_thinking(self) -> bool:
         return self._thinking
 
+    def is_finding_hint(self) -> bool:
+        """The engine searches a hint for the human to move (not the computer's own move)."""
+        return self._thinking and self._search_purpose == "hint"
+
     def side_to_move(self) -> PlayerConfig | None:
         mover = self._state.to_move()
         return None if mover == CHANCE else self.players[mover]
@@ -201,6 +205,8 @@ class GameSession(QObject):
         if mover == CHANCE:
             return "Enter the dice roll (e.g. 3-1)" if self.manual_dice else "Rolling the dice"
         side = self.players[mover]
+        if self._thinking and self._search_purpose == "hint":  # the human is not the one thinking
+            return f"The engine is looking for a hint for {names[mover]}…"
         if self._thinking:
             return f"{names[mover]} ({side.describe()}) is thinking…"
         if side.is_computer and self.paused:

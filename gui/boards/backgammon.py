@@ -432,6 +432,10 @@ class BackgammonBoard(BoardWidget):
         super().set_theme(theme)
 
     # ============================================================ backgammon API
+    def side_colors(self) -> tuple[QColor, QColor]:
+        """Players O's and X's checker colours (the eval bar shows each side in its colour)."""
+        return QColor(self._colours.checkers[0]), QColor(self._colours.checkers[1])
+
     def set_dice_entry(self, enabled: bool) -> None:
         """Over-the-board play: at a chance node the player enters the roll (an "Enter
         dice" button and a click on the dice area open a picker; ``dice_entered`` carries

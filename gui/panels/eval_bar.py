@@ -7,6 +7,8 @@ chance (``display.player0_share``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
@@ -48,6 +50,7 @@ class EvalBar(QWidget):
         self._is_flipped = False
         self._colors = (LIGHT_SIDE, DARK_SIDE)
         self._theme: Theme | None = None
+        self._side_colors: Callable[[], tuple[QColor, QColor] | None] | None = None
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Expanding)
         self.setMinimumHeight(120)
 
@@ -58,6 +61,13 @@ class EvalBar(QWidget):
         self._game = game
         self._colors = player_colors(game, *theme_sides(self._theme))
         self.set_score(None)
+
+    def set_side_colors(self, source: Callable[[], tuple[QColor, QColor] | None] | None) -> None:
+        """Take players 0's and 1's colours from ``source`` (the board's own pieces, e.g. the
+        backgammon checkers: O red, X white) so the bar matches what the board shows; None
+        or a None answer falls back to the theme's light and dark sides by player name."""
+        self._side_colors = source
+        self.update()
 
     def set_theme(self, theme: Theme) -> None:
         """The sides' colours from the theme (the rest follows the application palette)."""
@@ -103,7 +113,8 @@ class EvalBar(QWidget):
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
-        first, second = self._colors
+        own = self._side_colors() if self._side_colors is not None else None
+        first, second = own if own is not None else self._colors
         bottom_color, top_color = (second, first) if self._is_flipped else (first, second)
         bottom_share = 1 - self._share if self._is_flipped else self._share
         split = rect.top() + rect.height() * (1 - bottom_share)
