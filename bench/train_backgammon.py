@@ -30,6 +30,7 @@ from games.backgammon.network import (  # noqa: E402
     BAR_SCALE,
     INPUT_COUNT,
     OFF_SCALE,
+    PIP_SCALE,
     OUTPUTS,
     WEIGHTS_FORMAT,
     input_names,
@@ -51,7 +52,8 @@ def load(paths: list[str]) -> tuple[np.ndarray, np.ndarray]:
         ).reshape(len(rows), 96)
         bar = side[:, 24:25] / BAR_SCALE
         off = (CHECKERS - side.sum(axis=1, keepdims=True)) / OFF_SCALE
-        blocks.extend([units, bar, off])
+        pips = (side[:, :24] @ np.arange(1, 25) + 25 * side[:, 24]).reshape(-1, 1) / PIP_SCALE
+        blocks.extend([units, bar, off, pips])
     inputs = np.concatenate(blocks, axis=1).astype(np.float32)
     assert inputs.shape[1] == INPUT_COUNT
     return inputs, targets.astype(np.float32)
@@ -67,7 +69,7 @@ def main() -> None:
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--batch", type=int, default=128)
-    parser.add_argument("--rate", type=float, default=0.003)
+    parser.add_argument("--rate", type=float, default=0.005)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="resources/weights/backgammon_net.json")
     args = parser.parse_args()

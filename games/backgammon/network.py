@@ -4,7 +4,9 @@ The network reads a position from the side **on roll** (as gnubg's nets do) and 
 five probabilities for that side: win, win a gammon (or better), win a backgammon, lose a
 gammon (or worse), lose a backgammon. Its inputs are Tesauro's raw encoding, for each side
 in its own numbering: per point 1..24 the units ``n >= 1``, ``n >= 2``, ``n >= 3`` and
-``(n - 3) / 2``; the bar as ``n / 2``; the checkers off as ``n / 15`` (196 inputs). The
+``(n - 3) / 2``; the bar as ``n / 2``; the checkers off as ``n / 15``; and the pip count
+over 100, which the raw units only give a net with difficulty (198 inputs). Every input is a
+sum over points, which is what lets the first layer become a lookup table. The
 weights (``resources/weights/backgammon_net.json``, documented inside) were fitted offline
 by ``bench/train_backgammon.py`` to GNU Backgammon's 0-ply evaluations of positions from
 its own noisy self-play; the network is ours, only the training targets came from gnubg.
@@ -37,10 +39,11 @@ OUTPUTS: tuple[str, ...] = ("win", "win_gammon", "win_backgammon", "lose_gammon"
 """The network's outputs, probabilities for the side on roll; gammons include backgammons."""
 
 UNITS_PER_POINT = 4
-INPUTS_PER_SIDE = 24 * UNITS_PER_POINT + 2
+INPUTS_PER_SIDE = 24 * UNITS_PER_POINT + 3
 INPUT_COUNT = 2 * INPUTS_PER_SIDE
 BAR_SCALE = 2.0
 OFF_SCALE = float(CHECKERS)
+PIP_SCALE = 100.0
 EXP_LIMIT = 60.0
 """Pre-activations are clamped to +-EXP_LIMIT so ``math.exp`` never overflows."""
 
@@ -60,7 +63,7 @@ def point_units(count: int) -> tuple[float, float, float, float]:
 def encode(on_roll: Board, opponent: Board) -> list[float]:
     """The INPUT_COUNT inputs of a position: the side on roll's block, then the opponent's.
 
-    Each block: points 1..24 (four units each), then bar / 2, then off / 15. Used by the
+    Each block: points 1..24 (four units each), then bar / 2, off / 15, pips / 100. Used by the
     training script; the evaluator itself goes through the precomputed table."""
     inputs: list[float] = []
     for board in (on_roll, opponent):
@@ -68,6 +71,7 @@ def encode(on_roll: Board, opponent: Board) -> list[float]:
             inputs.extend(point_units(board[point]))
         inputs.append(board[BAR] / BAR_SCALE)
         inputs.append(board[OFF] / OFF_SCALE)
+        inputs.append(sum(point * board[point] for point in range(1, BAR + 1)) / PIP_SCALE)
     return inputs
 
 
@@ -77,7 +81,7 @@ def input_names() -> tuple[str, ...]:
     for side in ("me", "them"):
         for point in range(1, BAR):
             names.extend(f"{side}_p{point}_{unit}" for unit in ("1", "2", "3", "more"))
-        names.extend((f"{side}_bar", f"{side}_off"))
+        names.extend((f"{side}_bar", f"{side}_off", f"{side}_pips"))
     return tuple(names)
 
 
@@ -110,13 +114,15 @@ class Network:
                     if count == 0:
                         by_count.append(zero)
                         continue
+                    pips = (base + INPUTS_PER_SIDE - 1, index * count / PIP_SCALE)
                     if index == OFF:
-                        pairs = [(base + INPUTS_PER_SIDE - 1, count / OFF_SCALE)]
+                        pairs = [(base + INPUTS_PER_SIDE - 2, count / OFF_SCALE)]
                     elif index == BAR:
-                        pairs = [(base + INPUTS_PER_SIDE - 2, count / BAR_SCALE)]
+                        pairs = [(base + INPUTS_PER_SIDE - 3, count / BAR_SCALE), pips]
                     else:
                         first_unit = base + (index - 1) * UNITS_PER_POINT
                         pairs = [(first_unit + unit, value) for unit, value in enumerate(point_units(count))]
+                        pairs.append(pips)
                     by_count.append([
                         sum(first[row][column] * value for row, value in pairs) for column in range(hidden)
                     ])
