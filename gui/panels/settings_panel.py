@@ -34,8 +34,10 @@ MAX_SOLVER_EMPTIES = 24
 
 
 def valid_algorithms(game: type[GameState]) -> list[str]:
-    """The algorithms offered for ``game``, its own default first (``ai.search.algorithms_for``)."""
-    return algorithms_for(game)
+    """The algorithms offered for ``game`` (``ai.search.algorithms_for``), in the textbook's
+    order (minimax, alpha-beta, PVS, MTD(f) ...) so a student steps through them in turn."""
+    offered = algorithms_for(game)
+    return [name for name in ALGORITHMS if name in offered]
 
 
 class SettingsPanel(QWidget):
@@ -142,7 +144,7 @@ class SettingsPanel(QWidget):
         """Offer the algorithms of ``game``; keep the current one if it suits the game."""
         self._game = game
         names = valid_algorithms(game)
-        current = self._settings.algorithm if self._settings.algorithm in names else names[0]
+        current = self._settings.algorithm if self._settings.algorithm in names else game.DEFAULT_ALGORITHM
         self._is_loading = True
         self.algorithm.clear()
         for name in names:
