@@ -12,7 +12,10 @@ How one search uses all the workers depends on the algorithm:
   starts at another depth and orders moves a little differently, and they all share one
   transposition table in shared memory (``SharedTable``), so the main search (worker part 0)
   finds more of its tree already done. The main search's answer is the result; the helpers
-  are stopped when it finishes. Node counts are summed over the workers.
+  are stopped when it finishes. Node counts are summed over the workers: a helper sends
+  nothing but its count (and its answer), so that the dispatcher wakes only for what the
+  caller sees. (Should the main search's worker die, a helper's answer ends the search, with
+  no iterations shown in between.)
 * MCTS: **root parallelism**. Independent trees with different seeds (``seed + k``); the
   root moves' visits and values are merged for the decision and for the display.
 * minimax, expectiminimax, Star1, Star2: **root split**. The root moves are dealt out among
