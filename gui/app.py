@@ -16,6 +16,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QVBoxLayout, QWidget
 
 from games import GAME_NAMES, get_game
+from gui import startup_probe
+from gui.about import app_icon
 
 APP_NAME = "Plyground"
 SMOKE_TEST_EXIT_MS = 300
@@ -68,6 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setApplicationName(APP_NAME)
+    app.setWindowIcon(app_icon())
+    probe = startup_probe.install(app)  # noqa: F841 (kept alive; bench/startup.py)
     window = PlaceholderWindow()
     window.show()
     # Let Python run its signal handlers during exec(): Ctrl-C and SIGTERM quit cleanly.

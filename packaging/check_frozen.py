@@ -1,0 +1,185 @@
+"""Check a frozen build the way a user would run it: app, worker processes, fonts, CLI, files.
+
+Run by ``packaging/build.sh`` after PyInstaller (``python packaging/check_frozen.py dist/plyground/plyground``);
+every check prints one line, and the first failure ends the run with status 1.
+
+1. The self-test (``--self-test`` when the app offers it, else the placeholder's
+   ``--smoke-test``) exits 0 offscreen. While it runs, its process tree is sampled from
+   ``/proc``: the worker processes must be the frozen executable itself, started by spawn
+   (``--multiprocessing-fork``), and after it exits nothing of its session may remain.
+2. Fonts: started with fontconfig blinded to the system's fonts (``FONTCONFIG_FILE=/dev/null``,
+   ``QT_QPA_FONTDIR`` an empty folder), the first painted window's application font is the
+   bundled DejaVu Sans (reported by ``gui.startup_probe``).
+3. The command line: ``perft`` and a UCI handshake from the same executable.
+4. The files a user and the licences need are in place.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SELF_TEST_TIMEOUT_S = 300.0
+SAMPLE_INTERVAL_S = 0.05
+LEFTOVER_GRACE_S = 5.0
+"""How long the session may take to empty after the app exits (the resource tracker's own exit)."""
+BUNDLED_FAMILY = "DejaVu Sans"
+SPAWN_FLAG = "--multiprocessing-fork"
+
+
+class CheckFailed(Exception):
+    """One check failed; the message says which and why."""
+
+
+def offscreen_env(folder: str, **extra: str) -> dict[str, str]:
+    """The environment of a checked run: offscreen, settings and autosave in ``folder``."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=folder, XDG_DATA_HOME=folder)
+    env.update(extra)
+    return env
+
+
+def session_processes(session: int) -> dict[int, tuple[str, list[str]]]:
+    """``{pid: (executable, argv)}`` of every live process in ``session`` (Linux ``/proc``)."""
+    found: dict[int, tuple[str, list[str]]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[3]) != session or fields[0] == "Z":  # fields[3]: session id; Z: zombie
+                continue
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            found[int(entry.name)] = (os.readlink(entry / "exe"), [part.decode() for part in argv if part])
+        except (OSError, IndexError, ValueError):
+            continue  # the process ended while we looked
+    return found
+
+
+def self_test_mode(executable: Path) -> str:
+    """``--self-test`` if the app offers it (the real app), else ``--smoke-test`` (the placeholder)."""
+    result = subprocess.run([str(executable), "--help"], capture_output=True, text=True, timeout=60)
+    return "--self-test" if "--self-test" in result.stdout else "--smoke-test"
+
+
+def check_self_test(executable: Path, screenshot: Path | None) -> str:
+    mode = self_test_mode(executable)
+    with tempfile.TemporaryDirectory(prefix="plyground-check-") as folder:
+        command = [str(executable), mode] + (["--screenshot", str(screenshot)] if screenshot else [])
+        started = time.monotonic()
+        # A new session: every process the app starts stays in it unless it leaves on purpose.
+        log = open(Path(folder) / "output.log", "w+", encoding="utf-8")  # a pipe could fill and block
+        process = subprocess.Popen(
+            command, env=offscreen_env(folder), cwd=folder, start_new_session=True, stdout=log, stderr=subprocess.STDOUT
+        )
+        workers: dict[int, list[str]] = {}
+        while process.poll() is None:
+            for pid, (exe, argv) in session_processes(process.pid).items():
+                if pid != process.pid and SPAWN_FLAG in argv:
+                    if Path(exe).resolve() != executable.resolve():
+                        process.kill()
+                        raise CheckFailed(f"a worker runs {exe}, not the frozen executable")
+                    workers[pid] = argv
+            if time.monotonic() - started > SELF_TEST_TIMEOUT_S:
+                process.kill()
+                raise CheckFailed(f"{mode} did not finish in {SELF_TEST_TIMEOUT_S:.0f} s")
+            time.sleep(SAMPLE_INTERVAL_S)
+        log.seek(0)
+        output = log.read()
+        log.close()
+        seconds = time.monotonic() - started
+        if process.returncode != 0:
+            tail = "\n".join(output.strip().splitlines()[-15:])
+            raise CheckFailed(f"{mode} exited {process.returncode}:\n{tail}")
+        deadline = time.monotonic() + LEFTOVER_GRACE_S
+        while (left := session_processes(process.pid)) and time.monotonic() < deadline:
+            time.sleep(SAMPLE_INTERVAL_S)
+        if left:
+            raise CheckFailed(f"processes left behind after {mode}: {left}")
+    if mode == "--self-test" and not workers:
+        raise CheckFailed("--self-test passed but no spawn worker process of the frozen executable was seen")
+    return f"{mode}: exit 0 in {seconds:.1f} s, {len(workers)} spawn worker process(es) of the frozen executable, none left"
+
+
+def check_bundled_font(executable: Path) -> str:
+    fonts = sorted((executable.parent / "_internal" / "resources" / "fonts").glob("*.ttf"))
+    if (executable.parent / "_internal").is_dir() and not fonts:
+        return "fonts: SKIPPED, no bundled .ttf in _internal/resources/fonts/ yet"
+    with tempfile.TemporaryDirectory(prefix="plyground-fonts-") as folder:
+        report = Path(folder) / "probe.json"
+        empty = Path(folder) / "no-fonts"
+        empty.mkdir()
+        env = offscreen_env(
+            folder, FONTCONFIG_FILE="/dev/null", QT_QPA_FONTDIR=str(empty), PLYGROUND_STARTUP_PROBE=str(report)
+        )
+        result = subprocess.run([str(executable)], env=env, cwd=folder, capture_output=True, text=True, timeout=120)
+        if result.returncode != 0 or not report.exists():
+            raise CheckFailed(f"the app without system fonts exited {result.returncode}: {result.stderr.strip()[-400:]}")
+        probe = json.loads(report.read_text())
+    if probe["font"] != BUNDLED_FAMILY or BUNDLED_FAMILY not in probe["families"]:
+        raise CheckFailed(f"without system fonts the app font is {probe['font']!r}; families {probe['families']}")
+    return f"fonts: with no system fonts visible the app draws with {probe['font']} (families: {probe['families']})"
+
+
+def check_cli(executable: Path) -> str:
+    perft = subprocess.run([str(executable), "perft", "--game", "chess", "--depth", "3"],
+                           capture_output=True, text=True, timeout=120)
+    if perft.stdout.strip() != "8902":
+        raise CheckFailed(f"perft chess 3 printed {perft.stdout.strip()!r} (exit {perft.returncode}): {perft.stderr}")
+    uci = subprocess.run([str(executable), "uci"], input="uci\nisready\nposition startpos\ngo depth 3\n",
+                         capture_output=True, text=True, timeout=120)
+    if "uciok" not in uci.stdout or "bestmove" not in uci.stdout:
+        raise CheckFailed(f"uci handshake failed (exit {uci.returncode}): {uci.stdout[-300:]} {uci.stderr[-300:]}")
+    return "cli: perft chess 3 = 8902; uci: uciok, go depth 3 -> bestmove"
+
+
+def check_files(executable: Path) -> str:
+    folder = executable.parent
+    internal = folder / "_internal"
+    required = [folder / "LICENSE", folder / "THIRD_PARTY_NOTICES.md", folder / "licenses" / "LGPL-3.0.txt"]
+    if internal.is_dir():  # the one-dir build: the bundle and the Linux desktop integration
+        required += [
+            internal / "LICENSE", internal / "THIRD_PARTY_NOTICES.md", internal / "licenses" / "LGPL-3.0.txt",
+            internal / "resources" / "icons" / "plyground-256.png",
+            folder / "share" / "applications" / "plyground.desktop",
+            folder / "share" / "icons" / "hicolor" / "256x256" / "apps" / "plyground.png",
+            folder / "install.sh",
+        ]
+        fonts = sorted((internal / "resources" / "fonts").glob("*.ttf"))
+        if (internal / "resources" / "fonts").exists() and not fonts:
+            raise CheckFailed("resources/fonts/ is in the bundle without a .ttf")
+        required += [internal / "resources" / "fonts" / "LICENSE"] if fonts else []
+    missing = [str(path.relative_to(folder)) for path in required if not path.exists()]
+    if missing:
+        raise CheckFailed(f"missing from the build: {', '.join(missing)}")
+    system = sorted((folder / "licenses" / "system").glob("*.copyright"))
+    return f"files: licences, notices, {len(system)} system library copyright files, icons, desktop entry present"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="check a frozen Plyground build")
+    parser.add_argument("executable", type=Path)
+    parser.add_argument("--screenshot", type=Path, help="where the self-test saves its window")
+    args = parser.parse_args(argv)
+    checks = [
+        lambda: check_files(args.executable),
+        lambda: check_self_test(args.executable, args.screenshot),
+        lambda: check_cli(args.executable),
+        lambda: check_bundled_font(args.executable),
+    ]
+    for check in checks:
+        try:
+            print("ok  " + check(), flush=True)
+        except (CheckFailed, subprocess.TimeoutExpired) as error:
+            print(f"FAIL {error}", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
