@@ -7,9 +7,10 @@ every check prints one line, and the first failure ends the run with status 1.
    ``--smoke-test``) exits 0 offscreen. While it runs, its process tree is sampled from
    ``/proc``: the worker processes must be the frozen executable itself, started by spawn
    (``--multiprocessing-fork``), and after it exits nothing of its session may remain.
-2. Fonts: started with fontconfig blinded to the system's fonts (``FONTCONFIG_FILE=/dev/null``,
-   ``QT_QPA_FONTDIR`` an empty folder), the first painted window's application font is the
-   bundled DejaVu Sans (reported by ``gui.startup_probe``).
+2. Fonts: started with fontconfig blinded to the system's fonts (``FONTCONFIG_FILE`` a
+   configuration without font folders, ``QT_QPA_FONTDIR`` an empty folder), the only font Qt
+   knows is the bundled DejaVu Sans and the first painted window uses it (reported by
+   ``gui.startup_probe``), as on a machine with no fonts installed.
 3. The command line: ``perft`` and a UCI handshake from the same executable.
 4. The files a user and the licences need are in place.
 """
@@ -30,6 +31,9 @@ SAMPLE_INTERVAL_S = 0.05
 LEFTOVER_GRACE_S = 5.0
 """How long the session may take to empty after the app exits (the resource tracker's own exit)."""
 BUNDLED_FAMILY = "DejaVu Sans"
+GENERIC_FAMILIES = ("Monospace", "Sans Serif", "Serif")
+"""Fontconfig's aliases, listed even when it knows no font."""
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SPAWN_FLAG = "--multiprocessing-fork"
 
 
@@ -107,23 +111,28 @@ def check_self_test(executable: Path, screenshot: Path | None) -> str:
 
 
 def check_bundled_font(executable: Path) -> str:
-    fonts = sorted((executable.parent / "_internal" / "resources" / "fonts").glob("*.ttf"))
-    if (executable.parent / "_internal").is_dir() and not fonts:
-        return "fonts: SKIPPED, no bundled .ttf in _internal/resources/fonts/ yet"
+    if not sorted((PROJECT_ROOT / "resources" / "fonts").glob("*.ttf")):
+        return "fonts: SKIPPED, the app bundles no .ttf in resources/fonts/ yet"
     with tempfile.TemporaryDirectory(prefix="plyground-fonts-") as folder:
         report = Path(folder) / "probe.json"
         empty = Path(folder) / "no-fonts"
         empty.mkdir()
+        # A valid configuration with no font folders: fontconfig then knows no font at all.
+        # (FONTCONFIG_FILE=/dev/null is not enough: on a parse error fontconfig falls back to
+        # its built-in default and finds /usr/share/fonts again.)
+        blind = Path(folder) / "fonts.conf"
+        blind.write_text('<?xml version="1.0"?>\n<fontconfig></fontconfig>\n')
         env = offscreen_env(
-            folder, FONTCONFIG_FILE="/dev/null", QT_QPA_FONTDIR=str(empty), PLYGROUND_STARTUP_PROBE=str(report)
+            folder, FONTCONFIG_FILE=str(blind), QT_QPA_FONTDIR=str(empty), PLYGROUND_STARTUP_PROBE=str(report)
         )
         result = subprocess.run([str(executable)], env=env, cwd=folder, capture_output=True, text=True, timeout=120)
         if result.returncode != 0 or not report.exists():
             raise CheckFailed(f"the app without system fonts exited {result.returncode}: {result.stderr.strip()[-400:]}")
         probe = json.loads(report.read_text())
-    if probe["font"] != BUNDLED_FAMILY or BUNDLED_FAMILY not in probe["families"]:
+    real = [family for family in probe["families"] if family not in GENERIC_FAMILIES]
+    if probe["font"] != BUNDLED_FAMILY or real != [BUNDLED_FAMILY]:
         raise CheckFailed(f"without system fonts the app font is {probe['font']!r}; families {probe['families']}")
-    return f"fonts: with no system fonts visible the app draws with {probe['font']} (families: {probe['families']})"
+    return f"fonts: with no system font visible (families {probe['families']}) the app draws with {probe['font']}"
 
 
 def check_cli(executable: Path) -> str:
@@ -166,6 +175,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("executable", type=Path)
     parser.add_argument("--screenshot", type=Path, help="where the self-test saves its window")
     args = parser.parse_args(argv)
+    args.executable = args.executable.resolve()  # the runs start in a scratch folder
+    if not os.access(args.executable, os.X_OK):
+        print(f"FAIL no executable at {args.executable} (build it with `make package`)", file=sys.stderr)
+        return 1
     checks = [
         lambda: check_files(args.executable),
         lambda: check_self_test(args.executable, args.screenshot),

@@ -140,7 +140,7 @@ DESKTOP_KEYS = {
     "Type", "Version", "Name", "GenericName", "Comment", "Exec", "Icon", "Terminal", "Categories",
     "Keywords", "StartupNotify", "StartupWMClass",
 }
-"""Keys of the freedesktop Desktop Entry Specification 1.5 that the entry may use."""
+"""Keys of the freedesktop Desktop Entry Specification 1.4 that the entry may use."""
 
 
 def test_desktop_entry_has_the_required_keys_and_valid_values() -> None:
