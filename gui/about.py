@@ -6,7 +6,7 @@ interactive program to show its licence notice and tell the user how to read the
 falling back to ``pyproject.toml`` in a source checkout) and every bundled third-party part
 with its licence. The full texts (``LICENSE``, ``THIRD_PARTY_NOTICES.md``, ``licenses/``) sit
 next to the program in a build and at the project root in a checkout; the "Licence texts"
-button shows them.
+button shows them. The icon is read through ``gui.resources`` like every bundled file.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import platform
 import sys
 import tomllib
 from dataclasses import dataclass
-from importlib import metadata, resources
+from importlib import metadata
 from pathlib import Path
 
 from PySide6 import __version__ as PYSIDE_VERSION
@@ -31,6 +31,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from gui.resources import read_bytes
 
 APP_NAME = "Plyground"
 DISTRIBUTION = "plyground"
@@ -94,10 +96,9 @@ def app_version() -> str:
 def app_icon() -> QIcon:
     """The app's icon with one pixmap per size (crisp in title bars, docks and task bars)."""
     icon = QIcon()
-    folder = resources.files("resources") / "icons"
     for size in ICON_SIZES:
         pixmap = QPixmap()
-        if pixmap.loadFromData((folder / f"plyground-{size}.png").read_bytes(), "PNG"):
+        if pixmap.loadFromData(read_bytes("icons", f"plyground-{size}.png"), "PNG"):
             icon.addPixmap(pixmap)
     return icon
 

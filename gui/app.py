@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QVBoxLayout, QW
 from games import GAME_NAMES, get_game
 from gui import startup_probe
 from gui.about import app_icon
+from gui.resources import load_fonts
 
 APP_NAME = "Plyground"
 SMOKE_TEST_EXIT_MS = 300
@@ -70,6 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setApplicationName(APP_NAME)
+    load_fonts()
     app.setWindowIcon(app_icon())
     probe = startup_probe.install(app)  # noqa: F841 (kept alive; bench/startup.py)
     window = PlaceholderWindow()

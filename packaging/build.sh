@@ -4,7 +4,8 @@
 #   bash packaging/build.sh --onefile   one file in dist/onefile/plyground (make package ONEFILE=1)
 #   bash packaging/build.sh --release   one-dir build + dist/plyground-<version>-linux-<arch>.tar.gz
 #                                       and the matching source archive    (make release)
-#   --strip                             strip the bundled libraries' symbols (smaller)
+#   --no-strip                          keep the bundled libraries' symbols (default: strip them;
+#                                       145 -> 120 MB, mostly libpython's debug info)
 # Checks (packaging/check_frozen.py): the app's self-test offscreen with spawn workers of the
 # frozen executable and nothing left running, the bundled font with no system fonts, the CLI,
 # the licence files; then the one-dir size limit.
@@ -13,13 +14,13 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 BIN="$ROOT/.venv/bin"
 SIZE_LIMIT_MB=150
-ONEFILE=0; STRIP=0; RELEASE=0
+ONEFILE=0; STRIP=1; RELEASE=0
 for arg in "$@"; do
     case "$arg" in
         --onefile) ONEFILE=1 ;;
-        --strip) STRIP=1 ;;
+        --no-strip) STRIP=0 ;;
         --release) RELEASE=1 ;;
-        *) echo "build.sh: unknown option $arg (use --onefile, --strip, --release)" >&2; exit 2 ;;
+        *) echo "build.sh: unknown option $arg (use --onefile, --no-strip, --release)" >&2; exit 2 ;;
     esac
 done
 if [ "$ONEFILE" = 1 ] && [ "$RELEASE" = 1 ]; then
