@@ -43,7 +43,8 @@ def launch_once(command: list[str], platform: str) -> tuple[float, float]:
     with tempfile.TemporaryDirectory(prefix="plyground-startup-") as folder:
         marker = Path(folder) / "painted"
         env = dict(os.environ, QT_QPA_PLATFORM=platform, **{PROBE_ENV: str(marker)})
-        env["XDG_CONFIG_HOME"] = env["XDG_DATA_HOME"] = folder  # the user's settings and autosave untouched
+        # the user's settings and autosave untouched (PLYGROUND_DATA_DIR: gui.settings)
+        env["XDG_CONFIG_HOME"] = env["XDG_DATA_HOME"] = env["PLYGROUND_DATA_DIR"] = folder
         if platform == "xcb" and not env.get("DISPLAY"):
             command = ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", *command]
         started = time.time()

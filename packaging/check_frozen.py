@@ -1,18 +1,19 @@
-"""Check a frozen build the way a user would run it: app, worker processes, fonts, CLI, files.
+"""Check a frozen build the way a user would run it: files, app, worker processes, CLI, fonts.
 
 Run by ``packaging/build.sh`` after PyInstaller (``python packaging/check_frozen.py dist/plyground/plyground``);
-every check prints one line, and the first failure ends the run with status 1.
+every check prints one line, and the first failure ends the run with status 1. In this order:
 
-1. The self-test (``--self-test`` when the app offers it, else the placeholder's
+1. The files a user and the licences need are in place.
+2. The self-test (``--self-test`` when the app offers it, else the placeholder's
    ``--smoke-test``) exits 0 offscreen. While it runs, its process tree is sampled from
    ``/proc``: the worker processes must be the frozen executable itself, started by spawn
    (``--multiprocessing-fork``), and after it exits nothing of its session may remain.
-2. Fonts: started with fontconfig blinded to the system's fonts (``FONTCONFIG_FILE`` a
+3. Killed: SIGKILL on the app while its workers run; they must end by themselves.
+4. The command line: ``perft`` and a UCI handshake from the same executable.
+5. Fonts: started with fontconfig blinded to the system's fonts (``FONTCONFIG_FILE`` a
    configuration without font folders, ``QT_QPA_FONTDIR`` an empty folder), the only font Qt
    knows is the bundled DejaVu Sans and the first painted window uses it (reported by
    ``gui.startup_probe``), as on a machine with no fonts installed.
-3. The command line: ``perft`` and a UCI handshake from the same executable.
-4. The files a user and the licences need are in place.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -28,6 +30,8 @@ from pathlib import Path
 
 SELF_TEST_TIMEOUT_S = 300.0
 SAMPLE_INTERVAL_S = 0.05
+ORPHAN_GRACE_S = 10.0
+"""How long workers may take to notice that the app was killed."""
 LEFTOVER_GRACE_S = 5.0
 """How long the session may take to empty after the app exits (the resource tracker's own exit)."""
 BUNDLED_FAMILY = "DejaVu Sans"
@@ -43,7 +47,8 @@ class CheckFailed(Exception):
 
 def offscreen_env(folder: str, **extra: str) -> dict[str, str]:
     """The environment of a checked run: offscreen, settings and autosave in ``folder``."""
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=folder, XDG_DATA_HOME=folder)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=folder, XDG_DATA_HOME=folder,
+               PLYGROUND_DATA_DIR=folder)
     env.update(extra)
     return env
 
@@ -108,6 +113,36 @@ def check_self_test(executable: Path, screenshot: Path | None) -> str:
     if mode == "--self-test" and not workers:
         raise CheckFailed("--self-test passed but no spawn worker process of the frozen executable was seen")
     return f"{mode}: exit 0 in {seconds:.1f} s, {len(workers)} spawn worker process(es) of the frozen executable, none left"
+
+
+def check_killed_app_leaves_nothing(executable: Path) -> str:
+    """SIGKILL the app while its workers run: they must notice and end (the pool's orphan check)."""
+    if self_test_mode(executable) != "--self-test":
+        return "kill: SKIPPED, the placeholder starts no workers"
+    with tempfile.TemporaryDirectory(prefix="plyground-kill-") as folder:
+        process = subprocess.Popen(
+            [str(executable), "--self-test"], env=offscreen_env(folder), cwd=folder, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + SELF_TEST_TIMEOUT_S
+        while not any(SPAWN_FLAG in argv for _, argv in session_processes(process.pid).values()):
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise CheckFailed("kill: no worker process appeared before the self-test ended")
+            time.sleep(SAMPLE_INTERVAL_S)
+        process.kill()
+        process.wait()
+        killed = time.monotonic()
+        while (left := session_processes(process.pid)) and time.monotonic() - killed < ORPHAN_GRACE_S:
+            time.sleep(SAMPLE_INTERVAL_S)
+        for pid in left:  # leave the machine clean even when the check fails
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    if left:
+        raise CheckFailed(f"kill: {len(left)} process(es) outlived the killed app by {ORPHAN_GRACE_S:.0f} s: {left}")
+    return f"kill: after SIGKILL of the app its workers ended within {time.monotonic() - killed:.1f} s"
 
 
 def check_bundled_font(executable: Path) -> str:
@@ -182,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     checks = [
         lambda: check_files(args.executable),
         lambda: check_self_test(args.executable, args.screenshot),
+        lambda: check_killed_app_leaves_nothing(args.executable),
         lambda: check_cli(args.executable),
         lambda: check_bundled_font(args.executable),
     ]
