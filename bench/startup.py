@@ -1,6 +1,7 @@
 """Launch to first painted window: the app from source and the frozen build, median of N.
 
-Run: ``.venv/bin/python bench/startup.py [--runs 5] [--platform offscreen|xcb] [--only source|frozen]``.
+Run: ``.venv/bin/python bench/startup.py [--runs 5] [--platform offscreen|xcb] [--only source|frozen]
+[--executable dist/onefile/plyground]``.
 
 Each run starts a fresh process with ``PLYGROUND_STARTUP_PROBE=<file>``; the app
 (``gui.startup_probe``) writes the wall-clock time of its main window's first paint to that
@@ -30,11 +31,11 @@ RUN_TIMEOUT_S = 60.0
 TARGET_S = 2.0
 
 
-def commands() -> dict[str, list[str]]:
-    """What to launch: the source app through the interpreter, and the one-dir build if built."""
+def commands(frozen: Path = FROZEN) -> dict[str, list[str]]:
+    """What to launch: the source app through the interpreter, and the frozen build if built."""
     found = {"source": [sys.executable, "-m", "gui"]}
-    if FROZEN.exists():
-        found["frozen"] = [str(FROZEN)]
+    if frozen.exists():
+        found["frozen"] = [str(frozen.resolve())]
     return found
 
 
@@ -62,11 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--platform", default="offscreen", choices=("offscreen", "xcb"))
     parser.add_argument("--only", choices=("source", "frozen"))
+    parser.add_argument("--executable", type=Path, default=FROZEN, help="the frozen build (e.g. dist/onefile/plyground)")
     args = parser.parse_args(argv)
     if args.platform == "xcb" and not os.environ.get("DISPLAY") and not shutil.which("xvfb-run"):
         print("startup: --platform xcb needs a DISPLAY or xvfb-run (Debian: xvfb xauth)", file=sys.stderr)
         return 2
-    targets = commands()
+    targets = commands(args.executable)
     if args.only:
         if args.only not in targets:
             print(f"startup: no {args.only} build (run `make package` first)", file=sys.stderr)

@@ -48,7 +48,7 @@ class CheckFailed(Exception):
 def offscreen_env(folder: str, **extra: str) -> dict[str, str]:
     """The environment of a checked run: offscreen, settings and autosave in ``folder``."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=folder, XDG_DATA_HOME=folder,
-               PLYGROUND_DATA_DIR=folder)
+               PLYGROUND_DATA_DIR=folder, TMPDIR=folder)  # TMPDIR: a one-file build unpacks there
     env.update(extra)
     return env
 
@@ -140,9 +140,11 @@ def check_killed_app_leaves_nothing(executable: Path) -> str:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+        unpacked = list(Path(folder).glob("_MEI*"))  # removed with the folder
     if left:
         raise CheckFailed(f"kill: {len(left)} process(es) outlived the killed app by {ORPHAN_GRACE_S:.0f} s: {left}")
-    return f"kill: after SIGKILL of the app its workers ended within {time.monotonic() - killed:.1f} s"
+    note = f" (its one-file unpack folder {unpacked[0].name} was left behind)" if unpacked else ""
+    return f"kill: after SIGKILL of the app its workers ended within {time.monotonic() - killed:.1f} s{note}"
 
 
 def check_bundled_font(executable: Path) -> str:
