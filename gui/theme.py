@@ -100,6 +100,11 @@ class Theme:
         """The ``QColor`` of the field called ``field_name`` (``theme.color("check")``)."""
         return color(getattr(self, field_name))
 
+    @property
+    def is_dark(self) -> bool:
+        """Whether the window is dark (light text on dark panels)."""
+        return color(self.window).lightnessF() < 0.5
+
     def with_board(self, scheme: str) -> Theme:
         """This theme with the board scheme named ``scheme`` (see ``BOARD_SCHEMES``)."""
         return replace(self, board=board_scheme(scheme))

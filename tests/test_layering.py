@@ -19,18 +19,18 @@ QT = ("PySide6", "shiboken6")
 SKIPPED_DIRS = {".venv", ".git", "build", "dist", ".hypothesis", ".pytest_cache", "__pycache__"}
 ALLOWED_QT = ("gui", "tests/gui", "packaging")
 """Where Qt may be imported: the app, its tests, and the executable's entry script."""
-QT_SCRIPTS = ("bench/screens",)
-"""Benchmark scripts that photograph the app (``bench/screens*.py``) may import it."""
+GUI_BENCH_PREFIX = "bench/gui_"
+"""Benchmarks of the app itself (event-loop latency, screenshots) are named bench/gui_*.py."""
 
 
 def forbidden_for(relative: Path) -> tuple[str, ...]:
     """The top-level modules a file at ``relative`` (to the repository root) must not import."""
     top = relative.parts[0] if len(relative.parts) > 1 else ""
     posix = relative.as_posix()
-    if posix.startswith(QT_SCRIPTS):
-        return ()
     if top == "games":
         return ("ai", "gui", *QT)
+    if posix.startswith(GUI_BENCH_PREFIX):
+        return ()
     if top in ("ai", "resources", "bench"):
         return ("gui", *QT)
     if any(posix.startswith(allowed + "/") for allowed in ALLOWED_QT):
@@ -101,7 +101,7 @@ def test_every_file_respects_layering() -> None:
         ("games/chess_game/state.py", ("ai", "gui", *QT)),
         ("ai/search/mcts.py", ("gui", *QT)),
         ("bench/perft_speed.py", ("gui", *QT)),
-        ("bench/screens_boards.py", ()),
+        ("bench/gui_latency.py", ()),
         ("tests/ai/test_uci.py", ("gui", *QT)),
         ("tests/test_layering.py", QT),
         ("gui/app.py", ()),

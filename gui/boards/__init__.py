@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib
 
+from PySide6.QtWidgets import QWidget
+
 from gui.boards.base import BoardWidget, GridBoard
 
 BOARD_MODULES: dict[str, tuple[str, str]] = {
@@ -20,9 +22,23 @@ BOARD_MODULES: dict[str, tuple[str, str]] = {
 }
 """Game registry name -> (module, class) of its board widget."""
 
+BOARD_API: tuple[str, ...] = (
+    "set_state",
+    "set_last_move",
+    "set_best_move",
+    "set_flipped",
+    "set_theme",
+    "set_interactive",
+    "set_edit_mode",
+    "move_requested",
+    "position_edited",
+)
+"""What every board offers (contracts §5), whether it derives from ``BoardWidget`` (the grid
+games) or is a ``QWidget`` of its own with the same methods and signals (backgammon)."""
 
-def board_for(game_name: str) -> type[BoardWidget]:
-    """The board widget class of the game registered as ``game_name``.
+
+def board_for(game_name: str) -> type[QWidget]:
+    """The board widget class of the game registered as ``game_name`` (it has ``BOARD_API``).
 
     ``ValueError`` names the known games; a board whose module is not there yet raises
     ``ImportError`` saying which module is missing."""
@@ -36,8 +52,8 @@ def board_for(game_name: str) -> type[BoardWidget]:
         if error.name != module_name:
             raise
         raise ImportError(f"the {game_name} board ({module_name}) is not installed") from error
-    board: type[BoardWidget] = getattr(module, class_name)
+    board: type[QWidget] = getattr(module, class_name)
     return board
 
 
-__all__ = ["BOARD_MODULES", "BoardWidget", "GridBoard", "board_for"]
+__all__ = ["BOARD_API", "BOARD_MODULES", "BoardWidget", "GridBoard", "board_for"]

@@ -29,6 +29,8 @@ GHOST_ALPHA = 0.45
 """Opacity of the engine's suggested mark."""
 HOVER_ALPHA = 0.2
 """Opacity of the mark a click would put down, under the pointer."""
+DRAWING_SCALE = 1.6
+"""Drawing a new mark takes this many times the usual animation length."""
 EMPTY_CELL = "."
 CYCLE = (EMPTY_CELL, "x", "o")
 
@@ -123,9 +125,17 @@ class TicTacToeBoard(GridBoard):
             painter.drawRoundedRect(rect.adjusted(inset, inset, -inset, -inset), inset, inset)
             painter.restore()
 
+    def set_last_move(self, move: int | None) -> None:
+        """Mark ``move`` as the last one and draw it stroke by stroke, as a pen would."""
+        super().set_last_move(move)
+        if isinstance(move, int) and move in self.marks():
+            self.start_motion(scale=DRAWING_SCALE)
+
     def paint_pieces(self, painter: QPainter) -> None:
+        drawing = self._last_move if self.is_animating() else None
         for square, player in self.marks().items():
-            self._paint_mark(painter, self.square_rect(square), player)
+            progress = self.motion_progress() if square == drawing else 1.0
+            self._paint_mark(painter, self.square_rect(square), player, progress=progress)
         best = self._best_move
         state = self._state
         if isinstance(best, int) and state is not None and not self._edit_mode and best in self.legal_moves():
@@ -134,7 +144,10 @@ class TicTacToeBoard(GridBoard):
         if state is not None and hover is not None and hover != best and self.accepts_moves() and hover in self.legal_moves():
             self._paint_mark(painter, self.square_rect(hover), state.to_move(), HOVER_ALPHA)
 
-    def _paint_mark(self, painter: QPainter, cell: QRectF, player: int, opacity: float = 1.0) -> None:
+    def _paint_mark(
+        self, painter: QPainter, cell: QRectF, player: int, opacity: float = 1.0, progress: float = 1.0
+    ) -> None:
+        """X as two strokes, O as a circle; ``progress`` < 1 draws only that much of it."""
         size = cell.width() * MARK_FRACTION
         rect = QRectF(0, 0, size, size)
         rect.moveCenter(cell.center())
@@ -146,10 +159,15 @@ class TicTacToeBoard(GridBoard):
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         if player == X:
-            painter.drawLine(rect.topLeft(), rect.bottomRight())
-            painter.drawLine(rect.topRight(), rect.bottomLeft())
-        else:
+            first = QLineF(rect.topLeft(), rect.bottomRight())
+            second = QLineF(rect.topRight(), rect.bottomLeft())
+            painter.drawLine(QLineF(first.p1(), first.pointAt(min(1.0, progress * 2))))
+            if progress > 0.5:
+                painter.drawLine(QLineF(second.p1(), second.pointAt(progress * 2 - 1)))
+        elif progress >= 1.0:
             painter.drawEllipse(rect)
+        else:  # from the top, anticlockwise (Qt's angles are in 1/16 degree)
+            painter.drawArc(rect, 90 * 16, round(360 * 16 * progress))
         painter.restore()
 
     def paint_overlays(self, painter: QPainter) -> None:

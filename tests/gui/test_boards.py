@@ -14,12 +14,13 @@ from pathlib import Path
 import chess
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from games import GameState, new_game
 from games.checkers import CheckersMove
 from games.othello import PASS
-from gui.boards import BOARD_MODULES, board_for
+from gui.boards import BOARD_API, BOARD_MODULES, board_for
 from gui.boards.base import BoardWidget, GridBoard
 from gui.boards.checkers import CheckersBoard
 from gui.boards.chess import ChessBoard
@@ -90,7 +91,7 @@ def play_out(state: GameState, board: GridBoard, human: int, seed: int) -> Itera
 # ---------------------------------------------------------------------- registry
 def test_registry_names_every_game_and_refuses_unknown_ones() -> None:
     for game in GRID_GAMES:
-        assert issubclass(board_for(game), BoardWidget)
+        assert issubclass(board_for(game), GridBoard)
     assert set(BOARD_MODULES) == {"tictactoe", "checkers", "chess", "othello", "backgammon"}
     with pytest.raises(ValueError, match="no board for 'go'"):
         board_for("go")
@@ -432,7 +433,7 @@ def test_othello_turns_flipped_discs_and_checkers_slides_the_engine_move(qtbot: 
 
 
 def test_screenshot_script_writes_pictures(qtbot: QtBot, tmp_path: Path) -> None:
-    from bench import screens_boards
+    from bench import gui_screens_boards as screens_boards
 
     assert screens_boards.main(["--out", str(tmp_path), "--only", "tictactoe-won"]) == 0
     written = sorted(path.name for path in tmp_path.glob("*.png"))
@@ -468,8 +469,17 @@ def test_right_drag_draws_arrows_and_rings_without_moving(qtbot: QtBot) -> None:
 
 def test_backgammon_board_is_found_lazily_or_named_missing() -> None:
     try:
-        board = board_for("backgammon")
+        board_for("backgammon")
     except ImportError as error:
         assert "gui.boards.backgammon" in str(error)
-    else:
-        assert issubclass(board, BoardWidget)
+
+
+@pytest.mark.parametrize("game", list(BOARD_MODULES))
+def test_every_registered_board_offers_the_board_api(game: str) -> None:
+    try:
+        board = board_for(game)
+    except ImportError:
+        pytest.skip(f"the {game} board is not on this branch yet")
+    assert issubclass(board, QWidget)
+    missing = [name for name in BOARD_API if not hasattr(board, name)]
+    assert missing == []

@@ -33,6 +33,7 @@ def test_theme_names_and_board_schemes(qtbot: QtBot) -> None:
         LIGHT.with_board("red")
     with pytest.raises(ValueError, match="is not a colour"):
         color("#12")
+    assert DARK.is_dark and not LIGHT.is_dark
     palette = DARK.qpalette()
     assert palette.color(QPalette.ColorRole.Window).name() == DARK.window
 

@@ -1,6 +1,6 @@
 """Photograph every board mid-game: light and dark themes, two sizes, highlights and arrows.
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/screens_boards.py [--out /tmp/screens]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/gui_screens_boards.py [--out /tmp/screens]
 
 Writes ``<game>-<variant>-<theme>-<size>.png`` (offscreen ``grab()``), to be opened and looked
 at: text cut off, blurry pieces, misaligned coordinates. Needs no display.
