@@ -24,6 +24,7 @@ from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -40,6 +41,8 @@ DISTRIBUTION = "plyground"
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
 """The PNG sizes in ``resources/icons/`` (made by ``packaging/make_icons.py``)."""
 ABOUT_ICON_SIZE = 64
+TEXT_WIDTH = 560
+"""Pixels the About box's paragraphs wrap at."""
 LICENCE_FILES = ("LICENSE", "THIRD_PARTY_NOTICES.md")
 """The notices shown by "Licence texts", in this order; both are shipped with every build."""
 GPL_URL = "https://www.gnu.org/licenses/gpl-3.0.html"
@@ -68,10 +71,8 @@ def components() -> tuple[Component, ...]:
         Component(f"{APP_NAME} {app_version()}", "this program", "GPL-3.0-or-later"),
         Component(f"python-chess {_python_chess_version()}", "chess rules, PGN", "GPL-3.0-or-later"),
         Component(f"Qt {qVersion()} / PySide6 {PYSIDE_VERSION}", "user interface", "LGPL-3.0-only"),
-        Component("DejaVu Sans fonts", "bundled font", "Bitstream Vera licence; DejaVu changes public domain"),
-        Component(
-            "Chess pieces by Colin M.L. Burnett", "piece art (via python-chess)", "GPL-3.0-or-later (also BSD, GFDL)"
-        ),
+        Component("DejaVu Sans", "the bundled font", "Bitstream Vera licence, public domain"),
+        Component("Chess pieces by Colin M.L. Burnett", "piece art, via python-chess", "GPL-3.0-or-later"),
         Component(f"Python {platform.python_version()}", "interpreter", "PSF-2.0"),
     )
 
@@ -122,11 +123,7 @@ def licence_texts() -> str:
 
 
 def about_html() -> str:
-    """The About text: name, version, the GPL notice and the bundled parts' licences."""
-    rows = "".join(
-        f"<tr><td>{part.name}</td><td>&nbsp;{part.role}&nbsp;</td><td>{part.licence}</td></tr>"
-        for part in components()
-    )
+    """The About text: name, version and the GPL notice (the parts' table is ``components()``)."""
     return (
         f"<h2>{APP_NAME} {app_version()}</h2>"
         "<p>Play five classic games against a search engine and watch it think.</p>"
@@ -134,10 +131,13 @@ def about_html() -> str:
         "the GNU General Public License as published by the Free Software Foundation, either version 3 "
         "of the License, or (at your option) any later version. It comes with ABSOLUTELY NO WARRANTY. "
         f'See "Licence texts" below or <a href="{GPL_URL}">{GPL_URL}</a>.</p>'
-        f"<p><b>Built with</b></p><table>{rows}</table>"
-        f"<p><small>Qt is used under the LGPL-3.0 as separate shared libraries, which you may replace; "
-        f"full texts: LICENSE, THIRD_PARTY_NOTICES.md and licenses/ beside the program.</small></p>"
     )
+
+
+NOTICES_NOTE = (
+    "Qt is used under the LGPL-3.0 as separate shared libraries, which you may replace. Full texts: "
+    "LICENSE, THIRD_PARTY_NOTICES.md and licenses/ beside the program."
+)
 
 
 class LicenceTextsDialog(QDialog):
@@ -171,9 +171,22 @@ class AboutDialog(QDialog):
         self.text.setWordWrap(True)
         self.text.setOpenExternalLinks(True)
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        parts = QGridLayout()
+        parts.addWidget(QLabel("<b>Built with</b>"), 0, 0, 1, 3)
+        for row, part in enumerate(components(), start=1):
+            for column, text in enumerate((part.name, part.role, part.licence)):
+                parts.addWidget(QLabel(text), row, column)
+        parts.setHorizontalSpacing(18)
+        note = QLabel(f"<small>{NOTICES_NOTE}</small>")
+        note.setWordWrap(True)
+        column = QVBoxLayout()
+        column.addWidget(self.text)
+        column.addSpacing(6)
+        column.addLayout(parts)
+        column.addWidget(note)
         top = QHBoxLayout()
         top.addWidget(icon)
-        top.addWidget(self.text, 1)
+        top.addLayout(column, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.licence_button = QPushButton("Licence texts…")
         buttons.addButton(self.licence_button, QDialogButtonBox.ButtonRole.HelpRole)
@@ -182,7 +195,10 @@ class AboutDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(buttons)
-        self.setMinimumWidth(560)
+        # Not the dialog's own minimum width: that would stop the layout from widening it to fit
+        # the table. The wrapped texts get a width to wrap at instead.
+        self.text.setMinimumWidth(TEXT_WIDTH)
+        note.setMinimumWidth(TEXT_WIDTH)
 
     def show_licence_texts(self) -> None:
         LicenceTextsDialog(self).exec()
