@@ -10,9 +10,10 @@ a file path; the app calls ``install(app)`` once its ``QApplication`` exists (on
 2. once that paint has been handled, it writes one JSON object to the file and asks the app to
    quit, so the run ends through the app's normal shutdown (workers stopped, nothing left
    behind): ``painted_at`` (``time.time()``, comparable with the launcher's clock on the same
-   machine), ``font`` (the application font's family) and ``families`` (every family Qt can
-   use). The packaging check starts the frozen build with fontconfig blinded to the system's
-   fonts and reads the last two: the app's text must still have the bundled font.
+   machine), ``font`` (the application font's family), ``families`` (every family Qt can
+   use), ``window_icon_sizes`` and ``version`` (what the About box shows). The packaging
+   check starts the frozen build with fontconfig blinded to the system's fonts and reads
+   them: the text must still have the bundled font, the window its icon, the build its version.
 
 Without the variable ``install`` does nothing and costs nothing.
 """
@@ -51,10 +52,15 @@ class FirstPaintProbe(QObject):
         return False
 
     def _report(self) -> None:
+        painted_at = time.time()
+        from gui.about import app_version  # after the clock: not part of the measured start
+
         report = {
-            "painted_at": time.time(),
+            "painted_at": painted_at,
             "font": QGuiApplication.font().family(),
             "families": QFontDatabase.families(),
+            "window_icon_sizes": [size.width() for size in QGuiApplication.windowIcon().availableSizes()],
+            "version": app_version(),
         }
         self._app.removeEventFilter(self)
         with open(self._path, "w", encoding="utf-8") as file:

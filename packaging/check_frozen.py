@@ -10,10 +10,10 @@ every check prints one line, and the first failure ends the run with status 1. I
    (``--multiprocessing-fork``), and after it exits nothing of its session may remain.
 3. Killed: SIGKILL on the app while its workers run; they must end by themselves.
 4. The command line: ``perft`` and a UCI handshake from the same executable.
-5. Fonts: started with fontconfig blinded to the system's fonts (``FONTCONFIG_FILE`` a
+5. The first painted window (``gui.startup_probe``): the version is pyproject's, the window
+   has its icon, and, started with fontconfig blinded to the system's fonts (``FONTCONFIG_FILE`` a
    configuration without font folders, ``QT_QPA_FONTDIR`` an empty folder), the only font Qt
-   knows is the bundled DejaVu Sans and the first painted window uses it (reported by
-   ``gui.startup_probe``), as on a machine with no fonts installed.
+   knows is the bundled DejaVu Sans and the window uses it, as on a machine with no fonts.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 
 SELF_TEST_TIMEOUT_S = 300.0
@@ -147,9 +148,7 @@ def check_killed_app_leaves_nothing(executable: Path) -> str:
     return f"kill: after SIGKILL of the app its workers ended within {time.monotonic() - killed:.1f} s{note}"
 
 
-def check_bundled_font(executable: Path) -> str:
-    if not sorted((PROJECT_ROOT / "resources" / "fonts").glob("*.ttf")):
-        return "fonts: SKIPPED, the app bundles no .ttf in resources/fonts/ yet"
+def check_first_paint(executable: Path) -> str:
     with tempfile.TemporaryDirectory(prefix="plyground-fonts-") as folder:
         report = Path(folder) / "probe.json"
         empty = Path(folder) / "no-fonts"
@@ -169,7 +168,16 @@ def check_bundled_font(executable: Path) -> str:
     real = [family for family in probe["families"] if family not in GENERIC_FAMILIES]
     if probe["font"] != BUNDLED_FAMILY or real != [BUNDLED_FAMILY]:
         raise CheckFailed(f"without system fonts the app font is {probe['font']!r}; families {probe['families']}")
-    return f"fonts: with no system font visible (families {probe['families']}) the app draws with {probe['font']}"
+    if not probe.get("window_icon_sizes"):
+        raise CheckFailed("the app sets no window icon (QApplication.setWindowIcon(gui.about.app_icon()))")
+    with open(PROJECT_ROOT / "pyproject.toml", "rb") as file:
+        version = tomllib.load(file)["project"]["version"]
+    if probe.get("version") != version:
+        raise CheckFailed(f"the build reports version {probe.get('version')!r}, pyproject.toml says {version!r}")
+    return (
+        f"first paint: with no system font visible (families {probe['families']}) the app draws with "
+        f"{probe['font']}; window icon {probe['window_icon_sizes']} px; version {probe['version']}"
+    )
 
 
 def check_cli(executable: Path) -> str:
@@ -221,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         lambda: check_self_test(args.executable, args.screenshot),
         lambda: check_killed_app_leaves_nothing(args.executable),
         lambda: check_cli(args.executable),
-        lambda: check_bundled_font(args.executable),
+        lambda: check_first_paint(args.executable),
     ]
     for check in checks:
         try:

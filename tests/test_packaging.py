@@ -200,3 +200,4 @@ def test_startup_probe_reports_the_first_paint_and_ends_the_app(tmp_path: Path) 
     assert result.returncode == 0, result.stderr
     probe = json.loads(report.read_text())
     assert probe["painted_at"] > 0 and probe["font"] in probe["families"]
+    assert probe["version"] == PYPROJECT["project"]["version"] and probe["window_icon_sizes"]
