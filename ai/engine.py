@@ -130,6 +130,18 @@ def parse_root_moves(state: GameState, texts: Sequence[str]) -> tuple[Any, ...]:
     return tuple(moves)
 
 
+def check_root_moves(state: GameState, moves: Sequence[Any]) -> tuple[Any, ...]:
+    """``moves`` without repeats, each legal at ``state`` (``IllegalMoveError`` otherwise)."""
+    legal = state.legal_moves()
+    kept: list[Any] = []
+    for move in moves:
+        if move not in legal:
+            raise IllegalMoveError(f"root move {move!r} is not legal here")
+        if move not in kept:
+            kept.append(move)
+    return tuple(kept)
+
+
 def run_search(
     request: SearchRequest | PreparedSearch,
     on_event: EventSink | None = None,
@@ -186,11 +198,14 @@ def search(
     observer: SearchObserver | None = None,
     shared: dict[str, Any] | None = None,
     search_id: int = 0,
+    root_moves: Sequence[Any] = (),
+    helper: int = 0,
 ) -> Finished:
     """Search ``state`` (left unchanged) directly: the convenience form of ``run_search``.
 
     ``shared`` is the dict to keep the transposition table in between calls; by default each
-    call starts with an empty table.
+    call starts with an empty table. ``root_moves`` (move values, each legal at ``state``)
+    restricts the root; ``helper`` is as for ``run_search``.
     """
     started = time.perf_counter()
     settings = SearchSettings() if settings is None else settings
@@ -209,6 +224,8 @@ def search(
         {} if shared is None else shared,
         search_id,
         started,
+        check_root_moves(state, root_moves),
+        helper,
     )
 
 

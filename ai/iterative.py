@@ -1,4 +1,4 @@
-"""Iterative deepening with aspiration windows: the driver around every depth-first search.
+"""Iterative deepening with aspiration windows: the one driver around every depth-first search.
 
 Iterative deepening (Slate & Atkin's CHESS 4.5, 1977; AIMA fig. 3.18 for the idea) searches
 to depth 1, 2, 3, ... until a limit says stop. It makes the search *anytime* -- a best move
@@ -6,46 +6,66 @@ exists as soon as depth 1 is done -- and costs little, since each iteration take
 times the previous one (the effective branching factor): the earlier iterations fill the
 transposition table and the killer/history tables that order the next one best-first.
 
-Aspiration windows (Brudno 1963; Gillogly's TECH, 1972): iteration ``d`` is searched with a
-narrow window ``(guess - w, guess + w)`` around the previous iteration's score instead of
-``(-inf, +inf)``; a narrower window cuts more. If the value falls outside (a *fail low* or
-*fail high*), the window is widened on that side and the iteration searched again; the
-fail is reported as an ``Iteration`` whose ``bound`` is ``upper`` or ``lower``.
+One loop (``deepen``) drives both families; what differs is the search's tools object
+(``DeepeningTools``): the negamax family (``SearchTools``: minimax, alpha-beta, PVS, MTD(f);
+side-to-move scores, a PV completed from the table, the game's root solver, aspiration
+windows) and the expectimax family (``ChanceTools``: expectiminimax, Star1, Star2; scores
+from the root player's view, a root that may be a dice roll, per-root-move values). The
+events of both are built by ``ai.reporting``.
+
+Aspiration windows (Brudno 1963; Gillogly's TECH, 1972), negamax family only: iteration
+``d`` is searched with a narrow window ``(guess - w, guess + w)`` around the previous
+iteration's score instead of ``(-inf, +inf)``; a narrower window cuts more. If the value
+falls outside (a *fail low* or *fail high*), the window is widened on that side and the
+iteration searched again; the fail is reported as an ``Iteration`` whose ``bound`` is
+``upper`` or ``lower``. (A chance node averages, so a window around the last score buys
+the expectimax family little.)
 
 Time: with a time limit of T seconds the hard stop is the ``SearchControl`` deadline at T,
 and no new iteration starts after ``SOFT_TIME_FRACTION * T`` (the next one would take
-several times longer and be cut off unfinished). A stop from outside (``should_stop``),
-the node limit or the deadline unwinds the search with ``SearchStopped``; the answer is then
-the last completed iteration's, improved by the interrupted iteration's best root move when
-that move already beat the previous best (which is searched first).
+several times longer -- 20 to 400 times in backgammon, with its chance layer -- and be cut
+off unfinished). A stop from outside (``should_stop``), the node limit or the deadline
+unwinds the search with ``SearchStopped``; the answer is then the last completed
+iteration's, improved by what the interrupted iteration found when the family trusts it
+(``DeepeningTools.stopped_answer``). A Lazy SMP helper skips some iterations
+(``ai.lazy_smp``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from games.base import GameState
 
 from ai.context import SearchContext
 from ai.control import SearchStopped
-from ai.events import Finished, Iteration, SearchStats
-from ai.scores import INFINITY, WIN_SCORE, is_win_score, terminal_score, to_report
-from ai.search.common import MAX_SEARCH_PLY, NodeSearch, SearchTools, greedy_move, solve_root
+from ai.events import Finished, RootMoveStat
+from ai.lazy_smp import skips_depth
+from ai.reporting import Reporter, answer_without_search
+from ai.scores import INFINITY, WIN_SCORE, is_win_score, terminal_score
+from ai.search.chance_common import ChanceTools, RootSearch, unsearchable_reason
+from ai.search.common import MAX_ITERATION_DEPTH, NodeSearch, SearchTools, greedy_move, solve_root
 
 IterationSearch = Callable[[GameState, int, float | None], float]
-"""One iteration: ``(root, depth, previous score or None) -> root value`` (side to move)."""
+"""One iteration: ``(root, depth, previous score or None) -> root value``."""
 
 SOFT_TIME_FRACTION: Final = 0.5
 """No new iteration starts once this fraction of the time limit is used."""
 DEFAULT_FIXED_DEPTH: Final = 4
 """The depth searched with iterative deepening off and no depth limit given."""
-MAX_ITERATION_DEPTH: Final = MAX_SEARCH_PLY // 2
-"""Deepest iteration (room is left for extensions and quiescence)."""
+CHANCE_DEFAULT_FIXED_DEPTH: Final = 2
+"""The same for the expectimax family: two plies with a chance layer between is already
+thousands of nodes in backgammon."""
 MATE_CONFIRMATION_PLIES: Final = 0
 """A proven win or loss ends the search once the depth reaches its length plus this many
-plies: a full-width search to depth d finds every win of at most d plies, so the first
-iteration that reaches the win's length already proves it is the shortest."""
+plies. Zero suffices, for both families: an iteration to depth ``d`` scores every line of
+at most ``d`` plies to its end (a full-width tree, or a pruned one whose root value is
+provably the same), and a win sooner (a loss later) scores higher; so the first iteration
+that reaches a win's length proves it is the shortest, and a loss in ``n <= d`` means no
+line survives longer. (Chance layers add no plies, and a decision ply is at least one
+depth step, so a win of ``n`` plies lies within depth ``n``.) The expectimax family used
+to wait 2 plies more: that only cost two ever larger iterations."""
 ASPIRATION_MIN_DEPTH: Final = 2
 """Iterations before this are searched with the full window (no guess worth trusting)."""
 ASPIRATION_GROWTH: Final = 4
@@ -54,6 +74,80 @@ ASPIRATION_MAX_FAILS: Final = 3
 """After this many fails the window is opened fully."""
 
 
+class DeepeningTools(Protocol):
+    """What ``deepen`` needs from a search's tools (``SearchTools``, ``ChanceTools``)."""
+
+    reporter: Reporter
+    horizon_leaves: int
+    root_move_count: int
+
+    def start_iteration(self, depth: int) -> None:
+        """Reset the root bookkeeping before searching to ``depth``."""
+
+    def completed_line(self, state: GameState, depth: int) -> list[Any]:
+        """The line (best move first) of the iteration to ``depth`` just completed."""
+        ...
+
+    def stopped_answer(self, state: GameState, score: float | None, line: list[Any]) -> tuple[float, list[Any]]:
+        """The answer after a stop, from the last completed iteration's ``score`` and
+        ``line`` (``None``: none completed) and what the interrupted one found."""
+        ...
+
+
+def deepen(
+    state: GameState,
+    root: GameState,
+    context: SearchContext,
+    tools: DeepeningTools,
+    iterate: IterationSearch,
+    default_fixed_depth: int,
+    helper: int = 0,
+) -> tuple[int, float, list[Any], bool]:
+    """Search ``root`` (a copy of ``state``, which is only read) to depth 1, 2, 3, ... with
+    ``iterate`` until a limit says stop, reporting every completed depth. Returns the
+    answer: ``(depth, score, line, stopped)``."""
+    control = context.control
+    settings = context.settings
+    limits = control.limits
+    reporter = tools.reporter
+    if limits.depth is not None:
+        target = max(1, min(limits.depth, MAX_ITERATION_DEPTH))
+    else:
+        target = MAX_ITERATION_DEPTH if settings.iterative_deepening else default_fixed_depth
+    depths = range(1, target + 1) if settings.iterative_deepening else range(target, target + 1)
+
+    completed_depth = 0
+    completed_score: float | None = None
+    completed_line: list[Any] = []
+    stopped = False
+    try:
+        for depth in depths:
+            if helper and skips_depth(helper, depth, target):
+                continue
+            tools.start_iteration(depth)
+            nodes_before = control.nodes
+            horizon_before = tools.horizon_leaves
+            score = iterate(root, depth, completed_score)
+            line = tools.completed_line(state, depth)
+            completed_depth, completed_score, completed_line = depth, score, line
+            reporter.iteration(depth, score, line, control.nodes - nodes_before)
+            if tools.horizon_leaves == horizon_before:
+                break  # no leaf was cut by the horizon: the value is exact, deeper changes nothing
+            if is_win_score(score) and depth >= WIN_SCORE - abs(score) + MATE_CONFIRMATION_PLIES:
+                break  # a proven win or loss, confirmed
+            if limits.time is not None and (
+                control.elapsed() >= SOFT_TIME_FRACTION * limits.time or tools.root_move_count == 1
+            ):
+                stopped = True
+                break
+    except SearchStopped:
+        stopped = True
+        completed_score, completed_line = tools.stopped_answer(state, completed_score, completed_line)
+    assert completed_score is not None  # an iteration completed, or ``stopped_answer`` gave one
+    return completed_depth, completed_score, completed_line, stopped
+
+
+# ------------------------------------------------------------------ negamax family
 def full_window_iteration(search: NodeSearch) -> IterationSearch:
     """Each iteration searched with ``(-inf, +inf)`` (plain minimax, or aspiration off)."""
 
@@ -93,74 +187,6 @@ def aspiration_iteration(search: NodeSearch, tools: SearchTools) -> IterationSea
     return iteration
 
 
-class _Reporter:
-    """Builds the ``Iteration`` events and the final ``Finished`` of one search."""
-
-    def __init__(self, state: GameState, tools: SearchTools) -> None:
-        self.state = state
-        self.tools = tools
-        self.player = state.to_move()
-        self.previous_iteration_nodes = 1
-
-    def score(self, raw: float) -> Any:
-        """Scores are reported from the view of the side to move at the root (what UCI
-        prints); ``Score.for_player`` turns them round for a fixed-colour display."""
-        return to_report(raw, self.player, self.tools.game, view=self.player)
-
-    def stats(self) -> SearchStats:
-        tools = self.tools
-        return SearchStats(
-            nodes=tools.control.nodes,
-            qnodes=tools.qnodes,
-            tt_probes=tools.tt_probes,
-            tt_hits=tools.tt_hits,
-            cutoffs=tools.cutoffs,
-            first_move_cutoffs=tools.first_move_cutoffs,
-        )
-
-    def iteration(self, depth: int, raw: float, line: list[Any], iteration_nodes: int, bound: str) -> None:
-        tools = self.tools
-        if not tools.is_listening:
-            return
-        control = tools.control
-        stats = self.stats()
-        tools.context.emit(
-            Iteration(
-                search_id=tools.context.search_id,
-                depth=depth,
-                seldepth=max(tools.seldepth, depth),
-                score=self.score(raw),
-                pv=tuple(line),
-                nodes=control.nodes,
-                nps=control.nps(),
-                time=control.elapsed(),
-                hashfull=tools.hashfull(),
-                tt_hit_rate=stats.tt_hit_rate,
-                cutoffs=stats.cutoffs,
-                first_move_cutoff_rate=stats.first_move_cutoff_rate,
-                ebf=iteration_nodes / self.previous_iteration_nodes,
-                bound=bound,
-            )
-        )
-
-    def finished(self, depth: int, raw: float, line: list[Any], stopped: bool) -> Finished:
-        tools = self.tools
-        control = tools.control
-        return Finished(
-            search_id=tools.context.search_id,
-            best_move=line[0] if line else None,
-            score=self.score(raw),
-            pv=tuple(line),
-            depth=depth,
-            seldepth=max(tools.seldepth, depth),
-            nodes=control.nodes,
-            nps=control.nps(),
-            time=control.elapsed(),
-            stats=self.stats(),
-            stopped=stopped,
-        )
-
-
 def run_iterative_deepening(
     state: GameState,
     context: SearchContext,
@@ -177,11 +203,8 @@ def run_iterative_deepening(
     """
     root = state.copy()
     tools = SearchTools(root, context, enhanced=enhanced)
-    reporter = _Reporter(state, tools)
-    control = context.control
-    settings = context.settings
-    limits = control.limits
-    _install_progress(tools)
+    reporter = tools.reporter
+    reporter.install_progress()
 
     if tools.root_move_count == 0:  # the game is over: nothing to search
         raw = terminal_score(root, 0) if root.is_terminal() else root.evaluate(root.to_move())
@@ -191,89 +214,46 @@ def run_iterative_deepening(
         solved = solve_root(root, tools)
     except SearchStopped:  # time, nodes or a stop request during a long exact solve
         probe = state.copy()  # the stopped solve may have left ``root`` mid-line
-        move = greedy_move(probe, probe.legal_moves())
-        raw = root.evaluate(root.to_move())
-        return reporter.finished(0, raw, [move], stopped=True)
+        move = greedy_move(probe, tools.root_moves)
+        return reporter.finished(0, probe.evaluate(probe.to_move()), [move], stopped=True)
     if solved is not None:  # the game's exact solver settles the root (Othello endgame)
         raw, move = solved
-        control.count_node()
+        context.control.count_node()
         line = tools.principal_variation(state, [move], MAX_ITERATION_DEPTH)
-        reporter.iteration(1, raw, line, control.nodes, "exact")
+        reporter.iteration(1, raw, line, context.control.nodes)
         return reporter.finished(1, raw, line, stopped=False)
 
     def report_window_fail(depth: int, value: float, bound: str) -> None:
         move = tools.root_best_move
-        reporter.iteration(depth, value, [move] if bound == "lower" and move is not None else [], control.nodes, bound)
+        reporter.iteration(depth, value, [move] if bound == "lower" and move is not None else [], 0, bound)
 
     tools.report_window_fail = report_window_fail
-    iteration = make_iteration(tools)
-
-    if limits.depth is not None:
-        target = max(1, min(limits.depth, MAX_ITERATION_DEPTH))
-    else:
-        target = MAX_ITERATION_DEPTH if settings.iterative_deepening else DEFAULT_FIXED_DEPTH
-    depths = range(1, target + 1) if settings.iterative_deepening else range(target, target + 1)
-
-    completed_depth = 0
-    completed_score: float | None = None
-    completed_line: list[Any] = []
-    stopped = False
-    try:
-        for depth in depths:
-            tools.start_iteration(depth)
-            nodes_before = control.nodes
-            horizon_before = tools.horizon_leaves
-            score = iteration(root, depth, completed_score)
-            best_move = tools.root_best_move
-            first_moves = list(tools.root_line) if best_move is not None else [tools.first_legal_move(state)]
-            line = tools.principal_variation(state, first_moves, depth)
-            iteration_nodes = control.nodes - nodes_before
-            completed_depth, completed_score, completed_line = depth, score, line
-            tools.previous_best_move = line[0] if line else None
-            reporter.iteration(depth, score, line, iteration_nodes, "exact")
-            reporter.previous_iteration_nodes = max(1, iteration_nodes)
-            if tools.horizon_leaves == horizon_before:
-                break  # no leaf was cut by the horizon: the value is exact, deeper changes nothing
-            if is_win_score(score) and depth >= WIN_SCORE - abs(score) + MATE_CONFIRMATION_PLIES:
-                break  # a proven win or loss, confirmed
-            if limits.time is not None and (
-                control.elapsed() >= SOFT_TIME_FRACTION * limits.time or tools.root_move_count == 1
-            ):
-                stopped = True
-                break
-    except SearchStopped:
-        stopped = True
-        partial_move = tools.root_best_move
-        improved = partial_move is not None and (
-            completed_score is None or (tools.orderer is not None and partial_move != tools.previous_best_move)
-        )
-        if improved:
-            completed_score = tools.root_best_score
-            completed_line = tools.principal_variation(state, list(tools.root_line), MAX_ITERATION_DEPTH)
-        elif completed_score is None:
-            completed_score = root_fallback_score(state)
-            completed_line = [tools.first_legal_move(state)]
-    assert completed_score is not None  # the loop ran at least once or was stopped
-    return reporter.finished(completed_depth, completed_score, completed_line, stopped)
+    answer = deepen(state, root, context, tools, make_iteration(tools), DEFAULT_FIXED_DEPTH, context.helper)
+    return reporter.finished(*answer)
 
 
-def root_fallback_score(state: GameState) -> float:
-    """The score given when not even depth 1 finished: the static evaluation."""
-    return state.evaluate(state.to_move())
+# ---------------------------------------------------------------- expectimax family
+def run_chance_search(state: GameState, context: SearchContext, build: Callable[[ChanceTools], RootSearch]) -> Finished:
+    """Search ``state`` deeper and deeper with the iteration ``build`` makes, within
+    ``context``'s limits; report each completed depth; answer with the best move and the
+    value of every root move (or, at a chance root, of every roll: there is no move to
+    choose then, and ``best_move`` is ``None``). A root with nothing to search answers at
+    once, ``Finished.error`` saying why.
+    """
+    reason = unsearchable_reason(state)
+    if reason is not None:
+        return answer_without_search(state, context, reason)
+    root = state.copy()
+    tools = ChanceTools(root, context)
+    tools.reporter.install_progress()
+    search = build(tools)
 
+    def iteration(root: GameState, depth: int, guess: float | None) -> float:
+        return search(root, depth)
 
-def _install_progress(tools: SearchTools) -> None:
-    """Make ``control.on_tick`` emit ``Progress`` (after any tick already installed)."""
-    if not tools.is_listening:
-        return
-    control = tools.control
-    previous = control.on_tick
-    if previous is None:
-        control.on_tick = tools.emit_progress
-        return
-
-    def both() -> None:
-        previous()
-        tools.emit_progress()
-
-    control.on_tick = both
+    depth, value, line, stopped = deepen(state, root, context, tools, iteration, CHANCE_DEFAULT_FIXED_DEPTH)
+    root_values = tuple(
+        RootMoveStat(move=move, visits=0, value=value)
+        for _, (move, value) in sorted(tools.completed_root_values.items())
+    )
+    return tools.reporter.finished(depth, value, line, stopped, root_values)

@@ -25,7 +25,7 @@ from ai.context import SearchContext  # noqa: E402
 from ai.control import SearchControl  # noqa: E402
 from ai.search import expectiminimax, mcts, star1, star2  # noqa: E402
 from ai.search.chance_common import ChanceTools  # noqa: E402
-from ai.search.chance_iterative import run_chance_search  # noqa: E402
+from ai.iterative import run_chance_search  # noqa: E402
 from ai.settings import Limits, SearchSettings  # noqa: E402
 from games import CHANCE, GAME_NAMES, new_game  # noqa: E402
 from games.base import GameState  # noqa: E402

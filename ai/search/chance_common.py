@@ -31,9 +31,10 @@ from typing import Any, Final
 from games.base import CHANCE, GameState, Player
 
 from ai.context import DISCARD_EVENTS, SearchContext
-from ai.events import CurrentMove, Progress
 from ai.observer import SearchObserver
+from ai.reporting import Reporter
 from ai.scores import INFINITY, WIN_SCORE, terminal_score
+from ai.search.common import searched_root_moves
 
 RootSearch = Callable[[GameState, int], float]
 """One iteration: ``(root state, depth) -> root value`` (root player's view)."""
@@ -70,6 +71,29 @@ def next_decider(state: GameState) -> Player | None:
     return player
 
 
+def searched_root_outcomes(state: GameState, wanted: tuple[Any, ...]) -> list[tuple[Any, float]]:
+    """The chance outcomes of a chance root that a search considers: all of them, or those
+    ``wanted`` names with their probabilities renormalised, so that the root's value is the
+    expectation *given* that the roll is one of them (a pool worker's share of a root split
+    at the dice; the shares combine weighted by their total probability)."""
+    outcomes = state.chance_outcomes()
+    if not wanted:
+        return outcomes
+    kept = [(outcome, probability) for outcome, probability in outcomes if outcome in wanted]
+    total = sum(probability for _, probability in kept)
+    return [(outcome, probability / total) for outcome, probability in kept]
+
+
+def unsearchable_reason(state: GameState) -> str | None:
+    """Why ``state`` cannot be searched (the game is over, no move), or ``None``."""
+    if state.is_terminal():
+        reason = state.termination_reason() or "game over"
+        return f"the game is over ({reason}): there is no move to search"
+    if state.to_move() != CHANCE and not state.legal_moves():
+        return "the side to move has no legal move"
+    return None
+
+
 def win_loss_value(raw_from_mover: float, state: GameState, root_player: Player) -> float:
     """A side-to-move terminal score of ``state`` seen by ``root_player``."""
     mover = state.to_move()
@@ -97,11 +121,19 @@ class ChanceTools:
         """MAX: the player whose view every value takes (at a chance root, the next decider)."""
         self.is_win_loss = state.UTILITY_KIND == "win_loss"
         self.eval_scale = float(state.EVAL_SCALE)
-        self.root_moves: list[Any] = (
-            [outcome for outcome, _ in state.chance_outcomes()]
-            if self.root_is_chance
-            else state.legal_moves()
+        self.root_outcomes: list[tuple[Any, float]] = (
+            searched_root_outcomes(state, context.root_moves) if self.root_is_chance else []
         )
+        """At a chance root: the outcomes searched, with their probabilities (renormalised
+        to sum to 1 when ``context.root_moves`` names a subset)."""
+        self.is_root_restricted = bool(context.root_moves)
+        self.root_key = state.key()
+        self.root_moves: list[Any] = (
+            [outcome for outcome, _ in self.root_outcomes]
+            if self.root_is_chance
+            else searched_root_moves(state, context)
+        )
+        """The root's moves searched (its outcomes at a chance root), in generation order."""
         self.pv_table: list[tuple[Any, ...]] = [NO_LINE] * (MAX_SEARCH_PLY + 2)
 
         # Counters (cumulative over the search).
@@ -118,6 +150,7 @@ class ChanceTools:
         self.horizon_leaves = 0
         """Leaves scored by EVAL: unchanged over an iteration means its value is exact."""
         self.seldepth = 0
+        self.qnodes = self.tt_probes = self.tt_hits = 0  # no quiescence, no table here
 
         # Root bookkeeping of the current iteration.
         self.iteration_depth = 0
@@ -126,6 +159,11 @@ class ChanceTools:
         self.root_line: tuple[Any, ...] = NO_LINE
         self.root_values: dict[int, tuple[Any, float]] = {}
         """Root move (or outcome) index -> (move, value) for the root moves searched exactly."""
+        self.completed_root_values: dict[int, tuple[Any, float]] = {}
+        """``root_values`` of the last completed iteration: the answer's."""
+        self.root_move_count = len(self.root_moves)
+        self.reporter = Reporter(context, self.game, self.root_player, self)
+        """Builds this search's events; scores are the root player's."""
 
     # ----------------------------------------------------------------- leaves
     def terminal_value(self, state: GameState, ply: int) -> float:
@@ -176,32 +214,44 @@ class ChanceTools:
             self.root_best_value = value
             self.root_line = self.pv_table[0]
 
-    def report_root_move(self, state: GameState, move: Any, number: int) -> None:
-        """Emit ``CurrentMove`` for root move ``number`` (1-based; UCI's currmove)."""
-        if self.is_listening:
-            self.context.emit(
-                CurrentMove(
-                    search_id=self.context.search_id,
-                    depth=self.iteration_depth,
-                    move=move,
-                    number=number,
-                    total=len(self.root_moves),
-                )
-            )
+    def chance_outcomes(self, state: GameState, ply: int) -> list[tuple[Any, float]]:
+        """The outcomes of chance node ``state`` to search: the root's own list at a chance
+        root (the ``root_moves`` subset), the game's everywhere else. Only a restricted
+        search pays for the root test (a key comparison at chance nodes of ply 0)."""
+        if self.is_root_restricted and ply == 0 and self.root_is_chance and state.key() == self.root_key:
+            return self.root_outcomes
+        return state.chance_outcomes()
 
-    def emit_progress(self) -> None:
-        """The heartbeat ``SearchControl.on_tick`` calls (at least 4 times a second)."""
-        control = self.control
-        self.context.emit(
-            Progress(
-                search_id=self.context.search_id,
-                nodes=control.nodes,
-                nps=control.nps(),
-                time=control.elapsed(),
-                hashfull=0.0,
-                depth=self.iteration_depth,
-            )
-        )
+    def report_root_move(self, move: Any, number: int) -> None:
+        """Emit ``CurrentMove`` for root move ``number`` (1-based; UCI's currmove)."""
+        self.reporter.current_move(self.iteration_depth, move, number, self.root_move_count)
+
+    def completed_line(self, state: GameState, depth: int) -> list[Any]:
+        """The line of the iteration just completed (none at a chance root: a line of play
+        stops at the dice); its root values become the answer's."""
+        self.completed_root_values = dict(self.root_values)
+        return [] if self.root_is_chance else list(self.root_line)
+
+    def stopped_answer(self, state: GameState, score: float | None, line: list[Any]) -> tuple[float, list[Any]]:
+        """After a stop: the last completed iteration's answer; if none completed, the
+        interrupted one's best root move so far, else the first root move by EVAL's score
+        (read on the caller's ``state``: the stop left the search's root mid-line)."""
+        if score is not None:
+            return score, line
+        self.completed_root_values = dict(self.root_values)
+        if self.root_best_move is not None:
+            return self.root_best_value, list(self.root_line)
+        if self.root_is_chance:
+            return 0.0, []
+        return state.evaluate(self.root_player), [self.root_moves[0]]
+
+    @property
+    def reported_depth(self) -> int:
+        return self.iteration_depth
+
+    def hashfull(self) -> float:
+        """No transposition table in this family."""
+        return 0.0
 
     # ------------------------------------------------------------- observer
     def observer_sign(self, state: GameState) -> int:

@@ -17,10 +17,11 @@ from typing import Any, Final
 
 from games.base import GameState
 
-from ai.context import DISCARD_EVENTS, SearchContext
-from ai.events import CurrentMove, Progress
+from ai.context import SearchContext
 from ai.observer import SearchObserver
-from ai.ordering import MoveOrderer, has_capture_scores
+from ai.lazy_smp import make_orderer
+from ai.ordering import has_capture_scores
+from ai.reporting import Reporter
 from ai.scores import INFINITY, WIN_SCORE, terminal_score
 from ai.settings import SearchSettings
 from ai.tt import BOUND_NAMES, EXACT, LOWER, UPPER, SearchTable, TranspositionTable, estimate_move_bytes
@@ -33,6 +34,8 @@ LeafSearch = Callable[[GameState, float, float, int], float]
 MAX_SEARCH_PLY: Final = 128
 """No line of one search is longer than this (killer and PV arrays are this long); a node
 that deep is evaluated statically."""
+MAX_ITERATION_DEPTH: Final = MAX_SEARCH_PLY // 2
+"""Deepest iteration (room is left for extensions and quiescence)."""
 SOLVED_DEPTH: Final = 10_000
 """The depth stored with a result that no horizon touched (every leaf below was a terminal
 or an exact endgame solve): it is the true game value and holds at any depth."""
@@ -94,6 +97,18 @@ def defines(state: GameState, method: str) -> bool:
     return getattr(type(state), method) is not getattr(GameState, method)
 
 
+def searched_root_moves(state: GameState, context: SearchContext) -> list[Any]:
+    """The root moves this search considers: ``context.root_moves`` (UCI ``searchmoves``, a
+    worker's share of the pool's root split) in the game's generation order, or every legal
+    move when that is empty. A requested move that is not legal here is left out (``engine.
+    prepare`` has refused such requests already)."""
+    moves = state.legal_moves()
+    wanted = context.root_moves
+    if not wanted:
+        return moves
+    return [move for move in moves if move in wanted]
+
+
 def _ignore_window_fail(depth: int, value: float, bound: str) -> None:
     """Default aspiration-fail report: nobody listens."""
 
@@ -112,13 +127,21 @@ class SearchTools:
         self.observer: SearchObserver | None = context.observer
         self.path: list[Any] = []
         """Moves from the root to the current node, kept only while an observer watches."""
-        self.is_listening = context.emit is not DISCARD_EVENTS
 
-        root_moves = state.legal_moves()
+        root_moves = searched_root_moves(state, context)
+        self.root_moves: list[Any] = root_moves
+        """The moves searched at the root, in generation order (all legal moves unless
+        ``context.root_moves`` names a subset)."""
+        self.is_root_restricted = len(root_moves) != len(state.legal_moves())
+        """Whether the root searches a subset: its value is then not the position's, and is
+        never stored in the (possibly shared) table."""
         self.tt = self._transposition_table(state, context, root_moves) if enhanced else None
         self.orderer = (
-            MoveOrderer(settings, state, MAX_SEARCH_PLY + 1) if enhanced and settings.move_ordering else None
+            make_orderer(settings, state, MAX_SEARCH_PLY + 1, context.helper)
+            if enhanced and settings.move_ordering
+            else None
         )
+        """Lazy SMP helpers (``context.helper > 0``) get a perturbed order (``ai.lazy_smp``)."""
         self.pv_table: list[Any] = [NO_LINE] * (MAX_SEARCH_PLY + 2)
         self.null_move_at: list[bool] = [False] * (MAX_SEARCH_PLY + 2)
         """``null_move_at[ply]``: the node at ``ply`` was reached by a null move."""
@@ -160,6 +183,8 @@ class SearchTools:
         self.extension_ply_limit = 0
         self.report_window_fail: Callable[[int, float, str], None] = _ignore_window_fail
         """Set by the driver: reports an aspiration fail (depth, value, bound)."""
+        self.reporter = Reporter(context, self.game, state.to_move(), self)
+        """Builds this search's events; scores are the side to move's at the root."""
 
     # ---------------------------------------------------------------- set-up
     @staticmethod
@@ -198,19 +223,21 @@ class SearchTools:
         self.root_line = NO_LINE
         self.extension_ply_limit = CHECK_EXTENSION_PLY_FACTOR * depth
 
+    def root_move_order(self, state: GameState, tt_move: Any) -> list[Any]:
+        """The root's moves in search order: the orderer's (the table's or the previous
+        iteration's best move first), restricted to ``root_moves``."""
+        if self.orderer is None:
+            return list(self.root_moves)
+        moves = self.orderer.ordered_list(state, 0, tt_move)
+        if self.is_root_restricted or (tt_move is not None and tt_move not in self.root_moves):
+            allowed = self.root_moves
+            moves = [move for move in moves if move in allowed]
+        return moves
+
     # ------------------------------------------------------------- reporting
-    def report_root_move(self, state: GameState, move: Any, number: int) -> None:
+    def report_root_move(self, move: Any, number: int) -> None:
         """Emit ``CurrentMove`` for root move ``number`` (UCI's currmove)."""
-        if self.is_listening:
-            self.context.emit(
-                CurrentMove(
-                    search_id=self.context.search_id,
-                    depth=self.iteration_depth,
-                    move=move,
-                    number=number,
-                    total=self.root_move_count,
-                )
-            )
+        self.reporter.current_move(self.iteration_depth, move, number, self.root_move_count)
 
     def note_root_best(self, move: Any, value: float) -> None:
         """A root move raised alpha: it is the best move found so far in this iteration
@@ -222,19 +249,9 @@ class SearchTools:
     def hashfull(self) -> float:
         return self.tt.hashfull() if self.tt is not None else 0.0
 
-    def emit_progress(self) -> None:
-        """The heartbeat ``SearchControl.on_tick`` calls (at least 4 times a second)."""
-        control = self.control
-        self.context.emit(
-            Progress(
-                search_id=self.context.search_id,
-                nodes=control.nodes,
-                nps=control.nps(),
-                time=control.elapsed(),
-                hashfull=self.hashfull(),
-                depth=self.iteration_depth,
-            )
-        )
+    @property
+    def reported_depth(self) -> int:
+        return self.iteration_depth
 
     # -------------------------------------------------------- PV and results
     def principal_variation(self, root: GameState, first_moves: list[Any], length: int) -> list[Any]:
@@ -263,12 +280,31 @@ class SearchTools:
             seen.add(key)
         return line
 
+    def completed_line(self, state: GameState, depth: int) -> list[Any]:
+        """The PV of the iteration to ``depth`` just completed: its root line, extended
+        from the table; its first move is tried first by the next iteration."""
+        first_moves = list(self.root_line) if self.root_best_move is not None else [self.first_legal_move(state)]
+        line = self.principal_variation(state, first_moves, depth)
+        self.previous_best_move = line[0] if line else None
+        return line
+
+    def stopped_answer(self, state: GameState, score: float | None, line: list[Any]) -> tuple[float, list[Any]]:
+        """After a stop: the last completed iteration's answer, unless the interrupted one
+        already has a better move (the previous best is searched first, so a new best move
+        beat it), or none completed (then its best so far, else the static evaluation)."""
+        partial_move = self.root_best_move
+        improved = partial_move is not None and (
+            score is None or (self.orderer is not None and partial_move != self.previous_best_move)
+        )
+        if improved:
+            return self.root_best_score, self.principal_variation(state, list(self.root_line), MAX_ITERATION_DEPTH)
+        if score is None:
+            return state.evaluate(state.to_move()), [self.first_legal_move(state)]
+        return score, line
+
     def first_legal_move(self, state: GameState) -> Any:
         """The move to play when nothing was searched: the first in the search's order."""
-        if self.orderer is not None:
-            moves = self.orderer.ordered_list(state, 0, None)
-        else:
-            moves = state.legal_moves()
+        moves = self.root_move_order(state, None)
         return moves[0] if moves else None
 
 
@@ -304,12 +340,13 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
     """An exact root value and a best move from the game's solver, or ``None``.
 
     A game whose solver names a best move too (Othello's ``solve_best_move``, an optional
-    extension of the protocol) is asked once; otherwise each child is solved.
+    extension of the protocol) is asked once; otherwise, and when the search is restricted
+    to some root moves, each of the root's children is solved.
     """
     empties = tools.root_solver_empties
     if not empties or state.is_terminal():
         return None
-    best_move_solver = getattr(state, "solve_best_move", None)
+    best_move_solver = None if tools.is_root_restricted else getattr(state, "solve_best_move", None)
     if best_move_solver is not None:
         answer = best_move_solver(empties, poll=tools.control.count_nodes)
         if answer is None:
@@ -321,7 +358,7 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
     if state.solve(state.to_move(), empties, poll=tools.control.count_nodes) is None:
         return None
     best: tuple[float, Any] | None = None
-    for move in state.legal_moves():
+    for move in tools.root_moves:
         state.play(move)
         if state.is_terminal():
             value = -terminal_score(state, 1)

@@ -33,7 +33,7 @@ from ai.search.chance_common import (
     RootSearch,
     observed,
 )
-from ai.search.chance_iterative import run_chance_search
+from ai.iterative import run_chance_search
 
 
 def build(tools: ChanceTools) -> RootSearch:
@@ -63,7 +63,7 @@ def build(tools: ChanceTools) -> RootSearch:
 
         if player == CHANCE:  # sum_r P(r) * EXPECTIMINIMAX(RESULT(s, r))
             expected = 0.0
-            for index, (outcome, probability) in enumerate(state.chance_outcomes()):
+            for index, (outcome, probability) in enumerate(tools.chance_outcomes(state, ply)):
                 state.play(outcome)
                 if observer is not None:
                     path.append(outcome)
@@ -79,10 +79,10 @@ def build(tools: ChanceTools) -> RootSearch:
 
         is_max = player == root_player
         best: float = -INFINITY if is_max else INFINITY
-        for index, move in enumerate(state.legal_moves()):
-            is_root = ply == 0 and root_is_decision
+        is_root = ply == 0 and root_is_decision
+        for index, move in enumerate(tools.root_moves if is_root else state.legal_moves()):
             if is_root and is_listening:
-                tools.report_root_move(state, move, index + 1)
+                tools.report_root_move(move, index + 1)
             state.play(move)
             if observer is not None:
                 path.append(move)

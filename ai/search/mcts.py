@@ -32,6 +32,8 @@ backgammon, so a node's mean is an estimate of its expected utility.
 * **Chance nodes** are part of the tree: selection samples an outcome by its probability
   and descends into that outcome's child (made on first use); the node's mean is then an
   estimate of the expectation over the dice.
+* **Root moves** (``context.root_moves``: UCI ``searchmoves``): the root is expanded with
+  those moves only; at a chance root, with those outcomes, their probabilities renormalised.
 * **MCTS-Solver** (M. Winands, Y. Bjornsson and J.-T. Saito, "Monte-Carlo Tree Search
   Solver", CG 2008) in win/loss games: a terminal's value is proven; a decision node is a
   proven win for its mover as soon as one child is, and proven when all its children are
@@ -64,14 +66,14 @@ from typing import Any, Final
 
 from games.base import CHANCE, GameState, Player
 
-from ai.context import DISCARD_EVENTS, SearchContext
+from ai.context import SearchContext
 from ai.control import SearchStopped
-from ai.events import Finished, Iteration, Progress, RootMoveStat, Score, SearchStats
-from ai.scores import WIN_SCORE, to_report
+from ai.events import Finished, RootMoveStat
+from ai.reporting import Reporter, answer_without_search
+from ai.scores import WIN_SCORE
 from ai.settings import SearchSettings
-from ai.search.chance_common import next_decider
-from ai.search.common import greedy_move
-from ai.search.chance_iterative import finished_early, install_progress, unsearchable_reason
+from ai.search.chance_common import next_decider, searched_root_outcomes, unsearchable_reason
+from ai.search.common import greedy_move, searched_root_moves
 
 REPORT_INTERVAL: Final = 0.25
 """Seconds between two ``Iteration`` reports."""
@@ -163,6 +165,9 @@ def sample_outcome(outcomes: list[tuple[Any, float]], rng: random.Random) -> int
 class MonteCarloTreeSearch:
     """One UCT search: the tree, the random generator, the counters and the reports."""
 
+    qnodes = tt_probes = tt_hits = cutoffs = first_move_cutoffs = 0
+    """What the other algorithms count and UCT has not (``ai.reporting.SearchCounters``)."""
+
     def __init__(self, state: GameState, context: SearchContext) -> None:
         self.state = state
         self.work = state.copy()
@@ -179,6 +184,14 @@ class MonteCarloTreeSearch:
         self.eval_playout = context.settings.playout == "eval"
         self.playout_depth = context.settings.playout_depth
         self.root = Node(state, None, None, 0)
+        self.root_move_list: list[Any] = []
+        """The root's moves searched (all legal moves, or ``context.root_moves``)."""
+        if self.root.player == CHANCE:
+            self.root.outcomes = searched_root_outcomes(state, context.root_moves)
+            self.root.outcome_children = [None] * len(self.root.outcomes)
+        elif self.root.player != TERMINAL:
+            self.root_move_list = searched_root_moves(state, context)
+            self.root.untried = list(self.root_move_list)
         mover = state.to_move()
         decider = next_decider(self.work) if mover == CHANCE else mover
         self.root_player: Player = 0 if decider is None else decider
@@ -187,9 +200,10 @@ class MonteCarloTreeSearch:
         self.iterations = 0
         self.depth_sum = 0
         self.seldepth = 0
-        self.is_listening = context.emit is not DISCARD_EVENTS
         self.next_report = REPORT_INTERVAL
         self.observer = context.observer
+        self.reporter = Reporter(context, self.game, self.root_player, self)
+        """Builds this search's events; scores are the root player's."""
 
     # ---------------------------------------------------------------- search
     def run(self) -> Finished:
@@ -199,7 +213,7 @@ class MonteCarloTreeSearch:
         try:
             while self.root.proven is None:
                 self.iterate()
-                if self.is_listening and self.control.elapsed() >= self.next_report:
+                if self.reporter.is_listening and self.control.elapsed() >= self.next_report:
                     self.next_report = self.control.elapsed() + REPORT_INTERVAL
                     self.report()
                 if iteration_limit is not None and self.iterations >= iteration_limit:
@@ -444,6 +458,15 @@ class MonteCarloTreeSearch:
     def mean_depth(self) -> float:
         return self.depth_sum / self.iterations if self.iterations else 0.0
 
+    @property
+    def reported_depth(self) -> int:
+        """The depth the events show: the mean depth of the iterations' leaves."""
+        return round(self.mean_depth())
+
+    def hashfull(self) -> float:
+        """No transposition table: the tree is the memory."""
+        return 0.0
+
     def root_raw_score(self) -> float:
         """The root value for the root player on the search scale of ``ai.scores``."""
         return self.raw_value(self.root, 1.0 if self.root_player == 0 else -1.0)
@@ -466,9 +489,6 @@ class MonteCarloTreeSearch:
             return math.atanh(clipped) * WIN_LOSS_EVAL_UNIT
         return mean * self.eval_scale
 
-    def score(self) -> Score:
-        return to_report(self.root_raw_score(), self.root_player, self.game, view=self.root_player)
-
     def root_moves(self) -> tuple[RootMoveStat, ...]:
         """Per root move (or outcome at a chance root, in outcome order): visits and mean
         utility for the root player."""
@@ -477,7 +497,7 @@ class MonteCarloTreeSearch:
         if root.player == CHANCE:
             children = [child for child in root.outcome_children if child is not None]
         else:  # most visited first, then in the order of ``legal_moves``
-            order = {move: index for index, move in enumerate(self.state.legal_moves())}
+            order = {move: index for index, move in enumerate(self.root_move_list)}
             children = sorted(root.children, key=lambda child: (-child.visits, order.get(child.move, 0)))
         return tuple(
             RootMoveStat(
@@ -489,62 +509,15 @@ class MonteCarloTreeSearch:
     def report(self) -> None:
         """An ``Iteration`` event: depth = mean tree depth, seldepth = deepest node, score
         from the root's mean (or proof), PV = the most visited line."""
-        if not self.is_listening:
-            return
-        control = self.control
-        depth = round(self.mean_depth())
-        self.context.emit(
-            Iteration(
-                search_id=self.context.search_id,
-                depth=depth,
-                seldepth=max(self.seldepth, depth),
-                score=self.score(),
-                pv=tuple(self.principal_variation()),
-                nodes=control.nodes,
-                nps=control.nps(),
-                time=control.elapsed(),
-                hashfull=0.0,
-                tt_hit_rate=0.0,
-                cutoffs=0,
-                first_move_cutoff_rate=0.0,
-                ebf=0.0,
-                root_moves=self.root_moves(),
-            )
-        )
-
-    def emit_progress(self) -> None:
-        control = self.control
-        self.context.emit(
-            Progress(
-                search_id=self.context.search_id,
-                nodes=control.nodes,
-                nps=control.nps(),
-                time=control.elapsed(),
-                hashfull=0.0,
-                depth=round(self.mean_depth()),
-            )
-        )
+        if self.reporter.is_listening:
+            line = self.principal_variation()
+            self.reporter.iteration(self.reported_depth, self.root_raw_score(), line, 0, root_moves=self.root_moves())
 
     def finished(self, stopped: bool) -> Finished:
-        control = self.control
         line = self.principal_variation()
         if not line and self.root.player != CHANCE:  # stopped before any iteration finished
-            line = [self.state.legal_moves()[0]]
-        depth = round(self.mean_depth())
-        return Finished(
-            search_id=self.context.search_id,
-            best_move=line[0] if line else None,
-            score=self.score(),
-            pv=tuple(line),
-            depth=depth,
-            seldepth=max(self.seldepth, depth),
-            nodes=control.nodes,
-            nps=control.nps(),
-            time=control.elapsed(),
-            stats=SearchStats(nodes=control.nodes),
-            root_moves=self.root_moves(),
-            stopped=stopped,
-        )
+            line = [self.root_move_list[0]]
+        return self.reporter.finished(self.reported_depth, self.root_raw_score(), line, stopped, self.root_moves())
 
 
 def settings_problem(settings: SearchSettings) -> str | None:
@@ -564,7 +537,7 @@ def run(state: GameState, context: SearchContext) -> Finished:
     search give a ``Finished`` without a move whose ``error`` says why."""
     reason = settings_problem(context.settings) or unsearchable_reason(state)
     if reason is not None:
-        return finished_early(state, context, reason)
+        return answer_without_search(state, context, reason)
     search = MonteCarloTreeSearch(state, context)
-    install_progress(context, search.emit_progress)
+    search.reporter.install_progress()
     return search.run()

@@ -45,9 +45,9 @@ def build(tools: SearchTools) -> NodeSearch:
         if state.is_terminal():
             return terminal_score(state, ply)
         best: float = -INFINITY
-        for number, move in enumerate(state.legal_moves(), start=1):
+        for number, move in enumerate(tools.root_moves if ply == 0 else state.legal_moves(), start=1):
             if ply == 0:
-                tools.report_root_move(state, move, number)
+                tools.report_root_move(move, number)
             state.play(move)
             if observer is not None:
                 path.append(move)

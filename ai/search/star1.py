@@ -48,7 +48,7 @@ from ai.search.chance_common import (
     observed,
     report_cutoff,
 )
-from ai.search.chance_iterative import run_chance_search
+from ai.iterative import run_chance_search
 
 Outcomes = Sequence[tuple[Any, float]]
 
@@ -129,10 +129,10 @@ class Star1Search:
         tools = self.tools
         is_root = ply == 0 and self.root_is_decision
         best: float = -INFINITY
-        moves = state.legal_moves()
+        moves = tools.root_moves if is_root else state.legal_moves()
         for index, move in enumerate(moves):
             if is_root:
-                tools.report_root_move(state, move, index + 1)
+                tools.report_root_move(move, index + 1)
             if index == 0 and known_first is not None:
                 value = known_first
                 self.pv_table[ply + 1] = NO_LINE
@@ -191,7 +191,7 @@ class Star1Search:
     def chance_value(self, state: GameState, depth: int, alpha: float, beta: float, ply: int) -> float:
         """Star1: every outcome may lie anywhere in the game's bounds ``[L, U]``."""
         low, high = self.tools.bounds(state)
-        outcomes = state.chance_outcomes()
+        outcomes = self.tools.chance_outcomes(state, ply)
         count = len(outcomes)
         return self.chance_pass(
             state, depth, alpha, beta, ply, outcomes, [low] * count, [high] * count, [None] * count

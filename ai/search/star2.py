@@ -35,7 +35,7 @@ from games.base import CHANCE, GameState
 from ai.context import SearchContext
 from ai.events import Finished
 from ai.search.chance_common import MAX_SEARCH_PLY, ChanceTools, RootSearch
-from ai.search.chance_iterative import run_chance_search
+from ai.iterative import run_chance_search
 from ai.search.star1 import Star1Search
 
 
@@ -47,7 +47,7 @@ class Star2Search(Star1Search):
         Star1 pass with the probed bounds."""
         tools = self.tools
         low, high = tools.bounds(state)
-        outcomes = state.chance_outcomes()
+        outcomes = tools.chance_outcomes(state, ply)
         count = len(outcomes)
         lows = [low] * count
         highs = [high] * count

@@ -1,0 +1,196 @@
+"""The one place a search's events are built: ``Iteration``, ``CurrentMove``, ``Progress``
+and the final ``Finished``, for every algorithm.
+
+A search hands its raw scores (on the search scale of ``ai.scores``) to its ``Reporter``
+together with the player whose point of view they take: the side to move at the root for
+the negamax algorithms (alpha-beta, PVS, MTD(f), minimax), the root player for the
+expectimax family and MCTS (the player to decide at the root, who is not "to move" at a
+chance root). Scores are reported from that same player's view (what UCI prints);
+``Score.for_player`` turns them round for a fixed-colour display.
+
+The counters the events carry are read from the search's ``SearchCounters``. When nobody
+listens (``context.emit`` is the default sink) no event but ``Finished`` is built at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from games.base import CHANCE, GameState, Player
+
+from ai.context import DISCARD_EVENTS, SearchContext
+from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, Score, SearchStats
+from ai.scores import terminal_score, to_report
+
+
+class SearchCounters(Protocol):
+    """What a search counts, as the events report it (zeros where it does not apply)."""
+
+    seldepth: int
+    qnodes: int
+    tt_probes: int
+    tt_hits: int
+    cutoffs: int
+    first_move_cutoffs: int
+
+    @property
+    def reported_depth(self) -> int:
+        """The depth ``Progress`` shows: the iteration under way (MCTS: the mean depth)."""
+        ...
+
+    def hashfull(self) -> float:
+        """Fraction (0..1) of the transposition table in use (0 without one)."""
+        ...
+
+
+class Reporter:
+    """Builds and emits the events of one search whose raw scores are seen by ``player``."""
+
+    def __init__(self, context: SearchContext, game: type[GameState], player: Player, counters: SearchCounters) -> None:
+        self.context = context
+        self.control = context.control
+        self.game = game
+        self.player = player
+        self.counters = counters
+        self.is_listening = context.emit is not DISCARD_EVENTS
+        self.previous_iteration_nodes = 1
+        """Nodes of the last completed iteration: the denominator of the next ``ebf``."""
+
+    def score(self, raw: float) -> Score:
+        """Raw score ``raw`` (``player``'s view) as the ``Score`` the world sees."""
+        return to_report(raw, self.player, self.game, view=self.player)
+
+    def stats(self) -> SearchStats:
+        counters = self.counters
+        return SearchStats(
+            nodes=self.control.nodes,
+            qnodes=counters.qnodes,
+            tt_probes=counters.tt_probes,
+            tt_hits=counters.tt_hits,
+            cutoffs=counters.cutoffs,
+            first_move_cutoffs=counters.first_move_cutoffs,
+        )
+
+    # ------------------------------------------------------------------ events
+    def iteration(
+        self,
+        depth: int,
+        raw: float,
+        line: list[Any],
+        iteration_nodes: int,
+        bound: str = "exact",
+        root_moves: tuple[RootMoveStat, ...] = (),
+    ) -> None:
+        """Emit the ``Iteration`` of a completed depth (``bound`` ``exact``), or of an
+        aspiration fail (``lower``/``upper``: no effective branching factor)."""
+        if not self.is_listening:
+            return
+        control = self.control
+        stats = self.stats()
+        is_complete = bound == "exact"
+        self.context.emit(
+            Iteration(
+                search_id=self.context.search_id,
+                depth=depth,
+                seldepth=max(self.counters.seldepth, depth),
+                score=self.score(raw),
+                pv=tuple(line),
+                nodes=control.nodes,
+                nps=control.nps(),
+                time=control.elapsed(),
+                hashfull=self.counters.hashfull(),
+                tt_hit_rate=stats.tt_hit_rate,
+                cutoffs=stats.cutoffs,
+                first_move_cutoff_rate=stats.first_move_cutoff_rate,
+                ebf=iteration_nodes / self.previous_iteration_nodes if is_complete else 0.0,
+                bound=bound,
+                root_moves=root_moves,
+            )
+        )
+        if is_complete:
+            self.previous_iteration_nodes = max(1, iteration_nodes)
+
+    def current_move(self, depth: int, move: Any, number: int, total: int) -> None:
+        """Emit ``CurrentMove``: root move ``number`` of ``total`` (UCI's currmove)."""
+        if self.is_listening:
+            self.context.emit(
+                CurrentMove(search_id=self.context.search_id, depth=depth, move=move, number=number, total=total)
+            )
+
+    def progress(self) -> None:
+        """Emit ``Progress``: the heartbeat ``SearchControl.on_tick`` calls."""
+        control = self.control
+        self.context.emit(
+            Progress(
+                search_id=self.context.search_id,
+                nodes=control.nodes,
+                nps=control.nps(),
+                time=control.elapsed(),
+                hashfull=self.counters.hashfull(),
+                depth=self.counters.reported_depth,
+            )
+        )
+
+    def install_progress(self) -> None:
+        """Make ``control.on_tick`` emit ``Progress`` (after any tick already installed),
+        when somebody listens."""
+        if not self.is_listening:
+            return
+        control = self.control
+        previous = control.on_tick
+        if previous is None:
+            control.on_tick = self.progress
+            return
+        progress = self.progress
+
+        def both() -> None:
+            previous()
+            progress()
+
+        control.on_tick = both
+
+    def finished(
+        self,
+        depth: int,
+        raw: float,
+        line: list[Any],
+        stopped: bool,
+        root_moves: tuple[RootMoveStat, ...] = (),
+        error: str | None = None,
+    ) -> Finished:
+        """The answer: ``line[0]`` is the move (none when ``line`` is empty)."""
+        control = self.control
+        return Finished(
+            search_id=self.context.search_id,
+            best_move=line[0] if line else None,
+            score=self.score(raw),
+            pv=tuple(line),
+            depth=depth,
+            seldepth=max(self.counters.seldepth, depth),
+            nodes=control.nodes,
+            nps=control.nps() if error is None else 0.0,
+            time=control.elapsed(),
+            stats=self.stats(),
+            root_moves=root_moves,
+            stopped=stopped,
+            error=error,
+        )
+
+
+class _NothingCounted:
+    """The counters of a search that never ran."""
+
+    seldepth = qnodes = tt_probes = tt_hits = cutoffs = first_move_cutoffs = reported_depth = 0
+
+    def hashfull(self) -> float:
+        return 0.0
+
+
+def answer_without_search(state: GameState, context: SearchContext, reason: str) -> Finished:
+    """The answer for a root with nothing to search: no move, ``reason`` in ``error``, the
+    score of a finished game for its side to move (player 0 when nobody is)."""
+    mover = state.to_move()
+    view = mover if mover != CHANCE else 0
+    raw = terminal_score(state, 0) if state.is_terminal() else 0.0
+    reporter = Reporter(context, type(state), view, _NothingCounted())
+    return reporter.finished(0, raw, [], stopped=False, error=reason)

@@ -1,0 +1,234 @@
+"""The fail-soft negamax node that alpha-beta, PVS and MTD(f) share.
+
+Knuth & Moore, "An analysis of alpha-beta pruning" (Artificial Intelligence 6, 1975), in
+negamax form: one function for both players, a child's value negated and its window
+``(alpha, beta)`` turned into ``(-beta, -alpha)``; *fail-soft*: a value outside the window
+is a bound on that side. Each node takes these steps, each a separate, switchable piece::
+
+    extend a check; at the horizon: LEAF (EVAL or quiescence)
+    PROBE THE TABLE        a stored bound may settle the node; its move is tried first
+    TRY THE SOLVER         an exact endgame value (Othello), when the game has one
+    NULL MOVE              if passing still fails high, cut (chess only)
+    SEARCH THE CHILDREN    best first; late quiet moves reduced (chess only); for each
+                           move the algorithm's own rule (``ChildSearch``) gives its value
+    STORE                  the value as a bound or exact, with the best move
+
+What makes an algorithm is only how a child is searched: alpha-beta with the node's window
+(``ai.search.alphabeta``), PVS with a null window after the first move (``ai.search.pvs``).
+
+The steps are closures over the search's services (``SearchTools``), not methods: the hot
+recursion reads them from closure cells. The steps run at every node (probe, store, the
+child loop) stay inline in ``negamax``, under their names; the steps taken at few nodes
+(solver, null move, a cut-off's bookkeeping) are functions, since a call there is free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from games.base import GameState
+
+from ai.scores import INFINITY, from_tt, is_win_score, terminal_score, to_tt
+from ai.search.common import (
+    DEEP_NULL_MOVE_DEPTH,
+    DEEP_NULL_MOVE_REDUCTION,
+    LMR_FIRST_REDUCED_MOVE,
+    LMR_MIN_DEPTH,
+    LMR_REDUCTION,
+    NO_LINE,
+    NULL_MOVE_MIN_DEPTH,
+    NULL_MOVE_REDUCTION,
+    SOLVED_DEPTH,
+    NodeSearch,
+    SearchTools,
+    next_up,
+    observed,
+)
+from ai.search.quiescence import build_leaf
+from ai.tt import EXACT, LOWER, UPPER
+
+ChildSearch = Callable[[NodeSearch, GameState, int, float, float, int, int], float]
+"""An algorithm's rule for one child: ``(search, state, depth, alpha, beta, ply, number) ->
+value`` of the node's move ``number`` (1-based), already played on ``state``, for the node's
+side to move; ``depth``/``ply`` are the node's. ``search`` is the node function to recurse
+into."""
+
+
+def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
+    """The negamax node function of one search, bound to its ``tools``, searching each
+    child by the algorithm's ``search_child`` rule."""
+    count_node = tools.control.count_node
+    poll = tools.control.count_nodes
+    check_now = tools.control.check
+    leaf = build_leaf(tools)
+    table = tools.tt
+    orderer = tools.orderer
+    pv_table = tools.pv_table
+    null_move_at = tools.null_move_at
+    observer = tools.observer
+    path = tools.path
+    solver_empties = tools.solver_empties
+    eval_scale = tools.eval_scale
+    is_selective = tools.is_selective
+    check_extensions = tools.check_extensions
+    null_move = tools.null_move
+    late_move_reductions = tools.late_move_reductions
+    captures_known = tools.captures_known
+    root_is_restricted = tools.is_root_restricted
+
+    def try_solver(state: GameState, key: int, tt_move: Any, ply: int) -> float | None:
+        """TRY THE SOLVER: the game's exact value near the end (Othello), stored as solved."""
+        solved = state.solve(state.to_move(), solver_empties, poll)
+        if solved is None:
+            return None
+        check_now()  # a solve takes milliseconds: look at clock and stop flag now
+        value = solved * eval_scale
+        if table is not None:
+            table.store(key, SOLVED_DEPTH, to_tt(value, ply), EXACT, tt_move)
+        return value
+
+    def null_move_cut(state: GameState, depth: int, alpha: float, beta: float, ply: int) -> float | None:
+        """NULL MOVE (Beal 1989; Donninger 1993; adaptive R, Heinz 1999): give the opponent
+        a free move; if a reduced search still fails high, the node is cut."""
+        if not state.can_null_move() or state.evaluate(state.to_move()) < beta:
+            return None
+        reduction = DEEP_NULL_MOVE_REDUCTION if depth >= DEEP_NULL_MOVE_DEPTH else NULL_MOVE_REDUCTION
+        state.play_null()
+        null_move_at[ply + 1] = True
+        value = -search(state, depth - 1 - reduction, -beta, -alpha, ply + 1)
+        null_move_at[ply + 1] = False
+        state.undo_null()
+        if value < beta:
+            return None
+        tools.horizon_leaves += 1  # a heuristic cut, never an exact result
+        return beta if is_win_score(value) else value
+
+    def note_cutoff(state: GameState, move: Any, moves: Iterable[Any], number: int, depth: int, ply: int) -> None:
+        """A move failed high: count it, teach the orderer, show the observer the skipped."""
+        tools.cutoffs += 1
+        if number == 1:
+            tools.first_move_cutoffs += 1
+        if orderer is not None:
+            orderer.note_cutoff(state, move, depth, ply)
+        if observer is not None:
+            skipped = moves[number:] if isinstance(moves, list) else list(moves)
+            observer.cutoff(path, move, skipped)
+
+    def negamax(state: GameState, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The fail-soft value of ``state`` for the side to move: exact inside ``(alpha,
+        beta)``, else a bound on the side it fell."""
+        in_check = is_selective and state.is_in_check()
+        if in_check and check_extensions and ply < tools.extension_ply_limit:
+            depth += 1  # check extension: never stop in check
+        if depth <= 0:
+            return leaf(state, alpha, beta, ply)
+        count_node()
+        pv_table[ply] = NO_LINE
+        if state.is_terminal():
+            return terminal_score(state, ply)
+        horizon_before = tools.horizon_leaves
+
+        # PROBE THE TABLE: a stored bound may settle the node at once.
+        key = 0
+        tt_move: Any = None
+        if table is not None:
+            key = state.key()
+            tools.tt_probes += 1
+            entry = table.probe(key)
+            if entry is not None:
+                tools.tt_hits += 1
+                _, entry_depth, entry_score, entry_bound, tt_move, _ = entry
+                if entry_depth >= depth and ply > 0:
+                    score = from_tt(entry_score, ply)
+                    if (
+                        entry_bound == EXACT
+                        or (entry_bound == LOWER and score >= beta)
+                        or (entry_bound == UPPER and score <= alpha)
+                    ):
+                        if entry_depth < SOLVED_DEPTH:
+                            tools.horizon_leaves += 1
+                        return score
+        if solver_empties and ply > 0:
+            solved = try_solver(state, key, tt_move, ply)
+            if solved is not None:
+                return solved
+        if ply == 0 and tt_move is None:
+            tt_move = tools.previous_best_move
+
+        # NULL MOVE (chess): only in a null-window search, never twice in a row.
+        if (
+            null_move
+            and not in_check
+            and ply > 0
+            and depth >= NULL_MOVE_MIN_DEPTH
+            and not null_move_at[ply]
+            and beta <= next_up(alpha)  # only in a null-window (scout) search
+            and not is_win_score(beta)
+        ):
+            cut = null_move_cut(state, depth, alpha, beta, ply)
+            if cut is not None:
+                return cut
+
+        # SEARCH THE CHILDREN, best first.
+        alpha_original = alpha
+        best: float = -INFINITY
+        best_move: Any = None
+        moves: Iterable[Any]
+        if ply == 0:
+            moves = tools.root_move_order(state, tt_move)
+        elif orderer is None:
+            moves = state.legal_moves()
+        else:
+            moves = orderer.ordered_moves(state, ply, tt_move)
+        number = 0
+        for move in moves:
+            number += 1
+            if ply == 0:
+                tools.report_root_move(move, number)
+            reduce = (  # late move reduction: a late quiet move, not in check
+                late_move_reductions
+                and ply > 0
+                and number >= LMR_FIRST_REDUCED_MOVE
+                and depth >= LMR_MIN_DEPTH
+                and not in_check
+                and (not captures_known or state.capture_score(move) <= 0)
+            )
+            state.play(move)
+            if observer is not None:
+                path.append(move)
+            if reduce and not state.is_in_check():
+                # A shallower null-window look first; only a move that beats alpha there
+                # is searched by the algorithm's rule at full depth.
+                value = -search(state, depth - 1 - LMR_REDUCTION, -next_up(alpha), -alpha, ply + 1)
+                if value > alpha:
+                    value = search_child(search, state, depth, alpha, beta, ply, number)
+            else:
+                value = search_child(search, state, depth, alpha, beta, ply, number)
+            state.undo()
+            if observer is not None:
+                path.pop()
+            if value > best:
+                best = value
+                best_move = move
+                if value > alpha:
+                    alpha = value
+                    pv_table[ply] = (move, *pv_table[ply + 1])
+                    if ply == 0:
+                        tools.note_root_best(move, value)
+                    if value >= beta:  # cut-off: the opponent will not allow this node
+                        note_cutoff(state, move, moves, number, depth, ply)
+                        break
+
+        # STORE the value: a lower bound after a cut-off, an upper bound if nothing beat
+        # alpha, else exact (never a root that searched only some moves: not its value).
+        if table is not None and not (ply == 0 and root_is_restricted):
+            bound = LOWER if best >= beta else EXACT if best > alpha_original else UPPER
+            stored_depth = SOLVED_DEPTH if tools.horizon_leaves == horizon_before else depth
+            # A fail-low names no best move (every move failed; the "best" is noise): store
+            # None, which keeps the move an earlier search found (the previous best first).
+            table.store(key, stored_depth, to_tt(best, ply), bound, None if bound == UPPER else best_move)
+        return best
+
+    search: NodeSearch = negamax if observer is None else observed(negamax, tools)
+    return search
