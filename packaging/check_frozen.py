@@ -9,8 +9,9 @@ every check prints one line, and the first failure ends the run with status 1. I
    ``/proc``: the worker processes must be the frozen executable itself, started by spawn
    (``--multiprocessing-fork``), and after it exits nothing of its session may remain.
 3. Killed: SIGKILL on the app while its workers run; they must end by themselves.
-4. The command line: ``perft`` and a UCI handshake from the same executable.
-5. The first painted window (``gui.startup_probe``): the version is pyproject's, the window
+4. The same self-test on a real X server (Xvfb, the xcb platform), when ``xvfb-run`` is there.
+5. The command line: ``perft`` and a UCI handshake from the same executable.
+6. The first painted window (``gui.startup_probe``): the version is pyproject's, the window
    has its icon, and, started with fontconfig blinded to the system's fonts (``FONTCONFIG_FILE`` a
    configuration without font folders, ``QT_QPA_FONTDIR`` an empty folder), the only font Qt
    knows is the bundled DejaVu Sans and the window uses it, as on a machine with no fonts.
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -180,6 +182,21 @@ def check_first_paint(executable: Path) -> str:
     )
 
 
+def check_x11(executable: Path) -> str:
+    """The self-test on a real X server (Xvfb) with the bundled xcb platform and its libraries."""
+    if shutil.which("xvfb-run") is None:
+        return "x11: SKIPPED, no xvfb-run (Debian: xvfb xauth)"
+    mode = self_test_mode(executable)
+    with tempfile.TemporaryDirectory(prefix="plyground-x11-") as folder:
+        env = offscreen_env(folder, QT_QPA_PLATFORM="xcb")
+        command = ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", str(executable), mode]
+        result = subprocess.run(command, env=env, cwd=folder, capture_output=True, text=True,
+                                timeout=SELF_TEST_TIMEOUT_S)
+    if result.returncode != 0:
+        raise CheckFailed(f"x11: {mode} under Xvfb exited {result.returncode}: {result.stderr.strip()[-600:]}")
+    return f"x11: {mode} passed on Xvfb with the bundled xcb platform"
+
+
 def check_cli(executable: Path) -> str:
     perft = subprocess.run([str(executable), "perft", "--game", "chess", "--depth", "3"],
                            capture_output=True, text=True, timeout=120)
@@ -228,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         lambda: check_files(args.executable),
         lambda: check_self_test(args.executable, args.screenshot),
         lambda: check_killed_app_leaves_nothing(args.executable),
+        lambda: check_x11(args.executable),
         lambda: check_cli(args.executable),
         lambda: check_first_paint(args.executable),
     ]
