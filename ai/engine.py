@@ -108,11 +108,18 @@ def prepare(request: SearchRequest) -> PreparedSearch:
     that cannot search the game, impossible limits, a root move that is not legal) raises
     ``ValueError`` with a message saying what is wrong.
     """
-    algorithm = get_algorithm(request.settings.algorithm)
-    check_settings(request.settings, request.limits)
+    algorithm = checked_algorithm(request.settings, request.limits)
     state = build_state(request)
     algorithm.check_game(type(state))
     return PreparedSearch(request, algorithm, state, parse_root_moves(state, request.root_moves))
+
+
+def checked_algorithm(settings: SearchSettings, limits: Limits) -> AlgorithmSpec:
+    """The algorithm ``settings`` names, once the settings and limits are known to be
+    sane (``ValueError`` otherwise): the first step of every path to a search."""
+    algorithm = get_algorithm(settings.algorithm)
+    check_settings(settings, limits)
+    return algorithm
 
 
 def parse_root_moves(state: GameState, texts: Sequence[str]) -> tuple[Any, ...]:
@@ -171,21 +178,9 @@ def run_search(
     if started is None:
         started = time.perf_counter()  # the time limit counts from the request, set-up included
     prepared = request if isinstance(request, PreparedSearch) else prepare(request)
-    request = prepared.request
-    return _run(
-        prepared.algorithm,
-        prepared.state,
-        request.settings,
-        request.limits,
-        on_event,
-        should_stop,
-        observer,
-        shared_memory_for(request.game) if shared is None else shared,
-        request.search_id,
-        started,
-        prepared.root_moves,
-        helper,
-    )
+    if shared is None:
+        shared = shared_memory_for(prepared.request.game)
+    return _run(prepared, on_event, should_stop, observer, shared, started, helper)
 
 
 def search(
@@ -210,39 +205,24 @@ def search(
     started = time.perf_counter()
     settings = SearchSettings() if settings is None else settings
     limits = Limits() if limits is None else limits
-    algorithm = get_algorithm(settings.algorithm)
+    algorithm = checked_algorithm(settings, limits)
     algorithm.check_game(type(state))
-    check_settings(settings, limits)
-    return _run(
-        algorithm,
-        state,
-        settings,
-        limits,
-        on_event,
-        should_stop,
-        observer,
-        {} if shared is None else shared,
-        search_id,
-        started,
-        check_root_moves(state, root_moves),
-        helper,
-    )
+    request = SearchRequest(game=state.NAME, settings=settings, limits=limits, search_id=search_id)
+    prepared = PreparedSearch(request, algorithm, state, check_root_moves(state, root_moves))
+    return _run(prepared, on_event, should_stop, observer, {} if shared is None else shared, started, helper)
 
 
 def _run(
-    algorithm: AlgorithmSpec,
-    state: GameState,
-    settings: SearchSettings,
-    limits: Limits,
+    prepared: PreparedSearch,
     on_event: EventSink | None,
     should_stop: Callable[[], bool] | None,
     observer: SearchObserver | None,
     shared: dict[str, Any],
-    search_id: int,
     started: float,
-    root_moves: tuple[Any, ...] = (),
-    helper: int = 0,
+    helper: int,
 ) -> Finished:
+    """The one path from a resolved request to the running search."""
+    algorithm, state, request = prepared.algorithm, prepared.state, prepared.request
     if not algorithm.handles_chance and state.to_move() == CHANCE:
         # A second line of defence behind ``check_game`` (which reads ``HAS_CHANCE``).
         raise ValueError(
@@ -250,15 +230,14 @@ def _run(
             f"chance node); use {', '.join(CHANCE_ALGORITHMS)}"
         )
     run = algorithm.load()
-    control = SearchControl(limits, should_stop, started=started)
     context = SearchContext(
-        settings=settings,
-        control=control,
+        settings=request.settings,
+        control=SearchControl(request.limits, should_stop, started=started),
         emit=DISCARD_EVENTS if on_event is None else on_event,
-        search_id=search_id,
+        search_id=request.search_id,
         observer=observer,
         shared=shared,
-        root_moves=root_moves,
+        root_moves=prepared.root_moves,
         helper=helper,
     )
     return run(state, context)

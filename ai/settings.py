@@ -50,8 +50,11 @@ class SearchSettings:
     killers: bool = True
     history: bool = True
 
-    quiescence: bool = True
-    """Search the game's noisy moves (``noisy_moves()``) beyond the depth limit."""
+    quiescence: bool | None = None
+    """Search the game's noisy moves (``noisy_moves()``) beyond the depth limit. ``None``
+    means the algorithm's default (``ai.search.uses_quiescence``): on for every algorithm
+    but plain minimax, whose textbook form has none (and without alpha-beta bounds a
+    quiescence search explodes in a tactical position)."""
 
     # Chess-only selectivity, beyond the lecture notes (the game must support it).
     check_extensions: bool = True

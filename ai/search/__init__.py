@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ai.context import SearchContext
     from ai.events import Finished
+    from ai.settings import SearchSettings
     from games.base import GameState
 
 CHANCE_ALGORITHMS = ("expectiminimax", "star1", "star2", "mcts")
@@ -30,6 +31,9 @@ class AlgorithmSpec:
     summary: str
     handles_chance: bool
     """Whether it can search games with chance nodes (backgammon)."""
+    quiescence_by_default: bool = True
+    """Whether a quiescence search extends the horizon when ``SearchSettings.quiescence``
+    is ``None`` (the algorithms without a horizon search ignore it)."""
 
     def load(self) -> Callable[[GameState, SearchContext], Finished]:
         run: Callable[[GameState, SearchContext], Finished] = importlib.import_module(self.module).run
@@ -47,7 +51,7 @@ class AlgorithmSpec:
 ALGORITHMS: dict[str, AlgorithmSpec] = {
     spec.name: spec
     for spec in (
-        AlgorithmSpec("minimax", "ai.search.minimax", "plain depth-limited minimax", False),
+        AlgorithmSpec("minimax", "ai.search.minimax", "plain depth-limited minimax", False, quiescence_by_default=False),
         AlgorithmSpec("alphabeta", "ai.search.alphabeta", "fail-soft alpha-beta", False),
         AlgorithmSpec("pvs", "ai.search.pvs", "principal variation search (NegaScout)", False),
         AlgorithmSpec("mtdf", "ai.search.mtdf", "MTD(f): null-window alpha-beta with memory", False),
@@ -65,3 +69,11 @@ def get_algorithm(name: str) -> AlgorithmSpec:
         return ALGORITHMS[name]
     except KeyError:
         raise ValueError(f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHMS)}") from None
+
+
+def uses_quiescence(settings: SearchSettings) -> bool:
+    """Whether a search with ``settings`` runs quiescence search at its horizon: what
+    ``settings.quiescence`` says, or when it is ``None`` the algorithm's default."""
+    if settings.quiescence is not None:
+        return settings.quiescence
+    return get_algorithm(settings.algorithm).quiescence_by_default

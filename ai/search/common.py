@@ -22,6 +22,7 @@ from ai.observer import SearchObserver
 from ai.lazy_smp import make_orderer
 from ai.ordering import has_capture_scores
 from ai.reporting import Reporter
+from ai.search import uses_quiescence
 from ai.scores import INFINITY, WIN_SCORE, terminal_score
 from ai.settings import SearchSettings
 from ai.tt import BOUND_NAMES, EXACT, LOWER, UPPER, SearchTable, TranspositionTable, estimate_move_bytes
@@ -84,7 +85,7 @@ def tree_signature(settings: SearchSettings) -> tuple[object, ...]:
     """The settings that change the values a search computes (its horizon and its pruning).
     A table filled under other values is cleared rather than trusted."""
     return (
-        settings.quiescence,
+        uses_quiescence(settings),
         settings.solver_empties,
         settings.check_extensions,
         settings.null_move,
@@ -153,6 +154,8 @@ class SearchTools:
         self.null_move = settings.null_move and knows_check and defines(state, "can_null_move")
         self.late_move_reductions = settings.late_move_reductions and knows_check
         self.is_selective = self.check_extensions or self.null_move or self.late_move_reductions
+        self.quiescence = uses_quiescence(settings)
+        """Quiescence search at the horizon (the setting, or the algorithm's default)."""
         self.captures_known = has_capture_scores(state)
         """Whether ``capture_score`` tells captures from quiet moves (late move reductions
         spare captures)."""

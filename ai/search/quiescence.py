@@ -19,7 +19,8 @@ positions in check are not treated specially (the evasions are not searched), an
 no delta pruning: both are refinements beyond the notes that change nothing the tests rely
 on.
 
-With ``SearchSettings.quiescence`` off the horizon is plain EVAL (AIMA's IS-CUTOFF/EVAL).
+With quiescence off (``SearchSettings.quiescence``, or by default for plain minimax: see
+``ai.search.uses_quiescence``) the horizon is plain EVAL (AIMA's IS-CUTOFF/EVAL).
 Both leaf functions count the node, keep ``seldepth`` and use the game's exact solver
 (Othello) as a perfect EVAL when it reaches.
 """
@@ -34,7 +35,7 @@ from ai.search.common import MAX_SEARCH_PLY, NO_LINE, LeafSearch, SearchTools
 
 def build_leaf(tools: SearchTools) -> LeafSearch:
     """The horizon function of this search: quiescence search or static EVAL."""
-    if tools.settings.quiescence:
+    if tools.quiescence:
         return build_quiescence(tools)
     return build_static_leaf(tools)
 

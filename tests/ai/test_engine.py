@@ -184,7 +184,7 @@ def test_quiescence_searches_a_mandatory_capture_instead_of_standing_pat() -> No
     """With captures mandatory, standing pat on EVAL would be wrong: the capture happens."""
     for algorithm in ("minimax", "alphabeta", "pvs", "mtdf"):
         state = ForcedCaptureGame()
-        with_quiescence = search(state, SearchSettings(algorithm=algorithm, tt_megabytes=1), Limits(depth=1))
+        with_quiescence = search(state, SearchSettings(algorithm=algorithm, quiescence=True, tt_megabytes=1), Limits(depth=1))
         assert state.move_name(with_quiescence.best_move) == "b" and with_quiescence.score.value == 0
         horizon = search(state, SearchSettings(algorithm=algorithm, quiescence=False, tt_megabytes=1), Limits(depth=1))
         assert state.move_name(horizon.best_move) == "a"  # the horizon effect, for the lecture
