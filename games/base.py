@@ -44,6 +44,10 @@ UtilityKind = Literal["win_loss", "margin", "equity"]
 
 S = TypeVar("S", bound="GameState")
 
+MOVE_CODE_LIMIT = 1 << 62
+"""Every move code is below this (``encode_move``): a code fits one 64-bit word of a shared
+transposition table with room to spare."""
+
 
 class GameError(ValueError):
     """Base class of every error about user-supplied game input."""
@@ -192,6 +196,19 @@ class GameState(ABC):
     def key(self) -> int:
         """A 64-bit Zobrist key of the position (side to move and, where they matter,
         rights such as castling), updated incrementally by ``play``/``undo``."""
+
+    def encode_move(self, move: Any) -> int:
+        """The move as an integer ``0 <= code < MOVE_CODE_LIMIT``, so that a table packed as
+        integers (the worker pool's shared-memory transposition table) can hold it.
+
+        The code depends on the move alone, never on the position: any state of the same
+        game decodes it, and ``decode_move(encode_move(m)) == m`` for every move and chance
+        outcome the game can produce. Games without a codec cannot use a shared table."""
+        raise NotImplementedError(f"{self.NAME} has no move codec (encode_move/decode_move)")
+
+    def decode_move(self, code: int) -> Any:
+        """The move ``encode_move`` turned into ``code`` (see there)."""
+        raise NotImplementedError(f"{self.NAME} has no move codec (encode_move/decode_move)")
 
     # --------------------------------------------------------------- knowledge
     def evaluate(self, player: Player) -> float:

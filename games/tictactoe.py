@@ -136,6 +136,13 @@ class TicTacToeState(GameState):
     def key(self) -> int:
         return self._key
 
+    def encode_move(self, move: Square) -> int:
+        """A square 0..8 is its own code."""
+        return move
+
+    def decode_move(self, code: int) -> Square:
+        return code
+
     # ------------------------------------------------------------ knowledge
     def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
         """Open lines (lines the player could still complete, minus the opponent's) and

@@ -127,6 +127,17 @@ _offset += _CUBE_LEVELS * 3
 ) = _KEYS[_offset : _offset + _RULE_KEYS]
 
 
+# Move codes (``encode_move``): the low two bits say the kind, the rest carry it.
+_PLAY_CODE, _ROLL_CODE, _CUBE_CODE = 0, 1, 2
+_CODE_KIND_BITS = 2
+_HOP_COUNT_BITS = 3
+"""A play has at most 4 hops (doubles)."""
+_POINT_BITS = 5
+"""A point 0..25 (``OFF``..``BAR``)."""
+_POINT_MASK = (1 << _POINT_BITS) - 1
+_CUBE_ACTIONS: tuple[str, ...] = (NO_DOUBLE, DOUBLE, TAKE, DROP)
+
+
 def _board_key(player: Player, board: Board) -> int:
     keys = _CHECKER_KEYS[player]
     key = 0
@@ -435,6 +446,36 @@ class BackgammonState(GameState):
 
     def key(self) -> int:
         return self._key
+
+    def encode_move(self, move: Move) -> int:
+        """Kind in the low 2 bits. A play: its hop count (3 bits), then ``from`` and ``to`` of
+        each hop (5 bits each; at most 45 bits in all). A roll: the two dice (3 bits each).
+        A cube action: its index in ``roll, double, take, drop``."""
+        if type(move) is str:
+            return _CUBE_ACTIONS.index(move) << _CODE_KIND_BITS | _CUBE_CODE
+        if move and type(move[0]) is int:  # a roll (two dice); a play is a tuple of hops
+            return (move[0] | move[1] << 3) << _CODE_KIND_BITS | _ROLL_CODE
+        payload = len(move)
+        shift = _HOP_COUNT_BITS
+        for source, target in move:
+            payload |= (source | target << _POINT_BITS) << shift
+            shift += 2 * _POINT_BITS
+        return payload << _CODE_KIND_BITS | _PLAY_CODE
+
+    def decode_move(self, code: int) -> Move:
+        kind = code & 3
+        payload = code >> _CODE_KIND_BITS
+        if kind == _CUBE_CODE:
+            return _CUBE_ACTIONS[payload]
+        if kind == _ROLL_CODE:
+            return (payload & 7, payload >> 3 & 7)
+        count = payload & 7
+        payload >>= _HOP_COUNT_BITS
+        hops = []
+        for _ in range(count):
+            hops.append((payload & _POINT_MASK, payload >> _POINT_BITS & _POINT_MASK))
+            payload >>= 2 * _POINT_BITS
+        return tuple(hops)
 
     def _state_key(self) -> int:
         """Zobrist part of everything but the checkers (recomputed: a handful of lookups)."""

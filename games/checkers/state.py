@@ -139,6 +139,25 @@ JUMP_OVER: dict[tuple[Square, Square], tuple[int, Square]] = {
 }
 """``(from, to)`` of every jump -> (direction, jumped square)."""
 
+# Move codes (``encode_move``): origin - 1 (5 bits), capture flag, hop count (4 bits), then the
+# direction of each hop (2 bits, an index into DIRECTIONS). A man captures at most 12 pieces.
+_ORIGIN_BITS = 5
+_HOP_COUNT_SHIFT = _ORIGIN_BITS + 1
+_HOPS_SHIFT = _HOP_COUNT_SHIFT + 4
+_DIRECTION_INDEX = {direction: index for index, direction in enumerate(DIRECTIONS)}
+HOP_CODE: dict[tuple[Square, Square], int] = {
+    hop: _DIRECTION_INDEX[direction] for hop, direction in STEP_DIRECTION.items()
+} | {hop: _DIRECTION_INDEX[direction] for hop, (direction, _) in JUMP_OVER.items()}
+"""``(from, to)`` of every step or jump -> the index of its direction."""
+STEP_TARGET: dict[tuple[Square, int], Square] = {
+    (source, _DIRECTION_INDEX[direction]): target for (source, target), direction in STEP_DIRECTION.items()
+}
+JUMP_TARGET: dict[tuple[Square, int], tuple[Square, Square]] = {
+    (source, _DIRECTION_INDEX[direction]): (target, jumped)
+    for (source, target), (direction, jumped) in JUMP_OVER.items()
+}
+"""``(from, direction index)`` -> (landing square, jumped square)."""
+
 _History = tuple[Bitboard, Bitboard, Bitboard, int, int]
 """What ``undo`` restores: black, white, kings, key, no_progress_plies."""
 
@@ -362,6 +381,33 @@ class CheckersState(GameState):
     # --------------------------------------------------------------- hashing
     def key(self) -> int:
         return self._key
+
+    def encode_move(self, move: CheckersMove) -> int:
+        """Origin, capture flag, hop count and each hop's direction: at most 34 bits."""
+        path = move.path
+        code = path[0] - 1 | (len(path) - 1) << _HOP_COUNT_SHIFT
+        if move.captured:
+            code |= 1 << _ORIGIN_BITS
+        shift = _HOPS_SHIFT
+        for hop in zip(path, path[1:]):
+            code |= HOP_CODE[hop] << shift
+            shift += 2
+        return code
+
+    def decode_move(self, code: int) -> CheckersMove:
+        square = (code & ((1 << _ORIGIN_BITS) - 1)) + 1
+        count = code >> _HOP_COUNT_SHIFT & 15
+        directions = code >> _HOPS_SHIFT
+        path = [square]
+        if not code >> _ORIGIN_BITS & 1:
+            return CheckersMove((square, STEP_TARGET[square, directions & 3]))
+        captured = []
+        for _ in range(count):
+            square, jumped = JUMP_TARGET[square, directions & 3]
+            directions >>= 2
+            path.append(square)
+            captured.append(jumped)
+        return CheckersMove(tuple(path), tuple(captured))
 
     # ------------------------------------------------------------- knowledge
     def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:

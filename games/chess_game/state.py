@@ -420,6 +420,13 @@ class ChessState(GameState):
         """Polyglot Zobrist key: equals ``chess.polyglot.zobrist_hash(self.board)``."""
         return self._key
 
+    def encode_move(self, move: chess.Move) -> int:
+        """``from | to << 6 | promotion << 12`` (15 bits; the null move is 0)."""
+        return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
+
+    def decode_move(self, code: int) -> chess.Move:
+        return chess.Move(code & 63, code >> 6 & 63, code >> 12 or None)
+
     # ----------------------------------------------------------- knowledge
     def evaluate(self, player: Player) -> float:
         """Centipawns for ``player``: incremental PeSTO score plus the cheap terms of

@@ -221,6 +221,13 @@ class OthelloState(GameState):
     def key(self) -> int:
         return self._key
 
+    def encode_move(self, move: int) -> int:
+        """A square 0..63 or ``PASS`` (64) is its own code."""
+        return move
+
+    def decode_move(self, code: int) -> int:
+        return code
+
     def empties(self) -> int:
         """The number of empty squares."""
         return SQUARE_COUNT - (self.own | self.opponent).bit_count()

@@ -1,0 +1,177 @@
+"""The worker process of the engine pool: a loop that runs one search task at a time.
+
+``worker_main`` is the process target. It is a top-level function of an importable module,
+as the ``spawn`` start method and a PyInstaller-frozen app both need (no lambda, no
+closure). The worker talks to the pool over one duplex pipe of its own: tasks in, events
+out, so a worker killed in the middle of a message spoils only its own pipe.
+
+A task says which search to run and in what role (``Role``): the main search, a Lazy SMP
+helper, one part of a root split, or one tree of root-parallel MCTS. The role decides which
+events go back: only a main search sends ``CurrentMove`` (the pool reads the others' node
+counts and answers, and shows the main search's root moves).
+
+A search stops when the pool's stop word no longer holds the task's token (``should_stop``,
+polled by ``ai.control`` every few hundred nodes), or when the parent process is gone: a
+worker never outlives the pool's process, however that process ended.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import traceback
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any, Final
+
+from ai import engine
+from ai.events import CurrentMove, Finished, Score, SearchEvent
+from ai.parallel.shared_table import SharedTable
+from ai.search.common import TT_KEY, TT_SIGNATURE_KEY
+from ai.settings import SearchRequest
+
+IDLE_POLL_SECONDS: Final = 0.25
+"""How often an idle worker looks whether its parent is still alive."""
+STOP_WORD: Final = 0
+"""Index of the stop word in the pool's shared control array: it holds the token of the
+task that may run; any other value stops it."""
+
+
+@dataclass(frozen=True)
+class Role:
+    """What a task is for, and so which of its events the pool wants."""
+
+    helper: int = 0
+    """``run_search(helper=...)``: 0 for a main search, k > 0 for Lazy SMP helper k."""
+    sends_current_moves: bool = True
+    """CurrentMove events (the main search only)."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """One search for one worker (picklable: it crosses the pipe)."""
+
+    token: int
+    request: SearchRequest
+    started: float
+    """``time.perf_counter()`` at submission: CLOCK_MONOTONIC, the same in every process on
+    Linux, so the time limit counts from when the caller asked."""
+    role: Role
+    table_name: str
+    tree_signature: tuple[object, ...]
+    """The settings the shared table's scores belong to; the pool cleared the table if they
+    changed, so the worker's search must never clear it (see ``ai.search.common``)."""
+
+
+QUIT: Final = "quit"
+"""The message that ends a worker."""
+
+
+def worker_main(connection: Connection, control: Any, index: int) -> None:
+    """The process target: run tasks from ``connection`` until told to quit, the pipe
+    closes, or the parent dies. ``control`` is the pool's shared stop word array."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent: it decides
+    parent = multiprocessing.parent_process()
+    runner = _Runner(connection, control, index, parent)
+    try:
+        runner.serve()
+    except (EOFError, BrokenPipeError, ConnectionResetError, KeyboardInterrupt):
+        pass  # the pool is gone or going: nothing to tell anyone
+    finally:
+        runner.close()
+
+
+class _Runner:
+    """The worker's state between tasks: its table handle and its game codecs."""
+
+    def __init__(self, connection: Connection, control: Any, index: int, parent: Any) -> None:
+        self.connection = connection
+        self.control = control
+        self.index = index
+        self.parent = parent
+        self.table: SharedTable | None = None
+
+    def parent_alive(self) -> bool:
+        return self.parent is None or self.parent.is_alive()
+
+    def serve(self) -> None:
+        connection = self.connection
+        connection.send(("ready", self.index))
+        while True:
+            if not connection.poll(IDLE_POLL_SECONDS):
+                if not self.parent_alive():
+                    return
+                continue
+            message = connection.recv()
+            if message == QUIT:
+                return
+            self.run(message)
+
+    def close(self) -> None:
+        if self.table is not None:
+            self.table.close()
+            self.table = None
+        self.connection.close()
+
+    def attach(self, name: str) -> SharedTable:
+        if self.table is None or self.table.name != name:
+            if self.table is not None:
+                self.table.close()
+            self.table = SharedTable.attach(name)
+        return self.table
+
+    def run(self, task: Task) -> None:
+        """Run ``task`` and send its events and its ``Finished``; a failure is a
+        ``Finished`` with ``error`` set, never an exception out of the worker."""
+        send = self.connection.send
+        token = task.token
+        role = task.role
+        control = self.control
+
+        def should_stop() -> bool:
+            return control[STOP_WORD] != token or not self.parent_alive()
+
+        def on_event(event: SearchEvent) -> None:
+            if type(event) is CurrentMove and not role.sends_current_moves:
+                return
+            send(("event", token, self.index, event))
+
+        request = task.request
+        try:
+            prepared = engine.prepare(request)
+            table = self.attach(task.table_name)
+            table.use_codec(prepared.state)
+            shared = engine.shared_memory_for(request.game)
+            shared[TT_KEY] = table
+            shared[TT_SIGNATURE_KEY] = task.tree_signature
+            finished = engine.run_search(
+                prepared,
+                on_event,
+                should_stop,
+                started=task.started,
+                shared=shared,
+                helper=role.helper,
+            )
+        except ValueError as error:
+            finished = failed(request.search_id, str(error))
+        except Exception as error:  # a bug: say what it was, keep the worker serving
+            last = traceback.extract_tb(error.__traceback__)[-1]
+            where = f" ({last.filename.rsplit('/', 1)[-1]}:{last.lineno})"
+            finished = failed(request.search_id, f"{type(error).__name__}: {error}{where}")
+        send(("finished", token, self.index, finished))
+
+
+def failed(search_id: int, error: str) -> Finished:
+    """The ``Finished`` of a search that could not run or could not finish."""
+    return Finished(
+        search_id=search_id,
+        best_move=None,
+        score=Score(0.0),
+        pv=(),
+        depth=0,
+        seldepth=0,
+        nodes=0,
+        nps=0.0,
+        time=0.0,
+        error=error,
+    )

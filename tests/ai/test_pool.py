@@ -1,0 +1,437 @@
+"""The engine pool: answers, merging, stopping, faults, and no process or memory left behind.
+
+Waits are on events (queues, pidfds) with generous timeouts, never on sleeps.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import games
+from ai.engine import search
+from ai.events import Finished, Iteration, Progress, SearchEvent
+from ai.parallel import EnginePool
+from ai.parallel.pool import available_cores
+from ai.settings import Limits, SearchRequest, SearchSettings
+
+REPO = Path(__file__).resolve().parents[2]
+WAIT = 60.0
+"""Seconds any single wait may take before the test fails (a loaded machine is slow)."""
+LINUX_ONLY = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc and /dev/shm, waits on pidfds")
+EXACT = dict(quiescence=False, null_move=False, late_move_reductions=False, check_extensions=False, solver_empties=0)
+"""Settings without quiescence or selectivity: the trees of 1 and 2 workers are comparable."""
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[EnginePool]:
+    with EnginePool(workers=2, hash_megabytes=8) as made:
+        yield made
+
+
+class Collector:
+    """An ``on_event`` that queues events and keeps them all."""
+
+    def __init__(self) -> None:
+        self.events: list[SearchEvent] = []
+        self.queue: queue.SimpleQueue[SearchEvent] = queue.SimpleQueue()
+
+    def __call__(self, event: SearchEvent) -> None:
+        self.events.append(event)
+        self.queue.put(event)
+
+    def next_of(self, kind: type) -> SearchEvent:
+        while True:
+            event = self.queue.get(timeout=WAIT)
+            if isinstance(event, kind):
+                return event
+
+
+def children_of(pid: int) -> set[int]:
+    """Process ids whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry))
+    return found
+
+
+def wait_gone(pid: int, timeout: float = WAIT) -> bool:
+    """Wait until process ``pid`` has ended (a pidfd: no polling); True if it did."""
+    try:
+        descriptor = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        readable, _, _ = select.select([descriptor], [], [], timeout)
+        return bool(readable)
+    finally:
+        os.close(descriptor)
+
+
+def request(game: str, position: str | None = None, *, algorithm: str = "pvs", **limits: object) -> SearchRequest:
+    exact = EXACT if limits.pop("exact", False) else {}
+    settings = SearchSettings(algorithm=algorithm, **exact)  # type: ignore[arg-type]
+    return SearchRequest(game, position, settings=settings, limits=Limits(**limits))  # type: ignore[arg-type]
+
+
+def answer(pool: EnginePool, search_request: SearchRequest) -> Finished:
+    events = list(pool.search(search_request))
+    finished = events[-1]
+    assert isinstance(finished, Finished)
+    return finished
+
+
+# ------------------------------------------------------------------ answers
+def test_the_pool_uses_the_cores_and_never_more() -> None:
+    with pytest.raises(ValueError, match="at least 1 worker"):
+        EnginePool(workers=0)
+    assert available_cores() >= 1
+
+
+@pytest.mark.parametrize("algorithm", ["alphabeta", "pvs", "mtdf"])
+@pytest.mark.parametrize(
+    "game, position",
+    [
+        ("tictactoe", None),
+        ("tictactoe", "x...o...."),
+        ("checkers", "W:WK11:B1,2,5,9,10,17,25,K28,K31"),
+        ("othello", "-O-XXXX-OOOOOO-O-OOXOXO-XXOOOXXXXX-OOXXXXXOOOX-XXX-OXXXX-XXXXX-X O"),
+        ("othello", "-XXXXXX-OOOOXX--OOOOX---OOOXXXXXOOOOOO-XOXOOOOXXOOXX-XXXOX-XXXX- O"),
+    ],
+)
+def test_lazy_smp_gives_the_single_worker_value(pool: EnginePool, algorithm: str, game: str, position: str) -> None:
+    """Two workers sharing a table return one worker's value, on positions searched to the
+    end of the game. Why only there: at a horizon a table entry searched deeper than needed
+    is used (entry depth >= remaining depth), so a value may legitimately reflect a deeper
+    look, and which entries exist depends on the order the workers fill the shared table
+    (one worker's value depends on its own order the same way). Where every leaf is a
+    terminal, or the value is a proven win or loss, every entry is the exact game value
+    and the two must agree."""
+    search_request = request(game, position, algorithm=algorithm, depth=30, exact=True)
+    single = search(games.new_game(game, position), search_request.settings, search_request.limits)
+    assert single.score.is_win or single.depth < 30 or game == "othello"
+    parallel = answer(pool, search_request)
+    assert parallel.error is None
+    assert parallel.score.value == single.score.value, f"{game} {position}: {parallel.score} != {single.score}"
+    assert parallel.best_move in games.new_game(game, position).legal_moves()
+
+
+@pytest.mark.parametrize(
+    "algorithm, game, position, depth",
+    [
+        ("minimax", "tictactoe", "x...o....", 3),
+        ("minimax", "checkers", None, 4),
+        ("minimax", "othello", None, 3),
+        ("expectiminimax", "backgammon", "4HPwATDgc/ABMA:cIkWAAAAAAAA", 1),
+        ("star1", "backgammon", "4HPwATDgc/ABMA:cIkWAAAAAAAA", 1),
+        ("star2", "backgammon", "4HPwATDgc/ABMA:cIkWAAAAAAAA", 1),
+    ],
+)
+def test_root_split_gives_the_single_worker_value_at_a_horizon(
+    pool: EnginePool, algorithm: str, game: str, position: str | None, depth: int
+) -> None:
+    """Without a table the root split is exact: the best of the parts' values is the value."""
+    search_request = request(game, position, algorithm=algorithm, depth=depth, exact=True)
+    single = search(games.new_game(game, position), search_request.settings, search_request.limits)
+    parallel = answer(pool, search_request)
+    assert parallel.error is None
+    assert parallel.score.value == pytest.approx(single.score.value, abs=1e-9)
+    assert parallel.depth == single.depth
+
+
+def test_the_root_split_divides_the_work_and_reports_every_depth(pool: EnginePool) -> None:
+    """Each worker searches only its share of the root moves: together about the nodes of
+    one search, not twice them; the combined iterations come depth by depth."""
+    search_request = request("checkers", algorithm="minimax", depth=4, exact=True)
+    single = search(games.new_game("checkers"), search_request.settings, search_request.limits)
+    events = list(pool.search(search_request))
+    finished = events[-1]
+    assert isinstance(finished, Finished) and finished.score.value == single.score.value
+    assert finished.nodes < 1.3 * single.nodes
+    assert [event.depth for event in events if isinstance(event, Iteration)] == [1, 2, 3, 4]
+
+
+def test_mcts_merges_the_trees(pool: EnginePool) -> None:
+    settings = SearchSettings(algorithm="mcts", seed=3)
+    limits = Limits(nodes=1500)
+    single = search(games.new_game("othello"), settings, limits)
+    merged = answer(pool, SearchRequest("othello", settings=settings, limits=limits))
+    visits = [stat.visits for stat in merged.root_moves]
+    assert sum(visits) > 1.5 * sum(stat.visits for stat in single.root_moves)
+    assert visits == sorted(visits, reverse=True) and merged.best_move == merged.root_moves[0].move
+    assert merged.nodes > 1.5 * single.nodes
+
+
+@pytest.mark.parametrize("megabytes", [0, -5, float("nan"), float("inf"), 10**12, "64", True])
+def test_a_table_size_that_cannot_be_is_refused_in_one_line(pool: EnginePool, megabytes: object) -> None:
+    with pytest.raises(ValueError) as refused:
+        EnginePool(workers=1, hash_megabytes=megabytes)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        pool.resize_table(megabytes)  # type: ignore[arg-type]
+    message = str(refused.value)
+    assert "\n" not in message and ("MB" in message or "megabytes" in message), message
+
+
+def test_the_table_can_be_resized_and_cleared_between_searches(pool: EnginePool) -> None:
+    old = pool.hash_megabytes
+    pool.resize_table(2)
+    assert answer(pool, request("checkers", depth=4)).error is None
+    assert pool.hash_megabytes == pytest.approx(2, abs=0.01)
+    pool.clear_table()
+    pool.resize_table(old)
+    assert answer(pool, request("checkers", depth=4)).error is None
+
+
+def test_a_bad_request_ends_with_an_error_not_an_exception(pool: EnginePool) -> None:
+    finished = answer(pool, SearchRequest("chess", "not a fen"))
+    assert finished.error and finished.best_move is None
+    finished = answer(pool, SearchRequest("backgammon", settings=SearchSettings(algorithm="pvs")))
+    assert finished.error and "chance" in finished.error
+
+
+def test_searches_queued_behind_a_bad_one_run_at_once(pool: EnginePool) -> None:
+    bad, good = Collector(), Collector()
+    pool.submit(SearchRequest("chess", "not a fen"), bad)
+    pool.submit(request("tictactoe", depth=2), good)
+    assert bad.next_of(Finished).error
+    assert good.next_of(Finished).error is None
+
+
+def test_events_arrive_in_order_with_nodes_summed(pool: EnginePool) -> None:
+    events = list(pool.search(request("chess", depth=4)))
+    assert {event.search_id for event in events} == {events[0].search_id}
+    assert [type(event) for event in events].count(Finished) == 1 and isinstance(events[-1], Finished)
+    depths = [event.depth for event in events if isinstance(event, Iteration) and event.bound == "exact"]
+    assert depths == sorted(set(depths)) and depths[-1] == 4
+    counts = [event.nodes for event in events if isinstance(event, (Iteration, Progress, Finished))]
+    assert counts == sorted(counts)
+    assert events[-1].nodes >= events[-1].stats.nodes - 1  # every worker's nodes, not only the main one's
+
+
+# ---------------------------------------------------------------- stopping
+def test_move_now_delivers_a_finished_within_100_ms(pool: EnginePool) -> None:
+    latencies = []
+    for _ in range(3):
+        collector = Collector()
+        search_id = pool.submit(request("chess"), collector)  # no limit: runs until told
+        collector.next_of(Iteration)
+        asked = time.perf_counter()
+        pool.move_now(search_id)
+        finished = collector.next_of(Finished)
+        latencies.append(time.perf_counter() - asked)
+        assert finished.stopped and finished.best_move in games.new_game("chess").legal_moves()
+    assert sorted(latencies)[1] < 0.1, latencies
+
+
+def test_nothing_is_delivered_after_stop_returns(pool: EnginePool) -> None:
+    collector = Collector()
+    search_id = pool.submit(request("chess"), collector)
+    collector.next_of(Iteration)
+    pool.stop(search_id)
+    delivered = len(collector.events)
+    assert answer(pool, request("tictactoe", depth=2)).error is None  # the pool went on
+    assert len(collector.events) == delivered
+    assert not any(isinstance(event, Finished) for event in collector.events)
+
+
+@pytest.mark.parametrize("game, algorithm, earliest", [("chess", "pvs", 0.5), ("othello", "mcts", 0.9)])
+def test_a_time_limit_is_kept_within_10_percent(pool: EnginePool, game: str, algorithm: str, earliest: float) -> None:
+    """The answer comes at most 10% late. Iterative deepening may answer early: it starts
+    no new iteration after half its time (``ai.iterative.SOFT_TIME_FRACTION``); MCTS uses
+    all of it."""
+    collector = Collector()
+    submitted = time.perf_counter()
+    pool.submit(request(game, algorithm=algorithm, time=1.0), collector)
+    finished = collector.next_of(Finished)
+    elapsed = time.perf_counter() - submitted
+    assert earliest <= elapsed <= 1.1, elapsed
+    assert finished.best_move is not None
+
+
+# ------------------------------------------------------------------ faults
+@LINUX_ONLY
+@pytest.mark.parametrize("victim", [0, 1], ids=["main-search", "helper"])
+def test_a_killed_worker_is_replaced_and_the_search_still_answers(pool: EnginePool, victim: int) -> None:
+    before = pool.worker_pids
+    killed: list[int] = []
+    collector = Collector()
+
+    def kill_on_first_iteration(event: SearchEvent) -> None:
+        if isinstance(event, Iteration) and not killed:
+            killed.append(before[victim])
+            os.kill(before[victim], signal.SIGKILL)
+        collector(event)
+
+    pool.clear_table()  # an answer from the table would come before the kill
+    pool.submit(request("chess", depth=5), kill_on_first_iteration)
+    finished = collector.next_of(Finished)
+    assert finished.error is None and finished.best_move in games.new_game("chess").legal_moves()
+    assert finished.depth == 5
+    assert wait_gone(killed[0])
+    assert answer(pool, request("checkers", depth=3)).error is None  # the replacement works
+    assert killed[0] not in pool.worker_pids and len(pool.worker_pids) == len(before)
+
+
+def test_a_killed_root_split_worker_has_its_moves_searched_again(pool: EnginePool) -> None:
+    before = pool.worker_pids
+    killed: list[int] = []
+    collector = Collector()
+
+    def kill_on_first_progress(event: SearchEvent) -> None:
+        if isinstance(event, Progress) and not killed:
+            killed.append(before[-1])
+            os.kill(before[-1], signal.SIGKILL)
+        collector(event)
+
+    search_request = request("checkers", algorithm="minimax", depth=6, exact=True)
+    pool.submit(search_request, kill_on_first_progress)
+    finished = collector.next_of(Finished)
+    single = search(games.new_game("checkers"), search_request.settings, search_request.limits)
+    assert killed and finished.error is None
+    assert finished.score.value == single.score.value
+    counts = [event.nodes for event in collector.events if isinstance(event, (Iteration, Progress, Finished))]
+    assert counts == sorted(counts)  # the lost work still counts: totals never go back
+
+
+# -------------------------------------------------------------- lifecycle
+@LINUX_ONLY
+def test_start_and_shutdown_cycles_leave_no_process_and_no_memory() -> None:
+    before = children_of(os.getpid())
+    for _ in range(3):
+        pool = EnginePool(workers=2, hash_megabytes=1)
+        table = Path("/dev/shm") / pool._table.name
+        assert table.exists()
+        assert answer(pool, request("tictactoe", depth=2)).error is None
+        pool.shutdown()
+        pool.shutdown()
+        assert children_of(os.getpid()) - before == set()
+        assert not table.exists()
+    with pytest.raises(RuntimeError, match="shut down"):
+        pool.submit(request("tictactoe"), print)
+
+
+TWO_POOLS_SCRIPT = """
+import os
+from ai.parallel import EnginePool
+from ai.settings import Limits, SearchRequest
+from tests.ai.test_pool import children_of
+
+first = EnginePool(workers=1, hash_megabytes=1)  # starts the resource tracker
+second = EnginePool(workers=1, hash_megabytes=1)
+for pool in (first, second, first):
+    assert list(pool.search(SearchRequest("tictactoe", limits=Limits(depth=2))))[-1].error is None
+first.shutdown()
+assert list(second.search(SearchRequest("tictactoe", limits=Limits(depth=2))))[-1].error is None
+second.shutdown()
+print(len(children_of(os.getpid())))
+"""
+
+
+@LINUX_ONLY
+def test_pools_alive_together_shut_down_in_any_order() -> None:
+    """The first pool of a fresh process starts multiprocessing's resource tracker, which
+    must outlive the other pool's workers (ending it waits for their copies of its pipe):
+    it ends with the last pool, and nothing is left."""
+    done = subprocess.run(
+        [sys.executable, "-c", TWO_POOLS_SCRIPT], cwd=REPO, capture_output=True, text=True, timeout=WAIT
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0"
+
+
+@LINUX_ONLY
+def test_shutdown_during_a_search_still_ends_it() -> None:
+    before = children_of(os.getpid())
+    collector = Collector()
+    with EnginePool(workers=2, hash_megabytes=1) as pool:
+        pool.submit(request("chess"), collector)
+        queued = Collector()
+        pool.submit(request("chess"), queued)
+        collector.next_of(Iteration)
+    assert collector.next_of(Finished).stopped
+    assert "shut down" in (queued.next_of(Finished).error or "")
+    assert children_of(os.getpid()) - before == set()
+
+
+FORGETFUL_SCRIPT = """
+from ai.parallel import EnginePool
+from ai.settings import Limits, SearchRequest
+
+pool = EnginePool(workers=2, hash_megabytes=1)
+print(pool._table.name, *pool.worker_pids, flush=True)
+assert list(pool.search(SearchRequest("tictactoe", limits=Limits(depth=2))))[-1].error is None
+pool.submit(SearchRequest("chess", limits=Limits()), lambda event: None)  # still running at exit
+"""
+
+
+@LINUX_ONLY
+def test_a_program_that_forgets_shutdown_still_ends_quietly() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", FORGETFUL_SCRIPT], cwd=REPO, capture_output=True, text=True, timeout=WAIT
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    table, *workers = done.stdout.split()
+    assert not (Path("/dev/shm") / table).exists()
+    assert all(wait_gone(int(pid), 5) for pid in workers)
+
+
+ORPHAN_SCRIPT = """
+import json, os, signal, sys, threading
+from multiprocessing import resource_tracker
+from ai.parallel import EnginePool
+from ai.settings import Limits, SearchRequest
+
+pool = EnginePool(workers=2, hash_megabytes=1)
+running = threading.Event()
+pool.submit(SearchRequest("chess", limits=Limits()), lambda event: running.set())
+running.wait(60)
+print(json.dumps({"workers": pool.worker_pids, "tracker": resource_tracker._resource_tracker._pid,
+                  "table": pool._table.name}), flush=True)
+sys.stdin.readline()
+os._exit(0)  # ends without any clean-up, as a crash would
+"""
+
+
+@LINUX_ONLY
+@pytest.mark.parametrize("death", ["SIGKILL", "exit-without-clean-up"])
+def test_workers_and_memory_go_when_the_parent_dies(death: str) -> None:
+    parent = subprocess.Popen(
+        [sys.executable, "-c", ORPHAN_SCRIPT],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        info = json.loads(parent.stdout.readline())  # type: ignore[union-attr]
+        if death == "SIGKILL":
+            parent.kill()
+        else:
+            parent.stdin.write("\n")  # type: ignore[union-attr]
+            parent.stdin.flush()  # type: ignore[union-attr]
+        parent.wait(WAIT)
+        for pid in [*info["workers"], info["tracker"]]:
+            assert wait_gone(pid), f"process {pid} outlived its parent"
+        assert not (Path("/dev/shm") / info["table"]).exists()
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
