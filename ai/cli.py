@@ -1,98 +1,201 @@
 """``plyground``: the engine's command line (perft, analyse, uci ...).
 
-Every subcommand reports bad input (an unknown game, a broken position, an illegal move) as
-one line ``plyground: error: ...`` on stderr and exit status 2 — never a traceback.
+Every subcommand reports bad input (an unknown game, a broken position, an illegal move, an
+option out of range) as one line ``plyground: error: ...`` on stderr and exit status 2 —
+never a traceback; a value too long to echo is cut (its first characters and its length).
+Output that cannot be written (``| head -1``, a full disk) ends the program quietly with a
+non-zero status; so does Ctrl-C during start-up (during ``analyse`` it stops the search,
+which still answers).
+
+The front end knows no game by name: each game says its default algorithm, its dice hook
+(``GameState.roll_moves``) and its score units and words (read by ``ai.display``).
 
 ``analyse`` prints every score from the first player's view, with that player named
 (``score (White) +0.35``) and aspiration fails labelled ``lowerbound``/``upperbound``. Its
 ``--json`` lines are the events themselves (``dataclasses.asdict`` plus ``event``), so a
 score there is seen by the player in its ``view`` field: the side to move at the root.
+Every switch of ``SearchSettings`` has an option, so whatever configuration the GUI can show
+can be reproduced here.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
+import errno
+import math
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NoReturn
 
-from ai.events import Score
-from ai.search import ALGORITHMS
+from ai import INTERRUPTED_STATUS, interrupted_while_starting
+from ai.display import echo, one_line
+from ai.scores import MAX_PLY
 from ai.settings import Limits, SearchRequest, SearchSettings
-from games import CHANCE, GAME_NAMES, GameState, get_game, new_game
-from games.backgammon.notation import NO_DOUBLE, TAKE, parse_roll
-from games.base import IllegalMoveError
+from games import CHANCE, GAME_NAMES, GameState
+
+if TYPE_CHECKING:
+    from ai.events import Finished
 
 EXIT_OK = 0
+EXIT_OUTPUT_FAILED = 1
+"""The output could not be written (a full disk): said on stderr."""
+EXIT_SEARCH_FAILED = 1
+"""The engine could not answer (said on stderr)."""
 EXIT_USAGE = 2
 """argparse's own status for bad usage; bad positions and moves use it too."""
+EXIT_INTERRUPTED = INTERRUPTED_STATUS
+"""128 + SIGINT, as a shell reports a program stopped by Ctrl-C."""
+EXIT_BROKEN_PIPE = 141
+"""128 + SIGPIPE: the reader went away (``| head -1``), so output was lost."""
+
+PROGRAM = "plyground"
+MAX_DEPTH = MAX_PLY
+"""No search line is longer: a deeper limit means nothing."""
+MAX_PERFT_DEPTH = 100
+MAX_HASH_MB = 4096
+"""Transposition table sizes ``analyse`` accepts, in MB (the table is allocated up front)."""
+MAX_NODES = 2**63 - 1
+MAX_SEED = 2**64 - 1
+MAX_SOLVER_EMPTIES = 64
 
 Command = Callable[[argparse.Namespace], int]
+
+INTERRUPTED = threading.Event()
+"""Set by Ctrl-C. Besides the ``KeyboardInterrupt`` that ends a command, the flag stays up,
+so an interrupt that lands where an exception is swallowed (a finaliser) still stops the
+search that follows (it polls this flag)."""
+
+
+def on_interrupt(_signum: int, _frame: object) -> None:
+    INTERRUPTED.set()
+    raise KeyboardInterrupt
 
 
 class UsageError(ValueError):
     """Bad command-line input that is not about a game's rules."""
 
 
-def load_position(game: str, position: str | None, moves: Sequence[str] = ()) -> GameState:
-    """The state of ``game`` at ``position`` (or the start) after ``moves`` in notation."""
-    state = new_game(game, position)
-    for text in moves:
-        state.play_checked(state.parse_move(text))
-    return state
+# ------------------------------------------------------------------ option types
+def core_count() -> int:
+    """The most worker processes a search may use: the pool's ``available_cores`` (imported
+    only when asked: the pool's modules are not needed to start the program)."""
+    from ai.parallel import available_cores
+
+    return available_cores()
 
 
-def apply_dice(state: GameState, dice: str | None) -> None:
-    """Roll ``dice`` (e.g. ``3-1``) for perft from a given roll.
+def integer(name: str, low: int, high: int | Callable[[], int], unit: str = "") -> Callable[[str], int]:
+    """An argparse type: an integer in ``low..high``, refused with the range stated
+    (``high`` may be a function, asked only when the option is given)."""
+    suffix = f" {unit}" if unit else ""
 
-    A gnubg position is usually at the cube decision of the player on roll: that player
-    rolls without doubling (``roll``), then the dice are set. Positions where the roll cannot
-    come next (a take pending, the game over, other dice already rolled) are errors that say
-    why; dice equal to the ones already rolled are accepted as they are.
-    """
+    def parse(text: str) -> int:
+        nonlocal high
+        if callable(high):
+            high = high()
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{echo(text)!r} is not a whole number in {low}..{high}{suffix}")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{echo(text)} is out of range {low}..{high}{suffix}")
+        return value
+
+    parse.__name__ = name  # argparse names the type in its own messages
+    return parse
+
+
+def positive_number(name: str, *, infinite: str | None = None) -> Callable[[str], float]:
+    """An argparse type: a positive number, finite unless ``infinite`` says what ``inf``
+    means (then it passes as ``math.inf``). ``nan`` never passes."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{echo(text)!r} is not a number")
+        if value == math.inf and infinite is not None:
+            return value
+        if not 0 < value < math.inf:  # nan fails both comparisons
+            allowed = f" or 'inf' ({infinite})" if infinite else ""
+            raise argparse.ArgumentTypeError(f"must be a positive number{allowed}, not {echo(text)}")
+        return value
+
+    parse.__name__ = name
+    return parse
+
+
+def non_negative_number(name: str) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{echo(text)!r} is not a number")
+        if not 0 <= value < math.inf:  # nan fails both comparisons
+            raise argparse.ArgumentTypeError(f"must be a finite number 0 or more, not {echo(text)}")
+        return value
+
+    parse.__name__ = name
+    return parse
+
+
+def choice(name: str, names: Sequence[str]) -> Callable[[str], str]:
+    """An argparse type: one of ``names`` (an empty value is refused like any other)."""
+
+    def parse(text: str) -> str:
+        if text not in names:
+            raise argparse.ArgumentTypeError(f"{echo(text)!r} is not {name}; choose one of {', '.join(names)}")
+        return text
+
+    parse.__name__ = name
+    return parse
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with the project's one-line errors (no usage block), a hint for values
+    that begin with ``-`` and long values cut."""
+
+    arguments: Sequence[str] = ()
+    """The command line being parsed (set by ``main``), whose long values errors cut."""
+
+    def error(self, message: str) -> NoReturn:
+        if "expected one argument" in message or "expected at least one argument" in message:
+            option = message.split(":", 1)[0].removeprefix("argument ").split("/")[-1]
+            message += f" (a value that begins with '-' is written {option}=VALUE)"
+        self.exit(EXIT_USAGE, f"{PROGRAM}: error: {one_line(message, Parser.arguments)}\n")
+
+
+# ------------------------------------------------------------------ positions and dice
+def with_roll(request: SearchRequest, dice: str | None) -> SearchRequest:
+    """``request`` with the moves that roll ``dice`` appended (the game's ``roll_moves``
+    hook: backgammon rolls past a cube decision first); unchanged without ``dice``."""
     if dice is None:
-        return
-    if not state.HAS_CHANCE:
-        raise UsageError(f"--dice is for games with dice; {state.NAME} has none")
-    if state.is_terminal():
-        raise UsageError(f"--dice {dice}: the game is over in this position, nothing is rolled any more")
-    if state.to_move() != CHANCE:
-        names = state.PLAYER_NAMES
-        mover = state.to_move()
-        moves = state.legal_moves()
-        if NO_DOUBLE in moves:  # cube decision: roll without doubling
-            state.play(NO_DOUBLE)
-        elif TAKE in moves:
-            raise UsageError(
-                f"--dice {dice}: a double is pending: {names[mover]} must take or drop "
-                f"before {names[1 - mover]} rolls"
-            )
-        else:
-            current = getattr(state, "dice", None)
-            try:
-                wanted = sorted(parse_roll(dice))
-            except IllegalMoveError:
-                wanted = None  # not a roll at all: said below, beside the dice already rolled
-            if current and wanted == sorted(current):
-                return  # the position already has exactly these dice
-            rolled = f" ({current[0]}-{current[1]})" if current else ""
-            raise UsageError(
-                f"--dice {dice} disagrees with the position: {names[mover]}'s dice are already rolled{rolled}"
-            )
-    state.play_checked(state.parse_move(dice))
+        return request
+    from ai.engine import build_state
+
+    state = build_state(request)
+    names: list[str] = []
+    try:
+        for move in state.roll_moves(dice):
+            names.append(state.move_name(move))
+            state.play_checked(move)
+    except ValueError as error:
+        raise UsageError(f"--dice {echo(dice)}: {error}") from None
+    return dataclasses.replace(request, moves=request.moves + tuple(names))
 
 
 def command_perft(args: argparse.Namespace) -> int:
     """Count the leaves of the legal-move tree (optionally per root move)."""
-    if args.depth < 0:
-        raise UsageError("--depth must be 0 or more")
+    from ai.engine import build_state
+
     if args.divide and args.depth < 1:
         raise UsageError("--divide needs --depth 1 or more")
-    state = load_position(args.game, args.position)
-    apply_dice(state, args.dice)
+    state = build_state(with_roll(SearchRequest(game=args.game, position=args.position), args.dice))
     if args.divide:
         total = 0
         for name, count in state.divide(args.depth):
@@ -105,49 +208,21 @@ def command_perft(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ------------------------------------------------------------------ analyse
 DEFAULT_DEPTH = 6
 """``analyse`` with no limit searches to this depth rather than forever."""
-ALGORITHM_NAMES = tuple(ALGORITHMS)
-DEFAULT_ALGORITHM = {"backgammon": "star2"}
-"""Per-game default algorithm where PVS does not apply (chance nodes)."""
-
-
-PAWN_UNITS = {"chess": 100.0, "checkers": 100.0}
-"""EVAL units per pawn (chess centipawns) or man (checkers) for display."""
-
-
-def format_score(score: Score, game: type[GameState]) -> str:
-    """A score for people: "win in 5 plies" / "mate in 3" for proven results, else the
-    value in the game's units (pawns, men, discs, equity points)."""
-    if score.win_in_plies is not None:
-        plies = score.win_in_plies
-        if game.NAME == "chess":
-            mate = score.mate_in_moves()
-            return f"mate in {mate}" if plies > 0 else f"mated in {-mate if mate else 0}"
-        return f"win in {plies} plies" if plies > 0 else f"loss in {-plies} plies"
-    if game.NAME in PAWN_UNITS:  # as chess players read it: +0.35 pawns (a man in checkers)
-        return f"{round(score.value / PAWN_UNITS[game.NAME], 2) + 0.0:+.2f}"
-    if game.UTILITY_KIND == "win_loss":
-        return f"{round(score.value) + 0:+d}"  # + 0 turns -0 into 0
-    return f"{round(score.value / score.scale, 3) + 0.0:+.3f}"  # + 0.0: never "-0.000"
-
-
 FIXED_VIEW = 0
 """``analyse`` text shows every score from player 0's view (white, black in checkers, x ...),
 so the sign means the same thing on every line whoever is to move."""
-OTHER_BOUND = {"lower": "upper", "upper": "lower", "exact": "exact"}
 
 
-def score_text(score: Score, bound: str, game: type[GameState]) -> str:
-    """``(white) +0.350``, with ``lowerbound``/``upperbound`` for an aspiration fail.
-
-    ``bound`` is from the side to move's view, like ``score``; seen from the other player a
-    lower bound is an upper one."""
-    fixed = score.for_player(FIXED_VIEW)
-    if score.view != FIXED_VIEW:
-        bound = OTHER_BOUND.get(bound, bound)
-    text = f"({game.PLAYER_NAMES[FIXED_VIEW]}) {format_score(fixed, game)}"
-    return text if bound == "exact" else f"{text} {bound}bound"
+def settings_from(args: argparse.Namespace, game: type[GameState]) -> SearchSettings:
+    """The ``SearchSettings`` the command line asks for: each settings option's ``dest`` is
+    the field's name and it is absent unless given, so what is not said keeps the
+    engine's default (the game's own default algorithm included)."""
+    given = {field.name: getattr(args, field.name) for field in dataclasses.fields(SearchSettings) if hasattr(args, field.name)}
+    given.setdefault("algorithm", game.DEFAULT_ALGORITHM)
+    return SearchSettings(**given)
 
 
 def event_record(event: object, root: GameState) -> dict[str, object]:
@@ -156,8 +231,7 @@ def event_record(event: object, root: GameState) -> dict[str, object]:
     chance root is a roll, which ``move_name`` names too)."""
     record: dict[str, object] = {"event": type(event).__name__}
     record.update(dataclasses.asdict(event))  # type: ignore[call-overload]
-    pv = getattr(event, "pv", ())
-    record["pv"] = root.line_names(pv)
+    record["pv"] = root.line_names(getattr(event, "pv", ()))
     if getattr(event, "best_move", None) is not None:
         record["best_move"] = root.move_name(event.best_move)  # type: ignore[attr-defined]
     if "root_moves" in record:
@@ -168,6 +242,60 @@ def event_record(event: object, root: GameState) -> dict[str, object]:
     return record
 
 
+def no_move_reason(root: GameState) -> str:
+    """Why a search of ``root`` has no best move to give."""
+    if root.is_terminal():
+        return f"the game is over ({root.termination_reason()})"
+    if root.to_move() == CHANCE:
+        return "the dice are to be rolled first: give the roll with --dice (e.g. --dice 3-1)"
+    return "no move was searched"
+
+
+POOL_POLL_SECONDS = 0.05
+"""How often ``search_on_pool`` looks for a Ctrl-C while it waits for events."""
+
+
+class SearchFailed(RuntimeError):
+    """The engine could not answer (a worker failed for good): said in one line, status 1."""
+
+
+def search_on_pool(request: SearchRequest, threads: int, show: Callable[[object], None]) -> Finished:
+    """Run ``request`` on an ``EnginePool`` of ``threads`` worker processes (Lazy SMP, root
+    parallel MCTS or a root split, as the pool decides), showing its events as they come;
+    Ctrl-C asks the pool to answer now (``move_now``). The pool's workers start with Ctrl-C
+    ignored: the program decides what an interrupt means, and it is not their death."""
+    import queue
+
+    from ai.events import Finished
+
+    from ai.parallel import EnginePool
+
+    events: queue.SimpleQueue[object] = queue.SimpleQueue()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the spawned workers
+    try:
+        pool = EnginePool(workers=threads, hash_megabytes=request.settings.tt_megabytes)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    with pool:
+        search_id = pool.submit(request, events.put)
+        previous = signal.signal(signal.SIGINT, lambda _signum, _frame: INTERRUPTED.set())
+        try:
+            asked_to_stop = False
+            while True:
+                if INTERRUPTED.is_set() and not asked_to_stop:
+                    pool.move_now(search_id)
+                    asked_to_stop = True
+                try:
+                    event = events.get(timeout=POOL_POLL_SECONDS)
+                except queue.Empty:
+                    continue
+                if isinstance(event, Finished):
+                    return event
+                show(event)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+
 def command_analyse(args: argparse.Namespace) -> int:
     """Search a position, printing one line per completed iteration and the best move.
 
@@ -176,25 +304,27 @@ def command_analyse(args: argparse.Namespace) -> int:
     the import of this module, the cost of ``plyground --help``, come before it).
     """
     received = time.perf_counter()
+    import json
+
+    from ai.display import score_text
     from ai.engine import prepare, run_search
     from ai.events import Finished, Iteration
+    from games import get_game
 
     game = get_game(args.game)
-    settings = SearchSettings(
-        algorithm=args.algorithm or DEFAULT_ALGORITHM.get(args.game, "pvs"),
-        transposition_table=not args.no_tt,
-        move_ordering=not args.no_ordering,
-        seed=args.seed,
-        **({"tt_megabytes": args.hash} if args.hash else {}),
-    )
-    if args.depth is None and args.time is None and args.nodes is None:
-        args.depth = DEFAULT_DEPTH
-    limits = Limits(depth=args.depth, time=args.time, nodes=args.nodes)
+    settings = settings_from(args, game)
+    seconds = None if args.time == math.inf else args.time  # ``--time inf``: no limit, on purpose
+    depth = DEFAULT_DEPTH if args.depth is None and args.time is None and args.nodes is None else args.depth
+    limits = Limits(depth=depth, time=seconds, nodes=args.nodes)
     request = SearchRequest(
-        game=args.game, position=args.position, moves=tuple(args.moves), settings=settings, limits=limits
+        game=args.game,
+        position=args.position,
+        moves=tuple(args.moves),
+        settings=settings,
+        limits=limits,
+        root_moves=tuple(args.searchmoves),
     )
-
-    prepared = prepare(request)
+    prepared = prepare(with_roll(request, args.dice))
     root = prepared.state
 
     def show(event: object) -> None:
@@ -203,19 +333,32 @@ def command_analyse(args: argparse.Namespace) -> int:
                 print(json.dumps(event_record(event, root)), flush=True)
         elif isinstance(event, Iteration):
             line = (
-                f"depth {event.depth} seldepth {event.seldepth} score {score_text(event.score, event.bound, game)} "
+                f"depth {event.depth} seldepth {event.seldepth} "
+                f"score {score_text(event.score, game, FIXED_VIEW, event.bound)} "
                 f"nodes {event.nodes} nps {event.nps:.0f} time {event.time:.2f} "
                 f"hashfull {event.hashfull:.1%} ebf {event.ebf:.2f}"
             )
             # A fail-low has no move to show: its line ends without ``pv``.
             print(f"{line} pv {' '.join(root.line_names(event.pv))}" if event.pv else line, flush=True)
 
-    finished = run_search(prepared, on_event=show, started=received)
+    if settings.threads > 1:
+        finished = search_on_pool(prepared.request, settings.threads, show)
+    else:
+        # Ctrl-C stops the search, which still answers with what it has (``--time inf``).
+        previous = signal.signal(signal.SIGINT, lambda _signum, _frame: INTERRUPTED.set())
+        try:
+            finished = run_search(prepared, on_event=show, should_stop=INTERRUPTED.is_set, started=received)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+    if finished.error is not None:
+        raise SearchFailed(finished.error)
     show(finished)
     if not args.json:
-        print(f"score {score_text(finished.score, 'exact', game)}")
+        print(f"score {score_text(finished.score, game, FIXED_VIEW, unit=True)}")
+    if finished.best_move is None and not args.json:
+        print(f"no move: {no_move_reason(root)}")
     best = root.move_name(finished.best_move) if finished.best_move is not None else "(none)"
-    print(f"bestmove {best}")
+    print(f"bestmove {best}", flush=True)
     return EXIT_OK
 
 
@@ -226,34 +369,159 @@ def command_uci(_args: argparse.Namespace) -> int:
     return serve()
 
 
+# ------------------------------------------------------------------ the parser
+def add_settings_options(parser: argparse.ArgumentParser) -> None:
+    """One option per ``SearchSettings`` field (``dest`` = the field's name, absent unless
+    given; a test checks that every field has one)."""
+    from ai.search import ALGORITHMS
+
+    algorithm_names = tuple(ALGORITHMS)
+    group = parser.add_argument_group("search settings (defaults: the engine's strong configuration)")
+    unset = argparse.SUPPRESS
+
+    def switch_off(flag: str, field: str, what: str) -> None:
+        group.add_argument(flag, dest=field, action="store_false", default=unset, help=f"without {what}")
+
+    group.add_argument(
+        "--algorithm",
+        type=choice("an algorithm", algorithm_names),
+        default=unset,
+        help=f"one of: {', '.join(algorithm_names)} (default: the game's own, e.g. star2 for dice games)",
+    )
+    switch_off("--no-iterative-deepening", "iterative_deepening", "iterative deepening: search the depth at once")
+    switch_off("--no-aspiration", "aspiration", "aspiration windows")
+    group.add_argument(
+        "--aspiration-window",
+        dest="aspiration_window",
+        type=positive_number("--aspiration-window"),
+        default=unset,
+        metavar="UNITS",
+        help="half-width of the first aspiration window, in evaluation units",
+    )
+    switch_off("--no-tt", "transposition_table", "the transposition table")
+    group.add_argument(
+        "--hash",
+        dest="tt_megabytes",
+        type=integer("--hash", 1, MAX_HASH_MB, "MB"),
+        default=unset,
+        metavar="MB",
+        help=f"transposition table size, 1..{MAX_HASH_MB} MB",
+    )
+    switch_off("--no-ordering", "move_ordering", "move ordering (table move, captures, killers, history: all off)")
+    switch_off("--no-killers", "killers", "the killer-move heuristic")
+    switch_off("--no-history", "history", "the history heuristic")
+    group.add_argument(
+        "--quiescence",
+        dest="quiescence",
+        action=argparse.BooleanOptionalAction,
+        default=unset,
+        help="search noisy moves (captures) beyond the depth (default: the algorithm's own, "
+        "on for all but plain minimax)",
+    )
+    switch_off("--no-check-extensions", "check_extensions", "check extensions (chess)")
+    switch_off("--no-null-move", "null_move", "null-move pruning (chess)")
+    switch_off("--no-lmr", "late_move_reductions", "late move reductions (chess)")
+    group.add_argument(
+        "--solver-empties",
+        dest="solver_empties",
+        type=integer("--solver-empties", 0, MAX_SOLVER_EMPTIES),
+        default=unset,
+        metavar="N",
+        help="Othello: solve exactly with at most N empty squares (0: off)",
+    )
+    group.add_argument(
+        "--exploration",
+        dest="exploration",
+        type=non_negative_number("--exploration"),
+        default=unset,
+        metavar="C",
+        help="MCTS: the UCT exploration constant",
+    )
+    group.add_argument(
+        "--playout",
+        dest="playout",
+        type=choice("a playout", ("random", "eval")),
+        default=unset,
+        metavar="{random,eval}",
+        help="MCTS: random playouts to the end, or short ones scored by the evaluation",
+    )
+    group.add_argument(
+        "--playout-depth",
+        dest="playout_depth",
+        type=integer("--playout-depth", 1, MAX_DEPTH),
+        default=unset,
+        metavar="PLIES",
+        help="MCTS: plies of an 'eval' playout",
+    )
+    group.add_argument(
+        "--seed", dest="seed", type=integer("--seed", 0, MAX_SEED), default=unset, help="MCTS: random seed"
+    )
+    group.add_argument(
+        "--threads",
+        dest="threads",
+        type=integer("--threads", 1, core_count),
+        default=unset,
+        metavar="N",
+        help="worker processes, 1 up to the cores this process may use; more than 1 searches on the engine "
+        "pool (Lazy SMP, root-parallel MCTS, a root split), whose start-up --time does not count",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="plyground",
+    parser = Parser(
+        prog=PROGRAM,
         description="Plyground's game engine: perft, analysis and a UCI chess engine.",
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
+    position_help = "position in the game's notation (default: the start); one beginning with '-' as --position=TEXT"
+    game_choice = choice("a game", GAME_NAMES)
 
     perft = commands.add_parser("perft", help="count move-tree leaves (move generator test)")
-    perft.add_argument("--game", required=True, choices=GAME_NAMES)
-    perft.add_argument("--position", help="position in the game's notation (default: the start)")
-    perft.add_argument("--dice", help="backgammon: the roll to play from, e.g. 3-1")
-    perft.add_argument("--depth", required=True, type=int, help="plies (backgammon: decisions)")
+    perft.add_argument("--game", required=True, type=game_choice, help=f"one of: {', '.join(GAME_NAMES)}")
+    perft.add_argument("--position", help=position_help)
+    perft.add_argument("--dice", help="games with dice: the roll to play from, e.g. 3-1")
+    perft.add_argument(
+        "--depth",
+        required=True,
+        type=integer("--depth", 0, MAX_PERFT_DEPTH),
+        help=f"plies (backgammon: decisions), 0..{MAX_PERFT_DEPTH}",
+    )
     perft.add_argument("--divide", action="store_true", help="one line per root move")
     perft.set_defaults(handler=command_perft)
 
     analyse = commands.add_parser("analyse", help="search a position and report each iteration")
-    analyse.add_argument("--game", required=True, choices=GAME_NAMES)
-    analyse.add_argument("--position", help="position in the game's notation (default: the start)")
-    analyse.add_argument("--moves", nargs="*", default=[], help="moves to play from the position first")
-    analyse.add_argument("--algorithm", default=None, help=f"one of: {', '.join(ALGORITHM_NAMES)}")
+    analyse.add_argument("--game", required=True, type=game_choice, help=f"one of: {', '.join(GAME_NAMES)}")
+    analyse.add_argument("--position", help=position_help)
+    analyse.add_argument(
+        "--moves",
+        nargs="*",
+        action="extend",
+        default=[],
+        metavar="MOVE",
+        help="moves to play from the position first (a repeated --moves appends)",
+    )
+    analyse.add_argument("--dice", help="games with dice: roll these dice first, e.g. 3-1")
+    analyse.add_argument(
+        "--searchmoves",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="MOVE",
+        help="search only these root moves",
+    )
     limit = analyse.add_mutually_exclusive_group()
-    limit.add_argument("--depth", type=int, help="search to this depth")
-    limit.add_argument("--time", type=float, help="answer within this many seconds, set-up included")
-    limit.add_argument("--nodes", type=int, help="search this many nodes")
-    analyse.add_argument("--no-tt", action="store_true", help="switch the transposition table off")
-    analyse.add_argument("--no-ordering", action="store_true", help="switch move ordering off")
-    analyse.add_argument("--hash", type=int, default=None, metavar="MB", help="transposition table size")
-    analyse.add_argument("--seed", type=int, default=0, help="MCTS random seed")
+    limit.add_argument(
+        "--depth", type=integer("--depth", 1, MAX_DEPTH), help=f"search to this depth (1..{MAX_DEPTH}; default {DEFAULT_DEPTH})"
+    )
+    limit.add_argument(
+        "--time",
+        type=positive_number("--time", infinite="no limit"),
+        metavar="SECONDS",
+        help="answer within this many seconds, set-up included; 'inf' = no limit: search until "
+        "the game is solved or Ctrl-C, which stops the search and prints its answer",
+    )
+    limit.add_argument("--nodes", type=integer("--nodes", 1, MAX_NODES), help="search this many nodes (1 or more)")
+    add_settings_options(analyse)
     analyse.add_argument(
         "--json",
         action="store_true",
@@ -262,25 +530,75 @@ def build_parser() -> argparse.ArgumentParser:
     )
     analyse.set_defaults(handler=command_analyse)
 
+    from ai.match.command import add_parser as add_match_parser
+
+    add_match_parser(commands)
+
     uci = commands.add_parser("uci", help="run as a UCI chess engine on stdin/stdout")
     uci.set_defaults(handler=command_uci)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    handler: Command = args.handler
+def __getattr__(name: str) -> object:
+    """The score display's names from before ``ai.display`` (GUI code on other branches
+    imports them from here): ``format_score`` is ``ai.display.value_text``, and
+    ``PAWN_UNITS`` maps each game to its ``SCORE_UNIT_SIZE``. New code uses ``ai.display``."""
+    if name == "format_score":
+        from ai.display import value_text
+
+        return value_text
+    if name == "PAWN_UNITS":
+        from games import get_game
+
+        return {game: get_game(game).SCORE_UNIT_SIZE for game in GAME_NAMES}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def quiet_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush cannot fail again."""
     try:
-        return handler(args)
-    except ValueError as error:  # GameError, UsageError and the engine's request errors
-        print(f"{parser.prog}: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout has no file descriptor (tests capture it)
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    Parser.arguments = arguments
+    INTERRUPTED.clear()
+    try:
+        if signal.getsignal(signal.SIGINT) is interrupted_while_starting:
+            signal.signal(signal.SIGINT, on_interrupt)  # Ctrl-C now ends below
+        parser = build_parser()
+        try:
+            args = parser.parse_args(arguments)
+        except SystemExit as exit:  # bad usage (said in one line) or --help
+            return exit.code if isinstance(exit.code, int) else EXIT_USAGE
+        handler: Command = args.handler
+        try:
+            status = handler(args)
+            sys.stdout.flush()
+            return status
+        except ValueError as error:  # GameError, UsageError and the engine's request errors
+            print(f"{PROGRAM}: error: {one_line(str(error), arguments)}", file=sys.stderr)
+            return EXIT_USAGE
+        except SearchFailed as error:
+            print(f"{PROGRAM}: error: the search failed: {one_line(str(error))}", file=sys.stderr)
+            return EXIT_SEARCH_FAILED
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (``plyground perft ... | head``)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
+        quiet_stdout()
+        return EXIT_BROKEN_PIPE
+    except OSError as error:
+        if error.errno == errno.EPIPE:
+            quiet_stdout()
+            return EXIT_BROKEN_PIPE
+        quiet_stdout()
+        print(f"{PROGRAM}: error: cannot write the output: {error.strerror or error}", file=sys.stderr)
+        return EXIT_OUTPUT_FAILED
 
 
 if __name__ == "__main__":

@@ -25,6 +25,12 @@ class Score:
     chess, hundredths of a disc for Othello, equity points for backgammon), ``scale`` of
     them per unit of utility. For a proven win/loss ``win_in_plies`` is set: positive when
     ``view`` wins in that many plies, negative when ``view`` loses.
+
+    At 0 plies (the game is already over at the root) ``-0 == 0`` cannot carry the sign:
+    there the sign of ``value`` (``±WIN_SCORE`` on the search scale, never 0 for a proven
+    result) says who has won. ``outcome`` reads it either way, and ``for_player`` keeps it,
+    so turning a finished game's score to the other player's view never loses the winner.
+    People read scores through ``ai.display``.
     """
 
     value: float
@@ -34,15 +40,29 @@ class Score:
 
     @property
     def is_win(self) -> bool:
+        """Whether the score is a proven result (a win or a loss), not an estimate."""
         return self.win_in_plies is not None
 
+    @property
+    def outcome(self) -> int:
+        """+1 when ``view`` has a proven win, -1 a proven loss, 0 when nothing is proven."""
+        if self.win_in_plies is None:
+            return 0
+        sign = self.win_in_plies or self.value
+        return 1 if sign > 0 else -1
+
+    @property
+    def plies_to_end(self) -> int | None:
+        """For a proven result: plies until the game ends (0: it is over), else ``None``."""
+        return None if self.win_in_plies is None else abs(self.win_in_plies)
+
     def mate_in_moves(self) -> int | None:
-        """Chess's "mate in N" (moves of the winner), signed like ``win_in_plies``."""
+        """Chess's "mate in N" (moves of the winner), signed like ``win_in_plies``; 0 when
+        the game is over (UCI's ``mate 0``: the side to move is mated)."""
         if self.win_in_plies is None:
             return None
-        plies = abs(self.win_in_plies)
-        moves = (plies + 1) // 2
-        return moves if self.win_in_plies > 0 else -moves
+        moves = (abs(self.win_in_plies) + 1) // 2
+        return moves if self.outcome > 0 else -moves
 
     def for_player(self, player: int) -> Score:
         """The same score seen by ``player``."""

@@ -67,7 +67,10 @@ def from_tt(score: float, ply: int) -> float:
 def to_report(raw: float, side_to_move: Player, game: type[GameState], view: Player = 0) -> Score:
     """The ``Score`` of raw side-to-move score ``raw`` as seen by ``view``.
 
-    This is the only place the search's side-to-move scores are turned round.
+    This is the only place the search's side-to-move scores are turned round. A proven
+    result keeps its sign in ``value`` (``±(WIN_SCORE - plies)``) as well as in
+    ``win_in_plies``: at 0 plies (the root is a finished game) only ``value`` can carry it
+    (``Score.outcome`` reads it from there).
     """
     value = raw if side_to_move == view or side_to_move < 0 else -raw
     win_in: int | None = None

@@ -3,27 +3,50 @@
 The Universal Chess Interface (Stefan Meyer-Kahlen, 2000-2006): the GUI sends commands, the
 engine answers with ``info`` lines and a final ``bestmove``. The search runs in a thread so
 ``stop`` and ``isready`` are answered while it thinks. This module only formats: the search
-reports typed events (``ai.events``), and here they become UCI text — SAN principal
-variations are turned into UCI coordinates on a python-chess board.
+reports typed events (``ai.events``) carrying ``chess.Move`` values, written here in UCI
+coordinates; scores go through ``ai.display`` like everywhere else.
+
+A UCI engine must never die on a line and a GUI waits for every ``go``'s ``bestmove``, so:
+
+* every command is answered or refused with ``info string error: ...``, and the engine goes
+  on; a refused ``position`` resets to the start position and says so (the GUI and the
+  engine must never silently disagree about the board);
+* every ``go`` ends in ``bestmove``: unknown ``go`` words are ignored (and named), numbers
+  out of range are clamped, ``depth 0``/``movetime 0`` still search one ply, and when the
+  position is a draw by rule that the GUI may claim (threefold, fifty moves) the engine
+  still names a legal move, with a draw score: claiming is the GUI's decision;
+* output that cannot be written (the GUI went away) ends the session quietly.
 """
 
 from __future__ import annotations
 
+import io
+import queue
+import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
-from dataclasses import replace
-from typing import TextIO
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, TextIO
 
 import chess
 
-from ai.engine import clear_memory, run_search
-from ai.events import Finished, Iteration, Score, SearchEvent
+from ai.display import echo, one_line, uci_score
+from ai.engine import clear_memory, prepare, run_search
+from ai.events import Finished, Iteration, SearchEvent
+from ai.parallel import available_cores as core_count
+from ai.scores import MAX_PLY
 from ai.search import ALGORITHMS, CHANCE_ALGORITHMS
 from ai.settings import Limits, SearchRequest, SearchSettings
 
+if TYPE_CHECKING:
+    from ai.parallel import EnginePool
+
 ENGINE_NAME = "Plyground"
 ENGINE_AUTHOR = "the Plyground developers"
+GAME = "chess"
+"""UCI is a chess protocol: the one front end that names its game."""
 HASH_MB_DEFAULT, HASH_MB_MAX = 64, 1024
 UCI_ALGORITHMS = tuple(name for name in ALGORITHMS if name not in CHANCE_ALGORITHMS or name == "mcts")
 
@@ -33,27 +56,118 @@ MOVE_OVERHEAD = 0.05
 """Seconds kept back per move for process and pipe latency."""
 MAX_SHARE_OF_CLOCK = 0.5
 """Never spend more than this share of the remaining clock on one move."""
+MAX_MILLISECONDS = 10**10
+"""Clock values are clamped to this (about 4 months): a bigger one means "no hurry", and
+a 400-digit one must not overflow a float."""
+MAX_DEPTH = MAX_PLY
+"""No search line is longer: a deeper ``go depth`` means no depth limit."""
+MAX_NODES = 2**63 - 1
+POOL_POLL_SECONDS = 0.01
+"""How often a search on the pool looks at ``stop`` (a stop is answered within this)."""
+
+
+NULL_MOVE = "0000"
+"""UCI's "no move" (the position is over)."""
+
+GO_NUMBERS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate")
+GO_FLAGS = ("infinite", "ponder")
+GO_WORDS = (*GO_NUMBERS, *GO_FLAGS, "searchmoves")
 
 
 def time_for_move(remaining: float, increment: float, moves_to_go: int | None) -> float:
     """Seconds to think from a clock: an equal share of what is left plus most of the
     increment, capped so a single move can never flag."""
-    share = remaining / (moves_to_go or MOVES_TO_GO_DEFAULT) + 0.8 * increment
+    remaining, increment = max(0.0, remaining), max(0.0, increment)
+    share = remaining / (moves_to_go if moves_to_go and moves_to_go > 0 else MOVES_TO_GO_DEFAULT) + 0.8 * increment
     return max(0.01, min(share, remaining * MAX_SHARE_OF_CLOCK) - MOVE_OVERHEAD)
 
 
-BOUND_WORDS = {"lower": "lowerbound", "upper": "upperbound"}
-MAX_THREADS = 1
-"""Search threads the engine can use today (the worker pool will raise it)."""
+def uci_move(move: chess.Move) -> str:
+    return move.uci()
 
 
-def format_score(score: Score, side_to_move: int) -> str:
-    """``cp N`` or ``mate N`` from the side to move's view, as UCI wants."""
-    own = score.for_player(side_to_move)
-    mate = own.mate_in_moves()
-    if mate is not None:
-        return f"mate {mate}"
-    return f"cp {round(own.value)}"
+def parse_uci_move(board: chess.Board, text: str) -> chess.Move:
+    """A legal move in UCI coordinates; the promotion letter in either case (``e7e8Q``, as
+    some GUIs send it). ``ValueError`` says what is wrong."""
+    try:
+        move = chess.Move.from_uci(text[:4] + text[4:].lower())
+    except ValueError:
+        raise ValueError(f"{echo(text)!r} is not a move in UCI coordinates (e2e4, e7e8q)") from None
+    if move not in board.legal_moves:
+        raise ValueError(f"{move.uci()} is not legal in {board.fen()}")
+    return move
+
+
+@dataclass(frozen=True)
+class GoCommand:
+    """A parsed ``go``: its limits, its root-move subset and how ``bestmove`` waits."""
+
+    limits: Limits
+    searchmoves: tuple[str, ...] = ()
+    infinite: bool = False
+    """``go infinite``: the ``bestmove`` waits for ``stop``."""
+    ponder: bool = False
+    """``go ponder``: ``bestmove`` waits for ``ponderhit`` (then the time limit of
+    ``ponder_limits`` applies, counted from the hit) or ``stop``."""
+    ponder_limits: Limits = Limits()
+    notes: tuple[str, ...] = ()
+    """What was ignored or clamped, for ``info string``."""
+
+
+def parse_go(arguments: list[str], white_to_move: bool) -> GoCommand:
+    """``go`` as UCI writes it. Never raises: an unknown word, a missing or non-numeric
+    value is noted and ignored; numbers are clamped to what a search can honour."""
+    numbers: dict[str, int] = {}
+    searchmoves: list[str] = []
+    flags: set[str] = set()
+    notes: list[str] = []
+    index = 0
+    while index < len(arguments):
+        word = arguments[index].lower()
+        index += 1
+        if word in GO_FLAGS:
+            flags.add(word)
+        elif word == "searchmoves":
+            while index < len(arguments) and arguments[index].lower() not in GO_WORDS:
+                searchmoves.append(arguments[index])
+                index += 1
+        elif word in GO_NUMBERS:
+            text = arguments[index] if index < len(arguments) else None
+            if text is None or text.lower() in GO_WORDS:
+                notes.append(f"go {word} needs a number: ignored")
+                continue
+            index += 1
+            try:
+                numbers[word] = max(-MAX_MILLISECONDS, min(int(text), MAX_MILLISECONDS))
+            except ValueError:
+                notes.append(f"go {word} {echo(text)!r} is not a number: ignored")
+        else:
+            notes.append(f"go: unknown word {echo(word)!r} ignored")
+
+    depth = numbers.get("depth")
+    if "mate" in numbers:  # mate in N moves: 2N - 1 plies find it
+        depth = 2 * max(1, numbers["mate"]) - 1
+    if depth is not None:
+        depth = max(1, min(depth, MAX_DEPTH))  # depth 0 still searches one ply
+    nodes = numbers.get("nodes")
+    if nodes is not None:
+        nodes = max(1, min(nodes, MAX_NODES))
+    seconds: float | None = None
+    if "movetime" in numbers:
+        if numbers["movetime"] <= 0:  # no time at all: answer after one ply
+            depth = 1 if depth is None else depth
+        else:
+            seconds = numbers["movetime"] / 1000
+    clock, increment = ("wtime", "winc") if white_to_move else ("btime", "binc")
+    if clock in numbers:
+        seconds = time_for_move(numbers[clock] / 1000, numbers.get(increment, 0) / 1000, numbers.get("movestogo"))
+    limits = Limits(depth=depth, time=seconds, nodes=nodes)
+    if "infinite" in flags:
+        return GoCommand(Limits(), tuple(searchmoves), infinite=True, notes=tuple(notes))
+    if "ponder" in flags:  # depth and nodes hold while pondering; the clock starts at the hit
+        pondering = Limits(depth=depth, nodes=nodes)
+        return GoCommand(pondering, tuple(searchmoves), ponder=True, ponder_limits=limits, notes=tuple(notes))
+    return GoCommand(limits, tuple(searchmoves), notes=tuple(notes))
 
 
 class UciEngine:
@@ -62,27 +176,51 @@ class UciEngine:
     def __init__(self, output: TextIO = sys.stdout) -> None:
         self.output = output
         self.output_lock = threading.Lock()
+        self.output_closed = False
         self.board = chess.Board()
-        self.start_fen: str | None = None
-        self.moves: list[str] = []
         self.settings = SearchSettings()
+        self.debug = False
         self.stop_event = threading.Event()
+        self.release = threading.Event()
+        """Set when a held ``bestmove`` (``go infinite``/``go ponder``) may go out."""
+        self.deadline: float | None = None
+        """After ``ponderhit``: when the search must end (``time.perf_counter`` scale)."""
+        self.ponder_limits: Limits | None = None
         self.search_thread: threading.Thread | None = None
         self.search_id = 0
+        self.pool: EnginePool | None = None
+        """The worker pool, while ``Threads`` is more than 1 (made on ``setoption``, in
+        the main thread: its workers start with Ctrl-C ignored)."""
 
     # ------------------------------------------------------------------ output
     def send(self, line: str) -> None:
+        """Write one line; a closed output marks the session over instead of raising (the
+        search thread must not die with a traceback because the GUI went away)."""
         with self.output_lock:
-            self.output.write(line + "\n")
-            self.output.flush()
+            if self.output_closed:
+                return
+            try:
+                self.output.write(line + "\n")
+                self.output.flush()
+            except (OSError, ValueError):  # broken pipe, or a closed file
+                self.output_closed = True
+                self.stop_event.set()
+                self.release.set()
+
+    def error(self, message: str) -> None:
+        self.send(f"info string error: {one_line(message)}")
 
     # ---------------------------------------------------------------- commands
     def handle(self, line: str) -> bool:
-        """Handle one command line; False means quit."""
+        """Handle one command line; False means quit. Never raises: whatever goes wrong
+        is said on an ``info string error`` line and the engine goes on."""
         words = line.split()
         if not words:
             return True
         command, arguments = words[0], words[1:]
+        if command == "quit":
+            self.close()
+            return False
         handlers: dict[str, Callable[[list[str]], None]] = {
             "uci": self.command_uci,
             "isready": lambda _: self.send("readyok"),
@@ -90,186 +228,304 @@ class UciEngine:
             "position": self.command_position,
             "go": self.command_go,
             "stop": lambda _: self.stop_search(),
+            "ponderhit": self.command_ponderhit,
             "setoption": self.command_setoption,
+            "debug": self.command_debug,
+            "register": lambda _: None,  # nothing to register: accepted
         }
-        if command == "quit":
-            self.stop_search()
-            return False
         handler = handlers.get(command)
         if handler is None:
-            self.send(f"info string unknown command: {command}")
+            self.send(f"info string unknown command: {echo(command)}")
             return True
         try:
             handler(arguments)
         except ValueError as error:
-            self.send(f"info string error: {error}")
-        return True
+            self.error(str(error))
+        except Exception as error:  # a UCI engine never dies on a line
+            self.error(f"{command}: {type(error).__name__}: {error}")
+        return not self.output_closed
 
     def command_uci(self, _arguments: list[str]) -> None:
         self.send(f"id name {ENGINE_NAME}")
         self.send(f"id author {ENGINE_AUTHOR}")
-        self.send(
-            f"option name Hash type spin default {HASH_MB_DEFAULT} min 1 max {HASH_MB_MAX}"
-        )
-        # The search runs on one thread until the worker pool (Lazy SMP) lands: say so
-        # honestly (max 1) rather than accept a Threads value that changes nothing.
-        self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
+        self.send(f"option name Hash type spin default {HASH_MB_DEFAULT} min 1 max {HASH_MB_MAX}")
+        self.send(f"option name Threads type spin default 1 min 1 max {core_count()}")
         variants = " ".join(f"var {name}" for name in UCI_ALGORITHMS)
         self.send(f"option name Algorithm type combo default {self.settings.algorithm} {variants}")
         self.send("uciok")
 
+    def command_debug(self, arguments: list[str]) -> None:
+        self.debug = bool(arguments) and arguments[0].lower() == "on"
+
     def command_new_game(self, _arguments: list[str]) -> None:
         self.stop_search()
-        clear_memory("chess")
+        clear_memory(GAME)
+        if self.pool is not None:
+            self.pool.clear_table()
         self.board = chess.Board()
-        self.start_fen, self.moves = None, []
 
     def command_setoption(self, arguments: list[str]) -> None:
         text = " ".join(arguments)
-        if not text.startswith("name ") or " value " not in text:
-            raise ValueError(f"setoption needs 'name <id> value <x>', got {text!r}")
-        name, value = text[len("name ") :].split(" value ", 1)
-        name, value = name.strip().lower(), value.strip()
+        lowered = text.lower()
+        if not lowered.startswith("name ") or " value " not in lowered:
+            raise ValueError(f"setoption needs 'name <id> value <x>', got {echo(text)!r}")
+        split = lowered.index(" value ")
+        name, value = text[len("name ") : split].strip().lower(), text[split + len(" value ") :].strip()
         if name == "hash":
-            megabytes = int(value)
-            if not 1 <= megabytes <= HASH_MB_MAX:
-                raise ValueError(f"Hash must be 1..{HASH_MB_MAX} MB")
+            megabytes = self.spin("Hash", value, 1, HASH_MB_MAX)
+            self.stop_search()
             self.settings = replace(self.settings, tt_megabytes=megabytes)
-            clear_memory("chess")
+            clear_memory(GAME)
+            if self.pool is not None:
+                self.pool.resize_table(megabytes)
         elif name == "threads":
-            threads = int(value)
-            if not 1 <= threads <= MAX_THREADS:
-                raise ValueError(f"Threads must be 1..{MAX_THREADS}: this version searches on one thread")
-            self.settings = replace(self.settings, threads=threads)
+            threads = self.spin("Threads", value, 1, core_count())
+            if threads != self.settings.threads:
+                self.stop_search()
+                self.close_pool()
+                if threads > 1:
+                    self.pool = self.start_pool(threads)
+                self.settings = replace(self.settings, threads=threads)
         elif name == "algorithm":
-            if value not in UCI_ALGORITHMS:
-                raise ValueError(f"Algorithm must be one of {', '.join(UCI_ALGORITHMS)}")
-            self.settings = replace(self.settings, algorithm=value)
+            if value.lower() not in UCI_ALGORITHMS:  # combo values: any case, as GUIs send them
+                raise ValueError(f"Algorithm must be one of {', '.join(UCI_ALGORITHMS)}, not {echo(value)!r}")
+            self.settings = replace(self.settings, algorithm=value.lower())
         else:
-            raise ValueError(f"no option named {name!r}")
+            raise ValueError(f"no option named {echo(name)!r}")
+
+    @staticmethod
+    def spin(option: str, value: str, low: int, high: int) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise ValueError(f"{option} must be a whole number {low}..{high}, not {echo(value)!r}") from None
+        if not low <= number <= high:
+            raise ValueError(f"{option} must be {low}..{high}, not {echo(value)}")
+        return number
 
     def command_position(self, arguments: list[str]) -> None:
-        if not arguments:
-            raise ValueError("position needs startpos or fen")
-        if "moves" in arguments:
-            split = arguments.index("moves")
-            spec, moves = arguments[:split], arguments[split + 1 :]
-        else:
-            spec, moves = arguments, []
-        if spec[0] == "startpos":
-            board, start_fen = chess.Board(), None
-        elif spec[0] == "fen":
-            start_fen = " ".join(spec[1:])
-            board = chess.Board(start_fen)
-        else:
-            raise ValueError(f"position must be startpos or fen, got {spec[0]!r}")
-        for uci in moves:
-            move = chess.Move.from_uci(uci)
-            if move not in board.legal_moves:
-                raise ValueError(f"illegal move {uci} in position {board.fen()}")
-            board.push(move)
-        self.board, self.start_fen, self.moves = board, start_fen, moves
+        """``position startpos|fen <fen> [moves ...]``; on any error the position becomes
+        the start position, and the error line says so."""
+        try:
+            self.board = self.parse_position(arguments)
+        except ValueError as error:
+            self.board = chess.Board()
+            words = " ".join(arguments).split(" moves ", 1)[0]  # the FEN, which the reason may quote
+            reason = one_line(str(error), [words, words.removeprefix("fen ")])
+            raise ValueError(f"{reason}; the position is now the start position") from None
 
-    def limits_from_go(self, arguments: list[str]) -> Limits:
-        values: dict[str, int] = {}
-        infinite = False
-        index = 0
-        while index < len(arguments):
-            word = arguments[index]
-            if word in ("infinite", "ponder"):
-                infinite = True
-                index += 1
-            elif word in ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate"):
-                if index + 1 >= len(arguments):
-                    raise ValueError(f"go {word} needs a number")
-                values[word] = int(arguments[index + 1])
-                index += 2
-            else:
-                raise ValueError(f"unknown go parameter {word!r}")
-        if infinite:
-            return Limits()
-        seconds: float | None = None
-        if "movetime" in values:
-            seconds = values["movetime"] / 1000
-        clock = "wtime" if self.board.turn == chess.WHITE else "btime"
-        increment = "winc" if self.board.turn == chess.WHITE else "binc"
-        if clock in values:
-            seconds = time_for_move(values[clock] / 1000, values.get(increment, 0) / 1000, values.get("movestogo"))
-        depth = values.get("depth")
-        if "mate" in values:
-            depth = 2 * values["mate"]
-        return Limits(depth=depth, time=seconds, nodes=values.get("nodes"))
+    @staticmethod
+    def parse_position(arguments: list[str]) -> chess.Board:
+        lowered = [word.lower() for word in arguments]
+        split = lowered.index("moves") if "moves" in lowered else len(arguments)
+        spec, moves = arguments[:split], arguments[split + 1 :]
+        if not spec or spec[0].lower() not in ("startpos", "fen"):
+            raise ValueError("position needs 'startpos' or 'fen <FEN>' before any moves")
+        if spec[0].lower() == "startpos":
+            if len(spec) > 1:
+                raise ValueError(f"position startpos takes no more words, got {echo(' '.join(spec[1:]))!r}")
+            board = chess.Board()
+        else:
+            from games import new_game
+
+            fen = " ".join(spec[1:])
+            board = chess.Board(new_game(GAME, fen).to_text())  # our parser: exact reasons
+        for number, text in enumerate(moves, start=1):
+            try:
+                board.push(parse_uci_move(board, text))
+            except ValueError as error:
+                raise ValueError(f"move {number}: {error}") from None
+        return board
 
     def command_go(self, arguments: list[str]) -> None:
-        limits = self.limits_from_go(arguments)
+        go = parse_go(arguments, self.board.turn == chess.WHITE)
+        for note in go.notes:
+            self.send(f"info string {note}")
+        if go.searchmoves:
+            go = replace(go, searchmoves=self.legal_searchmoves(go.searchmoves))
         self.stop_search()
         self.search_id += 1
-        request = SearchRequest(
-            game="chess",
-            position=self.start_fen,
-            moves=tuple(self.moves),
-            settings=self.settings,
-            limits=limits,
-            search_id=self.search_id,
-        )
         self.stop_event.clear()
-        infinite = limits.is_infinite
+        self.release.clear()
+        self.deadline = None
+        self.ponder_limits = go.ponder_limits if go.ponder else None
+        hold = go.infinite or go.ponder
+        if not hold:
+            self.release.set()
         self.search_thread = threading.Thread(
-            target=self.run, args=(request, self.board.copy(), infinite), daemon=True
+            target=self.run, args=(go, self.board.copy(), self.search_id), daemon=True, name="uci-search"
         )
         self.search_thread.start()
+
+    def legal_searchmoves(self, texts: tuple[str, ...]) -> tuple[str, ...]:
+        """The ``searchmoves`` that are legal here, in UCI coordinates; each other one is
+        named on an ``info string`` and left out (none left: every move is searched)."""
+        legal: list[str] = []
+        for text in texts:
+            try:
+                legal.append(parse_uci_move(self.board, text).uci())
+            except ValueError as error:
+                self.send(f"info string go searchmoves: {one_line(str(error))}: ignored")
+        return tuple(legal)
+
+    def command_ponderhit(self, _arguments: list[str]) -> None:
+        """The opponent played the pondered move: the search goes on as a normal one. Its
+        time limit counts from now (its depth and node limits held all along); a search
+        that has already ended answers at once, one without any limit waits for ``stop``."""
+        limits = self.ponder_limits
+        if limits is None:
+            return  # not pondering: nothing to do
+        self.ponder_limits = None
+        if limits.time is not None:
+            self.deadline = time.perf_counter() + limits.time
+        self.release.set()
 
     def stop_search(self) -> None:
         """Ask a running search to stop and wait for its ``bestmove``."""
         self.stop_event.set()
+        self.release.set()
         if self.search_thread is not None:
             self.search_thread.join()
             self.search_thread = None
 
+    def start_pool(self, threads: int) -> EnginePool:
+        """An ``EnginePool`` of ``threads`` workers with the table size of ``Hash``."""
+        from ai.parallel import EnginePool
+
+        main_thread = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
+        try:  # the workers inherit "Ctrl-C ignored": the session decides what it means
+            return EnginePool(workers=threads, hash_megabytes=self.settings.tt_megabytes)
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
+
+    def close_pool(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
+
+    def close(self) -> None:
+        """End the session: the search, then the pool (no worker process is left)."""
+        self.stop_search()
+        self.close_pool()
+
+    def should_stop(self) -> bool:
+        deadline = self.deadline
+        return self.stop_event.is_set() or (deadline is not None and time.perf_counter() >= deadline)
+
     # ------------------------------------------------------------------ search
-    def run(self, request: SearchRequest, board: chess.Board, infinite: bool) -> None:
+    def request_for(self, board: chess.Board, go: GoCommand, search_id: int) -> tuple[SearchRequest, bool]:
+        """The request for ``board``, and whether its root is a draw by rule with moves
+        left (threefold, fifty moves, insufficient material: the game state says the game
+        is over, a GUI may play on). Such a root is searched as the same position without
+        its history (so the search sees a game going on) and answered with a draw score."""
+        root = board.root()
+        start_fen = None if root == chess.Board() else root.fen()
+        request = SearchRequest(
+            game=GAME,
+            position=start_fen,
+            moves=tuple(move.uci() for move in board.move_stack),
+            settings=self.settings,
+            limits=go.limits,
+            search_id=search_id,
+            root_moves=go.searchmoves,
+        )
+        try:
+            if not prepare(replace(request, root_moves=())).state.is_terminal():
+                return request, False
+        except ValueError:
+            pass  # a move after a draw by rule that nobody claimed: the game went on
+        if not any(board.generate_legal_moves()):
+            return request, False  # checkmate or stalemate: truly over
+        fresh = board.copy(stack=False)
+        fresh.halfmove_clock = 0
+        return replace(request, position=fresh.fen(), moves=()), board.can_claim_draw() or board.is_insufficient_material()
+
+    def run(self, go: GoCommand, board: chess.Board, search_id: int) -> None:
         side = 0 if board.turn == chess.WHITE else 1
+        best_move: chess.Move | None = None
+        final: str | None = None
 
         def on_event(event: SearchEvent) -> None:
             if isinstance(event, Iteration):
-                self.send(self.info_line(event, board, side))
+                self.send(self.info_line(event, side))
 
-        best_move: chess.Move | None = None
         try:
-            finished: Finished = run_search(request, on_event=on_event, should_stop=self.stop_event.is_set)
+            request, drawn = self.request_for(board, go, search_id)
+            prepared = prepare(request)
+            if drawn:
+                self.send("info string the position is a draw by rule: a move to play on, with a draw score")
+            if self.pool is not None:
+                finished = self.search_on_pool(self.pool, prepared.request, on_event)
+            else:
+                finished = run_search(prepared, on_event=on_event, should_stop=self.should_stop)
+            if finished.error is not None:
+                raise RuntimeError(finished.error)
             best_move = finished.best_move
-            if finished.pv:  # the last word: what the answer stands on, as UCI GUIs expect
-                self.send(self.info_line(finished, board, side))
-        except ValueError as error:  # a request the engine refuses: say why, answer null
-            self.send(f"info string error: {error}")
-        if infinite:  # UCI: after "go infinite" the bestmove waits for "stop"
-            self.stop_event.wait()
-        self.send(f"bestmove {best_move.uci() if best_move else '0000'}")
+            if drawn:
+                finished = replace(finished, score=replace(finished.score, value=0.0, win_in_plies=None))
+            final = self.info_line(finished, side)  # the last word, as UCI GUIs expect
+        except Exception as error:  # a refused request or a failing search: still answer
+            self.error(str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}")
+        if best_move is None and any(board.generate_legal_moves()):
+            # Every go ends in a legal bestmove while one exists, whatever went wrong above.
+            best_move = next(iter(board.generate_legal_moves()))
+        if final is not None:
+            self.send(final)
+        self.release.wait()  # ``go infinite``/``go ponder``: the answer waits for stop/ponderhit
+        self.send(f"bestmove {uci_move(best_move) if best_move else NULL_MOVE}")
+
+    def search_on_pool(
+        self, pool: EnginePool, request: SearchRequest, on_event: Callable[[SearchEvent], None]
+    ) -> Finished:
+        """``request`` on the worker pool; ``stop`` (or the ponderhit deadline) asks it to
+        answer now (``move_now``), and its ``Finished`` still comes."""
+        events: queue.SimpleQueue[SearchEvent] = queue.SimpleQueue()
+        search_id = pool.submit(request, events.put)
+        asked_to_stop = False
+        while True:
+            if not asked_to_stop and self.should_stop():
+                pool.move_now(search_id)
+                asked_to_stop = True
+            try:
+                event = events.get(timeout=POOL_POLL_SECONDS)
+            except queue.Empty:
+                continue
+            if isinstance(event, Finished):
+                return event
+            on_event(event)
 
     @staticmethod
-    def info_line(event: Iteration | Finished, board: chess.Board, side: int) -> str:
+    def info_line(event: Iteration | Finished, side: int) -> str:
         """UCI ``info`` for an iteration or the final answer. An aspiration fail is reported
-        before its re-search with the score marked ``lowerbound``/``upperbound`` (both
-        ``Iteration.bound`` and UCI's score are from the side to move's view)."""
-        pv = " ".join(move.uci() for move in event.pv)
-        score = format_score(event.score, side)
-        bound = getattr(event, "bound", "exact")
-        if bound in BOUND_WORDS:
-            score += f" {BOUND_WORDS[bound]}"
-        hashfull = event.hashfull if isinstance(event, Iteration) else None
-        return (
-            f"info depth {event.depth} seldepth {event.seldepth} score {score} "
-            f"nodes {event.nodes} nps {int(event.nps)} time {int(event.time * 1000)}"
-            + (f" hashfull {int(hashfull * 1000)}" if hashfull is not None else "")
-            + f" pv {pv}"
-        ).rstrip()
+        before its re-search with the score marked ``lowerbound``/``upperbound``; a line
+        with no move to show (a fail-low) has no ``pv``."""
+        bound = event.bound if isinstance(event, Iteration) else "exact"
+        parts = [
+            f"info depth {event.depth} seldepth {event.seldepth}",
+            f"score {uci_score(event.score, side, bound)}",
+            f"nodes {event.nodes} nps {int(event.nps)} time {int(event.time * 1000)}",
+        ]
+        if isinstance(event, Iteration):
+            parts.append(f"hashfull {int(event.hashfull * 1000)}")
+        if event.pv:
+            parts.append("pv " + " ".join(uci_move(move) for move in event.pv))
+        return " ".join(parts)
 
 
 def serve(input_stream: TextIO = sys.stdin, output: TextIO = sys.stdout) -> int:
-    """Run the protocol until ``quit`` or end of input."""
+    """Run the protocol until ``quit``, the end of input, or output that cannot be written
+    (then the status is non-zero: 141, as for a program ended by SIGPIPE)."""
+    # Bytes that are not text (in any locale) must not end the session either.
+    for stream, errors in ((input_stream, "replace"), (output, "backslashreplace")):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors=errors)
     engine = UciEngine(output)
-    for line in input_stream:
-        if not engine.handle(line.strip()):
-            break
-    engine.stop_search()
-    return 0
+    try:
+        for line in input_stream:
+            if not engine.handle(line.strip()):
+                break
+    finally:
+        engine.close()
+    return 141 if engine.output_closed else 0

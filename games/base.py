@@ -109,6 +109,23 @@ class GameState(ABC):
     EVAL_SCALE: ClassVar[float] = 1.0
     """Evaluation units per unit of utility (used for ``margin`` and ``equity`` games)."""
 
+    # How people read this game's scores (``ai.display`` asks these; no front end knows a
+    # game by name).
+    SCORE_UNIT: ClassVar[str] = "points"
+    """The unit a score is shown in: ``pawns`` (chess), ``men`` (checkers), ``discs``
+    (Othello), ``points`` of equity (backgammon) ..."""
+    SCORE_UNIT_SIZE: ClassVar[float] = 1.0
+    """Evaluation units in one ``SCORE_UNIT`` (chess: 100 centipawns to the pawn)."""
+    SCORE_DECIMALS: ClassVar[int] = 2
+    """Decimals shown (``+0.35`` pawns, ``+0.123`` equity points, ``+2`` lines)."""
+    WIN_WORDING: ClassVar[Literal["mate", "plies"]] = "plies"
+    """How a proven result reads: ``mate`` = chess's "mate in N" (moves of the winner),
+    ``plies`` = "win in N plies" / "loss in N plies"."""
+
+    DEFAULT_ALGORITHM: ClassVar[str] = "pvs"
+    """The algorithm a front end searches this game with unless told otherwise (a game
+    with dice needs one that handles chance nodes)."""
+
     # ------------------------------------------------------------------ players
     @abstractmethod
     def to_move(self) -> Player:
@@ -129,6 +146,21 @@ class GameState(ABC):
         Games without chance never reach a chance node and keep this default.
         """
         raise ValueError(f"{self.NAME} has no chance nodes")
+
+    def roll_moves(self, text: str) -> list[Any]:
+        """The moves that bring the dice ``text`` (e.g. ``3-1``) into play from here, in
+        order (games with dice: any pre-roll decision such as backgammon's "roll, no
+        double", then the roll itself); empty when exactly these dice are already rolled.
+
+        Raises ``GameError`` saying why the roll cannot come next. Games without dice say
+        they have none.
+        """
+        raise GameError(f"{self.NAME} has no dice: there is nothing to roll")
+
+    def set_roll(self, text: str) -> None:
+        """Play ``roll_moves(text)``: roll the dice ``text`` for the side to move."""
+        for move in self.roll_moves(text):
+            self.play_checked(move)
 
     # --------------------------------------------------------------- transition
     @abstractmethod

@@ -65,6 +65,9 @@ class TicTacToeState(GameState):
     NAME: ClassVar[str] = "tictactoe"
     PLAYER_NAMES: ClassVar[tuple[str, str]] = ("x", "o")
     UTILITY_KIND = "win_loss"
+    SCORE_UNIT: ClassVar[str] = "lines"
+    """The evaluation counts lines still open to a player."""
+    SCORE_DECIMALS: ClassVar[int] = 0
     weights: ClassVar[dict[str, float]] = DEFAULT_WEIGHTS
 
     __slots__ = ("masks", "player", "history", "_key")

@@ -154,6 +154,10 @@ class BackgammonState(GameState):
     HAS_CHANCE: ClassVar[bool] = True
     UTILITY_KIND = "equity"
     EVAL_SCALE: ClassVar[float] = 1.0
+    SCORE_UNIT: ClassVar[str] = "points"
+    """Equity: points won per game (1/2/3 times the cube)."""
+    SCORE_DECIMALS: ClassVar[int] = 3
+    DEFAULT_ALGORITHM: ClassVar[str] = "star2"
     race_weights: ClassVar[dict[str, float]] = evaluation.RACE_WEIGHTS
     contact_weights: ClassVar[dict[str, float]] = evaluation.CONTACT_WEIGHTS
 
@@ -284,6 +288,37 @@ class BackgammonState(GameState):
         if self.phase == OPENING:
             return list(OPENING_OUTCOMES)
         raise ValueError(f"no dice are rolled in the {PHASE_NAMES[self.phase]} phase")
+
+    def roll_moves(self, text: str) -> list[Move]:
+        """The moves that roll the dice ``text`` (``3-1``) from here.
+
+        A gnubg position is usually at the cube decision of the player on roll: that player
+        rolls without doubling (``roll``), then the dice are thrown. Positions where the roll
+        cannot come next (a take pending, the game over, other dice already rolled) are
+        errors that say why; dice equal to the ones already rolled need no move.
+        """
+        if self.phase == GAME_OVER:
+            raise IllegalMoveError("the game is over in this position, nothing is rolled any more")
+        moves: list[Move] = []
+        if self.phase == CUBE_DECISION:  # roll without doubling
+            moves.append(NO_DOUBLE)
+        elif self.phase == TAKE_DECISION:
+            raise IllegalMoveError(
+                f"a double is pending: {PLAYER_NAMES[1 - self.player]} must take or drop "
+                f"before {PLAYER_NAMES[self.player]} rolls"
+            )
+        elif self.phase == CHECKER_PLAY:
+            wanted = notation.parse_roll(text)
+            if wanted == self.dice:
+                return []  # the position already has exactly these dice
+            raise IllegalMoveError(
+                f"the dice disagree with the position: {PLAYER_NAMES[self.player]}'s dice are already "
+                f"rolled ({notation.roll_name(self.dice)})"
+            )
+        rolled = self.copy()
+        for move in moves:
+            rolled.play(move)
+        return [*moves, rolled.parse_move(text)]
 
     def _snapshot(self) -> tuple[Any, ...]:
         return (

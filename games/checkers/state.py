@@ -184,6 +184,9 @@ class CheckersState(GameState):
     NAME: ClassVar[str] = "checkers"
     PLAYER_NAMES: ClassVar[tuple[str, str]] = ("Black", "White")
     UTILITY_KIND = "win_loss"
+    SCORE_UNIT: ClassVar[str] = "men"
+    SCORE_UNIT_SIZE: ClassVar[float] = 100.0
+    """The evaluation counts a man as 100 (see ``games.checkers.evaluation``)."""
     weights: ClassVar[dict[str, float]] = DEFAULT_WEIGHTS
 
     __slots__ = ("black", "white", "kings", "player", "no_progress_plies", "_key", "_history", "_keys")

@@ -114,6 +114,10 @@ class ChessState(GameState):
     NAME: ClassVar[str] = "chess"
     PLAYER_NAMES: ClassVar[tuple[str, str]] = ("White", "Black")
     UTILITY_KIND = "win_loss"
+    SCORE_UNIT: ClassVar[str] = "pawns"
+    SCORE_UNIT_SIZE: ClassVar[float] = 100.0
+    """Centipawns: the evaluation counts a pawn as 100."""
+    WIN_WORDING = "mate"
 
     __slots__ = (
         "_checkers",

@@ -104,6 +104,8 @@ class OthelloState(GameState):
     PLAYER_NAMES: ClassVar[tuple[str, str]] = ("Black", "White")
     UTILITY_KIND = "margin"
     EVAL_SCALE: ClassVar[float] = UNITS_PER_DISC
+    SCORE_UNIT: ClassVar[str] = "discs"
+    SCORE_UNIT_SIZE: ClassVar[float] = UNITS_PER_DISC
     HAS_SOLVER: ClassVar[bool] = True
     weight_values: ClassVar[tuple[float, ...]] = weight_vector(DEFAULT_WEIGHTS)
     """The EVAL weights in ``FEATURE_NAMES`` order; a subclass may set its own with

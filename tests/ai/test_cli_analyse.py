@@ -63,9 +63,8 @@ def test_json_scores_say_whose_view_they_are(capsys: pytest.CaptureFixture[str])
     clear_memory()
     status, text, _ = run(capsys, *args)
     final_value = records[-1]["score"]["value"] / 100
-    assert text[-2] == f"score (White) {round(-final_value, 2) + 0.0:+.2f}"
-    with pytest.raises(SystemExit):
-        main(["analyse", "--help"])
+    assert text[-2] == f"score (White) {round(-final_value, 2) + 0.0:+.2f} pawns"
+    assert main(["analyse", "--help"]) == 0
     assert "'view'" in capsys.readouterr().out  # --help says which view JSON scores use
 
 
@@ -101,27 +100,27 @@ def test_minimax_on_a_backgammon_checker_play_is_a_clear_error(capsys: pytest.Ca
 
 # ------------------------------------------------------------- scores in text
 def test_scores_are_shown_from_the_first_players_view() -> None:
-    from ai.cli import score_text
+    from ai.display import score_text
     from ai.events import Score
     from games import get_game
 
     chess_game = get_game("chess")
-    assert score_text(Score(35.0, view=1), "exact", chess_game) == "(White) -0.35"
-    assert score_text(Score(35.0, view=0), "exact", chess_game) == "(White) +0.35"
+    assert score_text(Score(35.0, view=1), chess_game) == "(White) -0.35"
+    assert score_text(Score(35.0, view=0), chess_game) == "(White) +0.35"
     # a lower bound for black (to move) is an upper bound for white
-    assert score_text(Score(35.0, view=1), "lower", chess_game) == "(White) -0.35 upperbound"
-    assert score_text(Score(35.0, view=0), "upper", chess_game) == "(White) +0.35 upperbound"
-    assert score_text(Score(0.0, view=1, win_in_plies=3), "exact", chess_game) == "(White) mated in 2"
+    assert score_text(Score(35.0, view=1), chess_game, 0, "lower") == "(White) -0.35 upperbound"
+    assert score_text(Score(35.0, view=0), chess_game, 0, "upper") == "(White) +0.35 upperbound"
+    assert score_text(Score(1e6 - 3, view=1, win_in_plies=3), chess_game) == "(White) mated in 2"
 
 
 @pytest.mark.parametrize("value", [-0.0, -0.0001, 0.0004])
 def test_no_negative_zero(value: float) -> None:
-    from ai.cli import score_text
+    from ai.display import score_text
     from ai.events import Score
     from games import get_game
 
-    assert score_text(Score(value, view=0), "exact", get_game("backgammon")) == "(O) +0.000"
-    assert score_text(Score(value, view=1), "exact", get_game("chess")) == "(White) +0.00"
+    assert score_text(Score(value, view=0), get_game("backgammon")) == "(O) +0.000"
+    assert score_text(Score(value, view=1), get_game("chess")) == "(White) +0.00"
 
 
 FAIL_HIGH_FOR_WHITE = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1"
@@ -142,7 +141,7 @@ def test_aspiration_fails_are_labelled_in_whites_view(
 ) -> None:
     """Text and JSON of the same search (table cleared before each): every text line shows
     the event's score turned to White's view, with the bound turned too."""
-    from ai.cli import score_text
+    from ai.display import score_text
     from ai.engine import clear_memory
     from ai.events import Score
     from games import get_game
@@ -157,7 +156,7 @@ def test_aspiration_fails_are_labelled_in_whites_view(
     depth_lines = [line for line in text if line.startswith("depth ")]
     assert len(depth_lines) == len(iterations)
     for line, record in zip(depth_lines, iterations):
-        shown = score_text(Score(**record["score"]), record["bound"], get_game("chess"))
+        shown = score_text(Score(**record["score"]), get_game("chess"), 0, record["bound"])
         assert f" score {shown} nodes {record['nodes']} " in line
         assert line.endswith(f" pv {' '.join(record['pv'])}" if record["pv"] else f" ebf {record['ebf']:.2f}")
     fails = [line for line, record in zip(depth_lines, iterations) if record["bound"] == bound_seen]
@@ -296,3 +295,12 @@ def test_no_ordering_on_chess_searches_more_nodes(capsys: pytest.CaptureFixture[
     rate = {name: record["stats"]["first_move_cutoffs"] / record["stats"]["cutoffs"]  # type: ignore[index]
             for name, record in (("ordered", ordered), ("unordered", unordered))}
     assert rate["unordered"] < rate["ordered"]
+
+
+def test_searchmoves_limits_the_root_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    """x wins at once on c3, but only c2 and b1 may be searched; a3 is taken (by x)."""
+    base = ["analyse", "--game", "tictactoe", "--position", "xx.oo....", "--depth", "3"]
+    status, lines, _ = run(capsys, *base, "--searchmoves", "c2", "b1")
+    assert status == 0 and lines[-1] in ("bestmove c2", "bestmove b1")
+    status, lines, err = run(capsys, *base, "--searchmoves", "a3")
+    assert status == 2 and "root move 'a3'" in err

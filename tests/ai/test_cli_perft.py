@@ -37,8 +37,8 @@ def test_perft_divide_names_moves_and_sums(capsys: pytest.CaptureFixture[str]) -
     [
         (["--position", "xxxxxxxxx"], "x has 9 marks"),
         (["--position", "x..o..q.."], "holds 'q'"),
-        (["--dice", "3-1"], "has none"),
-        (["--depth", "-1"], "--depth"),
+        (["--dice", "3-1"], "tictactoe has no dice"),
+        (["--depth", "-1"], "argument --depth: -1 is out of range 0..100"),
     ],
 )
 def test_bad_input_is_one_line_with_status_2(
@@ -118,7 +118,7 @@ def test_perft_backgammon_accepts_dice_equal_to_the_rolled_ones(capsys: pytest.C
     [
         (["double"], "3-1", "--dice 3-1: a double is pending: O must take or drop before X rolls"),
         (["double", "drop"], "3-1", "--dice 3-1: the game is over in this position, nothing is rolled any more"),
-        (["roll", "6-5"], "3-1", "--dice 3-1 disagrees with the position: X's dice are already rolled (6-5)"),
+        (["roll", "6-5"], "3-1", "--dice 3-1: the dice disagree with the position: X's dice are already rolled (6-5)"),
         (["roll", "6-5"], "5-6", None),  # the same dice: accepted
     ],
 )
@@ -244,7 +244,7 @@ def test_othello_divide_counts_a_pass_as_a_move(capsys: pytest.CaptureFixture[st
 
 @pytest.mark.parametrize(
     ("depth", "message"),
-    [("0", "--divide needs --depth 1 or more"), ("-1", "--depth must be 0 or more")],
+    [("0", "--divide needs --depth 1 or more"), ("-1", "argument --depth: -1 is out of range 0..100")],
 )
 def test_divide_needs_depth_one(capsys: pytest.CaptureFixture[str], depth: str, message: str) -> None:
     status, out, err = run(capsys, "perft", "--game", "chess", "--depth", depth, "--divide")

@@ -143,13 +143,15 @@ def test_aspiration_bounds_are_marked_in_the_score() -> None:
     common = dict(search_id=0, depth=5, seldepth=7, pv=(chess.Move.from_uci("e2e4"),), nodes=1000, nps=1000.0, time=1.0, hashfull=0.5,
                   tt_hit_rate=0.1, cutoffs=10, first_move_cutoff_rate=0.9, ebf=3.0)
     for bound, word in (("lower", " lowerbound"), ("upper", " upperbound"), ("exact", "")):
-        line = UciEngine.info_line(Iteration(score=Score(35.0, 0), bound=bound, **common), board, 0)  # type: ignore[arg-type]
+        line = UciEngine.info_line(Iteration(score=Score(35.0, 0), bound=bound, **common), 0)  # type: ignore[arg-type]
         assert f"score cp 35{word} nodes" in line
         assert line.endswith("hashfull 500 pv e2e4")
 
 
-def test_threads_is_honest_about_one_thread(engine: chess.engine.SimpleEngine) -> None:
-    assert engine.options["Threads"].max == 1
+def test_threads_offers_the_cores(engine: chess.engine.SimpleEngine) -> None:
+    from ai.parallel import available_cores as core_count
+
+    assert engine.options["Threads"].max == core_count()
     uci, output = raw_engine()
-    uci.handle("setoption name Threads value 4")
-    assert "info string error" in output.getvalue() and "one thread" in output.getvalue()
+    uci.handle(f"setoption name Threads value {core_count() + 1}")
+    assert f"info string error: Threads must be 1..{core_count()}, not {core_count() + 1}" in output.getvalue()

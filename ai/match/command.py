@@ -1,0 +1,156 @@
+"""``plyground match``: engine against engine, with a running score and the Elo difference.
+
+    plyground match --game G --a SPEC --b SPEC --games N [--time S | --depth D]
+                    [--threads T] [--openings FILE] [--out FILE] [--seed K] [--move-timeout S]
+
+SPECs are described in ``ai.match.players``; openings in ``ai.match.openings``; the numbers
+printed at the end in ``ai.match.stats``. A progress bar with the running score goes to
+stderr when it is a terminal (nothing when it is not); the result goes to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from ai.match import openings as opening_book
+from ai.match.players import Player, SpecError, make_player
+from ai.match.records import file_format, write_games
+from ai.match.runner import DEFAULT_MAX_PLIES, GameOutcome, MatchResult, run_match
+from ai.match.stats import format_elo, format_elo_line
+from ai.settings import Limits
+from games import GAME_NAMES, get_game
+
+DEFAULT_SECONDS = 1.0
+"""Seconds a move when neither ``--time`` nor ``--depth`` is given."""
+BAR_WIDTH = 24
+UNTIMED_TIMEOUT = 120.0
+"""Default seconds a move for programs that play at their own level (GTP, gnubg) whatever
+``--time`` says, and for any program under ``--depth``."""
+
+
+MAX_GAMES = 1_000_000
+MAX_PLIES_LIMIT = 100_000
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Register ``match`` on the ``plyground`` command line (the option types are the CLI's
+    own, so a bad value is refused in one line with its range)."""
+    from ai.cli import MAX_DEPTH, MAX_SEED, choice, core_count, integer, positive_number
+
+    match = commands.add_parser("match", help="play engine against engine and report the Elo difference")
+    match.add_argument("--game", required=True, type=choice("a game", GAME_NAMES), help=f"one of: {', '.join(GAME_NAMES)}")
+    match.add_argument("--a", required=True, metavar="SPEC", help="player A: algorithm=pvs,depth=4 / level=5 / default / uci:CMD / gtp:CMD / gnubg[:PLIES]")
+    match.add_argument("--b", required=True, metavar="SPEC", help="player B (same forms)")
+    match.add_argument("--games", required=True, type=integer("--games", 1, MAX_GAMES),
+                       help="number of games (even: each opening with both colours)")
+    limit = match.add_mutually_exclusive_group()
+    limit.add_argument("--time", type=positive_number("--time"), metavar="SECONDS", help=f"seconds a move (default {DEFAULT_SECONDS:g})")
+    limit.add_argument("--depth", type=integer("--depth", 1, MAX_DEPTH), help="search depth a move (UCI engines too)")
+    match.add_argument("--threads", type=integer("--threads", 1, core_count), default=1, metavar="N",
+                       help="worker processes for each built-in player (the engine pool)")
+    match.add_argument("--openings", metavar="FILE", help="openings file (chess: EPD/FEN or PGN; others: lines of moves or positions)")
+    match.add_argument("--out", metavar="FILE", help="write the games here (PGN chess, PDN checkers, JSON lines otherwise)")
+    match.add_argument("--seed", type=integer("--seed", 0, MAX_SEED), default=1, help="seed of the opening order and of the dice")
+    match.add_argument("--move-timeout", type=positive_number("--move-timeout"), default=None, metavar="SECONDS",
+                       help="an external engine that takes longer than this for a move loses the game "
+                       "(default: UCI engines 3 x the time a move + 10 s; programs that play at their "
+                       f"own level, GTP and gnubg, {UNTIMED_TIMEOUT:g} s)")
+    match.add_argument("--max-plies", type=integer("--max-plies", 1, MAX_PLIES_LIMIT), default=DEFAULT_MAX_PLIES,
+                       help="adjudicate a draw after this many plies")
+    match.set_defaults(handler=command_match)
+
+
+def command_match(args: argparse.Namespace) -> int:
+    game = get_game(args.game)  # every number was range-checked by its option type
+    limits = Limits(depth=args.depth) if args.depth is not None else Limits(time=args.time or DEFAULT_SECONDS)
+    openings = opening_book.load(args.openings, args.game) if args.openings else opening_book.built_in(args.game, args.seed)
+    out = Path(args.out) if args.out else None
+    if out is not None and not out.parent.exists():
+        raise SpecError(f"--out {args.out}: the folder {str(out.parent)!r} does not exist")
+    timed_timeout = 3 * limits.time + 10.0 if limits.time else UNTIMED_TIMEOUT
+
+    players: list[Player] = []
+    try:
+        for spec in (args.a, args.b):
+            player = make_player(spec, args.game, args.threads)
+            players.append(player)
+            if hasattr(player, "move_timeout"):
+                follows_time = getattr(player, "FOLLOWS_TIME_LIMIT", False)
+                player.move_timeout = args.move_timeout or (timed_timeout if follows_time else UNTIMED_TIMEOUT)  # type: ignore[attr-defined]
+        names = (f"A: {players[0].name}", f"B: {players[1].name}")
+        progress = ProgressBar(sys.stderr, args.games)
+        limit_text = f"depth {limits.depth}" if limits.depth is not None else f"{limits.time:g} s a move"
+        print(f"{game.NAME} match, {args.games} games at {limit_text}; {len(openings)} openings\n  {names[0]}\n  {names[1]}", flush=True)
+
+        def on_game(outcome: GameOutcome, result: MatchResult) -> None:
+            progress.update(result)
+            if outcome.failure:
+                progress.message(f"game {outcome.number}: {outcome.failure}")
+            if out is not None:
+                out.write_text(write_games([o.record for o in result.outcomes], args.game), encoding="utf-8")
+
+        result = run_match(args.game, (players[0], players[1]), args.games, limits, openings, args.seed, args.max_plies, on_game)
+        progress.finish()
+    finally:
+        for player in players:
+            player.close()
+    print_summary(result, sys.stdout)
+    if out is not None:
+        print(f"games written to {out} ({file_format(args.game).upper()})")
+    return 0
+
+
+def score_line(result: MatchResult) -> str:
+    stats = result.statistics
+    return (
+        f"A {stats.points:g} - {stats.games - stats.points:g} B  "
+        f"(+{stats.wins} ={stats.draws} -{stats.losses}, {100 * stats.score_fraction:.1f}%)"
+    )
+
+
+def print_summary(result: MatchResult, stream: TextIO) -> None:
+    stats = result.statistics
+    game = get_game(result.game)
+    print(f"score: {score_line(result)} in {stats.games} games", file=stream)
+    print(f"draws: {stats.draws}", file=stream)
+    print(f"{format_elo_line(stats)} for A", file=stream)
+    print(f"likelihood of superiority (A stronger): {100 * stats.los:.1f}%", file=stream)
+    if game.UTILITY_KIND == "equity":
+        points = result.points
+        print(f"points a game for A: {points.mean:+.3f} ± {points.half_width:.3f} (95%)", file=stream)
+    failures = [outcome for outcome in result.outcomes if outcome.failure]
+    for outcome in failures:
+        print(f"game {outcome.number}: {outcome.failure}", file=stream)
+
+
+class ProgressBar:
+    """``[########........] 12/40  A 7.5 - 4.5 B  Elo +88`` on one line of a terminal;
+    silent when the stream is not a terminal (a log file, a pipe, the tests)."""
+
+    def __init__(self, stream: TextIO, total: int) -> None:
+        self.stream = stream
+        self.total = total
+        self.active = bool(getattr(stream, "isatty", lambda: False)())
+
+    def update(self, result: MatchResult) -> None:
+        if not self.active:
+            return
+        done = len(result.outcomes)
+        filled = BAR_WIDTH * done // self.total
+        stats = result.statistics
+        text = f"\r[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {done}/{self.total}  {score_line(result)}  Elo {format_elo(stats.elo)}"
+        self.stream.write(text + "\x1b[K")
+        self.stream.flush()
+
+    def message(self, text: str) -> None:
+        if self.active:
+            self.stream.write("\r\x1b[K" + text + "\n")
+            self.stream.flush()
+
+    def finish(self) -> None:
+        if self.active:
+            self.stream.write("\n")
+            self.stream.flush()

@@ -1,0 +1,94 @@
+"""GNU Backgammon as a match player: Debian's ``gnubg`` program with its embedded Python.
+
+SPEC ``gnubg`` (0-ply: the neural net alone) or ``gnubg:PLIES`` (``gnubg:1``, ``gnubg:2``).
+The program runs ``gnubg_server.py`` (next to this file), which answers the best cubeless
+play for a Position ID and a roll; the answer (``8/5 6/5``) is read with the game's own
+notation. Matches are cubeless, so gnubg is never asked about the cube.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from ai.match.players import GameHistory, PlayerFailure, SpecError
+from ai.match.process import LineProcess
+from ai.match.uci import find_program
+from ai.settings import Limits
+from games import GameState
+from games.base import GameError
+
+SERVER = Path(__file__).with_name("gnubg_server.py")
+PREFIX = "@@ "
+START_TIMEOUT = 60.0
+"""gnubg loads its networks and bear-off databases first (a few seconds)."""
+MAX_PLIES = 4
+
+
+class GnubgPlayer:
+    def __init__(self, command: list[str], plies: int, name: str) -> None:
+        self.command = command
+        self.plies = plies
+        self.name = name
+        self.move_timeout = 60.0
+        self.process: LineProcess | None = None
+
+    @classmethod
+    def from_spec(cls, rest: str, spec: str) -> GnubgPlayer:
+        try:
+            plies = int(rest) if rest.strip() else 0
+        except ValueError:
+            raise SpecError(f"player {spec!r}: write gnubg:PLIES with PLIES 0-{MAX_PLIES}") from None
+        if not 0 <= plies <= MAX_PLIES:
+            raise SpecError(f"player {spec!r}: plies must be 0-{MAX_PLIES}, not {plies}")
+        player = cls([find_program("gnubg", spec), "-t", "-q", "-r", "-p", str(SERVER)], plies, spec)
+        try:
+            player.start()
+        except PlayerFailure as error:
+            raise SpecError(f"player {spec!r}: {error}") from None
+        return player
+
+    def start(self) -> None:
+        self.process = LineProcess(self.command)
+        self._answer(time.monotonic() + START_TIMEOUT, "start-up")
+
+    def _answer(self, deadline: float, waiting_for: str) -> str:
+        assert self.process is not None
+        while True:
+            line = self.process.read_line(deadline, waiting_for)
+            if line.startswith(PREFIX):
+                return line[len(PREFIX):].strip()
+
+    def new_game(self, state: GameState) -> None:
+        pass
+
+    def choose(self, state: GameState, history: GameHistory, limits: Limits) -> Any:
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]  # a forced play (or no play at all): nothing to ask
+        if self.process is None or not self.process.is_running:
+            self.start()
+        assert self.process is not None
+        position = state.to_text().split(":")[0]
+        die1, die2 = state.dice  # type: ignore[attr-defined]
+        self.process.send(f"{self.plies} {position} {die1} {die2}")
+        text = self._answer(time.monotonic() + self.move_timeout, "a move request")
+        if text.startswith("ERROR"):
+            raise PlayerFailure(f"gnubg: {text[6:]}")
+        try:
+            move = state.parse_move(text)
+        except GameError as error:
+            raise PlayerFailure(f"played an illegal move ({text!r}: {error})") from None
+        return move
+
+    def close(self) -> None:
+        if self.process is not None:
+            if self.process.is_running:
+                try:
+                    self.process.send("quit")
+                    self.process.process.wait(timeout=5)  # type: ignore[union-attr]
+                except Exception:  # noqa: BLE001 - killed below in any case
+                    pass
+            self.process.kill()
+            self.process = None

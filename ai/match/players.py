@@ -1,0 +1,252 @@
+"""Who plays a match game: the built-in engine with some settings, or an external program.
+
+A SPEC names a player on the command line:
+
+* built-in: ``key=value`` pairs separated by commas, the keys being the fields of
+  ``SearchSettings`` (``algorithm=pvs,quiescence=off,tt_megabytes=16``) and the limits
+  ``depth``, ``time``, ``nodes`` (which override the match's ``--depth``/``--time``);
+  or a named level, ``level=N`` (1..10: depth and seconds as the app's levels, without their
+  root-move noise), or ``default``;
+* ``uci:COMMAND?Option=value&...`` a UCI chess engine (``ai.match.uci``);
+* ``gtp:COMMAND ARGS`` a GTP Othello engine (``ai.match.gtp``);
+* ``gnubg`` / ``gnubg:PLIES`` GNU Backgammon's evaluation (``ai.match.gnubg``).
+
+Every player answers ``choose(state, limits)`` with a legal move of ``state`` or raises
+``PlayerFailure`` with the reason (a crash, a time-out, an illegal move): the runner scores
+that game as lost by that player and goes on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from ai.settings import Limits, SearchSettings
+from games import GameState, get_game
+
+
+class SpecError(ValueError):
+    """A player SPEC that cannot be understood; the message says what is wrong."""
+
+
+class PlayerFailure(Exception):
+    """A player could not produce a legal move; ``str()`` is the reason recorded."""
+
+
+@dataclass
+class GameHistory:
+    """A game so far as text: its start position and every move since, by name."""
+
+    start: str
+    moves: list[str] = dataclasses.field(default_factory=list)
+
+
+class Player(Protocol):
+    name: str
+
+    def new_game(self, state: GameState) -> None:
+        """A game starts at ``state`` (after the opening moves)."""
+
+    def choose(self, state: GameState, history: GameHistory, limits: Limits) -> Any:
+        """A legal move of ``state`` (never changed), within ``limits``; or ``PlayerFailure``.
+        ``history`` is the game so far in notation (an external program replays it)."""
+
+    def close(self) -> None:
+        """Release the player's processes (idempotent)."""
+
+
+@dataclass(frozen=True)
+class Level:
+    number: int
+    depth: int | None
+    seconds: float
+
+
+LEVELS = (
+    Level(1, 1, 0.3), Level(2, 1, 0.4), Level(3, 2, 0.5), Level(4, 2, 0.6), Level(5, 3, 1.0),
+    Level(6, 4, 1.5), Level(7, 5, 2.0), Level(8, 6, 3.0), Level(9, 8, 5.0), Level(10, None, 10.0),
+)
+"""The app's ten levels (depth, seconds cap); a match plays them without the root-move noise."""
+
+_BOOLEAN_WORDS = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
+_LIMIT_KEYS = {"depth": int, "time": float, "nodes": int}
+_SETTING_TYPES = {field.name: field.type for field in dataclasses.fields(SearchSettings)}
+
+
+@dataclass(frozen=True)
+class BuiltinSpec:
+    """A built-in configuration: settings, and the limits it insists on (else the match's)."""
+
+    text: str
+    settings: SearchSettings
+    limits: Limits | None = None
+
+
+def default_algorithm(game: str) -> str:
+    """The game's own default algorithm (PVS; Star2 for dice games)."""
+    return get_game(game).DEFAULT_ALGORITHM
+
+
+def parse_builtin(text: str, game: str) -> BuiltinSpec:
+    """``algorithm=pvs,depth=4,quiescence=off`` / ``level=5`` / ``default``."""
+    from ai.search import get_algorithm
+
+    values: dict[str, Any] = {"algorithm": default_algorithm(game)}
+    limits: dict[str, Any] = {}
+    body = text.strip()
+    if body and body != "default":
+        for item in body.split(","):
+            key, equals, raw = item.partition("=")
+            key, raw = key.strip().replace("-", "_"), raw.strip()
+            if not equals or not key or not raw:
+                raise SpecError(f"player {text!r}: {item!r} is not key=value (e.g. algorithm=pvs,depth=4)")
+            if key == "level":
+                level = _parse_number(int, raw, key, text)
+                if not 1 <= level <= len(LEVELS):
+                    raise SpecError(f"player {text!r}: levels are 1-{len(LEVELS)}, not {level}")
+                chosen = LEVELS[level - 1]
+                limits.update(depth=chosen.depth, time=chosen.seconds)
+            elif key in _LIMIT_KEYS:
+                limits[key] = _parse_number(_LIMIT_KEYS[key], raw, key, text)
+            elif key == "weights":
+                raise SpecError(
+                    f"player {text!r}: weights files are not supported yet (no game takes its "
+                    "evaluation weights from a file)"
+                )
+            elif key in _SETTING_TYPES and key != "threads":
+                values[key] = _parse_setting(key, raw, text)
+            else:
+                known = ", ".join(sorted([*_SETTING_TYPES.keys() - {"threads"}, *_LIMIT_KEYS, "level"]))
+                raise SpecError(f"player {text!r}: unknown key {key!r}; known keys: {known}")
+    settings = SearchSettings(**values)
+    try:
+        get_algorithm(settings.algorithm).check_game(get_game(game))
+        from ai.engine import check_settings
+
+        check_settings(settings, Limits(**limits))
+    except ValueError as error:
+        raise SpecError(f"player {text!r}: {error}") from None
+    return BuiltinSpec(text, settings, Limits(**limits) if limits else None)
+
+
+def _parse_number(kind: Callable[[str], Any], raw: str, key: str, text: str) -> Any:
+    try:
+        return kind(raw)
+    except ValueError:
+        raise SpecError(f"player {text!r}: {key} must be a number, not {raw!r}") from None
+
+
+def _parse_setting(key: str, raw: str, text: str) -> Any:
+    """``raw`` as the type ``SearchSettings`` declares for ``key`` (``bool``, ``int``, ``float``,
+    ``str``, any of them ``| None``: ``default`` then means the algorithm's own choice)."""
+    kinds = {part.strip() for part in str(_SETTING_TYPES[key]).replace("<class '", "").replace("'>", "").split("|")}
+    if "None" in kinds and raw.lower() == "default":
+        return None
+    if "bool" in kinds:
+        if raw.lower() not in _BOOLEAN_WORDS:
+            raise SpecError(f"player {text!r}: {key} is on or off, not {raw!r}")
+        return _BOOLEAN_WORDS[raw.lower()]
+    if "int" in kinds:
+        return _parse_number(int, raw, key, text)
+    if "float" in kinds:
+        return _parse_number(float, raw, key, text)
+    return raw
+
+
+class BuiltinPlayer:
+    """Plyground's own engine, in this process (``threads`` 1) or on an ``EnginePool``.
+
+    Each player keeps its own transposition table between the moves of a game (``shared``),
+    so two built-in players never read each other's analysis; it is cleared between games.
+    """
+
+    def __init__(self, spec: BuiltinSpec, game: str, threads: int = 1) -> None:
+        self.spec = spec
+        self.game = game
+        self.name = spec.text or "default"
+        self.threads = threads
+        self.shared: dict[str, Any] = {}
+        self.pool: Any = None
+        if threads > 1:
+            try:
+                from ai.parallel import EnginePool
+            except ImportError:
+                raise SpecError("--threads above 1 needs the engine pool (ai.parallel), not in this build") from None
+            self.pool = EnginePool(workers=threads)
+
+    def new_game(self, state: GameState) -> None:
+        self.shared = {}
+        if self.pool is not None:
+            self.pool.clear_table()
+
+    def limits_for(self, limits: Limits) -> Limits:
+        return self.spec.limits if self.spec.limits is not None else limits
+
+    def choose(self, state: GameState, history: GameHistory, limits: Limits) -> Any:
+        limits = self.limits_for(limits)
+        if self.pool is None:
+            from ai.engine import search
+
+            finished = search(state, self.spec.settings, limits, shared=self.shared)
+        else:
+            finished = self._pool_search(history, limits)
+        if finished.error:
+            raise PlayerFailure(f"search failed: {finished.error}")
+        if finished.best_move is None:
+            raise PlayerFailure("the search returned no move")
+        return finished.best_move
+
+    def _pool_search(self, history: GameHistory, limits: Limits) -> Any:
+        from ai.events import Finished
+        from ai.settings import SearchRequest
+
+        request = SearchRequest(
+            game=self.game, position=history.start, moves=tuple(history.moves),
+            settings=replace(self.spec.settings, threads=self.threads), limits=limits,
+        )
+        finished = None
+        for event in self.pool.search(request):
+            if isinstance(event, Finished):
+                finished = event
+        if finished is None:
+            raise PlayerFailure("the engine pool gave no answer")
+        return finished
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
+
+
+def make_player(spec: str, game: str, threads: int = 1) -> Player:
+    """The player ``spec`` names for ``game``; ``SpecError`` when it cannot be made."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise SpecError("a player SPEC is empty: give e.g. algorithm=pvs,depth=4 or uci:stockfish")
+    kind, colon, rest = spec.partition(":")
+    if colon and kind in ("uci", "gtp", "gnubg"):
+        if kind == "uci":
+            from ai.match.uci import UciPlayer
+
+            if game != "chess":
+                raise SpecError(f"player {spec!r}: UCI engines play chess, not {game}")
+            return UciPlayer.from_spec(rest, spec)
+        if kind == "gtp":
+            from ai.match.gtp import GtpPlayer
+
+            if game != "othello":
+                raise SpecError(f"player {spec!r}: GTP engines play Othello here, not {game}")
+            return GtpPlayer.from_spec(rest, spec)
+        from ai.match.gnubg import GnubgPlayer
+
+        if game != "backgammon":
+            raise SpecError(f"player {spec!r}: gnubg plays backgammon, not {game}")
+        return GnubgPlayer.from_spec(rest, spec)
+    if spec == "gnubg":
+        from ai.match.gnubg import GnubgPlayer
+
+        if game != "backgammon":
+            raise SpecError(f"player {spec!r}: gnubg plays backgammon, not {game}")
+        return GnubgPlayer.from_spec("", spec)
+    return BuiltinPlayer(parse_builtin(spec, game), game, threads)

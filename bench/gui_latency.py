@@ -1,0 +1,213 @@
+"""How free the GUI event loop stays while the engine thinks on every core.
+
+    QT_QPA_PLATFORM=offscreen python bench/gui_latency.py [--seconds 8] [--game chess]
+
+A 10 ms ``QTimer`` ticks on the GUI thread while a search runs through the real
+``EngineBridge`` and ``EnginePool`` (one worker per core) and the engine panel, eval bar and
+eval graph update live. The gap between ticks is what a person feels: a gap of 10 ms is a
+free loop, anything longer is time the loop was busy (or the process was not scheduled).
+Prints the median, p99 and worst gap per search (goal: p99 < 20 ms, worst < 50 ms), how
+many updates the panel received, and the GUI thread's own CPU time: when that is a few per
+cent of a core, longer gaps are the process waiting for a CPU (load from other programs),
+which the idle line (the same timer with no search) shows too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QVBoxLayout, QWidget  # noqa: E402
+
+from ai.settings import Limits, SearchSettings  # noqa: E402
+from games import new_game  # noqa: E402
+from gui.engine_bridge import EngineBridge, available_cores  # noqa: E402
+from gui.panels.engine_panel import EnginePanel  # noqa: E402
+from gui.panels.eval_bar import EvalBar  # noqa: E402
+from gui.panels.eval_graph import EvalGraph  # noqa: E402
+
+TICK_MS = 10
+GOAL_P99_MS = 20.0
+GOAL_WORST_MS = 50.0
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+class Watched(QWidget):
+    """The live widgets a person watches while the engine thinks."""
+
+    def __init__(self, bridge: EngineBridge) -> None:
+        super().__init__()
+        self.panel = EnginePanel()
+        self.bar = EvalBar()
+        self.graph = EvalGraph()
+        self.panel.connect_bridge(bridge)
+        self.updates = 0
+        bridge.search_started.connect(lambda info: (self.bar.set_game(type(info.root)), self.graph.set_game(type(info.root))))
+        bridge.iteration_received.connect(self._on_score)
+        bridge.progress_received.connect(self._count)
+        row = QHBoxLayout()
+        row.addWidget(self.bar)
+        row.addWidget(self.panel, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(row, 1)
+        layout.addWidget(self.graph)
+        self.resize(720, 640)
+
+    def _count(self, _event: object) -> None:
+        self.updates += 1
+
+    def _on_score(self, event: object) -> None:
+        self.updates += 1
+        score = getattr(event, "score")
+        self.bar.set_score(score)
+        self.graph.set_score(len(self.graph.scores), score)
+
+
+def gaps_of(stamps: list[float]) -> list[float]:
+    return [1000 * (later - earlier) for earlier, later in zip(stamps, stamps[1:])]
+
+
+def measure_idle(seconds: float) -> dict[str, float]:
+    """The same timer with no search: the machine's own noise (other processes, the OS)."""
+    stamps: list[float] = []
+    timer = QTimer()
+    timer.setInterval(TICK_MS)
+    timer.timeout.connect(lambda: stamps.append(time.perf_counter()))
+    loop = QEventLoop()
+    QTimer.singleShot(int(seconds * 1000), loop.quit)
+    timer.start()
+    loop.exec()
+    timer.stop()
+    gaps = gaps_of(stamps)
+    return {"median": statistics.median(gaps), "p99": percentile(gaps, 0.99), "max": max(gaps), "ticks": len(gaps)}
+
+
+class SlotClock:
+    """Time spent in the GUI's handlers of the bridge's signals (the bridge's and panels' own
+    share of the loop's time)."""
+
+    def __init__(self, bridge: EngineBridge) -> None:
+        self.durations: list[float] = []
+        self._started = 0.0
+        for signal in (bridge.iteration_received, bridge.progress_received, bridge.current_move_received):
+            signal.connect(self._start)  # connected first: runs before the panel's slots
+        self.bridge = bridge
+
+    def _start(self, _event: object) -> None:
+        now = time.perf_counter()
+        if now - self._started > 0.001:
+            self._started = now
+            QTimer.singleShot(0, self._stop)  # after every slot of this delivery has run
+
+    def _stop(self) -> None:
+        self.durations.append(1000 * (time.perf_counter() - self._started))
+
+
+def measure(bridge: EngineBridge, watched: Watched, game: str, settings: SearchSettings, seconds: float) -> dict[str, float]:
+    """Run one search of ``seconds`` and return the event-loop gaps (ms) it caused."""
+    stamps: list[float] = []
+    timer = QTimer()
+    timer.setInterval(TICK_MS)
+    timer.timeout.connect(lambda: stamps.append(time.perf_counter()))
+    loop = QEventLoop()
+    answer: list[object] = []
+    bridge.search_finished.connect(loop.quit)
+    bridge.search_finished.connect(answer.append)
+    bridge.search_failed.connect(lambda message: (print("search failed:", message), loop.quit()))
+    watched.updates = 0
+    timer.start()
+    started = time.perf_counter()
+    cpu_started = time.thread_time()
+    bridge.start_search(new_game(game), settings, Limits(time=seconds))
+    QTimer.singleShot(int((seconds + 10) * 1000), loop.quit)  # a hung search ends the bench
+    loop.exec()
+    elapsed = time.perf_counter() - started
+    gui_cpu = time.thread_time() - cpu_started
+    timer.stop()
+    bridge.search_finished.disconnect(loop.quit)
+    bridge.search_finished.disconnect(answer.append)
+    gaps = gaps_of(stamps)
+    nodes = getattr(answer[0], "nodes", 0) if answer else 0
+    return {
+        "median": statistics.median(gaps),
+        "p99": percentile(gaps, 0.99),
+        "max": max(gaps),
+        "ticks": len(gaps),
+        "updates_per_second": watched.updates / elapsed,
+        "nodes": nodes,
+        "seconds": elapsed,
+        "gui_cpu_ms": 1000 * gui_cpu,
+    }
+
+
+def warm_up(bridge: EngineBridge, game: str, threads: int) -> None:
+    loop = QEventLoop()
+    bridge.search_finished.connect(loop.quit)
+    bridge.search_failed.connect(loop.quit)
+    bridge.start_search(new_game(game), SearchSettings(threads=threads), Limits(depth=1))
+    QTimer.singleShot(60_000, loop.quit)
+    loop.exec()
+    bridge.search_finished.disconnect(loop.quit)
+    bridge.search_failed.disconnect(loop.quit)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=8.0, help="length of each search")
+    parser.add_argument("--game", default="chess")
+    parser.add_argument("--algorithms", nargs="*", default=["pvs", "mcts"])
+    parser.add_argument("--threads", type=int, default=available_cores())
+    args = parser.parse_args(argv)
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    bridge = EngineBridge()
+    clock = SlotClock(bridge)
+    watched = Watched(bridge)
+    watched.show()
+    app.processEvents()
+    print(f"event-loop gaps (10 ms timer) while {args.threads} worker(s) search {args.game}; load {os.getloadavg()[0]:.1f}")
+    warm_up(bridge, args.game, args.threads)  # workers spawned and imported before any timing
+    idle = measure_idle(min(args.seconds, 5.0))
+    print(
+        f"  idle: median {idle['median']:.1f} ms, p99 {idle['p99']:.1f} ms, max {idle['max']:.1f} ms "
+        f"over {idle['ticks']} ticks (no search: the machine's noise)"
+    )
+    worst_ok = True
+    try:
+        for algorithm in args.algorithms:
+            clock.durations.clear()
+            settings = SearchSettings(algorithm=algorithm, threads=args.threads)
+            result = measure(bridge, watched, args.game, settings, args.seconds)
+            ok = result["p99"] < GOAL_P99_MS and result["max"] < GOAL_WORST_MS
+            worst_ok &= ok
+            print(
+                f"{algorithm:>6}: median {result['median']:.1f} ms, p99 {result['p99']:.1f} ms, "
+                f"max {result['max']:.1f} ms over {result['ticks']} ticks; "
+                f"{result['updates_per_second']:.1f} panel updates/s; {result['nodes']:,} nodes in "
+                f"{result['seconds']:.1f} s {'(goal met)' if ok else '(goal missed)'}"
+            )
+            if clock.durations:
+                print(
+                    f"        GUI thread: {result['gui_cpu_ms']:.0f} ms of CPU in {result['seconds']:.1f} s "
+                    f"({result['gui_cpu_ms'] / 10 / result['seconds']:.1f} % of a core, painting included); "
+                    f"slots per delivery: median {statistics.median(clock.durations):.2f} ms, "
+                    f"max {max(clock.durations):.2f} ms over {len(clock.durations)} deliveries"
+                )
+    finally:
+        bridge.shutdown()
+    return 0 if worst_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,466 @@
+"""The one GUI object that talks to the engine pool.
+
+The pool (``ai.parallel.EnginePool``) runs searches in worker processes and calls its
+``on_event`` callback on its own dispatcher thread. ``EngineBridge`` takes those events off
+that thread and hands them to the GUI thread, coalesced to about ten deliveries a second,
+because a live display gains nothing from more and the event loop must stay free for the
+person at the board:
+
+* ``Progress`` and ``CurrentMove``: only the latest of each batch is delivered;
+* ``Iteration``: every one is kept (the per-iteration table needs them all), delivered in
+  the batch they arrived in;
+* ``Finished``: delivered at once, after whatever was pending for that search.
+
+A cancelled search's late events are dropped, never shown: each search gets a generation
+number (its ``search_id`` as the GUI sees it) before it is submitted; an event of any other
+generation is ignored on the pool's thread and again on the GUI thread (a batch may be in
+flight when the user presses stop).
+
+Nothing here blocks the GUI thread. Every call into the pool (starting it, which spawns
+processes and maps the shared table, a table resize, ``submit``, ``stop``, ``move_now``)
+runs in order on one *admin* thread; the GUI thread only bumps the generation and queues
+the command, so a stop takes effect for the display at once. Only ``shutdown`` (at exit)
+waits for the pool to end its processes.
+
+The pool's thread wakes the GUI thread with the self-pipe trick (a byte on a socket pair,
+read by a ``QSocketNotifier``), not with a signal emitted from that thread: PySide6 6.11
+crashed (SIGSEGV in ``SignalInstance.emit``, about one test run in ten) when a Python thread
+that Qt did not start emitted a queued signal, so no thread but the GUI's calls into Qt.
+
+Pattern from the Qt for Python examples and Anki's ``aqt`` (background work returns to the
+main thread; a cancelled task's results are dropped).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal, Slot
+
+from ai.engine import prepare
+from ai.events import CurrentMove, Finished, Iteration, Progress
+from ai.settings import Limits, SearchRequest, SearchSettings
+from games.base import GameState
+
+DELIVERY_INTERVAL_MS = 100
+"""At most one delivery per this many milliseconds while a search runs (about 10 Hz)."""
+WORKER_NICENESS = 10
+"""How much lower than the app the engine's worker processes run (Unix niceness). The app
+needs a few milliseconds of CPU at the moment it wakes; with every core busy searching at
+the same priority it waited up to ~50-150 ms for one (bench/gui_latency.py on 2 cores). The
+CLI and UCI engine keep full priority: this is the app's choice, made here."""
+
+
+class EnginePoolLike(Protocol):
+    """What the bridge uses of ``ai.parallel.EnginePool`` (contracts §3)."""
+
+    @property
+    def workers(self) -> int: ...
+
+    def submit(self, request: SearchRequest, on_event: Callable[[Any], None]) -> int: ...
+
+    def move_now(self, search_id: int) -> None: ...
+
+    def stop(self, search_id: int | None = None) -> None: ...
+
+    def resize_table(self, megabytes: int) -> None: ...
+
+    def shutdown(self) -> None: ...
+
+
+PoolFactory = Callable[[int, int], EnginePoolLike]
+"""Makes a pool of so many worker processes with a table of so many MB."""
+
+
+def make_pool(workers: int, hash_megabytes: int) -> EnginePoolLike:
+    """The real engine pool (imported on first use: the app starts before any search)."""
+    from ai.parallel import EnginePool
+
+    return EnginePool(workers=workers, hash_megabytes=hash_megabytes)
+
+
+def available_cores() -> int:
+    """Cores this process may use (the most worker processes worth having)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def lower_priority(pids: Iterable[int]) -> None:
+    """Run processes ``pids`` at ``WORKER_NICENESS`` (where the system has niceness)."""
+    if not hasattr(os, "setpriority"):
+        return
+    for pid in pids:
+        try:
+            os.setpriority(os.PRIO_PROCESS, pid, max(WORKER_NICENESS, os.getpriority(os.PRIO_PROCESS, pid)))
+        except OSError:  # gone already, or not ours to change: it only costs smoothness
+            pass
+
+
+@dataclass(frozen=True)
+class SearchInfo:
+    """What a display needs to show one search: the root state names the moves of its
+    events (``root.move_name(move)``, ``root.line_names(pv)``); the settings say what runs."""
+
+    search_id: int
+    root: GameState
+    settings: SearchSettings
+    limits: Limits
+
+
+@dataclass
+class _Pending:
+    """Events of the current search waiting for the next delivery (the pool's thread
+    writes, the GUI thread takes them all at once)."""
+
+    iterations: list[tuple[int, Iteration]] = dataclasses.field(default_factory=list)
+    progress: tuple[int, Progress] | None = None
+    current_move: tuple[int, CurrentMove] | None = None
+    finished: Finished | None = None
+    failure: str | None = None
+    """The search could not start (the pool failed to start or refused the request)."""
+
+    def is_empty(self) -> bool:
+        return (
+            not self.iterations
+            and self.progress is None
+            and self.current_move is None
+            and self.finished is None
+            and self.failure is None
+        )
+
+
+class EngineBridge(QObject):
+    """Starts and stops searches on the pool and re-emits their events on the GUI thread.
+
+    Signals (all on the GUI thread; every event's ``search_id`` is the one ``start_search``
+    returned):
+
+    * ``search_started(SearchInfo)`` when ``start_search`` accepted a search;
+    * ``iteration_received(Iteration)``, every iteration, delivered in ~10 Hz batches;
+    * ``progress_received(Progress)`` and ``current_move_received(CurrentMove)``: the latest;
+    * ``search_finished(Finished)``: the answer (``stopped`` set after ``move_now`` or a limit);
+    * ``search_failed(str)``: the search could not run or a worker failed; one clear line.
+
+    After ``stop()`` (or a new ``start_search``) nothing more of the old search is emitted.
+
+    The pool is started on the first search with ``settings.threads`` workers (at most the
+    cores) and a ``settings.tt_megabytes`` table. A later search asking for another number of
+    threads gets a new pool; the old one is shut down in the background. With ``workers``
+    given, the pool always has that many workers whatever ``settings.threads`` says; a pool
+    handed in as ``pool`` is used as it is.
+    """
+
+    search_started = Signal(object)
+    iteration_received = Signal(object)
+    progress_received = Signal(object)
+    current_move_received = Signal(object)
+    search_finished = Signal(object)
+    search_failed = Signal(str)
+
+    def __init__(
+        self,
+        pool: EnginePoolLike | None = None,
+        *,
+        pool_factory: PoolFactory = make_pool,
+        workers: int | None = None,
+        interval_ms: int = DELIVERY_INTERVAL_MS,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        if workers is not None and workers < 1:
+            raise ValueError(f"the engine needs at least 1 worker, not {workers}")
+        self._interval = interval_ms / 1000.0
+        self._is_shut_down = False
+
+        # Owned by the admin thread (read elsewhere only after it has ended).
+        self._pool = pool
+        self._pool_factory: PoolFactory | None = None if pool is not None else pool_factory
+        """``None``: the pool was handed in and is kept whatever the settings say."""
+        self._fixed_workers = workers
+        self._table_megabytes: int | None = None
+        self._pool_ids: dict[int, int] = {}
+        """Generation -> the pool's id of that search, while the pool may still run it."""
+        self._retiring: list[threading.Thread] = []
+        """Threads shutting down pools replaced after a change of thread count."""
+        self._admin = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine-bridge-admin")
+
+        # Shared between the pool's thread and the GUI thread, under the lock.
+        self._lock = threading.Lock()
+        self._generation = 0
+        """The current search's number; events of any other are dropped."""
+        self._pending = _Pending()
+        self._sequence = 0
+        self._wake_posted = False
+
+        # GUI thread only.
+        self._info: SearchInfo | None = None
+        self._last_delivery = 0.0
+        self._wake_receiver, self._wake_sender = socket.socketpair()
+        self._wake_receiver.setblocking(False)
+        self._wake_sender.setblocking(False)
+        self._wake_notifier = QSocketNotifier(self._wake_receiver.fileno(), QSocketNotifier.Type.Read, self)
+        self._wake_notifier.activated.connect(self._on_events_waiting)
+        self._delivery_timer = QTimer(self)
+        self._delivery_timer.setSingleShot(True)
+        self._delivery_timer.timeout.connect(self._deliver)
+
+    # ------------------------------------------------------------------ commands
+    @property
+    def is_searching(self) -> bool:
+        """Whether a search was started and has not finished, failed or been stopped."""
+        return self._info is not None
+
+    @property
+    def search_info(self) -> SearchInfo | None:
+        """The running search (``None`` when idle)."""
+        return self._info
+
+    @property
+    def pool(self) -> EnginePoolLike | None:
+        """The pool (``None`` until the first search has started it)."""
+        return self._pool
+
+    def start_search(
+        self,
+        target: GameState | SearchRequest,
+        settings: SearchSettings | None = None,
+        limits: Limits | None = None,
+    ) -> int | None:
+        """Search ``target`` (a state, or a request with its move history for repetition
+        rules); returns the search id, or ``None`` when the request is bad (then
+        ``search_failed`` follows with the reason). A running search is stopped first."""
+        self.stop()
+        if self._is_shut_down:
+            self._fail_later("the engine was shut down")
+            return None
+        try:
+            request, root = self._request_for(target, settings, limits)
+        except ValueError as error:
+            self._fail_later(str(error))
+            return None
+        with self._lock:
+            self._generation += 1
+            generation = self._generation
+            self._pending = _Pending()
+            self._wake_posted = False
+        self._info = SearchInfo(generation, root, request.settings, request.limits)
+        self._last_delivery = 0.0  # the first events are shown at once
+        self._admin.submit(self._submit_on_admin, generation, request)
+        self.search_started.emit(self._info)
+        return generation
+
+    def move_now(self) -> None:
+        """Ask the running search to answer now; its ``Finished`` still comes."""
+        if self._info is not None and not self._is_shut_down:
+            self._admin.submit(self._move_now_on_admin, self._info.search_id)
+
+    def stop(self) -> None:
+        """Cancel the running search: nothing more of it is emitted (from this call on)."""
+        with self._lock:
+            stopped = self._generation
+            self._generation += 1
+            self._pending = _Pending()
+            self._wake_posted = False
+        self._delivery_timer.stop()
+        if self._info is not None and not self._is_shut_down:
+            self._admin.submit(self._stop_on_admin, stopped)
+        self._info = None
+
+    def shutdown(self) -> None:
+        """Stop any search and end the pool's processes, waiting for them (idempotent; the
+        one blocking call: for the window's close and the app's exit)."""
+        if self._is_shut_down:
+            return
+        self.stop()
+        self._is_shut_down = True
+        self._admin.shutdown(wait=True)  # a pool being started is finished first
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown()
+        for retiring in self._retiring:
+            retiring.join()
+        self._retiring.clear()
+        with self._lock:  # the pool's thread sends under this lock: none is sending now
+            self._wake_notifier.setEnabled(False)
+            self._wake_sender.close()
+            self._wake_receiver.close()
+
+    # ------------------------------------------------------------ set-up helpers
+    @staticmethod
+    def _request_for(
+        target: GameState | SearchRequest, settings: SearchSettings | None, limits: Limits | None
+    ) -> tuple[SearchRequest, GameState]:
+        if isinstance(target, SearchRequest):
+            request = target
+            if settings is not None:
+                request = dataclasses.replace(request, settings=settings)
+            if limits is not None:
+                request = dataclasses.replace(request, limits=limits)
+        else:
+            request = SearchRequest(
+                game=target.NAME,
+                position=target.to_text(),
+                settings=SearchSettings() if settings is None else settings,
+                limits=Limits() if limits is None else limits,
+            )
+        return request, prepare(request).state  # fails fast, with the reason, on a bad request
+
+    def _fail_later(self, message: str) -> None:
+        """Emit ``search_failed`` from the event loop, as a failing search would."""
+        QTimer.singleShot(0, self, lambda: self.search_failed.emit(message))
+
+    # ------------------------------------------------------------ admin thread
+    def _pool_for(self, settings: SearchSettings) -> EnginePoolLike:
+        """A pool with the workers and table ``settings`` ask for (admin thread)."""
+        threads = settings.threads if self._fixed_workers is None else self._fixed_workers
+        workers = max(1, min(threads, available_cores()))
+        megabytes = settings.tt_megabytes
+        pool = self._pool
+        if pool is not None and self._pool_factory is not None and pool.workers != workers:
+            retiring = threading.Thread(target=pool.shutdown, name="engine-pool-retire", daemon=True)
+            retiring.start()
+            self._retiring.append(retiring)
+            self._pool_ids.clear()
+            pool = self._pool = None
+        if pool is None:
+            assert self._pool_factory is not None
+            pool = self._pool = self._pool_factory(workers, megabytes)
+            lower_priority(getattr(pool, "worker_pids", ()))
+        else:
+            current = self._table_megabytes
+            if current is None:  # a pool handed in: ask it
+                current = getattr(pool, "hash_megabytes", megabytes)
+            if megabytes != current:
+                pool.resize_table(megabytes)
+        self._table_megabytes = megabytes
+        return pool
+
+    def _is_current(self, generation: int) -> bool:
+        with self._lock:
+            return generation == self._generation
+
+    def _submit_on_admin(self, generation: int, request: SearchRequest) -> None:
+        if not self._is_current(generation):
+            return  # stopped before it reached the pool
+        try:
+            pool = self._pool_for(request.settings)
+            if not self._is_current(generation):
+                return  # stopped while the pool was starting
+            pool_id = pool.submit(request, lambda event: self._receive(generation, event))
+        except Exception as error:  # noqa: BLE001 (any failure to start must reach the user, not vanish in the executor)
+            self._receive(generation, f"the engine could not start: {error}" if str(error) else type(error).__name__)
+            return
+        self._pool_ids[generation] = pool_id
+
+    def _stop_on_admin(self, generation: int) -> None:
+        pool_id = self._pool_ids.pop(generation, None)
+        if pool_id is not None and self._pool is not None:
+            self._pool.stop(pool_id)
+
+    def _move_now_on_admin(self, generation: int) -> None:
+        pool_id = self._pool_ids.get(generation)
+        if pool_id is not None and self._pool is not None:
+            self._pool.move_now(pool_id)
+
+    # ------------------------------------------------------- pool thread side
+    def _receive(self, generation: int, event: object) -> None:
+        """The pool's ``on_event`` (its thread) and the admin thread's failure report.
+        Never calls into Qt: it buffers, and wakes the GUI thread through the socket."""
+        with self._lock:
+            if generation != self._generation:
+                return  # a stopped or replaced search
+            self._sequence += 1
+            pending = self._pending
+            is_final = False
+            if isinstance(event, Iteration):
+                pending.iterations.append((self._sequence, event))
+            elif isinstance(event, Progress):
+                pending.progress = (self._sequence, event)
+            elif isinstance(event, CurrentMove):
+                pending.current_move = (self._sequence, event)
+            elif isinstance(event, Finished):
+                pending.finished = event
+                is_final = True
+            elif isinstance(event, str):
+                pending.failure = event
+                is_final = True
+            else:
+                return
+            if self._wake_posted and not is_final:
+                return
+            self._wake_posted = True
+            try:
+                self._wake_sender.send(b"\0")
+            except OSError:  # full (a wake-up is already waiting) or closed at shutdown
+                pass
+
+    # ---------------------------------------------------------- GUI thread side
+    @Slot()
+    def _on_events_waiting(self) -> None:
+        try:
+            while self._wake_receiver.recv(4096):
+                pass
+        except OSError:  # nothing more to read
+            pass
+        with self._lock:
+            is_final = self._pending.finished is not None or self._pending.failure is not None
+        wait = self._last_delivery + self._interval - time.monotonic()
+        if is_final or wait <= 0:
+            self._deliver()
+        elif not self._delivery_timer.isActive():
+            self._delivery_timer.start(max(1, int(wait * 1000)))
+
+    @Slot()
+    def _deliver(self) -> None:
+        """Emit everything pending, in arrival order, then the answer."""
+        with self._lock:
+            batch, self._pending = self._pending, _Pending()
+            self._wake_posted = False
+            generation = self._generation
+        self._delivery_timer.stop()
+        if batch.is_empty() or self._info is None or self._info.search_id != generation:
+            return
+        self._last_delivery = time.monotonic()
+        ordered: list[tuple[int, Any]] = list(batch.iterations)
+        if batch.progress is not None:
+            ordered.append(batch.progress)
+        if batch.current_move is not None:
+            ordered.append(batch.current_move)
+        ordered.sort(key=lambda item: item[0])
+        for _, event in ordered:
+            if generation != self._generation:
+                return  # a slot stopped the search while we were delivering
+            event = dataclasses.replace(event, search_id=generation)
+            if isinstance(event, Iteration):
+                self.iteration_received.emit(event)
+            elif isinstance(event, Progress):
+                self.progress_received.emit(event)
+            else:
+                self.current_move_received.emit(event)
+        if generation != self._generation:
+            return
+        if batch.failure is not None:
+            self._end_search(generation)
+            self.search_failed.emit(batch.failure)
+        elif batch.finished is not None:
+            self._end_search(generation)
+            if batch.finished.error:
+                self.search_failed.emit(batch.finished.error)
+            else:
+                self.search_finished.emit(dataclasses.replace(batch.finished, search_id=generation))
+
+    def _end_search(self, generation: int) -> None:
+        """The search ended by itself: idle, and the pool forgets its id."""
+        self._info = None
+        if not self._is_shut_down:
+            self._admin.submit(self._pool_ids.pop, generation, None)

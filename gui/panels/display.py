@@ -1,0 +1,216 @@
+"""Text and numbers of the engine displays: moves named by the search's root state, scores
+from a named player's view, counts people can read at a glance.
+
+Events carry values (contracts §1); the root state the search started from names them.
+Scores come through the shared score formatter of the engine (``ai.cli.format_score``), so
+the app says "mate in 3" and "+0.35" exactly as the command line does.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from ai.cli import PAWN_UNITS, format_score
+from ai.events import Score
+from games.base import GameState
+
+FIXED_VIEW = 0
+"""Every score in the panels is seen by player 0 (White in chess, Black in checkers and
+Othello, x, O), named next to it, so a sign means the same thing on every line."""
+
+NO_VALUE = "–"
+MOVE_SEPARATOR = "  "
+
+
+def move_text(root: GameState, move: Any) -> str:
+    """``move`` (played from ``root``) in the game's notation."""
+    if move is None:
+        return NO_VALUE
+    return root.move_name(move)
+
+
+def line_text(root: GameState, moves: Sequence[Any]) -> str:
+    """A principal variation played from ``root``, in the game's notation."""
+    if not moves:
+        return NO_VALUE
+    names = root.line_names(moves)
+    separator = " | " if any(" " in name for name in names) else MOVE_SEPARATOR
+    return separator.join(names)
+
+
+def score_value_text(score: Score, game: type[GameState]) -> str:
+    """The score as seen by player 0, without the player's name: ``+0.35``, ``mate in 3``."""
+    return format_score(score.for_player(FIXED_VIEW), game)
+
+
+def score_text(score: Score, game: type[GameState]) -> str:
+    """The score with the player whose view it is: ``White +0.35``, ``x win in 5 plies``,
+    ``O equity +0.120``."""
+    value = score_value_text(score, game)
+    name = game.PLAYER_NAMES[FIXED_VIEW]
+    if game.UTILITY_KIND == "equity" and score.win_in_plies is None:
+        return f"{name} equity {value}"
+    return f"{name} {value}"
+
+
+def bound_mark(bound: str, score: Score) -> str:
+    """``≥``/``≤`` for an aspiration fail, from player 0's view (turned round with the score)."""
+    if bound == "exact":
+        return ""
+    is_lower = bound == "lower"
+    if score.view != FIXED_VIEW:
+        is_lower = not is_lower
+    return "≥ " if is_lower else "≤ "
+
+
+SPREAD_PAWNS = 5.4
+"""Lichess's winning-chance curve: 50 % + 50 % * tanh(pawns / 5.4) (its 0.00368 per cp)."""
+SPREAD_DISCS = 16.0
+"""Othello: a 16-disc margin is most of the way to a sure win."""
+
+
+def player0_share(score: Score | None, game: type[GameState]) -> float:
+    """How much of the eval bar is player 0's (0..1): a proven win is all of it; an
+    equity game reads equity as cubeless win chance ((1 + E) / 2, gammons ignored); otherwise
+    a winning-chance curve over the score in the game's units."""
+    if score is None:
+        return 0.5
+    seen = score.for_player(FIXED_VIEW)
+    if seen.win_in_plies is not None:
+        return 1.0 if seen.win_in_plies > 0 else 0.0
+    units = seen.value / (seen.scale or 1.0)
+    if game.UTILITY_KIND == "equity":
+        return min(1.0, max(0.0, (1.0 + units) / 2.0))
+    if game.UTILITY_KIND == "margin":
+        return 0.5 + 0.5 * math.tanh(units / SPREAD_DISCS)
+    pawns = seen.value / PAWN_UNITS.get(game.NAME, 1.0)
+    return 0.5 + 0.5 * math.tanh(pawns / SPREAD_PAWNS)
+
+
+def count_text(count: float) -> str:
+    """``12,345,678`` (exact: a student compares node counts)."""
+    return f"{int(count):,}"
+
+
+def rate_text(per_second: float) -> str:
+    """``1.23 M/s``, ``845 k/s``, ``912 /s``."""
+    if per_second >= 1e6:
+        return f"{per_second / 1e6:.2f} M/s"
+    if per_second >= 1e3:
+        return f"{per_second / 1e3:.0f} k/s"
+    return f"{per_second:.0f} /s"
+
+
+def seconds_text(seconds: float) -> str:
+    return f"{seconds:.2f} s" if seconds < 100 else f"{seconds:.0f} s"
+
+
+def percent_text(fraction: float, compact: bool = False) -> str:
+    return f"{100.0 * fraction:.1f}{'' if compact else ' '}%"
+
+
+def ebf_text(ebf: float) -> str:
+    """The effective branching factor (the first iteration's is large: nothing before it)."""
+    if not ebf:
+        return NO_VALUE
+    return f"{ebf:.2f}" if ebf < 100 else f"{ebf:.0f}"
+
+
+DEPTH_FIRST = ("minimax", "alphabeta", "pvs", "mtdf")
+WINDOWED = ("alphabeta", "pvs")
+"""The algorithms that search with an aspiration window (MTD(f) makes its own guesses;
+minimax ignores windows)."""
+ENHANCED = ("alphabeta", "pvs", "mtdf")
+"""The algorithms that use the transposition table and move ordering (plain minimax is the
+reference without them)."""
+CHANCE_FAMILY = ("expectiminimax", "star1", "star2")
+
+USED_BY: dict[str, tuple[str, ...]] = {
+    "iterative_deepening": (*DEPTH_FIRST, *CHANCE_FAMILY),
+    "aspiration": WINDOWED,
+    "aspiration_window": WINDOWED,
+    "transposition_table": ENHANCED,
+    "tt_megabytes": ENHANCED,
+    "move_ordering": ENHANCED,
+    "killers": ENHANCED,
+    "history": ENHANCED,
+    "quiescence": DEPTH_FIRST,
+    "check_extensions": DEPTH_FIRST,
+    "null_move": DEPTH_FIRST,
+    "late_move_reductions": DEPTH_FIRST,
+    "solver_empties": DEPTH_FIRST,
+    "exploration": ("mcts",),
+    "playout": ("mcts",),
+    "playout_depth": ("mcts",),
+    "seed": ("mcts",),
+}
+"""Which algorithms read each ``SearchSettings`` switch (the others ignore it); read from
+``ai/search`` (``SearchTools``, ``ChanceTools``, ``iterative.aspiration_iteration``)."""
+
+
+def game_has_null_move(game: type[GameState]) -> bool:
+    """Whether the game offers the chess-only selectivity (null move, LMR, check extensions)."""
+    return game.can_null_move is not GameState.can_null_move
+
+
+def game_has_noisy_moves(game: type[GameState]) -> bool:
+    """Whether quiescence search has anything to search in ``game``."""
+    return game.noisy_moves is not GameState.noisy_moves
+
+
+def is_used(field: str, settings: Any, game: type[GameState] | None) -> bool:
+    """Whether the switch ``field`` changes what this search does (the algorithm reads it
+    and the game supports it)."""
+    if settings.algorithm not in USED_BY.get(field, (settings.algorithm,)):
+        return False
+    if game is None:
+        return True
+    if field in ("check_extensions", "null_move", "late_move_reductions"):
+        return game_has_null_move(game)
+    if field == "solver_empties":
+        return game.HAS_SOLVER
+    if field == "quiescence":
+        return game_has_noisy_moves(game)
+    return True
+
+
+def settings_summary(settings: Any, game: type[GameState]) -> str:
+    """One line naming the algorithm and the switches that shape this search."""
+    from ai.search import ALGORITHMS, uses_quiescence
+
+    spec = ALGORITHMS.get(settings.algorithm)
+    parts = [spec.summary if spec else settings.algorithm]
+
+    def used(field: str) -> bool:
+        return bool(is_used(field, settings, game))
+
+    if used("exploration"):
+        playout = "random playouts" if settings.playout == "random" else f"EVAL playouts ({settings.playout_depth} plies)"
+        parts += [f"C = {settings.exploration:g}", playout, f"seed {settings.seed}"]
+    if used("iterative_deepening"):
+        parts.append("iterative deepening" if settings.iterative_deepening else "fixed depth")
+    if used("aspiration") and settings.iterative_deepening and settings.aspiration:
+        parts.append(f"aspiration ±{settings.aspiration_window:g}")
+    if used("transposition_table"):
+        parts.append(f"TT {settings.tt_megabytes} MB" if settings.transposition_table else "no TT")
+    if used("move_ordering"):
+        if settings.move_ordering:
+            extras = [name for name, on in (("killers", settings.killers), ("history", settings.history)) if on]
+            parts.append("ordering" + (f" ({', '.join(extras)})" if extras else ""))
+        else:
+            parts.append("no ordering")
+    if used("quiescence") and uses_quiescence(settings):
+        parts.append("quiescence")
+    for field, name in (
+        ("check_extensions", "check ext."),
+        ("null_move", "null move"),
+        ("late_move_reductions", "LMR"),
+    ):
+        if used(field) and getattr(settings, field):
+            parts.append(name)
+    if used("solver_empties") and settings.solver_empties:
+        parts.append(f"solver ≤ {settings.solver_empties} empties")
+    parts.append(f"{settings.threads} thread{'s' if settings.threads != 1 else ''}")
+    return " · ".join(parts)

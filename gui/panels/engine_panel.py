@@ -1,0 +1,477 @@
+"""The engine panel: what the search is doing, live, about ten times a second.
+
+Everything is built once and updated in place (label texts, rows appended to models), so a
+display refreshed ten times a second neither flickers nor makes the layout jump: value labels
+and table columns are as wide as their widest possible text from the start.
+
+Connect it to an ``EngineBridge`` with ``connect_bridge`` (or call the ``on_*`` slots).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
+from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGridLayout,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, Score
+from ai.search.chance_common import next_decider
+from games.base import CHANCE, GameState
+from gui.engine_bridge import EngineBridge, SearchInfo
+from gui.panels import display
+
+Index = QModelIndex | QPersistentModelIndex
+ALIGN_NUMBER = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+ALIGN_TEXT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+
+
+def tabular_font(base: QFont) -> QFont:
+    """A font whose digits all have one width, so changing numbers do not shimmy: the app's
+    own (the bundled DejaVu Sans has tabular figures; a system monospace font may be absent
+    from the packaged app), asked for tabular figures where the font has the feature."""
+    font = QFont(base)
+    tag = QFont.Tag.fromString("tnum") if hasattr(QFont, "Tag") else None
+    if tag is not None:
+        font.setFeature(tag, 1)
+    return font
+
+
+class Column:
+    """A table column: header, alignment and the widest text it will hold (sets its width)."""
+
+    def __init__(self, header: str, widest: str, align: Qt.AlignmentFlag = ALIGN_NUMBER) -> None:
+        self.header = header
+        self.widest = widest
+        self.align = align
+
+
+class RowsModel(QAbstractTableModel):
+    """Rows of ready-made texts; appending or replacing rows never resets the view."""
+
+    def __init__(self, columns: list[Column], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.columns = columns
+        self.rows: list[tuple[str, ...]] = []
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802 (Qt's name)
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.columns)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.rows[index.row()][index.column()]
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return self.columns[index.column()].align
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return self.columns[section].header
+        return None
+
+    def set_header(self, column: int, text: str) -> None:
+        if self.columns[column].header != text:
+            self.columns[column].header = text
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, column, column)
+
+    def append(self, row: tuple[str, ...]) -> None:
+        self.beginInsertRows(QModelIndex(), len(self.rows), len(self.rows))
+        self.rows.append(row)
+        self.endInsertRows()
+
+    def replace(self, rows: list[tuple[str, ...]]) -> None:
+        """New contents: rows changed in place, the rest inserted or removed."""
+        common = min(len(rows), len(self.rows))
+        if len(rows) < len(self.rows):
+            self.beginRemoveRows(QModelIndex(), len(rows), len(self.rows) - 1)
+            del self.rows[len(rows):]
+            self.endRemoveRows()
+        changed = [row for row in range(common) if self.rows[row] != rows[row]]
+        self.rows[:common] = rows[:common]
+        if changed:
+            self.dataChanged.emit(self.index(changed[0], 0), self.index(changed[-1], len(self.columns) - 1))
+        if len(rows) > common:
+            self.beginInsertRows(QModelIndex(), common, len(rows) - 1)
+            self.rows.extend(rows[common:])
+            self.endInsertRows()
+
+    def clear(self) -> None:
+        self.replace([])
+
+
+ITERATION_COLUMNS = [
+    Column("Depth", "99/99"),
+    Column("Score", "≥ mated in 9"),
+    Column("Nodes", "99,999,999"),
+    Column("Time", "99.99 s"),
+    Column("EBF", "99.99"),
+    Column("TT hits", "100.0%"),
+    Column("1st cut", "100.0%"),
+    Column("Principal variation", "", ALIGN_TEXT),
+]
+"""Per iteration: what a student compares between settings (rates and cut-off counts of the
+running search are in the counters above the table)."""
+ROOT_MOVE_COLUMNS = [
+    Column("Move", "24/18 13/11 24/18 13/11", ALIGN_TEXT),
+    Column("Visits", "99,999,999"),
+    Column("Share", "100.0%"),
+    Column("Value", "+9.999"),
+]
+
+
+def make_table(model: RowsModel, font: QFont) -> QTableView:
+    """A read-only table whose fixed columns are as wide as their widest text."""
+    view = QTableView()
+    view.setModel(model)
+    view.setFont(font)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+    view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    view.setWordWrap(False)
+    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)  # a narrow dock scrolls, never cuts
+    view.setTextElideMode(Qt.TextElideMode.ElideRight)
+    view.setAlternatingRowColors(True)
+    view.verticalHeader().hide()
+    metrics = QFontMetrics(font)
+    header = view.horizontalHeader()
+    header.setMinimumSectionSize(8)
+    view.verticalHeader().setDefaultSectionSize(metrics.height() + 6)
+    header_metrics = QFontMetrics(header.font())
+    for column, spec in enumerate(model.columns):
+        if spec.widest:
+            width = max(metrics.horizontalAdvance(spec.widest), header_metrics.horizontalAdvance(spec.header)) + 14
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(column, width)
+    header.setStretchLastSection(True)
+    return view
+
+
+class StatLabel(QLabel):
+    """A value label of a fixed width (its column's widest expected text), right-aligned:
+    changing numbers never move anything."""
+
+    def __init__(self, width: int, font: QFont) -> None:
+        super().__init__(display.NO_VALUE)
+        self.setFont(font)
+        self.setAlignment(ALIGN_NUMBER)
+        self.setFixedWidth(width)  # no relayout as numbers change
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+
+STATS: list[tuple[str, str, str]] = [
+    # key, caption, widest value
+    ("depth", "Depth / sel.", "99 / 99"),
+    ("nodes", "Nodes", "999,999,999"),
+    ("nps", "Nodes/s", "999 k/s"),
+    ("time", "Time", "999.99 s"),
+    ("hash", "Hash fill", "100.0 %"),
+    ("tt", "TT hit rate", "100.0 %"),
+    ("cutoffs", "Cut-offs", "999,999,999"),
+    ("first_cut", "1st-move cuts", "100.0 %"),
+    ("ebf", "Eff. branching", "999.99"),
+]
+CURRENT_MOVE = ("current", "Searching")
+"""The root move being searched: its own row, as wide as the panel (a backgammon turn is long)."""
+
+
+class EnginePanel(QWidget):
+    """Depth, score from a named side, PV in the game's notation, counters, the iteration
+    table and (MCTS, chance roots) the root moves; the algorithm and its settings.
+
+    ``best_move_changed(move | None)`` when the engine's current best move changes (the
+    first move of the latest principal variation), for the board's arrow.
+    """
+
+    best_move_changed = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._info: SearchInfo | None = None
+        self._game: type[GameState] | None = None
+        self._last_score: Score | None = None
+        self._best_move: object | None = None
+        numbers = tabular_font(self.font())
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setSpacing(4)
+
+        self.status_label = QLabel("Engine idle")
+        self.status_label.setObjectName("engineStatus")
+        self.status_label.setWordWrap(True)  # an engine error is a sentence
+        self.status_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        layout.addWidget(self.status_label)
+
+        self.score_label = QLabel(display.NO_VALUE)
+        self.score_label.setObjectName("engineScore")
+        score_font = QFont(self.font())
+        score_font.setPointSizeF(self.font().pointSizeF() * 1.5)
+        score_font.setBold(True)
+        self.score_label.setFont(score_font)
+        self.score_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.score_label)
+
+        self.pv_label = QLabel(display.NO_VALUE)
+        self.pv_label.setObjectName("enginePv")
+        self.pv_label.setWordWrap(True)
+        self.pv_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.pv_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        pv_lines = 3
+        self.pv_label.setFixedHeight(QFontMetrics(self.pv_label.font()).lineSpacing() * pv_lines + 4)
+        self.pv_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        layout.addWidget(self.pv_label)
+
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(10)
+        grid.setVerticalSpacing(2)
+        self.stat_labels: dict[str, StatLabel] = {}
+        half = (len(STATS) + 1) // 2
+        columns = [STATS[:half], STATS[half:]]
+        metrics = QFontMetrics(numbers)
+        for pair, stats in enumerate(columns):
+            width = max(metrics.horizontalAdvance(widest) for _, _, widest in stats) + 4
+            for row, (key, caption, _widest) in enumerate(stats):
+                caption_label = QLabel(caption)
+                value = StatLabel(width, numbers)
+                grid.addWidget(caption_label, row, pair * 3)
+                grid.addWidget(value, row, pair * 3 + 1)
+                self.stat_labels[key] = value
+        caption_label = QLabel(CURRENT_MOVE[1])
+        current = StatLabel(0, numbers)
+        current.setMinimumWidth(0)
+        current.setMaximumWidth(16777215)
+        current.setAlignment(ALIGN_TEXT)
+        current.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        grid.addWidget(caption_label, half, 0)
+        grid.addWidget(current, half, 1, 1, 5)
+        self.stat_labels[CURRENT_MOVE[0]] = current
+        grid.setColumnMinimumWidth(2, 16)  # between the two columns of counters
+        grid.setColumnStretch(5, 1)  # spare width goes to the right of both
+        layout.addLayout(grid)
+
+        self.settings_label = QLabel("")
+        self.settings_label.setObjectName("engineSettings")
+        self.settings_label.setWordWrap(True)
+        self.settings_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        small = QFont(self.font())
+        small.setPointSizeF(self.font().pointSizeF() * 0.9)
+        self.settings_label.setFont(small)
+        layout.addWidget(self.settings_label)
+
+        self.iterations = RowsModel([Column(c.header, c.widest, c.align) for c in ITERATION_COLUMNS], self)
+        self.root_moves = RowsModel([Column(c.header, c.widest, c.align) for c in ROOT_MOVE_COLUMNS], self)
+        self.iteration_view = make_table(self.iterations, self.font())
+        self.root_move_view = make_table(self.root_moves, self.font())
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.iteration_view, "Iterations")
+        self.tabs.addTab(self.root_move_view, "Root moves")
+        layout.addWidget(self.tabs, 1)
+
+    # ------------------------------------------------------------------ wiring
+    def connect_bridge(self, bridge: EngineBridge) -> None:
+        bridge.search_started.connect(self.on_search_started)
+        bridge.iteration_received.connect(self.on_iteration)
+        bridge.progress_received.connect(self.on_progress)
+        bridge.current_move_received.connect(self.on_current_move)
+        bridge.search_finished.connect(self.on_finished)
+        bridge.search_failed.connect(self.on_failed)
+
+    @property
+    def score(self) -> Score | None:
+        """The latest score shown (for the eval bar and graph)."""
+        return self._last_score
+
+    def pv_text(self) -> str:
+        return self.pv_label.text()
+
+    # ------------------------------------------------------------------- slots
+    @Slot(object)
+    def on_search_started(self, info: SearchInfo) -> None:
+        self._info = info
+        self._game = type(info.root)
+        self._last_score = None
+        self._set_best_move(None)
+        game = self._game
+        self.iterations.clear()
+        self.root_moves.clear()
+        view_name = game.PLAYER_NAMES[display.FIXED_VIEW]
+        self.iterations.set_header(1, f"Score ({view_name})")
+        is_chance = info.root.to_move() == CHANCE
+        mover = next_decider(info.root.copy()) if is_chance else info.root.to_move()
+        mover_name = game.PLAYER_NAMES[mover] if mover is not None else display.NO_VALUE
+        self.root_moves.set_header(0, "Roll" if is_chance else "Move")
+        self.root_moves.set_header(2, "Chance" if is_chance else "Share")
+        self.root_moves.set_header(3, f"Value ({mover_name})")
+        self.tabs.setTabEnabled(self.tabs.indexOf(self.root_move_view), False)
+        self.status_label.setText(f"Thinking: {game.NAME}, {self._limits_text(info)}")
+        self.score_label.setText(display.NO_VALUE)
+        self.pv_label.setText(display.NO_VALUE)
+        for label in self.stat_labels.values():
+            label.setText(display.NO_VALUE)
+        self.settings_label.setText(display.settings_summary(info.settings, game))
+        self.tabs.setCurrentWidget(self.iteration_view)
+
+    @Slot(object)
+    def on_iteration(self, event: Iteration) -> None:
+        info, game = self._info, self._game
+        if info is None or game is None or event.search_id != info.search_id:
+            return
+        self._last_score = event.score
+        mark = display.bound_mark(event.bound, event.score)
+        line = display.line_text(info.root, event.pv)
+        self.score_label.setText(mark + display.score_text(event.score, game))
+        self.pv_label.setText(line)
+        self.pv_label.setToolTip(line)  # the whole line, should it not fit its three rows
+        self._show_counters(event.nodes, event.nps, event.time, event.hashfull, event.depth, event.seldepth)
+        self.stat_labels["tt"].setText(display.percent_text(event.tt_hit_rate))
+        self.stat_labels["cutoffs"].setText(display.count_text(event.cutoffs))
+        self.stat_labels["first_cut"].setText(display.percent_text(event.first_move_cutoff_rate))
+        self.stat_labels["ebf"].setText(display.ebf_text(event.ebf))
+        self.iterations.append(
+            (
+                f"{event.depth}/{event.seldepth}",
+                mark + display.score_value_text(event.score, game),
+                display.count_text(event.nodes),
+                display.seconds_text(event.time),
+                display.ebf_text(event.ebf),
+                display.percent_text(event.tt_hit_rate, compact=True),
+                display.percent_text(event.first_move_cutoff_rate, compact=True),
+                line,
+            )
+        )
+        self.iteration_view.scrollToBottom()
+        if event.pv and event.bound == "exact":
+            self._set_best_move(event.pv[0])
+        if event.root_moves:
+            self._show_root_moves(event.root_moves)
+
+    @Slot(object)
+    def on_progress(self, event: Progress) -> None:
+        if self._info is None or event.search_id != self._info.search_id:
+            return
+        self._show_counters(event.nodes, event.nps, event.time, event.hashfull, event.depth, None)
+
+    @Slot(object)
+    def on_current_move(self, event: CurrentMove) -> None:
+        info = self._info
+        if info is None or event.search_id != info.search_id:
+            return
+        name = display.move_text(info.root, event.move)
+        self.stat_labels["current"].setText(f"{name} ({event.number}/{event.total})")
+
+    @Slot(object)
+    def on_finished(self, event: Finished) -> None:
+        info, game = self._info, self._game
+        if info is None or game is None or event.search_id != info.search_id:
+            return
+        self._last_score = event.score
+        self.score_label.setText(display.score_text(event.score, game))
+        if event.pv:
+            self.pv_label.setText(display.line_text(info.root, event.pv))
+        elif event.best_move is not None:
+            self.pv_label.setText(display.move_text(info.root, event.best_move))
+        self._show_counters(event.nodes, event.nps, event.time, None, event.depth, event.seldepth)
+        stats = event.stats
+        if stats.tt_probes:
+            self.stat_labels["tt"].setText(display.percent_text(stats.tt_hit_rate))
+        if stats.cutoffs:
+            self.stat_labels["cutoffs"].setText(display.count_text(stats.cutoffs))
+            self.stat_labels["first_cut"].setText(display.percent_text(stats.first_move_cutoff_rate))
+        self.stat_labels["current"].setText(display.NO_VALUE)
+        if event.root_moves:
+            self._show_root_moves(event.root_moves)
+        self._set_best_move(event.best_move)
+        how = "stopped" if event.stopped else "done"
+        if info.root.to_move() == CHANCE:  # nothing to choose before the dice: a value
+            what = "Value before the roll"
+        else:
+            what = f"Best move {display.move_text(info.root, event.best_move)}"
+        self.status_label.setText(f"{what} ({how}, {display.seconds_text(event.time)})")
+
+    @Slot(str)
+    def on_failed(self, message: str) -> None:
+        self.status_label.setText(f"Engine error: {message}")
+        self.stat_labels["current"].setText(display.NO_VALUE)
+
+    def clear(self) -> None:
+        """Back to idle (a new game; a search stopped by the user)."""
+        self._info = None
+        self._set_best_move(None)
+        self.status_label.setText("Engine idle")
+        self.stat_labels["current"].setText(display.NO_VALUE)
+
+    # ----------------------------------------------------------------- helpers
+    def _set_best_move(self, move: object | None) -> None:
+        if move != self._best_move:
+            self._best_move = move
+            self.best_move_changed.emit(move)
+
+    def _show_counters(
+        self, nodes: int, nps: float, seconds: float, hashfull: float | None, depth: int, seldepth: int | None
+    ) -> None:
+        labels = self.stat_labels
+        labels["nodes"].setText(display.count_text(nodes))
+        labels["nps"].setText(display.rate_text(nps))
+        labels["time"].setText(display.seconds_text(seconds))
+        if hashfull is not None:
+            labels["hash"].setText(display.percent_text(hashfull))
+        if seldepth is not None:
+            labels["depth"].setText(f"{depth} / {seldepth}")
+        elif labels["depth"].text() == display.NO_VALUE:
+            labels["depth"].setText(f"{depth}")
+
+    def _show_root_moves(self, stats: tuple[RootMoveStat, ...]) -> None:
+        info = self._info
+        if info is None:
+            return
+        root = info.root
+        total = sum(stat.visits for stat in stats)
+        if total:  # MCTS: the most visited first (the move it will play)
+            ordered = sorted(stats, key=lambda stat: stat.visits, reverse=True)
+        else:  # searched values (a chance root's rolls): the best first
+            ordered = sorted(stats, key=lambda stat: stat.value, reverse=True)
+        chances = dict(root.chance_outcomes()) if root.to_move() == CHANCE else {}
+        rows = []
+        for stat in ordered:
+            if stat.move in chances:
+                share = display.percent_text(chances[stat.move], compact=True)
+            elif total:
+                share = display.percent_text(stat.visits / total, compact=True)
+            else:
+                share = display.NO_VALUE
+            visits = display.count_text(stat.visits) if total else display.NO_VALUE
+            rows.append((display.move_text(root, stat.move), visits, share, f"{stat.value:+.3f}"))
+        self.root_moves.replace(rows)
+        index = self.tabs.indexOf(self.root_move_view)
+        if not self.tabs.isTabEnabled(index):
+            self.tabs.setTabEnabled(index, True)
+            self.tabs.setCurrentIndex(index)  # the first root statistics: show them
+
+    @staticmethod
+    def _limits_text(info: SearchInfo) -> str:
+        limits = info.limits
+        parts = []
+        if limits.depth is not None:
+            parts.append(f"depth {limits.depth}")
+        if limits.time is not None:
+            parts.append(f"{limits.time:g} s")
+        if limits.nodes is not None:
+            parts.append(f"{limits.nodes:,} nodes")
+        return ", ".join(parts) if parts else "until stopped"

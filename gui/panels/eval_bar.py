@@ -1,0 +1,140 @@
+"""The eval bar beside the board: each player's share of a vertical bar, from the score.
+
+As on Lichess: the side at the bottom of the board has its colour at the bottom of the bar;
+a proven win fills it; a small number says the score. Backgammon reads equity as a win
+chance (``display.player0_share``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from ai.events import Score
+from games.base import GameState
+from gui.panels import display
+from gui.theme import Theme
+
+LIGHT_SIDE = QColor("#f4f4f0")
+DARK_SIDE = QColor("#2a2a2a")
+BAR_WIDTH = 26
+
+
+def player_colors(game: type[GameState], light: QColor = LIGHT_SIDE, dark: QColor = DARK_SIDE) -> tuple[QColor, QColor]:
+    """The bar colours of players 0 and 1: a player called White is light, one called Black
+    dark; otherwise the first player light."""
+    names = [name.lower() for name in game.PLAYER_NAMES]
+    if names[0] == "black" or names[1] == "white":
+        return dark, light
+    return light, dark
+
+
+def theme_sides(theme: Theme | None) -> tuple[QColor, QColor]:
+    """The light and dark side colours of ``theme`` (its white and black discs)."""
+    if theme is None:
+        return LIGHT_SIDE, DARK_SIDE
+    return QColor(theme.color("disc_white")), QColor(theme.color("disc_black"))
+
+
+class EvalBar(QWidget):
+    """A vertical bar: player 0's share of it grows from the bottom (or top when flipped)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._game: type[GameState] | None = None
+        self._score: Score | None = None
+        self._share = 0.5
+        self._is_flipped = False
+        self._colors = (LIGHT_SIDE, DARK_SIDE)
+        self._theme: Theme | None = None
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Expanding)
+        self.setMinimumHeight(120)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(BAR_WIDTH, 400)
+
+    def set_game(self, game: type[GameState]) -> None:
+        self._game = game
+        self._colors = player_colors(game, *theme_sides(self._theme))
+        self.set_score(None)
+
+    def set_theme(self, theme: Theme) -> None:
+        """The sides' colours from the theme (the rest follows the application palette)."""
+        self._theme = theme
+        if self._game is not None:
+            self._colors = player_colors(self._game, *theme_sides(theme))
+        self.update()
+
+    def set_flipped(self, is_flipped: bool) -> None:
+        """Player 0 at the top (the board shows player 0 at the top)."""
+        self._is_flipped = is_flipped
+        self.update()
+
+    def set_score(self, score: Score | None) -> None:
+        """Show ``score`` (``None``: no evaluation yet, an even bar)."""
+        self._score = score
+        self._share = 0.5 if self._game is None else display.player0_share(score, self._game)
+        self.setToolTip("" if score is None or self._game is None else display.score_text(score, self._game))
+        self.update()
+
+    @property
+    def share(self) -> float:
+        """Player 0's share of the bar, 0..1."""
+        return self._share
+
+    def label_text(self) -> str:
+        """The short number on the bar: ``+1.2``, ``M3``, ``62 %`` (win chance)."""
+        score, game = self._score, self._game
+        if score is None or game is None:
+            return ""
+        seen = score.for_player(display.FIXED_VIEW)
+        if seen.win_in_plies is not None:  # "mate in 3" -> M3, "win in 5 plies" -> W5
+            words = display.score_value_text(score, game)
+            digits = "".join(char for char in words if char.isdigit())
+            return ("M" if "mate" in words else "W") + digits
+        if game.UTILITY_KIND == "equity":
+            leader = max(self._share, 1 - self._share)
+            return f"{100 * leader:.0f}%"
+        text = display.score_value_text(score, game)
+        return text.lstrip("+-")
+
+    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+        first, second = self._colors
+        bottom_color, top_color = (second, first) if self._is_flipped else (first, second)
+        bottom_share = 1 - self._share if self._is_flipped else self._share
+        split = rect.top() + rect.height() * (1 - bottom_share)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.fillRect(QRectF(rect.left(), rect.top(), rect.width(), split - rect.top()), top_color)
+        painter.fillRect(QRectF(rect.left(), split, rect.width(), rect.bottom() - split), bottom_color)
+        mid = rect.top() + rect.height() / 2
+        painter.setPen(QColor(128, 128, 128, 160))
+        painter.drawLine(int(rect.left()), int(mid), int(rect.right()), int(mid))
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(rect)
+        text = self.label_text()
+        if text:
+            font = painter.font()
+            font.setPointSizeF(max(6.0, font.pointSizeF() * 0.75))
+            font.setBold(True)
+            painter.setFont(font)
+            metrics = QFontMetrics(font)
+            while metrics.horizontalAdvance(text) > rect.width() - 2 and font.pointSizeF() > 5:
+                font.setPointSizeF(font.pointSizeF() - 0.5)
+                painter.setFont(font)
+                metrics = QFontMetrics(font)
+            # The number sits at the end of the leading side, in the other side's colour.
+            bottom_leads = bottom_share >= 0.5
+            height = metrics.height() + 4
+            if bottom_leads:
+                box = QRectF(rect.left(), rect.bottom() - height, rect.width(), height)
+                painter.setPen(top_color)
+            else:
+                box = QRectF(rect.left(), rect.top(), rect.width(), height)
+                painter.setPen(bottom_color)
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+        painter.end()

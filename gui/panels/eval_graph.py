@@ -1,0 +1,179 @@
+"""The eval graph: the score over the game's moves, drawn with QPainter (QtCharts is not in
+PySide6-Essentials). Player 0's advantage is up, as on Lichess; a click picks a position.
+
+Values are plotted as player 0's share (``display.player0_share``), the eval bar's scale, so
+a proven win touches the edge and a long game stays readable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from ai.events import Score
+from games.base import GameState
+from gui.panels import display
+from gui.panels.eval_bar import player_colors, theme_sides
+from gui.theme import Theme
+
+MARGIN = 4.0
+
+
+class EvalGraph(QWidget):
+    """Score per ply; ``ply_clicked(int)`` when the user clicks a position."""
+
+    ply_clicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._game: type[GameState] | None = None
+        self._scores: list[Score | None] = []
+        self._current: int | None = None
+        self._theme: Theme | None = None
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(90)
+        self.setMouseTracking(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(320, 90)
+
+    # ----------------------------------------------------------------- contents
+    def set_game(self, game: type[GameState]) -> None:
+        self._game = game
+        self._scores = []
+        self._current = None
+        self.update()
+
+    def set_theme(self, theme: Theme) -> None:
+        """The sides' colours from the theme (the rest follows the application palette)."""
+        self._theme = theme
+        self.update()
+
+    def set_scores(self, scores: Sequence[Score | None]) -> None:
+        """The score of every position (index = plies played; ``None`` = not evaluated)."""
+        self._scores = list(scores)
+        self.update()
+
+    def set_score(self, ply: int, score: Score | None) -> None:
+        """The score of the position after ``ply`` plies (the list grows as needed)."""
+        if ply < 0:
+            raise ValueError(f"a ply is never negative, not {ply}")
+        if ply >= len(self._scores):
+            self._scores.extend([None] * (ply + 1 - len(self._scores)))
+        self._scores[ply] = score
+        self.update()
+
+    def truncate(self, plies: int) -> None:
+        """Forget positions after ``plies`` (a take-back, a new line)."""
+        del self._scores[plies + 1:]
+        self.update()
+
+    def set_current_ply(self, ply: int | None) -> None:
+        self._current = ply
+        self.update()
+
+    @property
+    def scores(self) -> list[Score | None]:
+        return list(self._scores)
+
+    # ------------------------------------------------------------------ geometry
+    def _plot_rect(self) -> QRectF:
+        return QRectF(self.rect()).adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
+
+    def _span(self) -> int:
+        return max(len(self._scores) - 1, 1)
+
+    def x_of(self, ply: int) -> float:
+        plot = self._plot_rect()
+        return plot.left() + plot.width() * ply / self._span()
+
+    def ply_at(self, x: float) -> int | None:
+        """The position nearest ``x`` (``None`` while the graph is empty)."""
+        if not self._scores:
+            return None
+        plot = self._plot_rect()
+        fraction = (x - plot.left()) / plot.width() if plot.width() > 0 else 0.0
+        return min(len(self._scores) - 1, max(0, round(fraction * self._span())))
+
+    def _y_of(self, score: Score) -> float:
+        plot = self._plot_rect()
+        share = display.player0_share(score, self._game) if self._game else 0.5
+        return plot.bottom() - plot.height() * share
+
+    # ---------------------------------------------------------------------- input
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.button() != Qt.MouseButton.LeftButton:
+            return super().mousePressEvent(event)
+        ply = self.ply_at(event.position().x())
+        if ply is not None:
+            self.ply_clicked.emit(ply)
+        event.accept()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        ply = self.ply_at(event.position().x())
+        if ply is None or self._game is None:
+            self.setToolTip("")
+            return
+        score = self._scores[ply]
+        text = display.score_text(score, self._game) if score else "not evaluated"
+        self.setToolTip(f"ply {ply}: {text}")
+
+    # -------------------------------------------------------------------- drawing
+    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        palette = self.palette()
+        plot = self._plot_rect()
+        painter.fillRect(self.rect(), palette.color(palette.ColorRole.Base))
+        mid = plot.top() + plot.height() / 2
+        grid = QColor(palette.color(palette.ColorRole.Text))
+        grid.setAlpha(70)
+        painter.setPen(QPen(grid, 1, Qt.PenStyle.DashLine))
+        painter.drawLine(QPointF(plot.left(), mid), QPointF(plot.right(), mid))
+        points = [(ply, score) for ply, score in enumerate(self._scores) if score is not None]
+        if self._game is not None and points:
+            first_color, second_color = player_colors(self._game, *theme_sides(self._theme))
+            upper = QPainterPath(QPointF(self.x_of(points[0][0]), mid))
+            for ply, score in points:
+                upper.lineTo(QPointF(self.x_of(ply), self._y_of(score)))
+            upper.lineTo(QPointF(self.x_of(points[-1][0]), mid))
+            upper.closeSubpath()
+            painter.save()
+            painter.setClipRect(QRectF(plot.left(), plot.top(), plot.width(), mid - plot.top()))
+            painter.fillPath(upper, self._translucent(first_color))
+            painter.setClipRect(QRectF(plot.left(), mid, plot.width(), plot.bottom() - mid))
+            painter.fillPath(upper, self._translucent(second_color))
+            painter.restore()
+            line = QPainterPath(QPointF(self.x_of(points[0][0]), self._y_of(points[0][1])))
+            for ply, score in points[1:]:
+                line.lineTo(QPointF(self.x_of(ply), self._y_of(score)))
+            painter.setPen(QPen(palette.color(palette.ColorRole.Highlight), 1.6))
+            painter.drawPath(line)
+        if self._current is not None and self._scores:
+            x = self.x_of(min(self._current, len(self._scores) - 1))
+            painter.setPen(QPen(palette.color(palette.ColorRole.Highlight), 1.2))
+            painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
+            score = self._scores[min(self._current, len(self._scores) - 1)]
+            if score is not None:
+                painter.setBrush(palette.color(palette.ColorRole.Highlight))
+                painter.drawEllipse(QPointF(x, self._y_of(score)), 3.0, 3.0)
+        border = QColor(palette.color(palette.ColorRole.Text))
+        border.setAlpha(90)
+        painter.setPen(QPen(border, 1))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5))
+        painter.end()
+
+    def _translucent(self, base: QColor) -> QColor:
+        """A fill that reads on light and dark panels: the player's colour, or grey when that
+        colour would vanish into the background."""
+        background = self.palette().color(self.palette().ColorRole.Base)
+        fill = QColor(base)
+        if abs(fill.lightness() - background.lightness()) < 60:
+            fill = QColor(128, 128, 128)
+        fill.setAlpha(150)
+        return fill

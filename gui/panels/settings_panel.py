@@ -1,0 +1,262 @@
+"""The search settings panel: the algorithm and every enhancement switch of ``SearchSettings``,
+threads and hash size, so a student can turn each piece off and see what it did.
+
+Only the algorithms that suit the game are offered; switches the chosen algorithm (or the
+game) does not use stay visible but greyed out, with a tooltip saying why. Every change
+emits ``settings_changed(SearchSettings)``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ai.search import ALGORITHMS, uses_quiescence
+from ai.settings import SearchSettings
+from games.base import GameState
+from gui.panels.display import USED_BY, game_has_noisy_moves, game_has_null_move
+
+MAX_TABLE_MEGABYTES = 4096
+MAX_SOLVER_EMPTIES = 24
+
+
+def valid_algorithms(game: type[GameState]) -> list[str]:
+    """The algorithms offered for ``game``: the chance family (and MCTS) for dice games,
+    the deterministic family (and MCTS) otherwise."""
+    names = []
+    for name, spec in ALGORITHMS.items():
+        if name == "mcts" or spec.handles_chance == game.HAS_CHANCE:
+            names.append(name)
+    return names
+
+
+def default_algorithm(game: type[GameState]) -> str:
+    names = valid_algorithms(game)
+    for preferred in ("pvs", "star2"):
+        if preferred in names:
+            return preferred
+    return names[0]
+
+
+class SettingsPanel(QWidget):
+    """Every switch of ``SearchSettings``; ``settings()`` reads them, ``set_settings`` shows
+    them, and each change emits ``settings_changed``."""
+
+    settings_changed = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._game: type[GameState] | None = None
+        self._is_loading = False
+        self._settings = SearchSettings()
+        self.controls: dict[str, QWidget] = {}
+        self._tips: dict[str, str] = {}
+        self._quiescence_chosen = False
+        """Whether ``quiescence`` is the user's choice (else ``None``: the algorithm's default)."""
+
+        self.algorithm = QComboBox()
+        self.controls["algorithm"] = self.algorithm
+
+        def check(field: str, text: str, tip: str) -> QCheckBox:
+            box = QCheckBox(text)
+            box.setToolTip(tip)
+            self.controls[field] = box
+            return box
+
+        def spin(field: str, low: int, high: int, suffix: str = "") -> QSpinBox:
+            box = QSpinBox()
+            box.setRange(low, high)
+            box.setSuffix(suffix)
+            box.setKeyboardTracking(False)
+            self.controls[field] = box
+            return box
+
+        def real(field: str, low: float, high: float, step: float, decimals: int) -> QDoubleSpinBox:
+            box = QDoubleSpinBox()
+            box.setRange(low, high)
+            box.setSingleStep(step)
+            box.setDecimals(decimals)
+            box.setKeyboardTracking(False)
+            self.controls[field] = box
+            return box
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        top = QFormLayout()
+        top.addRow("Algorithm", self.algorithm)
+        cores = os.cpu_count() or 1
+        top.addRow("Threads", spin("threads", 1, cores, f" of {cores}"))
+        layout.addLayout(top)
+
+        depth_first = QGroupBox("Search enhancements")
+        form = QFormLayout(depth_first)
+        form.addRow(check("iterative_deepening", "Iterative deepening", "Search depth 1, 2, 3, ... reusing each result"))
+        row = QHBoxLayout()
+        row.addWidget(check("aspiration", "Aspiration window ±", "Search each iteration in a window round the last score"))
+        row.addWidget(real("aspiration_window", 1.0, 100000.0, 10.0, 0))
+        form.addRow(row)
+        row = QHBoxLayout()
+        row.addWidget(check("transposition_table", "Transposition table", "Remember positions already searched"))
+        row.addWidget(spin("tt_megabytes", 1, MAX_TABLE_MEGABYTES, " MB"))
+        form.addRow(row)
+        form.addRow(check("move_ordering", "Move ordering", "Table move, captures (MVV-LVA), killers, history first"))
+        row = QHBoxLayout()
+        row.addWidget(check("killers", "Killer moves", "Quiet moves that cut off at the same ply"))
+        row.addWidget(check("history", "History heuristic", "Quiet moves that cut off anywhere"))
+        form.addRow(row)
+        form.addRow(check("quiescence", "Quiescence search", "Search noisy moves (captures) past the depth limit"))
+        form.addRow(check("check_extensions", "Check extensions", "Search one ply deeper after a check"))
+        row = QHBoxLayout()
+        row.addWidget(check("null_move", "Null move", "Pass to prove a position is too good (R = 2)"))
+        row.addWidget(check("late_move_reductions", "Late move reductions", "Search late quiet moves less deep"))
+        form.addRow(row)
+        form.addRow("Exact solver at ≤", spin("solver_empties", 0, MAX_SOLVER_EMPTIES, " empties"))
+        layout.addWidget(depth_first)
+
+        mcts = QGroupBox("Monte Carlo tree search")
+        form = QFormLayout(mcts)
+        form.addRow("Exploration C", real("exploration", 0.0, 10.0, 0.1, 2))
+        playout = QComboBox()
+        playout.addItem("Random to the end", "random")
+        playout.addItem("Short, scored by EVAL", "eval")
+        self.controls["playout"] = playout
+        form.addRow("Playouts", playout)
+        form.addRow("Playout depth", spin("playout_depth", 1, 200, " plies"))
+        form.addRow("Seed", spin("seed", 0, 2**31 - 1))
+        layout.addWidget(mcts)
+        layout.addStretch(1)
+
+        self.set_settings(self._settings)
+        self.algorithm.currentIndexChanged.connect(self._on_changed)
+        self.controls["quiescence"].toggled.connect(self._on_quiescence_chosen)  # first: before _read
+        for field, control in self.controls.items():
+            if isinstance(control, QCheckBox):
+                control.toggled.connect(self._on_changed)
+            elif isinstance(control, QSpinBox | QDoubleSpinBox):
+                control.valueChanged.connect(self._on_changed)
+            elif isinstance(control, QComboBox) and field != "algorithm":
+                control.currentIndexChanged.connect(self._on_changed)
+
+    # -------------------------------------------------------------------- API
+    def set_game(self, game: type[GameState]) -> None:
+        """Offer the algorithms of ``game``; keep the current one if it suits the game."""
+        self._game = game
+        names = valid_algorithms(game)
+        current = self._settings.algorithm if self._settings.algorithm in names else default_algorithm(game)
+        self._is_loading = True
+        self.algorithm.clear()
+        for name in names:
+            self.algorithm.addItem(f"{name}: {ALGORITHMS[name].summary}", name)
+            self.algorithm.setItemData(self.algorithm.count() - 1, ALGORITHMS[name].summary, Qt.ItemDataRole.ToolTipRole)
+        self._is_loading = False
+        self.set_settings(dataclasses.replace(self._settings, algorithm=current))
+        self.settings_changed.emit(self._settings)
+
+    def settings(self) -> SearchSettings:
+        return self._settings
+
+    def set_settings(self, settings: SearchSettings) -> None:
+        """Show ``settings`` (no signal)."""
+        self._is_loading = True
+        try:
+            index = self.algorithm.findData(settings.algorithm)
+            if index < 0 and self.algorithm.count() == 0:
+                spec = ALGORITHMS[settings.algorithm]
+                self.algorithm.addItem(f"{spec.name}: {spec.summary}", spec.name)
+                index = 0
+            if index >= 0:
+                self.algorithm.setCurrentIndex(index)
+            self._quiescence_chosen = settings.quiescence is not None
+            for field, control in self.controls.items():
+                value = getattr(settings, field)
+                if field == "quiescence":  # None: the algorithm's default, shown as what it does
+                    assert isinstance(control, QCheckBox)
+                    control.setChecked(uses_quiescence(settings))
+                elif isinstance(control, QCheckBox):
+                    control.setChecked(bool(value))
+                elif isinstance(control, QSpinBox):
+                    control.setValue(int(value))
+                elif isinstance(control, QDoubleSpinBox):
+                    control.setValue(float(value))
+                elif field == "playout":
+                    assert isinstance(control, QComboBox)
+                    control.setCurrentIndex(max(0, control.findData(value)))
+        finally:
+            self._is_loading = False
+        self._settings = self._read()
+        self._update_enabled()
+
+    # ---------------------------------------------------------------- internals
+    def _read(self) -> SearchSettings:
+        values: dict[str, object] = {}
+        for field, control in self.controls.items():
+            if field == "quiescence" and not self._quiescence_chosen:
+                values[field] = None  # the algorithm's default
+            elif isinstance(control, QCheckBox):
+                values[field] = control.isChecked()
+            elif isinstance(control, QSpinBox):
+                values[field] = control.value()
+            elif isinstance(control, QDoubleSpinBox):
+                values[field] = control.value()
+            elif isinstance(control, QComboBox):
+                data = control.currentData()
+                if data is not None:
+                    values[field] = data
+        return dataclasses.replace(self._settings, **values)
+
+    def _on_quiescence_chosen(self, _checked: bool) -> None:
+        if not self._is_loading:
+            self._quiescence_chosen = True  # the user's choice from now on, not the default
+
+    def _on_changed(self, *_args: object) -> None:
+        if self._is_loading:
+            return
+        self._settings = self._read()
+        if not self._quiescence_chosen:  # a new algorithm: show its own default
+            self._is_loading = True
+            self.controls["quiescence"].setChecked(uses_quiescence(self._settings))  # type: ignore[attr-defined]
+            self._is_loading = False
+        self._update_enabled()
+        self.settings_changed.emit(self._settings)
+
+    def _update_enabled(self) -> None:
+        settings, game = self._settings, self._game
+        for field, users in USED_BY.items():
+            control = self.controls[field]
+            reason = ""
+            if settings.algorithm not in users:
+                reason = f"{settings.algorithm} does not use this"
+            elif field in ("aspiration", "aspiration_window") and not settings.iterative_deepening:
+                reason = "needs iterative deepening"
+            elif field == "aspiration_window" and not settings.aspiration:
+                reason = "aspiration is off"
+            elif field == "tt_megabytes" and not settings.transposition_table:
+                reason = "the table is off"
+            elif field in ("killers", "history") and not settings.move_ordering:
+                reason = "move ordering is off"
+            elif field == "playout_depth" and settings.playout != "eval":
+                reason = "random playouts run to the end"
+            elif game is not None:
+                if field in ("check_extensions", "null_move", "late_move_reductions") and not game_has_null_move(game):
+                    reason = f"{game.NAME} has no checks or null moves"
+                elif field == "solver_empties" and not game.HAS_SOLVER:
+                    reason = f"{game.NAME} has no exact endgame solver"
+                elif field == "quiescence" and not game_has_noisy_moves(game):
+                    reason = f"{game.NAME} has no noisy moves"
+            control.setEnabled(not reason)
+            tip = self._tips.setdefault(field, control.toolTip())
+            control.setToolTip(f"{tip} (off here: {reason})" if reason and tip else reason or tip)
+

@@ -1,0 +1,79 @@
+"""The bridge on the real engine pool (worker processes): live panel updates, stop, shutdown
+leaves no process behind."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Iterator
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from ai.settings import Limits, SearchSettings
+from games import get_game, new_game
+from gui.engine_bridge import WORKER_NICENESS, EngineBridge, available_cores
+from gui.panels.engine_panel import EnginePanel
+
+THREADS = min(2, available_cores())
+SPAWN_TIMEOUT_MS = 60_000
+"""The first search waits for the workers to start (spawn imports the engine in each)."""
+
+
+def process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.fixture
+def bridge() -> Iterator[EngineBridge]:
+    engine = EngineBridge()
+    yield engine
+    engine.shutdown()
+    assert multiprocessing.active_children() == []
+
+
+def test_a_search_on_the_pool_updates_the_panel_live(qtbot: QtBot, bridge: EngineBridge) -> None:
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    panel.connect_bridge(bridge)
+    progress: list[object] = []
+    bridge.progress_received.connect(progress.append)
+    state = get_game("chess").from_text("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    with qtbot.waitSignal(bridge.search_finished, timeout=SPAWN_TIMEOUT_MS) as answer:
+        search_id = bridge.start_search(state, SearchSettings(threads=THREADS), Limits(depth=5))
+    finished = answer.args[0]
+    assert finished.search_id == search_id and finished.best_move in state.legal_moves()
+    assert panel.pv_text() == "  ".join(state.line_names(finished.pv))
+    assert state.parse_move(panel.pv_text().split()[0]) == finished.pv[0]  # SAN from the values
+    assert panel.iterations.rowCount() >= 5
+    assert panel.stat_labels["nodes"].text() == f"{finished.nodes:,}"
+    pool = bridge.pool
+    assert pool is not None and pool.workers == THREADS
+    pids = getattr(pool, "worker_pids", ())
+    if hasattr(os, "getpriority"):
+        assert all(os.getpriority(os.PRIO_PROCESS, pid) >= WORKER_NICENESS for pid in pids)
+
+
+def test_stop_on_the_pool_delivers_nothing_more_and_shutdown_ends_every_worker(qtbot: QtBot) -> None:
+    bridge = EngineBridge()
+    seen: list[object] = []
+    with qtbot.waitSignal(bridge.iteration_received, timeout=SPAWN_TIMEOUT_MS):
+        bridge.start_search(new_game("othello"), SearchSettings(threads=THREADS), Limits())  # until stopped
+    for signal in (bridge.iteration_received, bridge.progress_received, bridge.search_finished, bridge.search_failed):
+        signal.connect(seen.append)
+    bridge.stop()
+    assert not bridge.is_searching
+    qtbot.wait(500)  # several delivery intervals and progress heartbeats
+    assert seen == []
+    with qtbot.waitSignal(bridge.search_finished, timeout=20_000) as answer:  # the pool still serves
+        bridge.start_search(new_game("tictactoe"), SearchSettings(threads=THREADS), Limits(depth=3))
+    assert answer.args[0].best_move is not None
+    pool = bridge.pool
+    pids = list(getattr(pool, "worker_pids", ()))
+    bridge.shutdown()
+    assert multiprocessing.active_children() == []
+    assert not any(process_exists(pid) for pid in pids)
