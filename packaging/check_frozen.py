@@ -8,10 +8,13 @@ every check prints one line, and the first failure ends the run with status 1. I
    ``--smoke-test``) exits 0 offscreen. While it runs, its process tree is sampled from
    ``/proc``: the worker processes must be the frozen executable itself, started by spawn
    (``--multiprocessing-fork``), and after it exits nothing of its session may remain.
-3. Killed: SIGKILL on the app while its workers run; they must end by themselves.
-4. The same self-test on a real X server (Xvfb, the xcb platform), when ``xvfb-run`` is there.
-5. The command line: ``perft`` and a UCI handshake from the same executable.
-6. The first painted window (``gui.startup_probe``): the version is pyproject's, the window
+3. The engine pool from the CLI (``analyse --threads 2``): its workers are the frozen
+   executable started by spawn, and nothing is left once it has answered.
+4. Killed: SIGKILL on a searching ``analyse --threads 2`` while its workers run; they must end
+   by themselves (the pool's orphan check, the same in the app).
+5. The same self-test on a real X server (Xvfb, the xcb platform), when ``xvfb-run`` is there.
+6. The command line: ``perft`` and a UCI handshake from the same executable.
+7. The first painted window (``gui.startup_probe``): the version is pyproject's, the window
    has its icon, and, started with fontconfig blinded to the system's fonts (``FONTCONFIG_FILE`` a
    configuration without font folders, ``QT_QPA_FONTDIR`` an empty folder), the only font Qt
    knows is the bundled DejaVu Sans and the window uses it, as on a machine with no fonts.
@@ -42,6 +45,7 @@ GENERIC_FAMILIES = ("Monospace", "Sans Serif", "Serif")
 """Fontconfig's aliases, listed even when it knows no font."""
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SPAWN_FLAG = "--multiprocessing-fork"
+POOL_WORKERS = 2
 
 
 class CheckFailed(Exception):
@@ -79,59 +83,85 @@ def self_test_mode(executable: Path) -> str:
     return "--self-test" if "--self-test" in result.stdout else "--smoke-test"
 
 
+def run_watched(command: list[str], folder: str, name: str) -> tuple[str, float, int]:
+    """Run ``command`` in a new session and watch its processes until it and they have ended.
+
+    Returns (output, seconds, spawn workers seen). Fails if it exits non-zero, a worker is
+    not the frozen executable itself, or anything of its session outlives it.
+    """
+    executable = Path(command[0]).resolve()
+    started = time.monotonic()
+    log = open(Path(folder) / "output.log", "w+", encoding="utf-8")  # a pipe could fill and block
+    # A new session: every process it starts stays in it unless it leaves on purpose.
+    process = subprocess.Popen(
+        command, env=offscreen_env(folder), cwd=folder, start_new_session=True, stdout=log, stderr=subprocess.STDOUT
+    )
+    workers: set[int] = set()
+    while process.poll() is None:
+        for pid, (exe, argv) in session_processes(process.pid).items():
+            if pid != process.pid and SPAWN_FLAG in argv:
+                if Path(exe).resolve() != executable:
+                    process.kill()
+                    raise CheckFailed(f"{name}: a worker runs {exe}, not the frozen executable")
+                workers.add(pid)
+        if time.monotonic() - started > SELF_TEST_TIMEOUT_S:
+            process.kill()
+            raise CheckFailed(f"{name} did not finish in {SELF_TEST_TIMEOUT_S:.0f} s")
+        time.sleep(SAMPLE_INTERVAL_S)
+    seconds = time.monotonic() - started
+    log.seek(0)
+    output = log.read()
+    log.close()
+    if process.returncode != 0:
+        tail = "\n".join(output.strip().splitlines()[-15:])
+        raise CheckFailed(f"{name} exited {process.returncode}:\n{tail}")
+    deadline = time.monotonic() + LEFTOVER_GRACE_S
+    while (left := session_processes(process.pid)) and time.monotonic() < deadline:
+        time.sleep(SAMPLE_INTERVAL_S)
+    if left:
+        raise CheckFailed(f"processes left behind after {name}: {left}")
+    return output, seconds, len(workers)
+
+
 def check_self_test(executable: Path, screenshot: Path | None) -> str:
     mode = self_test_mode(executable)
     with tempfile.TemporaryDirectory(prefix="plyground-check-") as folder:
         command = [str(executable), mode] + (["--screenshot", str(screenshot)] if screenshot else [])
-        started = time.monotonic()
-        # A new session: every process the app starts stays in it unless it leaves on purpose.
-        log = open(Path(folder) / "output.log", "w+", encoding="utf-8")  # a pipe could fill and block
-        process = subprocess.Popen(
-            command, env=offscreen_env(folder), cwd=folder, start_new_session=True, stdout=log, stderr=subprocess.STDOUT
-        )
-        workers: dict[int, list[str]] = {}
-        while process.poll() is None:
-            for pid, (exe, argv) in session_processes(process.pid).items():
-                if pid != process.pid and SPAWN_FLAG in argv:
-                    if Path(exe).resolve() != executable.resolve():
-                        process.kill()
-                        raise CheckFailed(f"a worker runs {exe}, not the frozen executable")
-                    workers[pid] = argv
-            if time.monotonic() - started > SELF_TEST_TIMEOUT_S:
-                process.kill()
-                raise CheckFailed(f"{mode} did not finish in {SELF_TEST_TIMEOUT_S:.0f} s")
-            time.sleep(SAMPLE_INTERVAL_S)
-        log.seek(0)
-        output = log.read()
-        log.close()
-        seconds = time.monotonic() - started
-        if process.returncode != 0:
-            tail = "\n".join(output.strip().splitlines()[-15:])
-            raise CheckFailed(f"{mode} exited {process.returncode}:\n{tail}")
-        deadline = time.monotonic() + LEFTOVER_GRACE_S
-        while (left := session_processes(process.pid)) and time.monotonic() < deadline:
-            time.sleep(SAMPLE_INTERVAL_S)
-        if left:
-            raise CheckFailed(f"processes left behind after {mode}: {left}")
+        _, seconds, workers = run_watched(command, folder, mode)
     if mode == "--self-test" and not workers:
         raise CheckFailed("--self-test passed but no spawn worker process of the frozen executable was seen")
-    return f"{mode}: exit 0 in {seconds:.1f} s, {len(workers)} spawn worker process(es) of the frozen executable, none left"
+    return f"{mode}: exit 0 in {seconds:.1f} s, {workers} spawn worker process(es) of the frozen executable, none left"
 
 
-def check_killed_app_leaves_nothing(executable: Path) -> str:
-    """SIGKILL the app while its workers run: they must notice and end (the pool's orphan check)."""
-    if self_test_mode(executable) != "--self-test":
-        return "kill: SKIPPED, the placeholder starts no workers"
+def check_pool_from_cli(executable: Path) -> str:
+    """``analyse --threads 2``: the engine pool's workers from the frozen executable, cleaned up."""
+    command = [str(executable), "analyse", "--game", "chess", "--depth", "5", "--threads", str(POOL_WORKERS)]
+    with tempfile.TemporaryDirectory(prefix="plyground-pool-") as folder:
+        output, seconds, workers = run_watched(command, folder, "analyse --threads")
+    if "bestmove" not in output:
+        raise CheckFailed(f"analyse --threads printed no best move: {output[-300:]}")
+    if workers < 1:
+        raise CheckFailed("analyse --threads ran without a spawn worker process")
+    return f"pool (CLI): analyse --threads {POOL_WORKERS} in {seconds:.1f} s with {workers} spawn worker(s), none left"
+
+
+def check_killed_parent_leaves_nothing(executable: Path) -> str:
+    """SIGKILL a long pool search's process while its workers run: they must notice and end.
+
+    The pool's orphan check is the same for the app and the CLI; the CLI's search is used
+    because it is certain to be running when the kill comes.
+    """
+    command = [str(executable), "analyse", "--game", "chess", "--depth", "60", "--threads", str(POOL_WORKERS)]
     with tempfile.TemporaryDirectory(prefix="plyground-kill-") as folder:
         process = subprocess.Popen(
-            [str(executable), "--self-test"], env=offscreen_env(folder), cwd=folder, start_new_session=True,
+            command, env=offscreen_env(folder), cwd=folder, start_new_session=True,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + SELF_TEST_TIMEOUT_S
         while not any(SPAWN_FLAG in argv for _, argv in session_processes(process.pid).values()):
             if process.poll() is not None or time.monotonic() > deadline:
                 process.kill()
-                raise CheckFailed("kill: no worker process appeared before the self-test ended")
+                raise CheckFailed("kill: no worker process appeared before the search ended")
             time.sleep(SAMPLE_INTERVAL_S)
         process.kill()
         process.wait()
@@ -145,9 +175,9 @@ def check_killed_app_leaves_nothing(executable: Path) -> str:
                 pass
         unpacked = list(Path(folder).glob("_MEI*"))  # removed with the folder
     if left:
-        raise CheckFailed(f"kill: {len(left)} process(es) outlived the killed app by {ORPHAN_GRACE_S:.0f} s: {left}")
+        raise CheckFailed(f"kill: {len(left)} process(es) outlived their killed parent by {ORPHAN_GRACE_S:.0f} s: {left}")
     note = f" (its one-file unpack folder {unpacked[0].name} was left behind)" if unpacked else ""
-    return f"kill: after SIGKILL of the app its workers ended within {time.monotonic() - killed:.1f} s{note}"
+    return f"kill: after SIGKILL of a searching analyse --threads its workers ended within {time.monotonic() - killed:.1f} s{note}"
 
 
 def check_first_paint(executable: Path) -> str:
@@ -244,7 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     checks = [
         lambda: check_files(args.executable),
         lambda: check_self_test(args.executable, args.screenshot),
-        lambda: check_killed_app_leaves_nothing(args.executable),
+        lambda: check_pool_from_cli(args.executable),
+        lambda: check_killed_parent_leaves_nothing(args.executable),
         lambda: check_x11(args.executable),
         lambda: check_cli(args.executable),
         lambda: check_first_paint(args.executable),
