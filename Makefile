@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test setup system-deps bench bench-full package release startup clean
+.PHONY: run test selftest setup system-deps bench bench-full package release startup clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,19 +20,31 @@ setup: $(STAMP)
 system-deps:
 	bash .ci/qt-system-libs
 
+# On a desktop (DISPLAY set) the app runs on X11, which needs the xcb libraries (installed
+# when missing). With no display at all the app says so in one line and how to run offscreen.
 run: setup system-deps
-	$(BIN)/plyground-gui
+	@if [ -n "$${DISPLAY:-}" ]; then bash .ci/qt-system-libs --xcb; fi
+	$(BIN)/plyground
 
 # pytest exits 5 when it collected no tests: that is a broken suite, not a pass.
 test: setup system-deps
 	QT_QPA_PLATFORM=offscreen timeout 1200 $(BIN)/python -m pytest -q; \
 	status=$$?; if [ $$status -eq 5 ]; then echo "no tests were collected" >&2; exit 1; fi; exit $$status
 
-# Quick numbers (a few minutes): move generators, search speed, node counts, FFO #1-#19.
+# The app checks itself end to end (every game against the engine through the GUI's own
+# session, bridge and worker pool): once offscreen, once on a real X server (Xvfb, xcb).
+SELFTEST := $(BIN)/plyground --self-test --timeout 240
+selftest: setup system-deps
+	QT_QPA_PLATFORM=offscreen timeout 300 $(SELFTEST)
+	bash .ci/qt-system-libs --xvfb
+	QT_QPA_PLATFORM=xcb timeout 300 xvfb-run -a -s "-screen 0 1280x1024x24" $(SELFTEST)
+
+# Quick numbers (a few minutes): move generators, search speed, node counts, stop latency, FFO #1-#19.
 bench: setup
 	$(BIN)/python bench/perft_speed.py
 	$(BIN)/python bench/node_counts.py
 	$(BIN)/python bench/engine_speed.py
+	$(BIN)/python bench/stop_latency.py
 	$(BIN)/python bench/othello_ffo.py
 	$(BIN)/python bench/backgammon_eval.py --games 400
 

@@ -1,4 +1,4 @@
-"""``plyground``: the engine's command line (perft, analyse, uci ...).
+"""``plyground``: the engine's command line (perft, analyse, match, uci).
 
 Every subcommand reports bad input (an unknown game, a broken position, an illegal move, an
 option out of range) as one line ``plyground: error: ...`` on stderr and exit status 2 —
@@ -264,34 +264,19 @@ def search_on_pool(request: SearchRequest, threads: int, show: Callable[[object]
     parallel MCTS or a root split, as the pool decides), showing its events as they come;
     Ctrl-C asks the pool to answer now (``move_now``). The pool's workers start with Ctrl-C
     ignored: the program decides what an interrupt means, and it is not their death."""
-    import queue
-
-    from ai.events import Finished
+    from ai.engine import search_on_pool as wait_for_pool
 
     from ai.parallel import EnginePool
 
-    events: queue.SimpleQueue[object] = queue.SimpleQueue()
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the spawned workers
     try:
         pool = EnginePool(workers=threads, hash_megabytes=request.settings.tt_megabytes)
     finally:
         signal.signal(signal.SIGINT, previous)
     with pool:
-        search_id = pool.submit(request, events.put)
         previous = signal.signal(signal.SIGINT, lambda _signum, _frame: INTERRUPTED.set())
         try:
-            asked_to_stop = False
-            while True:
-                if INTERRUPTED.is_set() and not asked_to_stop:
-                    pool.move_now(search_id)
-                    asked_to_stop = True
-                try:
-                    event = events.get(timeout=POOL_POLL_SECONDS)
-                except queue.Empty:
-                    continue
-                if isinstance(event, Finished):
-                    return event
-                show(event)
+            return wait_for_pool(pool, request, show, INTERRUPTED.is_set, POOL_POLL_SECONDS)
         finally:
             signal.signal(signal.SIGINT, previous)
 
@@ -470,7 +455,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROGRAM,
-        description="Plyground's game engine: perft, analysis and a UCI chess engine.",
+        description="Plyground's game engine: perft, analysis, engine matches and a UCI chess engine.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
     position_help = "position in the game's notation (default: the start); one beginning with '-' as --position=TEXT"

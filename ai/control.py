@@ -110,10 +110,6 @@ class SearchControl:
         """Seconds since the search started."""
         return self._clock() - self.started
 
-    def time_left(self) -> float | None:
-        """Seconds until the deadline, or ``None`` without a time limit."""
-        return None if self.deadline is None else self.deadline - self._clock()
-
     def nps(self) -> float:
         """Nodes per second so far."""
         elapsed = self.elapsed()

@@ -7,8 +7,13 @@ per node), so watching costs nothing when nobody watches.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from typing import Any, Protocol
+
+from games.base import GameState
+
+NodeFunction = Callable[..., float]
+"""A search node ``(state, depth, alpha, beta, ply, *extra) -> value``."""
 
 
 class SearchObserver(Protocol):
@@ -45,3 +50,33 @@ class RecordingObserver:
 
     def cutoff(self, path: Sequence[Any], move: Any, skipped: Sequence[Any]) -> None:
         self.calls.append(("cutoff", tuple(path), move, tuple(skipped)))
+
+
+def observed(
+    node: NodeFunction,
+    observer: SearchObserver,
+    path: MutableSequence[Any],
+    view_sign: Callable[[GameState], int] | None = None,
+) -> NodeFunction:
+    """``node`` wrapped so that ``observer`` sees every node entered and left; both search
+    families use it, and only while an observer watches, so watching costs nothing otherwise.
+
+    ``path`` is the search's own move path (it changes as the search walks). Without
+    ``view_sign`` the node's window and value are already side-to-move (the negamax family);
+    the expectimax family computes in the root player's view and passes ``view_sign(state)``
+    (+1 when the node's own player is the root player, else -1) so the observer still sees
+    side-to-move windows and values. Extra arguments after the ply (Star2's known first-move
+    value) are passed through.
+    """
+
+    def watched(state: GameState, depth: int, alpha: float, beta: float, ply: int, *extra: Any) -> float:
+        sign = 1 if view_sign is None else view_sign(state)
+        low, high = (alpha, beta) if sign > 0 else (-beta, -alpha)
+        observer.entered(path, depth, low, high)
+        value = node(state, depth, alpha, beta, ply, *extra)
+        seen = value if sign > 0 else -value
+        bound = "lower" if seen >= high else "upper" if seen <= low else "exact"
+        observer.left(path, seen, bound)
+        return value
+
+    return watched

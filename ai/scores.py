@@ -17,7 +17,9 @@ from ai.events import Score
 WIN_SCORE = 1_000_000
 """A won terminal at the root; every evaluation lies far inside (-WIN_SCORE, WIN_SCORE)."""
 MAX_PLY = 1_000
-"""No search line is longer; scores beyond ``WIN_SCORE - MAX_PLY`` are wins."""
+"""The farthest win a score can count in plies (a bound, not the length of a search's lines,
+which ``ai.search.common.MAX_SEARCH_PLY`` caps far lower); scores beyond
+``WIN_SCORE - MAX_PLY`` are wins. The front ends accept depths up to it."""
 WIN_THRESHOLD = WIN_SCORE - MAX_PLY
 INFINITY = 10 * WIN_SCORE
 """Wider than any score: the initial alpha-beta window."""

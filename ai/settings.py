@@ -21,10 +21,6 @@ class Limits:
     nodes: int | None = None
     """Maximum number of nodes visited."""
 
-    @property
-    def is_infinite(self) -> bool:
-        return self.depth is None and self.time is None and self.nodes is None
-
 
 @dataclass(frozen=True)
 class SearchSettings:

@@ -31,8 +31,6 @@ LOWER: Final = 1
 """The score is a lower bound (the node failed high: some move reached beta)."""
 UPPER: Final = 2
 """The score is an upper bound (the node failed low: no move reached alpha)."""
-BOUND_NAMES: Final = ("exact", "lower", "upper")
-"""Index with a bound constant: the words the observer and the events use."""
 
 Entry = tuple[int, int, float, int, Any, int]
 """``(key, depth, score, bound, move, generation)``: a plain tuple because creating and

@@ -21,7 +21,6 @@ A UCI engine must never die on a line and a GUI waits for every ``go``'s ``bestm
 from __future__ import annotations
 
 import io
-import queue
 import signal
 import sys
 import threading
@@ -33,7 +32,7 @@ from typing import TYPE_CHECKING, TextIO
 import chess
 
 from ai.display import echo, one_line, uci_score
-from ai.engine import clear_memory, prepare, run_search
+from ai.engine import clear_memory, prepare, run_search, search_on_pool
 from ai.events import Finished, Iteration, SearchEvent
 from ai.parallel import available_cores as core_count
 from ai.scores import MAX_PLY
@@ -457,7 +456,8 @@ class UciEngine:
             if drawn:
                 self.send("info string the position is a draw by rule: a move to play on, with a draw score")
             if self.pool is not None:
-                finished = self.search_on_pool(self.pool, prepared.request, on_event)
+                # ``stop`` (or the ponderhit deadline) asks the pool to answer now.
+                finished = search_on_pool(self.pool, prepared.request, on_event, self.should_stop, POOL_POLL_SECONDS)
             else:
                 finished = run_search(prepared, on_event=on_event, should_stop=self.should_stop)
             if finished.error is not None:
@@ -475,26 +475,6 @@ class UciEngine:
             self.send(final)
         self.release.wait()  # ``go infinite``/``go ponder``: the answer waits for stop/ponderhit
         self.send(f"bestmove {uci_move(best_move) if best_move else NULL_MOVE}")
-
-    def search_on_pool(
-        self, pool: EnginePool, request: SearchRequest, on_event: Callable[[SearchEvent], None]
-    ) -> Finished:
-        """``request`` on the worker pool; ``stop`` (or the ponderhit deadline) asks it to
-        answer now (``move_now``), and its ``Finished`` still comes."""
-        events: queue.SimpleQueue[SearchEvent] = queue.SimpleQueue()
-        search_id = pool.submit(request, events.put)
-        asked_to_stop = False
-        while True:
-            if not asked_to_stop and self.should_stop():
-                pool.move_now(search_id)
-                asked_to_stop = True
-            try:
-                event = events.get(timeout=POOL_POLL_SECONDS)
-            except queue.Empty:
-                continue
-            if isinstance(event, Finished):
-                return event
-            on_event(event)
 
     @staticmethod
     def info_line(event: Iteration | Finished, side: int) -> str:

@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import chess
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.chess_game import ChessState, evaluation  # noqa: E402

@@ -14,23 +14,18 @@ import multiprocessing
 import sys
 from collections.abc import Sequence
 
-CLI_COMMANDS = frozenset({"perft", "analyse", "uci", "-h", "--help"})
-"""First arguments that select the engine's command line instead of the app."""
-
-
 def choose_entry(argv: Sequence[str]) -> str:
-    """``"cli"`` or ``"gui"`` for the arguments after the program name."""
-    return "cli" if argv and argv[0] in CLI_COMMANDS else "gui"
+    """``"cli"`` or ``"gui"`` for the arguments after the program name (the rule lives in
+    ``gui.app``, which imports no Qt: a subcommand first selects the engine's CLI)."""
+    from gui.app import is_cli
+
+    return "cli" if is_cli(argv) else "gui"
 
 
 def main(argv: Sequence[str]) -> int:
-    if choose_entry(argv) == "cli":
-        from ai.cli import main as cli_main
+    from gui.app import main as app_main
 
-        return cli_main(list(argv))
-    from gui.app import main as gui_main
-
-    return gui_main(list(argv))
+    return app_main(list(argv))
 
 
 if __name__ == "__main__":

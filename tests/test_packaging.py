@@ -75,7 +75,7 @@ def test_freeze_support_comes_first_in_the_main_block() -> None:
 @pytest.mark.parametrize(
     ("argv", "entry"),
     [([], "gui"), (["--smoke-test"], "gui"), (["perft", "--game", "chess", "--depth", "1"], "cli"),
-     (["uci"], "cli"), (["analyse"], "cli"), (["--help"], "cli")],
+     (["uci"], "cli"), (["analyse"], "cli"), (["--help"], "gui"), (["--self-test"], "gui")],
 )
 def test_one_executable_serves_app_and_command_line(argv: list[str], entry: str) -> None:
     assert load_module(PACKAGING / "run_app.py").choose_entry(argv) == entry

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ai.match.players import GameHistory, PlayerFailure, SpecError
+from ai.match.players import GameHistory, PlayerFailure, SpecError, started
 from ai.match.process import LineProcess
 from ai.match.uci import find_program
 from ai.settings import Limits
@@ -42,12 +42,7 @@ class GnubgPlayer:
             raise SpecError(f"player {spec!r}: write gnubg:PLIES with PLIES 0-{MAX_PLIES}") from None
         if not 0 <= plies <= MAX_PLIES:
             raise SpecError(f"player {spec!r}: plies must be 0-{MAX_PLIES}, not {plies}")
-        player = cls([find_program("gnubg", spec), "-t", "-q", "-r", "-p", str(SERVER)], plies, spec)
-        try:
-            player.start()
-        except PlayerFailure as error:
-            raise SpecError(f"player {spec!r}: {error}") from None
-        return player
+        return started(cls([find_program("gnubg", spec), "-t", "-q", "-r", "-p", str(SERVER)], plies, spec), spec)
 
     def start(self) -> None:
         self.process = LineProcess(self.command)

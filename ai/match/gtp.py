@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ai.match.players import GameHistory, PlayerFailure, SpecError
+from ai.match.players import GameHistory, PlayerFailure, started
 from ai.match.process import LineProcess
 from ai.match.uci import split_command
 from ai.settings import Limits
@@ -39,12 +39,7 @@ class GtpPlayer:
 
     @classmethod
     def from_spec(cls, rest: str, spec: str) -> GtpPlayer:
-        player = cls(split_command(rest, spec), spec)
-        try:
-            player.start()
-        except PlayerFailure as error:
-            raise SpecError(f"player {spec!r}: {error}") from None
-        return player
+        return started(cls(split_command(rest, spec), spec), spec)
 
     # ------------------------------------------------------------------ process
     def start(self) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ai.settings import Limits, SearchSettings
 from games import GameState, get_game
@@ -55,6 +55,25 @@ class Player(Protocol):
 
     def close(self) -> None:
         """Release the player's processes (idempotent)."""
+
+
+class ProgramPlayer(Player, Protocol):
+    """A player that is an external program, started once before the match."""
+
+    def start(self) -> None:
+        """Start the program and wait until it is ready; ``PlayerFailure`` if it is not."""
+
+
+Program = TypeVar("Program", bound=ProgramPlayer)
+
+
+def started(player: Program, spec: str) -> Program:
+    """``player``, started: a program that cannot start is a bad SPEC, said in one line."""
+    try:
+        player.start()
+    except PlayerFailure as error:
+        raise SpecError(f"player {spec!r}: {error}") from None
+    return player
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from urllib.parse import parse_qsl
 import chess
 import chess.engine
 
-from ai.match.players import GameHistory, PlayerFailure, SpecError
+from ai.match.players import GameHistory, PlayerFailure, SpecError, started
 from ai.settings import Limits
 from games import GameState
 
@@ -88,12 +88,7 @@ class UciPlayer:
         options = {key: _option_value(value) for key, value in parse_qsl(query, keep_blank_values=True)}
         if query and not options:
             raise SpecError(f"player {spec!r}: options go as Name=value&Name=value after '?'")
-        player = cls(split_command(command_text, spec), options, spec)
-        try:
-            player.start()
-        except PlayerFailure as error:
-            raise SpecError(f"player {spec!r}: {error}") from None
-        return player
+        return started(cls(split_command(command_text, spec), options, spec), spec)
 
     def start(self) -> None:
         try:

@@ -26,7 +26,7 @@ below can take, from ``GameState.utility_bounds()`` scaled to the search scale (
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any
 
 from games.base import CHANCE, GameState, Player
 
@@ -34,7 +34,7 @@ from ai.context import DISCARD_EVENTS, SearchContext
 from ai.observer import SearchObserver
 from ai.reporting import Reporter
 from ai.scores import INFINITY, WIN_SCORE, terminal_score
-from ai.search.common import searched_root_moves
+from ai.search.common import MAX_SEARCH_PLY, NO_LINE, searched_root_moves
 
 RootSearch = Callable[[GameState, int], float]
 """One iteration: ``(root state, depth) -> root value`` (root player's view)."""
@@ -42,11 +42,6 @@ NodeSearch = Callable[[GameState, int, float, float, int], float]
 """A node function ``(state, depth, alpha, beta, ply) -> value`` (root player's view);
 expectiminimax ignores the window."""
 
-MAX_SEARCH_PLY: Final = 128
-"""No line has more decision moves than this; a node that deep is evaluated statically (a
-guard against a game whose same-player decisions never end)."""
-NO_LINE: Final[tuple[Any, ...]] = ()
-"""An empty principal variation."""
 
 
 def next_decider(state: GameState) -> Player | None:
@@ -261,28 +256,6 @@ class ChanceTools:
         if player == CHANCE:
             player = next_decider(state)
         return 1 if player is None or player == self.root_player else -1
-
-
-def observed(node: Callable[..., float], tools: ChanceTools) -> Callable[..., float]:
-    """``node`` wrapped so that the observer sees every node entered and left, with windows
-    and values turned to the node's side-to-move view. Used only while an observer watches,
-    so watching costs nothing otherwise. Extra arguments after the window and ply (Star2's
-    known first-move value) are passed through."""
-    observer = tools.observer
-    assert observer is not None
-    path = tools.path
-
-    def watched(state: GameState, depth: int, alpha: float, beta: float, ply: int, *extra: Any) -> float:
-        sign = tools.observer_sign(state)
-        low, high = (alpha, beta) if sign > 0 else (-beta, -alpha)
-        observer.entered(path, depth, low, high)
-        value = node(state, depth, alpha, beta, ply, *extra)
-        seen = sign * value
-        bound = "lower" if seen >= high else "upper" if seen <= low else "exact"
-        observer.left(path, seen, bound)
-        return value
-
-    return watched
 
 
 def report_cutoff(tools: ChanceTools, move: Any, remaining: Sequence[Any]) -> None:

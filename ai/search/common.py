@@ -25,7 +25,7 @@ from ai.reporting import Reporter
 from ai.search import uses_quiescence
 from ai.scores import INFINITY, WIN_SCORE, terminal_score
 from ai.settings import SearchSettings
-from ai.tt import BOUND_NAMES, EXACT, LOWER, UPPER, SearchTable, TranspositionTable, estimate_move_bytes
+from ai.tt import SearchTable, TranspositionTable, estimate_move_bytes
 
 NodeSearch = Callable[[GameState, int, float, float, int], float]
 """A node function: ``(state, depth, alpha, beta, ply) -> value`` for the side to move."""
@@ -309,34 +309,6 @@ class SearchTools:
         """The move to play when nothing was searched: the first in the search's order."""
         moves = self.root_move_order(state, None)
         return moves[0] if moves else None
-
-
-def bound_of(value: float, alpha: float, beta: float) -> int:
-    """The kind of a fail-soft value searched with window ``(alpha, beta)``."""
-    if value >= beta:
-        return LOWER
-    if value <= alpha:
-        return UPPER
-    return EXACT
-
-
-def observed(node: NodeSearch, tools: SearchTools) -> NodeSearch:
-    """``node`` wrapped so that the observer sees every node entered and left.
-
-    The algorithms recurse through a variable that holds this wrapper only while an
-    observer watches, so watching costs nothing otherwise.
-    """
-    observer = tools.observer
-    assert observer is not None
-    path = tools.path
-
-    def watched(state: GameState, depth: int, alpha: float, beta: float, ply: int) -> float:
-        observer.entered(path, depth, alpha, beta)
-        value = node(state, depth, alpha, beta, ply)
-        observer.left(path, value, BOUND_NAMES[bound_of(value, alpha, beta)])
-        return value
-
-    return watched
 
 
 def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None:

@@ -24,6 +24,7 @@ from games.base import CHANCE, GameState
 
 from ai.context import SearchContext
 from ai.events import Finished
+from ai.observer import observed
 from ai.scores import INFINITY
 from ai.search.chance_common import (
     MAX_SEARCH_PLY,
@@ -31,7 +32,6 @@ from ai.search.chance_common import (
     ChanceTools,
     NodeSearch,
     RootSearch,
-    observed,
 )
 from ai.iterative import run_chance_search
 
@@ -97,7 +97,7 @@ def build(tools: ChanceTools) -> RootSearch:
                 tools.note_root_value(index, move, value, is_exact=True)
         return best
 
-    search: NodeSearch = expectiminimax if observer is None else observed(expectiminimax, tools)
+    search: NodeSearch = expectiminimax if observer is None else observed(expectiminimax, observer, tools.path, tools.observer_sign)
 
     def iteration(root: GameState, depth: int) -> float:
         return search(root, depth, -INFINITY, INFINITY, 0)

@@ -25,7 +25,8 @@ from ai.context import SearchContext
 from ai.events import Finished
 from ai.iterative import full_window_iteration, run_iterative_deepening
 from ai.scores import INFINITY, terminal_score
-from ai.search.common import NO_LINE, NodeSearch, SearchTools, observed
+from ai.observer import observed
+from ai.search.common import NO_LINE, NodeSearch, SearchTools
 from ai.search.quiescence import build_leaf
 
 
@@ -64,7 +65,7 @@ def build(tools: SearchTools) -> NodeSearch:
                     tools.note_root_best(move, value)
         return best
 
-    search: NodeSearch = minimax if observer is None else observed(minimax, tools)
+    search: NodeSearch = minimax if observer is None else observed(minimax, observer, tools.path)
     return search
 
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from games.base import GameState
 
+from ai.observer import observed
 from ai.scores import INFINITY, from_tt, is_win_score, terminal_score, to_tt
 from ai.search.common import (
     DEEP_NULL_MOVE_DEPTH,
@@ -43,7 +44,6 @@ from ai.search.common import (
     NodeSearch,
     SearchTools,
     next_up,
-    observed,
 )
 from ai.search.quiescence import build_leaf
 from ai.tt import EXACT, LOWER, UPPER
@@ -230,5 +230,5 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
             table.store(key, stored_depth, to_tt(best, ply), bound, None if bound == UPPER else best_move)
         return best
 
-    search: NodeSearch = negamax if observer is None else observed(negamax, tools)
+    search: NodeSearch = negamax if observer is None else observed(negamax, observer, tools.path)
     return search

@@ -39,13 +39,13 @@ from games.base import CHANCE, GameState, Player
 
 from ai.context import SearchContext
 from ai.events import Finished
+from ai.observer import observed
 from ai.scores import INFINITY
 from ai.search.chance_common import (
     MAX_SEARCH_PLY,
     NO_LINE,
     ChanceTools,
     RootSearch,
-    observed,
     report_cutoff,
 )
 from ai.iterative import run_chance_search
@@ -65,7 +65,7 @@ class Star1Search:
         self.path = tools.path
         self.root_is_decision = not tools.root_is_chance
         self.search: Callable[..., float] = (
-            self.value if self.observer is None else observed(self.value, tools)
+            self.value if self.observer is None else observed(self.value, self.observer, self.path, tools.observer_sign)
         )
         """What the recursion calls: ``value``, or ``value`` watched by the observer."""
 

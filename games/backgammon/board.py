@@ -45,11 +45,6 @@ STARTING_POINTS: dict[Point, int] = {24: 2, 13: 5, 8: 3, 6: 5}
 """Where each player's checkers start, in their own numbering."""
 
 
-def opposite(point: Point) -> Point:
-    """The same point in the other player's numbering (1 <-> 24, 13 <-> 12)."""
-    return BAR - point
-
-
 def empty_board() -> Board:
     """No checkers anywhere (not even borne off)."""
     return [0] * BOARD_SIZE
@@ -66,11 +61,6 @@ def starting_board() -> Board:
 def pip_count(board: Board) -> int:
     """Pips the player still has to travel: the bar counts 25, the ace point 1."""
     return sum(point * board[point] for point in range(1, BOARD_SIZE))
-
-
-def checkers_on_board(board: Board) -> int:
-    """Checkers not yet borne off (points and bar)."""
-    return sum(board[1:])
 
 
 def back_point(board: Board) -> Point:

@@ -204,20 +204,6 @@ def generate_plays(mine: Board, theirs: Board, high: int, low: int) -> list[Play
     return [NO_MOVE]
 
 
-def apply_play(mine: Board, theirs: Board, play: Play) -> list[bool]:
-    """Make ``play`` on the boards (no legality check); return which hops hit."""
-    hits = []
-    for source, target in play:
-        mine[source] -= 1
-        mine[target] += 1
-        hit = bool(target) and theirs[BAR - target] == 1
-        if hit:
-            theirs[BAR - target] = 0
-            theirs[BAR] += 1
-        hits.append(hit)
-    return hits
-
-
 def hit_points(mine: Board, theirs: Board, play: Play) -> list[int]:
     """The points (mover's numbering) where ``play`` hits, in the order it hits them."""
     points: list[int] = []

@@ -36,6 +36,7 @@ from ai.search.chance_common import ChanceTools, next_decider
 from ai.search.star1 import Star1Search
 from ai.search.star2 import Star2Search
 from ai.settings import Limits, SearchSettings
+from tests.ai.stop_clock import STOP_BUDGET, stop_latency_in_thread
 
 CHANCE_FAMILY = ("expectiminimax", "star1", "star2")
 MODULES = {"expectiminimax": expectiminimax, "star1": star1, "star2": star2}
@@ -531,26 +532,18 @@ def test_time_limit_is_honoured() -> None:
 @pytest.mark.parametrize("name", CHANCE_FAMILY)
 def test_stop_flag_is_honoured_within_100_ms(name: str) -> None:
     state = backgammon_positions(1, seed=11, cube=False)[0]
-    stop = threading.Event()
     first_iteration = threading.Event()
-    answers: list[Finished] = []
 
     def on_event(event: SearchEvent) -> None:
         if isinstance(event, Iteration):
             first_iteration.set()
 
-    def work() -> None:
-        answers.append(run_algorithm(name, state, Limits(), on_event=on_event, should_stop=stop.is_set))
-
-    thread = threading.Thread(target=work)
-    thread.start()
-    assert first_iteration.wait(timeout=30)
-    stopped_at = time.perf_counter()
-    stop.set()
-    thread.join(timeout=5)
-    latency = time.perf_counter() - stopped_at
-    assert answers and answers[0].stopped and answers[0].best_move is not None
-    assert latency < 0.1
+    latency, answer = stop_latency_in_thread(
+        lambda should_stop: run_algorithm(name, state, Limits(), on_event=on_event, should_stop=should_stop),
+        first_iteration,
+    )
+    assert answer.stopped and answer.best_move is not None
+    assert latency < STOP_BUDGET, f"{latency * 1000:.0f} ms of CPU time after the stop request"
 
 
 @pytest.mark.parametrize("name", CHANCE_FAMILY)

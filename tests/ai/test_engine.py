@@ -20,6 +20,7 @@ from ai.settings import Limits, SearchRequest, SearchSettings
 from games import new_game
 from games.base import GameState
 from tests.conftest import DATA_DIR
+from tests.ai.stop_clock import STOP_BUDGET, stop_latency_in_thread
 
 DETERMINISTIC = ("minimax", "alphabeta", "pvs", "mtdf")
 
@@ -347,27 +348,16 @@ def test_a_one_second_search_returns_within_1_2_seconds() -> None:
 
 @pytest.mark.parametrize("game", ["chess", "othello", "checkers"])
 def test_a_stop_request_ends_the_search_within_100_ms(game: str) -> None:
-    stop = threading.Event()
     searching = threading.Event()
-    result: dict[str, object] = {}
 
     def on_event(event: SearchEvent) -> None:
         if isinstance(event, Progress):
             searching.set()
 
-    def worker() -> None:
-        result["answer"] = run_search(SearchRequest(game=game), on_event=on_event, should_stop=stop.is_set)
-        result["ended"] = time.perf_counter()
-
-    thread = threading.Thread(target=worker)
-    thread.start()
-    assert searching.wait(timeout=30), "no Progress event from an infinite search"
-    asked = time.perf_counter()
-    stop.set()
-    thread.join(timeout=10)
-    assert not thread.is_alive()
-    assert float(result["ended"]) - asked < 0.1  # type: ignore[arg-type]
-    answer = result["answer"]
+    latency, answer = stop_latency_in_thread(
+        lambda should_stop: run_search(SearchRequest(game=game), on_event=on_event, should_stop=should_stop), searching
+    )
+    assert latency < STOP_BUDGET, f"{latency * 1000:.0f} ms of CPU time after the stop request"
     assert isinstance(answer, Finished) and answer.best_move is not None and answer.stopped
 
 

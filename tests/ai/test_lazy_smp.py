@@ -17,17 +17,10 @@ from ai.engine import search
 from ai.events import Iteration, SearchEvent
 from ai.lazy_smp import skips_depth
 from ai.settings import Limits, SearchSettings
+from tests.ai.test_equivalence import SAME_TREE
 
 ALPHA_BETA_FAMILY = ("alphabeta", "pvs", "mtdf")
 HELPERS = (1, 2, 3, 7)
-SAME_TREE = dict(
-    quiescence=False,
-    solver_empties=0,
-    check_extensions=False,
-    null_move=False,
-    late_move_reductions=False,
-    tt_megabytes=1,
-)
 
 
 def tictactoe_positions() -> list[GameState]:

@@ -24,6 +24,7 @@ from ai.events import Finished, Iteration, SearchEvent
 from ai.search import mcts
 from ai.settings import Limits, SearchSettings
 from tests.ai.test_chance import DiceTreeState, WinLossDiceTreeState, backgammon_positions, fixed_depth
+from tests.ai.stop_clock import STOP_BUDGET, stop_latency_in_thread
 
 
 def run_mcts(
@@ -328,24 +329,17 @@ def test_time_limit_is_honoured() -> None:
 
 
 def test_stop_flag_is_honoured_within_100_ms() -> None:
-    stop = threading.Event()
     reported = threading.Event()
-    answers: list[Finished] = []
 
     def on_event(event: SearchEvent) -> None:
         if isinstance(event, Iteration):
             reported.set()
 
-    thread = threading.Thread(
-        target=lambda: answers.append(run_mcts(new_game("othello"), Limits(), on_event, stop.is_set))
+    latency, answer = stop_latency_in_thread(
+        lambda should_stop: run_mcts(new_game("othello"), Limits(), on_event, should_stop), reported
     )
-    thread.start()
-    assert reported.wait(timeout=30)
-    stopped_at = time.perf_counter()
-    stop.set()
-    thread.join(timeout=5)
-    assert time.perf_counter() - stopped_at < 0.1
-    assert answers and answers[0].stopped and answers[0].best_move is not None
+    assert latency < STOP_BUDGET, f"{latency * 1000:.0f} ms of CPU time after the stop request"
+    assert answer.stopped and answer.best_move is not None
 
 
 def test_terminal_root_fails_fast_with_a_reason() -> None:

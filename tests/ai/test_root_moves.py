@@ -17,9 +17,9 @@ from games.base import CHANCE, GameState
 
 from ai.engine import prepare, run_search, search
 from ai.events import CurrentMove, SearchEvent
-from ai.scores import WIN_SCORE
 from ai.search import ALGORITHMS
 from ai.settings import Limits, SearchRequest, SearchSettings
+from tests.ai.test_equivalence import reference_negamax
 
 EXACT_ALGORITHMS = ("minimax", "alphabeta", "pvs", "mtdf", "expectiminimax", "star1", "star2")
 SAME_TREE = dict(
@@ -33,26 +33,11 @@ TICTACTOE = "x...o...."
 """x in a corner, o in the centre: seven moves, of different values."""
 
 
-def negamax(state: GameState, depth: int, ply: int = 0) -> float:
-    """An independent depth-limited negamax on the engine's scale (win = WIN - plies)."""
-    if state.is_terminal():
-        utility = state.utility(state.to_move())
-        return 0 if utility == 0 else (WIN_SCORE - ply if utility > 0 else -WIN_SCORE + ply)
-    if depth == 0:
-        return state.evaluate(state.to_move())
-    best = -float("inf")
-    for move in state.legal_moves():
-        state.play(move)
-        best = max(best, -negamax(state, depth - 1, ply + 1))
-        state.undo()
-    return best
-
-
 def restricted_value(state: GameState, moves: list[object], depth: int) -> float:
     values = []
     for move in moves:
         state.play(move)
-        values.append(-negamax(state, depth - 1, 1))
+        values.append(-reference_negamax(state, depth - 1, 1))
         state.undo()
     return max(values)
 

@@ -2,22 +2,25 @@
 
 The stop request is simulated by a ``should_stop`` that turns true at a known instant, so
 the latency measured (return time minus that instant) is the engine's own, free of thread
-scheduling noise. The brief's budget is 100 ms.
+scheduling noise. The brief's budget is 100 ms. The instant and the latency are measured in
+this process's CPU time, not on the wall clock: what the engine does after the request is
+the same however many other jobs share the machine, whereas wall time stretches with them
+(these asserts flaked under load). ``bench/stop_latency.py`` reports the wall-clock numbers.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 import pytest
 
 from ai.engine import search
 from ai.settings import Limits, SearchSettings
 from games import CHANCE, GameState, new_game
+from tests.ai.stop_clock import STOP_BUDGET
 
-STOP_BUDGET = 0.1
-"""Seconds from the stop request to the answer."""
 
 
 def othello_with_empties(empties: int, seed: int = 3) -> GameState:
@@ -42,18 +45,21 @@ def backgammon_midgame(seed: int = 5) -> GameState:
     return state
 
 
-def stop_latency(state: GameState, settings: SearchSettings, delay: float = 0.3) -> tuple[float, object]:
-    """(seconds from the stop request to the answer, the answer)."""
-    stop_at = time.perf_counter() + delay
-    answer = search(state, settings, Limits(), should_stop=lambda: time.perf_counter() >= stop_at)
-    return time.perf_counter() - stop_at, answer
+def stop_latency(
+    state: GameState, settings: SearchSettings, delay: float = 0.3, clock: Callable[[], float] = time.process_time
+) -> tuple[float, object]:
+    """(seconds from the stop request to the answer, the answer), on ``clock``: by default
+    the CPU time this process spent, so other jobs on the machine do not count."""
+    stop_at = clock() + delay
+    answer = search(state, settings, Limits(), should_stop=lambda: clock() >= stop_at)
+    return clock() - stop_at, answer
 
 
 def test_a_stop_cuts_a_long_othello_endgame_solve_short() -> None:
     """22 empties solved exactly would take many seconds: the solver polls the stop flag."""
     state = othello_with_empties(22)
     latency, answer = stop_latency(state, SearchSettings(algorithm="pvs", solver_empties=22))
-    assert latency < STOP_BUDGET
+    assert latency < STOP_BUDGET, f"{latency * 1000:.0f} ms of CPU time after the stop request"
     assert answer.stopped  # type: ignore[attr-defined]
     assert answer.best_move in state.legal_moves()  # type: ignore[attr-defined]
     assert answer.nodes > 1000  # type: ignore[attr-defined]  # the solver's nodes are counted
@@ -71,7 +77,7 @@ def test_a_time_limit_holds_during_an_othello_endgame_solve() -> None:
 def test_a_stop_ends_a_chess_search_within_100_ms(algorithm: str) -> None:
     state = new_game("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3")
     latency, answer = stop_latency(state, SearchSettings(algorithm=algorithm))
-    assert latency < STOP_BUDGET
+    assert latency < STOP_BUDGET, f"{latency * 1000:.0f} ms of CPU time after the stop request"
     assert answer.best_move is not None  # type: ignore[attr-defined]
 
 
@@ -79,7 +85,7 @@ def test_a_stop_ends_a_chess_search_within_100_ms(algorithm: str) -> None:
 def test_a_stop_ends_a_backgammon_search_within_100_ms(algorithm: str) -> None:
     state = backgammon_midgame()
     latency, answer = stop_latency(state, SearchSettings(algorithm=algorithm))
-    assert latency < STOP_BUDGET
+    assert latency < STOP_BUDGET, f"{latency * 1000:.0f} ms of CPU time after the stop request"
     assert answer.best_move in state.legal_moves()  # type: ignore[attr-defined]
 
 

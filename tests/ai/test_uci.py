@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -139,7 +138,6 @@ def test_a_final_info_line_comes_before_bestmove() -> None:
 
 
 def test_aspiration_bounds_are_marked_in_the_score() -> None:
-    board = chess.Board()
     common = dict(search_id=0, depth=5, seldepth=7, pv=(chess.Move.from_uci("e2e4"),), nodes=1000, nps=1000.0, time=1.0, hashfull=0.5,
                   tt_hit_rate=0.1, cutoffs=10, first_move_cutoff_rate=0.9, ebf=3.0)
     for bound, word in (("lower", " lowerbound"), ("upper", " upperbound"), ("exact", "")):

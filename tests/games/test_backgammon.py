@@ -19,7 +19,6 @@ from games.backgammon import (
     CENTRED,
     CHECKER_PLAY,
     CUBE_DECISION,
-    GAME_OVER,
     NO_MOVE,
     OPENING,
     ROLL,

@@ -98,14 +98,20 @@ def test_open_lines_evaluation() -> None:
 @settings(deadline=None, max_examples=200)
 @given(st.text(max_size=12))
 def test_parsers_fail_cleanly(text: str) -> None:
+    """Any text is a position or a move that round-trips, or a clean error that says why."""
     try:
-        TicTacToeState.from_text(text)
-    except BadPositionError:
-        pass
+        state = TicTacToeState.from_text(text)
+    except BadPositionError as error:
+        assert str(error)
+    else:
+        assert TicTacToeState.from_text(state.to_text()).to_text() == state.to_text()
+    start = TicTacToeState.initial()
     try:
-        TicTacToeState.initial().parse_move(text)
-    except IllegalMoveError:
-        pass
+        move = start.parse_move(text)
+    except IllegalMoveError as error:
+        assert str(error)
+    else:
+        assert move in start.legal_moves() and start.parse_move(start.move_name(move)) == move
 
 
 @settings(deadline=None, max_examples=100)

@@ -1,0 +1,189 @@
+"""The new-game dialog: the game, and for each side Human or Computer with its algorithm
+and strength (a named level 1-10, a fixed depth, or seconds per move).
+
+The algorithms offered are those ``ai.search.ALGORITHMS`` says can play the game (those
+that handle chance for backgammon), the game's default first.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from games import GAME_NAMES, get_game
+from gui.players import ALGORITHM_LABELS, COMPUTER, HUMAN, LEVELS, PlayerConfig, algorithms_for
+
+GAME_TITLES = {
+    "tictactoe": "Tic-tac-toe",
+    "checkers": "Checkers",
+    "chess": "Chess",
+    "othello": "Othello",
+    "backgammon": "Backgammon",
+}
+"""Display names of the registry's games (unknown ones show their registry name)."""
+
+
+def game_title(name: str) -> str:
+    return GAME_TITLES.get(name, name.capitalize())
+
+
+class SideEditor(QGroupBox):
+    """One side: Human or Computer, and the computer's algorithm and strength."""
+
+    def __init__(self, player_name: str, parent: QWidget | None = None) -> None:
+        super().__init__(player_name, parent)
+        self._game = "chess"
+        self.human = QRadioButton("Human")
+        self.computer = QRadioButton("Computer")
+        kinds = QButtonGroup(self)
+        kinds.addButton(self.human)
+        kinds.addButton(self.computer)
+        self.algorithm = QComboBox()
+        self.strength = QComboBox()
+        self.strength.addItem("Level", "level")
+        self.strength.addItem("Depth", "depth")
+        self.strength.addItem("Time per move", "time")
+        self.level = QComboBox()
+        for level in LEVELS:
+            self.level.addItem(f"{level.number} — {level.name}", level.number)
+        self.depth = QSpinBox()
+        self.depth.setRange(1, 30)
+        self.depth.setSuffix(" plies")
+        self.seconds = QDoubleSpinBox()
+        self.seconds.setRange(0.1, 600.0)
+        self.seconds.setDecimals(1)
+        self.seconds.setSuffix(" s")
+        kind_row = QHBoxLayout()
+        kind_row.addWidget(self.human)
+        kind_row.addWidget(self.computer)
+        kind_row.addStretch(1)
+        form = QFormLayout()
+        form.addRow(kind_row)
+        form.addRow("Algorithm", self.algorithm)
+        form.addRow("Strength", self.strength)
+        form.addRow("Level", self.level)
+        form.addRow("Depth", self.depth)
+        form.addRow("Time", self.seconds)
+        self.setLayout(form)
+        self._form = form
+        self.human.toggled.connect(self._update_enabled)
+        self.strength.currentIndexChanged.connect(self._update_enabled)
+
+    def set_game(self, game: str) -> None:
+        self._game = game
+        current = self.algorithm.currentData()
+        self.algorithm.clear()
+        for name in algorithms_for(game):
+            self.algorithm.addItem(ALGORITHM_LABELS.get(name, name), name)
+        index = self.algorithm.findData(current)
+        self.algorithm.setCurrentIndex(max(0, index))
+
+    def set_config(self, config: PlayerConfig) -> None:
+        config = config.for_game(self._game)
+        (self.computer if config.is_computer else self.human).setChecked(True)
+        self.algorithm.setCurrentIndex(max(0, self.algorithm.findData(config.algorithm)))
+        self.strength.setCurrentIndex(max(0, self.strength.findData(config.strength)))
+        self.level.setCurrentIndex(max(0, self.level.findData(config.level)))
+        self.depth.setValue(config.depth)
+        self.seconds.setValue(config.seconds)
+        self._update_enabled()
+
+    def config(self) -> PlayerConfig:
+        return PlayerConfig(
+            kind=COMPUTER if self.computer.isChecked() else HUMAN,
+            algorithm=self.algorithm.currentData() or algorithms_for(self._game)[0],
+            strength=self.strength.currentData(),
+            level=int(self.level.currentData()),
+            depth=self.depth.value(),
+            seconds=self.seconds.value(),
+        )
+
+    def _update_enabled(self) -> None:
+        computer = self.computer.isChecked()
+        mode = self.strength.currentData()
+        for widget, shown in (
+            (self.algorithm, computer),
+            (self.strength, computer),
+            (self.level, computer and mode == "level"),
+            (self.depth, computer and mode == "depth"),
+            (self.seconds, computer and mode == "time"),
+        ):
+            widget.setVisible(shown)
+            label = self._form.labelForField(widget)
+            if label is not None:
+                label.setVisible(shown)
+
+
+class NewGameDialog(QDialog):
+    """Choose a game and its two sides; ``choice()`` after ``exec()`` accepted."""
+
+    def __init__(
+        self,
+        game: str,
+        players_for: dict[str, tuple[PlayerConfig, PlayerConfig]],
+        *,
+        manual_dice: bool = False,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New game")
+        self._players_for = dict(players_for)
+        self.game = QComboBox()
+        for name in GAME_NAMES:
+            self.game.addItem(game_title(name), name)
+        self.sides = (SideEditor("First player"), SideEditor("Second player"))
+        self.manual_dice = QCheckBox("Enter the dice myself (over-the-board play)")
+        self.manual_dice.setChecked(manual_dice)
+        self.hint = QLabel("Levels 1-3 search only part of the moves, so a beginner can win.")
+        self.hint.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Play")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        top = QFormLayout()
+        top.addRow("Game", self.game)
+        sides = QHBoxLayout()
+        for side in self.sides:
+            sides.addWidget(side)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(sides)
+        layout.addWidget(self.manual_dice)
+        layout.addWidget(self.hint)
+        layout.addWidget(buttons)
+        self._current = ""
+        self.game.currentIndexChanged.connect(self._on_game_changed)
+        self.game.setCurrentIndex(max(0, self.game.findData(game)))
+        self._on_game_changed()
+
+    def _on_game_changed(self) -> None:
+        if self._current:
+            self._players_for[self._current] = (self.sides[0].config(), self.sides[1].config())
+        name = self.game.currentData()
+        self._current = name
+        game_class = get_game(name)
+        defaults = self._players_for.get(name, (PlayerConfig(), PlayerConfig(kind=COMPUTER)))
+        for index, side in enumerate(self.sides):
+            side.setTitle(game_class.PLAYER_NAMES[index])
+            side.set_game(name)
+            side.set_config(defaults[index])
+        self.manual_dice.setVisible(game_class.HAS_CHANCE)
+
+    def choice(self) -> tuple[str, tuple[PlayerConfig, PlayerConfig], bool]:
+        """The game, its two sides, and whether the player enters the dice."""
+        name = self.game.currentData()
+        return name, (self.sides[0].config(), self.sides[1].config()), self.manual_dice.isChecked()

@@ -1,0 +1,433 @@
+"""The game view: the board with its eval-bar slot, the players, the move list and move box,
+and the game's controls. It renders the ``GameSession`` and forwards intents to it.
+
+Where the engine widgets plug in (the panels helper's): ``set_eval_bar(widget)`` puts a
+widget beside the board; the main window's "Engine" dock holds the engine panel, the eval
+graph and the settings panel (``MainWindow.add_engine_panel``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from games import CHANCE
+from gui.boards import board_for
+from gui.dialogs.new_game import game_title
+from gui.panels.move_list import MovePanel
+from gui.session import GameSession
+
+
+class BoardArea(QWidget):
+    """The board and, beside it, the eval bar, kept together: the board gets the biggest
+    rectangle of its own shape (its ``sizeHint``'s aspect) that fits, and the bar stands
+    right next to it at the board's height, as on Lichess."""
+
+    SPACING = 6
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.board: QWidget | None = None
+        self.bar: QWidget | None = None
+
+    def set_board(self, board: QWidget) -> None:
+        if self.board is not None:
+            self.board.setParent(None)
+            self.board.deleteLater()
+        self.board = board
+        board.setParent(self)
+        board.show()
+        self._place()
+
+    def set_bar(self, bar: QWidget) -> None:
+        if self.bar is not None:
+            self.bar.setParent(None)
+        self.bar = bar
+        bar.setParent(self)
+        bar.show()
+        self._place()
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._place()
+
+    def _place(self) -> None:
+        if self.board is None:
+            return
+        bar_width = self.bar.sizeHint().width() + self.SPACING if self.bar is not None else 0
+        hint = self.board.sizeHint()
+        aspect = hint.width() / hint.height() if hint.isValid() and hint.height() > 0 else 1.0
+        width = max(1, self.width() - bar_width)
+        height = max(1, self.height())
+        if width / height > aspect:
+            width = int(height * aspect)
+        else:
+            height = int(width / aspect)
+        left = (self.width() - width - bar_width) // 2
+        top = (self.height() - height) // 2
+        if self.bar is not None:
+            self.bar.setGeometry(left, top, bar_width - self.SPACING, height)
+        self.board.setGeometry(left + bar_width, top, width, height)
+
+
+class GameView(QWidget):
+    """One game on screen; ``attach(session)`` shows a new game in it."""
+
+    status_changed = Signal(str)
+    orientation_changed = Signal(bool)
+    """Whether player 0 is now at the top of the board (the eval bar follows it)."""
+    setup_finished = Signal(object)
+    """Set-up mode ended with "Done": the edited position (a state) to start a game from."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("gameView")
+        self.session: GameSession | None = None
+        self.board: Any = None
+        self._flipped = False
+        self._theme: Any = None
+        self._viewing: int | None = None
+        """The ply shown when looking back through the game; ``None`` at the live position."""
+        self._history_length = -1
+
+        # left: the board with the eval bar beside it
+        self.board_area = BoardArea()
+        self.board_area.setObjectName("boardArea")
+        self.board_area.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.board_area.setMinimumSize(260, 240)
+        self.viewing_label = QLabel()
+        self.viewing_label.setObjectName("viewingLabel")
+        self.viewing_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.viewing_label.hide()
+
+        self.setup_bar = QWidget()
+        self.setup_bar.setObjectName("setupBar")
+        setup_layout = QHBoxLayout(self.setup_bar)
+        setup_layout.setContentsMargins(0, 0, 0, 0)
+        self.setup_label = QLabel("Set up the position: click squares to place or remove pieces.")
+        self.setup_label.setWordWrap(True)
+        self.setup_done = QPushButton("Done")
+        self.setup_cancel = QPushButton("Cancel")
+        setup_layout.addWidget(self.setup_label, 1)
+        setup_layout.addWidget(self.setup_done)
+        setup_layout.addWidget(self.setup_cancel)
+        self.setup_bar.hide()
+        self._edited: Any = None
+
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(8, 8, 8, 8)
+        left_layout.addWidget(self.board_area, 1)
+        left_layout.addWidget(self.viewing_label)
+        left_layout.addWidget(self.setup_bar)
+
+        # right: players, moves, controls
+        self.title = QLabel()
+        self.title.setObjectName("gameTitle")
+        self.player_labels = (QLabel(), QLabel())
+        for label in self.player_labels:
+            label.setObjectName("playerLabel")
+            label.setWordWrap(True)
+        self.moves = MovePanel()
+        self.undo_button = QPushButton("⟲ Undo")
+        self.redo_button = QPushButton("Redo ⟳")
+        self.flip_button = QPushButton("Flip")
+        self.hint_button = QPushButton("Hint")
+        self.think_button = QPushButton("Think")
+        self.pause_button = QPushButton("Pause")
+        self.resign_button = QPushButton("Resign")
+        self.roll_button = QPushButton("Roll dice")
+        for button, tip in (
+            (self.undo_button, "Take back (Ctrl+Z)"),
+            (self.redo_button, "Redo (Ctrl+Y)"),
+            (self.flip_button, "Flip the board (F)"),
+            (self.hint_button, "Show the engine's best move (H)"),
+            (self.think_button, "Stop the engine and play now / step the computer (Space)"),
+            (self.pause_button, "Pause or resume a computer side (P)"),
+            (self.resign_button, "Resign the game"),
+            (self.roll_button, "Roll the dice for me"),
+        ):
+            button.setToolTip(tip)
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        controls = QHBoxLayout()
+        for button in (self.undo_button, self.redo_button, self.flip_button, self.hint_button):
+            controls.addWidget(button)
+        controls2 = QHBoxLayout()
+        for button in (self.think_button, self.pause_button, self.roll_button, self.resign_button):
+            controls2.addWidget(button)
+        self.result_label = QLabel()
+        self.result_label.setObjectName("resultLabel")
+        self.result_label.setWordWrap(True)
+        self.result_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.result_label.hide()
+
+        right = QFrame()
+        right.setObjectName("sideColumn")
+        right.setMinimumWidth(260)
+        right.setMaximumWidth(320)
+        right.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(8, 8, 8, 8)
+        right_layout.addWidget(self.title)
+        right_layout.addWidget(self.player_labels[1])
+        right_layout.addWidget(self.moves, 1)
+        right_layout.addWidget(self.player_labels[0])
+        right_layout.addWidget(self.result_label)
+        right_layout.addLayout(controls)
+        right_layout.addLayout(controls2)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        splitter.setChildrenCollapsible(False)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+
+        self.moves.ply_selected.connect(self._on_ply_selected)
+        self.moves.move_entered.connect(self._on_move_entered)
+        self.undo_button.clicked.connect(lambda: self.session and self.session.undo())
+        self.redo_button.clicked.connect(lambda: self.session and self.session.redo())
+        self.flip_button.clicked.connect(self.flip)
+        self.hint_button.clicked.connect(lambda: self.session and self.session.request_hint())
+        self.think_button.clicked.connect(lambda: self.session and self.session.think_or_stop())
+        self.pause_button.clicked.connect(self.toggle_pause)
+        self.resign_button.clicked.connect(lambda: self.session and self.session.resign())
+        self.roll_button.clicked.connect(lambda: self.session and self.session.roll_dice())
+        self.setup_done.clicked.connect(lambda: self.end_setup(accept=True))
+        self.setup_cancel.clicked.connect(lambda: self.end_setup(accept=False))
+
+    # ------------------------------------------------------------------ set-up
+    def attach(self, session: GameSession) -> None:
+        """Show ``session`` (a new game): a fresh board of its kind."""
+        self.session = session
+        self._viewing = None
+        self._history_length = -1
+        self.board = board_for(session.game)()
+        self.board.setObjectName("board")
+        if self._theme is not None:
+            self.board.set_theme(self._theme)
+        self._orient(session)
+        self.board_area.set_board(self.board)
+        self.board.move_requested.connect(self._on_board_move)
+        dice_entered = getattr(self.board, "dice_entered", None)
+        if dice_entered is not None:
+            dice_entered.connect(self._on_dice_entered)
+        if self.can_set_up():
+            self.board.position_edited.connect(self._on_position_edited)
+            self.board.edit_problem_changed.connect(self._on_edit_problem)
+        self.setup_bar.hide()
+        session.state_changed.connect(self.refresh)
+        session.hint_found.connect(self._on_hint)
+        names = session.game_class.PLAYER_NAMES
+        self.title.setText(f"<b>{game_title(session.game)}</b>")
+        self.moves.moves.set_players(names)
+        self.refresh()
+
+    def set_eval_bar(self, widget: QWidget) -> None:
+        """Put the eval bar beside the board."""
+        self.board_area.set_bar(widget)
+
+    def set_theme(self, theme: Any) -> None:
+        self._theme = theme
+        if self.board is not None:
+            self.board.set_theme(theme)
+
+    def _orient(self, session: GameSession) -> None:
+        """The human's side at the bottom (the first player's when both or neither are)."""
+        humans = [player for player in (0, 1) if not session.players[player].is_computer]
+        bottom = humans[0] if len(humans) == 1 else 0
+        orient = getattr(self.board, "orient_for", None)
+        if orient is not None:
+            orient(bottom)
+        else:  # a board without orient_for: flipped puts the first player at the bottom
+            self.board.set_flipped(bottom == 0)
+        self._flipped = bool(getattr(self.board, "is_flipped", lambda: False)())
+        self.orientation_changed.emit(self.bottom_player() != 0)
+
+    def bottom_player(self) -> int:
+        """The player whose side is at the bottom of the board now (0 on boards without sides)."""
+        if self.board is None:
+            return 0
+        fixed = getattr(self.board, "BOTTOM_PLAYER", "none")
+        if fixed is None:
+            return 0
+        if fixed == "none":  # a board without BOTTOM_PLAYER: flipped shows the first player below
+            return 0 if self._flipped else 1
+        return int(fixed) if not self._flipped else 1 - int(fixed)
+
+    # ------------------------------------------------------------------ set-up mode
+    def can_set_up(self) -> bool:
+        """Whether this game's board has a set-up (edit) mode."""
+        return self.board is not None and bool(getattr(self.board, "SUPPORTS_EDIT", False))
+
+    def is_setting_up(self) -> bool:
+        return self.setup_bar.isVisible() or bool(self.board is not None and getattr(self.board, "is_edit_mode", lambda: False)())
+
+    def begin_setup(self) -> bool:
+        """Place pieces by clicking (the game is paused meanwhile); "Done" starts a game
+        from the position."""
+        if not self.can_set_up() or self.session is None:
+            return False
+        self.show_live()
+        self.session.set_paused(True)
+        self._edited = None
+        self.board.set_interactive(False)
+        self.board.set_edit_mode(True)
+        self.setup_label.setText("Set up the position: click squares to place or remove pieces, then Done.")
+        self.setup_bar.show()
+        return True
+
+    def end_setup(self, accept: bool) -> None:
+        if self.board is None or not self.setup_bar.isVisible():
+            return
+        problem = self.board.edit_problem() if hasattr(self.board, "edit_problem") else ""
+        if accept and problem:
+            self.setup_label.setText(f"Not a valid position yet: {problem}")
+            return
+        edited = self._edited
+        self.board.set_edit_mode(False)
+        self.setup_bar.hide()
+        self._edited = None
+        if accept and edited is not None:
+            self.setup_finished.emit(edited)
+        else:
+            self.refresh()
+
+    def _on_position_edited(self, state: Any) -> None:
+        self._edited = state
+        self.setup_label.setText("Valid position: press Done to play from it.")
+
+    def _on_edit_problem(self, problem: str) -> None:
+        if problem:
+            self.setup_label.setText(f"Not valid yet: {problem}")
+
+    # ------------------------------------------------------------------ actions
+    def flip(self) -> None:
+        self._flipped = not self._flipped
+        if self.board is not None:
+            self.board.set_flipped(self._flipped)
+        self.orientation_changed.emit(self.bottom_player() != 0)
+
+    def toggle_pause(self) -> None:
+        if self.session is not None:
+            self.session.set_paused(not self.session.paused)
+
+    def show_live(self) -> None:
+        """Back to the current position (after looking back)."""
+        if self._viewing is not None:
+            self._viewing = None
+            self.moves.moves.show_ply(self.moves.moves.total_plies)
+            self.refresh()
+
+    def shown_ply(self) -> int | None:
+        """The ply shown when looking back through the game; ``None`` at the live position."""
+        return self._viewing
+
+    def show_best_move(self, move: Any) -> None:
+        """The engine's current best move as an arrow/highlight (live while it thinks)."""
+        if self.board is not None and self._viewing is None:
+            self.board.set_best_move(move)
+
+    # ------------------------------------------------------------------ rendering
+    def refresh(self) -> None:
+        session = self.session
+        if session is None or self.board is None:
+            return
+        history = session.history
+        if len(history) != self._history_length:
+            self._history_length = len(history)
+            self.moves.moves.set_history([entry.mover for entry in history], [entry.name for entry in history])
+            self._viewing = None
+            self.board.set_best_move(None)
+        state = session.state
+        if self.setup_bar.isVisible():
+            pass  # the board shows the position being set up
+        elif self._viewing is None:
+            self.board.set_state(state)
+            self.board.set_last_move(session.last_move())
+            self.board.set_interactive(session.can_human_move())
+            self.viewing_label.hide()
+        else:
+            shown = session.state_at(self._viewing)
+            last = next((entry.move for entry in reversed(history[: self._viewing]) if entry.mover != CHANCE), None)
+            self.board.set_state(shown)
+            self.board.set_last_move(last)
+            self.board.set_interactive(False)
+            self.viewing_label.setText(f"Looking at move {self._viewing} of {len(history)} — press End to go back")
+            self.viewing_label.show()
+        names = session.game_class.PLAYER_NAMES
+        mover = state.to_move()
+        for player, label in enumerate(self.player_labels):
+            marker = "▶ " if (mover == player and not session.is_over) else ""
+            thinking = " — thinking…" if (session.is_thinking and mover == player) else ""
+            label.setText(f"{marker}<b>{names[player]}</b>: {session.players[player].describe()}{thinking}")
+        self.undo_button.setEnabled(session.can_undo())
+        self.redo_button.setEnabled(session.can_redo())
+        self.hint_button.setEnabled(not session.is_over and not session.is_computer_turn() and mover != CHANCE)
+        self.think_button.setText("Move now" if session.is_thinking else ("Step" if session.is_computer_turn() else "Think"))
+        self.think_button.setEnabled(not session.is_over)
+        has_computer = any(side.is_computer for side in session.players)
+        self.pause_button.setVisible(has_computer)
+        self.pause_button.setText("Play" if session.paused else "Pause")
+        self.resign_button.setEnabled(not session.is_over)
+        self.roll_button.setVisible(session.waits_for_dice())
+        dice_entry = getattr(self.board, "set_dice_entry", None)
+        if dice_entry is not None:  # backgammon: the player enters the dice on the board
+            dice_entry(session.waits_for_dice() and self._viewing is None)
+        if session.is_over:
+            self.result_label.setText(f"<b>{session.status_text()}</b>")
+            self.result_label.show()
+        else:
+            self.result_label.hide()
+        example = ""
+        if session.can_human_move():
+            moves = state.legal_moves() if mover != CHANCE else [o for o, _ in state.chance_outcomes()]
+            if moves:
+                example = state.move_name(moves[len(moves) // 2])
+        self.moves.set_example(example)
+        self.moves.box.setEnabled(session.can_human_move())
+        self.status_changed.emit(session.status_text())
+
+    # ------------------------------------------------------------------ intents
+    def _on_board_move(self, move: Any) -> None:
+        if self.session is not None and self._viewing is None:
+            self.session.play_move(move)
+
+    def _on_move_entered(self, text: str) -> None:
+        if self.session is None:
+            return
+        if self._viewing is not None:
+            self.show_live()
+        error = self.session.play_text(text)
+        if error is None:
+            self.moves.accept_move()
+        else:
+            self.moves.show_error(error)
+
+    def _on_ply_selected(self, ply: int) -> None:
+        session = self.session
+        if session is None:
+            return
+        self._viewing = None if ply >= len(session.history) else ply
+        self.refresh()
+
+    def _on_dice_entered(self, roll: Any) -> None:
+        if self.session is not None and self._viewing is None:
+            self.session.roll_dice(roll)
+
+    def _on_hint(self, move: Any) -> None:
+        self.show_best_move(move)

@@ -1,0 +1,681 @@
+"""The main window: the start page and the game view, the menus and shortcuts, files,
+autosave and the engine dock.
+
+Shortcuts: Ctrl+N new game, Ctrl+O open, Ctrl+S save, Ctrl+Z undo, Ctrl+Y / Ctrl+Shift+Z
+redo, F flip, H hint, Space think/stop (step a paused computer), P pause/resume, Ctrl+C copy
+the position, Ctrl+Shift+C copy the game, Ctrl+V paste a position or a game, Escape back to
+the live position. Single keys never reach the board while the move box has the focus (the
+line edit takes printable keys first).
+
+Engine widgets (the panels helper's) plug in through ``add_engine_panel(widget, title)``
+(tabs of the "Engine" dock) and ``game_view.set_eval_bar(widget)``; they connect to
+``window.bridge`` (the one ``EngineBridge``) and to ``window.session_changed`` (the new
+``GameSession`` of each game).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QStackedWidget,
+    QTabWidget,
+    QWidget,
+)
+
+from ai.settings import SearchSettings
+from gui import autosave
+from gui.engine_bridge import EngineBridge
+from gui.dialogs.new_game import NewGameDialog, game_title
+from gui.gamefile import GameFileError, GameRecord, default_extension, read_game, read_paste, write_game
+from gui.game_view import GameView
+from gui.players import PlayerConfig
+from gui.session import GameSession
+from gui.settings import Settings, data_dir
+from gui.panels.engine_panel import EnginePanel
+from gui.panels.eval_bar import EvalBar
+from gui.panels.eval_graph import EvalGraph
+from gui.panels.features import FeaturesPanel
+from gui.panels.settings_panel import SettingsPanel
+from gui.start_page import StartPage
+from gui.theme import BOARD_SCHEMES, DEFAULT_BOARD, THEMES, Theme, theme_named
+
+APP_NAME = "Plyground"
+NOTICE_MS = 6000
+ENGINE_DOCK_SHARE = 0.3
+MAX_OPEN_BYTES = 5_000_000
+FILE_FILTERS = "Games (*.pgn *.pdn *.json);;Chess PGN (*.pgn);;Checkers PDN (*.pdn);;Plyground JSON (*.json);;All files (*)"
+
+
+def make_bridge() -> EngineBridge:
+    """The app's one ``EngineBridge``; its worker pool starts on the first search, with as
+    many processes as the engine settings' ``threads``."""
+    return EngineBridge()
+
+
+def apply_theme(app: QApplication, name: str, board: str = DEFAULT_BOARD) -> Theme:
+    """The Fusion style with the theme's palette for every standard widget; returns the
+    theme (the boards and panels paint with it)."""
+    theme = theme_named(name if name in THEMES else "light", board if board in BOARD_SCHEMES else DEFAULT_BOARD)
+    app.setStyle("Fusion")
+    app.setPalette(theme.qpalette())
+    return theme
+
+
+class MainWindow(QMainWindow):
+    """The app's window."""
+
+    session_changed = Signal(object)
+    """A new ``GameSession`` is shown (engine panels reset for it)."""
+    theme_changed = Signal(str)
+
+    def __init__(
+        self,
+        *,
+        settings: Settings | None = None,
+        bridge: Any = None,
+        data_directory: Path | None = None,
+        seed: int | None = None,
+        offer_resume: bool = True,
+        workers: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.setWindowTitle(APP_NAME)
+        self.settings = settings or Settings()
+        self.data_directory = data_directory or data_dir()
+        self._owns_bridge = bridge is None
+        """A bridge made here is shut down here; one handed in belongs to the caller."""
+        self.bridge = bridge if bridge is not None else make_bridge()
+        self.workers = workers
+        """Worker processes for this run (``--workers``), else the engine settings' threads."""
+        self.seed = seed
+        self.session: GameSession | None = None
+        self.file_path: Path | None = None
+        self._shut_down = False
+        self._autosaved: tuple[int, str] | None = None
+
+        self.stack = QStackedWidget()
+        self.start_page = StartPage()
+        self.game_view = GameView()
+        self.stack.addWidget(self.start_page)
+        self.stack.addWidget(self.game_view)
+        self.setCentralWidget(self.stack)
+        self.start_page.game_chosen.connect(self.choose_new_game)
+        self.start_page.continue_requested.connect(self.continue_last_game)
+        self.game_view.status_changed.connect(self._on_status)
+        self.game_view.setup_finished.connect(self._on_setup_finished)
+
+        self.engine_dock = QDockWidget("Engine", self)
+        self.engine_dock.setObjectName("engineDock")
+        self.engine_tabs = QTabWidget()
+        self.engine_tabs.setObjectName("engineTabs")
+        self.engine_dock.setWidget(self.engine_tabs)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.engine_dock)
+        self.engine_dock.hide()
+        self.engine_panel = EnginePanel()
+        self.engine_panel.connect_bridge(self.bridge)
+        self.eval_graph = EvalGraph()
+        self.features_panel = FeaturesPanel()
+        self.settings_panel = SettingsPanel()
+        self.eval_bar = EvalBar()
+        self.add_engine_panel(self.engine_panel, "Engine")
+        self.add_engine_panel(self.eval_graph, "Graph")
+        self.add_engine_panel(self.features_panel, "Evaluation")
+        self.add_engine_panel(self.settings_panel, "Settings")
+        self.game_view.set_eval_bar(self.eval_bar)
+        self.game_view.orientation_changed.connect(self.eval_bar.set_flipped)
+        self.eval_graph.ply_clicked.connect(lambda ply: self.game_view.moves.moves.show_ply(ply))
+        self.game_view.moves.ply_selected.connect(self._on_ply_shown)
+        self.settings_panel.settings_changed.connect(self._on_engine_settings_changed)
+        self._loading_panels = False
+        self.theme = theme_named(self.settings.theme, self.settings.board_theme)
+
+        self.status_label = QLabel()
+        self.status_label.setObjectName("statusLabel")
+        self.statusBar().addPermanentWidget(self.status_label, 1)
+        self._build_actions()
+        self._refresh_continue()
+        geometry = self.settings.window_geometry
+        if geometry is None or not self.restoreGeometry(geometry):
+            self.resize(1180, 760)
+        self.bridge_iteration_connection()
+        if offer_resume:
+            QTimer.singleShot(0, self.offer_resume)
+
+    # ------------------------------------------------------------------ actions
+    def _action(self, text: str, slot: Any, shortcuts: Any = None, *, checkable: bool = False, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcuts is not None:
+            sequences = shortcuts if isinstance(shortcuts, list) else [shortcuts]
+            action.setShortcuts([QKeySequence(sequence) for sequence in sequences])
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.setCheckable(checkable)
+        if tip:
+            action.setStatusTip(tip)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        self.actions_by_name: dict[str, QAction] = {}
+        menu = self.menuBar()
+        game = menu.addMenu("&Game")
+        defs = [
+            ("new", "&New game…", self.new_game_dialog, QKeySequence.StandardKey.New),
+            ("open", "&Open…", self.open_file, QKeySequence.StandardKey.Open),
+            ("save", "&Save", self.save_file, QKeySequence.StandardKey.Save),
+            ("save_as", "Save &as…", self.save_file_as, QKeySequence.StandardKey.SaveAs),
+        ]
+        for name, text, slot, keys in defs:
+            self.actions_by_name[name] = action = self._action(text, slot, keys)
+            game.addAction(action)
+        game.addSeparator()
+        self.actions_by_name["resign"] = self._action("&Resign", lambda: self.session and self.session.resign())
+        game.addAction(self.actions_by_name["resign"])
+        self.actions_by_name["home"] = self._action("Start &page", self.show_start_page, "Ctrl+Home")
+        game.addAction(self.actions_by_name["home"])
+        game.addSeparator()
+        self.actions_by_name["quit"] = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        game.addAction(self.actions_by_name["quit"])
+
+        edit = menu.addMenu("&Edit")
+        for name, text, slot, keys in (
+            ("undo", "&Take back", lambda: self.session and self.session.undo(), ["Ctrl+Z"]),
+            ("redo", "&Redo", lambda: self.session and self.session.redo(), ["Ctrl+Y", "Ctrl+Shift+Z"]),
+            ("copy_position", "&Copy position", self.copy_position, ["Ctrl+C"]),
+            ("copy_game", "Copy &game", self.copy_game, ["Ctrl+Shift+C"]),
+            ("paste", "&Paste position or game", self.paste, ["Ctrl+V"]),
+            ("setup", "&Set up position…", self.begin_setup, ["Ctrl+E"]),
+        ):
+            self.actions_by_name[name] = action = self._action(text, slot, keys)
+            edit.addAction(action)
+
+        view = menu.addMenu("&View")
+        self.actions_by_name["flip"] = self._action("&Flip board", self.game_view.flip, "F")
+        self.actions_by_name["dark"] = self._action("&Dark theme", self._toggle_dark, "Ctrl+Shift+D", checkable=True)
+        self.actions_by_name["dark"].setChecked(self.settings.theme == "dark")
+        self.actions_by_name["engine_dock"] = self.engine_dock.toggleViewAction()
+        self.actions_by_name["engine_dock"].setText("&Engine panel")
+        self.actions_by_name["engine_dock"].setShortcut(QKeySequence("Ctrl+Shift+E"))
+        self.actions_by_name["live"] = self._action("Back to the &live position", self.game_view.show_live, "Esc")
+        for name in ("flip", "dark", "engine_dock", "live"):
+            view.addAction(self.actions_by_name[name])
+        boards = view.addMenu("&Board colours")
+        group = QActionGroup(self)
+        self.board_actions: dict[str, QAction] = {}
+        for scheme in BOARD_SCHEMES:
+            action = QAction(scheme.capitalize(), self, checkable=True)
+            action.setChecked(scheme == self.settings.board_theme)
+            action.triggered.connect(lambda _checked=False, chosen=scheme: self.set_theme(self.settings.theme, chosen))
+            group.addAction(action)
+            boards.addAction(action)
+            self.board_actions[scheme] = action
+
+        engine = menu.addMenu("E&ngine")
+        for name, text, slot, keys in (
+            ("hint", "&Hint", lambda: self.session and self.session.request_hint(), "H"),
+            ("think", "&Think / stop", lambda: self.session and self.session.think_or_stop(), "Space"),
+            ("pause", "&Pause / resume", self.game_view.toggle_pause, "P"),
+        ):
+            self.actions_by_name[name] = action = self._action(text, slot, keys)
+            engine.addAction(action)
+
+        help_menu = menu.addMenu("&Help")
+        self.actions_by_name["shortcuts"] = self._action("&Keyboard shortcuts", self.show_shortcuts, "F1")
+        self.actions_by_name["about"] = self._action("&About Plyground", self.show_about)
+        help_menu.addAction(self.actions_by_name["shortcuts"])
+        help_menu.addAction(self.actions_by_name["about"])
+        self._update_actions()
+
+    def _update_actions(self) -> None:
+        in_game = self.session is not None and self.stack.currentWidget() is self.game_view
+        for name in ("save", "save_as", "resign", "undo", "redo", "copy_position", "copy_game", "flip", "hint", "think", "pause", "live"):
+            self.actions_by_name[name].setEnabled(in_game)
+        self.actions_by_name["setup"].setEnabled(in_game and self.game_view.can_set_up())
+
+    # ------------------------------------------------------------------ engine area
+    def fit_engine_dock(self) -> None:
+        """Give the engine dock about 30 % of the window's width; the board keeps the rest."""
+        self.resizeDocks([self.engine_dock], [max(300, int(self.width() * ENGINE_DOCK_SHARE))], Qt.Orientation.Horizontal)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if self.engine_dock.isVisible() and not self.engine_dock.isFloating():
+            self.fit_engine_dock()
+
+    def engine_settings(self) -> SearchSettings:
+        settings = self.settings.engine_settings
+        return settings if self.workers is None else dataclasses.replace(settings, threads=max(1, self.workers))
+
+    def add_engine_panel(self, widget: QWidget, title: str) -> None:
+        """A tab of the "Engine" dock (engine panel, eval graph, features, settings …)."""
+        self.engine_tabs.addTab(widget, title)
+
+    def _connect_panels(self, session: GameSession) -> None:
+        """Point the engine widgets at a new game."""
+        game_class = session.game_class
+        self._loading_panels = True
+        try:
+            self.engine_panel.clear()
+            self.eval_bar.set_game(game_class)
+            self.eval_graph.set_game(game_class)
+            self.settings_panel.set_game(game_class)
+            algorithm = next((side.algorithm for side in session.players if side.is_computer), None)
+            shown = session.engine_settings if algorithm is None else dataclasses.replace(session.engine_settings, algorithm=algorithm)
+            self.settings_panel.set_settings(shown)
+        finally:
+            self._loading_panels = False
+        session.state_changed.connect(self._update_panels)
+        session.move_played.connect(self._on_move_for_panels)
+        self._update_panels()
+
+    def _update_panels(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        scores = [None, *[entry.score for entry in session.history]]
+        if self.eval_graph.scores != scores:
+            self.eval_graph.set_scores(scores)
+        shown = self.game_view.shown_ply()
+        self.eval_graph.set_current_ply(shown)
+        state = session.state if shown is None else session.state_at(shown)
+        if not state.is_terminal():
+            self.features_panel.set_state(state)
+        last = next((score for score in reversed(scores[: (len(scores) if shown is None else shown + 1)]) if score is not None), None)
+        if not session.is_thinking:
+            self.eval_bar.set_score(last)
+
+    def _on_move_for_panels(self, entry: Any) -> None:
+        if entry.score is not None:
+            self.eval_bar.set_score(entry.score)
+
+    def _on_ply_shown(self, _ply: int) -> None:
+        self._update_panels()
+
+    def _on_engine_settings_changed(self, settings: SearchSettings) -> None:
+        """The settings panel: every switch applies from the next search; an algorithm
+        chosen there becomes the computer sides' algorithm."""
+        if self._loading_panels:
+            return
+        session = self.session
+        self.settings.engine_settings = settings
+        if session is None:
+            return
+        session.engine_settings = settings
+        if any(side.is_computer and side.algorithm != settings.algorithm for side in session.players):
+            session.players = tuple(  # type: ignore[assignment]
+                dataclasses.replace(side, algorithm=settings.algorithm) if side.is_computer else side
+                for side in session.players
+            )
+            self.settings.set_players(session.game, session.players)
+            self.game_view.refresh()
+
+    def bridge_iteration_connection(self) -> None:
+        """The engine's current best move drawn on the board while it thinks."""
+        signal = getattr(self.bridge, "iteration_received", None)
+        if signal is not None:
+            signal.connect(self._on_iteration)
+
+    def _on_iteration(self, iteration: Any) -> None:
+        session = self.session
+        if session is None or not session.is_thinking or not getattr(iteration, "pv", None):
+            return
+        self.game_view.show_best_move(iteration.pv[0])
+        if getattr(iteration, "bound", "exact") == "exact":
+            self.eval_bar.set_score(iteration.score)
+
+    # ------------------------------------------------------------------ games
+    def choose_new_game(self, game: str) -> None:
+        """A start-page card: the new-game dialog with that game selected."""
+        self.new_game_dialog(game)
+
+    def new_game_dialog(self, game: str | None = None) -> bool:
+        chosen = game if isinstance(game, str) else (self.session.game if self.session else self.settings.last_game)
+        from games import GAME_NAMES
+
+        players_for = {name: self.settings.players(name) for name in GAME_NAMES}
+        dialog = NewGameDialog(chosen, players_for, manual_dice=self.settings.manual_dice, parent=self)
+        if dialog.exec() != NewGameDialog.DialogCode.Accepted:
+            return False
+        name, players, manual_dice = dialog.choice()
+        self.settings.set_players(name, players)
+        self.settings.manual_dice = manual_dice
+        self.start_game(name, players, manual_dice=manual_dice, paused=False)
+        return True
+
+    def start_game(
+        self,
+        game: str,
+        players: tuple[PlayerConfig, PlayerConfig],
+        *,
+        start: str | None = None,
+        manual_dice: bool | None = None,
+        record: GameRecord | None = None,
+        paused: bool | None = None,
+    ) -> GameSession:
+        """Replace the current game (stopping its search) by a new one."""
+        if self.session is not None:
+            self.session.close()
+        session = GameSession(
+            self.bridge,
+            game,
+            players,
+            start=start if record is None else record.start,
+            seed=self.seed,
+            engine_settings=self.engine_settings(),
+            manual_dice=self.settings.manual_dice if manual_dice is None else manual_dice,
+            paused=True if record is not None and record.moves and any(p.is_computer for p in players) else paused,
+            parent=self,
+        )
+        if record is not None:
+            session.load_history(record.moves, record.evaluations)
+            session.finish_from_record(record.result, record.reason)
+        self.session = session
+        self._autosaved = None
+        session.move_played.connect(lambda _entry: self.autosave())
+        session.game_over.connect(self._on_game_over)
+        session.state_changed.connect(self.autosave)
+        session.notice.connect(self.notify)
+        session.engine_failed.connect(self._on_engine_failed)
+        self.settings.last_game = game
+        self.game_view.set_theme(self.theme)
+        self.game_view.attach(session)
+        self.stack.setCurrentWidget(self.game_view)
+        if not self.engine_dock.isVisible():
+            self.engine_dock.show()
+            self.fit_engine_dock()
+        self._update_actions()
+        self.setWindowTitle(f"{game_title(game)} — {APP_NAME}")
+        self._connect_panels(session)
+        self.session_changed.emit(session)
+        self.autosave()
+        return session
+
+    def begin_setup(self) -> bool:
+        """Edit → Set up position: place pieces on the board (tic-tac-toe, checkers,
+        chess, Othello)."""
+        if self.session is None or not self.game_view.begin_setup():
+            self.notify("This board has no set-up mode: paste a position instead (Ctrl+V)")
+            return False
+        return True
+
+    def _on_setup_finished(self, state: Any) -> None:
+        session = self.session
+        if session is None:
+            return
+        self.file_path = None
+        self.start_game(session.game, session.players, start=state.to_text(), paused=False)
+        self.notify("Playing from the position you set up")
+
+    def show_start_page(self) -> None:
+        self._refresh_continue()
+        self.stack.setCurrentWidget(self.start_page)
+        self.engine_dock.hide()
+        self.status_label.clear()
+        self.setWindowTitle(APP_NAME)
+        self._update_actions()
+
+    def continue_last_game(self) -> bool:
+        """Resume the autosaved game."""
+        saved = autosave.load(self.data_directory)
+        if saved is None:
+            self.notify("There is no saved game to continue")
+            self._refresh_continue()
+            return False
+        self.start_game(saved.record.game, saved.players, record=saved.record)
+        return True
+
+    def offer_resume(self) -> None:
+        """After a crash or a kill during a game: offer to resume it."""
+        saved = autosave.load(self.data_directory)
+        if saved is None or saved.clean_exit or saved.finished or not saved.record.moves:
+            return
+        count = len(saved.record.moves)
+        question = (
+            f"Plyground stopped during your game of {game_title(saved.record.game)} "
+            f"({count} move{'s' if count != 1 else ''}). Resume where it stopped?"
+        )
+        if self.ask(question):
+            self.continue_last_game()
+
+    def ask(self, question: str) -> bool:
+        """A yes/no question (tests replace this)."""
+        answer = QMessageBox.question(self, APP_NAME, question, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _refresh_continue(self) -> None:
+        saved = autosave.load(self.data_directory)
+        if saved is None or not saved.record.moves:
+            self.start_page.set_continue(None)
+            return
+        record = saved.record
+        count = len(record.moves)
+        state = "finished" if saved.finished else "in progress"
+        self.start_page.set_continue(f"{game_title(record.game)}, {count} move{'s' if count != 1 else ''}, {state}")
+
+    def autosave(self) -> None:
+        """Write the game to the autosave file (atomically) when its moves changed."""
+        session = self.session
+        if session is None:
+            return
+        signature = (len(session.history), session.result)
+        if signature == self._autosaved:
+            return
+        try:
+            autosave.save(self.data_directory, session.to_record(), session.players, finished=session.is_over)
+        except OSError as error:
+            self.notify(f"Could not autosave: {error.strerror or error}")
+            return
+        self._autosaved = signature
+
+    def _on_game_over(self, result: str, reason: str) -> None:
+        self.autosave()
+        if self.session is not None:
+            self.notify(self.session.status_text())
+
+    def _on_engine_failed(self, message: str) -> None:
+        self.notify(f"The engine failed: {message}")
+        box = QMessageBox(QMessageBox.Icon.Warning, APP_NAME, f"The engine could not move:\n{message}\n\n"
+                          "The game is paused: make the move yourself, or press Space to try again.",
+                          QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("engineFailedBox")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    # ------------------------------------------------------------------ files
+    def record_date(self) -> str:
+        return datetime.date.today().strftime("%Y.%m.%d")
+
+    def current_record(self) -> GameRecord | None:
+        if self.session is None:
+            return None
+        record = self.session.to_record()
+        record.date = self.record_date()
+        return record
+
+    def save_file(self) -> bool:
+        if self.session is None:
+            return False
+        if self.file_path is None:
+            return self.save_file_as()
+        return self.save_to(self.file_path)
+
+    def save_file_as(self) -> bool:
+        if self.session is None:
+            return False
+        extension = default_extension(self.session.game)
+        suggested = str(Path.home() / f"{self.session.game}-{self.record_date().replace('.', '-')}.{extension}")
+        path, _filter = QFileDialog.getSaveFileName(self, "Save game", suggested, FILE_FILTERS)
+        if not path:
+            return False
+        return self.save_to(Path(path))
+
+    def save_to(self, path: Path) -> bool:
+        record = self.current_record()
+        if record is None:
+            return False
+        extension = path.suffix.lower().lstrip(".")
+        fmt = extension if extension in ("pgn", "pdn", "json") else default_extension(record.game)
+        if fmt == "pgn" and record.game != "chess" or fmt == "pdn" and record.game != "checkers":
+            fmt = "json"
+        try:
+            text = write_game(record, fmt)
+            autosave.write_atomically(path, text)
+        except (OSError, GameFileError) as error:
+            self.error_message(f"Could not save {path.name}: {getattr(error, 'strerror', None) or error}")
+            return False
+        self.file_path = path
+        self.notify(f"Saved {path.name}")
+        return True
+
+    def open_file(self) -> bool:
+        path, _filter = QFileDialog.getOpenFileName(self, "Open game", str(Path.home()), FILE_FILTERS)
+        if not path:
+            return False
+        return self.open_path(Path(path))
+
+    def open_path(self, path: Path) -> bool:
+        """Load the game in ``path``; a bad file leaves the current game untouched."""
+        try:
+            if path.stat().st_size > MAX_OPEN_BYTES:
+                raise GameFileError(f"{path.stat().st_size:,} bytes is far too big for a game file")
+            raw = path.read_bytes()
+            try:
+                text = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                text = raw.decode("latin-1")
+            record = read_game(text, path.suffix)
+        except OSError as error:
+            self.error_message(f"Could not open {path.name}: {error.strerror or error}")
+            return False
+        except GameFileError as error:
+            self.error_message(f"{path.name} is not a game Plyground can read:\n{error}")
+            return False
+        self.load_record(record)
+        self.file_path = path
+        self.notify(f"Opened {path.name}")
+        return True
+
+    def load_record(self, record: GameRecord) -> GameSession:
+        players = self.settings.players(record.game)
+        return self.start_game(record.game, players, record=record)
+
+    def copy_position(self) -> None:
+        if self.session is not None:
+            QGuiApplication.clipboard().setText(self.session.state.to_text())
+            self.notify("Position copied")
+
+    def copy_game(self) -> None:
+        record = self.current_record()
+        if record is not None:
+            QGuiApplication.clipboard().setText(write_game(record))
+            self.notify("Game copied")
+
+    def paste(self) -> bool:
+        return self.paste_text(QGuiApplication.clipboard().text())
+
+    def paste_text(self, text: str) -> bool:
+        """Start from a pasted position or game; bad text leaves the game untouched."""
+        preferred = self.session.game if self.session is not None else self.settings.last_game
+        try:
+            record = read_paste(text, preferred)
+        except GameFileError as error:
+            self.error_message(f"Cannot paste this:\n{error}")
+            return False
+        self.file_path = None
+        self.load_record(record)
+        self.notify(f"Pasted a {game_title(record.game)} {'game' if record.moves else 'position'}")
+        return True
+
+    # ------------------------------------------------------------------ messages
+    def notify(self, message: str) -> None:
+        self.statusBar().showMessage(message, NOTICE_MS)
+
+    def error_message(self, message: str) -> None:
+        """A clear message that does not block the event loop (tests read ``last_error``)."""
+        self.last_error = message
+        self.notify(message.splitlines()[0])
+        box = QMessageBox(QMessageBox.Icon.Warning, APP_NAME, message, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("errorBox")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    last_error = ""
+
+    def _on_status(self, text: str) -> None:
+        if self.stack.currentWidget() is self.game_view:
+            self.status_label.setText(text)
+
+    def show_shortcuts(self) -> None:
+        rows = "".join(
+            f"<tr><td><b>{keys}</b></td><td>{what}</td></tr>"
+            for keys, what in (
+                ("Ctrl+N", "new game"), ("Ctrl+O / Ctrl+S", "open / save a game"),
+                ("Ctrl+Z", "take back"), ("Ctrl+Y, Ctrl+Shift+Z", "redo"), ("F", "flip the board"),
+                ("H", "hint: the engine's best move"), ("Space", "engine: move now / step / think"),
+                ("P", "pause or resume the computer"), ("← →, Home, End", "step through the moves (move list)"),
+                ("Esc", "back to the live position"), ("Ctrl+C / Ctrl+Shift+C", "copy the position / the game"),
+                ("Ctrl+V", "paste a position (FEN, PDN, Othello, gnubg id) or a game"),
+            )
+        )
+        QMessageBox.information(self, "Keyboard shortcuts", f"<table cellpadding=3>{rows}</table>")
+
+    def show_about(self) -> None:
+        """Help → About: version, licence notice and the bundled parts' licences (gui.about)."""
+        from gui.about import show_about
+
+        show_about(self)
+
+    def _toggle_dark(self, checked: bool) -> None:
+        self.set_theme("dark" if checked else "light")
+
+    def set_theme(self, name: str, board: str | None = None) -> None:
+        """Light or dark (and a board colour scheme) for the whole window."""
+        self.settings.theme = name
+        if board is not None:
+            self.settings.board_theme = board
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            self.theme = apply_theme(app, self.settings.theme, self.settings.board_theme)
+        else:
+            self.theme = theme_named(self.settings.theme, self.settings.board_theme)
+        self.actions_by_name["dark"].setChecked(self.settings.theme == "dark")
+        for scheme, action in self.board_actions.items():
+            action.setChecked(scheme == self.settings.board_theme)
+        self.game_view.set_theme(self.theme)
+        self.theme_changed.emit(self.settings.theme)
+
+    # ------------------------------------------------------------------ shutdown
+    def shutdown(self) -> None:
+        """Stop the search, record a clean exit, end the engine's processes (idempotent)."""
+        if self._shut_down:
+            return
+        self._shut_down = True
+        if self.session is not None:
+            self.autosave()
+            self.session.close()
+        try:
+            autosave.mark_clean_exit(self.data_directory)
+        except OSError:
+            pass
+        self.settings.window_geometry = QByteArray(self.saveGeometry())
+        self.settings.sync()
+        if self._owns_bridge:
+            self.bridge.shutdown()
+        else:
+            self.bridge.stop()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        self.shutdown()
+        super().closeEvent(event)

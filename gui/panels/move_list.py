@@ -1,0 +1,234 @@
+"""The game's moves in its notation, and a box to type the next one.
+
+The list has a row per move number and a column per player, as a score sheet. A dice roll
+(a chance node) is shown in front of the play it belongs to (``6-1: 8/2 6/5``). Clicking a
+move shows the position after it (the board is then not interactive until you come back to
+the last move); the arrow keys step back and forth, Home/End jump to the start and the end.
+
+The move box takes a move typed in the game's notation (``Nf3``, ``11-15``, ``d3``,
+``24/18 13/11``, a dice roll ``3-1`` when the dice are entered by hand); a bad move gets
+the rules' reason underneath, in red, and nothing is played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from games import CHANCE
+from games.backgammon.notation import NO_DOUBLE
+
+SILENT_NAMES = frozenset({NO_DOUBLE})
+"""Moves not written on the score sheet: backgammon's "roll" (a decision not to double),
+which is every turn's default; the roll itself follows."""
+
+ROLE_PLY = Qt.ItemDataRole.UserRole + 1
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One score-sheet cell: its text and the ply shown when it is clicked."""
+
+    row: int
+    column: int
+    text: str
+    ply: int
+
+
+def score_sheet(movers: Sequence[int], names: Sequence[str]) -> list[Cell]:
+    """Lay the history out as rows of (first player, second player) cells.
+
+    A chance entry is shown in front of the next move of a player; a player who moves twice
+    in a row (a pass that is not written, a cube action) starts a new row as needed.
+    """
+    cells: list[Cell] = []
+    row = -1
+    taken: set[int] = {0, 1}  # so that the first move opens row 0
+    prefix: list[str] = []
+    for ply, (mover, name) in enumerate(zip(movers, names), start=1):
+        if mover == CHANCE or name in SILENT_NAMES:
+            if mover == CHANCE:
+                prefix.append(name)
+            continue
+        text = f"{' '.join(prefix)}: {name}" if prefix else name
+        prefix = []
+        if mover in taken or (mover == 0 and 1 in taken):
+            row += 1
+            taken = set()
+        taken.add(mover)
+        cells.append(Cell(row, mover, text, ply))
+    if prefix:  # a roll not played yet: in the first free cell
+        column = 0 if (0 not in taken and 1 not in taken) else 1
+        if column in taken:
+            row, column = row + 1, 0
+        cells.append(Cell(row, column, " ".join(prefix) + ":", len(names)))
+    return cells
+
+
+class MoveList(QTableWidget):
+    """The score sheet; keys step through the game."""
+
+    ply_selected = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, 2, parent)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.verticalHeader().setDefaultSectionSize(24)
+        self.setAlternatingRowColors(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._plies: list[int] = []
+        """The ply of each cell, in order (for stepping)."""
+        self._cells: dict[int, tuple[int, int]] = {}
+        self._total = 0
+        self._shown = 0
+        self.cellClicked.connect(self._on_clicked)
+
+    @property
+    def shown_ply(self) -> int:
+        return self._shown
+
+    @property
+    def total_plies(self) -> int:
+        return self._total
+
+    def set_players(self, names: Sequence[str]) -> None:
+        self.setHorizontalHeaderLabels(list(names))
+
+    def set_history(self, movers: Sequence[int], names: Sequence[str]) -> None:
+        """Show the game; the last move becomes the shown one."""
+        cells = score_sheet(movers, names)
+        self.setRowCount(max((cell.row for cell in cells), default=-1) + 1)
+        self.clearContents()
+        self._plies = [0]
+        self._cells = {}
+        for cell in cells:
+            item = QTableWidgetItem(cell.text)
+            item.setData(ROLE_PLY, cell.ply)
+            item.setToolTip(f"Show the position after {cell.text}")
+            self.setItem(cell.row, cell.column, item)
+            self._plies.append(cell.ply)
+            self._cells[cell.ply] = (cell.row, cell.column)
+        self.setVerticalHeaderLabels([f"{row + 1}" for row in range(self.rowCount())])
+        self._total = len(names)
+        self._select(self._total, emit=False)
+
+    def item_texts(self) -> list[str]:
+        """Every move cell's text in order (tests and the self-test read it)."""
+        texts = []
+        for row in range(self.rowCount()):
+            for column in range(self.columnCount()):
+                item = self.item(row, column)
+                if item is not None and item.text():
+                    texts.append(item.text())
+        return texts
+
+    def show_ply(self, ply: int) -> None:
+        self._select(ply, emit=True)
+
+    def step(self, delta: int) -> None:
+        """Show the previous (``-1``) or next (``+1``) move's position."""
+        plies = sorted(set(self._plies) | {self._total})
+        if self._shown in plies:
+            index = plies.index(self._shown) + delta
+        else:
+            index = next((i for i, ply in enumerate(plies) if ply > self._shown), len(plies)) + (delta if delta < 0 else 0)
+        index = max(0, min(index, len(plies) - 1))
+        self._select(plies[index], emit=True)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        key = event.key()
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Up):
+            self.step(-1)
+        elif key in (Qt.Key.Key_Right, Qt.Key.Key_Down):
+            self.step(1)
+        elif key == Qt.Key.Key_Home:
+            self._select(0, emit=True)
+        elif key == Qt.Key.Key_End:
+            self._select(self._total, emit=True)
+        else:
+            super().keyPressEvent(event)
+
+    def _on_clicked(self, row: int, column: int) -> None:
+        item = self.item(row, column)
+        if item is not None:
+            self._select(int(item.data(ROLE_PLY)), emit=True)
+
+    def _select(self, ply: int, *, emit: bool) -> None:
+        ply = max(0, min(ply, self._total))
+        self._shown = ply
+        self.blockSignals(True)
+        self.clearSelection()
+        where = self._cells.get(ply)
+        if where is not None:
+            self.setCurrentCell(*where)
+            item = self.item(*where)
+            if item is not None:
+                self.scrollToItem(item)
+        self.blockSignals(False)
+        if emit:
+            self.ply_selected.emit(ply)
+
+
+class MovePanel(QWidget):
+    """The move list with the move box under it."""
+
+    ply_selected = Signal(int)
+    move_entered = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.moves = MoveList()
+        self.box = QLineEdit()
+        self.box.setObjectName("moveBox")
+        self.box.setClearButtonEnabled(True)
+        self.error = QLabel()
+        self.error.setObjectName("moveError")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c0392b;")
+        self.error.hide()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.moves, 1)
+        layout.addWidget(self.box)
+        layout.addWidget(self.error)
+        self.moves.ply_selected.connect(self.ply_selected)
+        self.box.returnPressed.connect(self._on_return)
+        self.box.textEdited.connect(lambda _text: self.clear_error())
+
+    def set_example(self, example: str) -> None:
+        self.box.setPlaceholderText(f"Type a move, e.g. {example}" if example else "Type a move")
+
+    def show_error(self, message: str) -> None:
+        self.error.setText(message)
+        self.error.show()
+
+    def clear_error(self) -> None:
+        self.error.clear()
+        self.error.hide()
+
+    def _on_return(self) -> None:
+        text = self.box.text().strip()
+        if text:
+            self.move_entered.emit(text)
+
+    def accept_move(self) -> None:
+        """The typed move was played: empty the box."""
+        self.box.clear()
+        self.clear_error()

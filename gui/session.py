@@ -1,0 +1,545 @@
+"""``GameSession``: one game being played — the state, its history and who moves next.
+
+Widgets render and emit intents; the session decides. A board's ``move_requested``, the
+move box, the dice and the menu's undo/redo/resign all come here; the session checks the
+move against the rules, plays it, records it, autosaves, and asks the engine (through the
+``EngineBridge`` only: the GUI thread never searches) when a computer side is to move.
+
+Turn flow (``_advance``, always from the event loop, never re-entrantly):
+
+* game over by the rules -> ``game_over(result, reason)``;
+* a dice roll (chance node) -> the app rolls with its own seeded generator, or, with
+  manual dice, waits for the player to enter the roll (``play_text("3-1")``);
+* a computer side -> a search; its ``Finished.best_move`` is played when it comes;
+* a human side whose only legal move is a pass (Othello, backgammon's "no move") -> a
+  visible notice, then the pass is played after ``FORCED_PASS_DELAY_MS``;
+* otherwise wait for the human.
+
+Undo takes back to the previous turn of a human (against the computer: your move and its
+reply); redo replays what undo took back, without searching. With two computer sides the
+game can be paused and stepped a move at a time.
+
+Results use the PGN markers: ``1-0`` (the first player won), ``0-1``, ``1/2-1/2``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from ai.cli import format_score
+from ai.events import Finished, Score
+from ai.settings import Limits, SearchRequest, SearchSettings
+from games import CHANCE, GameState, get_game, new_game
+from games.base import GameError
+from gui.gamefile import GameRecord
+from gui.players import PlayerConfig, default_algorithm, noisy_root_moves
+
+FORCED_PASS_NAMES = frozenset({"pass", "no move"})
+"""Move names of a forced pass: played for a human after a visible notice."""
+FORCED_PASS_DELAY_MS = 1200
+"""How long the notice of a forced pass shows before the pass is played."""
+COMPUTER_MOVE_DELAY_MS = 0
+"""Pause before the computer starts thinking against a human (0: at once)."""
+WATCHING_DELAY_MS = 400
+"""Pause before each move of a computer-against-computer game, so that people can follow it."""
+HINT_LIMITS = Limits(depth=6, time=1.0)
+FIRST_WINS, SECOND_WINS, DRAW, UNFINISHED = "1-0", "0-1", "1/2-1/2", "*"
+
+
+@dataclass(frozen=True)
+class PlayedMove:
+    """One entry of the game's history."""
+
+    move: Any
+    name: str
+    mover: int
+    """The player who moved, or ``CHANCE`` for a dice roll."""
+    evaluation: str | None = None
+    """The engine's score for the position after the move, first player's view, as text."""
+    score: Score | None = None
+    """The same score as a value (first player's view), for the eval graph."""
+
+
+class GameSession(QObject):
+    """One game: the state, the history, the sides and the engine requests."""
+
+    state_changed = Signal()
+    """Anything about the position, the history or the turn changed."""
+    move_played = Signal(object)
+    """A ``PlayedMove`` was added to the history (not for undo/redo)."""
+    game_over = Signal(str, str)
+    """``(result, reason)``: ``1-0``/``0-1``/``1/2-1/2`` and why (``checkmate``, ...)."""
+    thinking_changed = Signal(bool)
+    notice = Signal(str)
+    """A short message for the status bar (passes, dice, resignation ...)."""
+    engine_failed = Signal(str)
+    """The engine could not answer; the game goes on (the side is paused)."""
+    hint_found = Signal(object)
+    """The engine's best move for the human to move (draw it as the best-move arrow)."""
+
+    def __init__(
+        self,
+        bridge: Any,
+        game: str,
+        players: tuple[PlayerConfig, PlayerConfig],
+        *,
+        start: str | None = None,
+        seed: int | None = None,
+        engine_settings: SearchSettings | None = None,
+        manual_dice: bool = False,
+        paused: bool | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.game = game
+        self.game_class: type[GameState] = get_game(game)
+        self._bridge = bridge
+        self._state = new_game(game, start)
+        self.start_text = self._state.to_text()
+        self.players: tuple[PlayerConfig, PlayerConfig] = (players[0].for_game(game), players[1].for_game(game))
+        self.engine_settings = engine_settings or SearchSettings()
+        self.manual_dice = manual_dice
+        self.history: list[PlayedMove] = []
+        self._redo: list[list[PlayedMove]] = []
+        self._rng = random.Random(seed)
+        self.result = UNFINISHED
+        self.reason = ""
+        self._search_id: int | None = None
+        self._search_purpose = ""
+        self._thinking = False
+        both_computers = all(side.is_computer for side in self.players)
+        self.paused = both_computers if paused is None else paused
+        """With two computer sides the game starts paused: press play or step."""
+        self._turn_token = 0
+        """Bumped by every change of position: a delayed action of an older turn is dropped."""
+        self._closed = False
+        bridge.search_finished.connect(self._on_search_finished)
+        bridge.search_failed.connect(self._on_search_failed)
+        self._schedule_advance()
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def state(self) -> GameState:
+        """The current position. Do not change it: play moves through the session."""
+        return self._state
+
+    @property
+    def is_over(self) -> bool:
+        return self.result != UNFINISHED
+
+    @property
+    def is_thinking(self) -> bool:
+        return self._thinking
+
+    def side_to_move(self) -> PlayerConfig | None:
+        mover = self._state.to_move()
+        return None if mover == CHANCE else self.players[mover]
+
+    def is_computer_turn(self) -> bool:
+        side = self.side_to_move()
+        return side is not None and side.is_computer
+
+    def waits_for_dice(self) -> bool:
+        """Manual dice: the player must enter the roll now."""
+        return not self.is_over and self.manual_dice and self._state.to_move() == CHANCE
+
+    def can_human_move(self) -> bool:
+        """Whether a move from the board or the move box is accepted now: a human's turn,
+        or a computer's turn while the game is paused (you may move for it)."""
+        if self.is_over or self._thinking or self._closed or self._state.is_terminal():
+            return False
+        mover = self._state.to_move()
+        if mover == CHANCE:
+            return self.manual_dice
+        return not self.players[mover].is_computer or self.paused
+
+    def can_undo(self) -> bool:
+        return bool(self.history) and not self._closed
+
+    def can_redo(self) -> bool:
+        return bool(self._redo) and not self._closed
+
+    def move_names(self) -> list[str]:
+        return [entry.name for entry in self.history]
+
+    def state_at(self, ply: int) -> GameState:
+        """The position after the first ``ply`` moves (0: the start)."""
+        state = new_game(self.game, self.start_text)
+        for entry in self.history[:ply]:
+            state.play(entry.move)
+        return state
+
+    def last_move(self) -> Any:
+        for entry in reversed(self.history):
+            if entry.mover != CHANCE:
+                return entry.move
+        return None
+
+    def to_record(self) -> GameRecord:
+        return GameRecord(
+            game=self.game,
+            start=self.start_text,
+            moves=self.move_names(),
+            evaluations=[entry.evaluation for entry in self.history],
+            players=(self.players[0].describe(), self.players[1].describe()),
+            result=self.result,
+            reason=self.reason,
+        )
+
+    def status_text(self) -> str:
+        """One line for the status bar: whose turn, or the result."""
+        names = self.game_class.PLAYER_NAMES
+        if self.is_over:
+            return f"{result_text(self.result, names)} — {self.reason}" if self.reason else result_text(self.result, names)
+        mover = self._state.to_move()
+        if mover == CHANCE:
+            return "Enter the dice roll (e.g. 3-1)" if self.manual_dice else "Rolling the dice"
+        side = self.players[mover]
+        if self._thinking:
+            return f"{names[mover]} ({side.describe()}) is thinking…"
+        if side.is_computer and self.paused:
+            return f"{names[mover]} to move (computer, paused: press Space to step)"
+        return f"{names[mover]} to move"
+
+    # ------------------------------------------------------------------ commands
+    def play_move(self, move: Any) -> bool:
+        """A move from the board (a legal move value). False (and a notice) if refused."""
+        if not self.can_human_move():
+            self.notice.emit("Not your turn: wait for the engine" if self._thinking else "No move can be made now")
+            return False
+        if move not in self._legal_now():
+            self.notice.emit("That move is not legal here")
+            return False
+        self._apply(move)
+        return True
+
+    def play_text(self, text: str) -> str | None:
+        """A move typed in the game's notation; returns the error message or ``None``."""
+        if not self.can_human_move():
+            return "the engine is thinking: wait or press Space" if self._thinking else "no move can be made now"
+        try:
+            move = self._state.parse_move(text.strip())
+            if move not in self._legal_now():
+                self._state.copy().play_checked(move)  # raises with the rules' reason
+                return f"{text.strip()} is not legal here"
+        except GameError as error:
+            return str(error)
+        self._apply(move)
+        return None
+
+    def undo(self) -> None:
+        """Take back to the previous turn of a human (both moves against the computer)."""
+        if not self.can_undo():
+            return
+        self._cancel_search()
+        group: list[PlayedMove] = []
+        humans = [player for player in (0, 1) if not self.players[player].is_computer]
+        while self.history:
+            group.append(self._pop())
+            mover = self._state.to_move()
+            if not humans:  # computer against computer: one move back, then paused
+                if group[-1].mover != CHANCE:
+                    break
+            elif mover in humans and group[-1].mover != CHANCE:
+                break
+        if not humans:
+            self.paused = True
+        self._redo.append(list(reversed(group)))
+        self._reopen()
+        self._changed()
+        self._schedule_advance()
+
+    def redo(self) -> None:
+        """Replay what the last undo took back (no search)."""
+        if not self.can_redo():
+            return
+        self._cancel_search()
+        group = self._redo.pop()
+        for entry in group:
+            self._state.play(entry.move)
+            self.history.append(entry)
+        self._changed()
+        self._schedule_advance()
+
+    def resign(self) -> None:
+        """The side to move resigns (or, with two humans or at a dice roll, the human
+        whose turn it is not a computer's)."""
+        if self.is_over:
+            return
+        self._cancel_search()
+        mover = self._state.to_move()
+        humans = [player for player in (0, 1) if not self.players[player].is_computer]
+        loser = mover if mover in humans else (humans[0] if humans else (mover if mover != CHANCE else 0))
+        names = self.game_class.PLAYER_NAMES
+        self._finish(SECOND_WINS if loser == 0 else FIRST_WINS, f"{names[loser]} resigned")
+
+    def set_paused(self, paused: bool) -> None:
+        if paused == self.paused:
+            return
+        self.paused = paused
+        if paused and self._search_purpose == "move":
+            self._cancel_search()
+        self._changed()
+        self._schedule_advance()
+
+    def step(self) -> None:
+        """Let the computer make one move now (also when paused)."""
+        if self.is_over or self._thinking:
+            return
+        if self.is_computer_turn():
+            self._start_search("move")
+        elif self._state.to_move() == CHANCE and not self.manual_dice:
+            self._roll()
+
+    def move_now(self) -> None:
+        """Tell the thinking engine to play its best move so far."""
+        if self._thinking:
+            self._bridge.move_now()
+
+    def think_or_stop(self) -> None:
+        """Space: stop the thinking engine (it plays now), step a paused computer, or
+        show a hint on a human's turn."""
+        if self._thinking:
+            self.move_now()
+        elif self.is_computer_turn():
+            self.step()
+        else:
+            self.request_hint()
+
+    def request_hint(self) -> None:
+        """Ask the engine for the best move of the human to move (``hint_found``)."""
+        if self.is_over or self._thinking or self._state.to_move() == CHANCE:
+            return
+        self._start_search("hint")
+
+    def roll_dice(self, roll: Any | None = None) -> None:
+        """Manual dice: play ``roll`` (an outcome of ``chance_outcomes``)."""
+        if self._state.to_move() != CHANCE or self.is_over:
+            return
+        if roll is None:
+            self._roll()
+        elif roll in [outcome for outcome, _ in self._state.chance_outcomes()]:
+            self._apply(roll)
+
+    def close(self) -> None:
+        """Stop any search and detach from the bridge (a new game replaces this one)."""
+        if self._closed:
+            return
+        self._cancel_search()
+        self._closed = True
+        self._turn_token += 1
+        try:
+            self._bridge.search_finished.disconnect(self._on_search_finished)
+            self._bridge.search_failed.disconnect(self._on_search_failed)
+        except (RuntimeError, TypeError):
+            pass
+
+    def load_history(self, names: Sequence[str], evaluations: Sequence[str | None] = ()) -> None:
+        """Play ``names`` from the start (a loaded game); ``GameError`` if one is illegal."""
+        for index, name in enumerate(names):
+            mover = self._state.to_move()
+            move = self._state.parse_move(name)
+            canonical = self._state.move_name(move)
+            self._state.play_checked(move)
+            evaluation = evaluations[index] if index < len(evaluations) else None
+            self.history.append(PlayedMove(move, canonical, mover, evaluation))
+        self._changed()
+        self._schedule_advance()
+
+    def finish_from_record(self, result: str, reason: str) -> None:
+        """A loaded game that ended by resignation (or any result the rules do not show)."""
+        if result != UNFINISHED and not self._state.is_terminal():
+            self._finish(result, reason or "result from the file")
+
+    # ------------------------------------------------------------------ internals
+    def _legal_now(self) -> list[Any]:
+        if self._state.to_move() == CHANCE:
+            return [outcome for outcome, _ in self._state.chance_outcomes()]
+        return self._state.legal_moves()
+
+    def _apply(self, move: Any, evaluation: str | None = None, score: Score | None = None) -> None:
+        mover = self._state.to_move()
+        name = self._state.move_name(move)
+        self._state.play(move)
+        entry = PlayedMove(move, name, mover, evaluation, score)
+        self.history.append(entry)
+        self._redo.clear()
+        if name in FORCED_PASS_NAMES and mover != CHANCE:
+            self.notice.emit(f"{self.game_class.PLAYER_NAMES[mover]} has no legal move and passes")
+        self.move_played.emit(entry)
+        self._changed()
+        self._schedule_advance()
+
+    def _pop(self) -> PlayedMove:
+        entry = self.history.pop()
+        self._state.undo()
+        return entry
+
+    def _reopen(self) -> None:
+        self.result = UNFINISHED
+        self.reason = ""
+
+    def _changed(self) -> None:
+        self._turn_token += 1
+        self.state_changed.emit()
+
+    def _schedule_advance(self, delay_ms: int = 0) -> None:
+        token = self._turn_token
+        QTimer.singleShot(delay_ms, self, lambda: self._advance(token))
+
+    def _advance(self, token: int) -> None:
+        if token != self._turn_token or self._closed or self.is_over or self._thinking:
+            return
+        state = self._state
+        if state.is_terminal():
+            self._finish_by_rules()
+            return
+        mover = state.to_move()
+        if mover == CHANCE:
+            if self.manual_dice:
+                self.notice.emit("Enter the dice roll in the move box (e.g. 3-1)")
+            else:
+                self._roll()
+            return
+        side = self.players[mover]
+        if side.is_computer:
+            if not self.paused and not self._redo:
+                watching = all(other.is_computer for other in self.players)
+                delay = WATCHING_DELAY_MS if watching else COMPUTER_MOVE_DELAY_MS
+                QTimer.singleShot(delay, self, lambda: self._start_move_search(token))
+            return
+        moves = state.legal_moves()
+        if len(moves) == 1 and state.move_name(moves[0]) in FORCED_PASS_NAMES:
+            self.notice.emit(f"{self.game_class.PLAYER_NAMES[mover]} has no legal move: passing")
+            QTimer.singleShot(FORCED_PASS_DELAY_MS, self, lambda: self._play_forced(token, moves[0]))
+
+    def _play_forced(self, token: int, move: Any) -> None:
+        if token == self._turn_token and not self._closed and not self.is_over and move in self._legal_now():
+            self._apply(move)
+
+    def _start_move_search(self, token: int) -> None:
+        if token == self._turn_token and not self._closed and not self.is_over and not self._thinking:
+            self._start_search("move")
+
+    def _roll(self) -> None:
+        outcomes = self._state.chance_outcomes()
+        roll = self._rng.choices([outcome for outcome, _ in outcomes], weights=[p for _, p in outcomes])[0]
+        self._apply(roll)
+
+    def _request(self, side: PlayerConfig, purpose: str) -> SearchRequest:
+        settings = side.settings(self.engine_settings)
+        limits = side.limits() if purpose == "move" else HINT_LIMITS
+        fields: dict[str, Any] = {
+            "game": self.game,
+            "position": self.start_text,
+            "moves": tuple(self.move_names()),
+            "settings": settings,
+            "limits": limits,
+        }
+        if purpose == "move" and "root_moves" in {field.name for field in dataclasses.fields(SearchRequest)}:
+            names = [self._state.move_name(move) for move in self._state.legal_moves()]
+            fields["root_moves"] = noisy_root_moves(names, side.root_share(), self._rng)
+        return SearchRequest(**fields)
+
+    def _start_search(self, purpose: str) -> None:
+        mover = self._state.to_move()
+        if mover == CHANCE:
+            return
+        side = self.players[mover]
+        if purpose == "hint":
+            if side.is_computer:
+                return
+            adviser = next((other for other in self.players if other.is_computer), None)
+            algorithm = adviser.algorithm if adviser else default_algorithm(self.game)
+            request = self._request(dataclasses.replace(side, algorithm=algorithm), "hint")
+        else:
+            request = self._request(side, purpose)
+        self._search_purpose = purpose
+        self._set_thinking(True)
+        search_id = self._bridge.start_search(request)
+        if search_id is None:  # search_failed follows from the event loop
+            self._search_id = -1
+            return
+        self._search_id = search_id
+
+    def _set_thinking(self, thinking: bool) -> None:
+        if thinking != self._thinking:
+            self._thinking = thinking
+            self.thinking_changed.emit(thinking)
+            self.state_changed.emit()
+
+    def _cancel_search(self) -> None:
+        if self._search_id is not None:
+            self._bridge.stop()
+        self._search_id = None
+        self._search_purpose = ""
+        self._set_thinking(False)
+
+    def _on_search_finished(self, finished: Finished) -> None:
+        if self._search_id is None or finished.search_id != self._search_id or self._closed:
+            return
+        purpose = self._search_purpose
+        self._search_id = None
+        self._search_purpose = ""
+        self._set_thinking(False)
+        move = self._as_move(finished.best_move)
+        if move is None:
+            self._engine_failure("the engine returned no move" if finished.best_move is None else f"the engine returned {finished.best_move!r}, which is not legal here")
+            return
+        if purpose == "hint":
+            self.hint_found.emit(move)
+            self.notice.emit(f"Hint: {self._state.move_name(move)} ({self._score_text(finished.score)})")
+            return
+        score = finished.score.for_player(0)
+        self._apply(move, self._score_text(finished.score), score)
+
+    def _on_search_failed(self, message: str) -> None:
+        if self._search_id is None or self._closed:
+            return
+        self._search_id = None
+        self._search_purpose = ""
+        self._set_thinking(False)
+        self._engine_failure(message)
+
+    def _engine_failure(self, message: str) -> None:
+        self.paused = True
+        self.engine_failed.emit(message)
+        self._changed()
+
+    def _as_move(self, value: Any) -> Any:
+        """The engine's move value if it is legal here (events carry move values), else None."""
+        return value if value is not None and value in self._legal_now() else None
+
+    def _score_text(self, score: Score) -> str:
+        return format_score(score.for_player(0), self.game_class)
+
+    def _finish_by_rules(self) -> None:
+        winner = self._state.winner()
+        result = DRAW if winner is None else (FIRST_WINS if winner == 0 else SECOND_WINS)
+        reason = self._state.termination_reason() or "game over"
+        if self.game_class.UTILITY_KIND != "win_loss" and winner is not None:
+            reason = f"{reason}; {self.game_class.PLAYER_NAMES[winner]} wins by {abs(self._state.utility(0)):g}"
+        self._finish(result, reason)
+
+    def _finish(self, result: str, reason: str) -> None:
+        self.result = result
+        self.reason = reason
+        self._changed()
+        self.game_over.emit(result, reason)
+
+
+def result_text(result: str, player_names: tuple[str, str]) -> str:
+    """``White wins``, ``Draw``, ``Game in progress``."""
+    if result == FIRST_WINS:
+        return f"{player_names[0]} wins"
+    if result == SECOND_WINS:
+        return f"{player_names[1]} wins"
+    if result == DRAW:
+        return "Draw"
+    return "Game in progress"

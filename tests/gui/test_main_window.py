@@ -1,0 +1,289 @@
+"""The main window: start page, files, paste, autosave and resume, the move list and move
+box, shortcuts, and an engine failure that leaves the game playable."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from games import GAME_NAMES, new_game
+from gui import autosave
+from gui.gamefile import default_extension
+from gui.main_window import MainWindow
+from gui.players import HUMAN, PlayerConfig
+from gui.session import GameSession
+
+HUMANS = (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN))
+OPENINGS = {
+    "tictactoe": ["b2", "a1", "c3"],
+    "checkers": ["11-15", "23-19", "8-11"],
+    "chess": ["e4", "c5", "Nf3"],
+    "othello": ["d3", "c5", "f6"],
+    "backgammon": ["O 3-1", "8/5 6/5", "roll", "6-4"],
+}
+
+
+@pytest.fixture
+def window(qtbot: QtBot, bridge: Any, data_directory: Path) -> Iterator[MainWindow]:
+    made = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False, seed=3)
+    qtbot.addWidget(made)
+    made.show()
+    qtbot.waitExposed(made)
+    yield made
+    made.shutdown()
+
+
+def play(session: GameSession, names: list[str]) -> None:
+    for name in names:
+        assert session.play_text(name) is None, name
+
+
+def test_start_page_has_the_five_games_and_continue_after_a_game(window: MainWindow, data_directory: Path) -> None:
+    assert set(window.start_page.cards) == set(GAME_NAMES)
+    assert not window.start_page.continue_button.isVisibleTo(window)
+    session = window.start_game("othello", HUMANS, manual_dice=False)
+    play(session, ["d3"])
+    window.show_start_page()
+    assert window.start_page.continue_button.isVisibleTo(window)
+    assert "Othello, 1 move" in window.start_page.continue_label.text()
+    assert window.continue_last_game()
+    assert window.session is not None and window.session.move_names() == ["d3"]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_save_and_open_round_trip(window: MainWindow, tmp_path: Path, game: str) -> None:
+    session = window.start_game(game, HUMANS, manual_dice=True)
+    play(session, OPENINGS[game])
+    path = tmp_path / f"game.{default_extension(game)}"
+    assert window.save_to(path)
+    window.start_game("tictactoe", HUMANS)
+    assert window.open_path(path)
+    assert window.session is not None
+    assert window.session.game == game and window.session.move_names() == OPENINGS[game]
+    assert window.session.state.key() == session.state.key()
+
+
+BAD = [
+    ("empty.pgn", ""),
+    ("broken.json", "{"),
+    ("illegal.pgn", "1. e4 e5 2. Ke3 *"),
+    ("binary.pdn", "\x00\x01\x02"),
+]
+
+
+@pytest.mark.parametrize(("name", "text"), BAD, ids=[case[0] for case in BAD])
+def test_a_bad_file_leaves_the_game_untouched(window: MainWindow, tmp_path: Path, name: str, text: str) -> None:
+    session = window.start_game("chess", HUMANS)
+    play(session, ["d4", "d5"])
+    path = tmp_path / name
+    path.write_text(text, encoding="latin-1")
+    assert not window.open_path(path)
+    assert window.session is session and session.move_names() == ["d4", "d5"]
+    assert name in window.last_error
+
+
+def test_a_missing_file_says_so(window: MainWindow, tmp_path: Path) -> None:
+    window.start_game("chess", HUMANS)
+    assert not window.open_path(tmp_path / "nowhere.pgn")
+    assert "nowhere.pgn" in window.last_error
+
+
+def test_paste_a_position_or_a_game_and_bad_paste_changes_nothing(window: MainWindow) -> None:
+    session = window.start_game("othello", HUMANS)
+    play(session, ["d3"])
+    assert not window.paste_text("this is not a position")
+    assert window.session is session and session.move_names() == ["d3"]
+    assert "as othello" in window.last_error
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    assert window.paste_text(fen)
+    assert window.session is not None and window.session.game == "chess"
+    assert window.session.state.to_text() == new_game("chess", fen).to_text()
+    assert window.paste_text("1. e4 e5 2. Nf3 *")
+    assert window.session.move_names() == ["e4", "e5", "Nf3"]
+
+
+def test_copy_position_puts_the_text_on_the_clipboard(window: MainWindow) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    session = window.start_game("checkers", HUMANS)
+    play(session, ["11-15"])
+    window.copy_position()
+    assert QGuiApplication.clipboard().text() == session.state.to_text()
+
+
+def test_autosave_after_every_move_and_resume_after_a_crash(qtbot: QtBot, bridge: Any, data_directory: Path) -> None:
+    first = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False)
+    qtbot.addWidget(first)
+    session = first.start_game("chess", HUMANS)
+    play(session, ["e4", "e5"])
+    saved = autosave.load(data_directory)
+    assert saved is not None and saved.record.moves == ["e4", "e5"] and not saved.clean_exit
+    assert not list(data_directory.glob("*.tmp"))  # written atomically: no temporary left
+    # the app "crashes": no shutdown, so the file still says the game was interrupted
+    questions: list[str] = []
+    second = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False)
+    qtbot.addWidget(second)
+    second.ask = lambda question: questions.append(question) or True  # type: ignore[method-assign]
+    second.offer_resume()
+    assert questions and "Chess" in questions[0] and "2 moves" in questions[0]
+    assert second.session is not None and second.session.move_names() == ["e4", "e5"]
+    second.shutdown()
+    first.session and first.session.close()
+    third = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False)
+    qtbot.addWidget(third)
+    third.ask = lambda question: questions.append(question) or True  # type: ignore[method-assign]
+    third.offer_resume()
+    assert len(questions) == 1  # a clean exit is not a crash: no question
+    third.shutdown()
+
+
+def test_a_broken_autosave_never_stops_the_app(window: MainWindow, data_directory: Path) -> None:
+    (data_directory / autosave.AUTOSAVE_NAME).write_text("{ half a file", encoding="utf-8")
+    window.offer_resume()
+    window.show_start_page()
+    assert not window.start_page.continue_button.isVisibleTo(window)
+
+
+def test_move_list_click_shows_an_old_position_and_keys_step(qtbot: QtBot, window: MainWindow) -> None:
+    session = window.start_game("tictactoe", HUMANS)
+    play(session, ["b2", "a1", "c3"])
+    moves = window.game_view.moves.moves
+    assert moves.item_texts() == ["b2", "a1", "c3"]
+    moves.show_ply(1)
+    assert window.game_view.viewing_label.isVisibleTo(window)
+    assert not window.game_view.board.is_interactive()
+    assert window.game_view.board.state().to_text() == session.state_at(1).to_text()
+    qtbot.keyClick(moves, Qt.Key.Key_Right)
+    assert moves.shown_ply == 2
+    qtbot.keyClick(moves, Qt.Key.Key_End)
+    assert moves.shown_ply == 3 and not window.game_view.viewing_label.isVisibleTo(window)
+    assert window.game_view.board.is_interactive()
+
+
+def test_move_box_plays_a_typed_move_and_explains_a_bad_one(qtbot: QtBot, window: MainWindow) -> None:
+    session = window.start_game("chess", HUMANS)
+    panel = window.game_view.moves
+    qtbot.keyClicks(panel.box, "Nf6")
+    qtbot.keyClick(panel.box, Qt.Key.Key_Return)
+    assert panel.error.isVisibleTo(window) and "Nf6" in panel.error.text()
+    assert session.history == []
+    panel.box.clear()
+    qtbot.keyClicks(panel.box, "Nf3")
+    qtbot.keyClick(panel.box, Qt.Key.Key_Return)
+    assert session.move_names() == ["Nf3"] and panel.box.text() == "" and not panel.error.isVisibleTo(window)
+
+
+def test_shortcuts_undo_redo_and_flip(qtbot: QtBot, window: MainWindow) -> None:
+    session = window.start_game("othello", HUMANS)
+    play(session, ["d3", "c5"])
+    window.game_view.board.setFocus()
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert session.move_names() == ["d3"]
+    qtbot.keyClick(window, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert session.move_names() == ["d3", "c5"]
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert session.move_names() == ["d3", "c5"]  # nothing left to redo
+    shortcuts = {action.shortcut().toString() for action in window.actions()}
+    assert {"Ctrl+N", "Ctrl+Z", "F", "H", "Space", "Ctrl+V", "Ctrl+S", "Ctrl+O"} <= shortcuts
+
+
+def test_an_engine_failure_is_shown_and_the_game_goes_on(qtbot: QtBot, window: MainWindow) -> None:
+    import dataclasses
+
+    window.settings.engine_settings = dataclasses.replace(window.settings.engine_settings, aspiration_window=-1.0)
+    computer = PlayerConfig(kind="computer", strength="depth", depth=1)
+    session = window.start_game("tictactoe", (PlayerConfig(kind=HUMAN), computer))
+    with qtbot.waitSignal(session.engine_failed, timeout=10_000) as failed:
+        play(session, ["b2"])
+    assert "aspiration" in failed.args[0]
+    assert session.paused and session.can_human_move()
+    play(session, ["a1"])  # the human may move for the paused computer
+    assert session.move_names() == ["b2", "a1"]
+
+
+def test_new_game_during_a_search_stops_it(qtbot: QtBot, window: MainWindow, bridge: Any) -> None:
+    slow = PlayerConfig(kind="computer", strength="time", seconds=30.0)
+    session = window.start_game("chess", (slow, PlayerConfig(kind=HUMAN)))
+    qtbot.waitUntil(lambda: session.is_thinking, timeout=5_000)
+    window.start_game("tictactoe", HUMANS)
+    assert not session.is_thinking and not bridge.is_searching
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "othello"])
+def test_a_whole_game_by_mouse_clicks_against_the_engine(qtbot: QtBot, window: MainWindow, game: str) -> None:
+    """Click the board like a person (the square of a legal move) until the game ends."""
+    computer = PlayerConfig(kind="computer", strength="depth", depth=1)
+    session = window.start_game(game, (PlayerConfig(kind=HUMAN), computer))
+    board = window.game_view.board
+    while not session.is_over:
+        qtbot.waitUntil(lambda: session.is_over or (session.can_human_move() and session.state.to_move() == 0), timeout=30_000)
+        if session.is_over:
+            break
+        moves = [move for move in session.state.legal_moves() if session.state.move_name(move) != "pass"]
+        if not moves:  # a forced pass: the session plays it after its notice
+            before = len(session.history)
+            qtbot.waitUntil(lambda: len(session.history) > before, timeout=20_000)
+            continue
+        before = len(session.history)
+        with qtbot.waitSignal(session.move_played, timeout=20_000):
+            qtbot.mouseClick(board, Qt.MouseButton.LeftButton, pos=board.point_of(moves[0]).toPoint())
+        assert session.history[before].move == moves[0]
+    assert session.result in ("1-0", "0-1", "1/2-1/2") and session.reason
+    assert window.game_view.result_label.isVisibleTo(window)
+    assert not board.is_interactive()
+
+
+def test_set_up_a_position_then_play_from_it(qtbot: QtBot, window: MainWindow) -> None:
+    session = window.start_game("tictactoe", HUMANS)
+    play(session, ["b2"])
+    assert window.begin_setup()
+    assert window.game_view.board.is_edit_mode() and session.paused
+    window.game_view.board.publish_edit("x.o.x....")  # what clicks in the edit mode end with
+    window.game_view.setup_done.click()
+    assert window.session is not session
+    assert window.session is not None and window.session.start_text == new_game("tictactoe", "x.o.x....").to_text()
+    assert not window.game_view.board.is_edit_mode() and window.session.can_human_move()
+
+
+def test_set_up_refuses_a_position_that_is_not_valid(qtbot: QtBot, window: MainWindow) -> None:
+    session = window.start_game("tictactoe", HUMANS)
+    window.begin_setup()
+    window.game_view.board.publish_edit("xxxxx....")
+    window.game_view.setup_done.click()
+    assert window.session is session and window.game_view.setup_bar.isVisibleTo(window)
+    window.game_view.setup_cancel.click()
+    assert window.session is session and not window.game_view.board.is_edit_mode()
+
+
+def test_the_engine_panels_follow_the_game(qtbot: QtBot, window: MainWindow) -> None:
+    computer = PlayerConfig(kind="computer", algorithm="alphabeta", strength="depth", depth=1)
+    session = window.start_game("chess", (PlayerConfig(kind=HUMAN), computer))
+    assert window.settings_panel.settings().algorithm == "alphabeta"
+    assert window.features_panel.rows()  # EVAL's breakdown of the position shown
+    with qtbot.waitSignal(session.move_played, timeout=20_000):
+        play(session, ["e4"])
+    qtbot.waitUntil(lambda: len(session.history) == 2, timeout=20_000)
+    scores = window.eval_graph.scores
+    assert len(scores) == 3 and scores[2] is not None  # the computer's evaluation after its move
+    # the settings panel's algorithm becomes the computer side's
+    index = window.settings_panel.algorithm.findData("mtdf")
+    window.settings_panel.algorithm.setCurrentIndex(index)
+    qtbot.waitUntil(lambda: session.players[1].algorithm == "mtdf", timeout=2_000)
+    assert window.settings.players("chess")[1].algorithm == "mtdf"
+
+
+def test_hint_key_draws_the_engines_move_on_the_board(qtbot: QtBot, window: MainWindow) -> None:
+    computer = PlayerConfig(kind="computer", strength="depth", depth=1)
+    session = window.start_game("othello", (PlayerConfig(kind=HUMAN), computer))
+    window.game_view.board.setFocus()
+    with qtbot.waitSignal(session.hint_found, timeout=20_000) as hint:
+        qtbot.keyClick(window, Qt.Key.Key_H)
+    assert hint.args[0] in session.state.legal_moves()
+    assert window.game_view.board.best_move() == hint.args[0]
+    play(session, ["d3"])
+    assert window.game_view.board.best_move() is None  # a new position clears it

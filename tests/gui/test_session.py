@@ -1,0 +1,185 @@
+"""GameSession: moves, take-back and redo against the computer, passes, dice, resignation,
+game over with its reason, and the engine asked only through the bridge."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from games import CHANCE, GAME_NAMES, new_game
+from gui.players import COMPUTER, HUMAN, PlayerConfig
+from gui.session import GameSession
+
+HUMAN_SIDE = PlayerConfig(kind=HUMAN)
+
+
+def computer(depth: int = 1, game: str = "chess") -> PlayerConfig:
+    return PlayerConfig(kind=COMPUTER, strength="depth", depth=depth).for_game(game)
+
+
+@pytest.fixture
+def make_session(bridge: Any) -> Iterator[Callable[..., GameSession]]:
+    """Makes sessions on the module's bridge; closes them (stopping searches) afterwards."""
+    made: list[GameSession] = []
+
+    def make(game: str, players: tuple[PlayerConfig, PlayerConfig], **options: Any) -> GameSession:
+        session = GameSession(bridge, game, players, seed=1, **options)
+        made.append(session)
+        return session
+
+    yield make
+    for session in made:
+        session.close()
+
+
+def test_two_humans_play_undo_and_redo(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
+    session = make_session("tictactoe", (HUMAN_SIDE, HUMAN_SIDE))
+    for name in ("b2", "a1", "c3"):
+        assert session.play_text(name) is None
+    assert session.move_names() == ["b2", "a1", "c3"]
+    session.undo()
+    assert session.move_names() == ["b2", "a1"]
+    session.undo()
+    assert session.move_names() == ["b2"] and session.can_redo()
+    session.redo()
+    session.redo()
+    assert session.move_names() == ["b2", "a1", "c3"] and not session.can_redo()
+    assert session.state.to_text() == new_game("tictactoe", "..x.x.o..").to_text()
+
+
+def test_a_new_move_clears_redo(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
+    session = make_session("tictactoe", (HUMAN_SIDE, HUMAN_SIDE))
+    session.play_text("b2")
+    session.undo()
+    assert session.can_redo()
+    session.play_text("a1")
+    assert not session.can_redo() and session.move_names() == ["a1"]
+
+
+def test_a_bad_typed_move_says_why_and_changes_nothing(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
+    session = make_session("chess", (HUMAN_SIDE, HUMAN_SIDE))
+    before = session.state.to_text()
+    error = session.play_text("Ke2")
+    assert error and "Ke2" in error
+    assert session.play_text("e9") is not None
+    assert session.state.to_text() == before and session.history == []
+
+
+def test_the_computer_answers_and_undo_takes_back_to_the_human(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
+    session = make_session("chess", (HUMAN_SIDE, computer()))
+    assert session.play_text("e4") is None
+    qtbot.waitUntil(lambda: len(session.history) == 2, timeout=30_000)
+    assert session.history[1].mover == 1 and session.history[1].evaluation is not None
+    assert session.can_human_move()
+    session.undo()
+    assert session.history == [] and session.state.to_move() == 0
+    session.redo()
+    assert len(session.history) == 2 and session.can_human_move()
+
+
+def test_undo_while_the_computer_thinks_stops_the_search(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
+    slow = PlayerConfig(kind=COMPUTER, strength="time", seconds=30.0)
+    session = make_session("chess", (HUMAN_SIDE, slow))
+    session.play_text("d4")
+    qtbot.waitUntil(lambda: session.is_thinking, timeout=5_000)
+    session.undo()
+    assert not session.is_thinking and session.history == []
+    assert not bridge.is_searching
+
+
+def test_move_now_makes_the_engine_answer_at_once(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
+    slow = PlayerConfig(kind=COMPUTER, strength="time", seconds=60.0)
+    session = make_session("othello", (HUMAN_SIDE, slow))
+    session.play_text("d3")
+    qtbot.waitUntil(lambda: session.is_thinking, timeout=5_000)
+    with qtbot.waitSignal(session.move_played, timeout=10_000):
+        session.think_or_stop()
+    assert len(session.history) == 2
+
+
+def test_computer_against_computer_starts_paused_and_steps(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
+    session = make_session("tictactoe", (computer(2, "tictactoe"), computer(2, "tictactoe")))
+    assert session.paused and session.history == []
+    with qtbot.waitSignal(session.move_played, timeout=10_000):
+        session.step()
+    assert len(session.history) == 1 and not session.is_thinking
+    with qtbot.waitSignal(session.game_over, timeout=60_000) as over:
+        session.set_paused(False)
+    assert over.args[0] == "1/2-1/2"  # perfect play draws
+
+
+def test_the_end_by_the_rules_has_a_result_and_a_reason(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
+    session = make_session("chess", (HUMAN_SIDE, HUMAN_SIDE))
+    with qtbot.waitSignal(session.game_over, timeout=2_000) as over:
+        for name in ("f3", "e5", "g4", "Qh4#"):
+            assert session.play_text(name) is None
+    assert over.args == ["0-1", "checkmate"]
+    assert not session.can_human_move()
+    session.undo()
+    assert not session.is_over and session.can_human_move()
+
+
+def test_resign_ends_the_game_for_the_human(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
+    session = make_session("checkers", (HUMAN_SIDE, computer(1, "checkers")))
+    with qtbot.waitSignal(session.game_over, timeout=2_000) as over:
+        session.resign()
+    assert over.args == ["0-1", "Black resigned"]
+
+
+def test_othello_forced_pass_is_announced_then_played(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
+    # white to move has no move here, black has one (f1): a forced pass for white
+    position = "XOOOO-OXXOOOOOXXXOXXOXOXXOXOXOXXXOXXOXXXXOXXXXXOXOOXXXOOXOOOOOOO O"
+    state = new_game("othello", position)
+    assert [state.move_name(move) for move in state.legal_moves()] == ["pass"]
+    session = make_session("othello", (HUMAN_SIDE, HUMAN_SIDE), start=position)
+    notices: list[str] = []
+    session.notice.connect(notices.append)
+    qtbot.waitUntil(lambda: bool(notices), timeout=2_000)
+    assert "White has no legal move" in notices[0] and session.history == []
+    qtbot.waitUntil(lambda: session.move_names() == ["pass"], timeout=5_000)
+
+
+def test_backgammon_dice_are_rolled_by_the_app_or_entered(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
+    rolled = make_session("backgammon", (HUMAN_SIDE, HUMAN_SIDE))
+    qtbot.waitUntil(lambda: len(rolled.history) == 1, timeout=2_000)
+    assert rolled.history[0].mover == CHANCE and rolled.state.to_move() != CHANCE
+    entered = make_session("backgammon", (HUMAN_SIDE, HUMAN_SIDE), manual_dice=True)
+    assert entered.waits_for_dice()
+    assert entered.play_text("3-3") is not None  # an opening roll is never a double
+    assert entered.play_text("O 3-1") is None
+    assert entered.state.to_move() == 0 and entered.move_names() == ["O 3-1"]
+
+
+def test_backgammon_against_the_computer_goes_on_through_dice_and_cube(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
+    session = make_session("backgammon", (HUMAN_SIDE, computer(1, "backgammon")))
+    for _ in range(3):
+        qtbot.waitUntil(lambda: session.is_over or (session.can_human_move() and session.state.to_move() == 0), timeout=30_000)
+        if session.is_over:
+            break
+        moves = session.state.legal_moves()
+        choice = next((move for move in moves if session.state.move_name(move) not in ("double", "drop")), moves[0])
+        assert session.play_move(choice)
+    assert any(entry.mover == 1 for entry in session.history)
+    session.undo()
+    assert session.state.to_move() == 0 and session.can_human_move()
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_hint_finds_a_legal_move(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession], game: str) -> None:
+    session = make_session(game, (HUMAN_SIDE, computer(1, game)))
+    qtbot.waitUntil(lambda: session.can_human_move() and session.state.to_move() == 0, timeout=10_000)
+    with qtbot.waitSignal(session.hint_found, timeout=30_000) as hint:
+        session.request_hint()
+    assert hint.args[0] in session.state.legal_moves()
+
+
+def test_state_at_replays_the_game(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
+    session = make_session("othello", (HUMAN_SIDE, HUMAN_SIDE))
+    for name in ("d3", "c5", "f6"):
+        session.play_text(name)
+    assert session.state_at(0).to_text() == new_game("othello").to_text()
+    assert session.state_at(3).key() == session.state.key()
+    assert session.to_record().moves == ["d3", "c5", "f6"]
