@@ -10,7 +10,10 @@ import sys
 import tomllib
 from pathlib import Path
 
-from PySide6.QtWidgets import QLabel
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from gui.about import AboutDialog, LicenceTextsDialog, about_html, app_icon, app_version, components, licence_texts
@@ -43,6 +46,26 @@ def test_about_dialog_shows_the_icon_and_opens_the_licence_texts(qtbot: QtBot) -
     texts = LicenceTextsDialog(dialog)
     qtbot.addWidget(texts)
     assert "END OF TERMS AND CONDITIONS" in texts.text.toPlainText()
+
+
+def test_help_about_opens_this_box(qtbot: QtBot, bridge: Any, data_directory: Path) -> None:
+    from gui.main_window import MainWindow
+
+    window = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False)
+    qtbot.addWidget(window)
+    window.show()
+    shown: list[QWidget | None] = []
+
+    def close_the_box() -> None:  # the box is modal: look at it and close it from the event loop
+        box = QApplication.activeModalWidget()
+        shown.append(box)
+        if box is not None:
+            box.close()
+
+    QTimer.singleShot(0, close_the_box)
+    window.actions_by_name["about"].trigger()
+    window.shutdown()
+    assert len(shown) == 1 and isinstance(shown[0], AboutDialog)
 
 
 def test_startup_probe_reports_the_first_paint_and_ends_the_app(tmp_path: Path) -> None:
