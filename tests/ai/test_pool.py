@@ -6,6 +6,7 @@ Waits are on events (queues, pidfds) with generous timeouts, never on sleeps.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import queue
 import select
@@ -23,6 +24,9 @@ from ai.engine import search
 from ai.events import Finished, Iteration, Progress, SearchEvent
 from ai.parallel import EnginePool
 from ai.parallel.pool import available_cores
+from ai.parallel.shared_table import SharedTable
+from ai.parallel.worker import NODES, STOP_WORD, Role, Task, _Runner
+from ai.search.common import tree_signature
 from ai.settings import Limits, SearchRequest, SearchSettings
 
 REPO = Path(__file__).resolve().parents[2]
@@ -223,6 +227,47 @@ def test_events_arrive_in_order_with_nodes_summed(pool: EnginePool) -> None:
     counts = [event.nodes for event in events if isinstance(event, (Iteration, Progress, Finished))]
     assert counts == sorted(counts)
     assert events[-1].nodes >= events[-1].stats.nodes - 1  # every worker's nodes, not only the main one's
+
+
+@pytest.mark.parametrize(
+    "role, kinds",
+    [
+        (Role(), {"event", "finished"}),
+        (Role(helper=1, sends_current_moves=False, sends_only_nodes=True), {NODES, "finished"}),
+    ],
+    ids=["main-search", "helper"],
+)
+def test_a_helper_sends_only_its_node_count(role: Role, kinds: set[str]) -> None:
+    """Every message wakes the pool's dispatcher, which takes its CPU from the workers: a
+    Lazy SMP helper, whose events nobody shows, sends its node count and its answer only."""
+    parent_end, worker_end = multiprocessing.Pipe(duplex=True)
+    control = multiprocessing.RawArray("q", 1)
+    control[STOP_WORD] = 7
+    table = SharedTable.create(1)
+    search_request = request("checkers", depth=9)
+    messages: list[tuple[object, ...]] = []
+
+    def read() -> None:  # at once, as the pool does: a full pipe would block the worker
+        try:
+            while True:
+                messages.append(parent_end.recv())
+        except EOFError:
+            pass
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        runner = _Runner(worker_end, control, 0, parent=None)
+        runner.run(Task(7, search_request, time.perf_counter(), role, table.name, tree_signature(search_request.settings)))
+        runner.close()
+        reader.join(WAIT)
+    finally:
+        table.close()
+        parent_end.close()
+    assert messages[-1][0] == "finished" and messages[-1][3].error is None
+    assert {message[0] for message in messages} <= kinds
+    counts = [message[3] for message in messages if message[0] == NODES]
+    assert counts == sorted(counts) and all(count <= messages[-1][3].nodes for count in counts)
 
 
 # ---------------------------------------------------------------- stopping
