@@ -632,19 +632,10 @@ class MainWindow(QMainWindow):
         QMessageBox.information(self, "Keyboard shortcuts", f"<table cellpadding=3>{rows}</table>")
 
     def show_about(self) -> None:
-        from importlib.metadata import PackageNotFoundError, version
+        """Help → About: version, licence notice and the bundled parts' licences (gui.about)."""
+        from gui.about import show_about
 
-        try:
-            number = version("plyground")
-        except PackageNotFoundError:
-            number = "development"
-        QMessageBox.about(
-            self,
-            f"About {APP_NAME}",
-            f"<h3>{APP_NAME} {number}</h3><p>Play five classic games against a search engine and watch it think.</p>"
-            "<p>Licensed under the GNU GPL v3 or later. Uses Qt and PySide6 (LGPL v3), python-chess (GPL v3+; "
-            "its piece set), and the DejaVu fonts (free licence).</p>",
-        )
+        show_about(self)
 
     def _toggle_dark(self, checked: bool) -> None:
         self.set_theme("dark" if checked else "light")
