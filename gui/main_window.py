@@ -38,7 +38,7 @@ from ai.settings import SearchSettings
 from gui import autosave
 from gui.engine_bridge import EngineBridge
 from gui.dialogs.new_game import NewGameDialog, game_title
-from gui.gamefile import GameFileError, GameRecord, default_extension, read_game, read_paste, write_game
+from gui.gamefile import GameRecord, RecordError, default_extension, read_game, read_paste, write_game
 from gui.game_view import GameView
 from gui.players import PlayerConfig
 from gui.session import GameSession
@@ -532,7 +532,7 @@ class MainWindow(QMainWindow):
         try:
             text = write_game(record, fmt)
             autosave.write_atomically(path, text)
-        except (OSError, GameFileError) as error:
+        except (OSError, RecordError) as error:
             self.error_message(f"Could not save {path.name}: {getattr(error, 'strerror', None) or error}")
             return False
         self.file_path = path
@@ -549,7 +549,7 @@ class MainWindow(QMainWindow):
         """Load the game in ``path``; a bad file leaves the current game untouched."""
         try:
             if path.stat().st_size > MAX_OPEN_BYTES:
-                raise GameFileError(f"{path.stat().st_size:,} bytes is far too big for a game file")
+                raise RecordError(f"{path.stat().st_size:,} bytes is far too big for a game file")
             raw = path.read_bytes()
             try:
                 text = raw.decode("utf-8-sig")
@@ -559,7 +559,7 @@ class MainWindow(QMainWindow):
         except OSError as error:
             self.error_message(f"Could not open {path.name}: {error.strerror or error}")
             return False
-        except GameFileError as error:
+        except RecordError as error:
             self.error_message(f"{path.name} is not a game Plyground can read:\n{error}")
             return False
         self.load_record(record)
@@ -590,7 +590,7 @@ class MainWindow(QMainWindow):
         preferred = self.session.game if self.session is not None else self.settings.last_game
         try:
             record = read_paste(text, preferred)
-        except GameFileError as error:
+        except RecordError as error:
             self.error_message(f"Cannot paste this:\n{error}")
             return False
         self.file_path = None
