@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test selftest setup system-deps bench bench-full package clean
+.PHONY: run test selftest setup system-deps bench bench-full package release startup clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -53,9 +53,18 @@ bench-full: bench
 	$(BIN)/python bench/chess_tactics.py --suite wac --seconds 1
 	$(BIN)/python bench/chess_tactics.py --suite bk --seconds 10
 
-# The standalone executable in dist/plyground (PyInstaller onedir), smoke-tested.
+# The standalone executable in dist/plyground/ (PyInstaller one-dir; ONEFILE=1: one file in
+# dist/onefile/), checked: self-test with worker processes, bundled font, CLI, licences, size.
 package: setup
-	bash packaging/build.sh
+	bash packaging/build.sh $(if $(filter 1,$(ONEFILE)),--onefile)
+
+# package + dist/plyground-<version>-linux-<arch>.tar.gz and the source archive beside it.
+release: setup
+	bash packaging/build.sh --release
+
+# Launch to first painted window, median of 5 warm runs (from source, and the build if made).
+startup: setup
+	$(BIN)/python bench/startup.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

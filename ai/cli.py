@@ -524,20 +524,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def __getattr__(name: str) -> object:
-    """The score display's names from before ``ai.display`` (GUI code on other branches
-    imports them from here): ``format_score`` is ``ai.display.value_text``, and
-    ``PAWN_UNITS`` maps each game to its ``SCORE_UNIT_SIZE``. New code uses ``ai.display``."""
-    if name == "format_score":
-        from ai.display import value_text
-
-        return value_text
-    if name == "PAWN_UNITS":
-        from games import get_game
-
-        return {game: get_game(game).SCORE_UNIT_SIZE for game in GAME_NAMES}
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 def quiet_stdout() -> None:
     """Point stdout at /dev/null, so the interpreter's last flush cannot fail again."""

@@ -1,6 +1,7 @@
 """Backgammon EVAL against Tesauro's pubeval: a cubeless money-game match, 1 ply each.
 
-Run: ``.venv/bin/python bench/backgammon_eval.py [--games 400] [--seed 2024]``.
+Run: ``.venv/bin/python bench/backgammon_eval.py [--games 400] [--seed 2024] [--evaluator net|linear]
+[--opponents random,pubeval,gnubg]``.
 
 Both sides pick the play whose resulting position their evaluator likes best (no search),
 so the match measures the evaluators alone. pubeval (G. Tesauro, 1993, public weights in
@@ -8,6 +9,10 @@ so the match measures the evaluators alone. pubeval (G. Tesauro, 1993, public we
 evaluator. Colours alternate and both players see the same seeded dice stream, so luck
 mostly cancels; the line printed is points per game for Plyground with its standard error,
 plus the same against a player that picks uniformly at random (a floor, not a peer).
+``--evaluator linear`` measures the older hand-featured linear EVAL (``linear_evaluate``)
+instead of the network, so before/after run on the same dice; ``gnubg`` is GNU Backgammon
+0-ply (Debian's ``gnubg``, driven as ``plyground match`` drives it), cubeless, 1 ply against
+its neural net alone.
 """
 
 from __future__ import annotations
@@ -71,6 +76,23 @@ def choose_with_eval(state: BackgammonState, rng: random.Random) -> object:
     return max(state.legal_moves(), key=lambda move: state.result(move).evaluate(mover))
 
 
+def choose_with_linear_eval(state: BackgammonState, rng: random.Random) -> object:
+    mover = state.player
+    return max(state.legal_moves(), key=lambda move: state.result(move).linear_evaluate(mover))
+
+
+def gnubg_chooser() -> tuple[Chooser, Callable[[], None]]:
+    """GNU Backgammon 0-ply as a chooser, and the function that ends its process."""
+    from ai.match.gnubg import GnubgPlayer
+
+    player = GnubgPlayer.from_spec("0", "gnubg:0")
+
+    def choose(state: BackgammonState, rng: random.Random) -> object:
+        return player.choose(state, None, None)  # type: ignore[arg-type]
+
+    return choose, player.close
+
+
 def choose_at_random(state: BackgammonState, rng: random.Random) -> object:
     return rng.choice(state.legal_moves())
 
@@ -80,7 +102,7 @@ def _boards_after(state: BackgammonState, move: object, mover: int) -> tuple[Boa
     return child.boards[mover], child.boards[1 - mover]
 
 
-def play_match(opponent: Chooser, games: int, seed: int) -> list[int]:
+def play_match(opponent: Chooser, games: int, seed: int, ours_chooser: Chooser = choose_with_eval) -> list[int]:
     """Points won by Plyground's EVAL in each game (gammons and backgammons count 2 and 3)."""
     points: list[int] = []
     for game in range(games):
@@ -93,19 +115,22 @@ def play_match(opponent: Chooser, games: int, seed: int) -> list[int]:
                 outcomes = state.chance_outcomes()
                 state.play(dice.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0])
             else:
-                chooser = choose_with_eval if state.player == ours else opponent
+                chooser = ours_chooser if state.player == ours else opponent
                 state.play(chooser(state, choices))
         points.append(state.utility(ours))
     return points
 
 
-def report(name: str, points: list[int], seconds: float) -> None:
+def report(name: str, points: list[int], seconds: float, label: str = "EVAL") -> None:
     mean = statistics.fmean(points)
     error = statistics.stdev(points) / len(points) ** 0.5
+    # Paired games share dice: the interval comes from the spread of the pair sums.
+    pairs = [points[index] + points[index + 1] for index in range(0, len(points) - 1, 2)]
+    paired = 1.96 * statistics.stdev(pairs) / 2 / len(pairs) ** 0.5 if len(pairs) > 1 else float("nan")
     wins = sum(point > 0 for point in points)
     print(
-        f"plyground EVAL vs {name:8} {len(points)} games  {mean:+.3f} ± {error:.3f} points/game  "
-        f"won {wins}/{len(points)}  ({seconds:.0f} s)",
+        f"plyground {label:6} vs {name:8} {len(points)} games  {mean:+.3f} ± {error:.3f} points/game "
+        f"(95% paired ± {paired:.3f})  won {wins}/{len(points)} = {wins / len(points):.0%}  ({seconds:.0f} s)",
         flush=True,
     )
 
@@ -114,13 +139,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--evaluator", choices=("net", "linear"), default="net")
+    parser.add_argument("--opponents", default="random,pubeval", help="comma list of random, pubeval, gnubg")
     args = parser.parse_args()
-    for name, opponent, games in (
-        ("random", choose_at_random, max(2, args.games // 10)),
-        ("pubeval", choose_with_pubeval, args.games),
-    ):
+    ours = choose_with_eval if args.evaluator == "net" else choose_with_linear_eval
+    for name in args.opponents.split(","):
+        close: Callable[[], None] = lambda: None  # noqa: E731
+        if name == "random":
+            opponent, games = choose_at_random, max(2, args.games // 10)
+        elif name == "pubeval":
+            opponent, games = choose_with_pubeval, args.games
+        elif name == "gnubg":
+            (opponent, close), games = gnubg_chooser(), args.games
+        else:
+            parser.error(f"unknown opponent {name!r}")
         started = time.perf_counter()
-        report(name, play_match(opponent, games, args.seed), time.perf_counter() - started)
+        try:
+            points = play_match(opponent, games, args.seed, ours)
+        finally:
+            close()
+        report(name, points, time.perf_counter() - started, args.evaluator)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,13 @@ In one run, for fixed chess, checkers and Othello positions (PVS, default settin
 
 * time to a fixed depth and aggregate nodes/s with a pool of 1 worker and a pool of all
   workers, each the median of ``--runs`` searches that start from an empty table (cleared
-  before every run), and the ratios (goal on 2 cores: nodes/s >= 1.8x, time >= 1.4x);
+  before every run), and the ratios (goal on 2 cores: nodes/s >= 1.8x, time >= 1.4x). Every
+  pool first searches every position once untimed: a fresh worker's first search runs ~30%
+  slower (imports, first-use caches), which would count against whichever pool it hit;
+* nodes per CPU-second of the workers (Linux: from /proc), with 1 worker and with all: a
+  machine busy with other jobs takes wall time from the workers, not CPU time, so this
+  ratio says what the parallel search itself costs per node (Lazy SMP helpers search other
+  nodes, in another order);
 * the gaps between ticks of a 10 ms timer in the parent process while a search keeps every
   core busy: on a plain thread and in an event loop (asyncio's; bench/ imports no Qt), with
   the idle machine's own jitter first (goal: p99 < 20 ms, worst < 50 ms).
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import threading
@@ -41,16 +48,43 @@ and Othello after d3 c5 f6 f5 e6 e3 c3 f3: each 2-3 s to its depth on one core h
 TIMER_PERIOD = 0.010
 
 
-def time_to_depth(pool: EnginePool, game: str, position: str, depth: int) -> tuple[float, float]:
-    """(seconds from submission to the answer, aggregate nodes/s) of one search."""
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_seconds(pids: tuple[int, ...]) -> float:
+    """CPU time (user + system) the processes ``pids`` have used, or NaN off Linux."""
+    total = 0.0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return float("nan")
+        total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return total
+
+
+def time_to_depth(pool: EnginePool, game: str, position: str, depth: int) -> tuple[float, float, float]:
+    """(seconds from submission to the answer, aggregate nodes/s, nodes per worker
+    CPU-second) of one search."""
     pool.clear_table()
     request = SearchRequest(game, position, settings=SearchSettings(algorithm="pvs"), limits=Limits(depth=depth))
+    pids = pool.worker_pids
+    cpu_before = cpu_seconds(pids)
     started = time.perf_counter()
     finished = [event for event in pool.search(request) if isinstance(event, Finished)][-1]
     elapsed = time.perf_counter() - started
+    cpu = cpu_seconds(pids) - cpu_before
     if finished.error:
         raise SystemExit(f"{game}: {finished.error}")
-    return elapsed, finished.nodes / max(finished.time, 1e-9)
+    return elapsed, finished.nodes / max(finished.time, 1e-9), finished.nodes / cpu if cpu > 0 else float("nan")
+
+
+def warm_up(pools: list[EnginePool]) -> None:
+    """One untimed search of every position on every pool (see the module docstring)."""
+    for pool in pools:
+        for game, position, depth in POSITIONS:
+            time_to_depth(pool, game, position, max(1, depth - 2))
 
 
 def independent_rate(pools: list[EnginePool], game: str, position: str, depth: int) -> float:
@@ -70,15 +104,16 @@ def independent_rate(pools: list[EnginePool], game: str, position: str, depth: i
 
 def measure(single: list[EnginePool], parallel: EnginePool, runs: int) -> dict[str, list[tuple[float, ...]]]:
     """Per game, per run: (time 1 worker, nodes/s 1 worker, time all, nodes/s all,
-    independent nodes/s), the three kinds interleaved so that a change in the machine's
-    load hits them alike."""
+    independent nodes/s, nodes per CPU-second 1 worker, the same all), the three kinds
+    interleaved so that a change in the machine's load hits them alike."""
+    warm_up([*single, parallel])
     results: dict[str, list[tuple[float, ...]]] = {game: [] for game, _, _ in POSITIONS}
     for _ in range(runs):
         for game, position, depth in POSITIONS:
-            time_one, rate_one = time_to_depth(single[0], game, position, depth)
-            time_all, rate_all = time_to_depth(parallel, game, position, depth)
+            time_one, rate_one, cpu_rate_one = time_to_depth(single[0], game, position, depth)
+            time_all, rate_all, cpu_rate_all = time_to_depth(parallel, game, position, depth)
             ceiling = independent_rate(single, game, position, depth)
-            results[game].append((time_one, rate_one, time_all, rate_all, ceiling))
+            results[game].append((time_one, rate_one, time_all, rate_all, ceiling, cpu_rate_one, cpu_rate_all))
     return results
 
 
@@ -160,26 +195,34 @@ def main() -> None:
             pool.shutdown()
     print(
         f"\n{'game':<9}{'depth':>6}{'time 1w':>9}{f'time {cores}w':>9}{'speed-up':>9}"
-        f"{'knps 1w':>9}{f'knps {cores}w':>9}{'ratio':>7}{'machine':>9}"
+        f"{'knps 1w':>9}{f'knps {cores}w':>9}{'ratio':>7}{'machine':>9}{'kn/cpu-s 1w':>13}{f'{cores}w':>6}"
     )
-    speedups, ratios, ceilings = [], [], []
+    speedups, ratios, ceilings, cpu_ratios = [], [], [], []
     for game, _, depth in POSITIONS:
-        time_one, rate_one, time_all, rate_all, ceiling = (
-            statistics.median(run[column] for run in results[game]) for column in range(5)
+        time_one, rate_one, time_all, rate_all, ceiling, cpu_rate_one, cpu_rate_all = (
+            statistics.median(run[column] for run in results[game]) for column in range(7)
         )
         speedups.append(time_one / time_all)
         ratios.append(rate_all / rate_one)
         ceilings.append(ceiling / rate_one)
+        cpu_ratios.append(cpu_rate_all / cpu_rate_one)
         print(
             f"{game:<9}{depth:>6}{time_one:>8.2f}s{time_all:>8.2f}s{speedups[-1]:>8.2f}x"
             f"{rate_one / 1000:>9.1f}{rate_all / 1000:>9.1f}{ratios[-1]:>6.2f}x{ceilings[-1]:>8.2f}x"
+            f"{cpu_rate_one / 1000:>13.1f}{cpu_rate_all / 1000:>6.1f} ({cpu_ratios[-1]:.2f})"
         )
     mean = statistics.geometric_mean
-    print(f"{'geo. mean':<15}{'':>17}{mean(speedups):>8.2f}x{'':>18}{mean(ratios):>6.2f}x{mean(ceilings):>8.2f}x")
+    print(
+        f"{'geo. mean':<15}{'':>17}{mean(speedups):>8.2f}x{'':>18}{mean(ratios):>6.2f}x{mean(ceilings):>8.2f}x"
+        f"{'':>19} ({mean(cpu_ratios):.2f})"
+    )
     print(
         f"goal on 2 cores: time to depth >= 1.4x, nodes/s >= 1.8x. 'machine': {cores} independent\n"
         "single-worker searches at once, sharing nothing, against one alone: the most any parallel\n"
-        "search can get from this machine at this moment (it is shared with other jobs)."
+        "search can get from this machine at this moment (it is shared with other jobs).\n"
+        "kn/cpu-s: thousands of nodes per CPU-second of the workers (per worker, whatever the\n"
+        "load); in brackets all workers against one: below 1.00, a node of the parallel search\n"
+        "costs more (other nodes, another move order), whatever the machine does."
     )
 
 

@@ -104,6 +104,11 @@ def run_app(args: argparse.Namespace) -> int:
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
     app.setApplicationDisplayName(APP_NAME)
+    from gui import startup_probe
+    from gui.about import app_icon
+
+    app.setWindowIcon(app_icon())
+    probe = startup_probe.install(app)  # noqa: F841 (kept while the app runs; bench/startup.py)
     load_fonts()
     settings = Settings()
     apply_theme(app, settings.theme)

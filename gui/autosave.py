@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from gui.gamefile import GameFileError, GameRecord, read_game, write_game
+from gui.gamefile import GameRecord, RecordError, read_game, write_game
 from gui.players import PlayerConfig
 
 AUTOSAVE_NAME = "autosave.json"
@@ -75,7 +75,7 @@ def load(directory: Path) -> Autosaved | None:
         text = path.read_text(encoding="utf-8")
         record = read_game(text, "json")
         extra = json.loads(text).get("autosave", {})
-    except (OSError, ValueError, GameFileError):
+    except (OSError, ValueError, RecordError):
         return None
     if not isinstance(extra, dict):
         extra = {}

@@ -38,7 +38,7 @@ from ai.settings import SearchSettings
 from gui import autosave
 from gui.engine_bridge import EngineBridge
 from gui.dialogs.new_game import NewGameDialog, game_title
-from gui.gamefile import GameFileError, GameRecord, default_extension, read_game, read_paste, write_game
+from gui.gamefile import GameRecord, RecordError, default_extension, read_game, read_paste, write_game
 from gui.game_view import GameView
 from gui.players import PlayerConfig
 from gui.session import GameSession
@@ -533,7 +533,7 @@ class MainWindow(QMainWindow):
         try:
             text = write_game(record, fmt)
             autosave.write_atomically(path, text)
-        except (OSError, GameFileError) as error:
+        except (OSError, RecordError) as error:
             self.error_message(f"Could not save {path.name}: {getattr(error, 'strerror', None) or error}")
             return False
         self.file_path = path
@@ -550,7 +550,7 @@ class MainWindow(QMainWindow):
         """Load the game in ``path``; a bad file leaves the current game untouched."""
         try:
             if path.stat().st_size > MAX_OPEN_BYTES:
-                raise GameFileError(f"{path.stat().st_size:,} bytes is far too big for a game file")
+                raise RecordError(f"{path.stat().st_size:,} bytes is far too big for a game file")
             raw = path.read_bytes()
             try:
                 text = raw.decode("utf-8-sig")
@@ -560,7 +560,7 @@ class MainWindow(QMainWindow):
         except OSError as error:
             self.error_message(f"Could not open {path.name}: {error.strerror or error}")
             return False
-        except GameFileError as error:
+        except RecordError as error:
             self.error_message(f"{path.name} is not a game Plyground can read:\n{error}")
             return False
         self.load_record(record)
@@ -591,7 +591,7 @@ class MainWindow(QMainWindow):
         preferred = self.session.game if self.session is not None else self.settings.last_game
         try:
             record = read_paste(text, preferred)
-        except GameFileError as error:
+        except RecordError as error:
             self.error_message(f"Cannot paste this:\n{error}")
             return False
         self.file_path = None
@@ -633,19 +633,10 @@ class MainWindow(QMainWindow):
         QMessageBox.information(self, "Keyboard shortcuts", f"<table cellpadding=3>{rows}</table>")
 
     def show_about(self) -> None:
-        from importlib.metadata import PackageNotFoundError, version
+        """Help → About: version, licence notice and the bundled parts' licences (gui.about)."""
+        from gui.about import show_about
 
-        try:
-            number = version("plyground")
-        except PackageNotFoundError:
-            number = "development"
-        QMessageBox.about(
-            self,
-            f"About {APP_NAME}",
-            f"<h3>{APP_NAME} {number}</h3><p>Play five classic games against a search engine and watch it think.</p>"
-            "<p>Licensed under the GNU GPL v3 or later. Uses Qt and PySide6 (LGPL v3), python-chess (GPL v3+; "
-            "its piece set), and the DejaVu fonts (free licence).</p>",
-        )
+        show_about(self)
 
     def _toggle_dark(self, checked: bool) -> None:
         self.set_theme("dark" if checked else "light")

@@ -15,7 +15,9 @@ import random
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from ai.levels import DEFAULT_LEVEL, LEVELS, level
 from ai.search import ALGORITHMS
+from ai.search import algorithms_for as search_algorithms_for  # the GUI names games by registry name
 from ai.settings import Limits, SearchSettings
 from games import get_game
 
@@ -39,52 +41,15 @@ ALGORITHM_LABELS = {
 """How the new-game dialog names each algorithm of ``ai.search.ALGORITHMS``."""
 
 
-@dataclass(frozen=True)
-class Level:
-    """A named strength: a depth and a time cap, and the share of root moves searched."""
-
-    number: int
-    name: str
-    depth: int | None
-    seconds: float
-    root_share: float
-    """1.0: every root move is searched; less: a random part of them (the noise)."""
-
-
-LEVELS: tuple[Level, ...] = (
-    Level(1, "Beginner", 1, 0.3, 0.25),
-    Level(2, "Novice", 1, 0.4, 0.45),
-    Level(3, "Casual", 2, 0.5, 0.7),
-    Level(4, "Club", 2, 0.6, 1.0),
-    Level(5, "Strong club", 3, 1.0, 1.0),
-    Level(6, "Expert", 4, 1.5, 1.0),
-    Level(7, "Candidate master", 5, 2.0, 1.0),
-    Level(8, "Master", 6, 3.0, 1.0),
-    Level(9, "Grandmaster", 8, 5.0, 1.0),
-    Level(10, "Full strength", None, 10.0, 1.0),
-)
-"""Levels 1-10. The time cap keeps every level playable in every game (a depth that is
-instant in tic-tac-toe takes long in backgammon)."""
-DEFAULT_LEVEL = 4
 
 
 SHORT_LABELS = {"pvs": "PVS", "alphabeta": "Alpha-beta", "mtdf": "MTD(f)", "minimax": "Minimax", "mcts": "MCTS"}
 """Algorithm names short enough for a player label."""
 
 
-def level(number: int) -> Level:
-    if not 1 <= number <= len(LEVELS):
-        raise ValueError(f"levels are 1-{len(LEVELS)}, not {number}")
-    return LEVELS[number - 1]
-
-
 def algorithms_for(game: str) -> list[str]:
-    """The algorithms offered for ``game``, the default first: the chance family (and MCTS)
-    for dice games, the deterministic family (and MCTS) otherwise."""
-    chance = get_game(game).HAS_CHANCE
-    names = [name for name, spec in ALGORITHMS.items() if name == "mcts" or spec.handles_chance == chance]
-    default = default_algorithm(game)
-    return [default, *[name for name in names if name != default]]
+    """The algorithms offered for the game called ``game``, its own default first."""
+    return search_algorithms_for(get_game(game))
 
 
 def default_algorithm(game: str) -> str:

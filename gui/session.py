@@ -32,7 +32,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ai.cli import format_score
+from ai.display import value_text
 from ai.events import Finished, Score
 from ai.settings import Limits, SearchRequest, SearchSettings
 from games import CHANCE, GameState, get_game, new_game
@@ -523,7 +523,7 @@ class GameSession(QObject):
         return value if value is not None and value in self._legal_now() else None
 
     def _score_text(self, score: Score) -> str:
-        return format_score(score.for_player(0), self.game_class)
+        return value_text(score.for_player(0), self.game_class)
 
     def _finish_by_rules(self) -> None:
         winner = self._state.winner()

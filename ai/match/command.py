@@ -17,11 +17,12 @@ from typing import TextIO
 
 from ai.match import openings as opening_book
 from ai.match.players import Player, SpecError, make_player
-from ai.match.records import file_format, write_games
+from ai.match.records import write_games
 from ai.match.runner import DEFAULT_MAX_PLIES, GameOutcome, MatchResult, run_match
 from ai.match.stats import format_elo, format_elo_line
 from ai.settings import Limits
 from games import GAME_NAMES, get_game
+from games.records import default_extension
 
 DEFAULT_SECONDS = 1.0
 """Seconds a move when neither ``--time`` nor ``--depth`` is given."""
@@ -99,7 +100,7 @@ def command_match(args: argparse.Namespace) -> int:
             player.close()
     print_summary(result, sys.stdout)
     if out is not None:
-        print(f"games written to {out} ({file_format(args.game).upper()})")
+        print(f"games written to {out} ({default_extension(args.game).upper()})")
     return 0
 
 

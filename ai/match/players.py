@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
+from ai.levels import LEVELS
 from ai.settings import Limits, SearchSettings
 from games import GameState, get_game
 
@@ -76,18 +77,6 @@ def started(player: Program, spec: str) -> Program:
     return player
 
 
-@dataclass(frozen=True)
-class Level:
-    number: int
-    depth: int | None
-    seconds: float
-
-
-LEVELS = (
-    Level(1, 1, 0.3), Level(2, 1, 0.4), Level(3, 2, 0.5), Level(4, 2, 0.6), Level(5, 3, 1.0),
-    Level(6, 4, 1.5), Level(7, 5, 2.0), Level(8, 6, 3.0), Level(9, 8, 5.0), Level(10, None, 10.0),
-)
-"""The app's ten levels (depth, seconds cap); a match plays them without the root-move noise."""
 
 _BOOLEAN_WORDS = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
 _LIMIT_KEYS = {"depth": int, "time": float, "nodes": int}
@@ -123,7 +112,7 @@ def parse_builtin(text: str, game: str) -> BuiltinSpec:
                 raise SpecError(f"player {text!r}: {item!r} is not key=value (e.g. algorithm=pvs,depth=4)")
             if key == "level":
                 level = _parse_number(int, raw, key, text)
-                if not 1 <= level <= len(LEVELS):
+                if not 1 <= level <= len(LEVELS):  # a match plays a level without its root-move noise
                     raise SpecError(f"player {text!r}: levels are 1-{len(LEVELS)}, not {level}")
                 chosen = LEVELS[level - 1]
                 limits.update(depth=chosen.depth, time=chosen.seconds)

@@ -20,10 +20,10 @@ from typing import Any
 
 from ai.match.openings import Opening
 from ai.match.players import GameHistory, Player, PlayerFailure
-from ai.match.records import GameRecord
 from ai.match.stats import MatchStatistics, PointStatistics
 from ai.settings import Limits
 from games import CHANCE, get_game
+from games.records import GameRecord
 
 DEFAULT_MAX_PLIES = 600
 """Plies after which a game is adjudicated a draw (no game here needs that many when it is
@@ -79,7 +79,7 @@ def play_game(
     who failed (``None`` if none)."""
     state = opening.state(game)
     history = GameHistory(opening.start, list(opening.moves))
-    record = GameRecord(game, opening.start, list(opening.moves), (names[0], names[1]), opening_plies=len(opening.moves))
+    record = GameRecord(game, opening.start, list(opening.moves), players=(names[0], names[1]), opening_plies=len(opening.moves))
     for player in players:
         player.new_game(state.copy())
     plies = 0

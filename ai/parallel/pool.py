@@ -12,7 +12,10 @@ How one search uses all the workers depends on the algorithm:
   starts at another depth and orders moves a little differently, and they all share one
   transposition table in shared memory (``SharedTable``), so the main search (worker part 0)
   finds more of its tree already done. The main search's answer is the result; the helpers
-  are stopped when it finishes. Node counts are summed over the workers.
+  are stopped when it finishes. Node counts are summed over the workers: a helper sends
+  nothing but its count (and its answer), so that the dispatcher wakes only for what the
+  caller sees. (Should the main search's worker die, a helper's answer ends the search, with
+  no iterations shown in between.)
 * MCTS: **root parallelism**. Independent trees with different seeds (``seed + k``); the
   root moves' visits and values are merged for the decision and for the display.
 * minimax, expectiminimax, Star1, Star2: **root split**. The root moves are dealt out among
@@ -54,7 +57,7 @@ from games.base import CHANCE
 from ai import engine
 from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, SearchEvent, SearchStats
 from ai.parallel.shared_table import DEFAULT_MEGABYTES, SharedTable
-from ai.parallel.worker import QUIT, STOP_WORD, Role, Task, failed, worker_main
+from ai.parallel.worker import NODES, QUIT, STOP_WORD, Role, Task, failed, worker_main
 from ai.search.common import tree_signature
 from ai.settings import SearchRequest
 
@@ -411,7 +414,9 @@ class EnginePool:
         part = worker.part
         if search is None or token != search.token or part is None:
             return  # late news of a search already over
-        if kind == "event":
+        if kind == NODES:
+            part.nodes = part.earlier_nodes + payload
+        elif kind == "event":
             self._on_worker_event(search, part, payload)
         elif kind == "finished":
             worker.part = None
@@ -497,7 +502,10 @@ class EnginePool:
         if algorithm in LAZY_SMP_ALGORITHMS:
             search.mode = "smp" if count > 1 else "single"
             search.uses_table = True
-            search.parts = [_Part(k, request, Role(helper=k, sends_current_moves=k == 0)) for k in range(count)]
+            search.parts = [
+                _Part(k, request, Role(helper=k, sends_current_moves=k == 0, sends_only_nodes=k > 0))
+                for k in range(count)
+            ]
             return
         if algorithm in ROOT_PARALLEL_ALGORITHMS:
             settings = request.settings
@@ -704,10 +712,17 @@ class EnginePool:
         return next((part for part in search.parts if not part.is_done), None)
 
     def _with_nodes(self, search: _Search, event: SearchEvent) -> SearchEvent:
-        """``event`` for the caller: its search id, and nodes summed over the workers."""
+        """``event`` for the caller: its search id, and nodes summed over the workers. An
+        event that has both already (a worker's request carries the search id; one worker's
+        nodes are the sum) is passed on as it is: a ``replace`` costs the dispatcher more
+        than reading the message did."""
         if isinstance(event, CurrentMove):
+            if event.search_id == search.search_id:
+                return event
             return dataclasses.replace(event, search_id=search.search_id)
         nodes = sum(part.nodes for part in search.parts)
+        if nodes == event.nodes and event.search_id == search.search_id:
+            return event
         elapsed = event.time
         return dataclasses.replace(
             event, search_id=search.search_id, nodes=nodes, nps=nodes / elapsed if elapsed > 0 else 0.0

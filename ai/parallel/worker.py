@@ -8,30 +8,39 @@ out, so a worker killed in the middle of a message spoils only its own pipe.
 A task says which search to run and in what role (``Role``): the main search, a Lazy SMP
 helper, one part of a root split, or one tree of root-parallel MCTS. The role decides which
 events go back: only a main search sends ``CurrentMove`` (the pool reads the others' node
-counts and answers, and shows the main search's root moves).
+counts and answers, and shows the main search's root moves), and a Lazy SMP helper sends
+nothing but its node count (``NODES``) with every ``Progress`` tick: nobody shows a helper's
+iterations, and every message wakes the pool's dispatcher, which takes its CPU from a
+worker when the workers have every core.
 
 A search stops when the pool's stop word no longer holds the task's token (``should_stop``,
 polled by ``ai.control`` every few hundred nodes), or when the parent process is gone: a
-worker never outlives the pool's process, however that process ended.
+worker never outlives the pool's process, however that process ended. The stop word is read
+at every poll; whether the parent lives, at most every ``PARENT_CHECK_SECONDS`` (asking
+costs a ``poll`` system call and a selector object, ~10 us, at every poll otherwise).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import signal
+import time
 import traceback
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Final
 
 from ai import engine
-from ai.events import CurrentMove, Finished, Score, SearchEvent
+from ai.events import CurrentMove, Finished, Progress, Score, SearchEvent
 from ai.parallel.shared_table import SharedTable
 from ai.search.common import TT_KEY, TT_SIGNATURE_KEY
 from ai.settings import SearchRequest
 
 IDLE_POLL_SECONDS: Final = 0.25
 """How often an idle worker looks whether its parent is still alive."""
+PARENT_CHECK_SECONDS: Final = 0.05
+"""During a search, how often a worker looks whether its parent is still alive (a stop
+request itself is seen at once, through the stop word)."""
 STOP_WORD: Final = 0
 """Index of the stop word in the pool's shared control array: it holds the token of the
 task that may run; any other value stops it."""
@@ -45,6 +54,8 @@ class Role:
     """``run_search(helper=...)``: 0 for a main search, k > 0 for Lazy SMP helper k."""
     sends_current_moves: bool = True
     """CurrentMove events (the main search only)."""
+    sends_only_nodes: bool = False
+    """A Lazy SMP helper: no events, only its node count at each ``Progress`` tick."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +76,8 @@ class Task:
 
 QUIT: Final = "quit"
 """The message that ends a worker."""
+NODES: Final = "nodes"
+"""The message kind of a helper's node count: ``(NODES, token, index, nodes)``."""
 
 
 def worker_main(connection: Connection, control: Any, index: int) -> None:
@@ -128,13 +141,29 @@ class _Runner:
         role = task.role
         control = self.control
 
+        index = self.index
+        parent_alive = self.parent_alive
+        monotonic = time.monotonic
+        next_parent_check = monotonic() + PARENT_CHECK_SECONDS
+
         def should_stop() -> bool:
-            return control[STOP_WORD] != token or not self.parent_alive()
+            nonlocal next_parent_check
+            if control[STOP_WORD] != token:
+                return True
+            now = monotonic()
+            if now < next_parent_check:
+                return False
+            next_parent_check = now + PARENT_CHECK_SECONDS
+            return not parent_alive()
 
         def on_event(event: SearchEvent) -> None:
             if type(event) is CurrentMove and not role.sends_current_moves:
                 return
-            send(("event", token, self.index, event))
+            send(("event", token, index, event))
+
+        def send_nodes(event: SearchEvent) -> None:
+            if type(event) is Progress:
+                send((NODES, token, index, event.nodes))
 
         request = task.request
         try:
@@ -146,7 +175,7 @@ class _Runner:
             shared[TT_SIGNATURE_KEY] = task.tree_signature
             finished = engine.run_search(
                 prepared,
-                on_event,
+                send_nodes if role.sends_only_nodes else on_event,
                 should_stop,
                 started=task.started,
                 shared=shared,

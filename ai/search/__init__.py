@@ -77,3 +77,13 @@ def uses_quiescence(settings: SearchSettings) -> bool:
     if settings.quiescence is not None:
         return settings.quiescence
     return get_algorithm(settings.algorithm).quiescence_by_default
+
+
+def algorithms_for(game: type[GameState]) -> list[str]:
+    """The algorithms a player is offered for ``game``, the game's own choice first
+    (``DEFAULT_ALGORITHM``): the chance family and MCTS for a dice game, the deterministic
+    family and MCTS otherwise (the chance family can search a game without dice, but only
+    as a slower minimax)."""
+    names = [name for name, spec in ALGORITHMS.items() if name == "mcts" or spec.handles_chance == game.HAS_CHANCE]
+    default = game.DEFAULT_ALGORITHM
+    return [default, *(name for name in names if name != default)]

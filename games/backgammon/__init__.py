@@ -4,7 +4,10 @@
 * ``movegen``: every distinct legal play of a roll, deduplicated by resulting position.
 * ``gnubg_ids``: gnubg's Position ID and Match ID, encoded and decoded.
 * ``notation``: ``24/18 13/11``-style play names and their lenient parser; rolls; cube actions.
-* ``evaluation``: the named race/contact features and their weights (EVAL).
+* ``network``: the learned EVAL, a small network fitted to gnubg 0-ply (weights in
+  ``resources/weights/backgammon_net.json``); ``BackgammonState.evaluate`` uses it.
+* ``evaluation``: the older named race/contact linear features and weights, kept as the
+  measured baseline (``BackgammonState.linear_evaluate``) and for the shot-risk helpers.
 * ``state``: ``BackgammonState``, the ``games.base.GameState`` protocol.
 """
 

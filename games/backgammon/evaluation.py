@@ -1,4 +1,10 @@
-"""EVAL for backgammon: a weighted linear sum of named features, squashed to an equity.
+"""The hand-featured linear EVAL for backgammon: a weighted sum of named features, squashed.
+
+No longer the default: ``BackgammonState.evaluate`` uses the learned network
+(``games.backgammon.network``), which scored +0.24 points a game against pubeval and lost
+0.25 to gnubg 0-ply where this linear EVAL was level with pubeval and lost 0.70 (see
+``bench/STRENGTH.md``). It stays as ``BackgammonState.linear_evaluate``, the baseline the
+network is measured against, and for ``hit_probability`` / ``shot_cost``.
 
 Two weight sets, as in pubeval and every classical evaluator: **race** (no contact left: only
 the pip count, who is on roll and the checkers already off matter) and **contact** (pips plus

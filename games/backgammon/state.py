@@ -23,7 +23,8 @@ One turn is a sequence of nodes, each a phase of the state:
   has not been turned.
 
 Scores are equities in points: ``utility`` is +-points at the end, ``evaluate`` estimates
-the same (cube value times a squashed linear EVAL). Match play is carried (length, score,
+the same (cube value times the cubeless equity of the learned network, ``network``; the
+older hand-featured linear EVAL stays available as ``linear_evaluate``). Match play is carried (length, score,
 Crawford) for faithful gnubg ids, and no doubling happens in the Crawford game, but the
 engine scores the current game in points, not in match-winning chances.
 
@@ -37,7 +38,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from games.backgammon import diagnosis, evaluation, gnubg_ids, notation
+from games.backgammon import diagnosis, evaluation, gnubg_ids, network, notation
 from games.backgammon.board import (
     BAR,
     BOARD_SIZE,
@@ -553,8 +554,54 @@ class BackgammonState(GameState):
             return evaluation.RACE_FEATURES, self.race_weights, evaluation.race_values(board, opponent, sign)
         return evaluation.CONTACT_FEATURES, self.contact_weights, evaluation.contact_values(board, opponent, sign)
 
+    def chances(self, player: Player) -> network.Probabilities:
+        """The network's five chances (``network.OUTPUTS``) for ``player``, cubeless.
+
+        The network reads positions from the side on roll; for the other side its answer is
+        flipped, so both players' chances are the same numbers seen from two sides. Before the
+        opening roll nobody is on roll: the average of both readings."""
+        net = network.default_network()
+        board, opponent = self.boards[player], self.boards[1 - player]
+        on_roll = self._on_roll()
+        if on_roll == player:
+            return net.probabilities(board, opponent)
+        if on_roll is not None:
+            return network.flip(net.probabilities(opponent, board))
+        mine, theirs = net.probabilities(board, opponent), network.flip(net.probabilities(opponent, board))
+        return tuple((a + b) / 2 for a, b in zip(mine, theirs))  # type: ignore[return-value]
+
     def evaluate(self, player: Player) -> float:
-        """Equity estimate for ``player`` in points: cube * limit * tanh(linear / limit)."""
+        """Equity estimate for ``player`` in points: cube * the network's cubeless equity."""
+        if self.phase == GAME_OVER:
+            return self.utility(player)
+        on_roll = self._on_roll()
+        if on_roll is not None and on_roll != player:
+            return -self.evaluate(on_roll)  # exactly antisymmetric
+        return self.cube_value * network.cubeless_equity(self.chances(player), self._gammons_count())
+
+    def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
+        """EVAL as a named sum: the network's chances for ``player`` with their weights in the
+        cubeless equity (win 2, gammons +-1, backgammons +-1, the constant -1), then ``cube``:
+        what the cube multiplier adds, so that the breakdown sums to ``evaluate``."""
+        if self.phase == GAME_OVER:
+            return {"result": (1.0, self.utility(player))}
+        win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = self.chances(player)
+        gammon_weight = 1.0 if self._gammons_count() else 0.0
+        features = {
+            "win": (2.0, win),
+            "constant": (-1.0, 1.0),
+            "win_gammon": (gammon_weight, win_gammon),
+            "win_backgammon": (gammon_weight, win_backgammon),
+            "lose_gammon": (-gammon_weight, lose_gammon),
+            "lose_backgammon": (-gammon_weight, lose_backgammon),
+        }
+        cubeless = sum(weight * value for weight, value in features.values())
+        features["cube"] = (1.0, self.evaluate(player) - cubeless)
+        return features
+
+    def linear_evaluate(self, player: Player) -> float:
+        """The hand-featured linear EVAL (``evaluation``): cube * limit * tanh(linear / limit).
+        Kept as the measured baseline of the network (bench/backgammon_eval.py)."""
         if self.phase == GAME_OVER:
             return self.utility(player)
         names, weights, values = self._linear_terms(player)
@@ -562,20 +609,6 @@ class BackgammonState(GameState):
         for name, value in zip(names, values):
             linear += weights[name] * value
         return self.cube_value * evaluation.squash(linear, self._equity_limit())
-
-    def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
-        """The named linear features with their weights, plus ``squash_and_cube``: the
-        difference the tanh squash and the cube multiplier make after the linear sum (weight
-        1), so that the breakdown sums to ``evaluate``."""
-        if self.phase == GAME_OVER:
-            return {"result": (1.0, self.utility(player))}
-        names, weights, values = self._linear_terms(player)
-        features = {name: (weights[name], value) for name, value in zip(names, values)}
-        linear = 0.0
-        for name, value in zip(names, values):
-            linear += weights[name] * value
-        features["squash_and_cube"] = (1.0, self.evaluate(player) - linear)
-        return features
 
     # ----------------------------------------------------------------- text
     def match_key(self) -> MatchKey:

@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ai.levels import LEVELS
 from games import GAME_NAMES, get_game
-from gui.players import ALGORITHM_LABELS, COMPUTER, HUMAN, LEVELS, PlayerConfig, algorithms_for
+from gui.players import ALGORITHM_LABELS, COMPUTER, HUMAN, PlayerConfig, algorithms_for
 
 GAME_TITLES = {
     "tictactoe": "Tic-tac-toe",

@@ -2,8 +2,8 @@
 from a named player's view, counts people can read at a glance.
 
 Events carry values (contracts §1); the root state the search started from names them.
-Scores come through the shared score formatter of the engine (``ai.cli.format_score``), so
-the app says "mate in 3" and "+0.35" exactly as the command line does.
+Scores come through the engine's one score display (``ai.display``), so the app says
+"mate in 3" and "+0.35" exactly as the command line does.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ai.cli import PAWN_UNITS, format_score
+from ai import display
 from ai.events import Score
 from games.base import GameState
 
@@ -42,7 +42,7 @@ def line_text(root: GameState, moves: Sequence[Any]) -> str:
 
 def score_value_text(score: Score, game: type[GameState]) -> str:
     """The score as seen by player 0, without the player's name: ``+0.35``, ``mate in 3``."""
-    return format_score(score.for_player(FIXED_VIEW), game)
+    return display.value_text(score.for_player(FIXED_VIEW), game)
 
 
 def score_text(score: Score, game: type[GameState]) -> str:
@@ -57,12 +57,10 @@ def score_text(score: Score, game: type[GameState]) -> str:
 
 def bound_mark(bound: str, score: Score) -> str:
     """``≥``/``≤`` for an aspiration fail, from player 0's view (turned round with the score)."""
-    if bound == "exact":
+    _, seen_bound = display.turned(score, bound, FIXED_VIEW)
+    if seen_bound == "exact":
         return ""
-    is_lower = bound == "lower"
-    if score.view != FIXED_VIEW:
-        is_lower = not is_lower
-    return "≥ " if is_lower else "≤ "
+    return "≥ " if seen_bound == "lower" else "≤ "
 
 
 SPREAD_PAWNS = 5.4
@@ -78,15 +76,14 @@ def player0_share(score: Score | None, game: type[GameState]) -> float:
     if score is None:
         return 0.5
     seen = score.for_player(FIXED_VIEW)
-    if seen.win_in_plies is not None:
-        return 1.0 if seen.win_in_plies > 0 else 0.0
-    units = seen.value / (seen.scale or 1.0)
+    if seen.is_win:  # ``outcome`` keeps the winner of a game already over at the root
+        return 1.0 if seen.outcome > 0 else 0.0
+    units = display.in_units(seen, game)
     if game.UTILITY_KIND == "equity":
         return min(1.0, max(0.0, (1.0 + units) / 2.0))
     if game.UTILITY_KIND == "margin":
         return 0.5 + 0.5 * math.tanh(units / SPREAD_DISCS)
-    pawns = seen.value / PAWN_UNITS.get(game.NAME, 1.0)
-    return 0.5 + 0.5 * math.tanh(pawns / SPREAD_PAWNS)
+    return 0.5 + 0.5 * math.tanh(units / SPREAD_PAWNS)
 
 
 def count_text(count: float) -> str:

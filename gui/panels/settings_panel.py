@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ai.search import ALGORITHMS, uses_quiescence
+from ai.search import ALGORITHMS, algorithms_for, uses_quiescence
 from ai.settings import SearchSettings
 from games.base import GameState
 from gui.panels.display import USED_BY, game_has_noisy_moves, game_has_null_move
@@ -34,21 +34,10 @@ MAX_SOLVER_EMPTIES = 24
 
 
 def valid_algorithms(game: type[GameState]) -> list[str]:
-    """The algorithms offered for ``game``: the chance family (and MCTS) for dice games,
-    the deterministic family (and MCTS) otherwise."""
-    names = []
-    for name, spec in ALGORITHMS.items():
-        if name == "mcts" or spec.handles_chance == game.HAS_CHANCE:
-            names.append(name)
-    return names
-
-
-def default_algorithm(game: type[GameState]) -> str:
-    names = valid_algorithms(game)
-    for preferred in ("pvs", "star2"):
-        if preferred in names:
-            return preferred
-    return names[0]
+    """The algorithms offered for ``game`` (``ai.search.algorithms_for``), in the textbook's
+    order (minimax, alpha-beta, PVS, MTD(f) ...) so a student steps through them in turn."""
+    offered = algorithms_for(game)
+    return [name for name in ALGORITHMS if name in offered]
 
 
 class SettingsPanel(QWidget):
@@ -155,7 +144,7 @@ class SettingsPanel(QWidget):
         """Offer the algorithms of ``game``; keep the current one if it suits the game."""
         self._game = game
         names = valid_algorithms(game)
-        current = self._settings.algorithm if self._settings.algorithm in names else default_algorithm(game)
+        current = self._settings.algorithm if self._settings.algorithm in names else game.DEFAULT_ALGORITHM
         self._is_loading = True
         self.algorithm.clear()
         for name in names:

@@ -6,12 +6,14 @@ Waits are on events (queues, pidfds) with generous timeouts, never on sleeps.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import queue
 import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +25,9 @@ from ai.engine import search
 from ai.events import Finished, Iteration, Progress, SearchEvent
 from ai.parallel import EnginePool
 from ai.parallel.pool import available_cores
+from ai.parallel.shared_table import SharedTable
+from ai.parallel.worker import NODES, STOP_WORD, Role, Task, _Runner
+from ai.search.common import tree_signature
 from ai.settings import Limits, SearchRequest, SearchSettings
 
 REPO = Path(__file__).resolve().parents[2]
@@ -225,6 +230,47 @@ def test_events_arrive_in_order_with_nodes_summed(pool: EnginePool) -> None:
     assert events[-1].nodes >= events[-1].stats.nodes - 1  # every worker's nodes, not only the main one's
 
 
+@pytest.mark.parametrize(
+    "role, kinds",
+    [
+        (Role(), {"event", "finished"}),
+        (Role(helper=1, sends_current_moves=False, sends_only_nodes=True), {NODES, "finished"}),
+    ],
+    ids=["main-search", "helper"],
+)
+def test_a_helper_sends_only_its_node_count(role: Role, kinds: set[str]) -> None:
+    """Every message wakes the pool's dispatcher, which takes its CPU from the workers: a
+    Lazy SMP helper, whose events nobody shows, sends its node count and its answer only."""
+    parent_end, worker_end = multiprocessing.Pipe(duplex=True)
+    control = multiprocessing.RawArray("q", 1)
+    control[STOP_WORD] = 7
+    table = SharedTable.create(1)
+    search_request = request("checkers", depth=9)
+    messages: list[tuple[object, ...]] = []
+
+    def read() -> None:  # at once, as the pool does: a full pipe would block the worker
+        try:
+            while True:
+                messages.append(parent_end.recv())
+        except EOFError:
+            pass
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        runner = _Runner(worker_end, control, 0, parent=None)
+        runner.run(Task(7, search_request, time.perf_counter(), role, table.name, tree_signature(search_request.settings)))
+        runner.close()
+        reader.join(WAIT)
+    finally:
+        table.close()
+        parent_end.close()
+    assert messages[-1][0] == "finished" and messages[-1][3].error is None
+    assert {message[0] for message in messages} <= kinds
+    counts = [message[3] for message in messages if message[0] == NODES]
+    assert counts == sorted(counts) and all(count <= messages[-1][3].nodes for count in counts)
+
+
 # ---------------------------------------------------------------- stopping
 def test_move_now_delivers_a_finished_within_100_ms(pool: EnginePool) -> None:
     latencies = []
@@ -295,7 +341,8 @@ def test_a_killed_root_split_worker_has_its_moves_searched_again(pool: EnginePoo
     collector = Collector()
 
     def kill_on_first_progress(event: SearchEvent) -> None:
-        if isinstance(event, Progress) and not killed:
+        # The first event of any kind (a fast share may end before the first Progress tick).
+        if not isinstance(event, Finished) and not killed:
             killed.append(before[-1])
             os.kill(before[-1], signal.SIGKILL)
         collector(event)

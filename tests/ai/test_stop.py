@@ -131,16 +131,19 @@ def test_progress_arrives_at_least_four_times_a_second_everywhere(
 
     def on_event(event: object) -> None:
         if isinstance(event, Progress):
-            times.append(time.perf_counter())
+            times.append(time.thread_time())
 
-    started = time.perf_counter()
+    # Gaps are measured in this thread's CPU time (the search runs here): other processes
+    # on a busy machine stretch wall-clock gaps but not the work done between two ticks, and
+    # a search that stopped polling would still show a long CPU gap.
+    started = time.thread_time()
     search(state, settings, Limits(time=1.0), on_event=on_event)
-    ended = time.perf_counter()
+    ended = time.thread_time()
     # Every gap, from the start to the first event and from the last to the answer, is
     # under a quarter second (the time manager may end the search before the full second).
     gaps = [later - earlier for earlier, later in zip([started, *times], [*times, ended])]
-    assert len(times) >= 2, f"{len(times)} progress events in {ended - started:.2f} s"
-    assert max(gaps) < 0.25 + 0.05, f"gaps {[round(gap, 3) for gap in gaps]}"  # slack for a busy machine
+    assert len(times) >= 2, f"{len(times)} progress events in {ended - started:.2f} s of CPU"
+    assert max(gaps) < 0.25 + 0.05, f"gaps {[round(gap, 3) for gap in gaps]}"
 
 
 def test_a_stop_just_after_the_othello_endgame_solve_keeps_the_solved_answer(monkeypatch: pytest.MonkeyPatch) -> None:

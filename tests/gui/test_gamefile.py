@@ -10,8 +10,8 @@ import pytest
 
 from games import GAME_NAMES, new_game
 from gui.gamefile import (
-    GameFileError,
     GameRecord,
+    RecordError,
     default_extension,
     read_game,
     read_paste,
@@ -105,7 +105,7 @@ BAD_FILES = [
 
 @pytest.mark.parametrize(("text", "hint", "reason"), BAD_FILES, ids=[case[2] for case in BAD_FILES])
 def test_a_bad_file_is_one_clear_error(text: str, hint: str, reason: str) -> None:
-    with pytest.raises(GameFileError) as caught:
+    with pytest.raises(RecordError) as caught:
         read_game(text, hint)
     assert reason in str(caught.value)
     assert "\n" not in str(caught.value).strip()
@@ -129,9 +129,9 @@ def test_a_pasted_position_is_recognised_whatever_game_is_on(game: str) -> None:
 
 
 def test_a_bad_paste_names_the_current_games_reason() -> None:
-    with pytest.raises(GameFileError, match="as chess"):
+    with pytest.raises(RecordError, match="as chess"):
         read_position("rnbqkbnr/pppppppp/8/8 w", "chess")
-    with pytest.raises(GameFileError, match="no text"):
+    with pytest.raises(RecordError, match="no text"):
         read_position("   ", "othello")
 
 

@@ -12,7 +12,8 @@ from PySide6.QtCore import QSettings
 from ai.search import ALGORITHMS
 from ai.settings import SearchSettings
 from games import GAME_NAMES
-from gui.players import LEVELS, PlayerConfig, algorithms_for, noisy_root_moves
+from ai.levels import LEVELS
+from gui.players import PlayerConfig, algorithms_for, noisy_root_moves
 from gui.settings import Settings, default_engine_settings
 
 

@@ -1,0 +1,199 @@
+"""A learned backgammon evaluator: a one-hidden-layer network whose weights are data.
+
+The network reads a position from the side **on roll** (as gnubg's nets do) and answers
+five probabilities for that side: win, win a gammon (or better), win a backgammon, lose a
+gammon (or worse), lose a backgammon. Its inputs are Tesauro's raw encoding, for each side
+in its own numbering: per point 1..24 the units ``n >= 1``, ``n >= 2``, ``n >= 3`` and
+``(n - 3) / 2``; the bar as ``n / 2``; the checkers off as ``n / 15``; and the pip count
+over 100, which the raw units only give a net with difficulty (198 inputs). Every input is a
+sum over points, which is what lets the first layer become a lookup table. The
+weights (``resources/weights/backgammon_net.json``, documented inside) were fitted offline
+by ``bench/train_backgammon.py`` to GNU Backgammon's 0-ply evaluations of positions from
+its own noisy self-play; the network is ours, only the training targets came from gnubg.
+
+The EVAL stays a named sum: cubeless equity is ``2·win - 1 + win_gammon - lose_gammon +
+win_backgammon - lose_backgammon``, so the GUI's breakdown shows those five chances with
+weights 2, 1, -1, 1, -1 (and the constant -1).
+
+Speed: the first layer is a table, per side, point and checker count, of the summed
+contribution of that point's units to every hidden unit (built once when the weights load),
+so a forward pass is one vector add per occupied point, ``H`` sigmoids and ``5·H`` products.
+The only I/O is reading the packaged weights once, through ``importlib.resources``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from importlib import resources
+from operator import add, mul
+
+from games.backgammon.board import BAR, BOARD_SIZE, CHECKERS, OFF, Board
+
+WEIGHTS_PACKAGE = "resources"
+WEIGHTS_FILE = ("weights", "backgammon_net.json")
+WEIGHTS_FORMAT = "plyground-backgammon-net-1"
+
+OUTPUTS: tuple[str, ...] = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+"""The network's outputs, probabilities for the side on roll; gammons include backgammons."""
+
+UNITS_PER_POINT = 4
+INPUTS_PER_SIDE = 24 * UNITS_PER_POINT + 3
+INPUT_COUNT = 2 * INPUTS_PER_SIDE
+BAR_SCALE = 2.0
+OFF_SCALE = float(CHECKERS)
+PIP_SCALE = 100.0
+EXP_LIMIT = 60.0
+"""Pre-activations are clamped to +-EXP_LIMIT so ``math.exp`` never overflows."""
+
+Probabilities = tuple[float, float, float, float, float]
+
+
+def point_units(count: int) -> tuple[float, float, float, float]:
+    """Tesauro's four units for ``count`` checkers of one side on one point."""
+    return (
+        float(count >= 1),
+        float(count >= 2),
+        float(count >= 3),
+        (count - 3) / 2 if count > 3 else 0.0,
+    )
+
+
+def encode(on_roll: Board, opponent: Board) -> list[float]:
+    """The INPUT_COUNT inputs of a position: the side on roll's block, then the opponent's.
+
+    Each block: points 1..24 (four units each), then bar / 2, off / 15, pips / 100. Used by the
+    training script; the evaluator itself goes through the precomputed table."""
+    inputs: list[float] = []
+    for board in (on_roll, opponent):
+        for point in range(1, BAR):
+            inputs.extend(point_units(board[point]))
+        inputs.append(board[BAR] / BAR_SCALE)
+        inputs.append(board[OFF] / OFF_SCALE)
+        inputs.append(sum(point * board[point] for point in range(1, BAR + 1)) / PIP_SCALE)
+    return inputs
+
+
+def input_names() -> tuple[str, ...]:
+    """Names of the inputs, in ``encode`` order (``me_p6_2``: two or more of mine on my 6)."""
+    names: list[str] = []
+    for side in ("me", "them"):
+        for point in range(1, BAR):
+            names.extend(f"{side}_p{point}_{unit}" for unit in ("1", "2", "3", "more"))
+        names.extend((f"{side}_bar", f"{side}_off", f"{side}_pips"))
+    return tuple(names)
+
+
+class Network:
+    """The weights of one network, with the first layer folded into per-point tables."""
+
+    __slots__ = ("hidden_bias", "output_weights", "output_bias", "tables", "hidden_count")
+
+    def __init__(self, first: list[list[float]], hidden_bias: list[float],
+                 second: list[list[float]], output_bias: list[float]) -> None:
+        if len(first) != INPUT_COUNT or len(second) != len(OUTPUTS) or len(output_bias) != len(OUTPUTS):
+            raise ValueError(f"backgammon network: expected {INPUT_COUNT} inputs and {len(OUTPUTS)} outputs")
+        hidden = len(hidden_bias)
+        if any(len(row) != hidden for row in (*first, *second)):
+            raise ValueError("backgammon network: ragged weight rows")
+        self.hidden_count = hidden
+        self.hidden_bias = list(hidden_bias)
+        self.output_weights = [list(row) for row in second]
+        self.output_bias = list(output_bias)
+        # tables[side][index][count]: the hidden contribution of `count` checkers of that side
+        # at board index `index` (OFF, 1..24, BAR), summed over the position's units.
+        zero = [0.0] * hidden
+        self.tables: list[list[list[list[float]]]] = []
+        for side in range(2):
+            base = side * INPUTS_PER_SIDE
+            side_table: list[list[list[float]]] = []
+            for index in range(BOARD_SIZE):
+                by_count: list[list[float]] = []
+                for count in range(CHECKERS + 1):
+                    if count == 0:
+                        by_count.append(zero)
+                        continue
+                    pips = (base + INPUTS_PER_SIDE - 1, index * count / PIP_SCALE)
+                    if index == OFF:
+                        pairs = [(base + INPUTS_PER_SIDE - 2, count / OFF_SCALE)]
+                    elif index == BAR:
+                        pairs = [(base + INPUTS_PER_SIDE - 3, count / BAR_SCALE), pips]
+                    else:
+                        first_unit = base + (index - 1) * UNITS_PER_POINT
+                        pairs = [(first_unit + unit, value) for unit, value in enumerate(point_units(count))]
+                        pairs.append(pips)
+                    by_count.append([
+                        sum(first[row][column] * value for row, value in pairs) for column in range(hidden)
+                    ])
+                side_table.append(by_count)
+            self.tables.append(side_table)
+
+    def probabilities(self, on_roll: Board, opponent: Board) -> Probabilities:
+        """The five OUTPUTS for the side on roll, made consistent (gammons within wins)."""
+        mine, theirs = self.tables
+        hidden = self.hidden_bias
+        for index in range(BOARD_SIZE):
+            count = on_roll[index]
+            if count:
+                hidden = list(map(add, hidden, mine[index][count]))
+            count = opponent[index]
+            if count:
+                hidden = list(map(add, hidden, theirs[index][count]))
+        activations = [_sigmoid(value) for value in hidden]
+        win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = (
+            _sigmoid(bias + sum(map(mul, row, activations)))
+            for row, bias in zip(self.output_weights, self.output_bias)
+        )
+        win_gammon = min(win_gammon, win)
+        lose_gammon = min(lose_gammon, 1.0 - win)
+        return (win, win_gammon, min(win_backgammon, win_gammon), lose_gammon, min(lose_backgammon, lose_gammon))
+
+
+def _sigmoid(value: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-EXP_LIMIT, min(EXP_LIMIT, value))))
+
+
+def flip(probabilities: Probabilities) -> Probabilities:
+    """The same chances seen by the other side."""
+    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = probabilities
+    return (1.0 - win, lose_gammon, lose_backgammon, win_gammon, win_backgammon)
+
+
+def cubeless_equity(probabilities: Probabilities, gammons_count: bool = True) -> float:
+    """Points per game for the side these chances belong to (single games only if not)."""
+    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = probabilities
+    equity = 2.0 * win - 1.0
+    if gammons_count:
+        equity += win_gammon - lose_gammon + win_backgammon - lose_backgammon
+    return equity
+
+
+def from_document(document: dict) -> Network:
+    """A Network from the weights file's JSON document (see the file's ``description``)."""
+    if document.get("format") != WEIGHTS_FORMAT:
+        raise ValueError(f"backgammon network: format {document.get('format')!r}, expected {WEIGHTS_FORMAT!r}")
+    if tuple(document.get("outputs", ())) != OUTPUTS:
+        raise ValueError(f"backgammon network: outputs must be {OUTPUTS}")
+    return Network(document["hidden_weights"], document["hidden_bias"],
+                   document["output_weights"], document["output_bias"])
+
+
+@cache
+def default_network() -> Network:
+    """The packaged network, read once."""
+    source = resources.files(WEIGHTS_PACKAGE).joinpath(*WEIGHTS_FILE)
+    return from_document(json.loads(source.read_text(encoding="utf-8")))
+
+
+__all__ = [
+    "INPUT_COUNT",
+    "OUTPUTS",
+    "Network",
+    "cubeless_equity",
+    "default_network",
+    "encode",
+    "flip",
+    "from_document",
+    "input_names",
+]

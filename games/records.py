@@ -1,0 +1,458 @@
+"""Game records as text: PGN (chess), PDN (checkers) and Plyground JSON (every game).
+
+One record type and one writer and reader per format, for the app's game files
+(``gui/gamefile.py``, which documents the JSON layout and reads pasted positions) and the
+engine's match files (``ai/match/records.py``, several games to a file). Text in, text out:
+no file I/O here. Built on the games' own notation (``move_name``/``parse_move``,
+``to_text``/``from_text``) and, for chess, ``games.chess_game.pgn``'s strict reader.
+
+Evaluations travel as Lichess-style comments ``{[%eval 0.35]}`` / ``{[%eval #-3]}`` in PGN
+and PDN. A record that cannot be read is one ``RecordError`` whose message says what is
+wrong and where; ``GameRecord.replay`` checks every move, and every writer replays first,
+so a record that was written can always be read back.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from games import GAME_NAMES, new_game
+from games.base import GameError, GameState
+
+FORMAT_NAME = "plyground-game"
+FORMAT_VERSION = 1
+MAX_FILE_CHARS = 5_000_000
+"""A game file bigger than this is not a game (a 1,000-move game is a few kB)."""
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+"""Results as the app stores them: first player won, second player won, draw, unfinished."""
+PDN_RESULTS = {"2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2", "*": "*", "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2"}
+"""PDN result markers (English draughts writes 2-0/0-2/1-1) -> the app's results."""
+PDN_RESULT_OUT = {"1-0": "2-0", "0-1": "0-2", "1/2-1/2": "1-1", "*": "*"}
+EXTENSIONS = {"chess": "pgn", "checkers": "pdn"}
+DEFAULT_EVENT = "Plyground game"
+"""The PGN/PDN ``Event`` tag unless the writer is told another (matches say so)."""
+"""The file extension of each game's native format; others use JSON."""
+JSON_EXTENSION = "json"
+
+_EVAL_COMMENT = re.compile(r"\[%eval\s+([^\]\s]+)\s*\]")
+
+
+class RecordError(ValueError):
+    """A game record (a file, a match file's game, pasted text) that cannot be read, or a
+    record that cannot be written; the message says what is wrong and where."""
+
+
+@dataclass
+class GameRecord:
+    """A whole game as a document: where it started, every move since by name, who played
+    and how it ended. Empty text fields are unknown (written as PGN's ``?``)."""
+
+    game: str
+    start: str
+    moves: list[str] = field(default_factory=list)
+    evaluations: list[str | None] = field(default_factory=list)
+    """One per move (or fewer): the engine's score after it, as the app shows it, or None."""
+    players: tuple[str, str] = ("", "")
+    """Who played player 0 (White in chess, Black in checkers/Othello) and player 1."""
+    result: str = "*"
+    reason: str = ""
+    date: str = ""
+    round: str = ""
+    opening_plies: int = 0
+    """How many of ``moves`` came from an opening book rather than the players (matches)."""
+
+    def replay(self) -> GameState:
+        """The state after every move (with its history), checking each move.
+
+        ``RecordError`` names the first move that is not legal.
+        """
+        try:
+            state = new_game(self.game, self.start)
+        except GameError as error:
+            raise RecordError(f"start position: {error}") from None
+        for number, name in enumerate(self.moves, start=1):
+            try:
+                state.play_checked(state.parse_move(name))
+            except GameError as error:
+                raise RecordError(f"move {number} ({name!r}): {error}") from None
+        return state
+
+
+def default_extension(game: str) -> str:
+    """``pgn``, ``pdn`` or ``json``: the native format (and file extension) of ``game``."""
+    return EXTENSIONS.get(game, JSON_EXTENSION)
+
+
+# --------------------------------------------------------------------------- writing
+def write_game(record: GameRecord, fmt: str | None = None) -> str:
+    """``record`` as text in format ``fmt`` (``pgn``, ``pdn`` or ``json``; by default the
+    game's native one)."""
+    fmt = fmt or default_extension(record.game)
+    if fmt == "pgn":
+        return write_pgn(record)
+    if fmt == "pdn":
+        return write_pdn(record)
+    if fmt == JSON_EXTENSION:
+        return json.dumps(to_json(record), indent=1, ensure_ascii=False) + "\n"
+    raise RecordError(f"unknown game file format {fmt!r}: use pgn, pdn or json")
+
+
+def to_json(record: GameRecord) -> dict[str, object]:
+    """``record`` as a Plyground JSON document (optional keys only when they say something)."""
+    document: dict[str, object] = {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "game": record.game,
+        "start": record.start,
+        "moves": list(record.moves),
+    }
+    if any(value is not None for value in record.evaluations):
+        document["evaluations"] = list(record.evaluations)
+    if any(record.players):
+        document["players"] = list(record.players)
+    document["result"] = record.result
+    if record.reason:
+        document["reason"] = record.reason
+    if record.date:
+        document["date"] = record.date
+    if record.round:
+        document["round"] = record.round
+    if record.opening_plies:
+        document["opening_plies"] = record.opening_plies
+    return document
+
+
+def write_pgn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
+    """A chess ``record`` as PGN, evaluations as ``[%eval]`` comments."""
+    import chess.pgn
+
+    from games.chess_game.state import ChessState
+
+    state = record.replay()
+    assert isinstance(state, ChessState)
+    game = chess.pgn.Game.from_board(state.board)
+    game.headers["Event"] = event
+    game.headers["Site"] = "Plyground"
+    if record.date:
+        game.headers["Date"] = record.date
+    if record.round:
+        game.headers["Round"] = record.round
+    game.headers["White"] = record.players[0] or "?"
+    game.headers["Black"] = record.players[1] or "?"
+    game.headers["Result"] = record.result if record.result in RESULTS else "*"
+    if record.reason:
+        game.headers["Termination"] = record.reason
+    for node, evaluation in zip(game.mainline(), record.evaluations):
+        if evaluation is not None:
+            node.comment = f"[%eval {evaluation_token(evaluation)}]"
+    exporter = chess.pgn.StringExporter(headers=True, variations=True, comments=True)
+    return str(game.accept(exporter)) + "\n"
+
+
+def write_pdn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
+    """A checkers ``record`` as English draughts PDN, evaluations as ``[%eval]`` comments."""
+    initial = new_game(record.game).to_text()
+    record.replay()  # checks every move, so the file written is always readable
+    tags = [
+        ("Event", event),
+        ("Date", record.date or "????.??.??"),
+        ("Black", record.players[0] or "?"),
+        ("White", record.players[1] or "?"),
+        ("Result", PDN_RESULT_OUT.get(record.result, "*")),
+        ("GameType", "21"),
+    ]
+    if record.round:
+        tags.insert(2, ("Round", record.round))
+    if record.start != initial:
+        tags.append(("FEN", record.start))
+    if record.reason:
+        tags.append(("Termination", record.reason))
+    lines = [f'[{name} "{_escape_tag(value)}"]' for name, value in tags]
+    state = new_game(record.game, record.start)
+    first_mover = state.to_move()
+    words: list[str] = []
+    for index, name in enumerate(record.moves):
+        mover = state.to_move()
+        if mover == 0 or index == 0:
+            number = (index + (1 if first_mover else 0)) // 2 + 1
+            words.append(f"{number}." if mover == 0 else f"{number}...")
+        words.append(name)
+        evaluation = record.evaluations[index] if index < len(record.evaluations) else None
+        if evaluation is not None:
+            words.append(f"{{[%eval {evaluation_token(evaluation)}]}}")
+        state.play(state.parse_move(name))
+    words.append(PDN_RESULT_OUT.get(record.result, "*"))
+    return "\n".join(lines) + "\n\n" + _wrap(words) + "\n"
+
+
+def _escape_tag(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _wrap(words: Sequence[str], width: int = 79) -> str:
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line:
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def evaluation_token(evaluation: str) -> str:
+    """The app's score text (``+0.35``, ``mate in 3``, ``mated in 2``, ``win in 5 plies``)
+    as a PGN ``%eval`` token (``0.35``, ``#3``, ``#-2``)."""
+    text = evaluation.strip()
+    match = re.fullmatch(r"(mate|win) in (\d+)(?: plies)?", text)
+    if match:
+        return f"#{match.group(2)}"
+    match = re.fullmatch(r"(mated|loss) in (\d+)(?: plies)?", text)
+    if match:
+        return f"#-{match.group(2)}"
+    return text.lstrip("+")
+
+
+def evaluation_from_token(token: str) -> str:
+    """The inverse of ``evaluation_token`` (for display): ``#3`` -> ``mate in 3``."""
+    if token.startswith("#-"):
+        return f"mated in {token[2:]}"
+    if token.startswith("#"):
+        return f"mate in {token[1:]}"
+    try:
+        return f"{float(token):+.2f}"
+    except ValueError:
+        return token
+
+
+# --------------------------------------------------------------------------- reading
+def read_game(text: str, hint: str | None = None) -> GameRecord:
+    """The game in ``text`` (PGN, PDN or Plyground JSON; ``hint`` is a file extension or
+    a format name that is tried first). Every move is checked against the rules.
+    ``RecordError`` says what is wrong."""
+    if not isinstance(text, str):
+        raise RecordError(f"a game file is text, not {type(text).__name__}")
+    if len(text) > MAX_FILE_CHARS:
+        raise RecordError(f"the file has {len(text):,} characters: far too long for a game")
+    stripped = text.lstrip("\ufeff").strip()
+    if not stripped:
+        raise RecordError("the file is empty: no game in it")
+    fmt = (hint or "").lower().lstrip(".")
+    if stripped.startswith("{") or fmt == JSON_EXTENSION:
+        return read_json(stripped)
+    if fmt == "pdn" or (fmt != "pgn" and _looks_like_pdn(stripped)):
+        return read_pdn(stripped)
+    return read_pgn(stripped)
+
+
+def _looks_like_pdn(text: str) -> bool:
+    if re.search(r'\[GameType\s+"2[01]', text):
+        return True
+    movetext = re.sub(r"\[[^\]]*\]|\{[^}]*\}", " ", text)
+    return bool(re.search(r"\b\d{1,2}\s*[-x]\s*\d{1,2}\b", movetext)) and not re.search(
+        r"\b[a-h][1-8]\b", movetext
+    )
+
+
+def read_json(text: str) -> GameRecord:
+    """One Plyground JSON document, every field and move checked."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    return from_json(document)
+
+
+def from_json(document: object) -> GameRecord:
+    """The record in a decoded Plyground JSON document, every field and move checked."""
+    if not isinstance(document, dict):
+        raise RecordError("a Plyground game file is a JSON object, not a list or a value")
+    if document.get("format") != FORMAT_NAME:
+        raise RecordError(f'not a Plyground game file: "format" must be "{FORMAT_NAME}"')
+    version = document.get("version")
+    if version != FORMAT_VERSION:
+        raise RecordError(f"Plyground game file version {version!r} is not supported (this app reads version {FORMAT_VERSION})")
+    game = document.get("game")
+    if game not in GAME_NAMES:
+        raise RecordError(f'"game" must be one of {", ".join(GAME_NAMES)}, not {game!r}')
+    start = document.get("start", new_game(game).to_text())
+    moves = document.get("moves", [])
+    if not isinstance(start, str):
+        raise RecordError('"start" must be the position as text')
+    if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
+        raise RecordError('"moves" must be a list of moves as text')
+    evaluations = document.get("evaluations", [])
+    if not isinstance(evaluations, list) or not all(value is None or isinstance(value, str) for value in evaluations):
+        raise RecordError('"evaluations" must be a list of texts or nulls')
+    players = document.get("players", ["", ""])
+    if not (isinstance(players, list) and len(players) == 2 and all(isinstance(name, str) for name in players)):
+        raise RecordError('"players" must be a list of two names')
+    result = document.get("result", "*")
+    if result not in RESULTS:
+        raise RecordError(f'"result" must be one of {", ".join(RESULTS)}, not {result!r}')
+    reason = document.get("reason", "")
+    date = document.get("date", "")
+    round_ = document.get("round", "")
+    if not (isinstance(reason, str) and isinstance(date, str) and isinstance(round_, str)):
+        raise RecordError('"reason", "date" and "round" must be text')
+    opening_plies = document.get("opening_plies", 0)
+    if not isinstance(opening_plies, int) or isinstance(opening_plies, bool) or not 0 <= opening_plies <= len(moves):
+        raise RecordError('"opening_plies" must be a whole number of moves, at most the number of moves')
+    record = GameRecord(
+        game=game,
+        start=start,
+        moves=list(moves),
+        evaluations=_fit(evaluations, len(moves)),
+        players=(players[0], players[1]),
+        result=result,
+        reason=reason,
+        date=date,
+        round=round_,
+        opening_plies=opening_plies,
+    )
+    record.replay()
+    return record
+
+
+def _fit(evaluations: list[str | None], count: int) -> list[str | None]:
+    return (list(evaluations) + [None] * count)[:count]
+
+
+def read_pgn(text: str) -> GameRecord:
+    """The first game of PGN ``text``, read strictly, with its ``[%eval]`` comments."""
+    import chess.pgn
+
+    from games.chess_game.pgn import from_pgn
+
+    try:
+        parsed = from_pgn(text)
+    except GameError as error:
+        raise RecordError(str(error)) from None
+    state = parsed.state
+    root = state.board.root()
+    start = root.fen()
+    names: list[str] = []
+    board = root.copy()
+    for move in parsed.moves:
+        names.append(board.san(move))
+        board.push(move)
+    evaluations: list[str | None] = []
+    game = chess.pgn.read_game(io.StringIO(text))
+    if game is not None:
+        for node in game.mainline():
+            match = _EVAL_COMMENT.search(node.comment or "")
+            evaluations.append(evaluation_from_token(match.group(1)) if match else None)
+    headers = parsed.headers
+    result = parsed.result
+    return GameRecord(
+        game="chess",
+        start=start,
+        moves=names,
+        evaluations=_fit(evaluations, len(names)),
+        players=(_known(headers.get("White", "")), _known(headers.get("Black", ""))),
+        result=result,
+        reason=headers.get("Termination", ""),
+        date=_known(headers.get("Date", "")),
+        round=_known(headers.get("Round", "")),
+    )
+
+
+def _known(value: str) -> str:
+    return "" if set(value) <= set("?.") else value
+
+
+_PDN_TAG = re.compile(r'^\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
+_PDN_MOVE_NUMBER = re.compile(r"^\d+\.(\.\.)?$")
+_PDN_MOVE = re.compile(r"^(\d+\.(?:\.\.)?)?(\d{1,2}(?:[-x]\d{1,2})+)[!?]*$")
+
+
+def read_pdn(text: str) -> GameRecord:
+    """The first game of English draughts PDN ``text``, every move checked."""
+    tags: dict[str, str] = {}
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines) and (not lines[index].strip() or lines[index].lstrip().startswith("[")):
+        line = lines[index].strip()
+        if line:
+            match = _PDN_TAG.match(line)
+            if not match:
+                raise RecordError(f'PDN line {index + 1} is not a tag of the form [Name "value"]: {line[:60]!r}')
+            tags[match.group(1)] = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
+        index += 1
+    game_type = tags.get("GameType", "21").split(",")[0].strip()
+    if game_type != "21":
+        raise RecordError(f"PDN GameType {game_type} is not English draughts (21): only checkers games are read")
+    body = "\n".join(lines[index:])
+    if re.search(r"\n\s*\[", "\n" + body):
+        body = re.split(r"\n\s*\[", "\n" + body, maxsplit=1)[0]  # only the first game
+    if "{" in re.sub(r"\{[^}]*\}", "", body):
+        raise RecordError("a PDN comment opened with '{' is never closed with '}'")
+    evaluations_by_move: dict[int, str] = {}
+    tokens: list[tuple[str, str]] = []
+    for match in re.finditer(r"\{([^}]*)\}|\(|\)|[^\s{}()]+", body):
+        word = match.group(0)
+        if word.startswith("{"):
+            found = _EVAL_COMMENT.search(match.group(1))
+            if found and tokens:
+                evaluations_by_move[len([t for t in tokens if t[0] == "move"]) - 1] = evaluation_from_token(found.group(1))
+            continue
+        if word in "()":
+            raise RecordError("PDN variations in parentheses are not read: save the main line only")
+        if word in PDN_RESULTS:
+            kind = "result"
+        elif _PDN_MOVE_NUMBER.match(word):
+            kind = "number"
+        elif _PDN_MOVE.match(word):
+            kind = "move"
+        else:
+            raise RecordError(f"PDN movetext word {word!r} is not a move, move number or result")
+        tokens.append((kind, word))
+    start = tags.get("FEN") or new_game("checkers").to_text()
+    try:
+        state = new_game("checkers", start)
+    except GameError as error:
+        raise RecordError(f"PDN start position: {error}") from None
+    start = state.to_text()
+    names: list[str] = []
+    result = PDN_RESULTS.get(tags.get("Result", "*"), "*")
+    for kind, word in tokens:
+        if kind == "result":
+            result = PDN_RESULTS[word]
+            continue
+        if kind != "move":
+            continue
+        match = _PDN_MOVE.match(word)
+        assert match is not None
+        move_text = match.group(2)
+        try:
+            move = state.parse_move(move_text)
+            state.play_checked(move)
+        except GameError as error:
+            raise RecordError(f"PDN move {len(names) + 1} ({move_text}): {error}") from None
+        names.append(move_text)
+    # the canonical names (as the app writes them): replay and name
+    canonical: list[str] = []
+    replay = new_game("checkers", start)
+    for name in names:
+        move = replay.parse_move(name)
+        canonical.append(replay.move_name(move))
+        replay.play(move)
+    evaluations = [evaluations_by_move.get(number) for number in range(len(canonical))]
+    return GameRecord(
+        game="checkers",
+        start=start,
+        moves=canonical,
+        evaluations=evaluations,
+        players=(_known(tags.get("Black", "")), _known(tags.get("White", ""))),
+        result=result,
+        reason=tags.get("Termination", ""),
+        date=_known(tags.get("Date", "")),
+        round=_known(tags.get("Round", "")),
+    )
