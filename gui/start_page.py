@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from games import GAME_NAMES, get_game
 from gui.dialogs.new_game import game_title
+from gui.theme import LIGHT
 
 CARD_SIZE = QSize(200, 230)
 TAGLINES = {
@@ -96,10 +97,10 @@ def _draw_checkers(painter: QPainter, rect: QRectF) -> None:
                 continue
             centre = QPointF(rect.x() + (column + 0.5) * cell, rect.y() + (row + 0.5) * cell)
             if row < 3 and not (row == 2 and column in (1, 3)):
-                _disc(painter, centre, cell * 0.38, "#c0392b", "#7f1d14", king=(row, column) == (0, 1))
+                _disc(painter, centre, cell * 0.38, LIGHT.checker_dark, "#000000", king=(row, column) == (0, 1))
             elif row > 4 and not (row == 5 and column == 4):
-                _disc(painter, centre, cell * 0.38, "#f5f5f0", "#8a8a80")
-    _disc(painter, QPointF(rect.x() + 4.5 * cell, rect.y() + 3.5 * cell), cell * 0.38, "#c0392b", "#7f1d14")
+                _disc(painter, centre, cell * 0.38, LIGHT.checker_light, "#8a8a80")
+    _disc(painter, QPointF(rect.x() + 4.5 * cell, rect.y() + 3.5 * cell), cell * 0.38, LIGHT.checker_dark, "#000000")
 
 
 def _draw_chess(painter: QPainter, rect: QRectF) -> None:
@@ -185,7 +186,7 @@ def _draw_backgammon(painter: QPainter, rect: QRectF) -> None:
         for level in range(count):
             offset = radius + level * radius * 1.8
             y = inner.y() + offset if top else inner.bottom() - offset
-            fill, rim = ("#fbfbf5", "#8d8d80") if colour == "w" else ("#1b1b1b", "#000000")
+            fill, rim = ("#f6f1e4", "#7e7560") if colour == "w" else ("#8e1f22", "#3f0b0c")  # the board's X and O
             _disc(painter, QPointF(x, y), radius, fill, rim)
     for index, pips in enumerate((5, 3)):
         size = point_width * 0.9
