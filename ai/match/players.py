@@ -228,33 +228,37 @@ class BuiltinPlayer:
             self.pool = None
 
 
+EXTERNAL_GAMES = {
+    "uci": ("chess", "UCI engines play chess"),
+    "gtp": ("othello", "GTP engines play Othello here"),
+    "gnubg": ("backgammon", "gnubg plays backgammon"),
+}
+"""External program kinds (``kind:...`` SPECs): the game each plays, and how to say so."""
+
+
+def _external_player_class(kind: str) -> Any:
+    """The player class of an external program kind, imported only when a SPEC names it."""
+    if kind == "uci":
+        from ai.match.uci import UciPlayer
+
+        return UciPlayer
+    if kind == "gtp":
+        from ai.match.gtp import GtpPlayer
+
+        return GtpPlayer
+    from ai.match.gnubg import GnubgPlayer
+
+    return GnubgPlayer
+
+
 def make_player(spec: str, game: str, threads: int = 1) -> Player:
     """The player ``spec`` names for ``game``; ``SpecError`` when it cannot be made."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("a player SPEC is empty: give e.g. algorithm=pvs,depth=4 or uci:stockfish")
     kind, colon, rest = spec.partition(":")
-    if colon and kind in ("uci", "gtp", "gnubg"):
-        if kind == "uci":
-            from ai.match.uci import UciPlayer
-
-            if game != "chess":
-                raise SpecError(f"player {spec!r}: UCI engines play chess, not {game}")
-            return UciPlayer.from_spec(rest, spec)
-        if kind == "gtp":
-            from ai.match.gtp import GtpPlayer
-
-            if game != "othello":
-                raise SpecError(f"player {spec!r}: GTP engines play Othello here, not {game}")
-            return GtpPlayer.from_spec(rest, spec)
-        from ai.match.gnubg import GnubgPlayer
-
-        if game != "backgammon":
-            raise SpecError(f"player {spec!r}: gnubg plays backgammon, not {game}")
-        return GnubgPlayer.from_spec(rest, spec)
-    if spec == "gnubg":
-        from ai.match.gnubg import GnubgPlayer
-
-        if game != "backgammon":
-            raise SpecError(f"player {spec!r}: gnubg plays backgammon, not {game}")
-        return GnubgPlayer.from_spec("", spec)
+    if (colon and kind in EXTERNAL_GAMES) or spec == "gnubg":  # bare "gnubg": its default plies
+        plays, words = EXTERNAL_GAMES[kind]
+        if game != plays:
+            raise SpecError(f"player {spec!r}: {words}, not {game}")
+        return _external_player_class(kind).from_spec(rest, spec)
     return BuiltinPlayer(parse_builtin(spec, game), game, threads)
