@@ -1,4 +1,18 @@
-"""Othello EVAL: a weighted linear sum of classic named features (Rosenbloom's IAGO, Buro).
+"""Othello EVAL: learned pattern tables (the default) or a weighted sum of classic features.
+
+Two models share one entry point, ``evaluate_to_move(own, opponent, own_moves)``, which reads
+the current model at call time (``set_weights`` switches it, per process):
+
+* **patterns** (default, shipped in ``resources/weights/othello.json``): per game phase (by
+  the number of empty squares), a value for every configuration of each pattern of
+  ``games.othello.patterns`` (Buro's Logistello, Edax), summed over the 46 instances, plus
+  a bias and weights on mobility, potential mobility and parity. Fitted by least squares to
+  exact final margins of self-play games (``bench/tune_othello.py``; see the weights
+  folder's README). Tables are in hundredths of a disc.
+* **classic**: the hand-set linear sum below (the engine's EVAL before the patterns), kept as
+  the yardstick and selectable with a weights file ``{"model": "classic", ...}``.
+
+The classic model's features:
 
 Every feature is measured from the point of view of the side to move, as "mine minus the
 opponent's", so swapping the two sides negates every value and the evaluation is exactly
@@ -24,9 +38,12 @@ Features:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
 from operator import mul
-from typing import Final
+from typing import Any, Final
 
 from games.othello.bitboard import (
     BOARD_SIZE,
@@ -37,6 +54,25 @@ from games.othello.bitboard import (
     Bitboard,
     legal_moves_mask,
     square_of,
+)
+from games.othello.patterns import (
+    DIAGONAL_4,
+    DIAGONAL_5,
+    DIAGONAL_6,
+    DIAGONAL_7,
+    DIAGONAL_8,
+    DIAGONAL_GATHER,
+    MIRROR_1,
+    MIRROR_2,
+    MIRROR_4,
+    PATTERNS,
+    TERNARY,
+    TERNARY_TWICE,
+    TRANSPOSE_1,
+    TRANSPOSE_2,
+    TRANSPOSE_4,
+    pattern_indices,
+    symmetric_index_table,
 )
 
 DEFAULT_WEIGHTS: Final[dict[str, float]] = {
@@ -191,12 +227,326 @@ def feature_breakdown(own: Bitboard, opponent: Bitboard, own_moves: Bitboard,
     }
 
 
-def evaluate_to_move(own: Bitboard, opponent: Bitboard, own_moves: Bitboard,
-                     weight_values: tuple[float, ...] = DEFAULT_WEIGHT_VECTOR) -> float:
-    """EVAL for the side to move in hundredths of a disc: ``sum(weight * value)``.
+def classic_evaluate(own: Bitboard, opponent: Bitboard, own_moves: Bitboard,
+                     weight_values: tuple[float, ...]) -> float:
+    """The classic EVAL for the side to move in hundredths of a disc: ``sum(weight * value)``.
 
     ``own_moves`` is passed in because the state has it cached; ``weight_values`` is a
     ``weight_vector`` so that no dict is touched at a leaf.
     """
     values = feature_vector(own, opponent, own_moves, legal_moves_mask(opponent, own))
     return float(sum(map(mul, weight_values, values)))
+
+
+# --------------------------------------------------------------------- pattern model
+MODEL_PATTERNS: Final = "patterns"
+MODEL_CLASSIC: Final = "classic"
+SCALAR_NAMES: Final[tuple[str, ...]] = ("bias", "mobility", "potential_mobility", "parity")
+"""The pattern model's per-phase scalars: a constant (the side to move's edge, and the
+phase's average), and weights on the mobility and potential-mobility differences (as the
+classic features) and on parity (+1 when the side to move gets the last move)."""
+
+
+class WeightsError(ValueError):
+    """Weights that do not describe an Othello EVAL; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class PatternWeights:
+    """A fitted pattern model: ``phase_bounds[i] <= empties < phase_bounds[i + 1]`` is phase
+    ``i``; per phase, per pattern, the nonzero table entries as a flat ``[index, value, ...]``
+    list (canonical indices, hundredths of a disc), and per phase the ``SCALAR_NAMES`` values."""
+
+    phase_bounds: tuple[int, ...]
+    tables: tuple[tuple[tuple[int, ...], ...], ...]
+    scalars: tuple[tuple[float, ...], ...]
+
+    @property
+    def phase_count(self) -> int:
+        return len(self.phase_bounds) - 1
+
+    def phase_of_empties(self) -> tuple[int, ...]:
+        """``phase[empties]`` for 0..64 (outside the bounds: the nearest phase)."""
+        phases = []
+        for empties in range(SQUARE_COUNT + 1):
+            phase = 0
+            while phase < self.phase_count - 1 and empties >= self.phase_bounds[phase + 1]:
+                phase += 1
+            phases.append(phase)
+        return tuple(phases)
+
+    def build_phase(self, phase: int) -> tuple:
+        """The tables of one phase as full lists (both readings of a symmetric pattern filled),
+        followed by the phase's scalars: what ``pattern_evaluate`` unpacks."""
+        full = []
+        for number, pattern in enumerate(PATTERNS):
+            table = [0] * pattern.size
+            mirror = symmetric_index_table(number)
+            entries = self.tables[phase][number]
+            for position in range(0, len(entries), 2):
+                index, value = entries[position], entries[position + 1]
+                table[index] = value
+                if mirror is not None:
+                    table[mirror[index]] = value
+            full.append(table)
+        return (*full, *self.scalars[phase])
+
+
+def parse_weights(weights: Mapping[str, Any]) -> PatternWeights | tuple[float, ...]:
+    """The ``"weights"`` object of ``resources/weights/othello.json`` (or of a file made like
+    it) as a model: ``PatternWeights`` or, for ``"model": "classic"``, a classic weight vector.
+    ``WeightsError`` names the first thing wrong."""
+    if not isinstance(weights, Mapping):
+        raise WeightsError(f"Othello weights are a JSON object, not {type(weights).__name__}")
+    model = weights.get("model", MODEL_PATTERNS)
+    if model == MODEL_CLASSIC:
+        values = dict(DEFAULT_WEIGHTS)
+        for name, value in weights.items():
+            if name == "model":
+                continue
+            if name not in DEFAULT_WEIGHTS:
+                raise WeightsError(f"unknown classic Othello feature {name!r}; known: {', '.join(FEATURE_NAMES)}")
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise WeightsError(f"classic weight {name!r} is not a number: {value!r}")
+            values[name] = float(value)
+        return weight_vector(values)
+    if model != MODEL_PATTERNS:
+        raise WeightsError(f"unknown Othello EVAL model {model!r}; use {MODEL_PATTERNS!r} or {MODEL_CLASSIC!r}")
+    try:
+        bounds = tuple(int(bound) for bound in weights["phase_bounds"])
+        phase_count = len(bounds) - 1
+        if phase_count < 1 or list(bounds) != sorted(set(bounds)):
+            raise WeightsError("phase_bounds must be at least two increasing empty counts")
+        tables_in = weights["patterns"]
+        tables = []
+        for number, pattern in enumerate(PATTERNS):
+            per_phase = tables_in[pattern.name]
+            if len(per_phase) != phase_count:
+                raise WeightsError(f"pattern {pattern.name!r} has {len(per_phase)} phases, not {phase_count}")
+            checked = []
+            for entries in per_phase:
+                entries = tuple(int(value) for value in entries)
+                indices = entries[0::2]
+                if len(entries) % 2 or any(not 0 <= index < pattern.size for index in indices):
+                    raise WeightsError(f"pattern {pattern.name!r}: entries are [index, value, ...] "
+                                       f"with 0 <= index < {pattern.size}")
+                checked.append(entries)
+            tables.append(checked)
+        scalars_in = weights["scalars"]
+        scalars = tuple(
+            tuple(float(scalars_in[name][phase]) for name in SCALAR_NAMES) for phase in range(phase_count)
+        )
+    except KeyError as missing:
+        raise WeightsError(f"Othello pattern weights lack {missing}") from None
+    except (TypeError, ValueError, IndexError) as error:
+        if isinstance(error, WeightsError):
+            raise
+        raise WeightsError(f"Othello pattern weights are malformed: {error}") from None
+    by_phase = tuple(tuple(tables[number][phase] for number in range(len(PATTERNS)))
+                     for phase in range(phase_count))
+    return PatternWeights(bounds, by_phase, scalars)
+
+
+# The current model (module state read by ``evaluate_to_move`` at every call).
+_pattern_model: PatternWeights | None = None
+_phase_of_empties: tuple[int, ...] = ()
+_phase_tables: list[tuple | None] = []
+_classic_weights: tuple[float, ...] = DEFAULT_WEIGHT_VECTOR
+
+
+def use_model(model: PatternWeights | tuple[float, ...]) -> None:
+    """Make ``model`` (from ``parse_weights``) the EVAL of this process."""
+    global _pattern_model, _phase_of_empties, _phase_tables, _classic_weights
+    if isinstance(model, PatternWeights):
+        _pattern_model = model
+        _phase_of_empties = model.phase_of_empties()
+        _phase_tables = [None] * model.phase_count
+    else:
+        _pattern_model = None
+        _classic_weights = model
+
+
+def current_model() -> PatternWeights | tuple[float, ...]:
+    return _pattern_model if _pattern_model is not None else _classic_weights
+
+
+def _tables(empties: int) -> tuple:
+    phase = _phase_of_empties[empties]
+    tables = _phase_tables[phase]
+    if tables is None:
+        assert _pattern_model is not None
+        tables = _phase_tables[phase] = _pattern_model.build_phase(phase)
+    return tables
+
+
+LOW_HALF: Final = FULL
+"""The side to move's half of a board pair ``own | opponent << 64``."""
+
+
+def _pair(mask: int) -> int:
+    """``mask`` in both halves of a board pair."""
+    return mask | mask << 64
+
+
+PAIR_MIRROR_1: Final = _pair(MIRROR_1)
+PAIR_MIRROR_2: Final = _pair(MIRROR_2)
+PAIR_MIRROR_4: Final = _pair(MIRROR_4)
+PAIR_TRANSPOSE_1: Final = _pair(TRANSPOSE_1)
+PAIR_TRANSPOSE_2: Final = _pair(TRANSPOSE_2)
+PAIR_TRANSPOSE_4: Final = _pair(TRANSPOSE_4)
+PAIR_CORNER_3X3 = (_pair(0x7), _pair(0x38), _pair(0x1C0))
+PAIR_CORNER_2X5 = (_pair(0x1F), _pair(0x3E0))
+PAIR_EDGE_X = (_pair(0xFF), _pair(0x100), _pair(0x200))
+PAIR_ROW = _pair(0xFF)
+
+
+def pattern_evaluate(own: Bitboard, opponent: Bitboard, own_moves: Bitboard) -> int | float:
+    """The pattern model's EVAL for the side to move, in hundredths of a disc.
+
+    The hot path. Both sides travel as one 128-bit *pair* ``own | opponent << 64``, so one
+    mirror, transpose or gather serves both (the shifts and masks of
+    ``games.othello.patterns`` never carry a bit across the halves); a byte-swap flips the
+    ranks and also swaps the halves, which the ``swapped`` images below account for. The
+    gathers are those of ``games.othello.patterns.gather``, inlined per pattern."""
+    occupied = own | opponent
+    empties = SQUARE_COUNT - occupied.bit_count()
+    (corner3x3, corner2x5, edge_x, row2, row3, row4, diagonal8, diagonal7, diagonal6,
+     diagonal5, diagonal4, bias, mobility, potential_mobility, parity) = _tables(empties)
+    ternary, twice = TERNARY, TERNARY_TWICE
+    # The 8 images (patterns.IMAGE_NAMES order): mirror (h), transpose (t), byte swap (v).
+    pair = own | opponent << 64
+    mirrored = ((pair >> 1) & PAIR_MIRROR_1) | ((pair & PAIR_MIRROR_1) << 1)
+    mirrored = ((mirrored >> 2) & PAIR_MIRROR_2) | ((mirrored & PAIR_MIRROR_2) << 2)
+    mirrored = ((mirrored >> 4) & PAIR_MIRROR_4) | ((mirrored & PAIR_MIRROR_4) << 4)
+    swap = PAIR_TRANSPOSE_4 & (pair ^ (pair << 28))
+    transposed = pair ^ swap ^ (swap >> 28)
+    swap = PAIR_TRANSPOSE_2 & (transposed ^ (transposed << 14))
+    transposed ^= swap ^ (swap >> 14)
+    swap = PAIR_TRANSPOSE_1 & (transposed ^ (transposed << 7))
+    transposed ^= swap ^ (swap >> 7)
+    transposed_mirrored = ((transposed >> 1) & PAIR_MIRROR_1) | ((transposed & PAIR_MIRROR_1) << 1)
+    transposed_mirrored = (((transposed_mirrored >> 2) & PAIR_MIRROR_2)
+                           | ((transposed_mirrored & PAIR_MIRROR_2) << 2))
+    transposed_mirrored = (((transposed_mirrored >> 4) & PAIR_MIRROR_4)
+                           | ((transposed_mirrored & PAIR_MIRROR_4) << 4))
+    from_bytes = int.from_bytes
+    flipped = from_bytes(pair.to_bytes(16, "little"), "big")  # big-endian read: ranks and halves swap
+    flipped_mirrored = from_bytes(mirrored.to_bytes(16, "little"), "big")
+    flipped_transposed = from_bytes(transposed.to_bytes(16, "little"), "big")
+    flipped_transposed_mirrored = from_bytes(transposed_mirrored.to_bytes(16, "little"), "big")
+    # (image, own half first?) per image; a byte-swapped image holds the side to move high.
+    straight = (pair, mirrored, transposed, transposed_mirrored)
+    swapped = (flipped, flipped_mirrored, flipped_transposed, flipped_transposed_mirrored)
+    score = 0
+    mask_a, mask_b, mask_c = PAIR_CORNER_3X3
+    mask_d, mask_e = PAIR_CORNER_2X5
+    for image in straight:
+        bits = (image & mask_d) | (image >> 3 & mask_e)
+        score += corner2x5[ternary[bits & 0x3FF] + twice[bits >> 64]]
+    for image in swapped:
+        bits = (image & mask_d) | (image >> 3 & mask_e)
+        score += corner2x5[ternary[bits >> 64] + twice[bits & 0x3FF]]
+    for image in (pair, mirrored):
+        bits = (image & mask_a) | (image >> 5 & mask_b) | (image >> 10 & mask_c)
+        score += corner3x3[ternary[bits & 0x3FF] + twice[bits >> 64]]
+    for image in (flipped, flipped_mirrored):
+        bits = (image & mask_a) | (image >> 5 & mask_b) | (image >> 10 & mask_c)
+        score += corner3x3[ternary[bits >> 64] + twice[bits & 0x3FF]]
+    mask_a, mask_b, mask_c = PAIR_EDGE_X
+    row = PAIR_ROW
+    for image, own_high in ((pair, False), (flipped, True), (transposed, False), (flipped_transposed, True)):
+        bits = (image & mask_a) | (image >> 1 & mask_b) | (image >> 5 & mask_c)
+        second = image >> 8 & row
+        third = image >> 16 & row
+        fourth = image >> 24 & row
+        if own_high:
+            score += (edge_x[ternary[bits >> 64] + twice[bits & 0x3FF]]
+                      + row2[ternary[second >> 64] + twice[second & 0xFF]]
+                      + row3[ternary[third >> 64] + twice[third & 0xFF]]
+                      + row4[ternary[fourth >> 64] + twice[fourth & 0xFF]])
+        else:
+            score += (edge_x[ternary[bits & 0x3FF] + twice[bits >> 64]]
+                      + row2[ternary[second & 0xFF] + twice[second >> 64]]
+                      + row3[ternary[third & 0xFF] + twice[third >> 64]]
+                      + row4[ternary[fourth & 0xFF] + twice[fourth >> 64]])
+    gather = DIAGONAL_GATHER
+    for image in (pair, mirrored):
+        mine, theirs = image & DIAGONAL_8, image >> 64 & DIAGONAL_8
+        score += diagonal8[ternary[mine * gather >> 56 & 0xFF] + twice[theirs * gather >> 56 & 0xFF]]
+    for image, own_high in ((pair, False), (transposed, False), (mirrored, False), (flipped_transposed, True)):
+        if own_high:
+            mine, theirs = image >> 64, image & LOW_HALF
+        else:
+            mine, theirs = image & LOW_HALF, image >> 64
+        score += (diagonal7[ternary[(mine & DIAGONAL_7) * gather >> 57 & 0x7F]
+                            + twice[(theirs & DIAGONAL_7) * gather >> 57 & 0x7F]]
+                  + diagonal6[ternary[(mine & DIAGONAL_6) * gather >> 58 & 0x3F]
+                              + twice[(theirs & DIAGONAL_6) * gather >> 58 & 0x3F]]
+                  + diagonal5[ternary[(mine & DIAGONAL_5) * gather >> 59 & 0x1F]
+                              + twice[(theirs & DIAGONAL_5) * gather >> 59 & 0x1F]]
+                  + diagonal4[ternary[(mine & DIAGONAL_4) * gather >> 60 & 0xF]
+                              + twice[(theirs & DIAGONAL_4) * gather >> 60 & 0xF]])
+    empty = ~occupied & FULL
+    return (score + bias
+            + mobility * (own_moves.bit_count() - legal_moves_mask(opponent, own).bit_count())
+            + potential_mobility * ((neighbours(opponent) & empty).bit_count()
+                                    - (neighbours(own) & empty).bit_count())
+            + parity * (1 if empties & 1 else -1))
+
+
+def pattern_features(own: Bitboard, opponent: Bitboard, own_moves: Bitboard) -> dict[str, tuple[float, float]]:
+    """The pattern model's EVAL as ``{name: (weight, value)}`` (for display and tests): each
+    pattern's summed table values with weight 1, then the scalars with their weights."""
+    occupied = own | opponent
+    empties = SQUARE_COUNT - occupied.bit_count()
+    tables = _tables(empties)
+    breakdown: dict[str, tuple[float, float]] = {}
+    for number, (pattern, indices) in enumerate(zip(PATTERNS, pattern_indices(own, opponent), strict=True)):
+        breakdown[pattern.name] = (1.0, float(sum(tables[number][index] for index in indices)))
+    empty = ~occupied & FULL
+    values = (
+        1.0,
+        own_moves.bit_count() - legal_moves_mask(opponent, own).bit_count(),
+        (neighbours(opponent) & empty).bit_count() - (neighbours(own) & empty).bit_count(),
+        1.0 if empties & 1 else -1.0,
+    )
+    for name, weight, value in zip(SCALAR_NAMES, tables[len(PATTERNS):], values, strict=True):
+        breakdown[name] = (float(weight), float(value))
+    return breakdown
+
+
+def evaluate_to_move(own: Bitboard, opponent: Bitboard, own_moves: Bitboard) -> float:
+    """EVAL for the side to move in hundredths of a disc, by the current model."""
+    if _pattern_model is not None:
+        return pattern_evaluate(own, opponent, own_moves)
+    return classic_evaluate(own, opponent, own_moves, _classic_weights)
+
+
+def features_to_move(own: Bitboard, opponent: Bitboard, own_moves: Bitboard) -> dict[str, tuple[float, float]]:
+    """``{name: (weight, value)}`` of the current model for the side to move; the weighted
+    values add up to ``evaluate_to_move``."""
+    if _pattern_model is not None:
+        return pattern_features(own, opponent, own_moves)
+    return feature_breakdown(own, opponent, own_moves, _classic_weights)
+
+
+WEIGHTS_PACKAGE: Final = "resources"
+WEIGHTS_PATH: Final = ("weights", "othello.json")
+
+
+def shipped_weights() -> Mapping[str, Any] | None:
+    """The ``"weights"`` of the packaged ``othello.json`` (``None`` if it is absent)."""
+    source = resources.files(WEIGHTS_PACKAGE).joinpath(*WEIGHTS_PATH)
+    if not source.is_file():
+        return None
+    document = json.loads(source.read_text(encoding="utf-8"))
+    return document["weights"]
+
+
+def use_shipped() -> None:
+    """Back to the shipped model (the classic weights if no file is packaged)."""
+    weights = shipped_weights()
+    use_model(parse_weights(weights) if weights is not None else DEFAULT_WEIGHT_VECTOR)
+
+
+use_shipped()

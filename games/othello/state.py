@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from games.base import BadPositionError, GameState, IllegalMoveError, NodePoll, Player
 from games.othello.bitboard import (
@@ -28,12 +28,7 @@ from games.othello.bitboard import (
     square_name,
     squares_of,
 )
-from games.othello.evaluation import (
-    DEFAULT_WEIGHTS,
-    evaluate_to_move,
-    feature_breakdown,
-    weight_vector,
-)
+from games.othello import evaluation
 from games.othello.solver import PASS_MOVE, SOLVER_EMPTIES, EndgameSolver
 from games.zobrist import zobrist_keys
 
@@ -107,9 +102,7 @@ class OthelloState(GameState):
     SCORE_UNIT: ClassVar[str] = "discs"
     SCORE_UNIT_SIZE: ClassVar[float] = UNITS_PER_DISC
     HAS_SOLVER: ClassVar[bool] = True
-    weight_values: ClassVar[tuple[float, ...]] = weight_vector(DEFAULT_WEIGHTS)
-    """The EVAL weights in ``FEATURE_NAMES`` order; a subclass may set its own with
-    ``weight_vector({...})`` (a tuple, so a leaf never touches a dict)."""
+    WEIGHTS_FILE: ClassVar[str | None] = "othello.json"
 
     __slots__ = ("own", "opponent", "player", "history", "_key", "_moves")
 
@@ -235,12 +228,22 @@ class OthelloState(GameState):
         return SQUARE_COUNT - (self.own | self.opponent).bit_count()
 
     # ------------------------------------------------------------ knowledge
+    @classmethod
+    def set_weights(cls, weights: Mapping[str, Any] | None) -> None:
+        """Make ``weights`` (the ``"weights"`` object of an ``othello.json``-like file: a
+        pattern model, or ``{"model": "classic", ...}``) the EVAL of this process; ``None``
+        goes back to the shipped weights. ``evaluation.WeightsError`` says what is wrong."""
+        if weights is None:
+            evaluation.use_shipped()
+        else:
+            evaluation.use_model(evaluation.parse_weights(weights))
+
     def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
         """The EVAL breakdown for ``player`` (see ``games.othello.evaluation``); at a finished
         game, the one exact feature ``final_margin`` with weight ``EVAL_SCALE``."""
         if self.is_terminal():
             return {"final_margin": (self.EVAL_SCALE, self.utility(player))}
-        breakdown = feature_breakdown(self.own, self.opponent, self.moves_mask(), self.weight_values)
+        breakdown = evaluation.features_to_move(self.own, self.opponent, self.moves_mask())
         if player != self.player:
             breakdown = {name: (weight, -value) for name, (weight, value) in breakdown.items()}
         return breakdown
@@ -253,7 +256,7 @@ class OthelloState(GameState):
         moves = self.moves_mask()
         if not moves and not legal_moves_mask(self.opponent, self.own):
             return self.utility(player) * self.EVAL_SCALE
-        value = evaluate_to_move(self.own, self.opponent, moves, self.weight_values)
+        value = evaluation.evaluate_to_move(self.own, self.opponent, moves)
         value = min(max(value, -EVAL_LIMIT), EVAL_LIMIT)
         return value if player == self.player else -value
 
