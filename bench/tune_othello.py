@@ -31,7 +31,6 @@ import numpy as np  # noqa: E402
 from games.othello.bitboard import FULL, SQUARE_COUNT, legal_moves_mask  # noqa: E402
 from games.othello.evaluation import (  # noqa: E402
     DEFAULT_WEIGHT_VECTOR,
-    MODEL_PATTERNS,
     SCALAR_NAMES,
     classic_evaluate,
     neighbours,
@@ -244,12 +243,7 @@ def main(argv: list[str] | None = None) -> int:
                 "positions": int(len(data["labels"])),
                 "l2": args.l2, "overlap": args.overlap, "holdout": args.holdout,
             },
-            "weights": {
-                "model": MODEL_PATTERNS,
-                "phase_bounds": bounds,
-                "scalars": scalars_out,
-                "patterns": patterns_out,
-            },
+            "weights": {"phase_bounds": bounds, **scalars_out, **patterns_out},
         }
         Path(args.out).write_text(json.dumps(document, separators=(",", ":")) + "\n", encoding="utf-8")
         print(f"wrote {args.out} ({Path(args.out).stat().st_size // 1024} KiB)")

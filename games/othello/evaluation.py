@@ -10,7 +10,8 @@ the current model at call time (``set_weights`` switches it, per process):
   exact final margins of self-play games (``bench/tune_othello.py``; see the weights
   folder's README). Tables are in hundredths of a disc.
 * **classic**: the hand-set linear sum below (the engine's EVAL before the patterns), kept as
-  the yardstick and selectable with a weights file ``{"model": "classic", ...}``.
+  the yardstick and selectable with a weights file naming its features
+  (``resources/weights/othello_classic.json``).
 
 The classic model's features:
 
@@ -38,10 +39,8 @@ Features:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from operator import mul
 from typing import Any, Final
 
@@ -55,6 +54,7 @@ from games.othello.bitboard import (
     legal_moves_mask,
     square_of,
 )
+from games.weights import WeightsError, named_numbers, shipped_weights
 from games.othello.patterns import (
     DIAGONAL_4,
     DIAGONAL_5,
@@ -65,6 +65,7 @@ from games.othello.patterns import (
     MIRROR_1,
     MIRROR_2,
     MIRROR_4,
+    PATTERN_NAMES,
     PATTERNS,
     TERNARY,
     TERNARY_TWICE,
@@ -239,16 +240,10 @@ def classic_evaluate(own: Bitboard, opponent: Bitboard, own_moves: Bitboard,
 
 
 # --------------------------------------------------------------------- pattern model
-MODEL_PATTERNS: Final = "patterns"
-MODEL_CLASSIC: Final = "classic"
 SCALAR_NAMES: Final[tuple[str, ...]] = ("bias", "mobility", "potential_mobility", "parity")
 """The pattern model's per-phase scalars: a constant (the side to move's edge, and the
 phase's average), and weights on the mobility and potential-mobility differences (as the
 classic features) and on parity (+1 when the side to move gets the last move)."""
-
-
-class WeightsError(ValueError):
-    """Weights that do not describe an Othello EVAL; the message says what is wrong."""
 
 
 @dataclass(frozen=True)
@@ -294,54 +289,48 @@ class PatternWeights:
 
 def parse_weights(weights: Mapping[str, Any]) -> PatternWeights | tuple[float, ...]:
     """The ``"weights"`` object of ``resources/weights/othello.json`` (or of a file made like
-    it) as a model: ``PatternWeights`` or, for ``"model": "classic"``, a classic weight vector.
-    ``WeightsError`` names the first thing wrong."""
+    it) as a model. A pattern model has ``phase_bounds`` (increasing empty counts: phase
+    ``i`` is ``bounds[i] <= empties < bounds[i + 1]``), per ``SCALAR_NAMES`` one number a
+    phase, and per pattern name one ``[index, value, ...]`` list a phase. Otherwise the
+    mapping must name exactly the classic features (``FEATURE_NAMES``). ``WeightsError``
+    names the first thing wrong."""
     if not isinstance(weights, Mapping):
         raise WeightsError(f"Othello weights are a JSON object, not {type(weights).__name__}")
-    model = weights.get("model", MODEL_PATTERNS)
-    if model == MODEL_CLASSIC:
-        values = dict(DEFAULT_WEIGHTS)
-        for name, value in weights.items():
-            if name == "model":
-                continue
-            if name not in DEFAULT_WEIGHTS:
-                raise WeightsError(f"unknown classic Othello feature {name!r}; known: {', '.join(FEATURE_NAMES)}")
-            if not isinstance(value, (int, float)) or isinstance(value, bool):
-                raise WeightsError(f"classic weight {name!r} is not a number: {value!r}")
-            values[name] = float(value)
-        return weight_vector(values)
-    if model != MODEL_PATTERNS:
-        raise WeightsError(f"unknown Othello EVAL model {model!r}; use {MODEL_PATTERNS!r} or {MODEL_CLASSIC!r}")
+    if "phase_bounds" not in weights:
+        return weight_vector(named_numbers(weights, FEATURE_NAMES, "othello"))
+    expected = {"phase_bounds", *SCALAR_NAMES, *PATTERN_NAMES}
+    missing, extra = sorted(expected - set(weights)), sorted(set(weights) - expected)
+    if missing or extra:
+        parts = ([f"missing {', '.join(missing)}"] if missing else []) + ([f"unknown {', '.join(extra)}"] if extra else [])
+        raise WeightsError(f"othello pattern weights: {'; '.join(parts)}")
     try:
         bounds = tuple(int(bound) for bound in weights["phase_bounds"])
         phase_count = len(bounds) - 1
-        if phase_count < 1 or list(bounds) != sorted(set(bounds)):
-            raise WeightsError("phase_bounds must be at least two increasing empty counts")
-        tables_in = weights["patterns"]
+        if phase_count < 1 or list(bounds) != sorted(set(bounds)) or bounds[0] < 0:
+            raise WeightsError("othello pattern weights: phase_bounds must be two or more increasing empty counts")
         tables = []
-        for number, pattern in enumerate(PATTERNS):
-            per_phase = tables_in[pattern.name]
+        for pattern in PATTERNS:
+            per_phase = weights[pattern.name]
             if len(per_phase) != phase_count:
-                raise WeightsError(f"pattern {pattern.name!r} has {len(per_phase)} phases, not {phase_count}")
+                raise WeightsError(f"othello pattern weights: {pattern.name} has {len(per_phase)} phases, not {phase_count}")
             checked = []
             for entries in per_phase:
                 entries = tuple(int(value) for value in entries)
-                indices = entries[0::2]
-                if len(entries) % 2 or any(not 0 <= index < pattern.size for index in indices):
-                    raise WeightsError(f"pattern {pattern.name!r}: entries are [index, value, ...] "
+                if len(entries) % 2 or any(not 0 <= index < pattern.size for index in entries[0::2]):
+                    raise WeightsError(f"othello pattern weights: {pattern.name} entries are [index, value, ...] "
                                        f"with 0 <= index < {pattern.size}")
                 checked.append(entries)
             tables.append(checked)
-        scalars_in = weights["scalars"]
+        for name in SCALAR_NAMES:
+            if len(weights[name]) != phase_count:
+                raise WeightsError(f"othello pattern weights: {name} has {len(weights[name])} phases, not {phase_count}")
         scalars = tuple(
-            tuple(float(scalars_in[name][phase]) for name in SCALAR_NAMES) for phase in range(phase_count)
+            tuple(float(weights[name][phase]) for name in SCALAR_NAMES) for phase in range(phase_count)
         )
-    except KeyError as missing:
-        raise WeightsError(f"Othello pattern weights lack {missing}") from None
+    except WeightsError:
+        raise
     except (TypeError, ValueError, IndexError) as error:
-        if isinstance(error, WeightsError):
-            raise
-        raise WeightsError(f"Othello pattern weights are malformed: {error}") from None
+        raise WeightsError(f"othello pattern weights are malformed: {error}") from None
     by_phase = tuple(tuple(tables[number][phase] for number in range(len(PATTERNS)))
                      for phase in range(phase_count))
     return PatternWeights(bounds, by_phase, scalars)
@@ -530,23 +519,17 @@ def features_to_move(own: Bitboard, opponent: Bitboard, own_moves: Bitboard) -> 
     return feature_breakdown(own, opponent, own_moves, _classic_weights)
 
 
-WEIGHTS_PACKAGE: Final = "resources"
-WEIGHTS_PATH: Final = ("weights", "othello.json")
-
-
-def shipped_weights() -> Mapping[str, Any] | None:
-    """The ``"weights"`` of the packaged ``othello.json`` (``None`` if it is absent)."""
-    source = resources.files(WEIGHTS_PACKAGE).joinpath(*WEIGHTS_PATH)
-    if not source.is_file():
-        return None
-    document = json.loads(source.read_text(encoding="utf-8"))
-    return document["weights"]
+WEIGHTS_FILE: Final = "othello.json"
 
 
 def use_shipped() -> None:
     """Back to the shipped model (the classic weights if no file is packaged)."""
-    weights = shipped_weights()
-    use_model(parse_weights(weights) if weights is not None else DEFAULT_WEIGHT_VECTOR)
+    try:
+        weights = shipped_weights(WEIGHTS_FILE, "othello")
+    except FileNotFoundError:
+        use_model(DEFAULT_WEIGHT_VECTOR)
+        return
+    use_model(parse_weights(weights))
 
 
 use_shipped()

@@ -28,7 +28,7 @@ from games.othello.bitboard import (
     square_name,
     squares_of,
 )
-from games.othello import evaluation
+from games.othello import book, evaluation
 from games.othello.solver import PASS_MOVE, SOLVER_EMPTIES, EndgameSolver
 from games.zobrist import zobrist_keys
 
@@ -51,6 +51,10 @@ SIDE_SYMBOLS: Final = ("X", "O")
 CENTRE_SQUARES: Final[tuple[Square, ...]] = (27, 28, 35, 36)
 INITIAL_BLACK: Final[Bitboard] = (1 << 28) | (1 << 35)  # e4, d5
 INITIAL_WHITE: Final[Bitboard] = (1 << 27) | (1 << 36)  # d4, e5
+
+BOOK_MIN_EMPTIES: Final = 40
+"""No book lookup with fewer empties than this: the book is a few plies deep, and a search
+(which reaches the book anyway only at the root) should not pay for 8 symmetric images."""
 
 MARGIN_LIMIT: Final = float(SQUARE_COUNT)
 UNITS_PER_DISC: Final = 100.0
@@ -231,8 +235,8 @@ class OthelloState(GameState):
     @classmethod
     def set_weights(cls, weights: Mapping[str, Any] | None) -> None:
         """Make ``weights`` (the ``"weights"`` object of an ``othello.json``-like file: a
-        pattern model, or ``{"model": "classic", ...}``) the EVAL of this process; ``None``
-        goes back to the shipped weights. ``evaluation.WeightsError`` says what is wrong."""
+        pattern model, or the classic features' weights) the EVAL of this process; ``None``
+        goes back to the shipped weights. ``games.weights.WeightsError`` says what is wrong."""
         if weights is None:
             evaluation.use_shipped()
         else:
@@ -247,6 +251,13 @@ class OthelloState(GameState):
         if player != self.player:
             breakdown = {name: (weight, -value) for name, (weight, value) in breakdown.items()}
         return breakdown
+
+    def book_moves(self) -> list[tuple[int, float]]:
+        """The opening book's moves here (``games.othello.book``; symmetric positions share
+        one entry), each with weight 1; empty outside the book."""
+        if self.empties() < BOOK_MIN_EMPTIES:
+            return []
+        return book.book_moves(self.own, self.opponent)
 
     def evaluate(self, player: Player) -> float:
         """Estimated final margin for ``player`` in hundredths of a disc: the weighted sum of
