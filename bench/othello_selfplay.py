@@ -92,7 +92,7 @@ def play_game(rng: random.Random, args: argparse.Namespace, evaluate) -> list[tu
         moves = legal_moves_mask(own, opponent)
         if not moves:
             if not legal_moves_mask(opponent, own):
-                return [(o, p, s * final_margin(own, opponent)) for o, p, s in recorded]
+                return [(o, p, s * sign * final_margin(own, opponent)) for o, p, s in recorded]
             own, opponent, sign = opponent, own, -sign
             continue
         empties = SQUARE_COUNT - (own | opponent).bit_count()

@@ -7,7 +7,10 @@ squares), one value per canonical configuration of each pattern, summed over its
 plus the scalars bias, mobility, potential mobility and parity. Fit: ridge least squares on
 the margin in discs, ``min |A w - y|^2 + l2 |w_patterns|^2``, by conjugate gradients on the
 normal equations (A is sparse: 46 ones and 4 scalars a row; numpy only, a dev-only extra).
-Each phase is fitted on the positions within ``--overlap`` empties of its range, which
+The constant and parity are fitted but shipped as 0 (``--drop``): all leaves of a search
+at one depth share them, so they cannot change a choice, and in the data they mostly tell
+which colour is to move (black won more of these games); shipped, they only made the score
+swing from one iteration to the next. Each phase is fitted on the positions within ``--overlap`` empties of its range, which
 smooths the tables from one phase to the next. The last ``--holdout`` of each file (whole
 games, the files are in game order) is kept out of the fit and reported, with the classic
 EVAL's error on the same positions for comparison.
@@ -189,7 +192,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="bootstrap: the target of a position is the fitted value this many plies later")
     parser.add_argument("--bootstrap", type=float, default=0.0,
                         help="share of the bootstrapped target (0: the game's exact result only)")
+    parser.add_argument("--drop", default="bias,parity",
+                        help="scalars fitted (to absorb their effect) but shipped as 0")
     args = parser.parse_args(argv)
+    args.drop = set(filter(None, args.drop.split(",")))
     bounds = [int(bound) for bound in args.phase_bounds.split(",")]
     started = time.monotonic()
     data = load(args.inputs, args.holdout)
@@ -229,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
             entries[0::2], entries[1::2] = nonzero, block[nonzero]
             patterns_out[pattern.name].append(entries.tolist())
         for name, value in zip(SCALAR_NAMES, w_s * 100, strict=True):
+            if name in args.drop:
+                value = 0.0
             scalars_out[name].append(round(float(value), 2))
     if args.out:
         document = {
