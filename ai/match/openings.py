@@ -8,7 +8,8 @@ unbalanced opening favours neither player.
   lines (one start position a line) or PGN (each game's moves are a line);
 * checkers: every legal 3-ply line from the start, in a seeded order (like the 3-move
   ballot, but including the lines the ACF deck bars as lost: paired play keeps them fair);
-* Othello: every legal 4-ply line (244 of them), seeded order;
+* Othello: every legal 4-ply line, one per class of symmetric positions (60 of the 244:
+  the start is symmetric, so f5 and d3 open the same game seen in a mirror), seeded order;
 * tic-tac-toe: the 9 first moves;
 * backgammon: no opening: variety comes from the dice, and pairs of games share one seeded
   dice sequence with colours swapped (``runner``). Games are cubeless, one point a game
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,8 +97,32 @@ def built_in(game: str, seed: int = 0) -> list[Opening]:
     if plies is None:
         return [Opening(start)]
     lines = sorted(_legal_lines(new_game(game, start), plies))
+    if game in SYMMETRY_KEYS:
+        lines = _distinct_by_symmetry(lines, game, start)
     random.Random(seed).shuffle(lines)
     return [Opening(start, line, " ".join(line)) for line in lines]
+
+
+def _othello_symmetry_key(state: GameState) -> Hashable:
+    from games.othello.book import canonical
+
+    return canonical(state.own, state.opponent)[0]  # type: ignore[attr-defined]
+
+
+SYMMETRY_KEYS: dict[str, Callable[[GameState], Hashable]] = {"othello": _othello_symmetry_key}
+"""Games whose start is symmetric: lines reaching symmetric positions are one opening."""
+
+
+def _distinct_by_symmetry(lines: list[tuple[str, ...]], game: str, start: str) -> list[tuple[str, ...]]:
+    """The first line (in the given order) of each class of symmetric end positions."""
+    seen: set[Hashable] = set()
+    distinct = []
+    for line in lines:
+        key = SYMMETRY_KEYS[game](Opening(start, line).state(game))
+        if key not in seen:
+            seen.add(key)
+            distinct.append(line)
+    return distinct
 
 
 def _legal_lines(state: GameState, plies: int) -> list[tuple[str, ...]]:
