@@ -16,3 +16,8 @@ DATA_DIR = Path(__file__).parent / "data"
 import tempfile  # noqa: E402
 
 os.environ["PLYGROUND_CORE_LOCKS"] = tempfile.mkdtemp(prefix="plyground-test-cores-")
+
+# Opening books off (games.othello.book.BOOKS_SWITCH), in this process and the ones it starts:
+# searches from the start position are what most tests look at. The book's own tests turn it
+# back on (the ``books_on`` fixture of tests/games/test_othello_patterns.py).
+os.environ["PLYGROUND_BOOKS"] = "off"

@@ -1,17 +1,18 @@
-"""Othello EVAL: learned pattern tables (the default) or a weighted sum of classic features.
+"""Othello EVAL: a weighted sum of classic features (the default) or learned pattern tables.
 
 Two models share one entry point, ``evaluate_to_move(own, opponent, own_moves)``, which reads
 the current model at call time (``set_weights`` switches it, per process):
 
-* **patterns** (default, shipped in ``resources/weights/othello.json``): per game phase (by
-  the number of empty squares), a value for every configuration of each pattern of
+* **classic** (the shipped default, ``resources/weights/othello.json`` names its weights):
+  the hand-set linear sum described below.
+* **patterns** (``resources/weights/othello_patterns.json``): per game phase (by the number
+  of empty squares), a value for every configuration of each pattern of
   ``games.othello.patterns`` (Buro's Logistello, Edax), summed over the 46 instances, plus
-  a bias and weights on mobility, potential mobility and parity. Fitted by least squares to
-  exact final margins of self-play games (``bench/tune_othello.py``; see the weights
-  folder's README). Tables are in hundredths of a disc.
-* **classic**: the hand-set linear sum below (the engine's EVAL before the patterns), kept as
-  the yardstick and selectable with a weights file naming its features
-  (``resources/weights/othello_classic.json``).
+  weights on mobility and potential mobility (and a per-phase constant and parity, shipped
+  as 0). Fitted by least squares to exact final margins of self-play games
+  (``bench/tune_othello.py``; see the weights folder's README). Tables are in hundredths of
+  a disc. Not the default: measured level with or a little better than classic at a fixed
+  depth, and 2-4x slower to a given depth (``bench/STRENGTH.md``).
 
 The classic model's features:
 

@@ -181,7 +181,20 @@ def test_classic_weights_with_a_missing_feature_are_refused() -> None:
 
 
 # ------------------------------------------------------------------------------- book
-def test_book_reads_every_orientation_alike() -> None:
+@pytest.fixture
+def books_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite runs with books off (tests/conftest.py); these tests are about the book."""
+    monkeypatch.delenv("PLYGROUND_BOOKS", raising=False)
+
+
+def test_books_switch_empties_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLYGROUND_BOOKS", "off")
+    assert OthelloState.initial().book_moves() == []
+    monkeypatch.setenv("PLYGROUND_BOOKS", "on")
+    assert len(OthelloState.initial().book_moves()) == 4
+
+
+def test_book_reads_every_orientation_alike(books_on: None) -> None:
     book = shipped_book()
     assert len(book) >= 1000
     rng = random.Random(6)
@@ -196,13 +209,13 @@ def test_book_reads_every_orientation_alike() -> None:
             assert all(legal >> square & 1 for square, _ in entries), (name, key)
 
 
-def test_start_position_book_offers_the_four_symmetric_first_moves() -> None:
+def test_start_position_book_offers_the_four_symmetric_first_moves(books_on: None) -> None:
     state = OthelloState.initial()
     moves = {state.move_name(move) for move, _ in state.book_moves()}
     assert moves == {"c4", "d3", "e6", "f5"}
 
 
-def test_book_moves_are_within_the_margin_of_the_best() -> None:
+def test_book_moves_are_within_the_margin_of_the_best(books_on: None) -> None:
     state = OthelloState.initial()
     for text in ("f5", "d6", "c3"):
         state.play(state.parse_move(text))
@@ -213,7 +226,7 @@ def test_book_moves_are_within_the_margin_of_the_best() -> None:
     assert book_moves(0x1, 0x2, {}) == []
 
 
-def test_engine_plays_from_the_book_and_says_so() -> None:
+def test_engine_plays_from_the_book_and_says_so(books_on: None) -> None:
     from ai.engine import run_search
     from ai.settings import Limits, SearchRequest, SearchSettings
 
