@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.engine import run_search  # noqa: E402
+from ai.engine import clear_memory, run_search  # noqa: E402
 from ai.settings import Limits, SearchRequest, SearchSettings  # noqa: E402
 from games.othello import evaluation  # noqa: E402
 from games.othello.state import OthelloState  # noqa: E402
@@ -29,7 +29,6 @@ from games.weights import read_weights  # noqa: E402
 LINES = (
     "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4",
     "f5 f6 e6 f4 e3 c5 c4 d3",
-    "f5 d6 c5 f4 e3 f6 d3 f3 g5 g4",
 )
 
 
@@ -68,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         micros = (time.process_time() - began) / (args.repeat * len(positions)) * 1e6
         print(f"{path}: {micros:.1f} us an evaluation (CPU)")
         for line in LINES:
+            clear_memory("othello")  # no transposition table left over from another search
             finished = run_search(SearchRequest(
                 game="othello", moves=tuple(line.split()),
                 settings=SearchSettings(book=False, weights=str(path)), limits=Limits(depth=args.depth)))
