@@ -42,7 +42,7 @@ EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 
 def load(paths: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Inputs (N, INPUT_COUNT) from the side on roll, and targets (N, 5)."""
-    rows = np.concatenate([np.loadtxt(path, dtype=np.float64, ndmin=2) for path in paths])
+    rows = np.concatenate([np.loadtxt(path, dtype=np.float32, ndmin=2)[:, :55] for path in paths])
     opponent, mover, targets = rows[:, :25], rows[:, 25:50], rows[:, 50:55]
     blocks = []
     for side in (mover, opponent):
@@ -68,9 +68,10 @@ def main() -> None:
     parser.add_argument("positions", nargs="+")
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--epochs", type=int, default=30)
-    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--rate", type=float, default=0.005)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--init", help="start from this network's weights (same hidden size)")
     parser.add_argument("--out", default="resources/weights/backgammon_net.json")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
@@ -87,6 +88,16 @@ def main() -> None:
         "w2": (rng.standard_normal((hidden, len(OUTPUTS))) * 0.1).astype(np.float32),
         "b2": np.zeros(len(OUTPUTS), np.float32),
     }
+    if args.init:
+        start = json.loads(Path(args.init).read_text())
+        params = {
+            "w1": np.array(start["hidden_weights"], np.float32),
+            "b1": np.array(start["hidden_bias"], np.float32),
+            "w2": np.array(start["output_weights"], np.float32).T.copy(),
+            "b2": np.array(start["output_bias"], np.float32),
+        }
+        if params["w1"].shape != (INPUT_COUNT, hidden):
+            parser.error(f"--init {args.init} has {params['w1'].shape[1]} hidden units, not {hidden}")
     moments = {key: (np.zeros_like(value), np.zeros_like(value)) for key, value in params.items()}
     beta1, beta2, epsilon = 0.9, 0.999, 1e-8
     step = 0
