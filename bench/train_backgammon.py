@@ -32,9 +32,9 @@ from games.backgammon.network import (  # noqa: E402
     OFF_SCALE,
     PIP_SCALE,
     OUTPUTS,
-    WEIGHTS_FORMAT,
     input_names,
 )
+from games.weights import weights_document  # noqa: E402
 
 CHECKERS = 15
 EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
@@ -57,6 +57,24 @@ def load(paths: list[str]) -> tuple[np.ndarray, np.ndarray]:
     inputs = np.concatenate(blocks, axis=1).astype(np.float32)
     assert inputs.shape[1] == INPUT_COUNT
     return inputs, targets.astype(np.float32)
+
+
+def network_document(weights: dict, training: dict) -> dict:
+    """The weights file (``games.weights`` format 1) that ``games.backgammon.network`` reads."""
+    return weights_document(
+        "backgammon",
+        weights,
+        "Backgammon evaluation network for games.backgammon.network: inputs (hidden_weights "
+        "has one row per input, in input_names order) are Tesauro's raw encoding of the side "
+        "on roll then of the opponent; one hidden layer of sigmoids (hidden_bias); five "
+        "sigmoid outputs (output_weights: one row per output, output_bias) giving the chances "
+        "in 'outputs' for the side on roll. Fitted by bench/train_backgammon.py to GNU "
+        "Backgammon's chances (1-ply for its best candidates, else 0-ply) of the positions after "
+        "every legal play in its self-play (bench/gnubg_positions.py).",
+        training=training,
+        outputs=list(OUTPUTS),
+        input_names=list(input_names()),
+    )
 
 
 def sigmoid(x: np.ndarray) -> np.ndarray:
@@ -89,7 +107,7 @@ def main() -> None:
         "b2": np.zeros(len(OUTPUTS), np.float32),
     }
     if args.init:
-        start = json.loads(Path(args.init).read_text())
+        start = json.loads(Path(args.init).read_text())["weights"]
         params = {
             "w1": np.array(start["hidden_weights"], np.float32),
             "b1": np.array(start["hidden_bias"], np.float32),
@@ -138,17 +156,14 @@ def main() -> None:
         report(epoch)
     print(f"trained in {time.perf_counter() - started:.0f} s", flush=True)
 
-    document = {
-        "format": WEIGHTS_FORMAT,
-        "description": (
-            "Backgammon evaluation network for games.backgammon.network: inputs (hidden_weights "
-            "has one row per input, in input_names order) are Tesauro's raw encoding of the side "
-            "on roll then of the opponent; one hidden layer of sigmoids (hidden_bias); five "
-            "sigmoid outputs (output_weights: one row per output, output_bias) giving the chances "
-            "in 'outputs' for the side on roll. Fitted by bench/train_backgammon.py to GNU "
-            "Backgammon 0-ply chances of positions from bench/gnubg_positions.py."
-        ),
-        "training": {
+    document = network_document(
+        {
+            "hidden_weights": [[round(float(v), 5) for v in row] for row in params["w1"]],
+            "hidden_bias": [round(float(v), 5) for v in params["b1"]],
+            "output_weights": [[round(float(v), 5) for v in row] for row in params["w2"].T],
+            "output_bias": [round(float(v), 5) for v in params["b2"]],
+        },
+        {
             "positions": len(train),
             "held_out": len(held),
             "hidden": hidden,
@@ -156,13 +171,7 @@ def main() -> None:
             "seed": args.seed,
             "command": " ".join(sys.argv),
         },
-        "outputs": list(OUTPUTS),
-        "input_names": list(input_names()),
-        "hidden_weights": [[round(float(v), 5) for v in row] for row in params["w1"]],
-        "hidden_bias": [round(float(v), 5) for v in params["b1"]],
-        "output_weights": [[round(float(v), 5) for v in row] for row in params["w2"].T],
-        "output_bias": [round(float(v), 5) for v in params["b2"]],
-    }
+    )
     Path(args.out).write_text(json.dumps(document, separators=(",", ":")) + "\n")
     print(f"wrote {args.out}")
 

@@ -161,6 +161,7 @@ class BackgammonState(GameState):
     """Equity: points won per game (1/2/3 times the cube)."""
     SCORE_DECIMALS: ClassVar[int] = 3
     DEFAULT_ALGORITHM: ClassVar[str] = "star2"
+    WEIGHTS_FILE: ClassVar[str | None] = network.WEIGHTS_FILE
     race_weights: ClassVar[dict[str, float]] = evaluation.RACE_WEIGHTS
     contact_weights: ClassVar[dict[str, float]] = evaluation.CONTACT_WEIGHTS
 
@@ -185,6 +186,12 @@ class BackgammonState(GameState):
         "_cached_key",
         "_cached_moves",
     )
+
+    @classmethod
+    def set_weights(cls, weights: Mapping[str, Any] | None) -> None:
+        """EVAL's network from a weights document (``network.from_weights``; ``None``: the
+        packaged ``backgammon_net.json``)."""
+        network.use_weights(weights)
 
     def __init__(
         self,
@@ -562,7 +569,7 @@ class BackgammonState(GameState):
         The network reads positions from the side on roll; for the other side its answer is
         flipped, so both players' chances are the same numbers seen from two sides. Before the
         opening roll nobody is on roll: the average of both readings."""
-        net = network.default_network()
+        net = network.current_network()
         board, opponent = self.boards[player], self.boards[1 - player]
         on_roll = self._on_roll()
         if on_roll == player:
