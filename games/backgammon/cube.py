@@ -20,8 +20,10 @@ A cube decision compares, per unit of the current cube, "no double" (the cubeful
 with the cube as it is), "double, take" (twice the cubeful equity with the opponent owning
 the cube) and "double, pass" (+1): double when ``min(take, pass) > no double``; the
 opponent takes when ``take <= pass`` (the taker's equity after taking, ``-take``, is at
-least -1). ``BackgammonState.evaluate`` uses these numbers, so the search's cube actions
-come from the chances. Everything is seen from the player on roll.
+least -1). ``BackgammonState.book_moves`` answers the engine's own cube and take
+decisions with these numbers, without a search (a search would compare "no double"
+searched a ply deeper than "double, take"), and ``BackgammonState.evaluate`` uses them at
+the cube decisions inside a search. Everything is seen from the player on roll.
 """
 
 from __future__ import annotations

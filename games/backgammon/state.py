@@ -614,6 +614,18 @@ class BackgammonState(GameState):
         )
         return cube.cubeful_equity(chances, ownership, efficiency, gammons_count)
 
+    def book_moves(self) -> Sequence[tuple[Any, float]]:
+        """At a cube or take decision of a live-cube money game, the decision the chances
+        give (``cube_advice``), answered without a search as gnubg answers cube decisions
+        by evaluation. A search would compare "no double" searched a ply deeper than
+        "double, take" (the take decision spends a ply), which favours not doubling."""
+        advice = self.cube_advice()
+        if advice is None:
+            return ()
+        if self.phase == CUBE_DECISION:
+            return ((DOUBLE if advice.should_double else NO_DOUBLE, 1.0),)
+        return ((TAKE if advice.should_take else DROP, 1.0),)
+
     def cube_advice(self) -> cube.CubeDecision | None:
         """The cube decision of the player on roll from the network's chances (0 ply), at a
         cube or take decision of a live-cube money game; ``None`` elsewhere."""

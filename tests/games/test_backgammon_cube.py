@@ -51,8 +51,11 @@ def test_too_good_to_double_when_a_gammon_is_likely() -> None:
 
 
 def decide(state: BackgammonState) -> object:
-    """The engine's own choice: a 1-ply Star2 search, as the app runs it."""
-    return search(state, SearchSettings(algorithm="star2"), Limits(depth=1)).best_move
+    """The engine's own choice, as the app asks for it: answered from the chances (the
+    game's book hook), not searched."""
+    answer = search(state, SearchSettings(algorithm="star2"), Limits(depth=2))
+    assert answer.book and answer.best_move in state.legal_moves()
+    return answer.best_move
 
 
 def test_a_bear_off_race_far_ahead_is_double_and_pass() -> None:
@@ -94,4 +97,4 @@ def test_cubeful_evaluation_is_antisymmetric_and_cubeless_games_unchanged() -> N
     win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = cubeless.chances(X)
     expected = 2 * win - 1 + win_gammon + win_backgammon - lose_gammon - lose_backgammon
     assert cubeless.evaluate(X) == pytest.approx(expected)
-    assert cubeless.cube_advice() is None
+    assert cubeless.cube_advice() is None and cubeless.book_moves() == ()
