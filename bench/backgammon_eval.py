@@ -48,7 +48,10 @@ def choose_with_eval(state: BackgammonState, rng: random.Random) -> object:
 
 def network_chooser(path: str) -> Chooser:
     """1 ply on the network in ``path`` (a weights file like ``backgammon_net.json``)."""
-    net = network.from_document(json.loads(Path(path).read_text()))
+    document = json.loads(Path(path).read_text())
+    if "weights" not in document:  # the first network's file (before the shared weights format)
+        document = {"game": "backgammon", "format": 1, "weights": {name: document[name] for name in network.WEIGHT_NAMES}}
+    net = network.from_document(document, path)
 
     def choose(state: BackgammonState, rng: random.Random) -> object:
         mover = state.player
