@@ -18,6 +18,7 @@ import gnubg  # type: ignore[import-not-found]  # only inside gnubg
 
 sys.path.insert(0, str(Path(os.environ.get("BG_REPO", ".")).resolve()))
 
+from bench.gnubg_hints import use_hints  # noqa: E402
 from games.backgammon import BackgammonState  # noqa: E402
 
 CANDIDATES = 16
@@ -26,15 +27,7 @@ WINDOW = 0.32
 
 def main() -> None:
     plies = int(os.environ.get("BG_PLIES", "2"))
-    for command in (
-        "set player 0 human", "set player 1 human", "set jacoby off", "set cube use off", "new game",
-        "set threads 1", f"set evaluation chequerplay evaluation plies {plies}",
-        "set evaluation chequerplay evaluation prune off",
-        f"set evaluation movefilter 1 0 0 {CANDIDATES} {WINDOW}",
-        f"set evaluation movefilter 2 0 0 {CANDIDATES} {WINDOW}",
-        f"set evaluation movefilter 3 0 0 {CANDIDATES} {WINDOW}",
-    ):
-        gnubg.command(command)
+    use_hints(plies, CANDIDATES, WINDOW)
     with open(os.environ["BG_IN"]) as source, open(os.environ["BG_OUT"], "w") as out:
         for line in source:
             position, *names = line.rstrip("\n").split("\t")

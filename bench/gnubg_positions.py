@@ -29,6 +29,7 @@ import gnubg  # type: ignore[import-not-found]  # only inside gnubg
 
 sys.path.insert(0, str(Path(os.environ.get("BG_REPO", ".")).resolve()))
 
+from bench.gnubg_hints import use_hints  # noqa: E402
 from games.backgammon import BackgammonState  # noqa: E402
 from games.base import CHANCE  # noqa: E402
 
@@ -37,7 +38,7 @@ DEVIATION_RATES = (0.0, 0.05, 0.1, 0.2, 0.3)
 DEVIATION_CANDIDATES = 5
 SEARCHED_CANDIDATES = 12
 SEARCH_WINDOW = 0.24
-"""gnubg's move filter at 1 and 2 plies: up to this many plays within this equity of the best."""
+"""gnubg's move filter at every depth: up to this many plays within this equity of the best."""
 SHALLOW_KEPT = 6
 """Of the plays gnubg's filter left at 0 ply, at most this many (at random) are written."""
 
@@ -47,14 +48,7 @@ def main() -> None:
     games = int(os.environ.get("BG_GAMES", "10"))
     plies = int(os.environ.get("BG_PLIES", "1"))
     rng = random.Random(seed)
-    for command in (
-        "set player 0 human", "set player 1 human", "set jacoby off", "set cube use off", "new game",
-        "set threads 1", f"set evaluation chequerplay evaluation plies {plies}",
-        "set evaluation chequerplay evaluation prune off",
-        f"set evaluation movefilter 1 0 0 {SEARCHED_CANDIDATES} {SEARCH_WINDOW}",
-        f"set evaluation movefilter 2 0 0 {SEARCHED_CANDIDATES} {SEARCH_WINDOW}",
-    ):
-        gnubg.command(command)
+    use_hints(plies, SEARCHED_CANDIDATES, SEARCH_WINDOW)
     written = 0
     with open(os.environ.get("BG_OUT", "positions.txt"), "w") as out:
         for _ in range(games):
