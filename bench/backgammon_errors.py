@@ -10,7 +10,9 @@ and judged by gnubg at ``--judge-plies`` (``bench/gnubg_judge.py``): the equity 
 up against gnubg's best. Both players face the same positions, so the paired difference of
 the mean errors says which depth plays better, with far fewer CPU seconds than a match of
 2-ply games. Printed: mean error per move (millipoints) with its 95% interval, the paired
-difference, and the CPU seconds a move of each.
+difference, and the CPU seconds a move of each. ``--cube``: instead, our cube verdicts
+(0 ply, from the chances) beside gnubg 0-ply's at the same positions (cube centred, the
+player on roll winning at least 60%).
 """
 
 from __future__ import annotations
@@ -55,6 +57,47 @@ def sample_positions(count: int, seed: int) -> list[BackgammonState]:
     return found
 
 
+MIN_DOUBLING_CHANCE = 0.6
+"""Cube positions compared: those where the player on roll wins at least this often (the
+rest are plain "no double, take" for both)."""
+
+
+def cube_agreement(count: int, seed: int) -> None:
+    """Our cube verdicts (``cube_advice``, 0 ply) beside gnubg 0-ply's (``cfevaluate``) at the
+    cube decisions of positions from the network's self-play (centred cube, money play) where
+the player on roll is the favourite."""
+    from collections import Counter
+
+    from ai.match.gnubg import GnubgPlayer
+    from games.backgammon import DOUBLE, TAKE
+
+    pairs: Counter[tuple[str, str]] = Counter()
+    player = GnubgPlayer.from_spec("0", "gnubg:0")
+    try:
+        for state in sample_positions(count, seed):
+            decision = BackgammonState.from_points(
+                {point: n for point, n in enumerate(state.boards[state.player]) if 0 < point and n},
+                {point: n for point, n in enumerate(state.boards[1 - state.player]) if 0 < point and n},
+                player=state.player,
+            )
+            if decision.cube_advice() is None or decision.chances(decision.player)[0] < MIN_DOUBLING_CHANCE:
+                continue
+            advice = decision.cube_advice()
+            assert advice is not None
+            ours = ("double" if advice.should_double else "no double") + (", take" if advice.should_take else ", pass")
+            theirs = "double" if player.choose(decision, None, None) == DOUBLE else "no double"  # type: ignore[arg-type]
+            decision.play(DOUBLE)
+            theirs += ", take" if player.choose(decision, None, None) == TAKE else ", pass"  # type: ignore[arg-type]
+            pairs[(ours, theirs)] += 1
+    finally:
+        player.close()
+    total = sum(pairs.values())
+    same = sum(number for (ours, theirs), number in pairs.items() if ours == theirs)
+    print(f"cube verdicts at {total} positions: same as gnubg 0-ply at {same} ({same / total:.0%})")
+    for (ours, theirs), number in pairs.most_common():
+        print(f"  ours {ours:18} gnubg {theirs:18} {number}")
+
+
 def interval(values: list[float]) -> str:
     mean = statistics.fmean(values)
     half = 1.96 * statistics.stdev(values) / len(values) ** 0.5
@@ -66,7 +109,11 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--judge-plies", type=int, default=2)
+    parser.add_argument("--cube", action="store_true", help="compare cube verdicts with gnubg 0-ply instead")
     args = parser.parse_args()
+    if args.cube:
+        cube_agreement(args.positions, args.seed)
+        return
     positions = sample_positions(args.positions, args.seed)
     lines, seconds = [], [0.0, 0.0]
     for state in positions:
