@@ -52,6 +52,12 @@ typedef uint64_t u64;
 #define NO_MOVE 255
 #define PASS 64
 
+/* Ordering by a shallow search (see sort_by_search); tunable through _tune() for experiments. */
+static int SORT_MIN_EMPTIES = 16;   /* nodes with at least this many empties sort by a search */
+static int SORT_DEPTH_STEP = 6;     /* its depth: 1 + (empties - SORT_MIN_EMPTIES) / SORT_DEPTH_STEP */
+static int SORT_MAX_DEPTH = 3;
+static int W_MOBILITY = 16, W_POTENTIAL = 4, W_CORNER = 32;
+
 static inline int popcount(u64 b) { return __builtin_popcountll(b); }
 static inline int first_square(u64 b) { return __builtin_ctzll(b); }
 
@@ -569,6 +575,65 @@ static inline void select_best(Move *list, int from, int count)
     }
 }
 
+/* A rough midgame score for p to move (no patterns: mobility, potential mobility and
+ * corners), only to order moves far from the end. */
+static int rough_eval(u64 p, u64 o, u64 p_moves)
+{
+    const u64 corners = 0x8100000000000081ULL;
+    const u64 o_moves = legal_moves(o, p);
+    int score = W_MOBILITY * (popcount(p_moves) + popcount(p_moves & corners) - popcount(o_moves) -
+                              popcount(o_moves & corners));
+    score += W_POTENTIAL * (popcount(potential_moves(p, o)) - popcount(potential_moves(o, p)));
+    score += W_CORNER * (popcount(p & corners) - popcount(o & corners));
+    return score;
+}
+
+/* Negamax alpha-beta on rough_eval to ``depth`` plies (the shallow search that orders
+ * the moves of nodes far from the end). */
+static int rough_search(Solver *s, u64 p, u64 o, u64 moves, int depth, int alpha, int beta, int passed)
+{
+    COUNT_NODE(s);
+    if (!moves) {
+        const u64 replies = legal_moves(o, p);
+        if (!replies) return final_score(p, o) * 1000;
+        if (passed) return final_score(p, o) * 1000;
+        return -rough_search(s, o, p, replies, depth, -beta, -alpha, 1);
+    }
+    if (depth == 0) return rough_eval(p, o, moves);
+    int best = -1000000;
+    while (moves) {
+        const int x = first_square(moves);
+        moves &= moves - 1;
+        const u64 f = flips(p, o, x);
+        const u64 child_p = o ^ f, child_o = p | f | (1ULL << x);
+        const int score = -rough_search(s, child_p, child_o, legal_moves(child_p, child_o), depth - 1, -beta, -alpha, 0);
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    return best;
+}
+
+/* Far from the end, replace the fast ordering scores by a shallow search's values (the
+ * table move and a wipe-out stay first). */
+static void sort_by_search(Solver *s, u64 p, u64 o, Move *list, int count, int empties)
+{
+    if (empties < SORT_MIN_EMPTIES || count < 2) return;
+    int depth = 1 + (empties - SORT_MIN_EMPTIES) / SORT_DEPTH_STEP;
+    if (depth > SORT_MAX_DEPTH) depth = SORT_MAX_DEPTH;
+    for (int i = 0; i < count; ++i) {
+        Move *m = &list[i];
+        if (m->score >= (1 << 29)) continue;
+        const u64 child_p = o ^ m->flipped, child_o = p | m->flipped | (1ULL << m->square);
+        const int value = -rough_search(s, child_p, child_o, m->replies, depth - 1, -1000000, 1000000, 0);
+        m->score = value + (1 << 24);
+    }
+}
+
 static int nws(Solver *s, u64 p, u64 o, int alpha, u64 moves, int empties, int passed);
 
 static int nws_child(Solver *s, u64 p, u64 o, int alpha, u64 moves, int empties)
@@ -601,6 +666,7 @@ static int nws(Solver *s, u64 p, u64 o, int alpha, u64 moves, int empties, int p
     }
     Move list[33];
     const int count = list_moves(p, o, moves, empties, table_move, list);
+    sort_by_search(s, p, o, list, count, empties);
     if (empties - 1 >= ETC_MIN_EMPTIES && s->table) {
         for (int i = 0; i < count; ++i) {
             const u64 child_p = o ^ list[i].flipped, child_o = p | list[i].flipped | (1ULL << list[i].square);
@@ -650,6 +716,7 @@ static int pvs(Solver *s, u64 p, u64 o, int alpha, int beta, u64 moves, int empt
     const int original_alpha = alpha;
     Move list[33];
     const int count = list_moves(p, o, moves, empties, table_move, list);
+    sort_by_search(s, p, o, list, count, empties);
     int best = -SCORE_MAX - 1, best_move = NO_MOVE;
     for (int i = 0; i < count; ++i) {
         select_best(list, i, count);
@@ -842,6 +909,20 @@ static void Solver_dealloc(Solver *self)
 
 static PyObject *Solver_get_table_bits(Solver *self, void *Py_UNUSED(closure)) { return PyLong_FromLong(self->table_bits); }
 
+static PyObject *tune(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    if (!PyArg_ParseTuple(args, "iiiiii:_tune", &SORT_MIN_EMPTIES, &SORT_DEPTH_STEP, &SORT_MAX_DEPTH, &W_MOBILITY,
+                          &W_POTENTIAL, &W_CORNER))
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"_tune", (PyCFunction)tune, METH_VARARGS,
+     "_tune(sort_min_empties, sort_depth_step, sort_max_depth, w_mobility, w_potential, w_corner): experiments only."},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyMethodDef Solver_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Solver_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(own, opponent, poll=None, alpha=-65, beta=65) -> (score, best_move, nodes)\n\n"
@@ -883,6 +964,7 @@ static struct PyModuleDef solver_module = {
     .m_name = "games.othello._solver",
     .m_doc = "The exact Othello endgame solver in C (see games/othello/exact.py).",
     .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__solver(void)

@@ -1,0 +1,80 @@
+"""The one place that decides which exact endgame solver runs: native C or pure Python.
+
+Why two solvers: the search an exact endgame needs is the same everywhere (PVS with
+fastest-first ordering, a transposition table, parity and stability), but its cost is all in
+bit twiddling, where Python pays ~1 µs an operation. The pure-Python ``EndgameSolver``
+(``games/othello/solver.py``) searches ~100-200k nodes/s, the C one
+(``games/othello/_solver.c``, the extension module ``games.othello._solver``) ~25M nodes/s
+on one core here, and the FFO #40-#49 positions (20-26 empties) need 20M-1,000M nodes.
+
+Which one: the C module when it imports, else the Python one. ``pip install -e .`` (``make
+setup``) compiles it through ``setup.py`` when a C compiler and the Python headers are
+present; it is an optional extension, so an install without them still succeeds, the import
+below fails, and every caller gets the Python solver (same values, slower, and a smaller
+default depth ``SOLVER_EMPTIES``). ``PLYGROUND_PYTHON_SOLVER=1`` in the environment forces
+the Python one (to compare the two). ``SOLVER_BACKEND`` says which runs and why.
+
+The native solver keeps one ``Solver`` (and its transposition table, ``TABLE_BITS``) per
+thread for the life of the process: every table entry is a true bound on an exact value,
+so later solves (the engine asks many times in one search) reuse earlier work.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Final
+
+from games.base import NodePoll
+from games.othello.bitboard import Bitboard
+from games.othello.solver import PYTHON_SOLVER_EMPTIES, EndgameSolver, SolveResult
+
+FORCE_PYTHON_VARIABLE: Final = "PLYGROUND_PYTHON_SOLVER"
+
+TABLE_BITS: Final = 20
+"""The native solver's table: 2**20 buckets of two 24-byte entries (48 MB of address space,
+touched as it fills). A bigger table changes little: FFO #41 and #44 searched the same node
+counts within 0.2% with 2**22 buckets."""
+
+NATIVE_SOLVER_EMPTIES: Final = 20
+"""Default exact-solve depth with the native solver (measured: bench/STRENGTH.md, Othello
+endgame; a 20-empty position from real play solves in well under a second)."""
+
+_native = None
+if os.environ.get(FORCE_PYTHON_VARIABLE, "") not in ("", "0"):
+    SOLVER_BACKEND = f"python ({FORCE_PYTHON_VARIABLE} is set)"
+else:
+    try:
+        from games.othello import _solver as _native
+    except ImportError as error:  # not built (no compiler at install time) or unusable CPU
+        SOLVER_BACKEND = f"python (the native solver did not load: {error})"
+    else:
+        SOLVER_BACKEND = "native (games.othello._solver, C)"
+
+NATIVE: Final = _native is not None
+"""Whether the C solver answers."""
+
+SOLVER_EMPTIES: Final = NATIVE_SOLVER_EMPTIES if NATIVE else PYTHON_SOLVER_EMPTIES
+"""Default limit of ``OthelloState.solve`` and of the engine's root solve
+(``SearchSettings.solver_empties``): positions with at most this many empty squares are
+solved exactly."""
+
+_local = threading.local()
+
+
+def native_solver():  # type: ignore[no-untyped-def]
+    """This thread's native ``Solver`` (made on first use); only when ``NATIVE``."""
+    solver = getattr(_local, "solver", None)
+    if solver is None:
+        assert _native is not None
+        solver = _local.solver = _native.Solver(table_bits=TABLE_BITS)
+    return solver
+
+
+def solve_exact(own: Bitboard, opponent: Bitboard, poll: NodePoll | None = None) -> SolveResult:
+    """Exact value and a best move for ``own`` to move, by the chosen solver. ``poll``
+    hears the node counts as the solve goes and may stop it by raising (``NodePoll``)."""
+    if _native is None:
+        return EndgameSolver(poll).solve(own, opponent)
+    score, move, nodes = native_solver().solve(own, opponent, poll)
+    return SolveResult(score, move, nodes)
