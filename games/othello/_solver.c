@@ -45,7 +45,6 @@ typedef uint64_t u64;
 #define SCORE_MAX 64
 #define SHALLOW_EMPTIES 7     /* at most this many empties: direct squares, parity order */
 #define TABLE_MIN_EMPTIES 8   /* positions with at least this many empties use the table */
-#define ETC_MIN_EMPTIES 11    /* enhanced transposition cutoffs from this many empties on */
 #define PARITY_MAX_EMPTIES 12 /* below this, odd-quadrant moves get an ordering bonus */
 #define DEFAULT_TABLE_BITS 20 /* 2^20 buckets of two entries: 32 MB */
 #define DEFAULT_POLL_INTERVAL 32768
@@ -53,10 +52,12 @@ typedef uint64_t u64;
 #define PASS 64
 
 /* Ordering by a shallow search (see sort_by_search); tunable through _tune() for experiments. */
-static int SORT_MIN_EMPTIES = 16;   /* nodes with at least this many empties sort by a search */
+static int SORT_MIN_EMPTIES = 64;   /* nodes with at least this many empties sort by a search */
 static int SORT_DEPTH_STEP = 6;     /* its depth: 1 + (empties - SORT_MIN_EMPTIES) / SORT_DEPTH_STEP */
 static int SORT_MAX_DEPTH = 3;
 static int W_MOBILITY = 16, W_POTENTIAL = 4, W_CORNER = 32;
+static int FF_MOBILITY = 1 << 15, FF_POTENTIAL = 1 << 5, FF_CORNER_STABILITY = 1 << 11, FF_PARITY = 1 << 3;
+static int ETC_MIN = 11, PV_STABILITY = 0;
 
 static inline int popcount(u64 b) { return __builtin_popcountll(b); }
 static inline int first_square(u64 b) { return __builtin_ctzll(b); }
@@ -552,10 +553,10 @@ static int list_moves(u64 p, u64 o, u64 moves, int empties, int table_move, Move
             m->score = 1 << 29;
         } else {
             int score = SQUARE_VALUE[x];
-            if (parity & QUADRANT_BIT[x]) score += 1 << 3;
-            score += (36 - popcount(potential_moves(child_p, child_o))) << 5;
-            score += corner_stability(child_o) << 11;
-            score += (36 - popcount(m->replies) - popcount(m->replies & 0x8100000000000081ULL)) << 15;
+            if (parity & QUADRANT_BIT[x]) score += FF_PARITY;
+            score += (36 - popcount(potential_moves(child_p, child_o))) * FF_POTENTIAL;
+            score += corner_stability(child_o) * FF_CORNER_STABILITY;
+            score += (36 - popcount(m->replies) - popcount(m->replies & 0x8100000000000081ULL)) * FF_MOBILITY;
             m->score = score;
         }
     }
@@ -667,7 +668,7 @@ static int nws(Solver *s, u64 p, u64 o, int alpha, u64 moves, int empties, int p
     Move list[33];
     const int count = list_moves(p, o, moves, empties, table_move, list);
     sort_by_search(s, p, o, list, count, empties);
-    if (empties - 1 >= ETC_MIN_EMPTIES && s->table) {
+    if (empties - 1 >= ETC_MIN && s->table) {
         for (int i = 0; i < count; ++i) {
             const u64 child_p = o ^ list[i].flipped, child_o = p | list[i].flipped | (1ULL << list[i].square);
             const Entry *child = probe(s, child_p, child_o);
@@ -911,15 +912,26 @@ static PyObject *Solver_get_table_bits(Solver *self, void *Py_UNUSED(closure)) {
 
 static PyObject *tune(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    if (!PyArg_ParseTuple(args, "iiiiii:_tune", &SORT_MIN_EMPTIES, &SORT_DEPTH_STEP, &SORT_MAX_DEPTH, &W_MOBILITY,
-                          &W_POTENTIAL, &W_CORNER))
-        return NULL;
-    Py_RETURN_NONE;
+    const char *name;
+    int value;
+    if (!PyArg_ParseTuple(args, "si:_tune", &name, &value)) return NULL;
+    static const char *names[] = {"sort_min", "sort_step", "sort_max", "w_mobility", "w_potential", "w_corner",
+                                  "ff_mobility", "ff_potential", "ff_corner_stability", "ff_parity", "etc_min",
+                                  "pv_stability", NULL};
+    int *slots[] = {&SORT_MIN_EMPTIES, &SORT_DEPTH_STEP, &SORT_MAX_DEPTH, &W_MOBILITY, &W_POTENTIAL, &W_CORNER,
+                    &FF_MOBILITY, &FF_POTENTIAL, &FF_CORNER_STABILITY, &FF_PARITY, &ETC_MIN, &PV_STABILITY};
+    for (int i = 0; names[i]; ++i)
+        if (!strcmp(names[i], name)) {
+            *slots[i] = value;
+            Py_RETURN_NONE;
+        }
+    PyErr_Format(PyExc_ValueError, "no tunable named %s", name);
+    return NULL;
 }
 
 static PyMethodDef module_methods[] = {
     {"_tune", (PyCFunction)tune, METH_VARARGS,
-     "_tune(sort_min_empties, sort_depth_step, sort_max_depth, w_mobility, w_potential, w_corner): experiments only."},
+     "_tune(name, value): set one of the search's constants, for experiments only."},
     {NULL, NULL, 0, NULL},
 };
 
