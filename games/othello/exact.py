@@ -27,6 +27,7 @@ from typing import Final
 
 from games.base import NodePoll
 from games.othello.bitboard import Bitboard
+from games.othello.solver import POLL_INTERVAL as PYTHON_POLL_INTERVAL
 from games.othello.solver import PYTHON_SOLVER_EMPTIES, EndgameSolver, SolveResult
 
 FORCE_PYTHON_VARIABLE: Final = "PLYGROUND_PYTHON_SOLVER"
@@ -35,6 +36,11 @@ TABLE_BITS: Final = 20
 """The native solver's table: 2**20 buckets of two 24-byte entries (48 MB of address space,
 touched as it fills). A bigger table changes little: FFO #41 and #44 searched the same node
 counts within 0.2% with 2**22 buckets."""
+
+NATIVE_POLL_INTERVAL: Final = 4096
+"""Nodes between two polls of the native solver: ~0.2 ms at its speed, so a time limit, a
+stop or a node limit (``--nodes``) is seen within a fraction of a millisecond; a poll costs
+~1 µs, under 1% of the solve."""
 
 NATIVE_SOLVER_EMPTIES: Final = 20
 """Default exact-solve depth with the native solver (measured: bench/STRENGTH.md, Othello
@@ -59,6 +65,9 @@ SOLVER_EMPTIES: Final = NATIVE_SOLVER_EMPTIES if NATIVE else PYTHON_SOLVER_EMPTI
 (``SearchSettings.solver_empties``): positions with at most this many empty squares are
 solved exactly."""
 
+POLL_INTERVAL: Final = NATIVE_POLL_INTERVAL if NATIVE else PYTHON_POLL_INTERVAL
+"""Nodes between two reports to a ``poll`` (interior nodes for the Python solver)."""
+
 _local = threading.local()
 
 
@@ -67,7 +76,7 @@ def native_solver():  # type: ignore[no-untyped-def]
     solver = getattr(_local, "solver", None)
     if solver is None:
         assert _native is not None
-        solver = _local.solver = _native.Solver(table_bits=TABLE_BITS)
+        solver = _local.solver = _native.Solver(table_bits=TABLE_BITS, poll_interval=NATIVE_POLL_INTERVAL)
     return solver
 
 
