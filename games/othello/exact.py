@@ -51,7 +51,7 @@ if os.environ.get(FORCE_PYTHON_VARIABLE, "") not in ("", "0"):
     SOLVER_BACKEND = f"python ({FORCE_PYTHON_VARIABLE} is set)"
 else:
     try:
-        from games.othello import _solver as _native
+        import games.othello._solver as _native
     except ImportError as error:  # not built (no compiler at install time) or unusable CPU
         SOLVER_BACKEND = f"python (the native solver did not load: {error})"
     else:
