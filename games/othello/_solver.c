@@ -57,7 +57,7 @@ static int SORT_DEPTH_STEP = 6;     /* its depth: 1 + (empties - SORT_MIN_EMPTIE
 static int SORT_MAX_DEPTH = 3;
 static int W_MOBILITY = 16, W_POTENTIAL = 4, W_CORNER = 32;
 static int FF_MOBILITY = 1 << 15, FF_POTENTIAL = 1 << 5, FF_CORNER_STABILITY = 1 << 11, FF_PARITY = 1 << 3;
-static int ETC_MIN = 11, PV_STABILITY = 0;
+static int ETC_MIN = 11, PV_STABILITY = 0, ROOT_MTD = 0;
 
 static inline int popcount(u64 b) { return __builtin_popcountll(b); }
 static inline int first_square(u64 b) { return __builtin_ctzll(b); }
@@ -746,6 +746,63 @@ static int pvs(Solver *s, u64 p, u64 o, int alpha, int beta, u64 moves, int empt
     return best;
 }
 
+/* Root null-window test: is the value of p to move above alpha? Fail-soft; a move that
+ * proves it goes to *best_square. */
+static int root_nws(Solver *s, u64 p, u64 o, int alpha, u64 moves, int empties, int *best_square)
+{
+    COUNT_NODE(s);
+    const int beta = alpha + 1;
+    int table_move = NO_MOVE;
+    const Entry *entry = probe(s, p, o);
+    if (entry) table_move = entry->move;
+    Move list[33];
+    const int count = list_moves(p, o, moves, empties, table_move, list);
+    int best = -SCORE_MAX - 1, best_move = NO_MOVE;
+    for (int i = 0; i < count; ++i) {
+        select_best(list, i, count);
+        const Move *m = &list[i];
+        const int score = -nws_child(s, o ^ m->flipped, p | m->flipped | (1ULL << m->square), -beta, m->replies,
+                                     empties - 1);
+        if (s->stopped) return 0;
+        if (score > best) {
+            best = score;
+            best_move = m->square;
+            if (score >= beta) break;
+        }
+    }
+    store(s, p, o, empties, alpha, beta, best, best_move);
+    if (best >= beta) *best_square = best_move;
+    return best;
+}
+
+/* The exact root value by a sequence of null-window tests (MTD(f), Plaat 1996, from a
+ * first guess of 0): final margins are even, so each test "value >= g" is a window
+ * (g - 1, g), and the table keeps every bound and best move between tests. Used when
+ * the whole window (-65, 65) is asked for. */
+static int root_mtd(Solver *s, u64 p, u64 o, u64 moves, int empties, int *best_square)
+{
+    int lower = -SCORE_MAX, upper = SCORE_MAX, guess = 0, best_move = NO_MOVE;
+    while (lower < upper) {
+        const int test = guess > lower ? guess : lower + 2; /* is the value >= test? */
+        const int value = root_nws(s, p, o, test - 1, moves, empties, &best_move);
+        if (s->stopped) return 0;
+        if (value >= test) {
+            lower = value;
+            guess = value + 2;
+        } else {
+            upper = value;
+            guess = value;
+        }
+        if (guess > upper) guess = upper;
+    }
+    if (best_move == NO_MOVE) { /* never failed high: every move loses by the most */
+        root_nws(s, p, o, lower - 1, moves, empties, &best_move);
+        if (s->stopped) return 0;
+    }
+    *best_square = best_move;
+    return lower;
+}
+
 /* ------------------------------------------------------------------ Python type */
 
 static int parse_board(PyObject *value, const char *name, u64 *out)
@@ -822,7 +879,10 @@ static PyObject *Solver_solve(Solver *self, PyObject *args, PyObject *kwargs)
         self->nodes = 1;
         score = final_score(p, o);
     } else {
-        score = pvs(self, p, o, alpha, beta, moves, empties, 0, &best_square);
+        if (ROOT_MTD && moves && alpha == -SCORE_MAX - 1 && beta == SCORE_MAX + 1 && empties > SHALLOW_EMPTIES)
+            score = root_mtd(self, p, o, moves, empties, &best_square);
+        else
+            score = pvs(self, p, o, alpha, beta, moves, empties, 0, &best_square);
     }
     PyEval_RestoreThread(self->thread);
     self->thread = NULL;
@@ -917,9 +977,9 @@ static PyObject *tune(PyObject *Py_UNUSED(module), PyObject *args)
     if (!PyArg_ParseTuple(args, "si:_tune", &name, &value)) return NULL;
     static const char *names[] = {"sort_min", "sort_step", "sort_max", "w_mobility", "w_potential", "w_corner",
                                   "ff_mobility", "ff_potential", "ff_corner_stability", "ff_parity", "etc_min",
-                                  "pv_stability", NULL};
+                                  "pv_stability", "root_mtd", NULL};
     int *slots[] = {&SORT_MIN_EMPTIES, &SORT_DEPTH_STEP, &SORT_MAX_DEPTH, &W_MOBILITY, &W_POTENTIAL, &W_CORNER,
-                    &FF_MOBILITY, &FF_POTENTIAL, &FF_CORNER_STABILITY, &FF_PARITY, &ETC_MIN, &PV_STABILITY};
+                    &FF_MOBILITY, &FF_POTENTIAL, &FF_CORNER_STABILITY, &FF_PARITY, &ETC_MIN, &PV_STABILITY, &ROOT_MTD};
     for (int i = 0; names[i]; ++i)
         if (!strcmp(names[i], name)) {
             *slots[i] = value;
