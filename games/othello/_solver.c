@@ -57,10 +57,10 @@ typedef uint64_t u64;
  * default: it cost 3-17% more nodes than fastest-first on FFO #40, #41, #44 at every depth
  * and threshold tried (no pattern evaluation here to order by, as Edax has). These and the
  * ordering weights are tunable through _tune() for experiments. */
-static int SORT_MIN_EMPTIES = 64;   /* nodes with at least this many empties sort by a search */
-static int SORT_DEPTH_STEP = 6;     /* its depth: 1 + (empties - SORT_MIN_EMPTIES) / SORT_DEPTH_STEP */
+static int SORT_MIN_EMPTIES = 18;   /* nodes with at least this many empties sort by a search */
+static int SORT_DEPTH_STEP = 2;     /* its depth: 1 + (empties - SORT_MIN_EMPTIES) / SORT_DEPTH_STEP */
 static int SORT_MAX_DEPTH = 3;
-static int W_MOBILITY = 16, W_POTENTIAL = 4, W_CORNER = 32;
+static int W_MOBILITY = 16, W_POTENTIAL = 4, W_CORNER = 100;
 static int FF_MOBILITY = 1 << 15, FF_POTENTIAL = 1 << 5, FF_CORNER_STABILITY = 1 << 11, FF_PARITY = 1 << 3;
 static int ETC_MIN = 9, PV_STABILITY = 0, ROOT_MTD = 1, MTD_GALLOP = 0;
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Final
+from typing import Any, Final
 
 from games.base import NodePoll
 from games.othello.bitboard import Bitboard
@@ -74,7 +74,7 @@ POLL_INTERVAL: Final = NATIVE_POLL_INTERVAL if NATIVE else PYTHON_POLL_INTERVAL
 _local = threading.local()
 
 
-def native_solver():  # type: ignore[no-untyped-def]
+def native_solver() -> Any:
     """This thread's native ``Solver`` (made on first use); only when ``NATIVE``."""
     solver = getattr(_local, "solver", None)
     if solver is None:

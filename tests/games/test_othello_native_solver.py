@@ -297,10 +297,17 @@ def test_exact_picks_the_native_solver_and_can_be_told_not_to() -> None:
 
 
 def test_state_solve_uses_the_chosen_solver() -> None:
+    from games.othello import exact
+
     position, scores = load_obf("fforum-1-19.obf")[2]
     state = OthelloState.from_text(position)
+    exact.native_solver().clear()  # this thread's table outlives solves: start it cold
     polled: list[int] = []
     assert state.solve_best_move(20, poll=lambda nodes, check: polled.append(nodes)) is not None
     score, move = state.solve_best_move(20)  # type: ignore[misc]
     assert score == max(scores.values()) and scores[state.move_name(move)] == score
     assert sum(polled) > 1000
+    # The table is kept: the same solve again is much cheaper (its entries are true bounds).
+    again: list[int] = []
+    assert state.solve_best_move(20, poll=lambda nodes, check: again.append(nodes)) == (score, move)
+    assert sum(again) < sum(polled) / 10
