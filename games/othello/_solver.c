@@ -11,9 +11,10 @@
  *  - at the root, MTD(f): null-window tests "value >= g" from g = 0 until the bounds meet
  *    (13% fewer nodes than a full-window PVS root on FFO #40-#44 and #47);
  *  - principal variation search at PV nodes, null-window search (NWS) elsewhere;
- *  - fastest-first ordering far from the end: the move leaving the opponent the fewest
- *    replies (corner replies counted twice) first, then potential mobility, corner
- *    stability and square type (Edax's "fast" move evaluation), parity near the end;
+ *  - fastest-first ordering: the move leaving the opponent the fewest replies (corner
+ *    replies counted twice) first, then corner stability, potential mobility and square
+ *    type (Edax's "fast" move evaluation), parity near the end; at 18+ empties a 1-3 ply
+ *    search on a rough mobility evaluation orders the moves instead (sort_by_search);
  *  - a transposition table of bounds and best moves (two-slot buckets: one kept by depth,
  *    one always replaced), owned by each Solver object;
  *  - enhanced transposition cutoffs: a child the table already knows to be bad enough for
@@ -53,10 +54,12 @@ typedef uint64_t u64;
 #define NO_MOVE 255
 #define PASS 64
 
-/* Ordering by a shallow search on a rough mobility evaluation (sort_by_search), off by
- * default: it cost 3-17% more nodes than fastest-first on FFO #40, #41, #44 at every depth
- * and threshold tried (no pattern evaluation here to order by, as Edax has). These and the
- * ordering weights are tunable through _tune() for experiments. */
+/* Far from the end (SORT_MIN_EMPTIES and more), moves are ordered by a 1-3 ply search on a
+ * rough evaluation (mobility, potential mobility, corners: rough_eval), not by fastest-first
+ * alone. Measured on FFO #40-#49 (nodes): #49 3.46G -> 1.44G, #46 290M -> 187M, #47
+ * 110M -> 66M, #45 about the same, #41-#44 20-30% more; from 16 empties on it cost more
+ * everywhere. Novello and Edax order by a pattern evaluation here, which we do not have in C.
+ * These and the other ordering weights are tunable through _tune() for experiments. */
 static int SORT_MIN_EMPTIES = 18;   /* nodes with at least this many empties sort by a search */
 static int SORT_DEPTH_STEP = 2;     /* its depth: 1 + (empties - SORT_MIN_EMPTIES) / SORT_DEPTH_STEP */
 static int SORT_MAX_DEPTH = 3;

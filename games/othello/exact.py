@@ -5,7 +5,7 @@ fastest-first ordering, a transposition table, parity and stability), but its co
 bit twiddling, where Python pays ~1 µs an operation. The pure-Python ``EndgameSolver``
 (``games/othello/solver.py``) searches ~100-200k nodes/s, the C one
 (``games/othello/_solver.c``, the extension module ``games.othello._solver``) ~25M nodes/s
-on one core here, and the FFO #40-#49 positions (20-26 empties) need 20M-1,000M nodes.
+on one core here, and the FFO #40-#49 positions (20-26 empties) need 20M-1,400M nodes.
 
 Which one: the C module when it imports, else the Python one. ``pip install -e .`` (``make
 setup``) compiles it through ``setup.py`` when a C compiler and the Python headers are
