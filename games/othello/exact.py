@@ -45,8 +45,8 @@ stop or a node limit (``--nodes``) is seen within a fraction of a millisecond; a
 NATIVE_SOLVER_EMPTIES: Final = 18
 """Default exact-solve depth with the native solver, by measured time so that a 1-second
 move still ends with its solve (``bench/othello_solver_depth.py``: positions of 24 seeded
-games, CPU seconds median / 90% / max: 18 empties 0.04 / 0.08 / 0.24, 20 empties
-0.40 / 0.83 / 1.74, 22 empties 1.9 / 4.2 / 8.0). A root solve the clock cuts short answers
+games, CPU seconds median / 90% / max: 18 empties 0.04 / 0.12 / 0.23, 20 empties
+0.34 / 0.98 / 1.26, 22 empties 1.9 / 4.2 / 8.0). A root solve the clock cuts short answers
 with a one-ply guess, so the worst case decides: 18."""
 
 _native = None
