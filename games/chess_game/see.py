@@ -32,8 +32,34 @@ BB_SQUARES = chess.BB_SQUARES
 BB_BACKRANKS = chess.BB_RANK_1 | chess.BB_RANK_8
 
 
-def _pieces_of(board: chess.Board, piece_type: int) -> Bitboard:
-    return board.pieces_mask(piece_type, chess.WHITE) | board.pieces_mask(piece_type, chess.BLACK)
+BB_DIAG_MASKS, BB_DIAG_ATTACKS = chess.BB_DIAG_MASKS, chess.BB_DIAG_ATTACKS
+BB_FILE_MASKS, BB_FILE_ATTACKS = chess.BB_FILE_MASKS, chess.BB_FILE_ATTACKS
+BB_RANK_MASKS, BB_RANK_ATTACKS = chess.BB_RANK_MASKS, chess.BB_RANK_ATTACKS
+BB_KNIGHT_ATTACKS, BB_KING_ATTACKS, BB_PAWN_ATTACKS = chess.BB_KNIGHT_ATTACKS, chess.BB_KING_ATTACKS, chess.BB_PAWN_ATTACKS
+
+
+def _slider_attackers(board: chess.Board, target: int, occupied: Bitboard) -> Bitboard:
+    """Bishops, rooks and queens of both colours that see ``target`` through ``occupied``."""
+    queens = board.queens
+    return (
+        BB_DIAG_ATTACKS[target][BB_DIAG_MASKS[target] & occupied] & (board.bishops | queens)
+        | (BB_RANK_ATTACKS[target][BB_RANK_MASKS[target] & occupied] | BB_FILE_ATTACKS[target][BB_FILE_MASKS[target] & occupied])
+        & (board.rooks | queens)
+    )
+
+
+def _all_attackers(board: chess.Board, target: int, occupied: Bitboard) -> Bitboard:
+    """Every piece of both colours attacking ``target`` with the board's pieces on
+    ``occupied`` (a piece not on ``occupied`` has left and is masked out by the caller)."""
+    colours = board.occupied_co
+    pawns = board.pawns
+    return (
+        BB_KNIGHT_ATTACKS[target] & board.knights
+        | BB_KING_ATTACKS[target] & board.kings
+        | BB_PAWN_ATTACKS[chess.BLACK][target] & pawns & colours[chess.WHITE]
+        | BB_PAWN_ATTACKS[chess.WHITE][target] & pawns & colours[chess.BLACK]
+        | _slider_attackers(board, target, occupied)
+    )
 
 
 def _victim_value(board: chess.Board, move: chess.Move) -> int:
@@ -61,19 +87,19 @@ def exchange_gain(board: chess.Board, move: chess.Move) -> int:
     if mover == chess.PAWN and target == board.ep_square and not board.piece_type_at(target):
         occupied ^= BB_SQUARES[target + (-8 if board.turn else 8)]
     occupied |= BB_SQUARES[target]
-    by_type = [0] + [_pieces_of(board, piece_type) for piece_type in PIECE_TYPES_CHEAPEST_FIRST]
+    by_type = (0, board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings)
     colours = board.occupied_co
     side = not board.turn
-    attackers = (board.attackers_mask(chess.WHITE, target, occupied) | board.attackers_mask(chess.BLACK, target, occupied)) & occupied
+    attackers = _all_attackers(board, target, occupied) & occupied
     while True:
-        own = attackers & colours[side] & occupied
+        own = attackers & colours[side]
         if not own:
             break
         for piece_type in PIECE_TYPES_CHEAPEST_FIRST:
             candidates = own & by_type[piece_type]
             if candidates:
                 break
-        if piece_type == chess.KING and attackers & colours[not side] & occupied & ~BB_SQUARES[target]:
+        if piece_type == chess.KING and attackers & colours[not side]:
             break  # the king may not capture into a defended square
         piece = candidates & -candidates
         gains.append(on_square - gains[-1])
@@ -83,9 +109,7 @@ def exchange_gain(board: chess.Board, move: chess.Move) -> int:
             on_square = SEE_VALUES[chess.QUEEN]
         occupied ^= piece
         # x-rays: sliders behind the piece that just captured now see the square
-        attackers = (
-            board.attackers_mask(chess.WHITE, target, occupied) | board.attackers_mask(chess.BLACK, target, occupied)
-        ) & occupied & ~BB_SQUARES[target]
+        attackers = (attackers | _slider_attackers(board, target, occupied)) & occupied
         side = not side
     for depth in range(len(gains) - 1, 0, -1):
         gains[depth - 1] = -max(-gains[depth - 1], gains[depth])
@@ -103,6 +127,7 @@ def exchange_at_least(board: chess.Board, move: chess.Move, threshold: int) -> b
     mover = board.piece_type_at(move.from_square)
     if mover == chess.KING or victim - SEE_VALUES[move.promotion or mover] >= threshold:  # type: ignore[index]
         return True  # a king's capture is legal, so never recaptured; else at worst lost at once
-    if not board.attackers_mask(not board.turn, move.to_square, board.occupied ^ BB_SQUARES[move.from_square]):
+    occupied = board.occupied ^ BB_SQUARES[move.from_square]
+    if not _all_attackers(board, move.to_square, occupied) & occupied & board.occupied_co[not board.turn]:
         return True  # nobody can take back: the victim is won as it is
     return exchange_gain(board, move) >= threshold
