@@ -8,7 +8,10 @@ cheapest to most general:
    search), tried *before the other moves are even generated*: when it cuts off, move
    generation never happens (Sunfish does the same with a lazy generator);
 2. **captures** by MVV-LVA (most valuable victim, least valuable attacker: the game's
-   ``capture_score(move) > 0``), best first;
+   ``capture_score(move) > 0``), best first -- when the game offers static exchange
+   evaluation (the optional hook ``exchange_at_least(move, threshold)``, chess) only the
+   captures that do not lose material; a losing capture (a queen taking a defended pawn)
+   goes after every quiet move, as in Stockfish's move picker;
 3. **killer moves**: two quiet moves per ply that recently caused a cut-off in a sibling
    position (Akl & Newborn 1977);
 4. the **history heuristic**: every quiet move that caused a cut-off earns ``depth**2``
@@ -33,8 +36,16 @@ recent cut-offs weigh more and history stays below the killer priorities."""
 FIRST_KILLER_PRIORITY: Final = HISTORY_LIMIT + 2
 SECOND_KILLER_PRIORITY: Final = HISTORY_LIMIT + 1
 CAPTURE_PRIORITY: Final = HISTORY_LIMIT + 4
-"""Sort keys: captures (plus their MVV-LVA score) > first killer > second killer > history."""
+LOSING_CAPTURE_PRIORITY: Final = -HISTORY_LIMIT
+"""Sort keys: captures (plus their MVV-LVA score) > first killer > second killer > history
+> captures that lose material by SEE (plus their MVV-LVA score)."""
 KILLER_SLOTS: Final = 2
+
+
+def has_exchange_evaluation(state: GameState) -> bool:
+    """Whether the game offers static exchange evaluation: ``exchange_at_least(move,
+    threshold) -> bool`` (an optional hook, like Othello's ``solve_best_move``)."""
+    return callable(getattr(state, "exchange_at_least", None))
 
 
 def has_capture_scores(state: GameState) -> bool:
@@ -50,12 +61,13 @@ class MoveOrderer:
     this search tree).
     """
 
-    __slots__ = ("use_killers", "use_history", "use_captures", "killers", "history")
+    __slots__ = ("use_killers", "use_history", "use_captures", "use_exchanges", "killers", "history")
 
     def __init__(self, settings: SearchSettings, state: GameState, max_ply: int = MAX_PLY) -> None:
         self.use_killers = settings.killers
         self.use_history = settings.history
         self.use_captures = has_capture_scores(state)
+        self.use_exchanges = self.use_captures and has_exchange_evaluation(state)
         self.killers: list[Any] = [None] * (KILLER_SLOTS * (max_ply + 1))
         """Flat: the killers of ``ply`` are at ``2 * ply`` (newest) and ``2 * ply + 1``."""
         self.history: tuple[dict[Any, int], dict[Any, int]] = ({}, {})
@@ -82,6 +94,7 @@ class MoveOrderer:
     def sort(self, state: GameState, moves: list[Any], ply: int) -> None:
         """Sort ``moves`` in place: captures by MVV-LVA, killers, then history."""
         capture_score = state.capture_score if self.use_captures else None
+        exchange_at_least = state.exchange_at_least if self.use_exchanges else None  # type: ignore[attr-defined]
         if self.use_killers:
             first_killer = self.killers[KILLER_SLOTS * ply]
             second_killer = self.killers[KILLER_SLOTS * ply + 1]
@@ -95,6 +108,8 @@ class MoveOrderer:
             if capture_score is not None:
                 capture = capture_score(move)
                 if capture > 0:
+                    if exchange_at_least is not None and not exchange_at_least(move, 0):
+                        return LOSING_CAPTURE_PRIORITY + capture
                     return CAPTURE_PRIORITY + capture
             if first_killer is not None:
                 if move == first_killer:
@@ -106,6 +121,13 @@ class MoveOrderer:
             return 0
 
         moves.sort(key=priority, reverse=True)  # stable: ties keep generation order
+
+    def is_killer(self, move: Any, ply: int) -> bool:
+        """Whether ``move`` is one of the killers of ``ply`` (late move reductions spare them)."""
+        if not self.use_killers:
+            return False
+        slot = KILLER_SLOTS * ply
+        return move == self.killers[slot] or move == self.killers[slot + 1]
 
     def note_cutoff(self, state: GameState, move: Any, depth: int, ply: int) -> None:
         """``move`` (played by the side to move in ``state``) caused a cut-off ``depth``

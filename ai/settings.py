@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from games.othello.exact import SOLVER_EMPTIES
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -54,11 +56,27 @@ class SearchSettings:
 
     # Chess-only selectivity, beyond the lecture notes (the game must support it).
     check_extensions: bool = True
+    """Never stop in check: a node in check is searched one ply deeper, and in quiescence
+    every evasion is searched (no standing pat in check)."""
     null_move: bool = True
+    """Null-move pruning with an adaptive reduction, verified by a plain search at high
+    depth (zugzwang)."""
     late_move_reductions: bool = True
+    """Late quiet moves searched less deep (more so the deeper and later), searched again
+    at full depth when they beat alpha; checks, captures and killers are never reduced."""
+    quiescence_checks: bool = True
+    """Quiescence also tries the quiet moves that give check, at its first ply."""
+    see_pruning: bool = True
+    """Static exchange evaluation prunes captures that lose material in quiescence, and
+    losing captures and quiet moves near the horizon."""
+    futility_pruning: bool = True
+    """Near the horizon: a position far above beta is cut (reverse futility), quiet moves
+    that cannot lift a position far below alpha are skipped (futility), and late quiet
+    moves beyond a count are not searched (late move pruning)."""
 
-    # Othello's exact endgame solver (``GameState.solve``), 0 to switch it off.
-    solver_empties: int = 14
+    # Othello's exact endgame solver (``GameState.solve``), 0 to switch it off. The default
+    # is the measured depth of the solver in use (``games.othello.exact``: 18 native, 14 Python).
+    solver_empties: int = SOLVER_EMPTIES
 
     # MCTS (UCT, Kocsis & Szepesvari 2006).
     exploration: float = 1.41

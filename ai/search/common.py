@@ -20,7 +20,7 @@ from games.base import GameState
 from ai.context import SearchContext
 from ai.observer import SearchObserver
 from ai.lazy_smp import make_orderer
-from ai.ordering import has_capture_scores
+from ai.ordering import has_capture_scores, has_exchange_evaluation
 from ai.reporting import Reporter
 from ai.search import uses_quiescence
 from ai.scores import INFINITY, WIN_SCORE, terminal_score
@@ -50,14 +50,61 @@ TT_SIGNATURE_KEY: Final = "transposition_table_tree"
 NULL_MOVE_MIN_DEPTH: Final = 3
 """Null-move pruning only where at least this many plies remain."""
 NULL_MOVE_REDUCTION: Final = 2
-DEEP_NULL_MOVE_REDUCTION: Final = 3
-DEEP_NULL_MOVE_DEPTH: Final = 7
-"""R = 2, or 3 from this depth on (Heinz's adaptive null move, 1999)."""
+NULL_MOVE_DEPTH_STEP: Final = 4
+"""Adaptive R (Heinz 1999, in Stockfish's continuous form): R = NULL_MOVE_REDUCTION, plus
+one for every ``NULL_MOVE_DEPTH_STEP`` plies of depth, plus one for every
+``NULL_MOVE_EVAL_STEP`` by which the static evaluation exceeds beta (at most
+``NULL_MOVE_MAX_EVAL_BONUS``)."""
+NULL_MOVE_EVAL_STEP: Final = 200.0
+NULL_MOVE_MAX_EVAL_BONUS: Final = 2
+NULL_MOVE_VERIFY_DEPTH: Final = 8
+"""From this depth a null move's fail high is verified by a reduced search of the real moves
+with null moves forbidden for the first plies below (Tabibi & Netanyahu, "Verified null-move
+pruning", ICGA Journal 25(3), 2002, in Stockfish's form): in zugzwang the real moves fail
+low, and the node is not cut. Shallower, a zugzwang mistake is found again by the next
+iteration."""
 LMR_MIN_DEPTH: Final = 3
 LMR_FIRST_REDUCED_MOVE: Final = 4
 """Late move reductions start with this move number (1-based) at depth >= LMR_MIN_DEPTH."""
 LMR_REDUCTION: Final = 1
-"""Extra plies taken off a reduced move."""
+"""The reduction of the old fixed scheme, and the least a reduced move loses."""
+LMR_BASE: Final = 0.75
+LMR_DIVISOR: Final = 2.25
+"""The reduction of move ``n`` at depth ``d``: ``int(LMR_BASE + ln d * ln n / LMR_DIVISOR)``
+(the logarithmic table of Fruit/Stockfish/Ethereal), one ply less at PV nodes, never below
+``LMR_REDUCTION``, and never so much that the reduced search falls below depth 1."""
+LMR_TABLE_SIZE: Final = 64
+REVERSE_FUTILITY_DEPTH: Final = 6
+REVERSE_FUTILITY_MARGIN: Final = 110.0
+"""Reverse futility ("static null move"): at depth <= REVERSE_FUTILITY_DEPTH, off the PV and
+not in check, a static evaluation at least ``margin * depth`` above beta cuts the node."""
+FUTILITY_DEPTH: Final = 3
+FUTILITY_MARGIN: Final = 120.0
+FUTILITY_BASE: Final = 80.0
+"""Futility (Heinz, "Extended futility pruning", ICCA Journal 21(2), 1998): at depth <=
+FUTILITY_DEPTH, a quiet move that gives no check is skipped when the static evaluation plus
+``FUTILITY_BASE + FUTILITY_MARGIN * depth`` is still at most alpha."""
+LATE_MOVE_PRUNING_DEPTH: Final = 3
+LATE_MOVE_PRUNING_BASE: Final = 4
+"""Late move pruning (move-count pruning): at depth <= LATE_MOVE_PRUNING_DEPTH off the PV,
+quiet moves after the first ``LATE_MOVE_PRUNING_BASE + depth * depth`` are not searched."""
+SEE_PRUNING_DEPTH: Final = 4
+SEE_CAPTURE_MARGIN: Final = 100
+SEE_QUIET_MARGIN: Final = 40
+"""SEE pruning: at depth <= SEE_PRUNING_DEPTH, a capture losing more than
+``SEE_CAPTURE_MARGIN * depth`` and a quiet move (no check) losing more than
+``SEE_QUIET_MARGIN * depth * depth`` by static exchange evaluation are skipped."""
+
+
+def lmr_table(size: int = LMR_TABLE_SIZE) -> list[list[int]]:
+    """``table[depth][number]``: the late move reduction of move ``number`` at ``depth``
+    (both capped at ``size - 1``)."""
+    return [
+        [0 if depth == 0 or number == 0 else int(LMR_BASE + math.log(depth) * math.log(number) / LMR_DIVISOR) for number in range(size)]
+        for depth in range(size)
+    ]
+
+
 INTERIOR_SOLVER_EMPTIES: Final = 10
 """Inside the tree the game's solver is asked only about positions this close to the end.
 A solve is one call the search cannot interrupt, and it costs ~10 ms at 10 empties but
@@ -90,6 +137,9 @@ def tree_signature(settings: SearchSettings) -> tuple[object, ...]:
         settings.check_extensions,
         settings.null_move,
         settings.late_move_reductions,
+        settings.quiescence_checks,
+        settings.see_pruning,
+        settings.futility_pruning,
     )
 
 
@@ -153,7 +203,19 @@ class SearchTools:
         self.check_extensions = settings.check_extensions and knows_check
         self.null_move = settings.null_move and knows_check and defines(state, "can_null_move")
         self.late_move_reductions = settings.late_move_reductions and knows_check
-        self.is_selective = self.check_extensions or self.null_move or self.late_move_reductions
+        self.quiescence_checks = settings.quiescence_checks and knows_check and callable(getattr(state, "checking_moves", None))
+        """Quiet checks at quiescence's first ply (the game's optional ``checking_moves``)."""
+        self.see_pruning = settings.see_pruning and knows_check and has_exchange_evaluation(state)
+        """SEE pruning (the game's optional ``exchange_at_least``, see ``ai.ordering``)."""
+        self.futility_pruning = settings.futility_pruning and knows_check
+        self.is_selective = (
+            self.check_extensions
+            or self.null_move
+            or self.late_move_reductions
+            or self.quiescence_checks
+            or self.see_pruning
+            or self.futility_pruning
+        )
         self.quiescence = uses_quiescence(settings)
         """Quiescence search at the horizon (the setting, or the algorithm's default)."""
         self.captures_known = has_capture_scores(state)

@@ -8,9 +8,11 @@ is a bound on that side. Each node takes these steps, each a separate, switchabl
     extend a check; at the horizon: LEAF (EVAL or quiescence)
     PROBE THE TABLE        a stored bound may settle the node; its move is tried first
     TRY THE SOLVER         an exact endgame value (Othello), when the game has one
-    NULL MOVE              if passing still fails high, cut (chess only)
-    SEARCH THE CHILDREN    best first; late quiet moves reduced (chess only); for each
-                           move the algorithm's own rule (``ChildSearch``) gives its value
+    STATIC CUTS            reverse futility: far above beta near the horizon (chess only)
+    NULL MOVE              if passing still fails high, cut (verified when deep; chess only)
+    SEARCH THE CHILDREN    best first; near the horizon hopeless quiet moves and losing
+                           exchanges skipped, late quiet moves reduced (chess only); for
+                           each move the algorithm's own rule (``ChildSearch``) gives its value
     STORE                  the value as a bound or exact, with the best move
 
 What makes an algorithm is only how a child is searched: alpha-beta with the node's window
@@ -30,19 +32,33 @@ from typing import Any
 from games.base import GameState
 
 from ai.observer import observed
-from ai.scores import INFINITY, from_tt, is_win_score, terminal_score, to_tt
+from ai.scores import INFINITY, WIN_THRESHOLD, from_tt, is_win_score, terminal_score, to_tt
 from ai.search.common import (
-    DEEP_NULL_MOVE_DEPTH,
-    DEEP_NULL_MOVE_REDUCTION,
+    FUTILITY_BASE,
+    FUTILITY_DEPTH,
+    FUTILITY_MARGIN,
+    LATE_MOVE_PRUNING_BASE,
+    LATE_MOVE_PRUNING_DEPTH,
     LMR_FIRST_REDUCED_MOVE,
     LMR_MIN_DEPTH,
     LMR_REDUCTION,
+    LMR_TABLE_SIZE,
     NO_LINE,
+    NULL_MOVE_DEPTH_STEP,
+    NULL_MOVE_EVAL_STEP,
+    NULL_MOVE_MAX_EVAL_BONUS,
     NULL_MOVE_MIN_DEPTH,
     NULL_MOVE_REDUCTION,
+    NULL_MOVE_VERIFY_DEPTH,
+    REVERSE_FUTILITY_DEPTH,
+    REVERSE_FUTILITY_MARGIN,
+    SEE_CAPTURE_MARGIN,
+    SEE_PRUNING_DEPTH,
+    SEE_QUIET_MARGIN,
     SOLVED_DEPTH,
     NodeSearch,
     SearchTools,
+    lmr_table,
     next_up,
 )
 from ai.search.quiescence import build_leaf
@@ -74,8 +90,16 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
     check_extensions = tools.check_extensions
     null_move = tools.null_move
     late_move_reductions = tools.late_move_reductions
+    see_pruning = tools.see_pruning
+    futility_pruning = tools.futility_pruning
+    prunes_moves = see_pruning or futility_pruning
     captures_known = tools.captures_known
     root_is_restricted = tools.is_root_restricted
+    reductions = lmr_table()
+    last_index = LMR_TABLE_SIZE - 1
+    is_killer = orderer.is_killer if orderer is not None else None
+    null_move_min_ply = 0
+    """Null moves are forbidden above this ply while a null move's fail high is verified."""
 
     def try_solver(state: GameState, key: int, tt_move: Any, ply: int) -> float | None:
         """TRY THE SOLVER: the game's exact value near the end (Othello), stored as solved."""
@@ -88,12 +112,18 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
             table.store(key, SOLVED_DEPTH, to_tt(value, ply), EXACT, tt_move)
         return value
 
-    def null_move_cut(state: GameState, depth: int, alpha: float, beta: float, ply: int) -> float | None:
+    def null_move_cut(state: GameState, depth: int, alpha: float, beta: float, ply: int, static_eval: float) -> float | None:
         """NULL MOVE (Beal 1989; Donninger 1993; adaptive R, Heinz 1999): give the opponent
-        a free move; if a reduced search still fails high, the node is cut."""
-        if not state.can_null_move() or state.evaluate(state.to_move()) < beta:
-            return None
-        reduction = DEEP_NULL_MOVE_REDUCTION if depth >= DEEP_NULL_MOVE_DEPTH else NULL_MOVE_REDUCTION
+        a free move; if a reduced search still fails high, the node is cut. From
+        ``NULL_MOVE_VERIFY_DEPTH`` on the cut is verified (Tabibi & Netanyahu 2002): a
+        reduced search of the real moves, null moves forbidden near the top of it, must
+        fail high too (in zugzwang it does not)."""
+        nonlocal null_move_min_ply
+        reduction = (
+            NULL_MOVE_REDUCTION
+            + depth // NULL_MOVE_DEPTH_STEP
+            + min(NULL_MOVE_MAX_EVAL_BONUS, int((static_eval - beta) // NULL_MOVE_EVAL_STEP))
+        )
         state.play_null()
         null_move_at[ply + 1] = True
         value = -search(state, depth - 1 - reduction, -beta, -alpha, ply + 1)
@@ -101,8 +131,18 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
         state.undo_null()
         if value < beta:
             return None
+        if is_win_score(value):
+            value = beta  # a mate found after passing is no proof of a mate
+        if depth >= NULL_MOVE_VERIFY_DEPTH and not null_move_min_ply:
+            null_move_min_ply = ply + 3 * (depth - reduction) // 4
+            try:
+                verified = search(state, depth - reduction, alpha, beta, ply)
+            finally:
+                null_move_min_ply = 0
+            if verified < beta:
+                return None
         tools.horizon_leaves += 1  # a heuristic cut, never an exact result
-        return beta if is_win_score(value) else value
+        return value
 
     def note_cutoff(state: GameState, move: Any, moves: Iterable[Any], number: int, depth: int, ply: int) -> None:
         """A move failed high: count it, teach the orderer, show the observer the skipped."""
@@ -156,19 +196,35 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
         if ply == 0 and tt_move is None:
             tt_move = tools.previous_best_move
 
-        # NULL MOVE (chess): only in a null-window search, never twice in a row.
-        if (
-            null_move
-            and not in_check
-            and ply > 0
-            and depth >= NULL_MOVE_MIN_DEPTH
-            and not null_move_at[ply]
-            and beta <= next_up(alpha)  # only in a null-window (scout) search
-            and not is_win_score(beta)
-        ):
-            cut = null_move_cut(state, depth, alpha, beta, ply)
-            if cut is not None:
-                return cut
+        # STATIC CUTS (chess): off the PV, not in check, the static evaluation decides.
+        is_scout = beta <= next_up(alpha)  # a null-window (non-PV) search
+        static_eval = 0.0
+        if is_selective and not in_check and ply > 0:
+            static_eval = state.evaluate(state.to_move())
+            if (
+                futility_pruning
+                and is_scout
+                and depth <= REVERSE_FUTILITY_DEPTH
+                and not is_win_score(beta)
+                and static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+            ):
+                tools.horizon_leaves += 1  # reverse futility: a heuristic cut
+                return static_eval
+
+            # NULL MOVE (chess): only in a null-window search, never twice in a row.
+            if (
+                null_move
+                and depth >= NULL_MOVE_MIN_DEPTH
+                and is_scout
+                and not null_move_at[ply]
+                and ply >= null_move_min_ply
+                and not is_win_score(beta)
+                and static_eval >= beta
+                and state.can_null_move()
+            ):
+                cut = null_move_cut(state, depth, alpha, beta, ply, static_eval)
+                if cut is not None:
+                    return cut
 
         # SEARCH THE CHILDREN, best first.
         alpha_original = alpha
@@ -181,26 +237,56 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
             moves = state.legal_moves()
         else:
             moves = orderer.ordered_moves(state, ply, tt_move)
+        may_prune = prunes_moves and ply > 0 and not in_check
+        may_reduce = late_move_reductions and ply > 0 and depth >= LMR_MIN_DEPTH and not in_check
+        futile = futility_pruning and depth <= FUTILITY_DEPTH and static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+        late_move_limit = LATE_MOVE_PRUNING_BASE + depth * depth if futility_pruning and is_scout and depth <= LATE_MOVE_PRUNING_DEPTH else 0
         number = 0
         for move in moves:
             number += 1
             if ply == 0:
                 tools.report_root_move(move, number)
-            reduce = (  # late move reduction: a late quiet move, not in check
-                late_move_reductions
-                and ply > 0
-                and number >= LMR_FIRST_REDUCED_MOVE
-                and depth >= LMR_MIN_DEPTH
-                and not in_check
-                and (not captures_known or state.capture_score(move) <= 0)
-            )
+            is_quiet = not captures_known or state.capture_score(move) <= 0
+            exchange_is_bad = False
+            if may_prune and best > -WIN_THRESHOLD and depth <= SEE_PRUNING_DEPTH and see_pruning:
+                # SEE pruning: a capture that loses too much is skipped at once; for a
+                # quiet move the verdict waits until we know whether it gives check.
+                if not is_quiet:
+                    if not state.exchange_at_least(move, -SEE_CAPTURE_MARGIN * depth):  # type: ignore[attr-defined]
+                        tools.horizon_leaves += 1
+                        continue
+                else:
+                    exchange_is_bad = not state.exchange_at_least(move, -SEE_QUIET_MARGIN * depth * depth)  # type: ignore[attr-defined]
             state.play(move)
+            gives_check = is_selective and state.is_in_check()
+            if (
+                is_quiet
+                and not gives_check
+                and may_prune
+                and best > -WIN_THRESHOLD
+                and (futile or exchange_is_bad or (late_move_limit and number > late_move_limit))
+            ):
+                state.undo()  # futility, late move or SEE pruning: not worth a search
+                tools.horizon_leaves += 1
+                continue
             if observer is not None:
                 path.append(move)
-            if reduce and not state.is_in_check():
+            reduction = 0
+            if (
+                may_reduce
+                and number >= LMR_FIRST_REDUCED_MOVE
+                and is_quiet
+                and not gives_check
+                and not (is_killer is not None and is_killer(move, ply))
+            ):
+                reduction = reductions[min(depth, last_index)][min(number, last_index)]
+                if not is_scout:
+                    reduction -= 1  # a PV node: reduce less
+                reduction = max(LMR_REDUCTION, min(reduction, depth - 2))
+            if reduction:
                 # A shallower null-window look first; only a move that beats alpha there
                 # is searched by the algorithm's rule at full depth.
-                value = -search(state, depth - 1 - LMR_REDUCTION, -next_up(alpha), -alpha, ply + 1)
+                value = -search(state, depth - 1 - reduction, -next_up(alpha), -alpha, ply + 1)
                 if value > alpha:
                     value = search_child(search, state, depth, alpha, beta, ply, number)
             else:

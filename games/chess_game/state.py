@@ -30,7 +30,7 @@ from typing import ClassVar
 import chess
 
 from games.base import GameState, Player
-from games.chess_game import evaluation, notation
+from games.chess_game import evaluation, notation, see
 from games.chess_game.tables import (
     CAPTURE_ATTACKER_PENALTY,
     CAPTURE_VICTIM_SCORES,
@@ -468,6 +468,23 @@ class ChessState(GameState):
             score += PROMOTION_SCORES[promotion]
         return score
 
+    def exchange_gain(self, move: chess.Move) -> int:
+        """Static exchange evaluation: centipawns the side to move wins (negative: loses)
+        by ``move`` once the exchange on its target square is played out (``see``)."""
+        return see.exchange_gain(self.board, move)
+
+    def exchange_at_least(self, move: chess.Move, threshold: int) -> bool:
+        """Whether ``exchange_gain(move) >= threshold``, usually without the full swap list
+        (the search's hook for SEE ordering and pruning)."""
+        return see.exchange_at_least(self.board, move, threshold)
+
+    def checking_moves(self) -> list[chess.Move]:
+        """The legal quiet moves (no capture, no promotion) that give check directly, for
+        quiescence search's first ply; discovered checks are left out. Generated only onto
+        the squares from which each piece type attacks the enemy king (no ``gives_check``
+        per move). Call it at non-terminal states not in check."""
+        return _generate_quiet_checks(self.board)
+
     def is_in_check(self) -> bool:
         checkers = self._checkers
         if checkers is None:
@@ -603,6 +620,46 @@ def _capturers(board: chess.Board, own: Bitboard, enemy: Bitboard) -> Bitboard:
         if attacks & enemy:
             found |= lowest
     return found
+
+
+def _generate_quiet_checks(board: chess.Board) -> list[chess.Move]:
+    """Quiet moves that put the enemy king in check by the moved piece (see
+    ``ChessState.checking_moves``)."""
+    turn = board.turn
+    own = board.occupied_co[turn]
+    occupied = board.occupied
+    empty = ~occupied & chess.BB_ALL
+    enemy_king = (board.kings & board.occupied_co[not turn]).bit_length() - 1
+    if enemy_king < 0:
+        return []
+    diagonal = DIAGONAL_ATTACKS[enemy_king][DIAGONAL_MASKS[enemy_king] & occupied]
+    straight = (
+        RANK_ATTACKS[enemy_king][RANK_RAY_MASKS[enemy_king] & occupied]
+        | FILE_ATTACKS[enemy_king][FILE_RAY_MASKS[enemy_king] & occupied]
+    )
+    knight_squares = KNIGHT_ATTACKS[enemy_king]
+    pawn_squares = chess.BB_PAWN_ATTACKS[not turn][enemy_king]
+    moves: list[chess.Move] = []
+    generate = board.generate_pseudo_legal_moves
+    pieces = (
+        (board.knights, knight_squares),
+        (board.bishops, diagonal),
+        (board.rooks, straight),
+        (board.queens, diagonal | straight),
+    )
+    for movers, squares in pieces:
+        movers &= own
+        if movers and squares & empty:
+            moves.extend(generate(movers, squares & empty))
+    pawns = board.pawns & own & ~(BB_RANK_7 if turn else BB_RANK_2)  # promotions are noisy already
+    pawn_targets = pawn_squares & empty
+    if board.ep_square is not None:
+        pawn_targets &= ~BB_SQUARES[board.ep_square]  # en passant is a capture: noisy already
+    if pawns and pawn_targets:
+        moves.extend(generate(pawns, pawn_targets))
+    if not moves:
+        return moves
+    return _keep_safe(board, moves)
 
 
 def _generate_noisy_moves(board: chess.Board, checkers: Bitboard) -> list[chess.Move]:

@@ -29,7 +29,8 @@ from games.othello.bitboard import (
     squares_of,
 )
 from games.othello import book, evaluation
-from games.othello.solver import PASS_MOVE, SOLVER_EMPTIES, EndgameSolver
+from games.othello.exact import SOLVER_EMPTIES, solve_exact
+from games.othello.solver import PASS_MOVE
 from games.zobrist import zobrist_keys
 
 BLACK: Final[Player] = 0
@@ -277,7 +278,7 @@ class OthelloState(GameState):
         it by raising (see ``games.base.NodePoll``)."""
         if self.empties() > max_empties:
             return None
-        score = EndgameSolver(poll).solve(self.own, self.opponent).score
+        score = solve_exact(self.own, self.opponent, poll).score
         return float(score if player == self.player else -score)
 
     def solve_best_move(
@@ -288,7 +289,7 @@ class OthelloState(GameState):
         pass and ``None`` at a finished game."""
         if self.empties() > max_empties:
             return None
-        result = EndgameSolver(poll).solve(self.own, self.opponent)
+        result = solve_exact(self.own, self.opponent, poll)
         return result.score, result.best_move
 
     # ----------------------------------------------------------------- perft

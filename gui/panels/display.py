@@ -137,6 +137,9 @@ USED_BY: dict[str, tuple[str, ...]] = {
     "check_extensions": DEPTH_FIRST,
     "null_move": DEPTH_FIRST,
     "late_move_reductions": DEPTH_FIRST,
+    "quiescence_checks": DEPTH_FIRST,
+    "see_pruning": DEPTH_FIRST,
+    "futility_pruning": DEPTH_FIRST,
     "solver_empties": DEPTH_FIRST,
     "exploration": ("mcts",),
     "playout": ("mcts",),
@@ -145,6 +148,17 @@ USED_BY: dict[str, tuple[str, ...]] = {
 }
 """Which algorithms read each ``SearchSettings`` switch (the others ignore it); read from
 ``ai/search`` (``SearchTools``, ``ChanceTools``, ``iterative.aspiration_iteration``)."""
+
+
+CHESS_SELECTIVITY: tuple[str, ...] = (
+    "check_extensions",
+    "null_move",
+    "late_move_reductions",
+    "quiescence_checks",
+    "see_pruning",
+    "futility_pruning",
+)
+"""The switches only a game with checks and null moves (chess) uses."""
 
 
 def game_has_null_move(game: type[GameState]) -> bool:
@@ -164,7 +178,7 @@ def is_used(field: str, settings: Any, game: type[GameState] | None) -> bool:
         return False
     if game is None:
         return True
-    if field in ("check_extensions", "null_move", "late_move_reductions"):
+    if field in CHESS_SELECTIVITY:
         return game_has_null_move(game)
     if field == "solver_empties":
         return game.HAS_SOLVER
@@ -204,6 +218,9 @@ def settings_summary(settings: Any, game: type[GameState]) -> str:
         ("check_extensions", "check ext."),
         ("null_move", "null move"),
         ("late_move_reductions", "LMR"),
+        ("quiescence_checks", "q-checks"),
+        ("see_pruning", "SEE pruning"),
+        ("futility_pruning", "futility"),
     ):
         if used(field) and getattr(settings, field):
             parts.append(name)

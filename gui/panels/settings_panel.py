@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from ai.search import ALGORITHMS, algorithms_for, uses_quiescence
 from ai.settings import SearchSettings
 from games.base import GameState
-from gui.panels.display import USED_BY, game_has_noisy_moves, game_has_null_move
+from gui.panels.display import CHESS_SELECTIVITY, USED_BY, game_has_noisy_moves, game_has_null_move
 
 MAX_TABLE_MEGABYTES = 4096
 MAX_SOLVER_EMPTIES = 24
@@ -112,6 +112,11 @@ class SettingsPanel(QWidget):
         row = QHBoxLayout()
         row.addWidget(check("null_move", "Null move", "Pass to prove a position is too good (R = 2)"))
         row.addWidget(check("late_move_reductions", "Late move reductions", "Search late quiet moves less deep"))
+        form.addRow(row)
+        row = QHBoxLayout()
+        row.addWidget(check("quiescence_checks", "Checks in quiescence", "Also try quiet checks at quiescence's first ply"))
+        row.addWidget(check("see_pruning", "SEE pruning", "Skip captures and moves that lose material by static exchange"))
+        row.addWidget(check("futility_pruning", "Futility pruning", "Skip hopeless quiet moves near the horizon"))
         form.addRow(row)
         form.addRow("Exact solver at ≤", spin("solver_empties", 0, MAX_SOLVER_EMPTIES, " empties"))
         layout.addWidget(depth_first)
@@ -240,7 +245,7 @@ class SettingsPanel(QWidget):
             elif field == "playout_depth" and settings.playout != "eval":
                 reason = "random playouts run to the end"
             elif game is not None:
-                if field in ("check_extensions", "null_move", "late_move_reductions") and not game_has_null_move(game):
+                if field in CHESS_SELECTIVITY and not game_has_null_move(game):
                     reason = f"{game.NAME} has no checks or null moves"
                 elif field == "solver_empties" and not game.HAS_SOLVER:
                     reason = f"{game.NAME} has no exact endgame solver"

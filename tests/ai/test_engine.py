@@ -202,10 +202,21 @@ def test_quiescence_sees_the_recapture() -> None:
     assert state.move_name(horizon.best_move) == "Qxd5"
 
 
+def test_quiescence_checks_see_a_mate_beyond_the_horizon() -> None:
+    """Qxb6?? allows ...Rd1# (a quiet check, so no capture search sees it): at depth 1 only
+    quiescence's first-ply checks find the mate and keep the queen home."""
+    state = new_game("chess", "3r2k1/5ppp/1p6/8/8/1Q6/5PPP/6K1 w - - 0 1")
+    with_checks = search(state, SearchSettings(), Limits(depth=1))
+    assert state.move_name(with_checks.best_move) != "Qxb6"
+    without = search(state, SearchSettings(quiescence_checks=False), Limits(depth=1))
+    assert state.move_name(without.best_move) == "Qxb6"
+
+
 def test_chess_selectivity_keeps_the_answer_on_a_tactic() -> None:
-    """Null move, late move reductions and check extensions on or off: the same mate."""
+    """Each chess selectivity switch on or off: the same mate."""
     fen = MATES[1][1]
-    for switches in ({}, {"null_move": False}, {"late_move_reductions": False}, {"check_extensions": False}):
+    switched_off = ("null_move", "late_move_reductions", "check_extensions", "quiescence_checks", "see_pruning", "futility_pruning")
+    for switches in ({}, *({name: False} for name in switched_off)):
         answer = search(new_game("chess", fen), SearchSettings(**switches), Limits(depth=3))  # type: ignore[arg-type]
         assert answer.score.mate_in_moves() == 2, switches
 
@@ -325,7 +336,7 @@ def test_ffo_endgames_are_solved_exactly(number: int) -> None:
 def test_ffo_endgame_beyond_the_root_solver_is_solved_by_searching() -> None:
     """16 empties with the root solver at 14: the search itself reaches the exact value (its
     horizon nodes are solved) and stops once no leaf was a guess."""
-    answer = check_ffo(17, SearchSettings())
+    answer = check_ffo(17, SearchSettings(solver_empties=14))
     assert answer.depth >= 2
 
 

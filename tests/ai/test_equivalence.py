@@ -33,6 +33,9 @@ SAME_TREE = dict(
     check_extensions=False,
     null_move=False,
     late_move_reductions=False,
+    quiescence_checks=False,
+    see_pruning=False,
+    futility_pruning=False,
     tt_megabytes=1,  # a fresh small table per search: no knowledge carried between positions
 )
 """The settings that keep every algorithm on the same tree as minimax."""

@@ -34,7 +34,16 @@ REPO = Path(__file__).resolve().parents[2]
 WAIT = 60.0
 """Seconds any single wait may take before the test fails (a loaded machine is slow)."""
 LINUX_ONLY = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc and /dev/shm, waits on pidfds")
-EXACT = dict(quiescence=False, null_move=False, late_move_reductions=False, check_extensions=False, solver_empties=0)
+EXACT = dict(
+    quiescence=False,
+    null_move=False,
+    late_move_reductions=False,
+    check_extensions=False,
+    quiescence_checks=False,
+    see_pruning=False,
+    futility_pruning=False,
+    solver_empties=0,
+)
 """Settings without quiescence or selectivity: the trees of 1 and 2 workers are comparable."""
 
 

@@ -28,6 +28,9 @@ SAME_TREE = dict(
     check_extensions=False,
     null_move=False,
     late_move_reductions=False,
+    quiescence_checks=False,
+    see_pruning=False,
+    futility_pruning=False,
 )
 TICTACTOE = "x...o...."
 """x in a corner, o in the centre: seven moves, of different values."""
