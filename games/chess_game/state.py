@@ -25,7 +25,7 @@ threefold repetition   the position occurs for the third time (``Board.is_repeti
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import chess
 
@@ -118,6 +118,7 @@ class ChessState(GameState):
     SCORE_UNIT_SIZE: ClassVar[float] = 100.0
     """Centipawns: the evaluation counts a pawn as 100."""
     WIN_WORDING = "mate"
+    WEIGHTS_FILE: ClassVar[str | None] = "chess.json"
 
     __slots__ = (
         "_checkers",
@@ -444,6 +445,12 @@ class ChessState(GameState):
                 EVAL_CACHE.clear()
             EVAL_CACHE[self._key] = white_view
         return white_view if player == WHITE else -white_view
+
+    @classmethod
+    def set_weights(cls, weights: Mapping[str, Any] | None) -> None:
+        """Evaluate with ``weights`` (chess.json's names; ``None``: the shipped ones) from
+        now on; see ``evaluation.set_weights``. States made before keep old scores."""
+        evaluation.set_weights(weights)
 
     def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
         return evaluation.features(self.board, player == WHITE)
