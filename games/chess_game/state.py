@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 import chess
 
 from games.base import GameState, Player
-from games.chess_game import evaluation, notation
+from games.chess_game import book, evaluation, notation
 from games.chess_game.tables import (
     CAPTURE_ATTACKER_PENALTY,
     CAPTURE_VICTIM_SCORES,
@@ -451,6 +451,13 @@ class ChessState(GameState):
         """Evaluate with ``weights`` (chess.json's names; ``None``: the shipped ones) from
         now on; see ``evaluation.set_weights``. States made before keep old scores."""
         evaluation.set_weights(weights)
+
+    def book_moves(self) -> list[tuple[chess.Move, float]]:
+        """The opening book's legal moves here with their weights (``book``: our Polyglot
+        file resources/books/chess.bin); empty out of book."""
+        if self._key not in book.shipped_book():
+            return []
+        return book.book_moves(self.board, self._key, self.legal_moves())
 
     def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
         return evaluation.features(self.board, player == WHITE)
