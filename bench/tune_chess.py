@@ -37,9 +37,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +52,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai.match.openings import CHESS_OPENINGS  # noqa: E402
 from bench.peers import stockfish_command  # noqa: E402
+from games.chess_game import ChessState, evaluation, tables  # noqa: E402
+from games.weights import read_weights, weights_document  # noqa: E402
 
 DECISIVE_CP = 800
 """Stockfish's score (side to move's view) beyond which a game is adjudicated as won..."""
@@ -142,6 +146,207 @@ def command_games(arguments: argparse.Namespace) -> None:
                 )
 
 
+# ------------------------------------------------------------------ positions
+SKIP_OPENING_PLIES = 8
+"""Positions this close to the start are book territory, not the EVAL's job."""
+QUIESCENCE_PLIES = 8
+"""Depth cap of the labelling quiescence search (captures rarely chain longer)."""
+
+
+def quiet_line(state: ChessState, alpha: float, beta: float, depth: int) -> tuple[float, list[chess.Move]]:
+    """Fail-hard quiescence search (stand pat, then captures and promotions, MVV-LVA order)
+    with our own EVAL: (score for the side to move, the moves to its quiet leaf)."""
+    stand_pat = state.evaluate(state.to_move())
+    if stand_pat >= beta or depth == 0:
+        return stand_pat, []
+    best_line: list[chess.Move] = []
+    if stand_pat > alpha:
+        alpha = stand_pat
+    moves = sorted(state.noisy_moves(), key=state.capture_score, reverse=True)
+    for move in moves:
+        state.play(move)
+        score, line = quiet_line(state, -beta, -alpha, depth - 1)
+        state.undo()
+        score = -score
+        if score >= beta:
+            return beta, []
+        if score > alpha:
+            alpha, best_line = score, [move, *line]
+    return alpha, best_line
+
+
+def game_positions(line: str, every: int, rng: random.Random) -> Iterator[tuple[ChessState, float]]:
+    """Quiet positions of one game line (``<result> <moves>``) with White's result."""
+    fields = line.split()
+    result = {"1": 1.0, "0.5": 0.5, "0": 0.0}[fields[0]]
+    state = ChessState.initial()
+    moves = [chess.Move.from_uci(text) for text in fields[1:]]
+    last = len(moves) - 1
+    for ply, move in enumerate(moves):
+        if ply >= SKIP_OPENING_PLIES and ply < last and rng.randrange(every) == 0 and not state.is_in_check():
+            _score, line_to_leaf = quiet_line(state, -math.inf, math.inf, QUIESCENCE_PLIES)
+            leaf = state.copy()
+            for noisy in line_to_leaf:
+                leaf.play(noisy)
+            if not leaf.is_in_check() and not leaf.is_terminal():
+                yield ChessState.from_text(leaf.to_text()), result
+        state.play(move)
+
+
+def command_positions(arguments: argparse.Namespace) -> None:
+    """Quiet positions of the games files as sparse feature rows (an .npz file)."""
+    import numpy as np
+
+    rng = random.Random(arguments.seed)
+    columns: list[int] = []
+    values: list[float] = []
+    row_starts = [0]
+    results: list[float] = []
+    game_numbers: list[int] = []
+    seen: set[int] = set()
+    started = time.perf_counter()
+    games = 0
+    for path in arguments.games:
+        for line in Path(path).read_text(encoding="ascii").splitlines():
+            if not line.strip():
+                continue
+            games += 1
+            for state, result in game_positions(line, arguments.every, rng):
+                if state.key() in seen:  # the same position from two games: keep one
+                    continue
+                seen.add(state.key())
+                terms = evaluation.feature_terms(state.board)
+                columns.extend(terms)
+                values.extend(terms.values())
+                row_starts.append(len(columns))
+                results.append(result)
+                game_numbers.append(games)
+            if games % 200 == 0:
+                print(f"{games} games, {len(results)} positions, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    np.savez_compressed(
+        arguments.out,
+        row_starts=np.array(row_starts, dtype=np.int64),
+        columns=np.array(columns, dtype=np.int16),
+        values=np.array(values, dtype=np.float32),
+        results=np.array(results, dtype=np.float32),
+        games=np.array(game_numbers, dtype=np.int32),
+    )
+    print(f"{len(results)} positions from {games} games -> {arguments.out}", file=sys.stderr)
+
+
+# ------------------------------------------------------------------ fit
+def load_rows(paths: list[str]) -> tuple[list[dict[int, float]], list[float], list[int]]:
+    """(sparse feature rows, White's results, game numbers unique over the files) of
+    positions files."""
+    import numpy as np
+
+    rows: list[dict[int, float]] = []
+    results: list[float] = []
+    games: list[int] = []
+    for number, path in enumerate(paths):
+        data = np.load(path)
+        row_starts, columns, values = data["row_starts"], data["columns"].tolist(), data["values"].tolist()
+        for first, last in zip(row_starts[:-1].tolist(), row_starts[1:].tolist()):
+            rows.append(dict(zip(columns[first:last], values[first:last])))
+        results.extend(data["results"].tolist())
+        games.extend((number << 32) + game for game in data["games"].tolist())
+    return rows, results, games
+
+
+def command_fit(arguments: argparse.Namespace) -> None:
+    import numpy as np
+
+    from ai.tuning.texel import SparseRows, fit, loss
+
+    if arguments.start:
+        ChessState.set_weights(read_weights(arguments.start, "chess"))
+    rows, results, games = load_rows(arguments.positions)
+    # Held-out positions are whole games: positions of one game are alike, so a split by
+    # position would let the fit see the held-out games and flatter it.
+    held_games = {game for game in set(games) if random.Random(f"{arguments.seed}:{game}").random() < arguments.hold_out}
+    held = [index for index, game in enumerate(games) if game in held_games]
+    kept = [index for index, game in enumerate(games) if game not in held_games]
+    data = SparseRows([rows[index] for index in kept], evaluation.WEIGHT_COUNT)
+    held_data = SparseRows([rows[index] for index in held], evaluation.WEIGHT_COUNT)
+    held_results = np.asarray([results[index] for index in held], dtype=np.float64)
+    results = [results[index] for index in kept]
+    initial = evaluation.weight_vector()
+    tuned_names = arguments.only.split(",") if arguments.only else list(tables.WEIGHT_SHAPES)
+    unknown = sorted(set(tuned_names) - set(tables.WEIGHT_SHAPES))
+    if unknown:
+        raise SystemExit(f"tune_chess fit: unknown weight {unknown[0]!r}")
+    seen = np.bincount(data.indices, minlength=evaluation.WEIGHT_COUNT)
+    frozen = [
+        index
+        for name, shape in tables.WEIGHT_SHAPES.items()
+        for index in range(evaluation.WEIGHT_OFFSETS[name], evaluation.WEIGHT_OFFSETS[name] + math.prod(shape))
+        if name not in tuned_names or seen[index] < arguments.min_seen
+    ]
+    print(
+        f"{data.count} positions; {evaluation.WEIGHT_COUNT - len(frozen)} of {evaluation.WEIGHT_COUNT} weights free",
+        file=sys.stderr,
+    )
+    started = time.perf_counter()
+    answer = fit(
+        data, results, initial, frozen=frozen, epochs=arguments.epochs, l2=arguments.l2,
+        learning_rate=arguments.learning_rate,
+        report=lambda epoch, value: print(f"  epoch {epoch}: loss {value:.5f}", file=sys.stderr),
+    )  # fmt: skip
+    new_weights = evaluation.weights_from_vector(answer.weights)
+    rounded = np.array(evaluation.weight_vector(new_weights))
+    no_offsets = np.zeros(held_data.count)
+    held_before = loss(held_data, held_results, no_offsets, np.asarray(initial), answer.scale)
+    held_after = loss(held_data, held_results, no_offsets, rounded, answer.scale)
+    summary = (
+        f"{answer.positions} training positions from {len(set(games)) - len(held_games)} games, scale "
+        f"{answer.scale:.5f}/cp, loss {answer.loss_before:.5f} -> {answer.loss_after:.5f}; "
+        f"{held_data.count} held-out positions from {len(held_games)} other games: {held_before:.5f} -> "
+        f"{held_after:.5f} (weights rounded); {time.perf_counter() - started:.0f} s"
+    )
+    print(summary, file=sys.stderr)
+    document = weights_document(
+        "chess",
+        new_weights,
+        DESCRIPTION,
+        training=(
+            f"bench/tune_chess.py fit --only {arguments.only or '(all)'} --l2 {arguments.l2} "
+            f"--epochs {arguments.epochs} --min-seen {arguments.min_seen}: {summary}"
+        ),
+    )
+    Path(arguments.out).write_text(format_weights(document), encoding="utf-8")
+    changes = sorted(
+        ((abs(new - old), new - old, name) for name, old, new in zip(_weight_labels(), initial, rounded) if new != old),
+        reverse=True,
+    )
+    print(
+        f"{len(changes)} weights changed; largest: " + ", ".join(f"{name} {delta:+.0f}" for _size, delta, name in changes[:16]),
+        file=sys.stderr,
+    )
+
+
+def _weight_labels() -> list[str]:
+    """A readable name for each entry of the flat weight vector."""
+    labels = []
+    for name, shape in tables.WEIGHT_SHAPES.items():
+        for flat in range(math.prod(shape)):
+            half = "eg" if flat % 2 else "mg"
+            where = flat // 2
+            if name.endswith("_squares"):
+                labels.append(f"{name}[{chess.square_name(where ^ 56)}].{half}")
+            elif len(shape) > 1:
+                labels.append(f"{name}[{where}].{half}")
+            else:
+                labels.append(f"{name}.{half}")
+    return labels
+
+
+DESCRIPTION = (
+    "Chess EVAL weights (games/chess_game/tables.py documents every name). Every weight's last "
+    "axis is (middlegame, endgame), blended by game phase. Initial values: PeSTO's material and "
+    "piece-square tables (Ronald Friederich, Chessprogramming Wiki) and hand-set classical terms."
+)
+
+
 # ------------------------------------------------------------------ weights files
 def format_weights(document: dict[str, Any]) -> str:
     """A weights document as JSON a person can read: one line per weight, and the square
@@ -176,6 +381,24 @@ def main(argv: list[str] | None = None) -> None:
     games.add_argument("--seed", type=int, default=1)
     games.add_argument("--out", required=True)
     games.set_defaults(run=command_games)
+    positions = commands.add_parser("positions", help="quiet positions and results as feature rows (.npz)")
+    positions.add_argument("games", nargs="+", help="files written by the games command")
+    positions.add_argument("--every", type=int, default=3, help="keep one position in this many (at random)")
+    positions.add_argument("--seed", type=int, default=1)
+    positions.add_argument("--out", required=True)
+    positions.set_defaults(run=command_positions)
+    fitting = commands.add_parser("fit", help="fit the weights to the positions' results (numpy)")
+    fitting.add_argument("positions", nargs="+", help="files written by the positions command")
+    fitting.add_argument("--only", default="", help="comma-separated weight names to fit (default: all)")
+    fitting.add_argument("--start", default="", help="weights file to start from (default: the shipped one)")
+    fitting.add_argument("--l2", type=float, default=0.0, help="pull towards the starting weights")
+    fitting.add_argument("--epochs", type=int, default=400)
+    fitting.add_argument("--learning-rate", type=float, default=1.0, help="Adam's step, centipawns")
+    fitting.add_argument("--min-seen", type=int, default=50, help="freeze weights of rarer features")
+    fitting.add_argument("--hold-out", type=float, default=0.1, help="share of games kept out to validate")
+    fitting.add_argument("--seed", type=int, default=1)
+    fitting.add_argument("--out", required=True)
+    fitting.set_defaults(run=command_fit)
     arguments = parser.parse_args(argv)
     arguments.run(arguments)
 

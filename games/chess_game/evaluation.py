@@ -29,6 +29,7 @@ from typing import Any
 
 import chess
 
+from games.weights import WeightsError
 from games.chess_game import tables
 from games.chess_game.tables import (
     ADJACENT_FILES,
@@ -103,14 +104,21 @@ def clear_caches() -> None:
     _pawn_cache.clear()
 
 
+weights_generation = 0
+"""Counts ``set_weights`` calls: a state's incremental score is good for one generation."""
+
+
 def set_weights(weights: Mapping[str, Any] | None) -> None:
     """Evaluate with ``weights`` from now on (``None``: the shipped ones), in this process.
 
     Names missing from ``weights`` keep their shipped values; an unknown name or a badly
-    shaped value raises ``tables.ChessWeightsError``. States made earlier keep an
-    incremental score made with the old tables: make new states after changing weights.
+    shaped value raises ``games.weights.WeightsError`` (and changes nothing). Each call
+    starts a new ``weights_generation``: a ``ChessState`` made earlier carries an incremental
+    score made with the old tables, and notices (see ``ChessState.copy`` and ``evaluate``).
     """
+    global weights_generation
     tables.apply_weights(tables.SHIPPED_WEIGHTS if weights is None else weights)
+    weights_generation += 1
     ACTIVITY_WEIGHTS[:] = [pack(*tables.EVAL_WEIGHTS[name]) for name in ACTIVITY_FEATURES]
     PAWN_WEIGHTS[:] = [pack(*tables.EVAL_WEIGHTS[name]) for name in PAWN_FEATURES]
     clear_caches()
@@ -412,7 +420,7 @@ def weight_vector(weights: Mapping[str, Any] | None = None) -> list[float]:
 def weights_from_vector(vector: list[float]) -> dict[str, Any]:
     """The weights mapping (chess.json's shape, numbers rounded to ints) of a flat vector."""
     if len(vector) != WEIGHT_COUNT:
-        raise tables.ChessWeightsError(f"a chess weight vector has {WEIGHT_COUNT} numbers, not {len(vector)}")
+        raise WeightsError(f"a chess weight vector has {WEIGHT_COUNT} numbers, not {len(vector)}")
     numbers = iter(vector)
 
     def build(shape: tuple[int, ...]) -> Any:

@@ -123,6 +123,7 @@ class ChessState(GameState):
     __slots__ = (
         "_checkers",
         "_en_passant_key",
+        "_generation",
         "_history",
         "_key",
         "_phase",
@@ -144,6 +145,8 @@ class ChessState(GameState):
         self._position_keys: list[int] = []
         self._key = full_key(self.board)
         self._score: Packed = evaluation.material_and_squares(self.board)
+        # The weights generation _score was made with (see copy and evaluate).
+        self._generation = evaluation.weights_generation
         self._phase = evaluation.game_phase(self.board)
         self._en_passant_key = en_passant_key(self.board)
         # Enemy pieces giving check: computed on first use (None: not yet), kept in the
@@ -292,6 +295,11 @@ class ChessState(GameState):
         self._position_keys.pop()
 
     def copy(self) -> ChessState:
+        """A copy; rebuilt by replaying the game when the EVAL's weights changed since this
+        state's incremental score was made (the engine sets a player's weights just before
+        its search, which starts from a copy)."""
+        if self._generation != evaluation.weights_generation:
+            return ChessState.from_board(self.board)
         clone = ChessState.__new__(ChessState)
         clone.board = self.board.copy()
         clone._history = list(self._history)
@@ -301,6 +309,7 @@ class ChessState(GameState):
         clone._phase = self._phase
         clone._en_passant_key = self._en_passant_key
         clone._checkers = self._checkers
+        clone._generation = self._generation
         return clone
 
     def can_null_move(self) -> bool:
@@ -439,7 +448,10 @@ class ChessState(GameState):
         ``evaluation_features(player)``."""
         white_view = EVAL_CACHE.get(self._key)
         if white_view is None:
-            score = self._score + evaluation.dynamic_score(self.board)
+            score = self._score
+            if self._generation != evaluation.weights_generation:  # made with other weights
+                score = evaluation.material_and_squares(self.board)
+            score += evaluation.dynamic_score(self.board)
             white_view = evaluation.taper(score, self._phase)
             if len(EVAL_CACHE) >= evaluation.EVAL_CACHE_LIMIT:
                 EVAL_CACHE.clear()

@@ -13,13 +13,13 @@ are separated only when ``evaluate`` tapers them by game phase.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any
 
 import chess
 import chess.polyglot
+
+from games.weights import WeightsError, shipped_weights
 
 Square = int
 Bitboard = int
@@ -52,10 +52,10 @@ PHASE_WEIGHTS: tuple[int, ...] = (0, 0, 1, 1, 2, 4, 0)
 MAX_PHASE = 24
 
 # ------------------------------------------------------------------ evaluation weights (data)
-# The tunable numbers of the EVAL live in resources/weights/chess.json (read once at import,
-# through importlib.resources, and replaceable by ``apply_weights``); this module turns them
-# into the flat tables the hot paths read. The shipped file began as PeSTO's evaluation
-# function (Ronald Friederich, 2018: material and tapered piece-square tables tuned by
+# The tunable numbers of the EVAL live in resources/weights/chess.json (read once at import
+# by ``games.weights``, through importlib.resources, and replaceable by ``apply_weights``);
+# this module turns them into the flat tables the hot paths read. The shipped file began as
+# PeSTO's evaluation function (Ronald Friederich, 2018: material and tapered piece-square tables tuned by
 # Texel's method, published on the Chessprogramming Wiki page "PeSTO's Evaluation Function",
 # https://www.chessprogramming.org/PeSTO%27s_Evaluation_Function, values from Rofchade) plus
 # our own hand-set classical terms; see resources/weights/README.md for how it was re-fitted.
@@ -64,9 +64,8 @@ MAX_PHASE = 24
 # the modules that imported it by name (``state.py`` reads ``PIECE_SCORES`` in ``play``) see
 # the new values without re-importing.
 
-WEIGHTS_PACKAGE = "resources"
-WEIGHTS_PATH = ("weights", "chess.json")
-WEIGHTS_FORMAT = 1
+WEIGHTS_FILE = "chess.json"
+"""The packaged weights file, in resources/weights/ (``games.weights``)."""
 
 TUNED_PIECES: tuple[PieceType, ...] = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 """The piece types with a material value (the king has none), in the order of ``material``."""
@@ -358,23 +357,19 @@ be pinned against a king standing there)."""
 
 
 # ------------------------------------------------------------------ loading weights
-class ChessWeightsError(ValueError):
-    """Chess weights that cannot be used; the message names the weight and the problem."""
-
-
 def _checked_array(name: str, value: object, shape: tuple[int, ...]) -> list:  # type: ignore[type-arg]
-    """``value`` as nested lists of ints of ``shape`` (``ChessWeightsError`` otherwise).
+    """``value`` as nested lists of ints of ``shape`` (``WeightsError`` otherwise).
 
     Scores are packed ints (see ``pack``), so a fitted weight is rounded to the centipawn.
     """
     if not shape:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-            raise ChessWeightsError(f"chess weight {name!r}: {value!r} is not a number")
+            raise WeightsError(f"chess weight {name!r}: {value!r} is not a number")
         if abs(value) > MAX_WEIGHT:
-            raise ChessWeightsError(f"chess weight {name!r}: {value!r} is beyond +-{MAX_WEIGHT}")
+            raise WeightsError(f"chess weight {name!r}: {value!r} is beyond +-{MAX_WEIGHT}")
         return round(value)  # type: ignore[return-value]
     if not isinstance(value, list) or len(value) != shape[0]:
-        raise ChessWeightsError(f"chess weight {name!r}: expected a list of {shape[0]} items, shape {list(shape)}")
+        raise WeightsError(f"chess weight {name!r}: expected a list of {shape[0]} items, shape {list(shape)}")
     return [_checked_array(name, item, shape[1:]) for item in value]
 
 
@@ -386,17 +381,17 @@ def checked_weights(weights: Mapping[str, Any]) -> dict[str, Any]:
     """Every weight of ``WEIGHT_SHAPES`` as int lists: ``weights`` over the shipped ones.
 
     A name missing from ``weights`` keeps its shipped value (a file may hold only the
-    weights it changes); an unknown name or a wrong shape raises ``ChessWeightsError``.
+    weights it changes); an unknown name or a wrong shape raises ``WeightsError``.
     """
     unknown = sorted(set(weights) - set(WEIGHT_SHAPES))
     if unknown:
-        raise ChessWeightsError(f"unknown chess weight {unknown[0]!r} (known: {', '.join(WEIGHT_SHAPES)})")
+        raise WeightsError(f"unknown chess weight {unknown[0]!r} (known: {', '.join(WEIGHT_SHAPES)})")
     merged = dict(SHIPPED_WEIGHTS) if SHIPPED_WEIGHTS else {}
     for name, value in weights.items():
         merged[name] = _checked_array(name, value, WEIGHT_SHAPES[name])
     missing = sorted(set(WEIGHT_SHAPES) - set(merged))
     if missing:
-        raise ChessWeightsError(f"chess weight {missing[0]!r} is missing")
+        raise WeightsError(f"chess weight {missing[0]!r} is missing")
     return merged
 
 
@@ -419,15 +414,9 @@ def apply_weights(weights: Mapping[str, Any]) -> None:
     CURRENT_WEIGHTS.update(checked)
 
 
-def read_shipped_weights() -> dict[str, Any]:
-    """The ``weights`` of the packaged resources/weights/chess.json."""
-    source = resources.files(WEIGHTS_PACKAGE).joinpath(*WEIGHTS_PATH)
-    document = json.loads(source.read_text(encoding="utf-8"))
-    return dict(document["weights"])
-
-
 SHIPPED_WEIGHTS: dict[str, Any] = {}
+"""The packaged weights (resources/weights/chess.json), every name, as int lists."""
 CURRENT_WEIGHTS: dict[str, Any] = {}
 """The weights the tables hold now (every name, int lists)."""
-SHIPPED_WEIGHTS.update(checked_weights(read_shipped_weights()))
+SHIPPED_WEIGHTS.update(checked_weights(shipped_weights(WEIGHTS_FILE, "chess")))
 apply_weights(SHIPPED_WEIGHTS)

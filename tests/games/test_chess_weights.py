@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from games.chess_game import ChessState, evaluation, tables
+from games.weights import WeightsError
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "chess"
 SHIPPED = Path(__file__).resolve().parents[2] / "resources" / "weights" / "chess.json"
@@ -107,7 +108,7 @@ def test_the_incremental_score_follows_new_weights() -> None:
 )
 def test_bad_weights_are_refused_with_one_line(weights: dict, message: str) -> None:
     before = ChessState.initial().evaluate(0), evaluation.current_weights()
-    with pytest.raises(ValueError, match=message) as caught:
+    with pytest.raises(WeightsError, match=message) as caught:
         ChessState.set_weights(weights)
     assert "\n" not in str(caught.value)
     assert (ChessState.initial().evaluate(0), evaluation.current_weights()) == before
@@ -116,7 +117,7 @@ def test_bad_weights_are_refused_with_one_line(weights: dict, message: str) -> N
 def test_weights_round_trip_through_the_vector() -> None:
     weights = evaluation.current_weights()
     assert evaluation.weights_from_vector(evaluation.weight_vector()) == weights
-    with pytest.raises(ValueError, match="816 numbers"):
+    with pytest.raises(WeightsError, match="816 numbers"):
         evaluation.weights_from_vector([0.0])
     assert len(evaluation.weight_vector()) == evaluation.WEIGHT_COUNT == 816
 
@@ -136,3 +137,23 @@ def test_rooks_on_open_and_half_open_files() -> None:
     assert features["rook_semi_open_file"][1] == -1.0
     closed = ChessState.from_text("r5k1/p4ppp/8/8/8/8/P4PPP/R5K1 w - - 0 1").evaluation_features(0)
     assert closed["rook_open_file"][1] == closed["rook_semi_open_file"][1] == 0.0
+
+
+def test_a_state_made_before_the_weights_changed_evaluates_with_the_new_ones() -> None:
+    """The engine sets a player's weights just before its search: a match's game state,
+    played on under the other player's weights, must not keep their incremental score."""
+    rng = random.Random(9)
+    state = sample_states(seed=11, count=1)[0]
+    vector = [value + rng.randint(-40, 40) for value in evaluation.weight_vector()]
+    ChessState.set_weights(evaluation.weights_from_vector(vector))
+    fresh = ChessState.from_text(state.to_text())
+    assert state.evaluate(0) == fresh.evaluate(0)
+    evaluation.clear_caches()
+    copy = state.copy()
+    assert copy.evaluate(0) == fresh.evaluate(0)
+    for move in copy.legal_moves()[:5]:  # the copy's incremental score is right after moves too
+        copy.play(move)
+        evaluation.clear_caches()
+        assert copy.evaluate(0) == ChessState.from_text(copy.to_text()).evaluate(0)
+        copy.undo()
+    assert [m.uci() for m in copy.board.move_stack] == [m.uci() for m in state.board.move_stack]
