@@ -251,6 +251,7 @@ class UciEngine:
         self.send(f"option name Threads type spin default 1 min 1 max {core_count()}")
         variants = " ".join(f"var {name}" for name in UCI_ALGORITHMS)
         self.send(f"option name Algorithm type combo default {self.settings.algorithm} {variants}")
+        self.send(f"option name OwnBook type check default {str(self.settings.book).lower()}")
         self.send("uciok")
 
     def command_debug(self, arguments: list[str]) -> None:
@@ -289,6 +290,10 @@ class UciEngine:
             if value.lower() not in UCI_ALGORITHMS:  # combo values: any case, as GUIs send them
                 raise ValueError(f"Algorithm must be one of {', '.join(UCI_ALGORITHMS)}, not {echo(value)!r}")
             self.settings = replace(self.settings, algorithm=value.lower())
+        elif name == "ownbook":  # play from our Polyglot book (resources/books/chess.bin)
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"OwnBook must be true or false, not {echo(value)!r}")
+            self.settings = replace(self.settings, book=value.lower() == "true")
         else:
             raise ValueError(f"no option named {echo(name)!r}")
 
