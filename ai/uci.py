@@ -177,7 +177,9 @@ class UciEngine:
         self.output_lock = threading.Lock()
         self.output_closed = False
         self.board = chess.Board()
-        self.settings = SearchSettings()
+        # OwnBook starts off, as UCI GUIs expect (they manage books themselves; a search's
+        # lines are what they show): ``setoption name OwnBook value true`` plays from ours.
+        self.settings = SearchSettings(book=False)
         self.debug = False
         self.stop_event = threading.Event()
         self.release = threading.Event()
@@ -426,11 +428,13 @@ class UciEngine:
         its history (so the search sees a game going on) and answered with a draw score."""
         root = board.root()
         start_fen = None if root == chess.Board() else root.fen()
+        # ``go infinite`` is analysis: a GUI asking for it wants the search's lines, not a book move.
+        settings = replace(self.settings, book=False) if go.infinite else self.settings
         request = SearchRequest(
             game=GAME,
             position=start_fen,
             moves=tuple(move.uci() for move in board.move_stack),
-            settings=self.settings,
+            settings=settings,
             limits=go.limits,
             search_id=search_id,
             root_moves=go.searchmoves,

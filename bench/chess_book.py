@@ -18,7 +18,7 @@ learn u32``, sorted by key; castling written as king-takes-rook, as Polyglot doe
 ``chess.polyglot`` and every Polyglot-aware GUI read. Usage::
 
     nice -n 10 .venv/bin/python bench/chess_book.py --positions 150 --depth 6 \\
-        --out resources/books/plyground.bin
+        --out resources/books/chess.bin
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class Pending:
 
 def analyse(state: ChessState, depth: int, margin: float, width: int, shared: dict) -> list[tuple[chess.Move, float]]:
     """The position's good moves with their scores (side to move's centipawns), best first."""
-    settings = SearchSettings()
+    settings = SearchSettings(book=False)  # the analysis itself, never the old book
     limits = Limits(depth=depth)
     remaining = list(state.legal_moves())
     found: list[tuple[chess.Move, float]] = []
@@ -89,13 +89,16 @@ def analyse(state: ChessState, depth: int, margin: float, width: int, shared: di
     return found
 
 
-def build(positions: int, plies: int, depth: int, margin: float, width: int) -> dict[int, list[tuple[int, int]]]:
-    """Polyglot key -> [(polyglot move, weight)] of the analysed positions."""
+def build(
+    positions: int, plies: int, depth: int, margin: float, width: int, seconds: float
+) -> dict[int, list[tuple[int, int]]]:
+    """Polyglot key -> [(polyglot move, weight)] of the analysed positions (stopping after
+    ``seconds`` of wall time too: the best-first order means the most played lines are in)."""
     book: dict[int, list[tuple[int, int]]] = {}
     queue = [Pending(-1.0, ())]
     shared: dict = {}
     started = time.perf_counter()
-    while queue and len(book) < positions:
+    while queue and len(book) < positions and time.perf_counter() - started < seconds:
         pending = heapq.heappop(queue)
         state = ChessState.initial()
         for text in pending.moves:
@@ -142,9 +145,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--depth", type=int, default=6, help="search depth of each analysis")
     parser.add_argument("--margin", type=float, default=25.0, help="centipawns a book move may lose")
     parser.add_argument("--width", type=int, default=3, help="book moves per position at most")
+    parser.add_argument("--seconds", type=float, default=1200.0, help="stop analysing after this long")
     parser.add_argument("--out", type=Path, required=True)
     arguments = parser.parse_args(argv)
-    book = build(arguments.positions, arguments.plies, arguments.depth, arguments.margin, arguments.width)
+    book = build(
+        arguments.positions, arguments.plies, arguments.depth, arguments.margin, arguments.width, arguments.seconds
+    )
     count = write_book(book, arguments.out)
     print(f"{len(book)} positions, {count} entries -> {arguments.out}", file=sys.stderr)
 
