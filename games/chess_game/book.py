@@ -73,7 +73,9 @@ def decode(board: chess.Board, raw_move: int) -> chess.Move:
     return chess.Move(from_square, to_square, promotion)
 
 
-def book_moves(board: chess.Board, key: int, legal: list[chess.Move], book: BookEntries | None = None) -> list[tuple[chess.Move, float]]:
+def book_moves(
+    board: chess.Board, key: int, legal: list[chess.Move], book: BookEntries | None = None
+) -> list[tuple[chess.Move, float]]:
     """The book's moves at the position with Polyglot key ``key``, each legal, with weights."""
     entries = (shipped_book() if book is None else book).get(key, ())
     found: list[tuple[chess.Move, float]] = []

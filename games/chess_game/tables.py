@@ -357,8 +357,9 @@ be pinned against a king standing there)."""
 
 
 # ------------------------------------------------------------------ loading weights
-def _checked_array(name: str, value: object, shape: tuple[int, ...]) -> list:  # type: ignore[type-arg]
-    """``value`` as nested lists of ints of ``shape`` (``WeightsError`` otherwise).
+def _checked_array(name: str, value: object, shape: tuple[int, ...]) -> Any:
+    """``value`` as nested lists of ints of ``shape`` (an int for shape ``()``;
+    ``WeightsError`` otherwise).
 
     Scores are packed ints (see ``pack``), so a fitted weight is rounded to the centipawn.
     """
@@ -367,7 +368,7 @@ def _checked_array(name: str, value: object, shape: tuple[int, ...]) -> list:  #
             raise WeightsError(f"chess weight {name!r}: {value!r} is not a number")
         if abs(value) > MAX_WEIGHT:
             raise WeightsError(f"chess weight {name!r}: {value!r} is beyond +-{MAX_WEIGHT}")
-        return round(value)  # type: ignore[return-value]
+        return round(value)
     if not isinstance(value, list) or len(value) != shape[0]:
         raise WeightsError(f"chess weight {name!r}: expected a list of {shape[0]} items, shape {list(shape)}")
     return [_checked_array(name, item, shape[1:]) for item in value]
