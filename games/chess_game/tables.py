@@ -90,9 +90,6 @@ PAIR_WEIGHTS: tuple[str, ...] = (
     "king_zone_attacks",
     "king_pawn_shield",
     "bishop_pair",
-    # Rooks on files without pawns (open) or without their own side's pawns (half-open).
-    "rook_open_file",
-    "rook_semi_open_file",
     # Pawn structure: counts of doubled and isolated pawns.
     "doubled_pawns",
     "isolated_pawns",
