@@ -461,7 +461,8 @@ class ChessState(GameState):
     @classmethod
     def set_weights(cls, weights: Mapping[str, Any] | None) -> None:
         """Evaluate with ``weights`` (chess.json's names; ``None``: the shipped ones) from
-        now on; see ``evaluation.set_weights``. States made before keep old scores."""
+        now on; see ``evaluation.set_weights``. A state made before notices: ``copy``
+        rebuilds it and ``evaluate`` scores it from scratch."""
         evaluation.set_weights(weights)
 
     def book_moves(self) -> list[tuple[chess.Move, float]]:
