@@ -177,7 +177,9 @@ class UciEngine:
         self.output_lock = threading.Lock()
         self.output_closed = False
         self.board = chess.Board()
-        self.settings = SearchSettings()
+        # OwnBook starts off, as UCI GUIs expect (they manage books themselves; a search's
+        # lines are what they show): ``setoption name OwnBook value true`` plays from ours.
+        self.settings = SearchSettings(book=False)
         self.debug = False
         self.stop_event = threading.Event()
         self.release = threading.Event()
@@ -251,6 +253,7 @@ class UciEngine:
         self.send(f"option name Threads type spin default 1 min 1 max {core_count()}")
         variants = " ".join(f"var {name}" for name in UCI_ALGORITHMS)
         self.send(f"option name Algorithm type combo default {self.settings.algorithm} {variants}")
+        self.send(f"option name OwnBook type check default {str(self.settings.book).lower()}")
         self.send("uciok")
 
     def command_debug(self, arguments: list[str]) -> None:
@@ -289,6 +292,10 @@ class UciEngine:
             if value.lower() not in UCI_ALGORITHMS:  # combo values: any case, as GUIs send them
                 raise ValueError(f"Algorithm must be one of {', '.join(UCI_ALGORITHMS)}, not {echo(value)!r}")
             self.settings = replace(self.settings, algorithm=value.lower())
+        elif name == "ownbook":  # play from our Polyglot book (resources/books/chess.bin)
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"OwnBook must be true or false, not {echo(value)!r}")
+            self.settings = replace(self.settings, book=value.lower() == "true")
         else:
             raise ValueError(f"no option named {echo(name)!r}")
 
@@ -421,11 +428,13 @@ class UciEngine:
         its history (so the search sees a game going on) and answered with a draw score."""
         root = board.root()
         start_fen = None if root == chess.Board() else root.fen()
+        # ``go infinite`` is analysis: a GUI asking for it wants the search's lines, not a book move.
+        settings = replace(self.settings, book=False) if go.infinite else self.settings
         request = SearchRequest(
             game=GAME,
             position=start_fen,
             moves=tuple(move.uci() for move in board.move_stack),
-            settings=self.settings,
+            settings=settings,
             limits=go.limits,
             search_id=search_id,
             root_moves=go.searchmoves,

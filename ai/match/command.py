@@ -53,7 +53,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     limit.add_argument("--depth", type=integer("--depth", 1, MAX_DEPTH), help="search depth a move (UCI engines too)")
     match.add_argument("--threads", type=integer("--threads", 1, core_count), default=1, metavar="N",
                        help="worker processes for each built-in player (the engine pool)")
-    match.add_argument("--openings", metavar="FILE", help="openings file (chess: EPD/FEN or PGN; others: lines of moves or positions)")
+    match.add_argument("--openings", metavar="FILE", help="openings file (chess: EPD/FEN, PGN or a Polyglot book .bin; others: lines of moves or positions)")
     match.add_argument("--out", metavar="FILE", help="write the games here (PGN chess, PDN checkers, JSON lines otherwise)")
     match.add_argument("--seed", type=integer("--seed", 0, MAX_SEED), default=1, help="seed of the opening order and of the dice")
     match.add_argument("--move-timeout", type=positive_number("--move-timeout"), default=None, metavar="SECONDS",

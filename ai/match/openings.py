@@ -5,7 +5,8 @@ starts, and each start is played twice with colours swapped ("paired openings") 
 unbalanced opening favours neither player.
 
 * chess: a built-in list of short main lines of well-known openings (SAN), or a file: EPD/FEN
-  lines (one start position a line) or PGN (each game's moves are a line);
+  lines (one start position a line), PGN (each game's moves are a line) or a Polyglot book
+  (``.bin``: its lines from the start, up to ``BOOK_LINE_PLIES`` plies, most likely first);
 * checkers: every legal 3-ply line from the start, in a seeded order (like the 3-move
   ballot, but including the lines the ACF deck bars as lost: paired play keeps them fair);
 * Othello: every legal 4-ply line, one per class of symmetric positions (60 of the 244:
@@ -151,9 +152,11 @@ def _legal_lines(state: GameState, plies: int) -> list[tuple[str, ...]]:
 def load(path: str | Path, game: str) -> list[Opening]:
     """The openings in the file at ``path`` for ``game`` (``OpeningError`` says what is wrong)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = "" if game == "chess" and _is_polyglot(path) else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise OpeningError(f"openings file {str(path)!r}: {getattr(error, 'strerror', None) or error}") from None
+    if game == "chess" and _is_polyglot(path):
+        return _from_polyglot(path)
     if game == "chess" and _looks_like_pgn(text):
         openings = _from_pgn(text, str(path))
     else:
@@ -165,6 +168,54 @@ def load(path: str | Path, game: str) -> list[Opening]:
     if not openings:
         raise OpeningError(f"openings file {str(path)!r} holds no opening")
     return openings
+
+
+BOOK_LINE_PLIES = 8
+"""Plies of the opening lines taken from a Polyglot book (fewer where the book ends)."""
+BOOK_LINES = 200
+"""At most this many lines from a book: the most likely ones (by the product of the book
+moves' weight shares along the line)."""
+
+
+def _is_polyglot(path: str | Path) -> bool:
+    return Path(path).suffix.lower() == ".bin"
+
+
+def _from_polyglot(path: str | Path) -> list[Opening]:
+    """The lines of a Polyglot book from the start position, most likely first."""
+    import chess
+    import chess.polyglot
+
+    where = str(path)
+    try:
+        reader = chess.polyglot.open_reader(path)
+    except OSError as error:
+        raise OpeningError(f"openings file {where!r}: {error.strerror or error}") from None
+    lines: list[tuple[float, tuple[str, ...]]] = []
+    with reader:
+
+        def walk(board: chess.Board, names: tuple[str, ...], share: float) -> None:
+            entries = [] if len(names) >= BOOK_LINE_PLIES else list(reader.find_all(board))
+            total = sum(entry.weight for entry in entries)
+            if not entries or share * BOOK_LINES < 1e-3:
+                if names:
+                    lines.append((share, names))
+                return
+            for entry in entries:
+                name = board.san(entry.move)
+                board.push(entry.move)
+                walk(board, (*names, name), share * entry.weight / total)
+                board.pop()
+
+        try:
+            walk(chess.Board(), (), 1.0)
+        except (OSError, ValueError) as error:
+            raise OpeningError(f"openings file {where!r}: not a Polyglot book: {error}") from None
+    if not lines:
+        raise OpeningError(f"openings file {where!r}: the book has no move for the start position")
+    lines.sort(key=lambda line: (-line[0], line[1]))
+    start = start_text("chess")
+    return [Opening(start, names, " ".join(names)) for _share, names in lines[:BOOK_LINES]]
 
 
 def _looks_like_pgn(text: str) -> bool:

@@ -25,12 +25,12 @@ threefold repetition   the position occurs for the third time (``Board.is_repeti
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import chess
 
 from games.base import GameState, Player
-from games.chess_game import evaluation, notation, see
+from games.chess_game import book, evaluation, notation, see
 from games.chess_game.tables import (
     CAPTURE_ATTACKER_PENALTY,
     CAPTURE_VICTIM_SCORES,
@@ -118,10 +118,12 @@ class ChessState(GameState):
     SCORE_UNIT_SIZE: ClassVar[float] = 100.0
     """Centipawns: the evaluation counts a pawn as 100."""
     WIN_WORDING = "mate"
+    WEIGHTS_FILE: ClassVar[str | None] = "chess.json"
 
     __slots__ = (
         "_checkers",
         "_en_passant_key",
+        "_generation",
         "_history",
         "_key",
         "_phase",
@@ -143,6 +145,8 @@ class ChessState(GameState):
         self._position_keys: list[int] = []
         self._key = full_key(self.board)
         self._score: Packed = evaluation.material_and_squares(self.board)
+        # The weights generation _score was made with (see copy and evaluate).
+        self._generation = evaluation.weights_generation
         self._phase = evaluation.game_phase(self.board)
         self._en_passant_key = en_passant_key(self.board)
         # Enemy pieces giving check: computed on first use (None: not yet), kept in the
@@ -291,6 +295,11 @@ class ChessState(GameState):
         self._position_keys.pop()
 
     def copy(self) -> ChessState:
+        """A copy; rebuilt by replaying the game when the EVAL's weights changed since this
+        state's incremental score was made (the engine sets a player's weights just before
+        its search, which starts from a copy)."""
+        if self._generation != evaluation.weights_generation:
+            return ChessState.from_board(self.board)
         clone = ChessState.__new__(ChessState)
         clone.board = self.board.copy()
         clone._history = list(self._history)
@@ -300,6 +309,7 @@ class ChessState(GameState):
         clone._phase = self._phase
         clone._en_passant_key = self._en_passant_key
         clone._checkers = self._checkers
+        clone._generation = self._generation
         return clone
 
     def can_null_move(self) -> bool:
@@ -438,12 +448,29 @@ class ChessState(GameState):
         ``evaluation_features(player)``."""
         white_view = EVAL_CACHE.get(self._key)
         if white_view is None:
-            score = self._score + evaluation.dynamic_score(self.board)
+            score = self._score
+            if self._generation != evaluation.weights_generation:  # made with other weights
+                score = evaluation.material_and_squares(self.board)
+            score += evaluation.dynamic_score(self.board)
             white_view = evaluation.taper(score, self._phase)
             if len(EVAL_CACHE) >= evaluation.EVAL_CACHE_LIMIT:
                 EVAL_CACHE.clear()
             EVAL_CACHE[self._key] = white_view
         return white_view if player == WHITE else -white_view
+
+    @classmethod
+    def set_weights(cls, weights: Mapping[str, Any] | None) -> None:
+        """Evaluate with ``weights`` (chess.json's names; ``None``: the shipped ones) from
+        now on; see ``evaluation.set_weights``. A state made before notices: ``copy``
+        rebuilds it and ``evaluate`` scores it from scratch."""
+        evaluation.set_weights(weights)
+
+    def book_moves(self) -> list[tuple[chess.Move, float]]:
+        """The opening book's legal moves here with their weights (``book``: our Polyglot
+        file resources/books/chess.bin); empty out of book."""
+        if self._key not in book.shipped_book():
+            return []
+        return book.book_moves(self.board, self._key, self.legal_moves())
 
     def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
         return evaluation.features(self.board, player == WHITE)

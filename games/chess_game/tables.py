@@ -13,8 +13,13 @@ are separated only when ``evaluate`` tapers them by game phase.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import chess
 import chess.polyglot
+
+from games.weights import WeightsError, shipped_weights
 
 Square = int
 Bitboard = int
@@ -46,152 +51,87 @@ PHASE_WEIGHTS: tuple[int, ...] = (0, 0, 1, 1, 2, 4, 0)
 ``gamephaseInc``. The start position has 24 units; fewer means closer to the endgame."""
 MAX_PHASE = 24
 
-# ------------------------------------------------------------------ PeSTO tables
-# PeSTO's evaluation function (Ronald Friederich, 2018): material and tapered piece-square
-# tables tuned by Texel's method, published on the Chessprogramming Wiki page "PeSTO's
-# Evaluation Function" (https://www.chessprogramming.org/PeSTO%27s_Evaluation_Function),
-# values from Rofchade. The tables are printed from White's side: the first row is rank 8
-# (a8..h8), the last row rank 1 (a1..h1), as a human reads a diagram.
+# ------------------------------------------------------------------ evaluation weights (data)
+# The tunable numbers of the EVAL live in resources/weights/chess.json (read once at import
+# by ``games.weights``, through importlib.resources, and replaceable by ``apply_weights``);
+# this module turns them into the flat tables the hot paths read. The shipped file began as
+# PeSTO's evaluation function (Ronald Friederich, 2018: material and tapered piece-square tables tuned by
+# Texel's method, published on the Chessprogramming Wiki page "PeSTO's Evaluation Function",
+# https://www.chessprogramming.org/PeSTO%27s_Evaluation_Function, values from Rofchade) plus
+# our own hand-set classical terms; see resources/weights/README.md for how it was re-fitted.
+#
+# Every table below is a *mutable* container changed in place by ``apply_weights``, so that
+# the modules that imported it by name (``state.py`` reads ``PIECE_SCORES`` in ``play``) see
+# the new values without re-importing.
 
-MIDDLEGAME_PIECE_VALUES: tuple[int, ...] = (0, 82, 337, 365, 477, 1025, 0)
-ENDGAME_PIECE_VALUES: tuple[int, ...] = (0, 94, 281, 297, 512, 936, 0)
+WEIGHTS_FILE = "chess.json"
+"""The packaged weights file, in resources/weights/ (``games.weights``)."""
 
-# fmt: off
-_MG_PAWN = (
-      0,   0,   0,   0,   0,   0,   0,   0,
-     98, 134,  61,  95,  68, 126,  34, -11,
-     -6,   7,  26,  31,  65,  56,  25, -20,
-    -14,  13,   6,  21,  23,  12,  17, -23,
-    -27,  -2,  -5,  12,  17,   6,  10, -25,
-    -26,  -4,  -4, -10,   3,   3,  33, -12,
-    -35,  -1, -20, -23, -15,  24,  38, -22,
-      0,   0,   0,   0,   0,   0,   0,   0,
-)
-_EG_PAWN = (
-      0,   0,   0,   0,   0,   0,   0,   0,
-    178, 173, 158, 134, 147, 132, 165, 187,
-     94, 100,  85,  67,  56,  53,  82,  84,
-     32,  24,  13,   5,  -2,   4,  17,  17,
-     13,   9,  -3,  -7,  -7,  -8,   3,  -1,
-      4,   7,  -6,   1,   0,  -5,  -1,  -8,
-     13,   8,   8,  10,  13,   0,   2,  -7,
-      0,   0,   0,   0,   0,   0,   0,   0,
-)
-_MG_KNIGHT = (
-   -167, -89, -34, -49,  61, -97, -15, -107,
-    -73, -41,  72,  36,  23,  62,   7,  -17,
-    -47,  60,  37,  65,  84, 129,  73,   44,
-     -9,  17,  19,  53,  37,  69,  18,   22,
-    -13,   4,  16,  13,  28,  19,  21,   -8,
-    -23,  -9,  12,  10,  19,  17,  25,  -16,
-    -29, -53, -12,  -3,  -1,  18, -14,  -19,
-   -105, -21, -58, -33, -17, -28, -19,  -23,
-)
-_EG_KNIGHT = (
-    -58, -38, -13, -28, -31, -27, -63, -99,
-    -25,  -8, -25,  -2,  -9, -25, -24, -52,
-    -24, -20,  10,   9,  -1,  -9, -19, -41,
-    -17,   3,  22,  22,  22,  11,   8, -18,
-    -18,  -6,  16,  25,  16,  17,   4, -18,
-    -23,  -3,  -1,  15,  10,  -3, -20, -22,
-    -42, -20, -10,  -5,  -2, -20, -23, -44,
-    -29, -51, -23, -15, -22, -18, -50, -64,
-)
-_MG_BISHOP = (
-    -29,   4, -82, -37, -25, -42,   7,  -8,
-    -26,  16, -18, -13,  30,  59,  18, -47,
-    -16,  37,  43,  40,  35,  50,  37,  -2,
-     -4,   5,  19,  50,  37,  37,   7,  -2,
-     -6,  13,  13,  26,  34,  12,  10,   4,
-      0,  15,  15,  15,  14,  27,  18,  10,
-      4,  15,  16,   0,   7,  21,  33,   1,
-    -33,  -3, -14, -21, -13, -12, -39, -21,
-)
-_EG_BISHOP = (
-    -14, -21, -11,  -8,  -7,  -9, -17, -24,
-     -8,  -4,   7, -12,  -3, -13,  -4, -14,
-      2,  -8,   0,  -1,  -2,   6,   0,   4,
-     -3,   9,  12,   9,  14,  10,   3,   2,
-     -6,   3,  13,  19,   7,  10,  -3,  -9,
-    -12,  -3,   8,  10,  13,   3,  -7, -15,
-    -14, -18,  -7,  -1,   4,  -9, -15, -27,
-    -23,  -9, -23,  -5,  -9, -16,  -5, -17,
-)
-_MG_ROOK = (
-     32,  42,  32,  51,  63,   9,  31,  43,
-     27,  32,  58,  62,  80,  67,  26,  44,
-     -5,  19,  26,  36,  17,  45,  61,  16,
-    -24, -11,   7,  26,  24,  35,  -8, -20,
-    -36, -26, -12,  -1,   9,  -7,   6, -23,
-    -45, -25, -16, -17,   3,   0,  -5, -33,
-    -44, -16, -20,  -9,  -1,  11,  -6, -71,
-    -19, -13,   1,  17,  16,   7, -37, -26,
-)
-_EG_ROOK = (
-     13,  10,  18,  15,  12,  12,   8,   5,
-     11,  13,  13,  11,  -3,   3,   8,   3,
-      7,   7,   7,   5,   4,  -3,  -5,  -3,
-      4,   3,  13,   1,   2,   1,  -1,   2,
-      3,   5,   8,   4,  -5,  -6,  -8, -11,
-     -4,   0,  -5,  -1,  -7, -12,  -8, -16,
-     -6,  -6,   0,   2,  -9,  -9, -11,  -3,
-     -9,   2,   3,  -1,  -5, -13,   4, -20,
-)
-_MG_QUEEN = (
-    -28,   0,  29,  12,  59,  44,  43,  45,
-    -24, -39,  -5,   1, -16,  57,  28,  54,
-    -13, -17,   7,   8,  29,  56,  47,  57,
-    -27, -27, -16, -16,  -1,  17,  -2,   1,
-     -9, -26,  -9, -10,  -2,  -4,   3,  -3,
-    -14,   2, -11,  -2,  -5,   2,  14,   5,
-    -35,  -8,  11,   2,   8,  15,  -3,   1,
-     -1, -18,  -9,  10, -15, -25, -31, -50,
-)
-_EG_QUEEN = (
-     -9,  22,  22,  27,  27,  19,  10,  20,
-    -17,  20,  32,  41,  58,  25,  30,   0,
-    -20,   6,   9,  49,  47,  35,  19,   9,
-      3,  22,  24,  45,  57,  40,  57,  36,
-    -18,  28,  19,  47,  31,  34,  39,  23,
-    -16, -27,  15,   6,   9,  17,  10,   5,
-    -22, -23, -30, -16, -16, -23, -36, -32,
-    -33, -28, -22, -43,  -5, -32, -20, -41,
-)
-_MG_KING = (
-    -65,  23,  16, -15, -56, -34,   2,  13,
-     29,  -1, -20,  -7,  -8,  -4, -38, -29,
-     -9,  24,   2, -16, -20,   6,  22, -22,
-    -17, -20, -12, -27, -30, -25, -14, -36,
-    -49,  -1, -27, -39, -46, -44, -33, -51,
-    -14, -14, -22, -46, -44, -30, -15, -27,
-      1,   7,  -8, -64, -43, -16,   9,   8,
-    -15,  36,  12, -54,   8, -28,  24,  14,
-)
-_EG_KING = (
-    -74, -35, -18, -18, -11,  15,   4, -17,
-    -12,  17,  14,  17,  17,  38,  23,  11,
-     10,  17,  23,  15,  20,  45,  44,  13,
-     -8,  22,  24,  27,  26,  33,  26,   3,
-    -18,  -4,  21,  24,  27,  23,   9, -11,
-    -19,  -3,  11,  21,  23,  16,   7,  -9,
-    -27, -11,   4,  13,  14,   4,  -5, -17,
-    -53, -34, -21, -11, -28, -14, -24, -43,
-)
-# fmt: on
+TUNED_PIECES: tuple[PieceType, ...] = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+"""The piece types with a material value (the king has none), in the order of ``material``."""
+PIECE_NAMES: dict[PieceType, str] = {
+    chess.PAWN: "pawn",
+    chess.KNIGHT: "knight",
+    chess.BISHOP: "bishop",
+    chess.ROOK: "rook",
+    chess.QUEEN: "queen",
+    chess.KING: "king",
+}
 
-PIECE_SQUARE_TABLES: dict[PieceType, tuple[tuple[int, ...], tuple[int, ...]]] = {
-    chess.PAWN: (_MG_PAWN, _EG_PAWN),
-    chess.KNIGHT: (_MG_KNIGHT, _EG_KNIGHT),
-    chess.BISHOP: (_MG_BISHOP, _EG_BISHOP),
-    chess.ROOK: (_MG_ROOK, _EG_ROOK),
-    chess.QUEEN: (_MG_QUEEN, _EG_QUEEN),
-    chess.KING: (_MG_KING, _EG_KING),
+PAIR_WEIGHTS: tuple[str, ...] = (
+    # Mobility: per square a piece attacks that is neither its own side's nor attacked by an
+    # enemy pawn.
+    "knight_mobility",
+    "bishop_mobility",
+    "rook_mobility",
+    "queen_mobility",
+    # King safety: attacks by a side's pieces on the enemy king and the squares next to it;
+    # own pawns on the three files around the king, one or two ranks ahead.
+    "king_zone_attacks",
+    "king_pawn_shield",
+    "bishop_pair",
+    # Pawn structure: counts of doubled and isolated pawns.
+    "doubled_pawns",
+    "isolated_pawns",
+)
+"""The weights that are one (middlegame, endgame) pair of a count feature."""
+
+WEIGHT_SHAPES: dict[str, tuple[int, ...]] = {
+    "material": (len(TUNED_PIECES), 2),
+    **{f"{name}_squares": (8, 8, 2) for name in PIECE_NAMES.values()},
+    **{name: (2,) for name in PAIR_WEIGHTS},
+    "passed_pawns": (8, 2),
+}
+"""Every weight of chess.json and its shape; the last axis is always (middlegame, endgame).
+
+* ``material``: pawn, knight, bishop, rook, queen;
+* ``<piece>_squares``: the piece-square bonus, printed from White's side as a human reads a
+  diagram (the first row is rank 8, a8..h8; the last rank 1), for White's pieces; Black's
+  use the mirrored square;
+* ``passed_pawns``: the bonus of a passed pawn by its rank counted from its own side
+  (index 1 = second rank).
+"""
+
+MIDDLEGAME_PIECE_VALUES: list[int] = [0] * (chess.KING + 1)
+"""Indexed by piece type (0 and the king: 0)."""
+ENDGAME_PIECE_VALUES: list[int] = [0] * (chess.KING + 1)
+PIECE_SQUARE_TABLES: dict[PieceType, tuple[list[int], list[int]]] = {
+    piece_type: ([0] * 64, [0] * 64) for piece_type in chess.PIECE_TYPES
 }
 """Piece type -> (middlegame table, endgame table), printed rank 8 first (see above)."""
+EVAL_WEIGHTS: dict[str, tuple[int, int]] = {name: (0, 0) for name in PAIR_WEIGHTS}
+"""Feature name -> (middlegame weight, endgame weight) of the count terms added to the
+material and piece-square score. Each feature value is White's count minus Black's;
+``evaluate`` tapers the weights by game phase."""
+PASSED_PAWN_SCORES: list[tuple[int, int]] = [(0, 0)] * 8
+"""(middlegame, endgame) bonus of a passed pawn by rank from its own side (index 1 = its
+second rank): a passer is worth more the closer it is to promotion."""
+PASSED_PAWN_PACKED: list[Packed] = [0] * 8
+"""``PASSED_PAWN_SCORES`` packed."""
 
 
 def square_bonus(piece_type: PieceType, color: chess.Color, square: Square) -> tuple[int, int]:
-    """PeSTO's positional bonus (without material) of a piece, from its own side's view.
+    """The positional bonus (without material) of a piece, from its own side's view.
 
     The printed tables are White's view with rank 8 first, so White's a1 is printed index
     56 (``square ^ 56``) and Black, seeing the board the other way up, reads ``square``.
@@ -239,8 +179,9 @@ def _piece_scores() -> list[Packed]:
 
 PIECE_KEYS: list[int] = _piece_keys()
 """Polyglot Zobrist key of each piece index (so ``key()`` equals ``chess.polyglot.zobrist_hash``)."""
-PIECE_SCORES: list[Packed] = _piece_scores()
-"""Packed PeSTO material + piece-square score of each piece index, White's view."""
+PIECE_SCORES: list[Packed] = [0] * TABLE_SIZE
+"""Packed material + piece-square score of each piece index, White's view (filled by
+``apply_weights``)."""
 
 _POLYGLOT_CASTLING = 768
 _POLYGLOT_EN_PASSANT = 772
@@ -303,33 +244,6 @@ CAPTURE_ATTACKER_PENALTY: tuple[int, ...] = (0, 1, 3, 3, 5, 9, 10)
 PROMOTION_SCORES: tuple[int, ...] = (0, 0, 200, 200, 400, 800, 0)
 """Ordering bonus of a promotion by piece: a queen promotion ranks with a queen capture."""
 
-# ------------------------------------------------------------------ evaluation weights
-EVAL_WEIGHTS: dict[str, tuple[int, int]] = {
-    # Mobility: centipawns per square a piece attacks that is neither its own side's nor
-    # attacked by an enemy pawn. Small values of the kind tuned engines use (e.g. Fruit).
-    "knight_mobility": (4, 4),
-    "bishop_mobility": (5, 5),
-    "rook_mobility": (2, 4),
-    "queen_mobility": (1, 2),
-    # King safety: own pawns on the three files around the king, one or two ranks ahead;
-    # and attacks by a side's pieces on the enemy king and the squares next to it.
-    # Middlegame only.
-    "king_pawn_shield": (12, 0),
-    "king_zone_attacks": (7, 0),
-    # Pawn structure: counts, except passed pawns, which score PASSED_PAWN_UNITS by rank.
-    "doubled_pawns": (-10, -20),
-    "isolated_pawns": (-12, -16),
-    "passed_pawns": (5, 10),
-    "bishop_pair": (25, 50),
-}
-"""Feature name -> (middlegame weight, endgame weight) of the terms added to PeSTO's
-material and piece-square score (whose weight is 1). Each feature value is White's count
-minus Black's; ``evaluate`` tapers the weights by game phase."""
-
-PASSED_PAWN_UNITS: tuple[int, ...] = (0, 0, 1, 2, 4, 7, 11, 0)
-"""Passed-pawn units by rank counted from the pawn's own side (index 1 = second rank):
-a passer is worth more the closer it is to promotion."""
-
 MATERIAL_FEATURES: dict[str, PieceType] = {
     "pawns": chess.PAWN,
     "knights": chess.KNIGHT,
@@ -337,7 +251,7 @@ MATERIAL_FEATURES: dict[str, PieceType] = {
     "rooks": chess.ROOK,
     "queens": chess.QUEEN,
 }
-"""Feature name -> piece type of the material features (weights: PeSTO piece values)."""
+"""Feature name -> piece type of the material features (weights: ``material``)."""
 MOBILITY_FEATURES: dict[PieceType, str] = {
     chess.KNIGHT: "knight_mobility",
     chess.BISHOP: "bishop_mobility",
@@ -437,3 +351,70 @@ KING_LINES: tuple[Bitboard, ...] = tuple(
 )
 """Per square: every square on a rank, file or diagonal through it (where a piece could
 be pinned against a king standing there)."""
+
+
+# ------------------------------------------------------------------ loading weights
+def _checked_array(name: str, value: object, shape: tuple[int, ...]) -> Any:
+    """``value`` as nested lists of ints of ``shape`` (an int for shape ``()``;
+    ``WeightsError`` otherwise).
+
+    Scores are packed ints (see ``pack``), so a fitted weight is rounded to the centipawn.
+    """
+    if not shape:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+            raise WeightsError(f"chess weight {name!r}: {value!r} is not a number")
+        if abs(value) > MAX_WEIGHT:
+            raise WeightsError(f"chess weight {name!r}: {value!r} is beyond +-{MAX_WEIGHT}")
+        return round(value)
+    if not isinstance(value, list) or len(value) != shape[0]:
+        raise WeightsError(f"chess weight {name!r}: expected a list of {shape[0]} items, shape {list(shape)}")
+    return [_checked_array(name, item, shape[1:]) for item in value]
+
+
+MAX_WEIGHT = 100_000
+"""No weight is larger (a packed half must stay far inside +-2^31)."""
+
+
+def checked_weights(weights: Mapping[str, Any]) -> dict[str, Any]:
+    """Every weight of ``WEIGHT_SHAPES`` as int lists: ``weights`` over the shipped ones.
+
+    A name missing from ``weights`` keeps its shipped value (a file may hold only the
+    weights it changes); an unknown name or a wrong shape raises ``WeightsError``.
+    """
+    unknown = sorted(set(weights) - set(WEIGHT_SHAPES))
+    if unknown:
+        raise WeightsError(f"unknown chess weight {unknown[0]!r} (known: {', '.join(WEIGHT_SHAPES)})")
+    merged = dict(SHIPPED_WEIGHTS) if SHIPPED_WEIGHTS else {}
+    for name, value in weights.items():
+        merged[name] = _checked_array(name, value, WEIGHT_SHAPES[name])
+    missing = sorted(set(WEIGHT_SHAPES) - set(merged))
+    if missing:
+        raise WeightsError(f"chess weight {missing[0]!r} is missing")
+    return merged
+
+
+def apply_weights(weights: Mapping[str, Any]) -> None:
+    """Fill every table the EVAL reads from ``weights`` (see ``checked_weights``), in place."""
+    checked = checked_weights(weights)
+    for index, piece_type in enumerate(TUNED_PIECES):
+        MIDDLEGAME_PIECE_VALUES[piece_type], ENDGAME_PIECE_VALUES[piece_type] = checked["material"][index]
+    for piece_type, name in PIECE_NAMES.items():
+        middlegame, endgame = PIECE_SQUARE_TABLES[piece_type]
+        rows = checked[f"{name}_squares"]
+        middlegame[:] = [pair[0] for row in rows for pair in row]
+        endgame[:] = [pair[1] for row in rows for pair in row]
+    for name in PAIR_WEIGHTS:
+        EVAL_WEIGHTS[name] = tuple(checked[name])  # type: ignore[assignment]
+    PASSED_PAWN_SCORES[:] = [tuple(pair) for pair in checked["passed_pawns"]]
+    PASSED_PAWN_PACKED[:] = [pack(*pair) for pair in PASSED_PAWN_SCORES]
+    PIECE_SCORES[:] = _piece_scores()
+    CURRENT_WEIGHTS.clear()
+    CURRENT_WEIGHTS.update(checked)
+
+
+SHIPPED_WEIGHTS: dict[str, Any] = {}
+"""The packaged weights (resources/weights/chess.json), every name, as int lists."""
+CURRENT_WEIGHTS: dict[str, Any] = {}
+"""The weights the tables hold now (every name, int lists)."""
+SHIPPED_WEIGHTS.update(checked_weights(shipped_weights(WEIGHTS_FILE, "chess")))
+apply_weights(SHIPPED_WEIGHTS)

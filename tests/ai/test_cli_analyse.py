@@ -230,7 +230,7 @@ included, stop exactly at the limit. (Othello's exact solver is the exception: s
     [("chess", "pvs"), ("checkers", "pvs"), ("othello", "mtdf"), ("backgammon", "star2"), ("othello", "mcts")],
 )
 def test_node_limit(capsys: pytest.CaptureFixture[str], game: str, algorithm: str) -> None:
-    status, lines, _ = run(capsys, "analyse", "--game", game, "--algorithm", algorithm, "--nodes", "3000", "--json")
+    status, lines, _ = run(capsys, "analyse", "--game", game, "--algorithm", algorithm, "--nodes", "3000", "--json", "--no-book")
     assert status == 0
     record = final_record(lines)
     assert record["stopped"] is True

@@ -183,7 +183,7 @@ def test_switches_reach_the_search(capsys: pytest.CaptureFixture[str]) -> None:
     """Without iterative deepening one iteration is reported, at the depth asked for."""
     status, lines, _ = run(capsys, "analyse", "--game", "chess", "--depth", "2", "--no-iterative-deepening",
                            "--no-aspiration", "--no-null-move", "--no-lmr", "--no-killers", "--no-history",
-                           "--no-check-extensions", "--no-quiescence")
+                           "--no-check-extensions", "--no-quiescence", "--no-book")
     assert status == 0
     assert [line.split()[1] for line in lines if line.startswith("depth ")] == ["2"]
 

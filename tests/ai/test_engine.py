@@ -350,7 +350,7 @@ def test_all_ffo_1_to_19(number: int) -> None:
 # ------------------------------------------------------------------ limits and stop
 def test_a_one_second_search_returns_within_1_2_seconds() -> None:
     started = time.perf_counter()
-    answer = run_search(SearchRequest(game="chess", limits=Limits(time=1)))
+    answer = run_search(SearchRequest(game="chess", settings=SearchSettings(book=False), limits=Limits(time=1)))
     elapsed = time.perf_counter() - started
     assert elapsed < 1.2
     assert answer.best_move is not None and answer.depth >= 1
@@ -366,7 +366,10 @@ def test_a_stop_request_ends_the_search_within_100_ms(game: str) -> None:
             searching.set()
 
     latency, answer = stop_latency_in_thread(
-        lambda should_stop: run_search(SearchRequest(game=game), on_event=on_event, should_stop=should_stop), searching
+        lambda should_stop: run_search(
+            SearchRequest(game=game, settings=SearchSettings(book=False)), on_event=on_event, should_stop=should_stop
+        ),
+        searching,
     )
     assert latency < STOP_BUDGET, f"{latency * 1000:.0f} ms of CPU time after the stop request"
     assert isinstance(answer, Finished) and answer.best_move is not None and answer.stopped
@@ -395,7 +398,7 @@ def test_progress_arrives_at_least_four_times_a_second() -> None:
         if isinstance(event, Progress):
             times.append(time.thread_time())
 
-    search(new_game("chess"), SearchSettings(), Limits(time=1.5), on_event=on_event)
+    search(new_game("chess"), SearchSettings(book=False), Limits(time=1.5), on_event=on_event)
     gaps = [later - earlier for earlier, later in zip([started, *times], times)]
     assert len(times) >= 4
     assert max(gaps) < 0.3

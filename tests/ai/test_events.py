@@ -26,7 +26,7 @@ def test_every_event_round_trips_through_pickle(algorithm: str) -> None:
         state.play(state.chance_outcomes()[3][0])  # a roll: a decision root with moves
     events: list[SearchEvent] = []
     limits = Limits(nodes=2_000) if algorithm == "mcts" else Limits(depth=2)
-    answer = search(state, SearchSettings(algorithm=algorithm), limits, on_event=events.append)
+    answer = search(state, SearchSettings(algorithm=algorithm, book=False), limits, on_event=events.append)
     events.append(answer)
     kinds = {type(event) for event in events}
     assert Finished in kinds and Iteration in kinds

@@ -32,7 +32,7 @@ def test_minimax_to_depth_3_in_a_tactical_middlegame_visits_only_its_tree() -> N
 
 def test_quiescence_asked_for_still_extends_minimax() -> None:
     state = new_game("chess", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")  # exd5 possible
-    settings = SearchSettings(algorithm="minimax", quiescence=True)
+    settings = SearchSettings(algorithm="minimax", quiescence=True, book=False)  # 1.e4 d5 is in the chess book
     assert search(state, settings, Limits(depth=1)).stats.qnodes > 0
 
 

@@ -76,7 +76,7 @@ def test_a_time_limit_holds_during_an_othello_endgame_solve() -> None:
 @pytest.mark.parametrize("algorithm", ["alphabeta", "pvs", "mtdf", "minimax", "mcts"])
 def test_a_stop_ends_a_chess_search_within_100_ms(algorithm: str) -> None:
     state = new_game("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3")
-    latency, answer = stop_latency(state, SearchSettings(algorithm=algorithm))
+    latency, answer = stop_latency(state, SearchSettings(algorithm=algorithm, book=False))
     assert latency < STOP_BUDGET, f"{latency * 1000:.0f} ms of CPU time after the stop request"
     assert answer.best_move is not None  # type: ignore[attr-defined]
 
@@ -84,20 +84,20 @@ def test_a_stop_ends_a_chess_search_within_100_ms(algorithm: str) -> None:
 @pytest.mark.parametrize("algorithm", ["expectiminimax", "star1", "star2", "mcts"])
 def test_a_stop_ends_a_backgammon_search_within_100_ms(algorithm: str) -> None:
     state = backgammon_midgame()
-    latency, answer = stop_latency(state, SearchSettings(algorithm=algorithm))
+    latency, answer = stop_latency(state, SearchSettings(algorithm=algorithm, book=False))
     assert latency < STOP_BUDGET, f"{latency * 1000:.0f} ms of CPU time after the stop request"
     assert answer.best_move in state.legal_moves()  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("game", "algorithm"), [("chess", "pvs"), ("checkers", "alphabeta"), ("othello", "mtdf")])
 def test_a_node_limit_stops_at_the_limit(game: str, algorithm: str) -> None:
-    answer = search(new_game(game), SearchSettings(algorithm=algorithm), Limits(nodes=3000))
+    answer = search(new_game(game), SearchSettings(algorithm=algorithm, book=False), Limits(nodes=3000))
     assert 3000 <= answer.nodes <= 3000 + 1  # checked at the limit, not an interval later
 
 
 def test_a_one_second_search_answers_within_1_2_seconds_in_process() -> None:
     started = time.perf_counter()
-    answer = search(new_game("chess"), SearchSettings(algorithm="pvs"), Limits(time=1.0))
+    answer = search(new_game("chess"), SearchSettings(algorithm="pvs", book=False), Limits(time=1.0))
     assert time.perf_counter() - started < 1.2
     assert answer.best_move is not None
 
@@ -126,7 +126,7 @@ def test_progress_arrives_at_least_four_times_a_second_everywhere(
     elif game == "backgammon":
         state, settings = backgammon_midgame(), SearchSettings(algorithm=algorithm)
     else:
-        state, settings = new_game(game), SearchSettings(algorithm=algorithm)
+        state, settings = new_game(game), SearchSettings(algorithm=algorithm, book=False)
     times: list[float] = []
 
     def on_event(event: object) -> None:

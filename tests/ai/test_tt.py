@@ -206,7 +206,7 @@ def test_the_search_runs_on_any_search_table(game: str, depth: int) -> None:
 
     own = DictTable()
     assert isinstance(own, SearchTable)
-    settings = SearchSettings(algorithm="alphabeta", quiescence=False)
+    settings = SearchSettings(algorithm="alphabeta", quiescence=False, book=False)
     builtin = search(new_game(game), settings, Limits(depth=depth), shared={})
     shared: dict[str, object] = {TT_KEY: own}
     answer = search(new_game(game), settings, Limits(depth=depth), shared=shared)

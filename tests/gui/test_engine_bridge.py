@@ -153,7 +153,7 @@ def test_move_now_still_delivers_the_answer(qtbot: QtBot) -> None:
     bridge = EngineBridge(pool)
     started: list[SearchInfo] = []
     bridge.search_started.connect(started.append)
-    search_id = bridge.start_search(new_game("chess"), SearchSettings(), Limits())  # infinite
+    search_id = bridge.start_search(new_game("chess"), SearchSettings(book=False), Limits())  # infinite
     assert started and started[0].search_id == search_id and started[0].root.NAME == "chess"
     with qtbot.waitSignal(bridge.iteration_received, timeout=5000):
         pass

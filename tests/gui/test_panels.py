@@ -58,7 +58,7 @@ def test_a_real_search_fills_the_panel_in_the_games_notation(qtbot: QtBot, bridg
     best_moves: list[object] = []
     panel.best_move_changed.connect(best_moves.append)
     state = new_game("chess")
-    finished = run_search(qtbot, bridge, panel, state, SearchSettings(), Limits(depth=4))
+    finished = run_search(qtbot, bridge, panel, state, SearchSettings(book=False), Limits(depth=4))
     assert layout_widths(panel) == widths
     assert best_moves and best_moves[-1] == finished.best_move
     expected = "  ".join(state.line_names(finished.pv))

@@ -83,7 +83,7 @@ def test_the_computer_answers_and_undo_takes_back_to_the_human(qtbot: QtBot, bri
 def test_undo_while_the_computer_thinks_stops_the_search(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
     slow = PlayerConfig(kind=COMPUTER, strength="time", seconds=30.0)
     session = make_session("chess", (HUMAN_SIDE, slow))
-    session.play_text("d4")
+    session.play_text("a3")  # out of the opening book, so the computer searches
     qtbot.waitUntil(lambda: session.is_thinking, timeout=5_000)
     session.undo()
     assert not session.is_thinking and session.history == []
