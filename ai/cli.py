@@ -450,6 +450,14 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
         help="worker processes, 1 up to the cores this process may use; more than 1 searches on the engine "
         "pool (Lazy SMP, root-parallel MCTS, a root split), whose start-up --time does not count",
     )
+    group.add_argument(
+        "--weights",
+        dest="weights",
+        default=unset,
+        metavar="FILE",
+        help="a JSON file of evaluation weights (a tuner's output) instead of the packaged ones",
+    )
+    switch_off("--no-book", "book", "the opening book (search the opening too)")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -20,7 +20,9 @@ move, or a deeper analysis) starts with what this one learned. ``clear_memory()`
 
 from __future__ import annotations
 
+import os
 import queue
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,11 +30,13 @@ from typing import TYPE_CHECKING, Any
 
 import games
 from games.base import CHANCE, GameState, IllegalMoveError
+from games.weights import WeightsError, read_weights
 
 from ai.context import DISCARD_EVENTS, SearchContext
 from ai.control import SearchControl
 from ai.events import Finished, SearchEvent
 from ai.observer import SearchObserver
+from ai.reporting import answer_from_book
 from ai.search import CHANCE_ALGORITHMS, AlgorithmSpec, get_algorithm
 from ai.settings import Limits, SearchRequest, SearchSettings
 
@@ -117,7 +121,51 @@ def prepare(request: SearchRequest) -> PreparedSearch:
     algorithm = checked_algorithm(request.settings, request.limits)
     state = build_state(request)
     algorithm.check_game(type(state))
+    weights_for(type(state), request.settings.weights)  # a bad weights file is a bad request
     return PreparedSearch(request, algorithm, state, parse_root_moves(state, request.root_moves))
+
+
+_weights_cache: dict[tuple[str, str], tuple[tuple[int, int], dict[str, Any]]] = {}
+_weights_in_use: dict[type[GameState], tuple[str, tuple[int, int]] | None] = {}
+
+
+def weights_for(game: type[GameState], path: str) -> dict[str, Any] | None:
+    """The weights mapping in the file ``path`` for ``game`` (``None`` for "": the packaged
+    ones), read once per file version (modification time and size) and checked by
+    ``games.weights`` and by the game itself, which means applying it: after this call
+    ``game``'s EVAL reads these weights. ``WeightsError`` (a ``ValueError``) otherwise."""
+    if not path:
+        return None
+    if game.WEIGHTS_FILE is None:
+        raise WeightsError(f"{game.NAME}'s evaluation has no tunable weights (no weights file applies)")
+    try:
+        stat = os.stat(path)
+    except OSError as error:
+        raise WeightsError(f"cannot read weights file {path!r}: {error.strerror or error}") from None
+    version = (stat.st_mtime_ns, stat.st_size)
+    cached = _weights_cache.get((game.NAME, path))
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    weights = read_weights(path, game.NAME)
+    _weights_in_use[game] = None  # unknown until set_weights returns
+    try:
+        game.set_weights(weights)  # the game's own check of the names and shapes
+    except WeightsError:
+        game.set_weights(None)
+        raise
+    _weights_in_use[game] = (path, version)
+    _weights_cache[(game.NAME, path)] = (version, weights)
+    return weights
+
+
+def use_weights(game: type[GameState], path: str) -> None:
+    """Make ``game``'s EVAL read the weights in ``path`` ("" : the packaged ones) in this
+    process, unless it already does: the step before every search."""
+    weights = weights_for(game, path)
+    wanted = None if weights is None else (path, _weights_cache[(game.NAME, path)][0])
+    if _weights_in_use.get(game) != wanted:
+        game.set_weights(weights)
+        _weights_in_use[game] = wanted
 
 
 def checked_algorithm(settings: SearchSettings, limits: Limits) -> AlgorithmSpec:
@@ -235,6 +283,7 @@ def _run(
             f"{algorithm.name} cannot search {state.NAME}: the position is a dice roll (a "
             f"chance node); use {', '.join(CHANCE_ALGORITHMS)}"
         )
+    use_weights(type(state), request.settings.weights)
     run = algorithm.load()
     context = SearchContext(
         settings=request.settings,
@@ -246,7 +295,32 @@ def _run(
         root_moves=prepared.root_moves,
         helper=helper,
     )
+    if request.settings.book and not prepared.root_moves:
+        move = book_move(state, request.settings.seed)
+        if move is not None:
+            return answer_from_book(state, context, move)
     return run(state, context)
+
+
+def book_move(state: GameState, seed: int) -> Any | None:
+    """One of the book's moves at ``state``, drawn by weight, or ``None`` (no book move).
+
+    The draw is seeded by ``seed`` and the position, so a request answers the same way in
+    every worker of the pool and every time it is asked, while different seeds (a match's
+    games) vary the opening."""
+    entries = [(move, weight) for move, weight in state.book_moves() if weight > 0]
+    if not entries:
+        return None
+    legal = state.legal_moves()
+    entries = [(move, weight) for move, weight in entries if move in legal]
+    if not entries:
+        return None
+    draw = random.Random(f"{seed}:{state.key()!r}").random() * sum(weight for _, weight in entries)
+    for move, weight in entries:
+        draw -= weight
+        if draw < 0:
+            return move
+    return entries[-1][0]
 
 
 def search_on_pool(

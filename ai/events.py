@@ -180,6 +180,8 @@ class Finished:
     """True when a limit or a stop request ended the search (not a natural end)."""
     error: str | None = None
     """Set when the search could not run (bad request); ``best_move`` is then ``None``."""
+    book: bool = False
+    """The move came from the opening book: nothing was searched (depth and nodes are 0)."""
 
 
 SearchEvent = Iteration | CurrentMove | Progress | Finished

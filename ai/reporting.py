@@ -14,6 +14,7 @@ listens (``context.emit`` is the default sink) no event but ``Finished`` is buil
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Protocol
 
 from games.base import CHANCE, GameState, Player
@@ -194,3 +195,13 @@ def answer_without_search(state: GameState, context: SearchContext, reason: str)
     raw = terminal_score(state, 0) if state.is_terminal() else 0.0
     reporter = Reporter(context, type(state), view, _NothingCounted())
     return reporter.finished(0, raw, [], stopped=False, error=reason)
+
+
+def answer_from_book(state: GameState, context: SearchContext, move: Any) -> Finished:
+    """The answer for a book move: ``move``, nothing searched (depth and nodes 0), ``book``
+    set; its score is the root's static EVAL for the side to move, the only estimate an
+    answer that searched nothing has."""
+    mover = state.to_move()
+    reporter = Reporter(context, type(state), mover, _NothingCounted())
+    answer = reporter.finished(0, state.evaluate(mover), [move], stopped=False)
+    return dataclasses.replace(answer, book=True)

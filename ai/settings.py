@@ -73,6 +73,14 @@ class SearchSettings:
     threads: int = 1
     """Worker processes for the pool (Lazy SMP / root parallel)."""
 
+    weights: str = ""
+    """A JSON file of EVAL weights (``games.weights``; a tuner's output) to search with
+    instead of the packaged ones; empty: the packaged weights."""
+
+    book: bool = True
+    """Play the game's opening-book move (``GameState.book_moves``) when it has one, without
+    searching; the answer then says ``book``."""
+
 
 @dataclass(frozen=True)
 class SearchRequest:

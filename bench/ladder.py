@@ -19,6 +19,7 @@ Rungs (peers, none written here):
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -29,6 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai.match.command import UNTIMED_TIMEOUT  # noqa: E402
+from ai.match.cores import CoreReservation  # noqa: E402
 from ai.match.openings import built_in  # noqa: E402
 from ai.match.players import GameHistory, Player, make_player  # noqa: E402
 from ai.match.runner import MatchResult, run_match  # noqa: E402
@@ -98,7 +100,8 @@ def run_rung(game: str, rung: str, games: int, seconds: float, seed: int) -> Mat
         timed = getattr(theirs, "FOLLOWS_TIME_LIMIT", False)
         theirs.move_timeout = 3 * seconds + 10 if timed else UNTIMED_TIMEOUT  # type: ignore[attr-defined]
     try:
-        return run_match(game, (ours, theirs), games, Limits(time=seconds), built_in(game, seed), seed)
+        with CoreReservation(1, on_wait=lambda text: print(text, file=sys.stderr, flush=True)):
+            return run_match(game, (ours, theirs), games, Limits(time=seconds), built_in(game, seed), seed)
     finally:
         ours.close()
         theirs.close()
@@ -117,7 +120,7 @@ def report(game: str, rung: str, result: MatchResult, seconds: float, wall: floa
     failures = sum(bool(outcome.failure) for outcome in result.outcomes)
     if failures:
         line += f"  ({failures} forfeits)"
-    return line + f"  [{wall:.0f} s]"
+    return line + f"  [{wall:.0f} s, load {os.getloadavg()[0]:.1f}]"  # the load says how fair the clock was
 
 
 def main() -> None:

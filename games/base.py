@@ -256,6 +256,27 @@ class GameState(ABC):
         with ``sum(weight * value) == evaluate(player)``."""
         return {}
 
+    WEIGHTS_FILE: ClassVar[str | None] = None
+    """The packaged file in ``resources/weights/`` EVAL reads its weights from (``None``:
+    this game's EVAL has no tunable weights). See ``games.weights``."""
+
+    @classmethod
+    def set_weights(cls, weights: Mapping[str, Any] | None) -> None:
+        """Make EVAL use ``weights`` (a checked document's ``weights`` mapping; ``None``:
+        the packaged ones) from now on, in this process. Per process because EVAL is the
+        hottest code there is and reads module-level tables; the engine calls this before
+        every search, so two players with different weights can take turns in one process.
+        A mapping the game cannot use raises ``games.weights.WeightsError``."""
+        if weights is not None:
+            from games.weights import WeightsError
+
+            raise WeightsError(f"{cls.NAME}'s evaluation has no tunable weights")
+
+    def book_moves(self) -> Sequence[tuple[Any, float]]:
+        """The opening book's moves here with their weights (empty: no book move). The engine
+        plays one of them instead of searching when ``SearchSettings.book`` is on."""
+        return ()
+
     HAS_SOLVER: ClassVar[bool] = False
     """Whether ``solve`` can return exact values (Othello's endgame solver)."""
 

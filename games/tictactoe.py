@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from games.base import BadPositionError, GameState, IllegalMoveError, Player
+from games.weights import named_numbers, shipped_weights
 from games.zobrist import zobrist_keys
 
 Square = int
@@ -39,7 +40,9 @@ O_TO_MOVE_KEY = _KEYS[18]
 # The notes' open-lines evaluation: Eval = X_n - O_n, where X_n counts the lines still open
 # for x (no o in them). A line with two of a player's marks and an empty third is weighted
 # more, so depth-limited demos prefer real threats.
-DEFAULT_WEIGHTS: dict[str, float] = {"open_lines": 1.0, "threats": 3.0}
+WEIGHTS_NAMES = ("open_lines", "threats")
+DEFAULT_WEIGHTS: dict[str, float] = named_numbers(shipped_weights("tictactoe.json", "tictactoe"), WEIGHTS_NAMES, "tictactoe")
+"""EVAL's weights as shipped in ``resources/weights/tictactoe.json``."""
 
 
 def square_name(square: Square) -> str:
@@ -69,6 +72,11 @@ class TicTacToeState(GameState):
     """The evaluation counts lines still open to a player."""
     SCORE_DECIMALS: ClassVar[int] = 0
     weights: ClassVar[dict[str, float]] = DEFAULT_WEIGHTS
+    WEIGHTS_FILE: ClassVar[str | None] = "tictactoe.json"
+
+    @classmethod
+    def set_weights(cls, weights: Mapping[str, object] | None) -> None:
+        cls.weights = dict(DEFAULT_WEIGHTS) if weights is None else named_numbers(weights, WEIGHTS_NAMES, cls.NAME)
 
     __slots__ = ("masks", "player", "history", "_key")
 

@@ -1,7 +1,7 @@
 """``plyground match``: engine against engine, with a running score and the Elo difference.
 
     plyground match --game G --a SPEC --b SPEC --games N [--time S | --depth D]
-                    [--threads T] [--openings FILE] [--out FILE] [--seed K] [--move-timeout S]
+                    [--threads T] [--openings FILE] [--out FILE] [--seed K] [--move-timeout S] [--no-wait]
 
 SPECs are described in ``ai.match.players``; openings in ``ai.match.openings``; the numbers
 printed at the end in ``ai.match.stats``. A progress bar with the running score goes to
@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ai.match import openings as opening_book
+from ai.match.cores import CoreReservation
 from ai.match.players import Player, SpecError, make_player
 from ai.match.records import write_games
 from ai.match.runner import DEFAULT_MAX_PLIES, GameOutcome, MatchResult, run_match
@@ -61,6 +62,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
                        f"own level, GTP and gnubg, {UNTIMED_TIMEOUT:g} s)")
     match.add_argument("--max-plies", type=integer("--max-plies", 1, MAX_PLIES_LIMIT), default=DEFAULT_MAX_PLIES,
                        help="adjudicate a draw after this many plies")
+    match.add_argument("--no-wait", action="store_true",
+                       help="stop at once when other matches hold every core (default: wait for a free one; "
+                       "each match reserves a core per thread so that timings stay fair)")
     match.set_defaults(handler=command_match)
 
 
@@ -93,7 +97,8 @@ def command_match(args: argparse.Namespace) -> int:
             if out is not None:
                 out.write_text(write_games([o.record for o in result.outcomes], args.game), encoding="utf-8")
 
-        result = run_match(args.game, (players[0], players[1]), args.games, limits, openings, args.seed, args.max_plies, on_game)
+        with CoreReservation(args.threads, wait=not args.no_wait, on_wait=lambda text: print(text, file=sys.stderr, flush=True)):
+            result = run_match(args.game, (players[0], players[1]), args.games, limits, openings, args.seed, args.max_plies, on_game)
         progress.finish()
     finally:
         for player in players:

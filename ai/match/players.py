@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from ai.levels import LEVELS
@@ -119,10 +120,7 @@ def parse_builtin(text: str, game: str) -> BuiltinSpec:
             elif key in _LIMIT_KEYS:
                 limits[key] = _parse_number(_LIMIT_KEYS[key], raw, key, text)
             elif key == "weights":
-                raise SpecError(
-                    f"player {text!r}: weights files are not supported yet (no game takes its "
-                    "evaluation weights from a file)"
-                )
+                values[key] = str(Path(raw).expanduser().resolve())  # workers may run elsewhere
             elif key in _SETTING_TYPES and key != "threads":
                 values[key] = _parse_setting(key, raw, text)
             else:
@@ -131,9 +129,10 @@ def parse_builtin(text: str, game: str) -> BuiltinSpec:
     settings = SearchSettings(**values)
     try:
         get_algorithm(settings.algorithm).check_game(get_game(game))
-        from ai.engine import check_settings
+        from ai.engine import check_settings, weights_for
 
         check_settings(settings, Limits(**limits))
+        weights_for(get_game(game), settings.weights)
     except ValueError as error:
         raise SpecError(f"player {text!r}: {error}") from None
     return BuiltinSpec(text, settings, Limits(**limits) if limits else None)

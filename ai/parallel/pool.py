@@ -499,6 +499,9 @@ class EnginePool:
         request = search.request
         algorithm = prepared.algorithm.name
         count = self._size
+        if request.settings.book and not prepared.root_moves and engine.book_move(prepared.state, request.settings.seed) is not None:
+            search.parts = [_Part(0, request, Role())]  # a book answer: one worker, nothing to share out
+            return
         if algorithm in LAZY_SMP_ALGORITHMS:
             search.mode = "smp" if count > 1 else "single"
             search.uses_table = True

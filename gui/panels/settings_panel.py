@@ -88,6 +88,7 @@ class SettingsPanel(QWidget):
         top.addRow("Algorithm", self.algorithm)
         cores = os.cpu_count() or 1
         top.addRow("Threads", spin("threads", 1, cores, f" of {cores}"))
+        top.addRow(check("book", "Opening book", "Play a book move, without searching, while the game is in the book"))
         layout.addLayout(top)
 
         depth_first = QGroupBox("Search enhancements")

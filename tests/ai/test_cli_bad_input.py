@@ -143,6 +143,8 @@ SWITCHES = {
     "playout_depth": (["--playout-depth", "4"], 4),
     "seed": (["--seed", "7"], 7),
     "threads": (["--threads", "1"], 1),
+    "weights": (["--weights", "tuned.json"], "tuned.json"),
+    "book": (["--no-book"], False),
 }
 """Every ``SearchSettings`` field: the option that sets it and the value it then has."""
 
