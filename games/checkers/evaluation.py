@@ -14,6 +14,10 @@ because each is a handful of shifts and popcounts on the bitboards:
 * ``runaway``: men at most three rows from crowning with no enemy piece anywhere in their
   forward cone, so nothing in front can stop them (further back, a king has time to come).
 * ``advancement``: rows advanced by the men, summed; it pushes play forward in endgames.
+
+The weights are data (``resources/weights/checkers.json``, read once at import); a search
+may replace them (``CheckersState.set_weights``), so the code reads the class's current
+table at every call.
 """
 
 from __future__ import annotations
@@ -32,19 +36,16 @@ from games.checkers.bitboards import (
     quiet_move_count,
     square_row,
 )
+from games.weights import named_numbers, shipped_weights
 
 FEATURE_NAMES: tuple[str, ...] = ("men", "kings", "back_rank", "centre", "mobility", "runaway", "advancement")
 
-DEFAULT_WEIGHTS: dict[str, float] = {
-    "men": 100.0,
-    "kings": 140.0,
-    "back_rank": 8.0,
-    "centre": 5.0,
-    "mobility": 2.0,
-    "runaway": 30.0,
-    "advancement": 1.0,
-}
-"""Evaluation units per unit of each feature (a man = 100)."""
+WEIGHTS_FILE = "checkers.json"
+"""The packaged weights (``resources/weights/checkers.json``): data, fitted by
+``bench/tune_checkers.py``."""
+
+DEFAULT_WEIGHTS: dict[str, float] = named_numbers(shipped_weights(WEIGHTS_FILE, "checkers"), FEATURE_NAMES, "checkers")
+"""Evaluation units per unit of each feature (a man = 100), as shipped."""
 
 CENTRE_SQUARES: tuple[int, ...] = (10, 11, 14, 15, 18, 19, 22, 23)
 CENTRE: Bitboard = sum(MASK_OF_SQUARE[square] for square in CENTRE_SQUARES)

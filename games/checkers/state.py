@@ -26,7 +26,7 @@ cover it either (nor the repetition history), as in chess engines.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from games.base import GameState, IllegalMoveError, Player
 from games.checkers.bitboards import (
@@ -52,7 +52,13 @@ from games.checkers.bitboards import (
     square_bit,
     squares_of,
 )
-from games.checkers.evaluation import DEFAULT_WEIGHTS, FEATURE_NAMES, evaluate_for_black, feature_values
+from games.checkers.evaluation import (
+    DEFAULT_WEIGHTS,
+    FEATURE_NAMES,
+    WEIGHTS_FILE,
+    evaluate_for_black,
+    feature_values,
+)
 from games.checkers.notation import (
     CROWN_SQUARES,
     SIDE_NAMES,
@@ -62,6 +68,7 @@ from games.checkers.notation import (
     parse_fen,
     parse_move_squares,
 )
+from games.weights import named_numbers
 from games.zobrist import zobrist_keys
 
 NO_PROGRESS_LIMIT = 80
@@ -188,6 +195,14 @@ class CheckersState(GameState):
     SCORE_UNIT_SIZE: ClassVar[float] = 100.0
     """The evaluation counts a man as 100 (see ``games.checkers.evaluation``)."""
     weights: ClassVar[dict[str, float]] = DEFAULT_WEIGHTS
+    """The EVAL weights in use (``set_weights``); every evaluation reads them at call time."""
+    WEIGHTS_FILE: ClassVar[str | None] = WEIGHTS_FILE
+
+    @classmethod
+    def set_weights(cls, weights: Mapping[str, Any] | None) -> None:
+        """EVAL reads ``weights`` (every feature of ``FEATURE_NAMES``, a number each) from
+        now on; ``None``: the packaged ones. ``WeightsError`` names what is missing or extra."""
+        cls.weights = dict(DEFAULT_WEIGHTS) if weights is None else named_numbers(weights, FEATURE_NAMES, cls.NAME)
 
     __slots__ = ("black", "white", "kings", "player", "no_progress_plies", "_key", "_history", "_keys")
 
