@@ -8,7 +8,8 @@ the side to move is the loser). A problem counts as solved when
 
 1. the engine, searching the root for the winning side, plays a key move (when there is one),
 2. and the engine then *wins the game* playing the winning side against itself defending
-   (same limits a move, separate transposition tables), within ``--max-plies``.
+   (same limits a move, separate transposition tables, a forced move played without a
+   search), within ``--max-plies``.
 
 A position can be won long before a search proves it, so the played-out win, not a proven
 score, is the test; the printed ``depth`` and ``proof`` columns say how far the first search
@@ -52,6 +53,8 @@ class ProblemResult:
     """``won``, ``drawn`` or ``lost`` from the winning side's view, after the play-out."""
     plies: int
     seconds: float
+    line: tuple[str, ...] = ()
+    """The played-out game's moves, and how it ended."""
 
     @property
     def solved(self) -> bool:
@@ -93,21 +96,27 @@ def solve(
     proof = first.score.outcome if state.to_move() == winner else -first.score.outcome
     plies = 0
     move = first.best_move
+    line: list[str] = []
     while True:
+        line.append(state.move_name(move))
         state.play(move)
         plies += 1
         if state.is_terminal() or plies >= max_plies:
             break
-        move = search(state, settings, limits, shared=tables[state.to_move()]).best_move
+        moves = state.legal_moves()
+        if len(moves) == 1:  # a forced capture: nothing to search
+            move = moves[0]
+        else:
+            move = search(state, settings, limits, shared=tables[state.to_move()]).best_move
     if state.is_terminal() and state.utility(winner) > 0:
         outcome = "won"
     elif state.is_terminal() and state.utility(winner) < 0:
         outcome = "lost"
     else:
         outcome = "drawn"
-    return ProblemResult(
-        str(problem["id"]), first_name, key_ok, first.depth, proof, outcome, plies, time.perf_counter() - started
-    )
+    line.append(f"({state.termination_reason() or 'stopped at --max-plies'}: {state.to_text()})")
+    seconds = time.perf_counter() - started
+    return ProblemResult(str(problem["id"]), first_name, key_ok, first.depth, proof, outcome, plies, seconds, tuple(line))
 
 
 def main() -> None:
@@ -118,6 +127,7 @@ def main() -> None:
     limit.add_argument("--depth", type=int, help="depth a move")
     parser.add_argument("--ids", default="", help="comma-separated problem ids (default: all)")
     parser.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES)
+    parser.add_argument("--verbose", action="store_true", help="print each played-out game")
     args = parser.parse_args()
     if args.time is not None:
         limits = Limits(time=args.time)
@@ -139,6 +149,8 @@ def main() -> None:
             f"{proof:>6}{result.outcome:>8}{result.plies:>6}{result.seconds:>9.1f}",
             flush=True,
         )
+        if args.verbose or not result.solved:
+            print("    " + " ".join(result.line), flush=True)
     print(f"solved {solved}/{len(problems)} in {total:.1f} s ({limits})")
 
 
