@@ -48,16 +48,17 @@ UNIT_FEATURE = "men"
 
 
 def play_game(rng: random.Random, depth: int, noise: float, seed: int) -> dict[str, Any]:
-    """One self-play game: its opening, the quiet positions seen and Black's result."""
+    """One self-play game: its opening, the quiet positions seen (black, white, kings, side
+    to move) and Black's result."""
     opening = rng.choice(ballot_openings("checkers"))
     state = opening.state("checkers")
     tables: dict[int, dict[str, Any]] = {0: {}, 1: {}}
     settings = SearchSettings(seed=seed)
-    positions: list[tuple[int, int, int]] = []
+    positions: list[tuple[int, int, int, int]] = []
     plies = 0
     while not state.is_terminal() and plies < MAX_PLIES:
         if plies >= SKIP_PLIES and not state.noisy_moves():
-            positions.append((state.black, state.white, state.kings))
+            positions.append((state.black, state.white, state.kings, state.to_move()))
         moves = state.legal_moves()
         if plies < NOISY_PLIES and len(moves) > 1 and rng.random() < noise:
             move = rng.choice(moves)
@@ -95,7 +96,7 @@ def load(paths: list[str]) -> tuple[list[list[float]], list[float]]:
             if not line.strip():
                 continue
             game = json.loads(line)
-            for black, white, kings in {tuple(position) for position in game["positions"]}:
+            for black, white, kings, *_ in {tuple(position) for position in game["positions"]}:
                 rows.append([float(value) for value in feature_values(black, white, kings)])
                 results.append(float(game["result"]))
     return rows, results
