@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from games.othello.exact import SOLVER_EMPTIES
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -57,8 +59,9 @@ class SearchSettings:
     null_move: bool = True
     late_move_reductions: bool = True
 
-    # Othello's exact endgame solver (``GameState.solve``), 0 to switch it off.
-    solver_empties: int = 14
+    # Othello's exact endgame solver (``GameState.solve``), 0 to switch it off. The default
+    # is the measured depth of the solver in use (``games.othello.exact``: 18 native, 14 Python).
+    solver_empties: int = SOLVER_EMPTIES
 
     # MCTS (UCT, Kocsis & Szepesvari 2006).
     exploration: float = 1.41

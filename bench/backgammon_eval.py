@@ -1,16 +1,18 @@
 """Backgammon EVAL against Tesauro's pubeval: a cubeless money-game match, 1 ply each.
 
-Run: ``.venv/bin/python bench/backgammon_eval.py [--games 400] [--seed 2024] [--evaluator net|linear]
-[--opponents random,pubeval,gnubg]``.
+Run: ``.venv/bin/python bench/backgammon_eval.py [--games 400] [--seed 2024]
+[--evaluator net|linear|FILE] [--opponents random,pubeval,gnubg,net:FILE]``.
 
 Both sides pick the play whose resulting position their evaluator likes best (no search),
 so the match measures the evaluators alone. pubeval (G. Tesauro, 1993, public weights in
-``tests/data/backgammon/pubeval_weights.json``) is a yardstick, never the product's
-evaluator. Colours alternate and both players see the same seeded dice stream, so luck
-mostly cancels; the line printed is points per game for Plyground with its standard error,
-plus the same against a player that picks uniformly at random (a floor, not a peer).
-``--evaluator linear`` measures the older hand-featured linear EVAL (``linear_evaluate``)
-instead of the network, so before/after run on the same dice; ``gnubg`` is GNU Backgammon
+``resources/weights/pubeval.json``) is a yardstick, never the product's evaluator; it is
+``ai.match.pubeval``, the match SPEC ``pubeval``. Colours alternate and both players see the
+same seeded dice stream, so luck mostly cancels; the line printed is points per game for
+Plyground with its standard error and paired 95% interval, games won, and the share of all
+points won; plus the same against a player that picks uniformly at random (a floor, not a
+peer). ``--evaluator FILE`` plays another network's weights (``net:FILE`` as an opponent:
+old vs new head to head on the same dice); ``--evaluator linear`` measures the older
+hand-featured linear EVAL (``linear_evaluate``) instead of the network; ``gnubg`` is GNU Backgammon
 0-ply (Debian's ``gnubg``, driven as ``plyground match`` drives it), cubeless, 1 ply against
 its neural net alone.
 """
@@ -28,52 +30,43 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.backgammon import BackgammonState  # noqa: E402
-from games.backgammon.board import BAR, CHECKERS, OFF, Board  # noqa: E402
+from ai.match.pubeval import pubeval_play  # noqa: E402
+from games.backgammon import BackgammonState, network  # noqa: E402
 from games.base import CHANCE  # noqa: E402
-
-WEIGHTS = json.loads(
-    (Path(__file__).resolve().parent.parent / "tests" / "data" / "backgammon" / "pubeval_weights.json").read_text()
-)
 
 Chooser = Callable[[BackgammonState, random.Random], object]
 
 
-def pubeval(race: bool, mine: Board, theirs: Board) -> float:
-    """pubeval's linear score of the position after a play, from the mover's side.
-
-    Input block j (0-based) describes point 24 - j from the mover's view: an opposing blot,
-    or 1, 2, 3 or more of the mover's checkers (the "more" unit counts (n - 3) / 2); then
-    the opponent's checkers on the bar and the mover's checkers off."""
-    table = WEIGHTS["wr_race"] if race else WEIGHTS["wc_contact"]
-    if mine[OFF] == CHECKERS:
-        return 99_999_999.0
-    score = 0.0
-    for index in range(1, 25):
-        point = BAR - index
-        count = mine[point] if mine[point] else -(theirs[BAR - point] == 1)
-        base = 5 * (index - 1)
-        if count == -1:
-            score += table[base]
-        if count >= 1:
-            score += table[base + 1]
-        if count >= 2:
-            score += table[base + 2]
-        if count == 3:
-            score += table[base + 3]
-        if count >= 4:
-            score += table[base + 4] * (count - 3) / 2
-    return score + table[120] * theirs[BAR] / 2 + table[121] * mine[OFF] / 15
-
-
 def choose_with_pubeval(state: BackgammonState, rng: random.Random) -> object:
-    mover, race = state.player, state.is_race()
-    return max(state.legal_moves(), key=lambda move: pubeval(race, *_boards_after(state, move, mover)))
+    return pubeval_play(state)
 
 
 def choose_with_eval(state: BackgammonState, rng: random.Random) -> object:
     mover = state.player
     return max(state.legal_moves(), key=lambda move: state.result(move).evaluate(mover))
+
+
+def network_chooser(path: str) -> Chooser:
+    """1 ply on the network in ``path`` (a weights file like ``backgammon_net.json``)."""
+    document = json.loads(Path(path).read_text())
+    if "weights" not in document:  # the first network's file (before the shared weights format)
+        document = {"game": "backgammon", "format": 1, "weights": {name: document[name] for name in network.WEIGHT_NAMES}}
+    net = network.from_document(document, path)
+
+    def choose(state: BackgammonState, rng: random.Random) -> object:
+        mover = state.player
+        best, best_value = None, -float("inf")
+        for move in state.legal_moves():
+            child = state.result(move)
+            if child.is_terminal():
+                value = child.utility(mover)
+            else:  # the opponent is on roll after the play
+                value = -network.cubeless_equity(net.probabilities(child.boards[1 - mover], child.boards[mover]))
+            if value > best_value:
+                best, best_value = move, value
+        return best
+
+    return choose
 
 
 def choose_with_linear_eval(state: BackgammonState, rng: random.Random) -> object:
@@ -95,11 +88,6 @@ def gnubg_chooser() -> tuple[Chooser, Callable[[], None]]:
 
 def choose_at_random(state: BackgammonState, rng: random.Random) -> object:
     return rng.choice(state.legal_moves())
-
-
-def _boards_after(state: BackgammonState, move: object, mover: int) -> tuple[Board, Board]:
-    child = state.result(move)
-    return child.boards[mover], child.boards[1 - mover]
 
 
 def play_match(opponent: Chooser, games: int, seed: int, ours_chooser: Chooser = choose_with_eval) -> list[int]:
@@ -128,9 +116,12 @@ def report(name: str, points: list[int], seconds: float, label: str = "EVAL") ->
     pairs = [points[index] + points[index + 1] for index in range(0, len(points) - 1, 2)]
     paired = 1.96 * statistics.stdev(pairs) / 2 / len(pairs) ** 0.5 if len(pairs) > 1 else float("nan")
     wins = sum(point > 0 for point in points)
+    won = sum(point for point in points if point > 0)
+    share = won / sum(abs(point) for point in points)
     print(
         f"plyground {label:6} vs {name:8} {len(points)} games  {mean:+.3f} ± {error:.3f} points/game "
-        f"(95% paired ± {paired:.3f})  won {wins}/{len(points)} = {wins / len(points):.0%}  ({seconds:.0f} s)",
+        f"(95% paired ± {paired:.3f})  won {wins}/{len(points)} = {wins / len(points):.1%}  "
+        f"points share {share:.1%}  ({seconds:.0f} s)",
         flush=True,
     )
 
@@ -139,10 +130,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--evaluator", choices=("net", "linear"), default="net")
-    parser.add_argument("--opponents", default="random,pubeval", help="comma list of random, pubeval, gnubg")
+    parser.add_argument("--evaluator", default="net", help="net (shipped), linear, or a network weights file")
+    parser.add_argument(
+        "--opponents", default="random,pubeval", help="comma list of random, pubeval, gnubg, net:FILE (another network)"
+    )
     args = parser.parse_args()
-    ours = choose_with_eval if args.evaluator == "net" else choose_with_linear_eval
+    if args.evaluator == "net":
+        ours = choose_with_eval
+    elif args.evaluator == "linear":
+        ours = choose_with_linear_eval
+    else:
+        ours = network_chooser(args.evaluator)
     for name in args.opponents.split(","):
         close: Callable[[], None] = lambda: None  # noqa: E731
         if name == "random":
@@ -151,6 +149,8 @@ def main() -> None:
             opponent, games = choose_with_pubeval, args.games
         elif name == "gnubg":
             (opponent, close), games = gnubg_chooser(), args.games
+        elif name.startswith("net:"):
+            opponent, games = network_chooser(name[4:]), args.games
         else:
             parser.error(f"unknown opponent {name!r}")
         started = time.perf_counter()
@@ -158,7 +158,7 @@ def main() -> None:
             points = play_match(opponent, games, args.seed, ours)
         finally:
             close()
-        report(name, points, time.perf_counter() - started, args.evaluator)
+        report(name, points, time.perf_counter() - started, Path(args.evaluator).stem)
 
 
 if __name__ == "__main__":

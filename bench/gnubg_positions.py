@@ -1,66 +1,92 @@
-"""Training positions for the backgammon network, labelled by GNU Backgammon 0-ply.
+"""Training positions for the backgammon network, labelled by GNU Backgammon.
 
 Runs INSIDE gnubg (never imported by the app)::
 
-    BG_SEED=11 BG_GAMES=2500 BG_OUT=/tmp/positions.txt /usr/games/gnubg -t -q -r -p bench/gnubg_positions.py
+    BG_SEED=11 BG_GAMES=2500 BG_PLIES=1 BG_OUT=/tmp/positions.txt \
+        /usr/games/gnubg -t -q -r -p bench/gnubg_positions.py
 
-gnubg plays cubeless games against itself with per-game evaluation noise (0 to 0.25, so
-that the positions include the mistakes a weaker player makes), and before each roll
-writes the position with gnubg's 0-ply chances for the side on roll. One line a position:
-25 counts of the side NOT on roll (points 1..24 in its own numbering, then the bar), 25 of
-the side on roll, then win, win gammon, win backgammon, lose gammon, lose backgammon.
-``bench/train_backgammon.py`` reads these files.
+gnubg plays cubeless games against itself. At every turn it lists **every legal play** of
+the roll with its chances (``gnubg.hint``: one call a turn); each play's resulting position
+becomes a training line, so the network learns to rank all the candidates a 1-ply player
+compares, not only the plays a strong player picks. The ``BG_PLIES`` setting (default 1) is
+the depth of gnubg's evaluation: at 1 or 2 plies gnubg's move filter evaluates the best
+candidates (up to 8 within 0.16 of the best) at that depth and the rest at 0 ply; each line
+says which. The game goes on with gnubg's best play, or, with a per-game probability (0 to
+0.3), a random one of its five best, so that the positions include a weaker player's choices.
+
+One line a position, the side on roll being the one about to roll after the play: 25 counts
+of the side NOT on roll (points 1..24 in its own numbering, then the bar), 25 of the side on
+roll, then its win, win gammon, win backgammon, lose gammon, lose backgammon, then the plies
+of that evaluation. ``bench/train_backgammon.py`` reads these files.
 """
 
 import os
 import random
+import sys
+from pathlib import Path
 
 import gnubg  # type: ignore[import-not-found]  # only inside gnubg
 
-NOISE_LEVELS = (0.0, 0.02, 0.05, 0.1, 0.15, 0.25)
-START = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
+sys.path.insert(0, str(Path(os.environ.get("BG_REPO", ".")).resolve()))
+
+from bench.gnubg_hints import use_hints  # noqa: E402
+from games.backgammon import BackgammonState  # noqa: E402
+from games.base import CHANCE  # noqa: E402
+
+DEVIATION_RATES = (0.0, 0.05, 0.1, 0.2, 0.3)
+"""Per game: how often the played move is a random one of gnubg's five best."""
+DEVIATION_CANDIDATES = 5
+SEARCHED_CANDIDATES = 12
+SEARCH_WINDOW = 0.24
+"""gnubg's move filter at every depth: up to this many plays within this equity of the best."""
+SHALLOW_KEPT = 6
+"""Of the plays gnubg's filter left at 0 ply, at most this many (at random) are written."""
 
 
 def main() -> None:
     seed = int(os.environ.get("BG_SEED", "1"))
     games = int(os.environ.get("BG_GAMES", "10"))
+    plies = int(os.environ.get("BG_PLIES", "1"))
     rng = random.Random(seed)
-    for command in ("set player 0 human", "set player 1 human", "set jacoby off", "set cube use off", "new game"):
-        gnubg.command(command)
-    cube = gnubg.cubeinfo()
-    exact = gnubg.evalcontext(0, 0, 1, 1, 0.0)
+    use_hints(plies, SEARCHED_CANDIDATES, SEARCH_WINDOW)
     written = 0
     with open(os.environ.get("BG_OUT", "positions.txt"), "w") as out:
         for _ in range(games):
-            noisy = gnubg.evalcontext(0, 0, 1, 0, rng.choice(NOISE_LEVELS))
-            opponent, mover = list(START), list(START)
-            opening = True
-            while True:
-                board = (tuple(opponent), tuple(mover))
-                if not opening:
-                    chances = gnubg.evaluate(board, cube, exact)[:5]
-                    out.write(" ".join(map(str, opponent + mover)) + " " + " ".join("%.5f" % x for x in chances) + "\n")
+            deviation = rng.choice(DEVIATION_RATES)
+            state = BackgammonState.initial(cube_enabled=False)
+            state.play(rng.choice([outcome for outcome, _ in state.chance_outcomes()]))
+            while not state.is_terminal():
+                if state.to_move() == CHANCE:
+                    state.play(rng.choice([outcome for outcome, _ in state.chance_outcomes()]))
+                    continue
+                plays = state.legal_moves()
+                if len(plays) == 1:
+                    state.play(plays[0])
+                    continue
+                gnubg.command("set gnubgid " + state.to_text())
+                hints = gnubg.hint(1000)["hint"]
+                chosen = None
+                shallow = [hint for hint in hints if hint["context"]["plies"] < plies]
+                dropped = set(map(id, shallow)) - set(map(id, rng.sample(shallow, min(SHALLOW_KEPT, len(shallow)))))
+                for rank, hint in enumerate(hints):
+                    play = state.parse_move(hint["move"])
+                    child = state.result(play)
+                    if rank == 0:
+                        chosen = play
+                    if child.is_terminal() or id(hint) in dropped:
+                        continue
+                    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = hint["details"]["probs"]
+                    mover, on_roll = child.boards[state.player], child.boards[1 - state.player]
+                    chances = (1.0 - win, lose_gammon, lose_backgammon, win_gammon, win_backgammon)
+                    out.write(
+                        " ".join(map(str, mover[1:] + on_roll[1:])) + " "
+                        + " ".join("%.5f" % x for x in chances) + " %d\n" % hint["context"]["plies"]
+                    )
                     written += 1
-                die1, die2 = rng.randint(1, 6), rng.randint(1, 6)
-                if opening and die1 == die2:
-                    continue  # the opening roll is never a double
-                opening = False
-                gnubg.command("set board " + gnubg.positionid(board))
-                gnubg.command("set dice %d %d" % (die1, die2))
-                move = gnubg.findbestmove(gnubg.board(), cube, noisy)
-                for index in range(0, len(move), 2):
-                    source, target = move[index], move[index + 1]
-                    if source <= 0 and target <= 0:
-                        break
-                    mover[source - 1] -= 1
-                    if target > 0:
-                        mover[target - 1] += 1
-                        if opponent[24 - target] == 1:  # a hit: the blot goes to the bar
-                            opponent[24 - target] = 0
-                            opponent[24] += 1
-                if sum(mover) == 0:
-                    break
-                opponent, mover = mover, opponent
+                if rng.random() < deviation:
+                    chosen = state.parse_move(rng.choice(hints[:DEVIATION_CANDIDATES])["move"])
+                state.play(chosen)
+            out.flush()
     print("@@ DONE", written)
 
 

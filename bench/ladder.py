@@ -11,7 +11,7 @@ Rungs (peers, none written here):
 * chess: Sunfish (``sunfish-uci`` in its own venv, ``bench/peers.py``), Stockfish 15 with
   ``UCI_LimitStrength`` at ``UCI_Elo`` 1350 (its minimum), 1800, 2200, 2500 (Debian ``stockfish``);
 * Othello: GRhino ``gtp-rhino -l 1..5`` (Debian ``grhino``);
-* backgammon: Tesauro's pubeval (``bench/backgammon_eval.py``) and GNU Backgammon 0-ply
+* backgammon: Tesauro's pubeval (SPEC ``pubeval``, ``ai.match.pubeval``) and GNU Backgammon 0-ply
   (Debian ``gnubg``); cubeless, points a game;
 * checkers: no peer is packaged; the app's own MCTS at 10 times the time.
 """
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import sys
 import time
 from collections.abc import Callable
@@ -32,31 +31,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ai.match.command import UNTIMED_TIMEOUT  # noqa: E402
 from ai.match.cores import CoreReservation  # noqa: E402
 from ai.match.openings import built_in  # noqa: E402
-from ai.match.players import GameHistory, Player, make_player  # noqa: E402
+from ai.match.players import Player, make_player  # noqa: E402
 from ai.match.runner import MatchResult, run_match  # noqa: E402
 from ai.match.stats import format_elo_line  # noqa: E402
 from ai.settings import Limits  # noqa: E402
-from games import GameState, get_game  # noqa: E402
+from games import get_game  # noqa: E402
 
 PLYGROUND = "default"
 """Our side: the strong default configuration at the ladder's time a move."""
-
-
-class PubevalPlayer:
-    """Tesauro's pubeval (1 ply, no search) as a match player: the classic weak benchmark."""
-
-    name = "pubeval"
-
-    def new_game(self, state: GameState) -> None:
-        pass
-
-    def choose(self, state: GameState, history: GameHistory, limits: Limits) -> Any:
-        from bench.backgammon_eval import choose_with_pubeval
-
-        return choose_with_pubeval(state, random.Random(0))  # type: ignore[arg-type]
-
-    def close(self) -> None:
-        pass
 
 
 def sunfish_spec() -> str:
@@ -78,7 +60,7 @@ RUNGS: dict[str, dict[str, Callable[[], Any]]] = {
         "sf2500": stockfish(2500),
     },
     "othello": {f"rhino{level}": (lambda level=level: f"gtp:gtp-rhino -l {level}") for level in range(1, 6)},
-    "backgammon": {"pubeval": PubevalPlayer, "gnubg0": lambda: "gnubg:0"},
+    "backgammon": {"pubeval": lambda: "pubeval", "gnubg0": lambda: "gnubg:0"},
     "checkers": {"mcts10x": lambda: "mcts10x"},
 }
 DEFAULT_RUNGS = {"chess": "sunfish,sf1350,sf1800", "othello": "rhino1,rhino3,rhino5", "backgammon": "pubeval,gnubg0", "checkers": "mcts10x"}

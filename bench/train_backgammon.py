@@ -32,9 +32,9 @@ from games.backgammon.network import (  # noqa: E402
     OFF_SCALE,
     PIP_SCALE,
     OUTPUTS,
-    WEIGHTS_FORMAT,
     input_names,
 )
+from games.weights import weights_document  # noqa: E402
 
 CHECKERS = 15
 EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
@@ -42,7 +42,7 @@ EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 
 def load(paths: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Inputs (N, INPUT_COUNT) from the side on roll, and targets (N, 5)."""
-    rows = np.concatenate([np.loadtxt(path, dtype=np.float64, ndmin=2) for path in paths])
+    rows = np.concatenate([np.loadtxt(path, dtype=np.float32, ndmin=2)[:, :55] for path in paths])
     opponent, mover, targets = rows[:, :25], rows[:, 25:50], rows[:, 50:55]
     blocks = []
     for side in (mover, opponent):
@@ -59,6 +59,24 @@ def load(paths: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return inputs, targets.astype(np.float32)
 
 
+def network_document(weights: dict, training: dict) -> dict:
+    """The weights file (``games.weights`` format 1) that ``games.backgammon.network`` reads."""
+    return weights_document(
+        "backgammon",
+        weights,
+        "Backgammon evaluation network for games.backgammon.network: inputs (hidden_weights "
+        "has one row per input, in input_names order) are Tesauro's raw encoding of the side "
+        "on roll then of the opponent; one hidden layer of sigmoids (hidden_bias); five "
+        "sigmoid outputs (output_weights: one row per output, output_bias) giving the chances "
+        "in 'outputs' for the side on roll. Fitted by bench/train_backgammon.py to GNU "
+        "Backgammon's chances (1-ply for its best candidates, else 0-ply) of the positions after "
+        "every legal play in its self-play (bench/gnubg_positions.py).",
+        training=training,
+        outputs=list(OUTPUTS),
+        input_names=list(input_names()),
+    )
+
+
 def sigmoid(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
 
@@ -68,9 +86,10 @@ def main() -> None:
     parser.add_argument("positions", nargs="+")
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--epochs", type=int, default=30)
-    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--rate", type=float, default=0.005)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--init", help="start from this network's weights (same hidden size)")
     parser.add_argument("--out", default="resources/weights/backgammon_net.json")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
@@ -87,6 +106,16 @@ def main() -> None:
         "w2": (rng.standard_normal((hidden, len(OUTPUTS))) * 0.1).astype(np.float32),
         "b2": np.zeros(len(OUTPUTS), np.float32),
     }
+    if args.init:
+        start = json.loads(Path(args.init).read_text())["weights"]
+        params = {
+            "w1": np.array(start["hidden_weights"], np.float32),
+            "b1": np.array(start["hidden_bias"], np.float32),
+            "w2": np.array(start["output_weights"], np.float32).T.copy(),
+            "b2": np.array(start["output_bias"], np.float32),
+        }
+        if params["w1"].shape != (INPUT_COUNT, hidden):
+            parser.error(f"--init {args.init} has {params['w1'].shape[1]} hidden units, not {hidden}")
     moments = {key: (np.zeros_like(value), np.zeros_like(value)) for key, value in params.items()}
     beta1, beta2, epsilon = 0.9, 0.999, 1e-8
     step = 0
@@ -127,17 +156,14 @@ def main() -> None:
         report(epoch)
     print(f"trained in {time.perf_counter() - started:.0f} s", flush=True)
 
-    document = {
-        "format": WEIGHTS_FORMAT,
-        "description": (
-            "Backgammon evaluation network for games.backgammon.network: inputs (hidden_weights "
-            "has one row per input, in input_names order) are Tesauro's raw encoding of the side "
-            "on roll then of the opponent; one hidden layer of sigmoids (hidden_bias); five "
-            "sigmoid outputs (output_weights: one row per output, output_bias) giving the chances "
-            "in 'outputs' for the side on roll. Fitted by bench/train_backgammon.py to GNU "
-            "Backgammon 0-ply chances of positions from bench/gnubg_positions.py."
-        ),
-        "training": {
+    document = network_document(
+        {
+            "hidden_weights": [[round(float(v), 5) for v in row] for row in params["w1"]],
+            "hidden_bias": [round(float(v), 5) for v in params["b1"]],
+            "output_weights": [[round(float(v), 5) for v in row] for row in params["w2"].T],
+            "output_bias": [round(float(v), 5) for v in params["b2"]],
+        },
+        {
             "positions": len(train),
             "held_out": len(held),
             "hidden": hidden,
@@ -145,13 +171,7 @@ def main() -> None:
             "seed": args.seed,
             "command": " ".join(sys.argv),
         },
-        "outputs": list(OUTPUTS),
-        "input_names": list(input_names()),
-        "hidden_weights": [[round(float(v), 5) for v in row] for row in params["w1"]],
-        "hidden_bias": [round(float(v), 5) for v in params["b1"]],
-        "output_weights": [[round(float(v), 5) for v in row] for row in params["w2"].T],
-        "output_bias": [round(float(v), 5) for v in params["b2"]],
-    }
+    )
     Path(args.out).write_text(json.dumps(document, separators=(",", ":")) + "\n")
     print(f"wrote {args.out}")
 

@@ -60,6 +60,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
                        help="an external engine that takes longer than this for a move loses the game "
                        "(default: UCI engines 3 x the time a move + 10 s; programs that play at their "
                        f"own level, GTP and gnubg, {UNTIMED_TIMEOUT:g} s)")
+    match.add_argument("--cube", action="store_true",
+                       help="backgammon: money games with the doubling cube (each side decides its own doubles and takes)")
     match.add_argument("--max-plies", type=integer("--max-plies", 1, MAX_PLIES_LIMIT), default=DEFAULT_MAX_PLIES,
                        help="adjudicate a draw after this many plies")
     match.add_argument("--no-wait", action="store_true",
@@ -71,7 +73,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def command_match(args: argparse.Namespace) -> int:
     game = get_game(args.game)  # every number was range-checked by its option type
     limits = Limits(depth=args.depth) if args.depth is not None else Limits(time=args.time or DEFAULT_SECONDS)
-    openings = opening_book.load(args.openings, args.game) if args.openings else opening_book.built_in(args.game, args.seed)
+    if args.cube and args.openings:
+        raise SpecError("--cube and --openings: give one (an openings file sets its own cube)")
+    if args.openings:
+        openings = opening_book.load(args.openings, args.game)
+    else:
+        try:
+            openings = opening_book.built_in(args.game, args.seed, args.cube)
+        except ValueError as error:  # --cube for a game without a cube
+            raise SpecError(str(error)) from None
     out = Path(args.out) if args.out else None
     if out is not None and not out.parent.exists():
         raise SpecError(f"--out {args.out}: the folder {str(out.parent)!r} does not exist")

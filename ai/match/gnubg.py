@@ -3,7 +3,8 @@
 SPEC ``gnubg`` (0-ply: the neural net alone) or ``gnubg:PLIES`` (``gnubg:1``, ``gnubg:2``).
 The program runs ``gnubg_server.py`` (next to this file), which answers the best cubeless
 play for a Position ID and a roll; the answer (``8/5 6/5``) is read with the game's own
-notation. Matches are cubeless, so gnubg is never asked about the cube.
+notation. In a match with the cube (``plyground match --cube``) gnubg also decides its own
+doubles, takes and passes (its cubeful money evaluation at the same plies).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from ai.match.process import LineProcess
 from ai.match.uci import find_program
 from ai.settings import Limits
 from games import GameState
+from games.backgammon.notation import DOUBLE, DROP, NO_DOUBLE, TAKE
+from games.backgammon.state import CUBE_DECISION, TAKE_DECISION
 from games.base import GameError
 
 SERVER = Path(__file__).with_name("gnubg_server.py")
@@ -59,6 +62,8 @@ class GnubgPlayer:
         pass
 
     def choose(self, state: GameState, history: GameHistory, limits: Limits) -> Any:
+        if state.phase in (CUBE_DECISION, TAKE_DECISION):  # type: ignore[attr-defined]
+            return self._cube_action(state)
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]  # a forced play (or no play at all): nothing to ask
@@ -76,6 +81,23 @@ class GnubgPlayer:
         except GameError as error:
             raise PlayerFailure(f"played an illegal move ({text!r}: {error})") from None
         return move
+
+    def _cube_action(self, state: GameState) -> str:
+        """Double or roll, take or drop: gnubg's verdict on the doubler's cube decision."""
+        decision = state.copy()
+        if decision.phase == TAKE_DECISION:  # type: ignore[attr-defined]
+            decision.undo()  # back to the doubler's decision, which gnubg judges for both sides
+        if self.process is None or not self.process.is_running:
+            self.start()
+        assert self.process is not None
+        self.process.send(f"CUBE {self.plies} {decision.to_text()}")
+        verdict = self._answer(time.monotonic() + self.move_timeout, "a cube decision")
+        if verdict.startswith("ERROR"):
+            raise PlayerFailure(f"gnubg: {verdict[6:]}")
+        doubles, _, answer = verdict.partition(",")
+        if state.phase == CUBE_DECISION:  # type: ignore[attr-defined]
+            return DOUBLE if doubles.strip().lower().startswith(("double", "redouble")) else NO_DOUBLE
+        return DROP if answer.strip().lower().startswith("pass") else TAKE
 
     def close(self) -> None:
         if self.process is not None:

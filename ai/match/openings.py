@@ -83,13 +83,24 @@ MATCH_START: dict[str, Callable[[], str]] = {
 played cubeless (one game, one result; points 1/2/3), as engine matches usually are."""
 
 
-def start_text(game: str) -> str:
+CUBE_START: dict[str, Callable[[], str]] = {
+    "backgammon": lambda: get_game("backgammon").initial(cube_enabled=True).to_text(),  # type: ignore[call-arg]
+}
+"""Start positions of money games with the doubling cube (``plyground match --cube``)."""
+
+
+def start_text(game: str, cube: bool = False) -> str:
+    if cube:
+        if game not in CUBE_START:
+            raise ValueError(f"--cube: {game} has no doubling cube (only {', '.join(CUBE_START)})")
+        return CUBE_START[game]()
     return MATCH_START[game]() if game in MATCH_START else new_game(game).to_text()
 
 
-def built_in(game: str, seed: int = 0) -> list[Opening]:
-    """The default openings of ``game`` (see the module docstring)."""
-    start = start_text(game)
+def built_in(game: str, seed: int = 0, cube: bool = False) -> list[Opening]:
+    """The default openings of ``game`` (see the module docstring); ``cube``: money games
+    with the doubling cube (backgammon)."""
+    start = start_text(game, cube)
     if game == "chess":
         return [Opening(start, tuple(line.split()), name) for name, line in CHESS_OPENINGS]
     if game in BALLOT_FILES:

@@ -9,7 +9,8 @@ A SPEC names a player on the command line:
   root-move noise), or ``default``;
 * ``uci:COMMAND?Option=value&...`` a UCI chess engine (``ai.match.uci``);
 * ``gtp:COMMAND ARGS`` a GTP Othello engine (``ai.match.gtp``);
-* ``gnubg`` / ``gnubg:PLIES`` GNU Backgammon's evaluation (``ai.match.gnubg``).
+* ``gnubg`` / ``gnubg:PLIES`` GNU Backgammon's evaluation (``ai.match.gnubg``);
+* ``pubeval`` Tesauro's pubeval, the classic backgammon yardstick (``ai.match.pubeval``).
 
 Every player answers ``choose(state, limits)`` with a legal move of ``state`` or raises
 ``PlayerFailure`` with the reason (a crash, a time-out, an illegal move): the runner scores
@@ -231,6 +232,7 @@ EXTERNAL_GAMES = {
     "uci": ("chess", "UCI engines play chess"),
     "gtp": ("othello", "GTP engines play Othello here"),
     "gnubg": ("backgammon", "gnubg plays backgammon"),
+    "pubeval": ("backgammon", "pubeval plays backgammon"),
 }
 """External program kinds (``kind:...`` SPECs): the game each plays, and how to say so."""
 
@@ -245,6 +247,10 @@ def _external_player_class(kind: str) -> Any:
         from ai.match.gtp import GtpPlayer
 
         return GtpPlayer
+    if kind == "pubeval":
+        from ai.match.pubeval import PubevalPlayer
+
+        return PubevalPlayer
     from ai.match.gnubg import GnubgPlayer
 
     return GnubgPlayer
@@ -255,7 +261,7 @@ def make_player(spec: str, game: str, threads: int = 1) -> Player:
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("a player SPEC is empty: give e.g. algorithm=pvs,depth=4 or uci:stockfish")
     kind, colon, rest = spec.partition(":")
-    if (colon and kind in EXTERNAL_GAMES) or spec == "gnubg":  # bare "gnubg": its default plies
+    if (colon and kind in EXTERNAL_GAMES) or spec in ("gnubg", "pubeval"):  # bare: their defaults
         plays, words = EXTERNAL_GAMES[kind]
         if game != plays:
             raise SpecError(f"player {spec!r}: {words}, not {game}")

@@ -6,6 +6,7 @@
 * ``notation``: ``24/18 13/11``-style play names and their lenient parser; rolls; cube actions.
 * ``network``: the learned EVAL, a small network fitted to gnubg 0-ply (weights in
   ``resources/weights/backgammon_net.json``); ``BackgammonState.evaluate`` uses it.
+* ``cube``: Janowski's cubeful money equity and cube decisions from the network's chances.
 * ``evaluation``: the older named race/contact linear features and weights, kept as the
   measured baseline (``BackgammonState.linear_evaluate``) and for the shot-risk helpers.
 * ``state``: ``BackgammonState``, the ``games.base.GameState`` protocol.

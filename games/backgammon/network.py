@@ -18,22 +18,23 @@ weights 2, 1, -1, 1, -1 (and the constant -1).
 Speed: the first layer is a table, per side, point and checker count, of the summed
 contribution of that point's units to every hidden unit (built once when the weights load),
 so a forward pass is one vector add per occupied point, ``H`` sigmoids and ``5·H`` products.
-The only I/O is reading the packaged weights once, through ``importlib.resources``.
+The only I/O is reading the packaged weights once (``games.weights.shipped_weights``); another
+file's weights come in through ``use_weights`` (``BackgammonState.set_weights``: a match's
+``weights=FILE``).
 """
 
 from __future__ import annotations
 
-import json
 import math
+from collections.abc import Mapping
 from functools import cache
-from importlib import resources
 from operator import add, mul
+from typing import Any
 
 from games.backgammon.board import BAR, BOARD_SIZE, CHECKERS, OFF, Board
+from games.weights import WeightsError, check_document, shipped_weights
 
-WEIGHTS_PACKAGE = "resources"
-WEIGHTS_FILE = ("weights", "backgammon_net.json")
-WEIGHTS_FORMAT = "plyground-backgammon-net-1"
+WEIGHTS_FILE = "backgammon_net.json"
 
 OUTPUTS: tuple[str, ...] = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 """The network's outputs, probabilities for the side on roll; gammons include backgammons."""
@@ -169,21 +170,46 @@ def cubeless_equity(probabilities: Probabilities, gammons_count: bool = True) ->
     return equity
 
 
-def from_document(document: dict) -> Network:
-    """A Network from the weights file's JSON document (see the file's ``description``)."""
-    if document.get("format") != WEIGHTS_FORMAT:
-        raise ValueError(f"backgammon network: format {document.get('format')!r}, expected {WEIGHTS_FORMAT!r}")
-    if tuple(document.get("outputs", ())) != OUTPUTS:
-        raise ValueError(f"backgammon network: outputs must be {OUTPUTS}")
-    return Network(document["hidden_weights"], document["hidden_bias"],
-                   document["output_weights"], document["output_bias"])
+WEIGHT_NAMES = ("hidden_weights", "hidden_bias", "output_weights", "output_bias")
+
+
+def from_weights(weights: Mapping[str, Any]) -> Network:
+    """A Network from a weights document's ``weights`` mapping (``hidden_weights``: one row
+    of H per input, ``hidden_bias``, ``output_weights``: one row of H per output,
+    ``output_bias``); ``WeightsError`` when the shapes are wrong."""
+    missing = [name for name in WEIGHT_NAMES if name not in weights]
+    if missing:
+        raise WeightsError(f"backgammon network: missing {', '.join(missing)}")
+    try:
+        return Network(weights["hidden_weights"], weights["hidden_bias"], weights["output_weights"], weights["output_bias"])
+    except (TypeError, ValueError) as error:
+        raise WeightsError(str(error).splitlines()[0]) from None
+
+
+def from_document(document: Mapping[str, Any], source: str = "backgammon network") -> Network:
+    """A Network from a whole weights document (see ``games.weights``)."""
+    return from_weights(check_document(document, source, "backgammon"))
 
 
 @cache
 def default_network() -> Network:
     """The packaged network, read once."""
-    source = resources.files(WEIGHTS_PACKAGE).joinpath(*WEIGHTS_FILE)
-    return from_document(json.loads(source.read_text(encoding="utf-8")))
+    return from_weights(shipped_weights(WEIGHTS_FILE, "backgammon"))
+
+
+_network_in_use: list[Network] = []
+"""The network EVAL reads (empty: the packaged one), set by ``use_weights``."""
+
+
+def use_weights(weights: Mapping[str, Any] | None) -> None:
+    """Make ``current_network`` the network of ``weights`` (``None``: the packaged one)."""
+    network = default_network() if weights is None else from_weights(weights)
+    _network_in_use[:] = [network]
+
+
+def current_network() -> Network:
+    """The network EVAL reads now."""
+    return _network_in_use[0] if _network_in_use else default_network()
 
 
 __all__ = [
@@ -191,9 +217,12 @@ __all__ = [
     "OUTPUTS",
     "Network",
     "cubeless_equity",
+    "current_network",
     "default_network",
     "encode",
     "flip",
     "from_document",
+    "from_weights",
     "input_names",
+    "use_weights",
 ]

@@ -23,8 +23,10 @@ One turn is a sequence of nodes, each a phase of the state:
   has not been turned.
 
 Scores are equities in points: ``utility`` is +-points at the end, ``evaluate`` estimates
-the same (cube value times the cubeless equity of the learned network, ``network``; the
-older hand-featured linear EVAL stays available as ``linear_evaluate``). Match play is carried (length, score,
+the same: the learned network's cubeless chances (``network``), turned into cubeful equity
+by Janowski's model in money games with a live cube (``cube``: the search's double, take and
+pass decisions come from it) and times the cube value; the older hand-featured linear EVAL
+stays available as ``linear_evaluate``. Match play is carried (length, score,
 Crawford) for faithful gnubg ids, and no doubling happens in the Crawford game, but the
 engine scores the current game in points, not in match-winning chances.
 
@@ -38,7 +40,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from games.backgammon import diagnosis, evaluation, gnubg_ids, network, notation
+from games.backgammon import cube, diagnosis, evaluation, gnubg_ids, network, notation
 from games.backgammon.board import (
     BAR,
     BOARD_SIZE,
@@ -159,6 +161,7 @@ class BackgammonState(GameState):
     """Equity: points won per game (1/2/3 times the cube)."""
     SCORE_DECIMALS: ClassVar[int] = 3
     DEFAULT_ALGORITHM: ClassVar[str] = "star2"
+    WEIGHTS_FILE: ClassVar[str | None] = network.WEIGHTS_FILE
     race_weights: ClassVar[dict[str, float]] = evaluation.RACE_WEIGHTS
     contact_weights: ClassVar[dict[str, float]] = evaluation.CONTACT_WEIGHTS
 
@@ -183,6 +186,12 @@ class BackgammonState(GameState):
         "_cached_key",
         "_cached_moves",
     )
+
+    @classmethod
+    def set_weights(cls, weights: Mapping[str, Any] | None) -> None:
+        """EVAL's network from a weights document (``network.from_weights``; ``None``: the
+        packaged ``backgammon_net.json``)."""
+        network.use_weights(weights)
 
     def __init__(
         self,
@@ -560,7 +569,7 @@ class BackgammonState(GameState):
         The network reads positions from the side on roll; for the other side its answer is
         flipped, so both players' chances are the same numbers seen from two sides. Before the
         opening roll nobody is on roll: the average of both readings."""
-        net = network.default_network()
+        net = network.current_network()
         board, opponent = self.boards[player], self.boards[1 - player]
         on_roll = self._on_roll()
         if on_roll == player:
@@ -571,18 +580,65 @@ class BackgammonState(GameState):
         return tuple((a + b) / 2 for a, b in zip(mine, theirs))  # type: ignore[return-value]
 
     def evaluate(self, player: Player) -> float:
-        """Equity estimate for ``player`` in points: cube * the network's cubeless equity."""
+        """Equity estimate for ``player`` in points.
+
+        Cubeless games (and match play, scored here in points): cube * the network's cubeless
+        equity. Money games with a live cube: cube * Janowski's cubeful equity (``cube``) from
+        the same chances, and at a cube decision the value with both sides deciding right
+        (double when it gains, take when taking loses less than passing), so that a search
+        doubles, takes and passes by the chances."""
         if self.phase == GAME_OVER:
             return self.utility(player)
         on_roll = self._on_roll()
         if on_roll is not None and on_roll != player:
             return -self.evaluate(on_roll)  # exactly antisymmetric
-        return self.cube_value * network.cubeless_equity(self.chances(player), self._gammons_count())
+        chances = self.chances(player)
+        if on_roll is None or not self._cube_is_live():
+            return self.cube_value * network.cubeless_equity(chances, self._gammons_count())
+        return self.cube_value * self._cubeful_value(player, chances)
+
+    def _cube_is_live(self) -> bool:
+        """Money play with the cube in use and still turnable by somebody."""
+        return self._doubling_possible() and self.match_length == 0
+
+    def _cubeful_value(self, on_roll: Player, chances: network.Probabilities) -> float:
+        """Cubeful equity per unit of cube for the player on roll, at this phase."""
+        efficiency = cube.cube_efficiency(self.is_race(), pip_count(self.boards[on_roll]))
+        gammons_count = self._gammons_count()
+        if self.phase == TAKE_DECISION:  # the doubler's view: the opponent answers right
+            return cube.cube_decision(chances, self.cube_owner == CENTRED, efficiency, gammons_count).after_double
+        if self.phase == CUBE_DECISION:
+            return cube.cube_decision(chances, self.cube_owner == CENTRED, efficiency, gammons_count).best
+        ownership: cube.Ownership = (
+            "centred" if self.cube_owner == CENTRED else "mine" if self.cube_owner == on_roll else "theirs"
+        )
+        return cube.cubeful_equity(chances, ownership, efficiency, gammons_count)
+
+    def book_moves(self) -> Sequence[tuple[Any, float]]:
+        """At a cube or take decision of a live-cube money game, the decision the chances
+        give (``cube_advice``), answered without a search as gnubg answers cube decisions
+        by evaluation. A search would compare "no double" searched a ply deeper than
+        "double, take" (the take decision spends a ply), which favours not doubling."""
+        advice = self.cube_advice()
+        if advice is None:
+            return ()
+        if self.phase == CUBE_DECISION:
+            return ((DOUBLE if advice.should_double else NO_DOUBLE, 1.0),)
+        return ((TAKE if advice.should_take else DROP, 1.0),)
+
+    def cube_advice(self) -> cube.CubeDecision | None:
+        """The cube decision of the player on roll from the network's chances (0 ply), at a
+        cube or take decision of a live-cube money game; ``None`` elsewhere."""
+        if self.phase not in (CUBE_DECISION, TAKE_DECISION) or not self._cube_is_live():
+            return None
+        efficiency = cube.cube_efficiency(self.is_race(), pip_count(self.boards[self.player]))
+        return cube.cube_decision(self.chances(self.player), self.cube_owner == CENTRED, efficiency, self._gammons_count())
 
     def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
         """EVAL as a named sum: the network's chances for ``player`` with their weights in the
         cubeless equity (win 2, gammons +-1, backgammons +-1, the constant -1), then ``cube``:
-        what the cube multiplier adds, so that the breakdown sums to ``evaluate``."""
+        what the cube adds (its value, ownership and a pending decision), so that the
+        breakdown sums to ``evaluate``."""
         if self.phase == GAME_OVER:
             return {"result": (1.0, self.utility(player))}
         win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = self.chances(player)

@@ -1,4 +1,8 @@
-"""Exact Othello endgame solver: negamax alpha-beta on raw bitboards.
+"""Exact Othello endgame solver in pure Python: negamax alpha-beta on raw bitboards.
+
+The native solver (``games/othello/_solver.c``) does the same search ~150x faster;
+``games.othello.exact`` decides which one runs. This one is the fallback and the reference
+the tests check the C solver against.
 
 The value of a position is the final disc margin for the side to move under perfect play
 (empty squares to the winner), the same number the FFO test suite publishes. The search
@@ -39,9 +43,10 @@ from games.othello.bitboard import (
     legal_moves_mask,
 )
 
-SOLVER_EMPTIES: Final = 14
-"""Default limit of ``OthelloState.solve``: at most this many empties are solved exactly.
-A 14-empty FFO position takes well under a second here."""
+PYTHON_SOLVER_EMPTIES: Final = 14
+"""Default exact-solve limit when this solver is the one in use (``games.othello.exact``
+picks it when the native one is not built): a 14-empty FFO position takes well under a
+second here."""
 
 PASS_MOVE: Final = SQUARE_COUNT
 """The best "move" when the side to move must pass (same value as ``games.othello.PASS``)."""

@@ -34,7 +34,8 @@ from games.othello.evaluation import (
     feature_breakdown,
     weight_vector,
 )
-from games.othello.solver import PASS_MOVE, SOLVER_EMPTIES, EndgameSolver
+from games.othello.exact import SOLVER_EMPTIES, solve_exact
+from games.othello.solver import PASS_MOVE
 from games.zobrist import zobrist_keys
 
 BLACK: Final[Player] = 0
@@ -263,7 +264,7 @@ class OthelloState(GameState):
         it by raising (see ``games.base.NodePoll``)."""
         if self.empties() > max_empties:
             return None
-        score = EndgameSolver(poll).solve(self.own, self.opponent).score
+        score = solve_exact(self.own, self.opponent, poll).score
         return float(score if player == self.player else -score)
 
     def solve_best_move(
@@ -274,7 +275,7 @@ class OthelloState(GameState):
         pass and ``None`` at a finished game."""
         if self.empties() > max_empties:
             return None
-        result = EndgameSolver(poll).solve(self.own, self.opponent)
+        result = solve_exact(self.own, self.opponent, poll)
         return result.score, result.best_move
 
     # ----------------------------------------------------------------- perft

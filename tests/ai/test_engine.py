@@ -325,7 +325,7 @@ def test_ffo_endgames_are_solved_exactly(number: int) -> None:
 def test_ffo_endgame_beyond_the_root_solver_is_solved_by_searching() -> None:
     """16 empties with the root solver at 14: the search itself reaches the exact value (its
     horizon nodes are solved) and stops once no leaf was a guess."""
-    answer = check_ffo(17, SearchSettings())
+    answer = check_ffo(17, SearchSettings(solver_empties=14))
     assert answer.depth >= 2
 
 

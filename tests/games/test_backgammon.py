@@ -530,9 +530,12 @@ def test_evaluation_sanity() -> None:
     safe = position({8: 2, 13: 5}, {24: 2, 13: 5}, (3, 1), cube_enabled=False)
     loose = position({8: 1, 7: 1, 13: 5}, {24: 2, 13: 5}, (3, 1), cube_enabled=False)
     assert safe.evaluate(X) > loose.evaluate(X)
-    # The cube scales the estimate.
+    # The cube scales the estimate, and owning it is worth more than facing it.
     doubled = BackgammonState.from_points({6: 5}, {6: 5}, cube_value=2, cube_owner=O)
-    assert doubled.evaluate(X) == pytest.approx(2 * even.evaluate(X))
+    redoubled = BackgammonState.from_points({6: 5}, {6: 5}, cube_value=4, cube_owner=O)
+    assert redoubled.evaluate(X) == pytest.approx(2 * doubled.evaluate(X))
+    owned = BackgammonState.from_points({6: 5}, {6: 5}, cube_value=2, cube_owner=X)
+    assert owned.evaluate(X) > doubled.evaluate(X)
 
 
 # ------------------------------------------------------------ protocol

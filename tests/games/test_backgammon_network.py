@@ -13,13 +13,16 @@ import pytest
 from games.backgammon import BackgammonState, network
 from games.backgammon.board import BAR
 from games.base import CHANCE
+from games.weights import WeightsError
 from tests.games.playout import random_playout
 
 O, X = 0, 1
 
 
 def packaged_document() -> dict:
-    return json.loads(resources.files("resources").joinpath("weights", "backgammon_net.json").read_text())
+    """The packaged file's ``weights`` mapping, with the document's names beside it."""
+    document = json.loads(resources.files("resources").joinpath("weights", "backgammon_net.json").read_text())
+    return {**document, **document["weights"]}
 
 
 def reference_chances(document: dict, on_roll: list[int], opponent: list[int]) -> list[float]:
@@ -37,7 +40,7 @@ def reference_chances(document: dict, on_roll: list[int], opponent: list[int]) -
 
 def test_packaged_weights_load_and_are_documented() -> None:
     document = packaged_document()
-    assert document["format"] == network.WEIGHTS_FORMAT
+    assert document["game"] == "backgammon" and document["format"] == 1
     assert tuple(document["outputs"]) == network.OUTPUTS
     assert tuple(document["input_names"]) == network.input_names()
     assert len(document["hidden_weights"]) == network.INPUT_COUNT
@@ -46,11 +49,32 @@ def test_packaged_weights_load_and_are_documented() -> None:
 
 
 def test_bad_weights_are_a_clear_error() -> None:
-    document = packaged_document()
-    with pytest.raises(ValueError, match="format"):
+    document = json.loads(resources.files("resources").joinpath("weights", "backgammon_net.json").read_text())
+    weights = document["weights"]
+    with pytest.raises(WeightsError, match="format"):
         network.from_document({**document, "format": "something else"})
-    with pytest.raises(ValueError, match="inputs"):
-        network.from_document({**document, "hidden_weights": document["hidden_weights"][:-1]})
+    with pytest.raises(WeightsError, match="is for chess"):
+        network.from_document({**document, "game": "chess"})
+    with pytest.raises(WeightsError, match="inputs"):
+        network.from_weights({**weights, "hidden_weights": weights["hidden_weights"][:-1]})
+    with pytest.raises(WeightsError, match="ragged"):
+        network.from_weights({**weights, "hidden_bias": weights["hidden_bias"][:-1]})
+    with pytest.raises(WeightsError, match="missing output_bias"):
+        network.from_weights({name: value for name, value in weights.items() if name != "output_bias"})
+
+
+def test_set_weights_switches_the_network_and_none_restores_it() -> None:
+    """A second network (the packaged one with every output bias moved) changes EVAL; None
+    brings the packaged one back."""
+    weights = json.loads(resources.files("resources").joinpath("weights", "backgammon_net.json").read_text())["weights"]
+    state = BackgammonState.from_points({6: 5, 5: 5}, {6: 5, 5: 5, 4: 3, 3: 2}, cube_enabled=False)
+    before = state.evaluate(X)
+    try:
+        BackgammonState.set_weights({**weights, "output_bias": [bias + 1.0 for bias in weights["output_bias"]]})
+        assert state.evaluate(X) != pytest.approx(before)
+    finally:
+        BackgammonState.set_weights(None)
+    assert state.evaluate(X) == pytest.approx(before)
 
 
 def test_table_forward_pass_matches_a_dense_reference() -> None:
@@ -98,13 +122,13 @@ def test_colour_swap_gives_the_same_evaluation() -> None:
 def test_cube_scales_the_equity_and_jacoby_drops_gammons() -> None:
     race = {6: 4, 5: 4, 4: 4}
     behind = {6: 5, 5: 5, 4: 5}
-    single = BackgammonState.from_points(race, behind, cube_enabled=True)
     doubled = BackgammonState.from_points(race, behind, cube_enabled=True, cube_value=2, cube_owner=O)
-    assert doubled.evaluate(X) == pytest.approx(2 * single.evaluate(X))
+    redoubled = BackgammonState.from_points(race, behind, cube_enabled=True, cube_value=4, cube_owner=O)
+    assert redoubled.evaluate(X) == pytest.approx(2 * doubled.evaluate(X))
     jacoby = BackgammonState.from_points(race, behind, cube_enabled=True, jacoby=True)
-    assert jacoby.evaluate(X) == pytest.approx(2 * jacoby.chances(X)[0] - 1)
     features = jacoby.evaluation_features(X)
     assert features["win_gammon"][0] == 0 and features["lose_gammon"][0] == 0
+    assert sum(weight * value for weight, value in features.values()) == pytest.approx(jacoby.evaluate(X))
 
 
 def test_greedy_eval_beats_a_random_mover() -> None:

@@ -276,12 +276,16 @@ def test_ffo_exact_score_and_best_move(number: int, position: str, scores: dict[
     score, best_move = result
     assert score == max(scores.values())
     assert best_move is not None and scores.get(state.move_name(best_move)) == score
+    # The pure-Python solver too (``solve_best_move`` runs the native one when it is built).
+    python = EndgameSolver().solve(state.own, state.opponent)
+    assert python.score == score and scores.get(state.move_name(python.best_move)) == score
 
 
 def test_solve_respects_max_empties() -> None:
     state = OthelloState.from_text(FFO[12][1])  # FFO #13, 16 empties
-    assert state.solve(0, SOLVER_EMPTIES) is None
+    assert state.solve(0, 15) is None
     assert state.solve_best_move(15) is None
+    assert 14 <= SOLVER_EMPTIES
 
 
 def late_forced_pass() -> OthelloState:

@@ -1,0 +1,92 @@
+"""The one place that decides which exact endgame solver runs: native C or pure Python.
+
+Why two solvers: the search an exact endgame needs is the same everywhere (PVS with
+fastest-first ordering, a transposition table, parity and stability), but its cost is all in
+bit twiddling, where Python pays ~1 µs an operation. The pure-Python ``EndgameSolver``
+(``games/othello/solver.py``) searches ~100-200k nodes/s, the C one
+(``games/othello/_solver.c``, the extension module ``games.othello._solver``) ~25M nodes/s
+on one core here, and the FFO #40-#49 positions (20-26 empties) need 20M-1,400M nodes.
+
+Which one: the C module when it imports, else the Python one. ``pip install -e .`` (``make
+setup``) compiles it through ``setup.py`` when a C compiler and the Python headers are
+present; it is an optional extension, so an install without them still succeeds, the import
+below fails, and every caller gets the Python solver (same values, slower, and a smaller
+default depth ``SOLVER_EMPTIES``). ``PLYGROUND_PYTHON_SOLVER=1`` in the environment forces
+the Python one (to compare the two). ``SOLVER_BACKEND`` says which runs and why.
+
+The native solver keeps one ``Solver`` (and its transposition table, ``TABLE_BITS``) per
+thread for the life of the process: every table entry is a true bound on an exact value,
+so later solves (the engine asks many times in one search) reuse earlier work.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any, Final
+
+from games.base import NodePoll
+from games.othello.bitboard import Bitboard
+from games.othello.solver import POLL_INTERVAL as PYTHON_POLL_INTERVAL
+from games.othello.solver import PYTHON_SOLVER_EMPTIES, EndgameSolver, SolveResult
+
+FORCE_PYTHON_VARIABLE: Final = "PLYGROUND_PYTHON_SOLVER"
+
+TABLE_BITS: Final = 20
+"""The native solver's table: 2**20 buckets of two 24-byte entries (48 MB of address space,
+touched as it fills). A bigger table changes little: FFO #41 and #44 searched the same node
+counts within 0.2% with 2**22 buckets."""
+
+NATIVE_POLL_INTERVAL: Final = 4096
+"""Nodes between two polls of the native solver: ~0.2 ms at its speed, so a time limit, a
+stop or a node limit (``--nodes``) is seen within a fraction of a millisecond; a poll costs
+~1 µs, under 1% of the solve."""
+
+NATIVE_SOLVER_EMPTIES: Final = 18
+"""Default exact-solve depth with the native solver, by measured time so that a 1-second
+move still ends with its solve (``bench/othello_solver_depth.py``: positions of 24 seeded
+games, CPU seconds median / 90% / max: 18 empties 0.04 / 0.12 / 0.23, 20 empties
+0.34 / 0.98 / 1.26, 22 empties 1.9 / 4.2 / 8.0). A root solve the clock cuts short answers
+with a one-ply guess, so the worst case decides: 18."""
+
+_native = None
+if os.environ.get(FORCE_PYTHON_VARIABLE, "") not in ("", "0"):
+    SOLVER_BACKEND = f"python ({FORCE_PYTHON_VARIABLE} is set)"
+else:
+    try:
+        import games.othello._solver as _native
+    except ImportError as error:  # not built (no compiler at install time) or unusable CPU
+        SOLVER_BACKEND = f"python (the native solver did not load: {error})"
+    else:
+        SOLVER_BACKEND = "native (games.othello._solver, C)"
+
+NATIVE: Final = _native is not None
+"""Whether the C solver answers."""
+
+SOLVER_EMPTIES: Final = NATIVE_SOLVER_EMPTIES if NATIVE else PYTHON_SOLVER_EMPTIES
+"""Default limit of ``OthelloState.solve`` and of the engine's root solve
+(``SearchSettings.solver_empties``): positions with at most this many empty squares are
+solved exactly."""
+
+POLL_INTERVAL: Final = NATIVE_POLL_INTERVAL if NATIVE else PYTHON_POLL_INTERVAL
+"""Nodes between two reports to a ``poll`` (interior nodes for the Python solver)."""
+
+_local = threading.local()
+
+
+def native_solver() -> Any:
+    """This thread's native ``Solver`` (made on first use); only when ``NATIVE``."""
+    solver = getattr(_local, "solver", None)
+    if solver is None:
+        assert _native is not None
+        solver = _local.solver = _native.Solver(table_bits=TABLE_BITS, poll_interval=NATIVE_POLL_INTERVAL)
+    return solver
+
+
+def solve_exact(own: Bitboard, opponent: Bitboard, poll: NodePoll | None = None) -> SolveResult:
+    """Exact value and a best move for ``own`` to move, by the chosen solver. ``poll``
+    hears the node counts as the solve goes and may stop it by raising (``NodePoll``)."""
+    if _native is None:
+        return EndgameSolver(poll).solve(own, opponent)
+    score, move, nodes = native_solver().solve(own, opponent, poll)
+    return SolveResult(score, move, nodes)
