@@ -22,7 +22,6 @@ UNSOLVED = {
     "cresswell": "same family as Bell: first move 8-11, not 5-9, and the play-out draws",
     "wiswell-good-start": "key found, but the resulting king endgame is drawn by repetition",
     "jordan-banks-1911": "the key 2-7 sacrifices a king to trap Black's; 16-12 looks better to EVAL at depth 15-18",
-    "wiswell-seeing-is-believing": "solved with the hand-set weights (22-17 at depth 9); the tuned ones prefer 6-2 even at 200,000 nodes",
     "vair": "White wins material in the right line but lets Black even it up; drawn by the 40-move rule",
 }
 """Problems the engine does not solve yet at this budget (bench/checkers_problems.py, measured
