@@ -7,8 +7,8 @@ unbalanced opening favours neither player.
 * chess: a built-in list of short main lines of well-known openings (SAN), or a file: EPD/FEN
   lines (one start position a line), PGN (each game's moves are a line) or a Polyglot book
   (``.bin``: its lines from the start, up to ``BOOK_LINE_PLIES`` plies, most likely first);
-* checkers: every legal 3-ply line from the start, in a seeded order (like the 3-move
-  ballot, but including the lines the ACF deck bars as lost: paired play keeps them fair);
+* checkers: the 156 openings of the ACF 3-move deck (``resources/openings/checkers_3move.txt``,
+  the first three plies drawn by ballot in tournament play), in a seeded order;
 * Othello: every legal 4-ply line, one per class of symmetric positions (60 of the 244:
   the start is symmetric, so f5 and d3 open the same game seen in a mirror), seeded order;
 * tic-tac-toe: the 9 first moves;
@@ -75,7 +75,7 @@ CHESS_OPENINGS: tuple[tuple[str, str], ...] = (
 )
 """Main lines of common openings (standard theory, a few moves deep), as SAN."""
 
-LINE_PLIES = {"tictactoe": 1, "checkers": 3, "othello": 4}
+LINE_PLIES = {"tictactoe": 1, "othello": 4}
 """Games whose built-in openings are all legal lines of this many plies (seeded order)."""
 
 MATCH_START: dict[str, Callable[[], str]] = {
@@ -105,6 +105,10 @@ def built_in(game: str, seed: int = 0, cube: bool = False) -> list[Opening]:
     start = start_text(game, cube)
     if game == "chess":
         return [Opening(start, tuple(line.split()), name) for name, line in CHESS_OPENINGS]
+    if game in BALLOT_FILES:
+        openings = ballot_openings(game)
+        random.Random(seed).shuffle(openings)
+        return openings
     plies = LINE_PLIES.get(game)
     if plies is None:
         return [Opening(start)]
@@ -135,6 +139,29 @@ def _distinct_by_symmetry(lines: list[tuple[str, ...]], game: str, start: str) -
             seen.add(key)
             distinct.append(line)
     return distinct
+
+
+BALLOT_FILES = {"checkers": "checkers_3move.txt"}
+"""Games whose built-in openings are a published ballot list in ``resources/openings``."""
+OPENINGS_FOLDER = ("resources", "openings")
+"""Package and folder of the ballot files (read with ``importlib.resources``)."""
+
+
+def ballot_openings(game: str) -> list[Opening]:
+    """The ballot list of ``game`` in its file's order (named by their moves, and by the
+    opening's name where the list gives one)."""
+    from importlib import resources
+
+    text = resources.files(OPENINGS_FOLDER[0]).joinpath(OPENINGS_FOLDER[1], BALLOT_FILES[game]).read_text(encoding="utf-8")
+    start = start_text(game)
+    openings = []
+    for line in text.splitlines():
+        moves, _, comment = line.partition("#")
+        if moves.strip():
+            name = " ".join(moves.split())
+            label = f"{name} ({comment.strip()})" if comment.strip() else name
+            openings.append(Opening(start, tuple(moves.split()), label))
+    return openings
 
 
 def _legal_lines(state: GameState, plies: int) -> list[tuple[str, ...]]:

@@ -32,7 +32,7 @@ from typing import Any
 from games.base import GameState
 
 from ai.observer import observed
-from ai.scores import INFINITY, WIN_THRESHOLD, from_tt, is_win_score, terminal_score, to_tt
+from ai.scores import INFINITY, WIN_THRESHOLD, from_tt, is_win_score, to_tt
 from ai.search.common import (
     FUTILITY_BASE,
     FUTILITY_DEPTH,
@@ -61,7 +61,7 @@ from ai.search.common import (
     lmr_table,
     next_up,
 )
-from ai.search.quiescence import build_leaf
+from ai.search.quiescence import build_leaf, terminal_leaf
 from ai.tt import EXACT, LOWER, UPPER
 
 ChildSearch = Callable[[NodeSearch, GameState, int, float, float, int, int], float]
@@ -166,7 +166,7 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
         count_node()
         pv_table[ply] = NO_LINE
         if state.is_terminal():
-            return terminal_score(state, ply)
+            return terminal_leaf(state, ply, tools)
         horizon_before = tools.horizon_leaves
 
         # PROBE THE TABLE: a stored bound may settle the node at once.

@@ -41,6 +41,20 @@ from ai.scores import INFINITY, terminal_score
 from ai.search.common import MAX_SEARCH_PLY, NO_LINE, LeafSearch, SearchTools
 
 
+def terminal_leaf(state: GameState, ply: int, tools: SearchTools) -> float:
+    """The value of a terminal ``state`` (``terminal_score``). A draw *by rule* (repetition,
+    a move-count rule: the game is over although moves remain by the rules of movement) is
+    counted as a horizon leaf: it depends on the path that led here, so a value built on it
+    is never stored as the position's exact game value (``SOLVED_DEPTH``), which every later
+    search would trust at any depth. Found in checkers king endgames: draws by repetition met
+    in one search, stored as solved, made the next moves' searches see every line as a draw,
+    and the stronger side let the game be repeated away."""
+    value = terminal_score(state, ply)
+    if value == 0 and state.perft_moves():
+        tools.horizon_leaves += 1
+    return value
+
+
 def build_leaf(tools: SearchTools) -> LeafSearch:
     """The horizon function of this search: quiescence search or static EVAL."""
     if tools.quiescence:
@@ -63,7 +77,7 @@ def build_static_leaf(tools: SearchTools) -> LeafSearch:
         if ply > tools.seldepth:
             tools.seldepth = ply
         if state.is_terminal():
-            return terminal_score(state, ply)
+            return terminal_leaf(state, ply, tools)
         player = state.to_move()
         if solver_empties:
             solved = state.solve(player, solver_empties, poll)
@@ -127,7 +141,7 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
         if ply > tools.seldepth:
             tools.seldepth = ply
         if state.is_terminal():
-            return terminal_score(state, ply)
+            return terminal_leaf(state, ply, tools)
         player = state.to_move()
         if solver_empties:
             solved = state.solve(player, solver_empties, poll)

@@ -14,6 +14,16 @@ because each is a handful of shifts and popcounts on the bitboards:
 * ``runaway``: men at most three rows from crowning with no enemy piece anywhere in their
   forward cone, so nothing in front can stop them (further back, a king has time to come).
 * ``advancement``: rows advanced by the men, summed; it pushes play forward in endgames.
+* ``trade``: the piece-count lead times the number of pieces already gone (24 minus those
+  left): the side ahead gains by exchanging, since a lead of one piece wins more surely the
+  fewer pieces remain (the endgame maxim "when ahead, trade").
+* ``double_corner``: the kings of the side with fewer pieces that stand in a double corner
+  (squares 1, 5, 28, 32), where a lone king holds out longest; the side ahead must drive them
+  out, so this counts for the weaker side and against the stronger one.
+
+The weights are data (``resources/weights/checkers.json``, read once at import); a search
+may replace them (``CheckersState.set_weights``), so the code reads the class's current
+table at every call.
 """
 
 from __future__ import annotations
@@ -32,22 +42,33 @@ from games.checkers.bitboards import (
     quiet_move_count,
     square_row,
 )
+from games.weights import named_numbers, shipped_weights
 
-FEATURE_NAMES: tuple[str, ...] = ("men", "kings", "back_rank", "centre", "mobility", "runaway", "advancement")
+FEATURE_NAMES: tuple[str, ...] = (
+    "men",
+    "kings",
+    "back_rank",
+    "centre",
+    "mobility",
+    "runaway",
+    "advancement",
+    "trade",
+    "double_corner",
+)
 
-DEFAULT_WEIGHTS: dict[str, float] = {
-    "men": 100.0,
-    "kings": 140.0,
-    "back_rank": 8.0,
-    "centre": 5.0,
-    "mobility": 2.0,
-    "runaway": 30.0,
-    "advancement": 1.0,
-}
-"""Evaluation units per unit of each feature (a man = 100)."""
+WEIGHTS_FILE = "checkers.json"
+"""The packaged weights (``resources/weights/checkers.json``): data, fitted by
+``bench/tune_checkers.py``."""
+
+DEFAULT_WEIGHTS: dict[str, float] = named_numbers(shipped_weights(WEIGHTS_FILE, "checkers"), FEATURE_NAMES, "checkers")
+"""Evaluation units per unit of each feature (a man = 100), as shipped."""
 
 CENTRE_SQUARES: tuple[int, ...] = (10, 11, 14, 15, 18, 19, 22, 23)
 CENTRE: Bitboard = sum(MASK_OF_SQUARE[square] for square in CENTRE_SQUARES)
+DOUBLE_CORNER_SQUARES: tuple[int, ...] = (1, 5, 28, 32)
+DOUBLE_CORNERS: Bitboard = sum(MASK_OF_SQUARE[square] for square in DOUBLE_CORNER_SQUARES)
+FULL_SET = 24
+"""Pieces on the board at the start: ``trade`` counts those gone since."""
 
 RUNAWAY_ROWS = 3
 """Only men this close to crowning can be runaways, so the cones are at most 3 rows deep."""
@@ -134,6 +155,14 @@ def feature_values(black: Bitboard, white: Bitboard, kings: Bitboard) -> tuple[i
     white_candidates = white_men & RUNAWAY_ZONE[WHITE]
     if white_candidates:
         runaway -= (white_candidates & ~_white_cone_blocked(black)).bit_count()
+    black_count = black.bit_count()
+    white_count = white.bit_count()
+    lead = black_count - white_count
+    cornered = 0
+    if lead < 0:
+        cornered = (black_kings & DOUBLE_CORNERS).bit_count()
+    elif lead > 0:
+        cornered = -(white_kings & DOUBLE_CORNERS).bit_count()
     return (
         black_men.bit_count() - white_men.bit_count(),
         black_kings.bit_count() - white_kings.bit_count(),
@@ -142,6 +171,8 @@ def feature_values(black: Bitboard, white: Bitboard, kings: Bitboard) -> tuple[i
         quiet_move_count(black, kings, empty, BLACK) - quiet_move_count(white, kings, empty, WHITE),
         runaway,
         _advancement(black_men, BLACK) - _advancement(white_men, WHITE),
+        lead * (FULL_SET - black_count - white_count),
+        cornered,
     )
 
 
@@ -150,7 +181,9 @@ def evaluate_for_black(black: Bitboard, white: Bitboard, kings: Bitboard, weight
 
     Spelled out term by term rather than zipped with ``FEATURE_NAMES``: this runs at every
     leaf, and the generator cost about 1 us of the 5.7 us a call took (measured)."""
-    men, king_count, back_rank, centre, mobility, runaway, advancement = feature_values(black, white, kings)
+    men, king_count, back_rank, centre, mobility, runaway, advancement, trade, cornered = feature_values(
+        black, white, kings
+    )
     return (
         weights["men"] * men
         + weights["kings"] * king_count
@@ -159,4 +192,6 @@ def evaluate_for_black(black: Bitboard, white: Bitboard, kings: Bitboard, weight
         + weights["mobility"] * mobility
         + weights["runaway"] * runaway
         + weights["advancement"] * advancement
+        + weights["trade"] * trade
+        + weights["double_corner"] * cornered
     )

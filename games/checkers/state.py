@@ -20,13 +20,14 @@ ambiguous.
 
 The 40-move-rule counter (``no_progress_plies``) is part of the state but not of PDN FEN,
 so ``to_text`` does not carry it and ``from_text`` starts it at zero; ``key()`` does not
-cover it either (nor the repetition history), as in chess engines.
+cover it either, as in chess engines, but it does mark a position that has occurred before
+(one more occurrence draws it, so the search must not mix it with its first occurrence).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from games.base import GameState, IllegalMoveError, Player
 from games.checkers.bitboards import (
@@ -52,7 +53,13 @@ from games.checkers.bitboards import (
     square_bit,
     squares_of,
 )
-from games.checkers.evaluation import DEFAULT_WEIGHTS, FEATURE_NAMES, evaluate_for_black, feature_values
+from games.checkers.evaluation import (
+    DEFAULT_WEIGHTS,
+    FEATURE_NAMES,
+    WEIGHTS_FILE,
+    evaluate_for_black,
+    feature_values,
+)
 from games.checkers.notation import (
     CROWN_SQUARES,
     SIDE_NAMES,
@@ -62,6 +69,7 @@ from games.checkers.notation import (
     parse_fen,
     parse_move_squares,
 )
+from games.weights import named_numbers
 from games.zobrist import zobrist_keys
 
 NO_PROGRESS_LIMIT = 80
@@ -70,6 +78,8 @@ REPETITION_LIMIT = 3
 """Threefold repetition."""
 SHORTEST_REPETITION_PLIES = 8
 """A third occurrence needs at least two back-and-forth cycles of four plies."""
+SHORTEST_REPEAT_PLIES = 4
+"""A second occurrence needs at least one cycle of four plies."""
 NAMES_IN_MESSAGES = 3
 """How many example moves an error message lists."""
 
@@ -97,11 +107,13 @@ class CheckersMove(NamedTuple):
 # Zobrist keys: one per (piece kind, square) with kind = 2 * player + is_king, plus one for
 # "White to move". Indexed by PDN square (index 0 unused).
 _KIND_COUNT = 4
-_ZOBRIST = zobrist_keys(_KIND_COUNT * len(SQUARES) + 1, seed=0xC0EC4E25)
+_ZOBRIST = zobrist_keys(_KIND_COUNT * len(SQUARES) + 2, seed=0xC0EC4E25)
 PIECE_KEYS: tuple[tuple[int, ...], ...] = tuple(
     (0,) + tuple(_ZOBRIST[kind * len(SQUARES) : (kind + 1) * len(SQUARES)]) for kind in range(_KIND_COUNT)
 )
-WHITE_TO_MOVE_KEY = _ZOBRIST[-1]
+WHITE_TO_MOVE_KEY = _ZOBRIST[-2]
+REPEATED_KEY = _ZOBRIST[-1]
+"""Marks the key of a position that already occurred (``CheckersState.key``)."""
 MAN_KIND = (0, 2)
 KING_KIND = (1, 3)
 
@@ -188,6 +200,14 @@ class CheckersState(GameState):
     SCORE_UNIT_SIZE: ClassVar[float] = 100.0
     """The evaluation counts a man as 100 (see ``games.checkers.evaluation``)."""
     weights: ClassVar[dict[str, float]] = DEFAULT_WEIGHTS
+    """The EVAL weights in use (``set_weights``); every evaluation reads them at call time."""
+    WEIGHTS_FILE: ClassVar[str | None] = WEIGHTS_FILE
+
+    @classmethod
+    def set_weights(cls, weights: Mapping[str, Any] | None) -> None:
+        """EVAL reads ``weights`` (every feature of ``FEATURE_NAMES``, a number each) from
+        now on; ``None``: the packaged ones. ``WeightsError`` names what is missing or extra."""
+        cls.weights = dict(DEFAULT_WEIGHTS) if weights is None else named_numbers(weights, FEATURE_NAMES, cls.NAME)
 
     __slots__ = ("black", "white", "kings", "player", "no_progress_plies", "_key", "_history", "_keys")
 
@@ -345,13 +365,15 @@ class CheckersState(GameState):
     def _is_repetition(self) -> bool:
         """The current position (same side to move) occurred twice before since the last
         capture or man move; only those positions can repeat."""
-        plies = self.no_progress_plies
-        if plies < SHORTEST_REPETITION_PLIES:
-            return False
+        return self.no_progress_plies >= SHORTEST_REPETITION_PLIES and self._occurrences() >= REPETITION_LIMIT
+
+    def _occurrences(self) -> int:
+        """How often the current position (same side to move) has occurred since the last
+        capture or man move, this time included."""
         keys = self._keys
         last = len(keys) - 1
-        start = max(last - 2 * (plies // 2), last % 2)
-        return keys[start::2].count(self._key) >= REPETITION_LIMIT
+        start = max(last - 2 * (self.no_progress_plies // 2), last % 2)
+        return keys[start::2].count(self._key)
 
     def _is_draw_by_rule(self) -> bool:
         return self.no_progress_plies >= NO_PROGRESS_LIMIT or self._is_repetition()
@@ -383,6 +405,16 @@ class CheckersState(GameState):
 
     # --------------------------------------------------------------- hashing
     def key(self) -> int:
+        """The Zobrist key of the pieces and the side to move, turned by ``REPEATED_KEY`` when
+        this position already occurred since the last capture or man move.
+
+        A repeated position is a different search node: one more repetition draws it, so
+        its value is not the value the table holds for its first occurrence (graph history
+        interaction). Without the mark, a search reusing the table saw a king endgame's
+        repeated position as the win it had stored, and the stronger side repeated moves
+        into a threefold draw (found on the Atkinson problem)."""
+        if self.no_progress_plies >= SHORTEST_REPEAT_PLIES and self._occurrences() > 1:
+            return self._key ^ REPEATED_KEY
         return self._key
 
     def encode_move(self, move: CheckersMove) -> int:

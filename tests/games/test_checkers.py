@@ -31,6 +31,7 @@ from games.checkers import (
     square_column,
     square_row,
 )
+from games.checkers.state import REPEATED_KEY
 from games.perft import perft as generic_perft
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "checkers"
@@ -415,7 +416,7 @@ def test_noisy_moves_and_capture_scores() -> None:
     state = CheckersState.from_text("B:W14,K16,23:B9,11")
     scores = {state.move_name(move): state.capture_score(move) for move in state.noisy_moves()}
     men, kings = DEFAULT_WEIGHTS["men"], DEFAULT_WEIGHTS["kings"]
-    assert scores == {"9x18x27": 2 * men, "11x20": kings}
+    assert scores == {"9x18x27": int(2 * men), "11x20": int(kings)}  # whole units
 
 
 def test_evaluate_is_the_sum_of_its_features_and_antisymmetric() -> None:
@@ -504,6 +505,7 @@ def test_parse_move_never_crashes(text: str, position: str) -> None:
 def test_random_playouts_undo_and_keys(seed: int) -> None:
     rng = random.Random(seed)
     state = CheckersState.initial()
+    seen = {state.to_text()}  # positions since the last capture or man move
     # The 40-move rule bounds every game; the cap only guards against a rules bug.
     for _ in range(20_000):
         if state.is_terminal():
@@ -511,7 +513,13 @@ def test_random_playouts_undo_and_keys(seed: int) -> None:
         before = (state.key(), state.to_text(), state.no_progress_plies)
         move = rng.choice(state.legal_moves())
         state.play(move)
-        assert state.key() == CheckersState.from_text(state.to_text()).key()
+        text = state.to_text()
+        if state.no_progress_plies == 0:
+            seen = set()
+        # The key is the position's, marked when the position occurred before.
+        mark = REPEATED_KEY if text in seen else 0
+        seen.add(text)
+        assert state.key() == CheckersState.from_text(text).key() ^ mark
         state.undo()
         assert (state.key(), state.to_text(), state.no_progress_plies) == before
         state.play(move)
@@ -546,3 +554,19 @@ def test_legal_moves_agree_with_pydraughts() -> None:
             assert sorted(move.path for move in state.legal_moves()) == theirs, state.to_text()
             checked += 1
     assert checked > 100
+
+
+def test_a_repeated_position_has_its_own_key() -> None:
+    # Kings shuffle 1-6, 32-27, 6-1, 27-32: the start comes back, marked; its third
+    # occurrence is a draw.
+    state = CheckersState.from_text("B:WK32:BK1")
+    first = state.key()
+    for text in ("1-6", "32-27", "6-1", "27-32"):
+        state.play(state.parse_move(text))
+    assert state.key() == first ^ REPEATED_KEY and not state.is_terminal()
+    state.undo()
+    state.play(state.parse_move("27-32"))
+    assert state.key() == first ^ REPEATED_KEY
+    for text in ("1-6", "32-27", "6-1", "27-32"):
+        state.play(state.parse_move(text))
+    assert state.is_terminal() and state.termination_reason() == "threefold repetition"
