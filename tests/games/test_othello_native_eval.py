@@ -1,0 +1,94 @@
+"""The native pattern EVAL (``games/othello/_eval.c``) against the pure-Python one: the same
+float, bit for bit, on positions of every phase, under a synthetic model (random values in
+every table entry and scalar) and the fitted one; and its refusal of malformed tables."""
+
+from __future__ import annotations
+
+import random
+from array import array
+from pathlib import Path
+
+import pytest
+
+from games.othello import OthelloState, evaluation
+from games.othello.patterns import PATTERNS, canonical_index
+from games.weights import read_weights
+
+pytestmark = pytest.mark.skipif(not evaluation.NATIVE_EVAL, reason=evaluation.EVAL_BACKEND)
+
+PATTERNS_FILE = Path(__file__).resolve().parents[2] / "resources" / "weights" / "othello_patterns.json"
+
+
+def positions_of_every_phase(count: int, seed: int) -> list[OthelloState]:
+    """Positions from seeded random games, every ply of each game (4 to 63 discs)."""
+    rng = random.Random(seed)
+    positions: list[OthelloState] = []
+    while len(positions) < count:
+        state = OthelloState.initial()
+        while not state.is_terminal():
+            positions.append(state.copy())
+            state.play(rng.choice(state.legal_moves()))
+    return positions[:count]
+
+
+def synthetic_weights(seed: int) -> dict:
+    """Random values for every canonical entry of every pattern and every scalar, with
+    fractional scalars so that the float sum's order matters."""
+    rng = random.Random(seed)
+    bounds = [0, 14, 33, 61]
+    weights: dict = {"phase_bounds": bounds}
+    for name in evaluation.SCALAR_NAMES:
+        weights[name] = [rng.uniform(-300, 300) for _ in bounds[1:]]
+    for number, pattern in enumerate(PATTERNS):
+        weights[pattern.name] = [
+            [value for index in range(pattern.size) if canonical_index(number, index) == index
+             for value in (index, rng.randint(-900, 900))]
+            for _ in bounds[1:]
+        ]
+    return weights
+
+
+@pytest.mark.parametrize("model", ["synthetic", "fitted"])
+def test_native_evaluation_is_the_python_one_exactly(model: str) -> None:
+    weights = synthetic_weights(11) if model == "synthetic" else read_weights(PATTERNS_FILE, "othello")
+    OthelloState.set_weights(weights)
+    try:
+        positions = positions_of_every_phase(400, seed=12)
+        assert {64 - (state.own | state.opponent).bit_count() for state in positions} >= set(range(4, 61))
+        for state in positions:
+            own, opponent, moves = state.own, state.opponent, state.moves_mask()
+            native = evaluation.evaluate_to_move(own, opponent, moves)
+            assert native == evaluation.pattern_evaluate(own, opponent, moves), state.to_text()
+    finally:
+        OthelloState.set_weights(None)
+
+
+def test_classic_weights_take_the_native_model_out_of_use() -> None:
+    OthelloState.set_weights(read_weights(PATTERNS_FILE, "othello"))
+    OthelloState.set_weights(None)
+    state = positions_of_every_phase(30, seed=14)[-1]
+    moves = state.moves_mask()
+    classic = evaluation.classic_evaluate(state.own, state.opponent, moves, evaluation.DEFAULT_WEIGHT_VECTOR)
+    assert evaluation.evaluate_to_move(state.own, state.opponent, moves) == classic
+
+
+def test_malformed_tables_are_refused_and_the_model_in_use_stays() -> None:
+    OthelloState.set_weights(read_weights(PATTERNS_FILE, "othello"))
+    try:
+        state = positions_of_every_phase(20, seed=15)[-1]
+        before = evaluation.evaluate_to_move(state.own, state.opponent, state.moves_mask())
+        model = evaluation.current_model()
+        assert isinstance(model, evaluation.PatternWeights)
+        instances = [(0, (0, 1, 2, 8, 9, 10, 16, 17, 18))]
+        out_of_range = [[array("i", [3 ** 9, 5])] for _ in model.scalars]
+        with pytest.raises(ValueError, match="out of its pattern's range"):
+            evaluation._native.load(model.phase_of_empties(), model.scalars, instances, [()], out_of_range)
+        with pytest.raises(TypeError):  # a list is not a buffer of C ints
+            evaluation._native.load(model.phase_of_empties(), model.scalars, instances, [()],
+                                    [[[0, 5]] for _ in model.scalars])
+        with pytest.raises(ValueError, match="a square is 0..63"):
+            evaluation._native.load(model.phase_of_empties(), model.scalars, [(0, (64,))], [()],
+                                    [[array("i")] for _ in model.scalars])
+        assert evaluation.evaluate_to_move(state.own, state.opponent, state.moves_mask()) == before
+    finally:
+        OthelloState.set_weights(None)
