@@ -1,5 +1,5 @@
 """Build step for the native pieces of Othello: the exact endgame solver
-``games.othello._solver`` and the pattern EVAL ``games.othello._eval``.
+``games.othello._solver`` and the pattern EVAL ``games.othello._fast``.
 
 Everything else is in pyproject.toml. Both extensions are optional: without a C compiler (or
 Python headers) the install still succeeds, and ``games.othello.exact`` and
@@ -17,8 +17,8 @@ setup(
             optional=True,
         ),
         Extension(
-            "games.othello._eval",
-            sources=["games/othello/_eval.c"],
+            "games.othello._fast",
+            sources=["games/othello/_fast.c"],
             extra_compile_args=["-O3", "-std=c11"],
             optional=True,
         ),

@@ -1,6 +1,11 @@
 /*
- * games.othello._eval: the pattern EVAL of games/othello/evaluation.py in C (same values,
- * to the last bit of the float; tests/games/test_othello_native_eval.py checks it).
+ * games.othello._fast: the midgame search's hot paths in C, each the same function as its
+ * pure-Python twin (which runs when this optional extension is not built):
+ *  - legal_moves(own, opponent), flips(own, opponent, square), squares(board): the move
+ *    generator of games/othello/bitboard.py (legal_moves_mask, flips, squares_of);
+ *  - the pattern EVAL of games/othello/evaluation.py (pattern_evaluate), the same values to
+ *    the last bit of the float.
+ * tests/games/test_othello_native_eval.py checks each against the Python one.
  *
  * Nothing about Othello strategy lives here: the pattern geometry (which squares each
  * instance reads, in digit order, and the digit permutation that maps a pattern onto
@@ -82,6 +87,85 @@ static inline u64 neighbours(u64 b)
 }
 
 static inline int popcount(u64 b) { return __builtin_popcountll(b); }
+
+/* ------------------------------------------------------------------ move generation */
+
+static int bitboard_argument(PyObject *object, u64 *out)
+{
+    *out = PyLong_AsUnsignedLongLong(object);
+    if (*out == (u64)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "a bitboard is an int in 0 .. 2**64 - 1");
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *Fast_legal_moves(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    u64 p, o;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "legal_moves(own, opponent) takes 2 bitboards");
+        return NULL;
+    }
+    if (!bitboard_argument(args[0], &p) || !bitboard_argument(args[1], &o))
+        return NULL;
+    return PyLong_FromUnsignedLongLong(legal_moves(p, o));
+}
+
+/* The opponent discs that playing `square` turns over (0: not a legal move), by walking the
+ * 8 rays from the square (the Python one uses precomputed rays; the set is the same). */
+static PyObject *Fast_flips(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    static const int rank_steps[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+    static const int file_steps[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+    u64 p, o;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "flips(own, opponent, square) takes 2 bitboards and a square");
+        return NULL;
+    }
+    if (!bitboard_argument(args[0], &p) || !bitboard_argument(args[1], &o))
+        return NULL;
+    const long square = PyLong_AsLong(args[2]);
+    if (square < 0 || square >= SQUARES) {
+        if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "a square is 0..63");
+        }
+        return NULL;
+    }
+    const int rank = (int)square / 8, file = (int)square % 8;
+    u64 flipped = 0;
+    for (int direction = 0; direction < 8; direction++) {
+        u64 run = 0;
+        int r = rank + rank_steps[direction], f = file + file_steps[direction];
+        while (r >= 0 && r < 8 && f >= 0 && f < 8 && (o >> (8 * r + f) & 1)) {
+            run |= 1ULL << (8 * r + f);
+            r += rank_steps[direction];
+            f += file_steps[direction];
+        }
+        if (run && r >= 0 && r < 8 && f >= 0 && f < 8 && (p >> (8 * r + f) & 1))
+            flipped |= run;
+    }
+    return PyLong_FromUnsignedLongLong(flipped);
+}
+
+/* The squares of a bitboard in increasing order, as a list. */
+static PyObject *Fast_squares(PyObject *module, PyObject *board_object)
+{
+    (void)module;
+    u64 board;
+    if (!bitboard_argument(board_object, &board))
+        return NULL;
+    PyObject *list = PyList_New(popcount(board));
+    if (list == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; board; i++, board &= board - 1)
+        PyList_SET_ITEM(list, i, PyLong_FromLong(__builtin_ctzll(board)));
+    return list;
+}
 
 /* ------------------------------------------------------------------ evaluate */
 
@@ -383,6 +467,11 @@ static PyObject *Eval_load(PyObject *module, PyObject *args)
 }
 
 static PyMethodDef eval_methods[] = {
+    {"legal_moves", (PyCFunction)(void (*)(void))Fast_legal_moves, METH_FASTCALL,
+     "legal_moves(own, opponent) -> the side owning own's legal squares as a bitboard."},
+    {"flips", (PyCFunction)(void (*)(void))Fast_flips, METH_FASTCALL,
+     "flips(own, opponent, square) -> the discs playing square turns over (0: not legal)."},
+    {"squares", Fast_squares, METH_O, "squares(board) -> its squares in increasing order."},
     {"load", Eval_load, METH_VARARGS,
      "load(phase_of_empties, scalars, instances, permutations, tables): make a pattern model the one in use."},
     {"evaluate", (PyCFunction)(void (*)(void))Eval_evaluate, METH_FASTCALL,
@@ -391,12 +480,12 @@ static PyMethodDef eval_methods[] = {
 };
 
 static struct PyModuleDef eval_module = {
-    PyModuleDef_HEAD_INIT, "_eval",
-    "The Othello pattern EVAL in C (games/othello/evaluation.py chooses it when it loads).", -1,
+    PyModuleDef_HEAD_INIT, "_fast",
+    "Othello move generation and pattern EVAL in C (games/othello/bitboard.py and evaluation.py use it when it loads).", -1,
     eval_methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__eval(void)
+PyMODINIT_FUNC PyInit__fast(void)
 {
     return PyModule_Create(&eval_module);
 }

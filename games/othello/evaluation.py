@@ -40,7 +40,6 @@ Features:
 
 from __future__ import annotations
 
-import os
 from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -55,6 +54,7 @@ from games.othello.bitboard import (
     SQUARE_COUNT,
     Bitboard,
     legal_moves_mask,
+    native,
     square_of,
 )
 from games.weights import WeightsError, named_numbers, shipped_weights
@@ -80,23 +80,11 @@ from games.othello.patterns import (
     symmetric_index_table,
 )
 
-FORCE_PYTHON_VARIABLE: Final = "PLYGROUND_PYTHON_EVAL"
-
-_native: Any = None
-if os.environ.get(FORCE_PYTHON_VARIABLE, "") not in ("", "0"):
-    EVAL_BACKEND = f"python ({FORCE_PYTHON_VARIABLE} is set)"
-else:
-    try:
-        import games.othello._eval as _native
-    except ImportError as error:  # not built (no C compiler at install time)
-        EVAL_BACKEND = f"python (the native pattern EVAL did not load: {error})"
-    else:
-        EVAL_BACKEND = "native (games.othello._eval, C)"
-NATIVE_EVAL: Final = _native is not None
-"""Whether the pattern model is summed in C (``games/othello/_eval.c``, built by setup.py as
-an optional extension like the endgame solver): the same values as ``pattern_evaluate``,
-bit for bit, ~40x faster. Without a compiler, or with ``PLYGROUND_PYTHON_EVAL=1``, the pure
-Python ``pattern_evaluate`` runs. The classic model is always Python."""
+NATIVE_EVAL: Final = native is not None
+"""Whether the pattern model is summed in C (``games/othello/_fast.c``, see
+``games.othello.bitboard.native``): the same values as ``pattern_evaluate``, bit for bit,
+~20x faster. Without it (no compiler, or ``PLYGROUND_PYTHON_HOTPATHS=1``) the pure-Python
+``pattern_evaluate`` runs. The classic model is always Python."""
 
 DEFAULT_WEIGHTS: Final[dict[str, float]] = {
     "mobility": 70.0,
@@ -369,20 +357,20 @@ def load_native(model: PatternWeights) -> None:
     """Hand ``model`` to the C EVAL (only when ``NATIVE_EVAL``): the pattern geometry of
     ``games.othello.patterns`` (each instance's squares in digit order, each pattern's
     self-symmetry) and the sparse tables; C expands them as ``PatternWeights.build_phase``."""
-    assert _native is not None
+    assert native is not None
     instances = [(number, instance_squares(pattern, image_name))
                  for number, pattern in enumerate(PATTERNS) for image_name in pattern.image_names]
     permutations = [pattern.self_symmetries[0] if pattern.self_symmetries else ()
                     for pattern in PATTERNS]
     tables = [[array("i", entries) for entries in phase_tables] for phase_tables in model.tables]
-    _native.load(model.phase_of_empties(), model.scalars, instances, permutations, tables)
+    native.load(model.phase_of_empties(), model.scalars, instances, permutations, tables)
 
 
 def use_model(model: PatternWeights | tuple[float, ...]) -> None:
     """Make ``model`` (from ``parse_weights``) the EVAL of this process."""
     global _pattern_model, _phase_of_empties, _phase_tables, _classic_weights
     if isinstance(model, PatternWeights):
-        if _native is not None:
+        if native is not None:
             load_native(model)
         _pattern_model = model
         _phase_of_empties = model.phase_of_empties()
@@ -544,8 +532,8 @@ def pattern_features(own: Bitboard, opponent: Bitboard, own_moves: Bitboard) -> 
 def evaluate_to_move(own: Bitboard, opponent: Bitboard, own_moves: Bitboard) -> float:
     """EVAL for the side to move in hundredths of a disc, by the current model."""
     if _pattern_model is not None:
-        if _native is not None:
-            return _native.evaluate(own, opponent, own_moves)
+        if native is not None:
+            return native.evaluate(own, opponent, own_moves)
         return pattern_evaluate(own, opponent, own_moves)
     return classic_evaluate(own, opponent, own_moves, _classic_weights)
 

@@ -1,6 +1,7 @@
-"""The native pattern EVAL (``games/othello/_eval.c``) against the pure-Python one: the same
-float, bit for bit, on positions of every phase, under a synthetic model (random values in
-every table entry and scalar) and the fitted one; and its refusal of malformed tables."""
+"""The native hot paths (``games/othello/_fast.c``) against their pure-Python twins: move
+generation and flips on every empty square of positions of every phase; the pattern EVAL
+the same float, bit for bit, under a synthetic model (random values in every table entry and
+scalar) and the fitted one; and the refusal of malformed tables and bitboards."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from pathlib import Path
 import pytest
 
 from games.othello import OthelloState, evaluation
+from games.othello import bitboard
+from games.othello.bitboard import HOTPATH_BACKEND
 from games.othello.patterns import PATTERNS, canonical_index
 from games.weights import read_weights
 
-pytestmark = pytest.mark.skipif(not evaluation.NATIVE_EVAL, reason=evaluation.EVAL_BACKEND)
+pytestmark = pytest.mark.skipif(not evaluation.NATIVE_EVAL, reason=HOTPATH_BACKEND)
 
 PATTERNS_FILE = Path(__file__).resolve().parents[2] / "resources" / "weights" / "othello_patterns.json"
 
@@ -46,6 +49,29 @@ def synthetic_weights(seed: int) -> dict:
             for _ in bounds[1:]
         ]
     return weights
+
+
+def test_native_move_generation_is_the_python_one() -> None:
+    for state in positions_of_every_phase(600, seed=10):
+        own, opponent = state.own, state.opponent
+        moves = bitboard.legal_moves_mask(own, opponent)
+        assert moves == bitboard.python_legal_moves_mask(own, opponent), state.to_text()
+        assert bitboard.squares_of(moves) == bitboard.python_squares_of(moves)
+        empty = ~(own | opponent) & bitboard.FULL
+        for square in bitboard.python_squares_of(empty):
+            assert bitboard.flips(own, opponent, square) == bitboard.python_flips(own, opponent, square), (
+                state.to_text(), square)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: bitboard.legal_moves_mask(-1, 0), "bitboard"),
+    (lambda: bitboard.flips(0, 1 << 64, 3), "bitboard"),
+    (lambda: bitboard.flips(0, 0, 64), "a square is 0..63"),
+    (lambda: bitboard.squares_of(-5), "bitboard"),
+])
+def test_bad_bitboards_are_refused_in_one_line(call, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()
 
 
 @pytest.mark.parametrize("model", ["synthetic", "fitted"])
@@ -82,12 +108,12 @@ def test_malformed_tables_are_refused_and_the_model_in_use_stays() -> None:
         instances = [(0, (0, 1, 2, 8, 9, 10, 16, 17, 18))]
         out_of_range = [[array("i", [3 ** 9, 5])] for _ in model.scalars]
         with pytest.raises(ValueError, match="out of its pattern's range"):
-            evaluation._native.load(model.phase_of_empties(), model.scalars, instances, [()], out_of_range)
+            evaluation.native.load(model.phase_of_empties(), model.scalars, instances, [()], out_of_range)
         with pytest.raises(TypeError):  # a list is not a buffer of C ints
-            evaluation._native.load(model.phase_of_empties(), model.scalars, instances, [()],
+            evaluation.native.load(model.phase_of_empties(), model.scalars, instances, [()],
                                     [[[0, 5]] for _ in model.scalars])
         with pytest.raises(ValueError, match="a square is 0..63"):
-            evaluation._native.load(model.phase_of_empties(), model.scalars, [(0, (64,))], [()],
+            evaluation.native.load(model.phase_of_empties(), model.scalars, [(0, (64,))], [()],
                                     [[array("i")] for _ in model.scalars])
         assert evaluation.evaluate_to_move(state.own, state.opponent, state.moves_mask()) == before
     finally:
