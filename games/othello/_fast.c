@@ -3,8 +3,9 @@
  * pure-Python twin (which runs when this optional extension is not built):
  *  - legal_moves(own, opponent), flips(own, opponent, square), squares(board): the move
  *    generator of games/othello/bitboard.py (legal_moves_mask, flips, squares_of);
- *  - the pattern EVAL of games/othello/evaluation.py (pattern_evaluate), the same values to
- *    the last bit of the float.
+ *  - the two EVALs of games/othello/evaluation.py: the classic weighted features
+ *    (classic_evaluate) and the pattern model (pattern_evaluate), the same values to the
+ *    last bit of the float (sums in the Python order).
  * tests/games/test_othello_native_eval.py checks each against the Python one.
  *
  * Nothing about Othello strategy lives here: the pattern geometry (which squares each
@@ -207,6 +208,128 @@ static PyObject *Eval_evaluate(PyObject *module, PyObject *const *args, Py_ssize
     value += weights[1] * (double)(popcount(p_moves) - popcount(legal_moves(o, p)));
     value += weights[2] * (double)(popcount(neighbours(o) & empty) - popcount(neighbours(p) & empty));
     value += weights[3] * (empties & 1 ? 1.0 : -1.0);
+    return PyFloat_FromDouble(value);
+}
+
+/* ------------------------------------------------------------------ classic EVAL */
+
+#define CLASSIC_FEATURES 8 /* evaluation.FEATURE_NAMES order */
+static double classic_weights[CLASSIC_FEATURES];
+static int parity_empties = 0, disc_phase_empties = 1, classic_loaded = 0;
+
+#define CORNER_SQUARES 0x8100000000000081ULL
+
+/* Per corner (a1, h1, a8, h8): its X-square and its two C-squares (evaluation._CORNER_NEIGHBOURS). */
+static const u64 CORNER_BIT[4] = {1ULL << 0, 1ULL << 7, 1ULL << 56, 1ULL << 63};
+static const u64 X_SQUARE[4] = {1ULL << 9, 1ULL << 14, 1ULL << 49, 1ULL << 54};
+static const u64 C_SQUARES[4] = {(1ULL << 1) | (1ULL << 8), (1ULL << 6) | (1ULL << 15),
+                                 (1ULL << 48) | (1ULL << 57), (1ULL << 55) | (1ULL << 62)};
+
+/* Rank 1, rank 8, file a, file h (evaluation.EDGES). */
+static const u64 EDGE_MASKS[4] = {0xFFULL, 0xFF00000000000000ULL, 0x0101010101010101ULL, 0x8080808080808080ULL};
+
+/* (corner, the other 7 squares of an edge from it, runs upward?) (evaluation.EDGE_RAYS). */
+static const u64 RAY_CORNER[8] = {1ULL << 0, 1ULL << 0, 1ULL << 7, 1ULL << 7,
+                                  1ULL << 56, 1ULL << 56, 1ULL << 63, 1ULL << 63};
+static const u64 RAY_MASK[8] = {0xFEULL, 0x0101010101010100ULL, 0x7FULL, 0x8080808080808000ULL,
+                                0xFE00000000000000ULL, 0x0001010101010101ULL, 0x7F00000000000000ULL,
+                                0x0080808080808080ULL};
+static const int RAY_UPWARD[8] = {1, 1, 0, 1, 1, 0, 0, 0};
+
+/* evaluation.edge_stable_discs: own discs on a full edge, and unbroken runs from an own corner. */
+static u64 edge_stable_discs(u64 own, u64 occupied)
+{
+    u64 stable = 0;
+    for (int edge = 0; edge < 4; edge++)
+        if ((occupied & EDGE_MASKS[edge]) == EDGE_MASKS[edge])
+            stable |= own & EDGE_MASKS[edge];
+    if (!(own & CORNER_SQUARES))
+        return stable;
+    for (int ray = 0; ray < 8; ray++) {
+        if (!(own & RAY_CORNER[ray]))
+            continue;
+        const u64 blockers = RAY_MASK[ray] & ~own;
+        if (!blockers) {
+            stable |= RAY_CORNER[ray] | RAY_MASK[ray];
+        } else if (RAY_UPWARD[ray]) {
+            stable |= RAY_CORNER[ray] | (RAY_MASK[ray] & ((blockers & (0 - blockers)) - 1));
+        } else {
+            const int length = 64 - __builtin_clzll(blockers); /* Python's bit_length */
+            const u64 above = length >= 64 ? 0 : ~((1ULL << length) - 1);
+            stable |= RAY_CORNER[ray] | (RAY_MASK[ray] & above);
+        }
+    }
+    return stable;
+}
+
+static PyObject *Fast_set_classic(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *weights;
+    int parity, disc_phase;
+    if (!PyArg_ParseTuple(args, "Oii:set_classic", &weights, &parity, &disc_phase))
+        return NULL;
+    PyObject *fast = PySequence_Fast(weights, "weights");
+    if (fast == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(fast) != CLASSIC_FEATURES || disc_phase < 1) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "set_classic takes %d weights and a disc phase of 1 or more", CLASSIC_FEATURES);
+        return NULL;
+    }
+    double values[CLASSIC_FEATURES];
+    for (int i = 0; i < CLASSIC_FEATURES; i++)
+        values[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+    Py_DECREF(fast);
+    if (PyErr_Occurred())
+        return NULL;
+    memcpy(classic_weights, values, sizeof(values));
+    parity_empties = parity;
+    disc_phase_empties = disc_phase;
+    classic_loaded = 1;
+    Py_RETURN_NONE;
+}
+
+/* classic(own, opponent, own_moves) -> float: evaluation.classic_evaluate with the weights
+ * of set_classic, summed feature by feature from 0 as Python's sum() does. */
+static PyObject *Fast_classic(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    u64 p, o, p_moves;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "classic(own, opponent, own_moves) takes 3 bitboards");
+        return NULL;
+    }
+    if (!classic_loaded) {
+        PyErr_SetString(PyExc_RuntimeError, "no classic weights loaded (call set_classic first)");
+        return NULL;
+    }
+    if (!bitboard_argument(args[0], &p) || !bitboard_argument(args[1], &o) || !bitboard_argument(args[2], &p_moves))
+        return NULL;
+    const u64 occupied = p | o, empty = ~occupied;
+    const int empties = SQUARES - popcount(occupied);
+    u64 x_mask = 0, c_mask = 0;
+    for (int corner = 0; corner < 4; corner++)
+        if (empty & CORNER_BIT[corner]) {
+            x_mask |= X_SQUARE[corner];
+            c_mask |= C_SQUARES[corner];
+        }
+    const int parity = empties <= parity_empties ? (empties & 1 ? 1 : -1) : 0;
+    const int late = disc_phase_empties - empties > 0 ? disc_phase_empties - empties : 0;
+    const double lateness = (double)late / (double)disc_phase_empties;
+    const double values[CLASSIC_FEATURES] = {
+        (double)(popcount(p_moves) - popcount(legal_moves(o, p))),
+        (double)(popcount(neighbours(o) & empty) - popcount(neighbours(p) & empty)),
+        (double)(popcount(p & CORNER_SQUARES) - popcount(o & CORNER_SQUARES)),
+        (double)(popcount(p & x_mask) - popcount(o & x_mask)),
+        (double)(popcount(p & c_mask) - popcount(o & c_mask)),
+        (double)(popcount(edge_stable_discs(p, occupied)) - popcount(edge_stable_discs(o, occupied))),
+        (double)parity,
+        (double)(popcount(p) - popcount(o)) * lateness,
+    };
+    double value = 0.0;
+    for (int i = 0; i < CLASSIC_FEATURES; i++)
+        value += classic_weights[i] * values[i];
     return PyFloat_FromDouble(value);
 }
 
@@ -472,6 +595,10 @@ static PyMethodDef eval_methods[] = {
     {"flips", (PyCFunction)(void (*)(void))Fast_flips, METH_FASTCALL,
      "flips(own, opponent, square) -> the discs playing square turns over (0: not legal)."},
     {"squares", Fast_squares, METH_O, "squares(board) -> its squares in increasing order."},
+    {"set_classic", Fast_set_classic, METH_VARARGS,
+     "set_classic(weights, parity_empties, disc_phase_empties): the classic EVAL's weights."},
+    {"classic", (PyCFunction)(void (*)(void))Fast_classic, METH_FASTCALL,
+     "classic(own, opponent, own_moves) -> float: the classic EVAL for the side to move."},
     {"load", Eval_load, METH_VARARGS,
      "load(phase_of_empties, scalars, instances, permutations, tables): make a pattern model the one in use."},
     {"evaluate", (PyCFunction)(void (*)(void))Eval_evaluate, METH_FASTCALL,

@@ -89,13 +89,21 @@ def test_native_evaluation_is_the_python_one_exactly(model: str) -> None:
         OthelloState.set_weights(None)
 
 
-def test_classic_weights_take_the_native_model_out_of_use() -> None:
+@pytest.mark.parametrize("weights", [None, "random"])
+def test_native_classic_evaluation_is_the_python_one_exactly(weights: str | None) -> None:
+    """After a pattern model too: set_weights back to classic weights switches C's model."""
+    rng = random.Random(16)
+    values = None if weights is None else {name: rng.uniform(-900, 900) for name in evaluation.FEATURE_NAMES}
     OthelloState.set_weights(read_weights(PATTERNS_FILE, "othello"))
-    OthelloState.set_weights(None)
-    state = positions_of_every_phase(30, seed=14)[-1]
-    moves = state.moves_mask()
-    classic = evaluation.classic_evaluate(state.own, state.opponent, moves, evaluation.DEFAULT_WEIGHT_VECTOR)
-    assert evaluation.evaluate_to_move(state.own, state.opponent, moves) == classic
+    OthelloState.set_weights(values)
+    try:
+        vector = evaluation.DEFAULT_WEIGHT_VECTOR if values is None else evaluation.weight_vector(values)
+        for state in positions_of_every_phase(600, seed=14):
+            own, opponent, moves = state.own, state.opponent, state.moves_mask()
+            python = evaluation.classic_evaluate(own, opponent, moves, vector)
+            assert evaluation.evaluate_to_move(own, opponent, moves) == python, state.to_text()
+    finally:
+        OthelloState.set_weights(None)
 
 
 def test_malformed_tables_are_refused_and_the_model_in_use_stays() -> None:
