@@ -401,14 +401,13 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
     if not empties or state.is_terminal():
         return None
     control = tools.control
-    poll = control.count_nodes
-    if control.limits.time is not None:
-        budget = ROOT_SOLVE_TIME_FRACTION * control.limits.time
+    time_limit = control.limits.time
+    budget = math.inf if time_limit is None else ROOT_SOLVE_TIME_FRACTION * time_limit
 
-        def poll(count: int, check: bool = True) -> None:
-            control.count_nodes(count, check)
-            if check and control.elapsed() >= budget:
-                raise RootSolveAbandoned
+    def poll(count: int, check: bool = True) -> None:
+        control.count_nodes(count, check)
+        if check and control.elapsed() >= budget:
+            raise RootSolveAbandoned
 
     best_move_solver = None if tools.is_root_restricted else getattr(state, "solve_best_move", None)
     if best_move_solver is not None:
