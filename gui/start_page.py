@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from games import GAME_NAMES, get_game
 from gui.dialogs.new_game import game_title
+from gui.panels.display import player_names
 from gui.theme import LIGHT
 
 CARD_SIZE = QSize(200, 230)
@@ -236,7 +237,7 @@ class GameCard(QFrame):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumSize(CARD_SIZE)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        names = get_game(game).PLAYER_NAMES
+        names = player_names(get_game(game))
         self.setToolTip(f"New game of {game_title(game)}: {names[0]} against {names[1]}")
         self.setAccessibleName(game_title(game))
         self._hover = False

@@ -483,3 +483,28 @@ def test_every_registered_board_offers_the_board_api(game: str) -> None:
     assert issubclass(board, QWidget)
     missing = [name for name in BOARD_API if not hasattr(board, name)]
     assert missing == []
+
+
+def test_checkers_numbers_only_on_empty_dark_squares(qtbot: QtBot) -> None:
+    """PDN numbers are drawn in the empty dark squares and never under a piece: with numbers
+    on and off, an occupied square's pixels are the same, an empty one's differ."""
+    board = make_board(qtbot, "checkers")
+    assert isinstance(board, CheckersBoard)
+    occupied = set(board.pieces())
+    assert len(occupied) == 24
+    shown = board.grab().toImage()
+    board.set_coordinates_visible(False)
+    hidden = board.grab().toImage()
+    board.set_coordinates_visible(True)
+
+    def differs(square: int) -> bool:
+        rect = board.square_rect(square).toRect()
+        ratio = shown.devicePixelRatio()
+        return any(
+            shown.pixelColor(round(x * ratio), round(y * ratio)) != hidden.pixelColor(round(x * ratio), round(y * ratio))
+            for x in range(rect.left(), rect.right())
+            for y in range(rect.top(), rect.bottom())
+        )
+
+    assert all(differs(square) for square in range(1, 33) if square not in occupied)  # 13-20
+    assert not any(differs(square) for square in occupied)
