@@ -199,7 +199,7 @@ def test_backgammon_game_over_text_says_the_result_once(qtbot: QtBot, make_sessi
 
 
 def test_a_margin_game_still_says_the_margin(qtbot: QtBot, make_session: Callable[..., GameSession]) -> None:
-    """Othello's reason does not name the winner: the status adds who won and by how much,
+    """Othello's reason does not name the winner: the app adds who won and by how much, once,
     with the reason capitalised ("White has no discs left", never "white …")."""
     board = ["-"] * 64  # squares a1..h8 row by row: d4 = 27, e4 = 28, d5 = 35, e5 = 36
     for index in (27, 35, 36):
@@ -208,4 +208,4 @@ def test_a_margin_game_still_says_the_margin(qtbot: QtBot, make_session: Callabl
     session = make_session("othello", (HUMAN_SIDE, HUMAN_SIDE), start="".join(board) + " X")
     with qtbot.waitSignal(session.game_over, timeout=5_000):
         assert session.play_text("f4") is None  # takes White's only disc
-    assert session.status_text() == "Black wins — White has no discs left; Black wins by 64"
+    assert session.status_text() == "White has no discs left; Black wins by 64"
