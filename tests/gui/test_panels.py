@@ -147,7 +147,7 @@ def test_features_add_up_to_the_evaluation(qtbot: QtBot, name: str) -> None:
     assert [row[0] for row in panel.rows()] == [key.replace("_", " ") for key in features]
     total = sum(weight * value for weight, value in features.values())
     assert total == pytest.approx(state.evaluate(player))
-    assert panel.title_label.text().startswith(f"EVAL for {state.PLAYER_NAMES[player]}")
+    assert panel.title_label.text().startswith(f"EVAL for {state.PLAYER_NAMES[player].capitalize()}")  # X, not x
 
 
 def test_settings_panel_produces_the_settings_it_shows(qtbot: QtBot) -> None:
