@@ -170,7 +170,7 @@ class EvalBar(QWidget):
                 painter.setFont(font)
                 metrics = QFontMetrics(font)
             # The number sits at the end of the leading side, dark on light or light on dark,
-            # with the leader's initial on the line before it (nearer the middle).
+            # read top down after the leader's initial: "W / 1.2", "O / W1".
             mark = self.leader_mark()
             bottom_leads = bottom_share >= 0.5
             line = metrics.height()
@@ -182,7 +182,6 @@ class EvalBar(QWidget):
             else:
                 box = QRectF(rect.left(), rect.top(), rect.width(), height)
                 painter.setPen(text_color_on(top_color))
-                lines.reverse()  # the number at the end, the initial towards the middle
             for index, words in enumerate(lines):
                 row = QRectF(box.left(), box.top() + 2 + index * line, box.width(), line)
                 painter.drawText(row, Qt.AlignmentFlag.AlignCenter, words)
