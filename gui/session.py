@@ -214,7 +214,7 @@ class GameSession(QObject):
         if self.is_over:
             if names_the_winner(self.reason):  # backgammon's "X dropped the cube: O wins 1 point"
                 return capitalised(self.reason)
-            return f"{result_text(self.result, names)} — {capitalised(self.reason)}" if self.reason else result_text(self.result, names)
+            return f"{result_text(self.result, names)} — {named(self.reason, names)}" if self.reason else result_text(self.result, names)
         mover = self._state.to_move()
         if mover == CHANCE:
             return "Enter the dice roll (e.g. 3-1)" if self.manual_dice else "Rolling the dice"
@@ -561,6 +561,17 @@ class GameSession(QObject):
         self.reason = reason
         self._changed()
         self.game_over.emit(result, reason)
+
+
+def named(reason: str, player_names: tuple[str, str]) -> str:
+    """``reason`` with a leading player name written as the app writes it (``white has no
+    discs left`` -> ``White has …``, ``x has three in a row`` -> ``X has …``); other
+    reasons stay as they are (``checkmate``)."""
+    first, _, rest = reason.partition(" ")
+    for name in player_names:
+        if first.lower() == name.lower():
+            return f"{name} {rest}" if rest else name
+    return reason
 
 
 def names_the_winner(reason: str) -> bool:

@@ -209,3 +209,12 @@ def test_a_margin_game_still_says_the_margin(qtbot: QtBot, make_session: Callabl
     with qtbot.waitSignal(session.game_over, timeout=5_000):
         assert session.play_text("f4") is None  # takes White's only disc
     assert session.status_text() == "White has no discs left; Black wins by 64"
+
+
+def test_a_reason_names_players_as_the_app_does_and_keeps_the_rest() -> None:
+    from gui.session import named
+
+    assert named("x has three in a row", ("X", "O")) == "X has three in a row"
+    assert named("white has no discs left", ("Black", "White")) == "White has no discs left"
+    assert named("checkmate", ("White", "Black")) == "checkmate"  # "Black wins — checkmate"
+    assert named("", ("White", "Black")) == ""
