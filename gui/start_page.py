@@ -69,13 +69,13 @@ def _draw_tictactoe(painter: QPainter, rect: QRectF) -> None:
         centre = QPointF(rect.x() + (square % 3 + 0.5) * cell, rect.y() + (square // 3 + 0.5) * cell)
         radius = cell * 0.28
         if mark == "x":
-            cross = QPen(QColor("#c0392b"), max(2.5, rect.width() / 28))
+            cross = QPen(QColor(LIGHT.mark_x), max(2.5, rect.width() / 28))  # the board's colours
             cross.setCapStyle(Qt.PenCapStyle.RoundCap)
             painter.setPen(cross)
             painter.drawLine(centre + QPointF(-radius, -radius), centre + QPointF(radius, radius))
             painter.drawLine(centre + QPointF(-radius, radius), centre + QPointF(radius, -radius))
         else:
-            painter.setPen(QPen(QColor("#2471a3"), max(2.5, rect.width() / 28)))
+            painter.setPen(QPen(QColor(LIGHT.mark_o), max(2.5, rect.width() / 28)))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawEllipse(centre, radius, radius)
 
