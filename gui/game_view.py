@@ -381,7 +381,10 @@ class GameView(QWidget):
         self.undo_button.setEnabled(session.can_undo())
         self.redo_button.setEnabled(session.can_redo())
         self.hint_button.setEnabled(not session.is_over and not session.is_computer_turn() and mover != CHANCE)
-        self.think_button.setText("Move now" if session.is_thinking else ("Step" if session.is_computer_turn() else "Think"))
+        if session.is_finding_hint():  # the engine stops and shows its hint; it plays nothing
+            self.think_button.setText("Stop")
+        else:
+            self.think_button.setText("Move now" if session.is_thinking else ("Step" if session.is_computer_turn() else "Think"))
         self.think_button.setEnabled(not session.is_over)
         has_computer = any(side.is_computer for side in session.players)
         self.pause_button.setVisible(has_computer)

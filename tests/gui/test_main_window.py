@@ -300,6 +300,7 @@ def test_a_hint_leaves_the_board_playable(qtbot: QtBot, window: MainWindow) -> N
     session.request_hint()
     assert session.is_finding_hint()
     assert board.is_interactive() and board.accepts_moves()
+    assert window.game_view.think_button.text() == "Stop"  # not "Move now": nothing is played for you
     target = session.state.parse_move("d3")
     with qtbot.waitSignal(session.move_played, timeout=5_000):
         qtbot.mouseClick(board, Qt.MouseButton.LeftButton, pos=board.point_of(target).toPoint())
