@@ -1,8 +1,10 @@
 """The eval bar beside the board: each player's share of a vertical bar, from the score.
 
 As on Lichess: the side at the bottom of the board has its colour at the bottom of the bar;
-a proven win fills it; a small number says the score. Backgammon reads equity as a win
-chance (``display.player0_share``).
+a proven win fills it; a small number says the score, under the initial of the side ahead
+(``W``/``B``, ``X``/``O``), so the bar says whose advantage it shows. Backgammon reads equity
+as a win chance (``display.player0_share``). After a hint the bar keeps the hint's score
+until the position changes (``GameSession.hint_score``).
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ class EvalBar(QWidget):
         return display.player_names(self._game)[leader][:1].upper()
 
     def describe(self) -> str:
-        """The tooltip: ``White is ahead: White +1.20``, ``Even: x +0``."""
+        """The tooltip: ``White is ahead: White +1.20``, ``Even: X +0``."""
         score, game = self._score, self._game
         if score is None or game is None:
             return ""
