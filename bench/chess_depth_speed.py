@@ -1,7 +1,7 @@
 """Chess search speed at a fixed depth: nodes, seconds and nodes/s per position, for
 comparing two versions of the engine in one run on a shared machine.
 
-Run: ``.venv/bin/python bench/chess_depth_speed.py [--depth 6] [--limit 12] [--suite bk]
+Run: ``.venv/bin/python bench/chess_depth_speed.py [--depth 6] [--limit 12] [--suite bk|wac|sample]
 [--profile out.txt] [--compare /path/to/other/checkout]``. Each position of the EPD suite is
 searched from a fresh table to ``--depth`` (CPU time, ``time.process_time``). With
 ``--compare`` the other checkout's engine searches the same positions in a subprocess,
@@ -33,6 +33,10 @@ SUITES = {"bk": "bk.epd", "wac": "wac.epd", "kaufman": "kaufman.epd"}
 
 
 def suite_fens(suite: str, limit: int) -> list[str]:
+    if suite == "sample":  # bench/engine_speed.py's positions: the start and random playouts
+        from bench.engine_speed import sample_positions
+
+        return sample_positions("chess", limit)
     lines = (ROOT / "tests" / "data" / "chess" / SUITES[suite]).read_text().splitlines()
     fens = [" ".join(line.split()[:4]) + " 0 1" for line in lines if line.strip()]
     return fens[:limit]
@@ -57,7 +61,7 @@ def serve(depth: int, settings_text: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--suite", choices=sorted(SUITES), default="bk")
+    parser.add_argument("--suite", choices=[*sorted(SUITES), "sample"], default="bk")
     parser.add_argument("--depth", type=int, default=6)
     parser.add_argument("--limit", type=int, default=12)
     parser.add_argument("--settings", default="", help="boolean switches, e.g. see_pruning=off")

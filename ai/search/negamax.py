@@ -5,13 +5,16 @@ negamax form: one function for both players, a child's value negated and its win
 ``(alpha, beta)`` turned into ``(-beta, -alpha)``; *fail-soft*: a value outside the window
 is a bound on that side. Each node takes these steps, each a separate, switchable piece::
 
+    REPETITION             a position repeated since the root is a draw (chess)
     extend a check; at the horizon: LEAF (EVAL or quiescence)
     PROBE THE TABLE        a stored bound may settle the node; its move is tried first
     TRY THE SOLVER         an exact endgame value (Othello), when the game has one
     STATIC CUTS            reverse futility: far above beta near the horizon (chess only)
     NULL MOVE              if passing still fails high, cut (verified when deep; chess only)
     SEARCH THE CHILDREN    best first; near the horizon hopeless quiet moves and losing
-                           exchanges skipped, late quiet moves reduced (chess only); for
+                           exchanges skipped (cheapest test first, a check never, asked
+                           of the game without playing the move: ``gives_check``), late
+                           quiet moves reduced (chess only); for
                            each move the algorithm's own rule (``ChildSearch``) gives its value
     STORE                  the value as a bound or exact, with the best move
 
