@@ -40,6 +40,8 @@ MAX_ITERATION_DEPTH: Final = MAX_SEARCH_PLY // 2
 SOLVED_DEPTH: Final = 10_000
 """The depth stored with a result that no horizon touched (every leaf below was a terminal
 or an exact endgame solve): it is the true game value and holds at any depth."""
+DRAW_SCORE: Final = 0.0
+"""The value of a draw for the side to move (as ``terminal_score`` gives a drawn end)."""
 NO_LINE: Final[tuple[Any, ...]] = ()
 """An empty principal variation (shared, so clearing a PV slot allocates nothing)."""
 TT_KEY: Final = "transposition_table"
@@ -158,6 +160,19 @@ def tree_signature(settings: SearchSettings) -> tuple[object, ...]:
     )
 
 
+def played_gives_check(state: GameState) -> Callable[[Any], bool]:
+    """``gives_check(move)`` for a game without the hook: play the move and look."""
+
+    def gives_check(move: Any) -> bool:
+        state.play(move)
+        try:
+            return state.is_in_check()
+        finally:
+            state.undo()
+
+    return gives_check
+
+
 def defines(state: GameState, method: str) -> bool:
     """Whether the game overrides the protocol's default ``method`` (i.e. supports it)."""
     return getattr(type(state), method) is not getattr(GameState, method)
@@ -223,6 +238,14 @@ class SearchTools:
         self.see_pruning = settings.see_pruning and knows_check and has_exchange_evaluation(state)
         """SEE pruning (the game's optional ``exchange_at_least``, see ``ai.ordering``)."""
         self.futility_pruning = settings.futility_pruning and knows_check
+        self.repeats_within: Callable[[int], bool] | None = getattr(state, "repeats_within", None)
+        """The game's optional ``repeats_within(plies)``: whether the position occurred
+        within the last ``plies`` plies. Asked with the node's ply, it makes a position
+        repeated inside the search tree a draw (twofold, as strong chess engines score it;
+        the game's own rule decides for repetitions of positions before the root)."""
+        self.gives_check: Callable[[Any], bool] = getattr(state, "gives_check", None) or played_gives_check(state)
+        """The game's optional ``gives_check(move)``: whether a move checks, asked before
+        pruning it (without it the move is played to look)."""
         self.is_selective = (
             self.check_extensions
             or self.null_move

@@ -26,7 +26,7 @@ from ai.events import Finished
 from ai.iterative import full_window_iteration, run_iterative_deepening
 from ai.scores import INFINITY, terminal_score
 from ai.observer import observed
-from ai.search.common import NO_LINE, NodeSearch, SearchTools
+from ai.search.common import DRAW_SCORE, NO_LINE, NodeSearch, SearchTools
 from ai.search.quiescence import build_leaf
 
 
@@ -38,9 +38,15 @@ def build(tools: SearchTools) -> NodeSearch:
     pv_table = tools.pv_table
     observer = tools.observer
     path = tools.path
+    repeats_within = tools.repeats_within
 
     def minimax(state: GameState, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The minimax value of ``state`` for the side to move, ``depth`` plies deep."""
+        if repeats_within is not None and ply and repeats_within(ply):
+            count_node()  # repeated since the root: a draw (as in every algorithm)
+            pv_table[ply] = NO_LINE
+            tools.horizon_leaves += 1
+            return DRAW_SCORE
         if depth <= 0:
             return leaf(state, -INFINITY, INFINITY, ply)  # IS-CUTOFF: EVAL (or quiescence)
         count_node()

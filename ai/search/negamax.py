@@ -5,13 +5,16 @@ negamax form: one function for both players, a child's value negated and its win
 ``(alpha, beta)`` turned into ``(-beta, -alpha)``; *fail-soft*: a value outside the window
 is a bound on that side. Each node takes these steps, each a separate, switchable piece::
 
+    REPETITION             a position repeated since the root is a draw (chess)
     extend a check; at the horizon: LEAF (EVAL or quiescence)
     PROBE THE TABLE        a stored bound may settle the node; its move is tried first
     TRY THE SOLVER         an exact endgame value (Othello), when the game has one
     STATIC CUTS            reverse futility: far above beta near the horizon (chess only)
     NULL MOVE              if passing still fails high, cut (verified when deep; chess only)
     SEARCH THE CHILDREN    best first; near the horizon hopeless quiet moves and losing
-                           exchanges skipped, late quiet moves reduced (chess only); for
+                           exchanges skipped (cheapest test first, a check never, asked
+                           of the game without playing the move: ``gives_check``), late
+                           quiet moves reduced (chess only); for
                            each move the algorithm's own rule (``ChildSearch``) gives its value
     STORE                  the value as a bound or exact, with the best move
 
@@ -55,6 +58,7 @@ from ai.search.common import (
     SEE_CAPTURE_MARGIN,
     SEE_PRUNING_DEPTH,
     SEE_QUIET_MARGIN,
+    DRAW_SCORE,
     SOLVED_DEPTH,
     NodeSearch,
     SearchTools,
@@ -98,8 +102,17 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
     reductions = lmr_table()
     last_index = LMR_TABLE_SIZE - 1
     is_killer = orderer.is_killer if orderer is not None else None
+    gives_check = tools.gives_check
+    repeats_within = tools.repeats_within
     null_move_min_ply = 0
     """Null moves are forbidden above this ply while a null move's fail high is verified."""
+
+    def repetition_draw(ply: int) -> float:
+        """A position repeated since the root: a draw (path-dependent, so a horizon leaf)."""
+        count_node()
+        pv_table[ply] = NO_LINE
+        tools.horizon_leaves += 1
+        return DRAW_SCORE
 
     def try_solver(state: GameState, key: int, tt_move: Any, ply: int) -> float | None:
         """TRY THE SOLVER: the game's exact value near the end (Othello), stored as solved."""
@@ -158,6 +171,8 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
     def negamax(state: GameState, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The fail-soft value of ``state`` for the side to move: exact inside ``(alpha,
         beta)``, else a bound on the side it fell."""
+        if repeats_within is not None and ply and repeats_within(ply):
+            return repetition_draw(ply)
         in_check = is_selective and state.is_in_check()
         if in_check and check_extensions and ply < tools.extension_ply_limit:
             depth += 1  # check extension: never stop in check
@@ -247,28 +262,28 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
             if ply == 0:
                 tools.report_root_move(move, number)
             is_quiet = not captures_known or state.capture_score(move) <= 0
-            exchange_is_bad = False
-            if may_prune and best > -WIN_THRESHOLD and depth <= SEE_PRUNING_DEPTH and see_pruning:
-                # SEE pruning: a capture that loses too much is skipped at once; for a
-                # quiet move the verdict waits until we know whether it gives check.
+            if may_prune and best > -WIN_THRESHOLD:
+                # A capture is pruned by SEE alone; a quiet move by futility, its number
+                # (late move pruning) or SEE, each asked only when the cheaper ones did
+                # not decide, and never when it gives check.
                 if not is_quiet:
-                    if not state.exchange_at_least(move, -SEE_CAPTURE_MARGIN * depth):  # type: ignore[attr-defined]
+                    if see_pruning and depth <= SEE_PRUNING_DEPTH and not state.exchange_at_least(move, -SEE_CAPTURE_MARGIN * depth):  # type: ignore[attr-defined]
                         tools.horizon_leaves += 1
                         continue
-                else:
-                    exchange_is_bad = not state.exchange_at_least(move, -SEE_QUIET_MARGIN * depth * depth)  # type: ignore[attr-defined]
+                elif (
+                    futile
+                    or (late_move_limit and number > late_move_limit)
+                    or (
+                        see_pruning
+                        and depth <= SEE_PRUNING_DEPTH
+                        and not state.exchange_at_least(move, -SEE_QUIET_MARGIN * depth * depth)  # type: ignore[attr-defined]
+                    )
+                ):
+                    if not gives_check(move):
+                        tools.horizon_leaves += 1  # not worth a search
+                        continue
             state.play(move)
-            gives_check = is_selective and state.is_in_check()
-            if (
-                is_quiet
-                and not gives_check
-                and may_prune
-                and best > -WIN_THRESHOLD
-                and (futile or exchange_is_bad or (late_move_limit and number > late_move_limit))
-            ):
-                state.undo()  # futility, late move or SEE pruning: not worth a search
-                tools.horizon_leaves += 1
-                continue
+            gives_check_now = is_selective and state.is_in_check()
             if observer is not None:
                 path.append(move)
             reduction = 0
@@ -276,7 +291,7 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
                 may_reduce
                 and number >= LMR_FIRST_REDUCED_MOVE
                 and is_quiet
-                and not gives_check
+                and not gives_check_now
                 and not (is_killer is not None and is_killer(move, ply))
             ):
                 reduction = reductions[min(depth, last_index)][min(number, last_index)]

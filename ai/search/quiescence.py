@@ -35,6 +35,8 @@ Both leaf functions count the node, keep ``seldepth`` and use the game's exact s
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.base import GameState
 
 from ai.scores import INFINITY, terminal_score
@@ -112,14 +114,14 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
         nonlocal noisy_is_optional
         noisy_is_optional = True
 
-    def search_evasions(state: GameState, alpha: float, beta: float, ply: int) -> float:
-        """In check: no stand-pat; every legal move (there is one: the node is not
-        terminal), captures first."""
-        moves = state.legal_moves()
-        if sort_captures and len(moves) > 1:
-            moves.sort(key=state.capture_score, reverse=True)
-        best: float = -INFINITY
+    def search_moves(state: GameState, moves: list[Any], best: float, alpha: float, beta: float, ply: int, prune_losing: bool) -> float:
+        """The loop every quiescence node ends with: play each move, take the negated
+        quiescence value, keep the best (fail-soft, from ``best``: the stand-pat or
+        -infinity), raise alpha, stop at beta. ``prune_losing``: skip the moves that lose
+        material by static exchange evaluation (the stand-pat is better than them)."""
         for move in moves:
+            if prune_losing and not state.exchange_at_least(move, 0):  # type: ignore[attr-defined]
+                continue
             state.play(move)
             value = -quiescence(state, -beta, -alpha, ply + 1, False)
             state.undo()
@@ -130,6 +132,14 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
                     if value >= beta:
                         break
         return best
+
+    def search_evasions(state: GameState, alpha: float, beta: float, ply: int) -> float:
+        """In check: no stand-pat; every legal move (there is one: the node is not
+        terminal), captures first."""
+        moves = state.legal_moves()
+        if sort_captures and len(moves) > 1:
+            moves.sort(key=state.capture_score, reverse=True)
+        return search_moves(state, moves, -INFINITY, alpha, beta, ply, False)
 
     def quiescence(state: GameState, alpha: float, beta: float, ply: int, is_first: bool) -> float:
         """Negamax quiescence: stand pat on EVAL unless every move is noisy (mandatory
@@ -174,19 +184,7 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
                 return best
             if best > alpha:
                 alpha = best
-        for move in noisy:
-            if see_pruning and not is_forced and not state.exchange_at_least(move, 0):  # type: ignore[attr-defined]
-                continue  # loses material: the stand-pat is better
-            state.play(move)
-            value = -quiescence(state, -beta, -alpha, ply + 1, False)
-            state.undo()
-            if value > best:
-                best = value
-                if value > alpha:
-                    alpha = value
-                    if value >= beta:
-                        break
-        return best
+        return search_moves(state, noisy, best, alpha, beta, ply, see_pruning and not is_forced)
 
     def quiescence_at_horizon(state: GameState, alpha: float, beta: float, ply: int) -> float:
         """The leaf the main search calls: quiescence's first ply."""

@@ -58,7 +58,6 @@ from games.chess_game.tables import (
     RANK_RAY_MASKS,
     Bitboard,
     Packed,
-    pack,
     piece_index,
     square_bonus,
     unpack,
@@ -77,10 +76,10 @@ ACTIVITY_FEATURES: tuple[str, ...] = (
 PAWN_FEATURES: tuple[str, ...] = ("doubled_pawns", "isolated_pawns")
 """The order of the counts ``pawn_counts`` returns before its passed pawns by rank."""
 
-ACTIVITY_WEIGHTS: list[Packed] = [0] * len(ACTIVITY_FEATURES)
-"""Packed weights of ``ACTIVITY_FEATURES`` (refreshed by ``set_weights``)."""
-PAWN_WEIGHTS: list[Packed] = [0] * len(PAWN_FEATURES)
-"""Packed weights of ``PAWN_FEATURES`` (refreshed by ``set_weights``)."""
+ACTIVITY_WEIGHTS: list[Packed] = tables.packed_weights(ACTIVITY_FEATURES)
+"""Packed weights of ``ACTIVITY_FEATURES`` (kept current by ``tables.apply_weights``)."""
+PAWN_WEIGHTS: list[Packed] = tables.packed_weights(PAWN_FEATURES)
+"""Packed weights of ``PAWN_FEATURES`` (kept current by ``tables.apply_weights``)."""
 
 EVAL_CACHE_LIMIT = 1 << 17
 """Entries kept by the evaluation memo (``eval_cache``) before it is emptied (~15 MB)."""
@@ -117,8 +116,6 @@ def set_weights(weights: Mapping[str, Any] | None) -> None:
     global weights_generation
     tables.apply_weights(tables.SHIPPED_WEIGHTS if weights is None else weights)
     weights_generation += 1
-    ACTIVITY_WEIGHTS[:] = [pack(*tables.EVAL_WEIGHTS[name]) for name in ACTIVITY_FEATURES]
-    PAWN_WEIGHTS[:] = [pack(*tables.EVAL_WEIGHTS[name]) for name in PAWN_FEATURES]
     clear_caches()
 
 

@@ -121,13 +121,55 @@ def exchange_at_least(board: chess.Board, move: chess.Move, threshold: int) -> b
     a capture that wins ``threshold`` even if the capturer is lost at once, and one that
     cannot win it even if the capturer survives (most captures in a search are one of the
     two, so the swap list is rarely built)."""
-    victim = _victim_value(board, move)
+    from_square, to_square, promotion = move.from_square, move.to_square, move.promotion
+    occupied = board.occupied
+    if occupied & BB_SQUARES[to_square]:
+        victim = SEE_VALUES[board.piece_type_at(to_square)]  # type: ignore[index]
+        if promotion:
+            victim += SEE_VALUES[promotion] - SEE_VALUES[chess.PAWN]
+    elif promotion or to_square == board.ep_square:
+        victim = _victim_value(board, move)
+    else:
+        victim = 0  # a quiet move
     if victim < threshold:
         return False
-    mover = board.piece_type_at(move.from_square)
-    if mover == chess.KING or victim - SEE_VALUES[move.promotion or mover] >= threshold:  # type: ignore[index]
-        return True  # a king's capture is legal, so never recaptured; else at worst lost at once
-    occupied = board.occupied ^ BB_SQUARES[move.from_square]
-    if not _all_attackers(board, move.to_square, occupied) & occupied & board.occupied_co[not board.turn]:
+    mover = board.piece_type_at(from_square)
+    if mover == chess.KING:
+        return True  # a king's capture is legal, so never recaptured
+    if BB_SQUARES[to_square] & BB_BACKRANKS:
+        return exchange_gain(board, move) >= threshold  # a pawn may take back and promote
+    if victim - SEE_VALUES[promotion or mover] >= threshold:  # type: ignore[index]
+        return True  # at worst lost at once
+    occupied ^= BB_SQUARES[from_square]
+    if mover == chess.PAWN and to_square == board.ep_square and not occupied & BB_SQUARES[to_square]:  # en passant
+        occupied ^= BB_SQUARES[to_square + (-8 if board.turn else 8)]
+    attackers = _all_attackers(board, to_square, occupied) & occupied
+    colours = board.occupied_co
+    side = not board.turn
+    if not attackers & colours[side]:
         return True  # nobody can take back: the victim is won as it is
-    return exchange_gain(board, move) >= threshold
+    # The swap loop with a threshold (Stockfish's see_ge): ``swap`` is what the side about
+    # to capture is above its goal if it captures and the exchange then stops; the loop
+    # ends as soon as one side reaches its goal whatever follows.
+    # (Last-rank squares, where a recapture may promote, took the swap list above.)
+    swap = SEE_VALUES[promotion or mover] - (victim - threshold)  # type: ignore[index]
+    by_type = (0, board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings)
+    result = True
+    while True:
+        own = attackers & colours[side]
+        if not own:
+            break
+        for piece_type in PIECE_TYPES_CHEAPEST_FIRST:
+            candidates = own & by_type[piece_type]
+            if candidates:
+                break
+        if piece_type == chess.KING:
+            return result if attackers & colours[not side] else not result
+        result = not result
+        swap = SEE_VALUES[piece_type] - swap
+        if swap < result:
+            break
+        occupied ^= candidates & -candidates
+        attackers = (attackers | _slider_attackers(board, to_square, occupied)) & occupied
+        side = not side
+    return result

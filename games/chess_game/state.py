@@ -128,6 +128,7 @@ class ChessState(GameState):
         "_key",
         "_phase",
         "_position_keys",
+        "_null_marks",
         "_score",
         "board",
     )
@@ -143,6 +144,9 @@ class ChessState(GameState):
         # Per ply played: the key of the position before it, without its en passant part
         # (see _is_threefold_repetition), kept flat so that list.count can scan it.
         self._position_keys: list[int] = []
+        # len(_position_keys) after each null move still on the stack: no repetition is
+        # counted across a pass (the position after it is not one the game can reach).
+        self._null_marks: list[int] = []
         self._key = full_key(self.board)
         self._score: Packed = evaluation.material_and_squares(self.board)
         # The weights generation _score was made with (see copy and evaluate).
@@ -304,6 +308,7 @@ class ChessState(GameState):
         clone.board = self.board.copy()
         clone._history = list(self._history)
         clone._position_keys = list(self._position_keys)
+        clone._null_marks = list(self._null_marks)
         clone._key = self._key
         clone._score = self._score
         clone._phase = self._phase
@@ -330,9 +335,33 @@ class ChessState(GameState):
         self._en_passant_key = 0
         self._checkers = None
         self.board.push(NULL_MOVE)
+        self._null_marks.append(len(self._position_keys))
 
     def undo_null(self) -> None:
+        self._null_marks.pop()
         self.undo()
+
+    def repeats_within(self, plies: int) -> bool:
+        """Whether this position occurred before within the last ``plies`` plies (the
+        search asks with the distance to its root: a position repeated inside the tree is
+        scored a draw at once, as strong engines do, since the side that could avoid the
+        repetition had the choice; the game's own rule, threefold, still decides for
+        positions before the root). Only since the last capture, pawn move or pass;
+        compared without en passant rights, and a match with the one position that may
+        have had them (the first after a double step) is not counted."""
+        clock = self.board.halfmove_clock
+        if clock < MIN_REPETITION_PLIES or plies < MIN_REPETITION_PLIES:
+            return False
+        position_keys = self._position_keys
+        limit = min(clock, plies, len(position_keys))
+        if self._null_marks:
+            limit = min(limit, len(position_keys) - self._null_marks[-1])
+        target = self._key ^ self._en_passant_key
+        # The positions 4, 6, ..., limit plies ago (position_keys[-1] is one ply ago).
+        matches = position_keys[-MIN_REPETITION_PLIES : -limit - 1 : -2].count(target)
+        if matches and limit == clock and clock % 2 == 0 and self._history[-clock][3] and position_keys[-clock] == target:
+            matches -= 1  # the oldest, just after a double step, had en passant rights
+        return matches > 0
 
     # ----------------------------------------------------------------- end
     def is_terminal(self) -> bool:
@@ -480,15 +509,17 @@ class ChessState(GameState):
         0 for a quiet move. Always positive for captures and promotions."""
         board = self.board
         to_square = move.to_square
-        victim = board.piece_type_at(to_square)
         promotion = move.promotion
-        if victim is None:
+        if not board.occupied & BB_SQUARES[to_square]:  # most moves: no piece call at all
+            victim = None
             if to_square == board.ep_square and board.pawns & BB_SQUARES[move.from_square]:
                 victim = PAWN
             elif promotion:
                 return PROMOTION_SCORES[promotion]
             else:
                 return 0
+        else:
+            victim = board.piece_type_at(to_square)
         attacker = board.piece_type_at(move.from_square)
         score = CAPTURE_VICTIM_SCORES[victim] - CAPTURE_ATTACKER_PENALTY[attacker]  # type: ignore[index]
         if promotion:
@@ -511,6 +542,13 @@ class ChessState(GameState):
         the squares from which each piece type attacks the enemy king (no ``gives_check``
         per move). Call it at non-terminal states not in check."""
         return _generate_quiet_checks(self.board)
+
+    def gives_check(self, move: chess.Move) -> bool:
+        """Whether ``move`` (legal here) puts the enemy king in check, directly or by
+        discovery, without playing it (the search asks before pruning a quiet move; playing
+        it to look was measured as a third of the main search's make/unmake work).
+        Castling and en passant, rare and with a second piece moving, ask python-chess."""
+        return _gives_check(self.board, move)
 
     def is_in_check(self) -> bool:
         checkers = self._checkers
@@ -555,6 +593,63 @@ class ChessState(GameState):
 
     def __str__(self) -> str:
         return str(self.board)
+
+
+# ------------------------------------------------------------------ check detection
+def _gives_check(board: chess.Board, move: chess.Move) -> bool:
+    """See ``ChessState.gives_check``: the enemy king's attackers once the moved piece (or
+    its promotion) stands on the target square and its origin is empty."""
+    from_square, to_square = move.from_square, move.to_square
+    from_bit, to_bit = BB_SQUARES[from_square], BB_SQUARES[to_square]
+    turn = board.turn
+    if board.kings & from_bit:
+        if to_square - from_square in (CASTLING_KING_STEP, -CASTLING_KING_STEP):
+            return board.gives_check(move)  # castling: the rook may give the check
+    elif board.pawns & from_bit and to_square == board.ep_square and not board.occupied & to_bit:
+        return board.gives_check(move)  # en passant: two pieces leave the lines
+    king = (board.kings & board.occupied_co[not turn]).bit_length() - 1
+    if king < 0:
+        return False
+    if not (KING_LINES[king] | KNIGHT_ATTACKS[king]) & (from_bit | to_bit):
+        return False  # neither square sees the king: no direct and no discovered check
+    own = board.occupied_co[turn] & ~from_bit | to_bit
+    occupied = board.occupied & ~from_bit | to_bit
+    promotion = move.promotion
+    # Where each piece type of ours stands after the move.
+    keep = ~to_bit  # a captured piece leaves the target square
+    pawns, knights, bishops = board.pawns & keep, board.knights & keep, board.bishops & keep
+    rooks, queens = board.rooks & keep, board.queens & keep
+    if promotion:
+        pawns &= ~from_bit
+        if promotion == chess.KNIGHT:
+            knights |= to_bit
+        elif promotion == chess.BISHOP:
+            bishops |= to_bit
+        elif promotion == chess.ROOK:
+            rooks |= to_bit
+        else:
+            queens |= to_bit
+    elif pawns & from_bit:
+        pawns ^= from_bit | to_bit
+    elif knights & from_bit:
+        knights ^= from_bit | to_bit
+    elif bishops & from_bit:
+        bishops ^= from_bit | to_bit
+    elif rooks & from_bit:
+        rooks ^= from_bit | to_bit
+    elif queens & from_bit:
+        queens ^= from_bit | to_bit
+    if KNIGHT_ATTACKS[king] & knights & own:
+        return True
+    if chess.BB_PAWN_ATTACKS[not turn][king] & pawns & own:
+        return True
+    if DIAGONAL_ATTACKS[king][DIAGONAL_MASKS[king] & occupied] & (bishops | queens) & own:
+        return True
+    return bool(
+        (RANK_ATTACKS[king][RANK_RAY_MASKS[king] & occupied] | FILE_ATTACKS[king][FILE_RAY_MASKS[king] & occupied])
+        & (rooks | queens)
+        & own
+    )
 
 
 # ------------------------------------------------------------------ move generation

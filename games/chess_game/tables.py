@@ -266,6 +266,22 @@ def packed_weight(name: str) -> Packed:
     return pack(middlegame, endgame)
 
 
+_PACKED_LISTS: list[tuple[tuple[str, ...], list[Packed]]] = []
+"""Every list made by ``packed_weights``, with the names it holds, for ``apply_weights``."""
+
+
+def packed_weights(names: tuple[str, ...]) -> list[Packed]:
+    """A list of the packed weights of ``names`` (pair weights), in that order, which
+    ``apply_weights`` keeps current in place: the one loader of packed weights, so the EVAL
+    can bind the list once and index it in its hot loops."""
+    unknown = [name for name in names if name not in EVAL_WEIGHTS]
+    if unknown:
+        raise KeyError(f"not a pair weight: {unknown[0]!r}")
+    packed = [packed_weight(name) for name in names]
+    _PACKED_LISTS.append((names, packed))
+    return packed
+
+
 # ------------------------------------------------------------------ masks
 FILE_MASKS: tuple[Bitboard, ...] = tuple(chess.BB_FILES)
 ADJACENT_FILES: tuple[Bitboard, ...] = tuple(
@@ -408,6 +424,8 @@ def apply_weights(weights: Mapping[str, Any]) -> None:
     PASSED_PAWN_SCORES[:] = [tuple(pair) for pair in checked["passed_pawns"]]
     PASSED_PAWN_PACKED[:] = [pack(*pair) for pair in PASSED_PAWN_SCORES]
     PIECE_SCORES[:] = _piece_scores()
+    for names, packed in _PACKED_LISTS:
+        packed[:] = [packed_weight(name) for name in names]
     CURRENT_WEIGHTS.clear()
     CURRENT_WEIGHTS.update(checked)
 

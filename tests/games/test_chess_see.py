@@ -41,6 +41,10 @@ EXCHANGES = [
     ("2r1k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", -PAWN),
     # bxa8=Q, nothing recaptures: a rook and a queen for a pawn.
     ("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7a8q", ROOK + QUEEN - PAWN),
+    # Na8 (quiet), bxa8=Q: the knight is lost, and the pawn taking it becomes a queen.
+    ("2n5/1P6/1n1k4/8/3K4/8/4N3/5N2 b - - 4 7", "b6a8", -(KNIGHT + QUEEN - PAWN)),
+    # Ba1 (quiet), Kxa1: only the bishop is lost (the king takes on a last-rank square).
+    ("8/8/8/1B1B4/3b4/4b3/5k2/1K6 b - - 90 46", "d4a1", -BISHOP),
 ]
 
 
@@ -76,6 +80,36 @@ def test_exchange_at_least_agrees_with_the_swap_list() -> None:
                 assert state.exchange_at_least(move, threshold) == (gain >= threshold), (
                     f"{move.uci()} >= {threshold} in {state.to_text()} (gain {gain})"
                 )
+
+
+def test_exchange_at_least_agrees_on_positions_with_promotions_and_en_passant() -> None:
+    """The threshold loop ends early, and last-rank squares (a recapture may promote) take
+    the swap list: both must give the swap list's answer, on perft-suite playouts."""
+    from tests.games.test_chess import random_states
+
+    for state in random_states(5, 150):
+        board = state.board
+        for move in state.legal_moves():
+            gain = exchange_gain(board, move)
+            for threshold in (-QUEEN - ROOK, -QUEEN, -ROOK, -KNIGHT, -PAWN, -40, 0, 1, PAWN, ROOK, QUEEN):
+                assert state.exchange_at_least(move, threshold) == (gain >= threshold), (
+                    f"{move.uci()} >= {threshold} in {state.to_text()} (gain {gain})"
+                )
+
+
+def test_gives_check_agrees_with_python_chess() -> None:
+    """``gives_check`` (asked before a quiet move is pruned) names exactly the moves after
+    which the enemy king is attacked: direct, discovered, by promotion, castling, en passant."""
+    from tests.games.test_chess import random_states
+
+    checks = 0
+    for state in random_states(3, 300) + random_positions(60, seed=5):
+        board = state.board
+        for move in state.legal_moves():
+            expected = board.gives_check(move)
+            checks += expected
+            assert state.gives_check(move) == expected, f"{move.uci()} in {state.to_text()}"
+    assert checks > 50  # the sample has checks of every kind to get right
 
 
 def test_checking_moves_are_the_quiet_direct_checks() -> None:
