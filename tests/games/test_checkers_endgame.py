@@ -32,7 +32,8 @@ def random_position(rng: random.Random, signature: tuple[int, int, int, int], pl
     free = set(range(1, 33))
     boards = {BLACK: 0, WHITE: 0}
     kings = 0
-    for side, count, is_king in ((mover, movers_men, False), (mover, movers_kings, True), (other, others_men, False), (other, others_kings, True)):
+    groups = ((mover, movers_men, False), (mover, movers_kings, True), (other, others_men, False), (other, others_kings, True))
+    for side, count, is_king in groups:
         for _ in range(count):
             allowed = sorted(free if is_king else free - set(crown[side]))
             square = rng.choice(allowed)
