@@ -422,7 +422,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
         type=integer("--solver-empties", 0, MAX_SOLVER_EMPTIES),
         default=unset,
         metavar="N",
-        help="Othello: solve exactly with at most N empty squares (0: off)",
+        help="Othello: solve exactly with at most N empty squares (0: off); checkers: 0 turns the endgame databases off",
     )
     group.add_argument(
         "--exploration",

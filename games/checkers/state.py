@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, NamedTuple
 
-from games.base import GameState, IllegalMoveError, Player
+from games.base import GameState, IllegalMoveError, NodePoll, Player
 from games.checkers.bitboards import (
     BLACK,
     CROWN_ROW,
@@ -53,6 +53,7 @@ from games.checkers.bitboards import (
     square_bit,
     squares_of,
 )
+from games.checkers.endgame import DATABASE, DATABASE_PIECES, database_value
 from games.checkers.evaluation import (
     DEFAULT_WEIGHTS,
     FEATURE_NAMES,
@@ -445,6 +446,24 @@ class CheckersState(GameState):
         return CheckersMove(tuple(path), tuple(captured))
 
     # ------------------------------------------------------------- knowledge
+    HAS_SOLVER: ClassVar[bool] = True
+    """The endgame databases (``games.checkers.endgame``) solve every position with at most
+    ``DATABASE_PIECES`` pieces."""
+
+    def solve(self, player: Player, max_empties: int, poll: NodePoll | None = None) -> float | None:
+        """The endgame databases' exact value for ``player`` (``DATABASE_WIN`` less the plies
+        to the end for a win, its negation for a loss, 0 for a draw) when at most
+        ``DATABASE_PIECES`` pieces are left; ``None`` otherwise, or when ``max_empties`` is 0
+        (the engine's setting that turns exact solving off). A probe is a table look-up, so
+        ``poll`` is not needed."""
+        if max_empties <= 0 or (self.black | self.white).bit_count() > DATABASE_PIECES:
+            return None
+        found = DATABASE.result(self.black, self.white, self.kings, self.player)
+        if found is None:
+            return None
+        value = database_value(*found)
+        return value if player == self.player else -value
+
     def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
         sign = 1 if player == BLACK else -1
         values = feature_values(self.black, self.white, self.kings)

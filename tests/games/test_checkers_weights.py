@@ -62,8 +62,8 @@ def test_a_weights_file_reaches_the_search(tmp_path: Path) -> None:
     zero_kings = {**DEFAULT_WEIGHTS, "kings": 0.0, "runaway": 0.0, "advancement": 0.0}
     path = tmp_path / "zero_kings.json"
     path.write_text(json.dumps(weights_document("checkers", zero_kings, "test")))
-    limits = Limits(depth=1)
-    shipped = search(state, SearchSettings(quiescence=False), limits)
-    custom = search(state, SearchSettings(quiescence=False, weights=str(path)), limits)
+    limits = Limits(depth=1)  # the endgame databases know this position: turned off (solver_empties=0)
+    shipped = search(state, SearchSettings(quiescence=False, solver_empties=0), limits)
+    custom = search(state, SearchSettings(quiescence=False, solver_empties=0, weights=str(path)), limits)
     assert shipped.score.value < custom.score.value  # Black (to move) no longer fears the king
     assert CheckersState.weights["kings"] == 0.0

@@ -1,0 +1,178 @@
+"""The checkers endgame databases (games/checkers/endgame.py, resources/endgames/).
+
+Truth comes from outside the generator: the rules as ``CheckersState`` implements them (a
+move generator independent of bench/checkers_endgame.c) for the retrograde consistency of
+every sampled value, and published results for whole positions.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ai.engine import search
+from ai.settings import Limits, SearchSettings
+from games.checkers import CheckersState
+from games.checkers.bitboards import BLACK, MASK_OF_SQUARE, WHITE
+from games.checkers.endgame import DATABASE, DATABASE_PIECES, DATABASE_WIN, signatures
+
+
+def result(state: CheckersState) -> tuple[int, int]:
+    found = DATABASE.result(state.black, state.white, state.kings, state.player)
+    assert found is not None, state.to_text()
+    return found
+
+
+def random_position(rng: random.Random, signature: tuple[int, int, int, int], player: int) -> CheckersState:
+    """A random legal placement: men never on their own crown row."""
+    movers_men, movers_kings, others_men, others_kings = signature
+    mover, other = player, 1 - player
+    crown = {BLACK: range(29, 33), WHITE: range(1, 5)}
+    free = set(range(1, 33))
+    boards = {BLACK: 0, WHITE: 0}
+    kings = 0
+    groups = ((mover, movers_men, False), (mover, movers_kings, True), (other, others_men, False), (other, others_kings, True))
+    for side, count, is_king in groups:
+        for _ in range(count):
+            allowed = sorted(free if is_king else free - set(crown[side]))
+            square = rng.choice(allowed)
+            free.discard(square)
+            boards[side] |= MASK_OF_SQUARE[square]
+            if is_king:
+                kings |= MASK_OF_SQUARE[square]
+    return CheckersState(boards[BLACK], boards[WHITE], kings, player)
+
+
+def child_results(state: CheckersState) -> list[tuple[int, int]]:
+    found = []
+    for move in state.legal_moves():
+        state.play(move)
+        found.append((-1, 0) if not state.legal_moves() else result(state))
+        state.undo()
+    return found
+
+
+SINGLE_CORNERS = ({3, 4, 8, 12}, {21, 25, 29, 30})
+
+
+def check_consistent(state: CheckersState) -> None:
+    """Retrograde consistency with the rules: a win in d has a move to a loss in d - 1 and
+    none to a quicker loss; a loss in d has only moves to wins, the longest in d - 1; a draw
+    has no move to a loss and some move to a draw."""
+    outcome, distance = result(state)
+    children = child_results(state)
+    where = state.to_text()
+    if not children:
+        assert (outcome, distance) == (-1, 0), where
+    elif outcome > 0:
+        losses = [plies for value, plies in children if value < 0]
+        assert losses and min(losses) == distance - 1, (where, distance, children)
+    elif outcome < 0:
+        assert all(value > 0 for value, _ in children), (where, children)
+        assert max(plies for _, plies in children) == distance - 1, (where, distance, children)
+    else:
+        assert all(value >= 0 for value, _ in children), (where, children)
+        assert any(value == 0 for value, _ in children), (where, children)
+
+
+def test_every_table_is_consistent_with_the_rules_on_random_positions() -> None:
+    rng = random.Random(11)
+    for signature in signatures():
+        for player in (BLACK, WHITE):
+            for _ in range(40):
+                check_consistent(random_position(rng, signature, player))
+
+
+@pytest.mark.slow
+def test_thousands_of_positions_are_consistent_with_the_rules() -> None:
+    rng = random.Random(2026)
+    for signature in signatures():
+        for _ in range(600):
+            check_consistent(random_position(rng, signature, rng.choice((BLACK, WHITE))))
+
+
+def test_first_position_is_a_win_for_the_side_with_two_kings_to_be() -> None:
+    # First Position (Payne 1756; the ACF's "winning 1st position"): White's king on 15 and
+    # man on 20 against Black's king in the double corner (28) and man on 12, White to move.
+    state = CheckersState.from_text("W:W20,K15:B12,K28")
+    outcome, _ = result(state)
+    assert outcome == 1
+    # ... and the ACF's first move 15-19 keeps the win.
+    state.play(state.parse_move("15-19"))
+    assert result(state)[0] == -1
+
+
+def test_first_position_without_the_move_is_won_by_the_published_key() -> None:
+    # Newell, "Without" (tests/data/checkers/problems.json): Black to play and win, 15-10.
+    state = CheckersState.from_text("B:W22,K5:BK15,K6")
+    assert result(state)[0] == 1
+    state.play(state.parse_move("15-10"))
+    assert result(state)[0] == -1
+
+
+def test_two_kings_beat_one_and_one_king_cannot_beat_one() -> None:
+    # A lone king in its double corner falls to two kings, whoever is to move.
+    assert result(CheckersState.from_text("W:WK18,K19:BK1"))[0] == 1
+    assert result(CheckersState.from_text("B:WK18,K19:BK1"))[0] == -1
+    # King against king, far apart: a draw either way.
+    assert result(CheckersState.from_text("B:WK32:BK1")) == (0, 0)
+    assert result(CheckersState.from_text("W:WK32:BK1")) == (0, 0)
+
+
+def test_two_kings_against_one_win_from_every_quiet_position_but_a_tangle_in_a_single_corner() -> None:
+    """Every 2-kings-against-1 position with the two kings to move and no capture on the
+    board is a win (the textbook result), except a few where both kings are tangled in a
+    single corner (around square 4 or 29) with the lone king next to them: those are draws, and
+    the rules (one ply deep) agree with the databases on each of them."""
+    squares = range(1, 33)
+    exceptions = []
+    for lone in squares:
+        for first in squares:
+            for second in range(first + 1, 33):
+                if len({lone, first, second}) < 3:
+                    continue
+                strong = MASK_OF_SQUARE[first] | MASK_OF_SQUARE[second]
+                weak = MASK_OF_SQUARE[lone]
+                state = CheckersState(weak, strong, strong | weak, BLACK)
+                if any(move.is_capture for move in state.legal_moves()):
+                    continue
+                state = CheckersState(weak, strong, strong | weak, WHITE)
+                if any(move.is_capture for move in state.legal_moves()):
+                    continue
+                if result(state)[0] != 1:
+                    exceptions.append(state)
+    assert len(exceptions) == 10
+    for state in exceptions:
+        kings = {square for square, (side, _) in state.pieces().items() if side == WHITE}
+        assert kings <= SINGLE_CORNERS[0] or kings <= SINGLE_CORNERS[1], state.to_text()
+        check_consistent(state)
+
+
+def test_positions_outside_the_databases_are_not_probed() -> None:
+    start = CheckersState()
+    assert DATABASE.result(start.black, start.white, start.kings, start.player) is None
+    five = CheckersState.from_text("B:W22,K5,K9:BK15,K6")
+    assert five.solve(BLACK, 10) is None
+    assert CheckersState.from_text("B:W22,K5:BK15,K6").solve(BLACK, 0) is None
+    assert (five.black | five.white).bit_count() == DATABASE_PIECES + 1
+
+
+def test_solve_scores_a_win_by_its_distance_for_either_player() -> None:
+    state = CheckersState.from_text("B:W22,K5:BK15,K6")
+    _, distance = result(state)
+    assert state.solve(BLACK, 10) == DATABASE_WIN - distance
+    assert state.solve(WHITE, 10) == -(DATABASE_WIN - distance)
+
+
+def test_the_engine_converts_a_database_win() -> None:
+    """Two kings against one: the engine, playing both sides from the databases, wins
+    within the distance the databases promise (no repetition, no 40-move draw)."""
+    state = CheckersState.from_text("W:WK18,K19:BK1")
+    _, distance = result(state)
+    settings = SearchSettings()
+    for _ in range(distance):
+        if state.is_terminal():
+            break
+        state.play(search(state, settings, Limits(nodes=2_000)).best_move)
+    assert state.is_terminal() and state.utility(WHITE) == 1.0, state.to_text()
