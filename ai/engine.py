@@ -33,7 +33,7 @@ from games.base import CHANCE, GameState, IllegalMoveError
 from games.weights import WeightsError, read_weights
 
 from ai.context import DISCARD_EVENTS, SearchContext
-from ai.control import SearchControl
+from ai.control import SearchControl, collecting_young_objects
 from ai.events import Finished, SearchEvent
 from ai.observer import SearchObserver
 from ai.reporting import answer_from_book
@@ -299,7 +299,8 @@ def _run(
         move = book_move(state, request.settings.seed)
         if move is not None:
             return answer_from_book(state, context, move)
-    return run(state, context)
+    with collecting_young_objects():  # a full collection must not scan the caller's heap
+        return run(state, context)
 
 
 def book_move(state: GameState, seed: int) -> Any | None:
