@@ -89,6 +89,8 @@ def check_settings(settings: SearchSettings, limits: Limits) -> None:
         raise ValueError(f"the node limit must be at least 1, not {limits.nodes}")
     if not settings.tt_megabytes > 0:
         raise ValueError(f"the transposition table needs a positive size, not {settings.tt_megabytes} MB")
+    if settings.threads < 1:
+        raise ValueError(f"a search needs at least 1 thread, not {settings.threads}")
     if not settings.aspiration_window > 0:
         raise ValueError(f"the aspiration window must be positive, not {settings.aspiration_window}")
     if settings.solver_empties < 0:
