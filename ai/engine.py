@@ -218,7 +218,7 @@ def run_search(
     """Run the search ``request`` asks for and return its answer.
 
     ``on_event`` receives ``Iteration``, ``CurrentMove`` and ``Progress`` events while the
-    search runs; ``should_stop`` is polled every few hundred nodes; ``observer`` watches the
+    search runs; ``should_stop`` is polled every few milliseconds; ``observer`` watches the
     tree node by node. A bad request raises ``ValueError`` (see ``prepare``).
 
     ``shared`` is the dict the search keeps its transposition table in (default: this

@@ -39,7 +39,7 @@ it answers, so the nodes reported are up to T times N.
 All the bookkeeping runs on one thread of the pool, the *dispatcher*: it starts searches,
 reads the workers' pipes, merges, and delivers events to ``on_event`` (so every callback
 runs on that thread, and the events of one search arrive in order). A search is stopped
-through one shared word that every worker polls every few hundred nodes. A worker that dies
+through one shared word that every worker polls every few milliseconds. A worker that dies
 (even by SIGKILL) is replaced at once; the search goes on with the others, and the caller
 always gets its ``Finished``. Workers watch their parent and exit when it is gone.
 """
