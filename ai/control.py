@@ -50,8 +50,9 @@ class SearchControl:
     """Counts nodes and decides when the search must stop.
 
     ``should_stop`` (a shared-memory flag in a worker, a ``threading.Event.is_set`` in a
-    thread) is polled every few milliseconds, as the module docstring says; ``on_tick`` is called at most every
-    ``PROGRESS_INTERVAL`` seconds so the engine can emit a ``Progress`` event. ``started``
+    thread) is polled every few milliseconds, as the module docstring says; ``on_tick`` is
+    called at most every ``PROGRESS_INTERVAL`` seconds so the engine can emit a ``Progress``
+    event. ``started``
     is when the request arrived (on ``clock``'s scale): the time limit counts from it, so the
     set-up before the first node (building the position, the table) is inside the budget.
     """
