@@ -161,8 +161,9 @@ class EnginePool:
 
     ``workers=None`` uses every core; a larger number is cut to the core count; a search
     uses ``settings.threads`` of them. ``hash_megabytes`` sizes the shared transposition
-    table until a search asks for another ``settings.tt_megabytes``. ``on_event`` callbacks run on
-    the pool's dispatcher thread and must not block on a thread that calls ``stop``.
+    table until a search asks for another ``settings.tt_megabytes``. ``on_event``
+    callbacks run on the pool's dispatcher thread and must not block on a thread that
+    calls ``stop``.
     """
 
     def __init__(self, workers: int | None = None, hash_megabytes: float = DEFAULT_MEGABYTES) -> None:
