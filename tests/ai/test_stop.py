@@ -98,7 +98,9 @@ SLOW_NODE_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("game", "settings"), SLOW_NODE_CASES, ids=lambda case: getattr(case, "algorithm", case))
+@pytest.mark.parametrize(
+    ("game", "settings"), SLOW_NODE_CASES, ids=["chess-mcts-eval", "backgammon-mcts-eval", "backgammon-star2", "chess-pvs"]
+)
 def test_the_stop_flag_is_polled_every_few_milliseconds_however_slow_a_node_is(game: str, settings: SearchSettings) -> None:
     """A node of an EVAL-guided playout or of a chance layer costs ~0.5 ms, 50 times one of
     a checkers search: polls counted in nodes alone came 90-140 ms apart there (as much as
