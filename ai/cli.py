@@ -216,12 +216,19 @@ FIXED_VIEW = 0
 so the sign means the same thing on every line whoever is to move."""
 
 
+ANALYSE_USES_BOOK = False
+"""Analysis searches the position even where the game has a book move (``--book`` answers
+from the book); a forced answer (``GameState.forced_answer``) is given either way."""
+
+
 def settings_from(args: argparse.Namespace, game: type[GameState]) -> SearchSettings:
     """The ``SearchSettings`` the command line asks for: each settings option's ``dest`` is
     the field's name and it is absent unless given, so what is not said keeps the
-    engine's default (the game's own default algorithm included)."""
+    engine's default (the game's own default algorithm included), except the book: analysis
+    searches unless ``--book`` is given (``ANALYSE_USES_BOOK``)."""
     given = {field.name: getattr(args, field.name) for field in dataclasses.fields(SearchSettings) if hasattr(args, field.name)}
     given.setdefault("algorithm", game.DEFAULT_ALGORITHM)
+    given.setdefault("book", ANALYSE_USES_BOOK)
     return SearchSettings(**given)
 
 
@@ -460,7 +467,14 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="a JSON file of evaluation weights (a tuner's output) instead of the packaged ones",
     )
-    switch_off("--no-book", "book", "the opening book (search the opening too)")
+    group.add_argument(
+        "--book",
+        dest="book",
+        action="store_true",
+        default=unset,
+        help="answer from the game's opening book where it has a move (analysis searches by default)",
+    )
+    switch_off("--no-book", "book", "the opening book (the default: analysis searches the opening too)")
 
 
 def build_parser() -> argparse.ArgumentParser:

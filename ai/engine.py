@@ -36,7 +36,7 @@ from ai.context import DISCARD_EVENTS, SearchContext
 from ai.control import SearchControl, collecting_young_objects
 from ai.events import Finished, SearchEvent
 from ai.observer import SearchObserver
-from ai.reporting import answer_from_book
+from ai.reporting import answer_known
 from ai.search import CHANCE_ALGORITHMS, AlgorithmSpec, get_algorithm
 from ai.settings import Limits, SearchRequest, SearchSettings
 
@@ -297,12 +297,49 @@ def _run(
         root_moves=prepared.root_moves,
         helper=helper,
     )
-    if request.settings.book and not prepared.root_moves:
-        move = book_move(state, request.settings.seed)
-        if move is not None:
-            return answer_from_book(state, context, move)
+    known = known_answer(state, request.settings, prepared.root_moves)
+    if known is not None:
+        return answer_known(state, context, known.move, book=known.book)
     with collecting_young_objects():  # a full collection must not scan the caller's heap
         return run(state, context)
+
+
+BOOKS_SWITCH = "PLYGROUND_BOOKS"
+"""Environment variable: ``off`` switches every game's opening book off, whatever
+``SearchSettings.book`` says (the test suite sets it, so that searches from start positions
+are searched; the pool's worker processes and a match's engines inherit it)."""
+
+
+def books_allowed(settings: SearchSettings) -> bool:
+    """Whether a search with ``settings`` may answer from an opening book: the one place
+    that decides (``settings.book``, unless ``BOOKS_SWITCH`` is ``off``)."""
+    return settings.book and os.environ.get(BOOKS_SWITCH, "").strip().lower() != "off"
+
+
+@dataclass(frozen=True)
+class KnownAnswer:
+    """A root move found without a search: the game's forced answer, or a book move."""
+
+    move: Any
+    book: bool
+    """From the opening book (else the game's ``forced_answer``)."""
+
+
+def known_answer(state: GameState, settings: SearchSettings, root_moves: Sequence[Any] = ()) -> KnownAnswer | None:
+    """The answer to give at ``state`` without searching, or ``None`` (search).
+
+    First the game's ``forced_answer`` (a move the game knows without search, such as
+    backgammon's cube decisions from the chances), whatever the settings, as long as it is
+    legal and among ``root_moves`` when those restrict the root; then, with books allowed
+    (``books_allowed``) and no root restriction, a book move (``book_move``)."""
+    forced = state.forced_answer()
+    if forced is not None and forced in state.legal_moves() and (not root_moves or forced in root_moves):
+        return KnownAnswer(forced, book=False)
+    if books_allowed(settings) and not root_moves:
+        move = book_move(state, settings.seed)
+        if move is not None:
+            return KnownAnswer(move, book=True)
+    return None
 
 
 def book_move(state: GameState, seed: int) -> Any | None:
@@ -310,7 +347,8 @@ def book_move(state: GameState, seed: int) -> Any | None:
 
     The draw is seeded by ``seed`` and the position, so a request answers the same way in
     every worker of the pool and every time it is asked, while different seeds (a match's
-    games) vary the opening."""
+    games) vary the opening. Whether a book may be used at all is ``books_allowed``'s
+    question, asked before this."""
     entries = [(move, weight) for move, weight in state.book_moves() if weight > 0]
     if not entries:
         return None

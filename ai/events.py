@@ -182,6 +182,9 @@ class Finished:
     """Set when the search could not run (bad request); ``best_move`` is then ``None``."""
     book: bool = False
     """The move came from the opening book: nothing was searched (depth and nodes are 0)."""
+    forced: bool = False
+    """The move is the game's forced answer (``GameState.forced_answer``, e.g. a backgammon
+    cube decision from the chances): nothing was searched (depth and nodes are 0)."""
 
 
 SearchEvent = Iteration | CurrentMove | Progress | Finished

@@ -22,9 +22,12 @@ iteration searched again; the fail is reported as an ``Iteration`` whose ``bound
 the expectimax family little.)
 
 Time: with a time limit of T seconds the hard stop is the ``SearchControl`` deadline at T,
-and no new iteration starts after ``SOFT_TIME_FRACTION * T`` (the next one would take
-several times longer -- 20 to 400 times in backgammon, with its chance layer -- and be cut
-off unfinished). A stop from outside (``should_stop``), the node limit or the deadline
+and no new iteration starts once ``SOFT_TIME_FRACTION`` of the time left when deepening
+began is used (the next one would take several times longer -- 20 to 400 times in
+backgammon, with its chance layer -- and be cut off unfinished). Time goes before
+deepening when the game's exact solver tries the root first (Othello's endgame): it may
+use ``ROOT_SOLVE_TIME_FRACTION`` of T, and if it has not finished by then, deepening
+answers with what is left. A stop from outside (``should_stop``), the node limit or the deadline
 unwinds the search with ``SearchStopped``; the answer is then the last completed
 iteration's, improved by what the interrupted iteration found when the family trusts it
 (``DeepeningTools.stopped_answer``). A Lazy SMP helper skips some iterations
@@ -45,13 +48,20 @@ from ai.lazy_smp import skips_depth
 from ai.reporting import Reporter, answer_without_search
 from ai.scores import INFINITY, WIN_SCORE, is_win_score, terminal_score
 from ai.search.chance_common import ChanceTools, RootSearch, unsearchable_reason
-from ai.search.common import MAX_ITERATION_DEPTH, NodeSearch, SearchTools, greedy_move, solve_root
+from ai.search.common import (
+    MAX_ITERATION_DEPTH,
+    NodeSearch,
+    RootSolveAbandoned,
+    SearchTools,
+    greedy_move,
+    solve_root,
+)
 
 IterationSearch = Callable[[GameState, int, float | None], float]
 """One iteration: ``(root, depth, previous score or None) -> root value``."""
 
 SOFT_TIME_FRACTION: Final = 0.5
-"""No new iteration starts once this fraction of the time limit is used."""
+"""No new iteration starts once this fraction of the time left at the first is used."""
 DEFAULT_FIXED_DEPTH: Final = 4
 """The depth searched with iterative deepening off and no depth limit given."""
 CHANCE_DEFAULT_FIXED_DEPTH: Final = 2
@@ -115,6 +125,10 @@ def deepen(
     else:
         target = MAX_ITERATION_DEPTH if settings.iterative_deepening else default_fixed_depth
     depths = range(1, target + 1) if settings.iterative_deepening else range(target, target + 1)
+    soft_time = None
+    if limits.time is not None:
+        spent = control.elapsed()  # an abandoned root solve, or the set-up
+        soft_time = spent + SOFT_TIME_FRACTION * max(0.0, limits.time - spent)
 
     completed_depth = 0
     completed_score: float | None = None
@@ -135,9 +149,7 @@ def deepen(
                 break  # no leaf was cut by the horizon: the value is exact, deeper changes nothing
             if is_win_score(score) and depth >= WIN_SCORE - abs(score) + MATE_CONFIRMATION_PLIES:
                 break  # a proven win or loss, confirmed
-            if limits.time is not None and (
-                control.elapsed() >= SOFT_TIME_FRACTION * limits.time or tools.root_move_count == 1
-            ):
+            if soft_time is not None and (control.elapsed() >= soft_time or tools.root_move_count == 1):
                 stopped = True
                 break
     except SearchStopped:
@@ -212,10 +224,11 @@ def run_iterative_deepening(
 
     try:
         solved = solve_root(root, tools)
-    except SearchStopped:  # time, nodes or a stop request during a long exact solve
-        probe = state.copy()  # the stopped solve may have left ``root`` mid-line
-        move = greedy_move(probe, tools.root_moves)
-        return reporter.finished(0, probe.evaluate(probe.to_move()), [move], stopped=True)
+    except RootSolveAbandoned:  # a long exact solve: deepening answers in the time left
+        solved = None
+    except SearchStopped:  # the node limit or a stop request during a long exact solve
+        move = greedy_move(root, tools.root_moves)
+        return reporter.finished(0, root.evaluate(root.to_move()), [move], stopped=True)
     if solved is not None:  # the game's exact solver settles the root (Othello endgame)
         raw, move = solved
         context.control.count_nodes(1, check=False)  # the root; a stop arriving now changes nothing solved

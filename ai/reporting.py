@@ -197,11 +197,12 @@ def answer_without_search(state: GameState, context: SearchContext, reason: str)
     return reporter.finished(0, raw, [], stopped=False, error=reason)
 
 
-def answer_from_book(state: GameState, context: SearchContext, move: Any) -> Finished:
-    """The answer for a book move: ``move``, nothing searched (depth and nodes 0), ``book``
-    set; its score is the root's static EVAL for the side to move, the only estimate an
-    answer that searched nothing has."""
+def answer_known(state: GameState, context: SearchContext, move: Any, *, book: bool) -> Finished:
+    """The answer for a move known without search (a book move when ``book``, else the
+    game's ``forced_answer``): ``move``, nothing searched (depth and nodes 0), ``book`` or
+    ``forced`` set; its score is the root's static EVAL for the side to move, the only
+    estimate an answer that searched nothing has."""
     mover = state.to_move()
     reporter = Reporter(context, type(state), mover, _NothingCounted())
     answer = reporter.finished(0, state.evaluate(mover), [move], stopped=False)
-    return dataclasses.replace(answer, book=True)
+    return dataclasses.replace(answer, book=book, forced=not book)

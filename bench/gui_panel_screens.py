@@ -29,7 +29,8 @@ from gui.panels.engine_panel import EnginePanel  # noqa: E402
 from gui.panels.eval_bar import EvalBar  # noqa: E402
 from gui.panels.eval_graph import EvalGraph  # noqa: E402
 from gui.panels.features import FeaturesPanel  # noqa: E402
-from gui.panels.settings_panel import SettingsPanel, default_algorithm  # noqa: E402
+from gui.panels.settings_panel import SettingsPanel  # noqa: E402
+from gui.players import default_algorithm  # noqa: E402
 from gui.resources import load_fonts  # noqa: E402
 from gui.theme import theme_named  # noqa: E402
 
@@ -57,7 +58,7 @@ def quick_score(state: GameState) -> Score | None:
     """A shallow search's score for the graph (None at the end of the game)."""
     if state.is_terminal():
         return None
-    settings = SearchSettings(algorithm=default_algorithm(type(state)))
+    settings = SearchSettings(algorithm=default_algorithm(type(state).NAME))
     return search(state, settings, Limits(depth=2)).score
 
 

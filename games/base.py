@@ -274,8 +274,18 @@ class GameState(ABC):
 
     def book_moves(self) -> Sequence[tuple[Any, float]]:
         """The opening book's moves here with their weights (empty: no book move). The engine
-        plays one of them instead of searching when ``SearchSettings.book`` is on."""
+        plays one of them instead of searching when books are allowed (``SearchSettings.book``;
+        ``ai.engine.books_allowed`` decides)."""
         return ()
+
+    def forced_answer(self) -> Any | None:
+        """A legal move the game knows to play here without any search, or ``None`` (search).
+
+        Not a book: the engine plays it whatever its settings (the book switched off too),
+        before searching, and its answer says ``forced``, not ``book``. For decisions a
+        search would judge worse than the game's own rule (backgammon's cube decisions from
+        the chances: a search would compare "no double" a ply deeper than "double, take")."""
+        return None
 
     HAS_SOLVER: ClassVar[bool] = False
     """Whether ``solve`` can return exact values (Othello's endgame solver)."""

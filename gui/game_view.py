@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from games import CHANCE
 from gui.boards import board_for
 from gui.dialogs.new_game import game_title
+from gui.panels.display import player_names
 from gui.panels.move_list import MovePanel
 from gui.session import GameSession
 
@@ -232,7 +233,7 @@ class GameView(QWidget):
         self.setup_bar.hide()
         session.state_changed.connect(self.refresh)
         session.hint_found.connect(self._on_hint)
-        names = session.game_class.PLAYER_NAMES
+        names = player_names(session.game_class)
         self.title.setText(f"<b>{game_title(session.game)}</b>")
         self.moves.moves.set_players(names)
         self.refresh()
@@ -369,7 +370,7 @@ class GameView(QWidget):
             self.board.set_interactive(False)
             self.viewing_label.setText(f"Looking at move {self._viewing} of {len(history)} — press End to go back")
             self.viewing_label.show()
-        names = session.game_class.PLAYER_NAMES
+        names = player_names(session.game_class)
         mover = state.to_move()
         for player, label in enumerate(self.player_labels):
             marker = "▶ " if (mover == player and not session.is_over) else ""
@@ -380,7 +381,10 @@ class GameView(QWidget):
         self.undo_button.setEnabled(session.can_undo())
         self.redo_button.setEnabled(session.can_redo())
         self.hint_button.setEnabled(not session.is_over and not session.is_computer_turn() and mover != CHANCE)
-        self.think_button.setText("Move now" if session.is_thinking else ("Step" if session.is_computer_turn() else "Think"))
+        if session.is_finding_hint():  # the engine stops and shows its hint; it plays nothing
+            self.think_button.setText("Stop")
+        else:
+            self.think_button.setText("Move now" if session.is_thinking else ("Step" if session.is_computer_turn() else "Think"))
         self.think_button.setEnabled(not session.is_over)
         has_computer = any(side.is_computer for side in session.players)
         self.pause_button.setVisible(has_computer)

@@ -295,7 +295,8 @@ class MainWindow(QMainWindow):
             self.features_panel.set_state(state)
         last = next((score for score in reversed(scores[: (len(scores) if shown is None else shown + 1)]) if score is not None), None)
         if not session.is_thinking:
-            self.eval_bar.set_score(last)
+            hint = session.hint_score() if shown is None else None
+            self.eval_bar.set_score(last if hint is None else hint)
 
     def _on_move_for_panels(self, entry: Any) -> None:
         if entry.score is not None:

@@ -38,6 +38,7 @@ from ai.settings import Limits, SearchRequest, SearchSettings
 from games import CHANCE, GameState, get_game, new_game
 from games.base import GameError
 from gui.gamefile import GameRecord
+from gui.panels.display import capitalised, player_names
 from gui.players import PlayerConfig, default_algorithm, noisy_root_moves
 
 FORCED_PASS_NAMES = frozenset({"pass", "no move"})
@@ -119,6 +120,8 @@ class GameSession(QObject):
         self._turn_token = 0
         """Bumped by every change of position: a delayed action of an older turn is dropped."""
         self._closed = False
+        self._hint: tuple[int, Score] | None = None
+        """The last hint's score and the ``_turn_token`` of the position it was found in."""
         bridge.search_finished.connect(self._on_search_finished)
         bridge.search_failed.connect(self._on_search_failed)
         self._schedule_advance()
@@ -141,6 +144,13 @@ class GameSession(QObject):
         """The engine searches a hint for the human to move (not the computer's own move)."""
         return self._thinking and self._search_purpose == "hint"
 
+    def hint_score(self) -> Score | None:
+        """The score of the last hint while its position is still the current one (the eval
+        bar keeps showing it instead of going back to the last move's score)."""
+        if self._hint is None or self._hint[0] != self._turn_token:
+            return None
+        return self._hint[1]
+
     def side_to_move(self) -> PlayerConfig | None:
         mover = self._state.to_move()
         return None if mover == CHANCE else self.players[mover]
@@ -156,7 +166,9 @@ class GameSession(QObject):
     def can_human_move(self) -> bool:
         """Whether a move from the board or the move box is accepted now: a human's turn,
         or a computer's turn while the game is paused (you may move for it)."""
-        if self.is_over or self._thinking or self._closed or self._state.is_terminal():
+        if self.is_over or self._closed or self._state.is_terminal():
+            return False
+        if self._thinking and not self.is_finding_hint():  # a hint never blocks the human
             return False
         mover = self._state.to_move()
         if mover == CHANCE:
@@ -198,9 +210,11 @@ class GameSession(QObject):
 
     def status_text(self) -> str:
         """One line for the status bar: whose turn, or the result."""
-        names = self.game_class.PLAYER_NAMES
+        names = player_names(self.game_class)
         if self.is_over:
-            return f"{result_text(self.result, names)} — {self.reason}" if self.reason else result_text(self.result, names)
+            if names_the_winner(self.reason):  # backgammon's "X dropped the cube: O wins 1 point"
+                return capitalised(self.reason)
+            return f"{result_text(self.result, names)} — {named(self.reason, names)}" if self.reason else result_text(self.result, names)
         mover = self._state.to_move()
         if mover == CHANCE:
             return "Enter the dice roll (e.g. 3-1)" if self.manual_dice else "Rolling the dice"
@@ -222,6 +236,7 @@ class GameSession(QObject):
         if move not in self._legal_now():
             self.notice.emit("That move is not legal here")
             return False
+        self._stop_hint()
         self._apply(move)
         return True
 
@@ -236,6 +251,7 @@ class GameSession(QObject):
                 return f"{text.strip()} is not legal here"
         except GameError as error:
             return str(error)
+        self._stop_hint()
         self._apply(move)
         return None
 
@@ -282,7 +298,7 @@ class GameSession(QObject):
         mover = self._state.to_move()
         humans = [player for player in (0, 1) if not self.players[player].is_computer]
         loser = mover if mover in humans else (humans[0] if humans else (mover if mover != CHANCE else 0))
-        names = self.game_class.PLAYER_NAMES
+        names = player_names(self.game_class)
         self._finish(SECOND_WINS if loser == 0 else FIRST_WINS, f"{names[loser]} resigned")
 
     def set_paused(self, paused: bool) -> None:
@@ -377,7 +393,7 @@ class GameSession(QObject):
         self.history.append(entry)
         self._redo.clear()
         if name in FORCED_PASS_NAMES and mover != CHANCE:
-            self.notice.emit(f"{self.game_class.PLAYER_NAMES[mover]} has no legal move and passes")
+            self.notice.emit(f"{player_names(self.game_class)[mover]} has no legal move and passes")
         self.move_played.emit(entry)
         self._changed()
         self._schedule_advance()
@@ -422,7 +438,7 @@ class GameSession(QObject):
             return
         moves = state.legal_moves()
         if len(moves) == 1 and state.move_name(moves[0]) in FORCED_PASS_NAMES:
-            self.notice.emit(f"{self.game_class.PLAYER_NAMES[mover]} has no legal move: passing")
+            self.notice.emit(f"{player_names(self.game_class)[mover]} has no legal move: passing")
             QTimer.singleShot(FORCED_PASS_DELAY_MS, self, lambda: self._play_forced(token, moves[0]))
 
     def _play_forced(self, token: int, move: Any) -> None:
@@ -480,6 +496,11 @@ class GameSession(QObject):
             self.thinking_changed.emit(thinking)
             self.state_changed.emit()
 
+    def _stop_hint(self) -> None:
+        """The human moved while a hint was being searched: that search is dropped."""
+        if self.is_finding_hint():
+            self._cancel_search()
+
     def _cancel_search(self) -> None:
         if self._search_id is not None:
             self._bridge.stop()
@@ -493,8 +514,10 @@ class GameSession(QObject):
         purpose = self._search_purpose
         self._search_id = None
         self._search_purpose = ""
-        self._set_thinking(False)
         move = self._as_move(finished.best_move)
+        if purpose == "hint" and move is not None:  # before state_changed: the panels read it
+            self._hint = (self._turn_token, finished.score)
+        self._set_thinking(False)
         if move is None:
             self._engine_failure("the engine returned no move" if finished.best_move is None else f"the engine returned {finished.best_move!r}, which is not legal here")
             return
@@ -529,8 +552,8 @@ class GameSession(QObject):
         winner = self._state.winner()
         result = DRAW if winner is None else (FIRST_WINS if winner == 0 else SECOND_WINS)
         reason = self._state.termination_reason() or "game over"
-        if self.game_class.UTILITY_KIND != "win_loss" and winner is not None:
-            reason = f"{reason}; {self.game_class.PLAYER_NAMES[winner]} wins by {abs(self._state.utility(0)):g}"
+        if self.game_class.UTILITY_KIND != "win_loss" and winner is not None and not names_the_winner(reason):
+            reason = f"{reason}; {player_names(self.game_class)[winner]} wins by {abs(self._state.utility(0)):g}"
         self._finish(result, reason)
 
     def _finish(self, result: str, reason: str) -> None:
@@ -538,6 +561,23 @@ class GameSession(QObject):
         self.reason = reason
         self._changed()
         self.game_over.emit(result, reason)
+
+
+def named(reason: str, player_names: tuple[str, str]) -> str:
+    """``reason`` with a leading player name written as the app writes it (``white has no
+    discs left`` -> ``White has …``, ``x has three in a row`` -> ``X has …``); other
+    reasons stay as they are (``checkmate``)."""
+    first, _, rest = reason.partition(" ")
+    for name in player_names:
+        if first.lower() == name.lower():
+            return f"{name} {rest}" if rest else name
+    return reason
+
+
+def names_the_winner(reason: str) -> bool:
+    """Whether a game's own reason already says who won and by how much (backgammon's
+    ``O bore off all checkers and wins a gammon: 2 points``): the app then shows it alone."""
+    return " wins" in f" {reason.lower()}"
 
 
 def result_text(result: str, player_names: tuple[str, str]) -> str:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from games import GAME_NAMES, get_game
 from gui.dialogs.new_game import game_title
+from gui.panels.display import player_names
 from gui.theme import LIGHT
 
 CARD_SIZE = QSize(200, 230)
@@ -68,13 +69,13 @@ def _draw_tictactoe(painter: QPainter, rect: QRectF) -> None:
         centre = QPointF(rect.x() + (square % 3 + 0.5) * cell, rect.y() + (square // 3 + 0.5) * cell)
         radius = cell * 0.28
         if mark == "x":
-            cross = QPen(QColor("#c0392b"), max(2.5, rect.width() / 28))
+            cross = QPen(QColor(LIGHT.mark_x), max(2.5, rect.width() / 28))  # the board's colours
             cross.setCapStyle(Qt.PenCapStyle.RoundCap)
             painter.setPen(cross)
             painter.drawLine(centre + QPointF(-radius, -radius), centre + QPointF(radius, radius))
             painter.drawLine(centre + QPointF(-radius, radius), centre + QPointF(radius, -radius))
         else:
-            painter.setPen(QPen(QColor("#2471a3"), max(2.5, rect.width() / 28)))
+            painter.setPen(QPen(QColor(LIGHT.mark_o), max(2.5, rect.width() / 28)))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawEllipse(centre, radius, radius)
 
@@ -236,7 +237,7 @@ class GameCard(QFrame):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMinimumSize(CARD_SIZE)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        names = get_game(game).PLAYER_NAMES
+        names = player_names(get_game(game))
         self.setToolTip(f"New game of {game_title(game)}: {names[0]} against {names[1]}")
         self.setAccessibleName(game_title(game))
         self._hover = False

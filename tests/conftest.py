@@ -17,7 +17,15 @@ import tempfile  # noqa: E402
 
 os.environ["PLYGROUND_CORE_LOCKS"] = tempfile.mkdtemp(prefix="plyground-test-cores-")
 
-# Opening books off (games.othello.book.BOOKS_SWITCH), in this process and the ones it starts:
-# searches from the start position are what most tests look at. The book's own tests turn it
-# back on (the ``books_on`` fixture of tests/games/test_othello_patterns.py).
+# Opening books off for every game (ai.engine.BOOKS_SWITCH, read by ai.engine.books_allowed),
+# in this process and the ones it starts: searches from the start position are what most
+# tests look at. Tests about the books turn them back on with the ``books_on`` fixture.
 os.environ["PLYGROUND_BOOKS"] = "off"
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def books_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite runs with books off (above); a test about a book turns them back on."""
+    monkeypatch.delenv("PLYGROUND_BOOKS", raising=False)

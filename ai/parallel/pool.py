@@ -529,8 +529,8 @@ class EnginePool:
         request = search.request
         algorithm = prepared.algorithm.name
         count = max(1, min(self._size, request.settings.threads))
-        if request.settings.book and not prepared.root_moves and engine.book_move(prepared.state, request.settings.seed) is not None:
-            search.parts = [_Part(0, request, Role())]  # a book answer: one worker, nothing to share out
+        if engine.known_answer(prepared.state, request.settings, prepared.root_moves) is not None:
+            search.parts = [_Part(0, request, Role())]  # a book or forced answer: one worker, nothing to share out
             return
         if algorithm in LAZY_SMP_ALGORITHMS:
             search.mode = "smp" if count > 1 else "single"

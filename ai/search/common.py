@@ -106,10 +106,25 @@ def lmr_table(size: int = LMR_TABLE_SIZE) -> list[list[int]]:
 
 
 INTERIOR_SOLVER_EMPTIES: Final = 10
-"""Inside the tree the game's solver is asked only about positions this close to the end.
-A solve is one call the search cannot interrupt, and it costs ~10 ms at 10 empties but
-~0.1-0.6 s at 14 (measured on Othello): solving 14-empty nodes everywhere made a 3-second
-search take 12 seconds. The root itself is solved up to ``SearchSettings.solver_empties``."""
+"""Inside the tree the game's solver is asked only about positions this close to the end;
+the root itself is solved up to ``SearchSettings.solver_empties``. Othello's native solver
+(``games/othello/_solver.c``) polls the clock every few thousand nodes, so an interior solve
+no longer holds a stop up (the pure-Python one, 100x slower, made 14 empties everywhere
+turn a 3-second search into 12 seconds). What still bounds it is cost against the
+search around it: a solve at 10 empties is a few thousand native nodes, a fraction of a
+millisecond, about as much as one or two midgame nodes of the Python search."""
+ROOT_SOLVE_TIME_FRACTION: Final = 0.5
+"""With a time limit, the root's exact solve may use this fraction of it. A solve still
+running then is abandoned and iterative deepening answers with the rest of the time (the
+solve's table entries stay: they are true bounds, and the next move's solve reuses them).
+Before, a solve the clock cut short answered with a one-ply guess, so the exact-solve depth
+had to fit the worst case in the whole move time."""
+
+
+class RootSolveAbandoned(Exception):
+    """The root's exact solve ran past ``ROOT_SOLVE_TIME_FRACTION`` of the time limit."""
+
+
 CHECK_EXTENSION_PLY_FACTOR: Final = 2
 """Check extensions stop at ply >= this times the iteration depth (no endless check lines)."""
 
@@ -378,36 +393,46 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
 
     A game whose solver names a best move too (Othello's ``solve_best_move``, an optional
     extension of the protocol) is asked once; otherwise, and when the search is restricted
-    to some root moves, each of the root's children is solved.
+    to some root moves, each of the root's children is solved. With a time limit the solve
+    raises ``RootSolveAbandoned`` once it has used ``ROOT_SOLVE_TIME_FRACTION`` of it;
+    ``state`` is left as it was either way.
     """
     empties = tools.root_solver_empties
     if not empties or state.is_terminal():
         return None
+    control = tools.control
+    time_limit = control.limits.time
+    budget = math.inf if time_limit is None else ROOT_SOLVE_TIME_FRACTION * time_limit
+
+    def poll(count: int, check: bool = True) -> None:
+        control.count_nodes(count, check)
+        if check and control.elapsed() >= budget:
+            raise RootSolveAbandoned
+
     best_move_solver = None if tools.is_root_restricted else getattr(state, "solve_best_move", None)
     if best_move_solver is not None:
-        answer = best_move_solver(empties, poll=tools.control.count_nodes)
+        answer = best_move_solver(empties, poll=poll)
         if answer is None:
             return None
         score, move = answer
         if move is None or move not in state.legal_moves():
             return None
         return score * tools.eval_scale, move
-    if state.solve(state.to_move(), empties, poll=tools.control.count_nodes) is None:
+    if state.solve(state.to_move(), empties, poll=poll) is None:
         return None
     best: tuple[float, Any] | None = None
     for move in tools.root_moves:
         state.play(move)
-        if state.is_terminal():
-            value = -terminal_score(state, 1)
-        else:
-            child = state.solve(state.to_move(), empties, poll=tools.control.count_nodes)
-            if child is not None:
-                child *= tools.eval_scale
-            if child is None:
-                state.undo()
-                return None
-            value = -child
-        state.undo()
+        try:
+            if state.is_terminal():
+                value = -terminal_score(state, 1)
+            else:
+                child = state.solve(state.to_move(), empties, poll=poll)
+                if child is None:
+                    return None
+                value = -child * tools.eval_scale
+        finally:
+            state.undo()
         if best is None or value > best[0]:
             best = (value, move)
     return best

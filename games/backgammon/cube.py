@@ -20,18 +20,31 @@ A cube decision compares, per unit of the current cube, "no double" (the cubeful
 with the cube as it is), "double, take" (twice the cubeful equity with the opponent owning
 the cube) and "double, pass" (+1): double when ``min(take, pass) > no double``; the
 opponent takes when ``take <= pass`` (the taker's equity after taking, ``-take``, is at
-least -1). ``BackgammonState.book_moves`` answers the engine's own cube and take
+least -1). ``BackgammonState.forced_answer`` answers the engine's own cube and take
 decisions with these numbers, without a search (a search would compare "no double"
 searched a ply deeper than "double, take"), and ``BackgammonState.evaluate`` uses them at
 the cube decisions inside a search. Everything is seen from the player on roll.
+
+The network's chances are calibrated first (``Calibration``, fitted by
+``bench/backgammon_cube.py --fit`` to GNU Backgammon's 0-ply chances, shipped as
+``resources/weights/backgammon_cube.json``): measured on positions of its own games, the
+network under-rates the gammons of the side that is well ahead (gnubg: 30% of games won
+are gammons at 90%+ wins, the network 18%), so it doubled positions that are too good to
+double and took doubles that are passes. The calibration is used for the cube decisions
+in contact positions only; checker play (and every race) reads the network as it is.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from functools import cache
+from typing import Any, Literal
 
+from games.backgammon.board import CHECKERS, OFF, Board, is_race, pip_count
 from games.backgammon.network import Probabilities, cubeless_equity
+from games.weights import WeightsError, shipped_weights
 
 Ownership = Literal["centred", "mine", "theirs"]
 """Who holds the cube, from the player on roll's side."""
@@ -44,6 +57,119 @@ RACE_EFFICIENCY_RANGE = (0.6, 0.7)
 player on roll, kept within 0.6..0.7 (long races leave more time to use the cube)."""
 
 EPSILON = 1e-7
+
+CALIBRATION_FILE = "backgammon_cube.json"
+LOGIT_LIMIT = 1e-4
+"""Chances are clipped to ``[LOGIT_LIMIT, 1 - LOGIT_LIMIT]`` before taking logits."""
+
+
+def logit(probability: float) -> float:
+    clipped = min(1.0 - LOGIT_LIMIT, max(LOGIT_LIMIT, probability))
+    return math.log(clipped / (1.0 - clipped))
+
+
+def logistic(value: float) -> float:
+    return 1.0 / (1.0 + math.exp(-value)) if value >= 0 else math.exp(value) / (1.0 + math.exp(value))
+
+
+POSITION_FEATURES = ("their_back", "my_back", "my_off", "their_off", "pip_lead")
+"""What the calibration reads besides the chances, from the player on roll's side: the
+opponent's checkers in the player's home board or on the bar / 5; the player's own there
+/ 5; checkers borne off by each / 15; the pip lead / 50."""
+
+
+def position_features(board: Board, opponent: Board) -> tuple[float, ...]:
+    """``POSITION_FEATURES`` for the player on roll with ``board`` against ``opponent``."""
+    return (
+        sum(opponent[HOME_BOARD_OF_OPPONENT]) / 5.0,
+        sum(board[HOME_BOARD_OF_OPPONENT]) / 5.0,
+        board[OFF] / CHECKERS,
+        opponent[OFF] / CHECKERS,
+        (pip_count(opponent) - pip_count(board)) / 50.0,
+    )
+
+
+HOME_BOARD_OF_OPPONENT = slice(19, 26)
+"""In a player's own numbering: the opponent's home board (points 19-24) and the bar."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A correction of the network's chances (logistic, per output, in logits), read by
+    the cube decisions:
+
+    * win: ``logistic(w . (1, logit(win), *features))``;
+    * the gammon share of the wins: ``logistic(g . (1, logit(win_gammon / win), logit(win),
+      *features))``, the same for the losses with ``logit(lose_gammon / (1 - win))``;
+    * backgammons keep the network's share of the gammons.
+
+    ``features`` are ``position_features``. ``Calibration()`` is the identity. It is fitted
+    to contact positions and applies to them only (``calibrated_chances``): in races the
+    network's chances decide as well as gnubg's without it (measured), and better than with
+    a contact fit."""
+
+    win: tuple[float, ...] = (0.0, 1.0) + (0.0,) * len(POSITION_FEATURES)
+    win_gammon: tuple[float, ...] = (0.0, 1.0, 0.0) + (0.0,) * len(POSITION_FEATURES)
+    lose_gammon: tuple[float, ...] = (0.0, 1.0, 0.0) + (0.0,) * len(POSITION_FEATURES)
+
+    @classmethod
+    def from_weights(cls, weights: Mapping[str, Any]) -> Calibration:
+        """From a weights mapping ``{"win": [2 + F numbers], "win_gammon": [3 + F],
+        "lose_gammon": [3 + F]}`` (F = ``len(POSITION_FEATURES)``); ``WeightsError`` names
+        what is wrong."""
+        shapes = {"win": 2, "win_gammon": 3, "lose_gammon": 3}
+        extra = sorted(set(weights) - set(shapes))
+        if extra:
+            raise WeightsError(f"backgammon cube calibration: unknown {', '.join(extra)}")
+        values: dict[str, tuple[float, ...]] = {}
+        for name, leading in shapes.items():
+            size = leading + len(POSITION_FEATURES)
+            value = weights.get(name)
+            if (
+                not isinstance(value, list)
+                or len(value) != size
+                or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in value)
+            ):
+                raise WeightsError(f"backgammon cube calibration: {name} must be a list of {size} numbers")
+            values[name] = tuple(float(x) for x in value)
+        return cls(**values)
+
+    def apply(self, chances: Sequence[float], features: Sequence[float]) -> Probabilities:
+        """The calibrated five chances of the same side (gammons within wins, as the network's)."""
+        win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = chances
+        new_win = logistic(_dot(self.win, (1.0, logit(win), *features)))
+        win_share = win_gammon / win if win > EPSILON else 0.0
+        loss_share = lose_gammon / (1.0 - win) if win < 1.0 - EPSILON else 0.0
+        new_win_gammon = new_win * logistic(_dot(self.win_gammon, (1.0, logit(win_share), logit(win), *features)))
+        new_lose_gammon = (1.0 - new_win) * logistic(
+            _dot(self.lose_gammon, (1.0, logit(loss_share), logit(win), *features))
+        )
+        return (
+            new_win,
+            new_win_gammon,
+            new_win_gammon * (win_backgammon / win_gammon if win_gammon > EPSILON else 0.0),
+            new_lose_gammon,
+            new_lose_gammon * (lose_backgammon / lose_gammon if lose_gammon > EPSILON else 0.0),
+        )
+
+
+def _dot(weights: Sequence[float], values: Sequence[float]) -> float:
+    return sum(w * v for w, v in zip(weights, values, strict=True))
+
+
+def calibrated_chances(chances: Probabilities, board: Board, opponent: Board) -> Probabilities:
+    """The chances the cube decisions read for the player on roll with ``board`` against
+    ``opponent``: in contact, the network's ``chances`` through the shipped calibration; in
+    a race, as they are."""
+    if is_race(board, opponent):
+        return chances
+    return shipped_calibration().apply(chances, position_features(board, opponent))
+
+
+@cache
+def shipped_calibration() -> Calibration:
+    """The packaged calibration (``resources/weights/backgammon_cube.json``), read once."""
+    return Calibration.from_weights(shipped_weights(CALIBRATION_FILE, "backgammon"))
 
 
 def cube_efficiency(is_race: bool, pips_on_roll: int) -> float:
@@ -139,11 +265,15 @@ def cube_decision(
 
 
 __all__ = [
+    "Calibration",
     "CubeDecision",
     "Ownership",
     "average_win_and_loss",
+    "calibrated_chances",
     "cube_decision",
     "cube_efficiency",
     "cubeful_equity",
     "live_cube_equity",
+    "position_features",
+    "shipped_calibration",
 ]

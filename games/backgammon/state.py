@@ -605,26 +605,29 @@ class BackgammonState(GameState):
         """Cubeful equity per unit of cube for the player on roll, at this phase."""
         efficiency = cube.cube_efficiency(self.is_race(), pip_count(self.boards[on_roll]))
         gammons_count = self._gammons_count()
-        if self.phase == TAKE_DECISION:  # the doubler's view: the opponent answers right
-            return cube.cube_decision(chances, self.cube_owner == CENTRED, efficiency, gammons_count).after_double
-        if self.phase == CUBE_DECISION:
-            return cube.cube_decision(chances, self.cube_owner == CENTRED, efficiency, gammons_count).best
+        if self.phase in (CUBE_DECISION, TAKE_DECISION):  # decided on the calibrated chances
+            decision = cube.cube_decision(
+                cube.calibrated_chances(chances, self.boards[on_roll], self.boards[1 - on_roll]),
+                self.cube_owner == CENTRED, efficiency, gammons_count,
+            )
+            # At a take decision the doubler's view: the opponent answers right.
+            return decision.after_double if self.phase == TAKE_DECISION else decision.best
         ownership: cube.Ownership = (
             "centred" if self.cube_owner == CENTRED else "mine" if self.cube_owner == on_roll else "theirs"
         )
         return cube.cubeful_equity(chances, ownership, efficiency, gammons_count)
 
-    def book_moves(self) -> Sequence[tuple[Any, float]]:
+    def forced_answer(self) -> Move | None:
         """At a cube or take decision of a live-cube money game, the decision the chances
         give (``cube_advice``), answered without a search as gnubg answers cube decisions
         by evaluation. A search would compare "no double" searched a ply deeper than
         "double, take" (the take decision spends a ply), which favours not doubling."""
         advice = self.cube_advice()
         if advice is None:
-            return ()
+            return None
         if self.phase == CUBE_DECISION:
-            return ((DOUBLE if advice.should_double else NO_DOUBLE, 1.0),)
-        return ((TAKE if advice.should_take else DROP, 1.0),)
+            return DOUBLE if advice.should_double else NO_DOUBLE
+        return TAKE if advice.should_take else DROP
 
     def cube_advice(self) -> cube.CubeDecision | None:
         """The cube decision of the player on roll from the network's chances (0 ply), at a
@@ -632,7 +635,16 @@ class BackgammonState(GameState):
         if self.phase not in (CUBE_DECISION, TAKE_DECISION) or not self._cube_is_live():
             return None
         efficiency = cube.cube_efficiency(self.is_race(), pip_count(self.boards[self.player]))
-        return cube.cube_decision(self.chances(self.player), self.cube_owner == CENTRED, efficiency, self._gammons_count())
+        return cube.cube_decision(
+            self.cube_chances(), self.cube_owner == CENTRED, efficiency, self._gammons_count()
+        )
+
+    def cube_chances(self) -> network.Probabilities:
+        """The player on roll's chances as the cube decisions read them: the network's,
+        calibrated in contact positions (``cube.calibrated_chances``, fitted to GNU
+        Backgammon's 0-ply chances)."""
+        board, opponent = self.boards[self.player], self.boards[1 - self.player]
+        return cube.calibrated_chances(self.chances(self.player), board, opponent)
 
     def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
         """EVAL as a named sum: the network's chances for ``player`` with their weights in the

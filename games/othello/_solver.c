@@ -651,6 +651,28 @@ static int nws_child(Solver *s, u64 p, u64 o, int alpha, u64 moves, int empties)
     return nws(s, p, o, alpha, moves, empties, 0);
 }
 
+/* The null-window move loop of nws and root_nws: the moves of `list` best first (each
+ * picked by select_best as it is reached) until one scores at least beta. Returns the best
+ * score (0 once the solve is stopped) and its square in *best_move. */
+static int nws_moves(Solver *s, u64 p, u64 o, int beta, Move *list, int count, int empties, int *best_move)
+{
+    int best = -SCORE_MAX - 1;
+    *best_move = NO_MOVE;
+    for (int i = 0; i < count; ++i) {
+        select_best(list, i, count);
+        const Move *m = &list[i];
+        const int score = -nws_child(s, o ^ m->flipped, p | m->flipped | (1ULL << m->square), -beta, m->replies,
+                                     empties - 1);
+        if (s->stopped) return 0;
+        if (score > best) {
+            best = score;
+            *best_move = m->square;
+            if (score >= beta) break;
+        }
+    }
+    return best;
+}
+
 /* Null-window search: is the value of p to move above alpha? Fail-soft. */
 static int nws(Solver *s, u64 p, u64 o, int alpha, u64 moves, int empties, int passed)
 {
@@ -684,19 +706,9 @@ static int nws(Solver *s, u64 p, u64 o, int alpha, u64 moves, int empties, int p
             if (child && -child->upper >= beta) return -child->upper;
         }
     }
-    int best = -SCORE_MAX - 1, best_move = NO_MOVE;
-    for (int i = 0; i < count; ++i) {
-        select_best(list, i, count);
-        const Move *m = &list[i];
-        const int score = -nws_child(s, o ^ m->flipped, p | m->flipped | (1ULL << m->square), -beta, m->replies,
-                                     empties - 1);
-        if (s->stopped) return 0;
-        if (score > best) {
-            best = score;
-            best_move = m->square;
-            if (score >= beta) break;
-        }
-    }
+    int best_move;
+    const int best = nws_moves(s, p, o, beta, list, count, empties, &best_move);
+    if (s->stopped) return 0;
     store(s, p, o, empties, alpha, beta, best, best_move);
     return best;
 }
@@ -767,19 +779,9 @@ static int root_nws(Solver *s, u64 p, u64 o, int alpha, u64 moves, int empties, 
     if (entry) table_move = entry->move;
     Move list[33];
     const int count = list_moves(p, o, moves, empties, table_move, list);
-    int best = -SCORE_MAX - 1, best_move = NO_MOVE;
-    for (int i = 0; i < count; ++i) {
-        select_best(list, i, count);
-        const Move *m = &list[i];
-        const int score = -nws_child(s, o ^ m->flipped, p | m->flipped | (1ULL << m->square), -beta, m->replies,
-                                     empties - 1);
-        if (s->stopped) return 0;
-        if (score > best) {
-            best = score;
-            best_move = m->square;
-            if (score >= beta) break;
-        }
-    }
+    int best_move;
+    const int best = nws_moves(s, p, o, beta, list, count, empties, &best_move);
+    if (s->stopped) return 0;
     store(s, p, o, empties, alpha, beta, best, best_move);
     if (best >= beta) *best_square = best_move;
     return best;

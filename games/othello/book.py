@@ -23,7 +23,6 @@ for the side to move in hundredths of a disc. Read once, on first use, through
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
@@ -35,10 +34,6 @@ from games.othello.patterns import IMAGE_NAMES, IMAGE_SOURCES, images
 BOOK_PACKAGE: Final = "resources"
 BOOK_PATH: Final = ("books", "othello_book.json")
 BOOK_FORMAT: Final = 1
-
-BOOKS_SWITCH: Final = "PLYGROUND_BOOKS"
-"""Environment variable: ``off`` makes the book empty (the test suite sets it, so that
-searches from the start position are searched; child processes inherit it)."""
 
 BOOK_MARGIN: Final = 60
 """Moves within this many hundredths of a disc of the best are book moves (0.6 disc: less
@@ -102,7 +97,7 @@ def book_entries(own: Bitboard, opponent: Bitboard,
     """Every move the book has for this position with its value (side to move's view), in
     this position's own orientation; empty when the position is not in the book."""
     if book is None:
-        book = {} if os.environ.get(BOOKS_SWITCH) == "off" else shipped_book()
+        book = shipped_book()  # whether a search may use it is ai.engine.books_allowed's question
     if not book:
         return []
     key, image = canonical(own, opponent)

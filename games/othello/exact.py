@@ -42,12 +42,16 @@ NATIVE_POLL_INTERVAL: Final = 4096
 stop or a node limit (``--nodes``) is seen within a fraction of a millisecond; a poll costs
 ~1 µs, under 1% of the solve."""
 
-NATIVE_SOLVER_EMPTIES: Final = 18
-"""Default exact-solve depth with the native solver, by measured time so that a 1-second
-move still ends with its solve (``bench/othello_solver_depth.py``: positions of 24 seeded
-games, CPU seconds median / 90% / max: 18 empties 0.04 / 0.12 / 0.23, 20 empties
-0.34 / 0.98 / 1.26, 22 empties 1.9 / 4.2 / 8.0). A root solve the clock cuts short answers
-with a one-ply guess, so the worst case decides: 18."""
+NATIVE_SOLVER_EMPTIES: Final = 20
+"""Default exact-solve depth with the native solver, by measured time and by play
+(``bench/othello_solver_depth.py``: positions of 24 seeded games, CPU seconds median / 90% /
+max at load ~9.5: 18 empties 0.036 / 0.12 / 0.22, 19 empties 0.072 / 0.22 / 0.50, 20 empties
+0.31 / 0.97 / 1.18, 21 empties 0.54 / 1.68 / 1.85). With a time limit the root solve may
+use half of it (``ai.search.common.ROOT_SOLVE_TIME_FRACTION``) and then gives way to the
+search, so a solve that would not fit costs half a move's search, not the move: at 1 s a
+move most 20-empty solves finish. In play, from 20 engine-game positions at 22 empties
+(each with both colours, 1 s a move), 20 against 18 scored 23-17: 17 pairs split as the
+colours did, 3 pairs won twice by 20, none by 18 (``bench/STRENGTH.md``)."""
 
 _native = None
 if os.environ.get(FORCE_PYTHON_VARIABLE, "") not in ("", "0"):

@@ -12,7 +12,8 @@ A checker may go as far as the remaining dice take it in one click. Right-click,
 or the small undo button takes the last step back; the roll beside the player's name reads
 the steps so far in gnubg's notation. When the steps make a whole legal play the board emits
 ``move_requested(play)`` with that play, taken from ``state.legal_moves()``
-(``gui.boards.backgammon_turn`` decides what may be clicked; see there).
+(``games.backgammon.turn`` decides what may be clicked: the rules live in games/; the
+board renders and emits).
 
 Everything else a turn can ask of the player appears as buttons on the board, in the half
 of the player who decides: "Double"/"Roll" and "Take"/"Drop" emit the cube action, "No
@@ -65,7 +66,7 @@ from games.backgammon.state import (
     X,
 )
 from games.base import GameState, Player
-from gui.boards.backgammon_turn import TurnBuilder
+from games.backgammon.turn import TurnBuilder
 from gui.boards.base import MOTION_MS, BoardWidget
 from gui.resources import board_font
 from gui.theme import Theme

@@ -6,8 +6,8 @@
   drawn where it stands and the men jumped so far fade. The move is emitted as soon as the
   clicked hops leave exactly one legal move (the rest of its path is forced). Clicking the
   final square of a capture directly works too when only one path leads there.
-* Square numbers (PDN) are written small in the dark squares: checkers players name squares
-  by number. Kings wear a crown.
+* Square numbers (PDN) are written small in the corner of the empty dark squares (never
+  under a piece, where they would be half hidden): checkers players name squares by number. Kings wear a crown.
 * Edit mode: palette of black/white men and kings, an eraser and the side to move.
 """
 
@@ -252,7 +252,10 @@ class CheckersBoard(GridBoard):
         painter.setFont(board_font(geometry.square * NUMBER_FRACTION))
         painter.setPen(QColor(self._theme.board.coordinates_on_dark))
         pad = geometry.square * 0.06
+        occupied = set(self.shown_pieces()[0])
         for square in range(1, 33):
+            if square in occupied:  # under a piece a number is half hidden: PDN boards skip it
+                continue
             rect = self.square_rect(square).adjusted(pad, pad * 0.5, -pad, -pad)
             painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, str(square))
         painter.restore()
@@ -270,7 +273,9 @@ class CheckersBoard(GridBoard):
             for square in self.forced_capture_squares():
                 self.draw_ring(painter, square, theme.color("forced_capture"), 0.07)
 
-    def paint_pieces(self, painter: QPainter) -> None:
+    def shown_pieces(self) -> tuple[dict[Square, Piece], set[Square]]:
+        """The pieces where they are drawn now (a piece being moved hop by hop stands on its
+        last hop, a sliding one is off the board) and the squares jumped so far."""
         pieces = self.pieces()
         jumped: set[Square] = set()
         candidates = self.candidates()
@@ -282,6 +287,11 @@ class CheckersBoard(GridBoard):
         sliding = self._sliding
         if sliding is not None:
             pieces.pop(sliding[1][-1], None)
+        return pieces, jumped
+
+    def paint_pieces(self, painter: QPainter) -> None:
+        pieces, jumped = self.shown_pieces()
+        sliding = self._sliding
         for square, piece in pieces.items():
             if square in jumped:
                 painter.setOpacity(JUMPED_OPACITY)

@@ -55,6 +55,11 @@ class TicTacToeBoard(GridBoard):
         row, column = cell
         return row * SIZE + column
 
+    def side_colors(self) -> tuple[QColor, QColor]:
+        """X's and O's mark colours (the eval bar shows each side in its colour, not in the
+        white and black of games whose players are called so)."""
+        return QColor(self._theme.color("mark_x")), QColor(self._theme.color("mark_o"))
+
     def marks(self) -> dict[Square, int]:
         """Square -> player (``X`` = 0, ``O`` = 1) of every mark shown."""
         if self._edit_mode:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from ai.levels import LEVELS
 from games import GAME_NAMES, get_game
 from gui.players import ALGORITHM_LABELS, COMPUTER, HUMAN, PlayerConfig, algorithms_for
+from gui.panels.display import player_names
 
 GAME_TITLES = {
     "tictactoe": "Tic-tac-toe",
@@ -179,7 +180,7 @@ class NewGameDialog(QDialog):
         game_class = get_game(name)
         defaults = self._players_for.get(name, (PlayerConfig(), PlayerConfig(kind=COMPUTER)))
         for index, side in enumerate(self.sides):
-            side.setTitle(game_class.PLAYER_NAMES[index])
+            side.setTitle(player_names(game_class)[index])
             side.set_game(name)
             side.set_config(defaults[index])
         self.manual_dice.setVisible(game_class.HAS_CHANCE)

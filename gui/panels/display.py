@@ -24,6 +24,18 @@ NO_VALUE = "–"
 MOVE_SEPARATOR = "  "
 
 
+def capitalised(text: str) -> str:
+    """``text`` with its first letter a capital (``x has three in a row`` -> ``X has …``)."""
+    return text[:1].upper() + text[1:]
+
+
+def player_names(game: type[GameState]) -> tuple[str, str]:
+    """The players' names as the app shows them: capitalised like every other label
+    (tic-tac-toe's ``x``/``o`` become ``X``/``O``)."""
+    first, second = game.PLAYER_NAMES
+    return capitalised(first), capitalised(second)
+
+
 def move_text(root: GameState, move: Any) -> str:
     """``move`` (played from ``root``) in the game's notation."""
     if move is None:
@@ -49,7 +61,7 @@ def score_text(score: Score, game: type[GameState]) -> str:
     """The score with the player whose view it is: ``White +0.35``, ``x win in 5 plies``,
     ``O equity +0.120``."""
     value = score_value_text(score, game)
-    name = game.PLAYER_NAMES[FIXED_VIEW]
+    name = player_names(game)[FIXED_VIEW]
     if game.UTILITY_KIND == "equity" and score.win_in_plies is None:
         return f"{name} equity {value}"
     return f"{name} {value}"

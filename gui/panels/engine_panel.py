@@ -29,6 +29,7 @@ from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, 
 from ai.search.chance_common import next_decider
 from games.base import CHANCE, GameState
 from gui.engine_bridge import EngineBridge, SearchInfo
+from gui.dialogs.new_game import game_title
 from gui.panels import display
 
 Index = QModelIndex | QPersistentModelIndex
@@ -311,16 +312,16 @@ class EnginePanel(QWidget):
         game = self._game
         self.iterations.clear()
         self.root_moves.clear()
-        view_name = game.PLAYER_NAMES[display.FIXED_VIEW]
+        view_name = display.player_names(game)[display.FIXED_VIEW]
         self.iterations.set_header(1, f"Score ({view_name})")
         is_chance = info.root.to_move() == CHANCE
         mover = next_decider(info.root.copy()) if is_chance else info.root.to_move()
-        mover_name = game.PLAYER_NAMES[mover] if mover is not None else display.NO_VALUE
+        mover_name = display.player_names(game)[mover] if mover is not None else display.NO_VALUE
         self.root_moves.set_header(0, "Roll" if is_chance else "Move")
         self.root_moves.set_header(2, "Chance" if is_chance else "Share")
         self.root_moves.set_header(3, f"Value ({mover_name})")
         self.tabs.setTabEnabled(self.tabs.indexOf(self.root_move_view), False)
-        self.status_label.setText(f"Thinking: {game.NAME}, {self._limits_text(info)}")
+        self.status_label.setText(f"Thinking: {game_title(game.NAME)}, {self._limits_text(info)}")
         self.score_label.setText(display.NO_VALUE)
         self.pv_label.setText(display.NO_VALUE)
         for label in self.stat_labels.values():

@@ -1,8 +1,10 @@
 """The eval bar beside the board: each player's share of a vertical bar, from the score.
 
 As on Lichess: the side at the bottom of the board has its colour at the bottom of the bar;
-a proven win fills it; a small number says the score. Backgammon reads equity as a win
-chance (``display.player0_share``).
+a proven win fills it; a small number says the score, under the initial of the side ahead
+(``W``/``B``, ``X``/``O``), so the bar says whose advantage it shows. Backgammon reads equity
+as a win chance (``display.player0_share``). After a hint the bar keeps the hint's score
+until the position changes (``GameSession.hint_score``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ def player_colors(game: type[GameState], light: QColor = LIGHT_SIDE, dark: QColo
     if names[0] == "black" or names[1] == "white":
         return dark, light
     return light, dark
+
+
+def text_color_on(background: QColor) -> QColor:
+    """Near-black on a light colour, near-white on a dark one (by perceived lightness), so
+    the number is legible on any side colour (white, black, backgammon's red, x's blue)."""
+    lightness = 0.299 * background.redF() + 0.587 * background.greenF() + 0.114 * background.blueF()
+    return QColor("#1a1a1a") if lightness > 0.55 else QColor("#f4f4f4")
 
 
 def theme_sides(theme: Theme | None) -> tuple[QColor, QColor]:
@@ -85,8 +94,32 @@ class EvalBar(QWidget):
         """Show ``score`` (``None``: no evaluation yet, an even bar)."""
         self._score = score
         self._share = 0.5 if self._game is None else display.player0_share(score, self._game)
-        self.setToolTip("" if score is None or self._game is None else display.score_text(score, self._game))
+        self.setToolTip(self.describe())
+        self.setAccessibleName(self.describe() or "Evaluation")
         self.update()
+
+    def leader(self) -> int | None:
+        """The player the bar shows ahead (``None``: no score, or an even one)."""
+        if self._game is None or self._score is None or abs(self._share - 0.5) < 1e-9:
+            return None
+        return 0 if self._share > 0.5 else 1
+
+    def leader_mark(self) -> str:
+        """The leading side's initial drawn next to the number (``W``, ``B``, ``X``, ``O``), so
+        the bar says whose advantage it shows; empty when even."""
+        leader = self.leader()
+        if leader is None or self._game is None:
+            return ""
+        return display.player_names(self._game)[leader][:1].upper()
+
+    def describe(self) -> str:
+        """The tooltip: ``White is ahead: White +1.20``, ``Even: X +0``."""
+        score, game = self._score, self._game
+        if score is None or game is None:
+            return ""
+        leader = self.leader()
+        who = "Even" if leader is None else f"{display.player_names(game)[leader]} is ahead"
+        return f"{who}: {display.score_text(score, game)}"
 
     @property
     def share(self) -> float:
@@ -138,14 +171,20 @@ class EvalBar(QWidget):
                 font.setPointSizeF(font.pointSizeF() - 0.5)
                 painter.setFont(font)
                 metrics = QFontMetrics(font)
-            # The number sits at the end of the leading side, in the other side's colour.
+            # The number sits at the end of the leading side, dark on light or light on dark,
+            # read top down after the leader's initial: "W / 1.2", "O / W1".
+            mark = self.leader_mark()
             bottom_leads = bottom_share >= 0.5
-            height = metrics.height() + 4
+            line = metrics.height()
+            lines = [mark, text] if mark else [text]
+            height = line * len(lines) + 4
             if bottom_leads:
                 box = QRectF(rect.left(), rect.bottom() - height, rect.width(), height)
-                painter.setPen(top_color)
+                painter.setPen(text_color_on(bottom_color))
             else:
                 box = QRectF(rect.left(), rect.top(), rect.width(), height)
-                painter.setPen(bottom_color)
-            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+                painter.setPen(text_color_on(top_color))
+            for index, words in enumerate(lines):
+                row = QRectF(box.left(), box.top() + 2 + index * line, box.width(), line)
+                painter.drawText(row, Qt.AlignmentFlag.AlignCenter, words)
         painter.end()

@@ -12,7 +12,8 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QTableView, QVBoxLayout, QWidget
 
 from games.base import GameState, Player
-from gui.panels.display import FIXED_VIEW
+from gui.dialogs.new_game import game_title
+from gui.panels.display import FIXED_VIEW, player_names
 from gui.panels.engine_panel import ALIGN_TEXT, Column, RowsModel, make_table, tabular_font
 
 FEATURE_COLUMNS = [
@@ -66,7 +67,7 @@ class FeaturesPanel(QWidget):
         if player is None:
             player = FIXED_VIEW
         features = state.evaluation_features(player)
-        name = game.PLAYER_NAMES[player]
+        name = player_names(game)[player]
         rows = []
         total = 0.0
         for feature, (weight, value) in features.items():
@@ -77,7 +78,7 @@ class FeaturesPanel(QWidget):
         if state.is_terminal():
             self.title_label.setText(f"Game over: {state.termination_reason()}")
         elif not rows:
-            self.title_label.setText(f"{game.NAME} has no evaluation features")
+            self.title_label.setText(f"{game_title(game.NAME)} has no evaluation features")
         else:
             self.title_label.setText(f"EVAL for {name} = Σ wᵢ·fᵢ")
         self.total_label.setText(f"Σ = {number_text(total)}" if rows else "")

@@ -48,6 +48,13 @@ class Cell:
     ply: int
 
 
+def roll_only(name: str) -> str:
+    """A chance entry without the player it names: backgammon's opening roll ``X 5-4``
+    (who starts, and the dice) is ``5-4`` once it stands in X's column."""
+    who, _, roll = name.partition(" ")
+    return roll if roll and len(who) == 1 and who.isalpha() and roll[:1].isdigit() else name
+
+
 def score_sheet(movers: Sequence[int], names: Sequence[str]) -> list[Cell]:
     """Lay the history out as rows of (first player, second player) cells.
 
@@ -63,7 +70,8 @@ def score_sheet(movers: Sequence[int], names: Sequence[str]) -> list[Cell]:
             if mover == CHANCE:
                 prefix.append(name)
             continue
-        text = f"{' '.join(prefix)}: {name}" if prefix else name
+        rolls = [roll_only(roll) for roll in prefix]  # in the mover's own column: "5-4", not "X 5-4"
+        text = f"{' '.join(rolls)}: {name}" if prefix else name
         prefix = []
         if mover in taken or (mover == 0 and 1 in taken):
             row += 1

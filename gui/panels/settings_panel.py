@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from ai.search import ALGORITHMS, algorithms_for, uses_quiescence
 from ai.settings import SearchSettings
 from games.base import GameState
+from gui.dialogs.new_game import game_title
 from gui.panels.display import CHESS_SELECTIVITY, USED_BY, game_has_noisy_moves, game_has_null_move
 
 MAX_TABLE_MEGABYTES = 4096
@@ -246,11 +247,11 @@ class SettingsPanel(QWidget):
                 reason = "random playouts run to the end"
             elif game is not None:
                 if field in CHESS_SELECTIVITY and not game_has_null_move(game):
-                    reason = f"{game.NAME} has no checks or null moves"
+                    reason = f"{game_title(game.NAME)} has no checks or null moves"
                 elif field == "solver_empties" and not game.HAS_SOLVER:
-                    reason = f"{game.NAME} has no exact endgame solver"
+                    reason = f"{game_title(game.NAME)} has no exact endgame solver"
                 elif field == "quiescence" and not game_has_noisy_moves(game):
-                    reason = f"{game.NAME} has no noisy moves"
+                    reason = f"{game_title(game.NAME)} has no noisy moves"
             control.setEnabled(not reason)
             tip = self._tips.setdefault(field, control.toolTip())
             control.setToolTip(f"{tip} (off here: {reason})" if reason and tip else reason or tip)

@@ -307,3 +307,21 @@ def test_searchmoves_limits_the_root_moves(capsys: pytest.CaptureFixture[str]) -
     assert status == 0 and lines[-1] in ("bestmove c2", "bestmove b1")
     status, lines, err = run(capsys, *base, "--searchmoves", "a3")
     assert status == 2 and "root move 'a3'" in err
+
+
+def test_analysis_searches_a_book_position_unless_asked_for_the_book(
+    capsys: pytest.CaptureFixture[str], books_on: None
+) -> None:
+    """The chess start is in the shipped book: ``analyse`` searches it all the same;
+    ``--book`` answers from the book (depth 0, nothing searched)."""
+    import json
+
+    def finished_record(lines: list[str]) -> dict[str, object]:
+        return next(json.loads(line) for line in lines if line.startswith("{") and '"Finished"' in line)
+
+    status, lines, _ = run(capsys, "analyse", "--game", "chess", "--depth", "2", "--json")
+    finished = finished_record(lines)
+    assert status == 0 and not finished["book"] and finished["nodes"] > 0
+    status, lines, _ = run(capsys, "analyse", "--game", "chess", "--depth", "2", "--json", "--book")
+    finished = finished_record(lines)
+    assert status == 0 and finished["book"] and finished["depth"] == 0 and finished["nodes"] == 0

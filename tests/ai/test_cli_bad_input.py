@@ -147,7 +147,7 @@ SWITCHES = {
     "seed": (["--seed", "7"], 7),
     "threads": (["--threads", "1"], 1),
     "weights": (["--weights", "tuned.json"], "tuned.json"),
-    "book": (["--no-book"], False),
+    "book": (["--book"], True),
 }
 """Every ``SearchSettings`` field: the option that sets it and the value it then has."""
 
@@ -162,7 +162,7 @@ def test_each_option_sets_its_field_and_nothing_else(field: str) -> None:
     game = get_game("chess")
     args = build_parser().parse_args(["analyse", "--game", "chess", *argv])
     chosen = settings_from(args, game)
-    default = SearchSettings(algorithm=game.DEFAULT_ALGORITHM)
+    default = SearchSettings(algorithm=game.DEFAULT_ALGORITHM, book=False)  # analysis searches the book too
     assert getattr(chosen, field) == value
     assert dataclasses.replace(chosen, **{field: getattr(default, field)}) == default
 

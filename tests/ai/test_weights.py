@@ -148,7 +148,7 @@ class BookTicTacToe(TicTacToeState):
         return [(4, 3.0), (0, 1.0), (99, 5.0)]  # 99 is not a legal move: never played
 
 
-def test_a_book_move_is_played_without_search_and_varies_with_the_seed() -> None:
+def test_a_book_move_is_played_without_search_and_varies_with_the_seed(books_on: None) -> None:
     state = BookTicTacToe.from_text(".........")
     chosen = set()
     for seed in range(40):

@@ -52,9 +52,11 @@ def test_too_good_to_double_when_a_gammon_is_likely() -> None:
 
 def decide(state: BackgammonState) -> object:
     """The engine's own choice, as the app asks for it: answered from the chances (the
-    game's book hook), not searched."""
+    game's forced answer), not searched, and the same with the book switched off."""
     answer = search(state, SearchSettings(algorithm="star2"), Limits(depth=2))
-    assert answer.book and answer.best_move in state.legal_moves()
+    assert answer.forced and not answer.book and answer.nodes == 0 and answer.best_move in state.legal_moves()
+    without_book = search(state, SearchSettings(algorithm="star2", book=False), Limits(depth=2))
+    assert without_book.forced and without_book.best_move == answer.best_move
     return answer.best_move
 
 
@@ -97,4 +99,47 @@ def test_cubeful_evaluation_is_antisymmetric_and_cubeless_games_unchanged() -> N
     win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = cubeless.chances(X)
     expected = 2 * win - 1 + win_gammon + win_backgammon - lose_gammon - lose_backgammon
     assert cubeless.evaluate(X) == pytest.approx(expected)
-    assert cubeless.cube_advice() is None and cubeless.book_moves() == ()
+    assert cubeless.cube_advice() is None and cubeless.forced_answer() is None
+
+
+# ------------------------------------------------------------ calibration of the chances
+from games.backgammon import cube as cube_model  # noqa: E402
+from games.weights import WeightsError  # noqa: E402
+
+CONTACT = BackgammonState.from_points(  # X has a 5-point board with two O checkers closed in
+    {6: 3, 5: 3, 4: 2, 3: 2, 2: 2, 8: 2, 13: 1}, {25: 1, 1: 1, 24: 1, 13: 5, 8: 3, 6: 4}
+)
+
+
+def test_the_identity_calibration_changes_nothing() -> None:
+    chances = CONTACT.chances(X)
+    board, opponent = CONTACT.boards[X], CONTACT.boards[O]
+    same = cube_model.Calibration().apply(chances, cube_model.position_features(board, opponent))
+    assert same == pytest.approx(chances, abs=1e-9)
+
+
+def test_the_shipped_calibration_gives_consistent_chances_in_contact_and_leaves_races_alone() -> None:
+    calibrated = CONTACT.cube_chances()
+    assert calibrated != CONTACT.chances(X)
+    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = calibrated
+    assert 0 < win < 1 and 0 <= win_backgammon <= win_gammon <= win and 0 <= lose_backgammon <= lose_gammon <= 1 - win
+    race = BackgammonState.from_points({6: 4, 5: 3, 4: 2, 8: 2, 9: 2, 10: 2}, {6: 4, 5: 3, 4: 2, 8: 2, 9: 2, 11: 2})
+    assert race.is_race() and race.cube_chances() == race.chances(X)
+
+
+def test_no_gammon_is_calibrated_into_a_game_the_loser_has_started_bearing_off() -> None:
+    """O has borne a checker off: X cannot win a gammon, whatever the network's share."""
+    state = BackgammonState.from_points({6: 3, 5: 3, 4: 3, 3: 3, 8: 2, 13: 1}, {6: 4, 5: 3, 4: 3, 3: 2, 2: 1, 23: 1})
+    assert not state.is_race()
+    assert state.cube_chances()[1] < min(1e-5, state.chances(X)[1])
+
+
+def test_a_bad_calibration_is_refused_in_one_line() -> None:
+    good = {"win": [0, 1, 0, 0, 0, 0, 0], "win_gammon": [0, 1, 0, 0, 0, 0, 0, 0], "lose_gammon": [0, 1, 0, 0, 0, 0, 0, 0]}
+    assert cube_model.Calibration.from_weights(good) == cube_model.Calibration()
+    with pytest.raises(WeightsError, match="win must be a list of 7 numbers"):
+        cube_model.Calibration.from_weights({**good, "win": [0, 1]})
+    with pytest.raises(WeightsError, match="unknown extra"):
+        cube_model.Calibration.from_weights({**good, "extra": [1]})
+    with pytest.raises(WeightsError, match="lose_gammon must be"):
+        cube_model.Calibration.from_weights({**good, "lose_gammon": [0, 1, 0, 0, 0, 0, 0, True]})

@@ -84,7 +84,7 @@ def test_a_broken_book_is_refused_in_one_line() -> None:
         book.parse(b"x" * 17)
 
 
-def test_the_engine_plays_the_book_and_says_so() -> None:
+def test_the_engine_plays_the_book_and_says_so(books_on: None) -> None:
     state = ChessState.initial()
     moves = dict(state.book_moves())
     assert moves, "the shipped book has moves for the start position"
@@ -117,7 +117,7 @@ def test_a_bad_book_as_openings_file_is_one_clear_error(tmp_path: Path, content:
     assert "\n" not in str(caught.value)
 
 
-def test_uci_own_book_option() -> None:
+def test_uci_own_book_option(books_on: None) -> None:
     """``OwnBook`` (UCI's standard name): off by default (GUIs manage books); on, a book move
     at the start; never for ``go infinite`` (analysis)."""
     output = io.StringIO()

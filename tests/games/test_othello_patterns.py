@@ -181,17 +181,18 @@ def test_classic_weights_with_a_missing_feature_are_refused() -> None:
 
 
 # ------------------------------------------------------------------------------- book
-@pytest.fixture
-def books_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The suite runs with books off (tests/conftest.py); these tests are about the book."""
-    monkeypatch.delenv("PLYGROUND_BOOKS", raising=False)
+def test_books_switch_is_the_engines_not_the_books(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PLYGROUND_BOOKS=off (the suite's setting, tests/conftest.py) keeps the engine from
+    answering from the book; the book itself still lists its moves."""
+    from ai.engine import search
+    from ai.settings import Limits, SearchSettings
 
-
-def test_books_switch_empties_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PLYGROUND_BOOKS", "off")
-    assert OthelloState.initial().book_moves() == []
-    monkeypatch.setenv("PLYGROUND_BOOKS", "on")
     assert len(OthelloState.initial().book_moves()) == 4
+    searched = search(OthelloState.initial(), SearchSettings(), Limits(depth=2))
+    assert not searched.book and searched.depth == 2
+    monkeypatch.setenv("PLYGROUND_BOOKS", "on")
+    assert search(OthelloState.initial(), SearchSettings(), Limits(depth=2)).book
 
 
 def test_book_reads_every_orientation_alike(books_on: None) -> None:

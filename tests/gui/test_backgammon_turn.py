@@ -14,8 +14,8 @@ import pytest
 
 from games.backgammon.board import NO_MOVE
 from games.backgammon.state import CHECKER_PLAY, BackgammonState
+from games.backgammon.turn import TurnBuilder
 from games.base import CHANCE
-from gui.boards.backgammon_turn import TurnBuilder
 
 GAMES = 2
 PLAYS_PER_POSITION = 40

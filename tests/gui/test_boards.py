@@ -483,3 +483,44 @@ def test_every_registered_board_offers_the_board_api(game: str) -> None:
     assert issubclass(board, QWidget)
     missing = [name for name in BOARD_API if not hasattr(board, name)]
     assert missing == []
+
+
+def test_checkers_numbers_only_on_empty_dark_squares(qtbot: QtBot) -> None:
+    """PDN numbers are drawn in the empty dark squares and never under a piece: with numbers
+    on and off, an occupied square's pixels are the same, an empty one's differ."""
+    board = make_board(qtbot, "checkers")
+    assert isinstance(board, CheckersBoard)
+    occupied = set(board.pieces())
+    assert len(occupied) == 24
+    shown = board.grab().toImage()
+    board.set_coordinates_visible(False)
+    hidden = board.grab().toImage()
+    board.set_coordinates_visible(True)
+
+    def differs(square: int) -> bool:
+        rect = board.square_rect(square).toRect()
+        ratio = shown.devicePixelRatio()
+        return any(
+            shown.pixelColor(round(x * ratio), round(y * ratio)) != hidden.pixelColor(round(x * ratio), round(y * ratio))
+            for x in range(rect.left(), rect.right())
+            for y in range(rect.top(), rect.bottom())
+        )
+
+    assert all(differs(square) for square in range(1, 33) if square not in occupied)  # 13-20
+    assert not any(differs(square) for square in occupied)
+
+
+def test_the_start_page_draws_x_and_o_in_the_boards_colours(qtbot: QtBot) -> None:
+    """The tic-tac-toe card's X and O are the board's X and O colours (not swapped)."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    from gui.start_page import _draw_tictactoe
+
+    image = QImage(300, 300, QImage.Format.Format_RGB32)
+    painter = QPainter(image)
+    _draw_tictactoe(painter, QRectF(0, 0, 300, 300))
+    painter.end()
+    cell, radius = 100, 28  # the card's cell and mark radius (0.28 of a cell)
+    assert image.pixelColor(cell // 2, cell // 2) == QColor(LIGHT.mark_x)  # the middle of a1's X
+    assert image.pixelColor(cell + cell // 2 + radius, cell + cell // 2) == QColor(LIGHT.mark_o)  # b2's ring

@@ -168,7 +168,7 @@ def human_may_move(session: GameSession) -> bool:
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
-def test_a_whole_game_by_mouse_against_the_depth_1_computer(qtbot: QtBot, window: MainWindow, game: str) -> None:
+def test_a_whole_game_by_mouse_against_the_depth_1_computer(qtbot: QtBot, window: MainWindow, game: str, tmp_path: Path) -> None:
     choose, enter = HANDS[game]
     rng = random.Random(20261124)
     computer = PlayerConfig(kind=COMPUTER, strength="depth", depth=1).for_game(game)
@@ -204,4 +204,9 @@ def test_a_whole_game_by_mouse_against_the_depth_1_computer(qtbot: QtBot, window
     notice = window.game_view.result_label
     assert notice.isVisibleTo(window)
     assert session.reason.lower() in notice.text().lower(), (notice.text(), session.reason)
+    words = notice.text().removeprefix("<b>")
+    assert words[:1].isupper(), words  # "X wins", "White has no discs left", never "x …"
+    if session.result != "1/2-1/2":  # the winner is said once, not "O wins — … O wins …; O wins by 1"
+        assert words.lower().count("wins") == 1, words
     assert not board.is_interactive()
+    window.grab().save(str(tmp_path / f"{game}-over.png"))  # the end of the game, to look at

@@ -263,3 +263,62 @@ def test_hint_key_draws_the_engines_move_on_the_board(qtbot: QtBot, window: Main
     assert window.game_view.board.best_move() == hint.args[0]
     play(session, ["d3"])
     assert window.game_view.board.best_move() is None  # a new position clears it
+
+
+@pytest.mark.parametrize(
+    ("start", "leader", "mark"),
+    [("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "White", "W"), ("3qk3/8/8/8/8/8/8/4K3 w - - 0 1", "Black", "B")],
+    ids=["white-queen-up", "black-queen-up"],
+)
+def test_the_eval_bar_keeps_a_hints_score_and_names_the_side_ahead(
+    qtbot: QtBot, window: MainWindow, start: str, leader: str, mark: str
+) -> None:
+    """A queen up is a clear lead: after the hint the bar shows it (not the even bar of a
+    game with no engine score yet), says whose it is, and a move takes it back."""
+    session = window.start_game("chess", HUMANS, start=start)
+    bar = window.eval_bar
+    assert bar.leader() is None and bar.leader_mark() == ""
+    with qtbot.waitSignal(session.hint_found, timeout=20_000):
+        window.game_view.hint_button.click()
+    qtbot.waitUntil(lambda: not session.is_thinking, timeout=5_000)
+    ahead = 0 if leader == "White" else 1
+    assert bar.leader() == ahead and (bar.share > 0.5) == (ahead == 0)
+    assert bar.leader_mark() == mark
+    assert bar.toolTip().startswith(f"{leader} is ahead: White ")
+    window.game_view.flip()  # the board's orientation, not the position: the score stays
+    assert bar.leader() == ahead
+    king_move = next(move for move in session.state.legal_moves() if session.state.move_name(move).startswith("K"))
+    assert session.play_move(king_move)
+    assert bar.leader() is None  # a human move carries no score: the old hint's is gone
+
+
+def test_a_hint_leaves_the_board_playable(qtbot: QtBot, window: MainWindow) -> None:
+    """While the engine looks for a hint the human's legal moves stay shown and playable
+    (Othello's dots); a move made meanwhile drops the hint search."""
+    session = window.start_game("othello", HUMANS)
+    board = window.game_view.board
+    session.request_hint()
+    assert session.is_finding_hint()
+    assert board.is_interactive() and board.accepts_moves()
+    assert window.game_view.think_button.text() == "Stop"  # not "Move now": nothing is played for you
+    target = session.state.parse_move("d3")
+    with qtbot.waitSignal(session.move_played, timeout=5_000):
+        qtbot.mouseClick(board, Qt.MouseButton.LeftButton, pos=board.point_of(target).toPoint())
+    assert session.move_names() == ["d3"]
+    assert not session.is_finding_hint() and session.hint_score() is None
+
+
+def test_tictactoe_names_its_players_with_capitals(qtbot: QtBot, window: MainWindow) -> None:
+    """X and O, as the rest of the app writes names: move list, status, side labels, game over."""
+    session = window.start_game("tictactoe", HUMANS)
+    table = window.game_view.moves.moves
+    headers = [table.horizontalHeaderItem(column).text() for column in range(table.columnCount())]
+    assert headers == ["X", "O"]
+    assert session.status_text() == "X to move"
+    assert [label.text().split("</b>")[0].split("<b>")[-1] for label in window.game_view.player_labels] == ["X", "O"]
+    play(session, ["b1", "a1", "b2", "a2"])
+    with qtbot.waitSignal(session.game_over, timeout=5_000):
+        play(session, ["b3"])  # the b file: three in a row for X
+    assert session.result == "1-0"
+    assert session.status_text() == "X wins — X has three in a row"
+    assert window.game_view.result_label.text() == "<b>X wins — X has three in a row</b>"

@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from ai.events import Score
 from ai.search import ALGORITHMS
 from ai.settings import Limits, SearchSettings
-from games import GAME_NAMES, get_game, new_game
+from games import CHANCE, GAME_NAMES, get_game, new_game
 from gui.engine_bridge import EngineBridge
 from gui.panels.engine_panel import EnginePanel
 from gui.panels.eval_bar import EvalBar
@@ -147,7 +147,7 @@ def test_features_add_up_to_the_evaluation(qtbot: QtBot, name: str) -> None:
     assert [row[0] for row in panel.rows()] == [key.replace("_", " ") for key in features]
     total = sum(weight * value for weight, value in features.values())
     assert total == pytest.approx(state.evaluate(player))
-    assert panel.title_label.text().startswith(f"EVAL for {state.PLAYER_NAMES[player]}")
+    assert panel.title_label.text().startswith(f"EVAL for {state.PLAYER_NAMES[player].capitalize()}")  # X, not x
 
 
 def test_settings_panel_produces_the_settings_it_shows(qtbot: QtBot) -> None:
@@ -233,3 +233,13 @@ def test_quiescence_follows_the_algorithm_until_the_user_chooses(qtbot: QtBot) -
     assert panel.settings().quiescence is True and box.isChecked()  # the choice stays
     panel.set_settings(SearchSettings())
     assert panel.settings().quiescence is None
+
+
+def test_the_opening_roll_in_the_movers_column_does_not_repeat_the_name() -> None:
+    """gnubg writes "54: 24/20 13/8" in X's column; the sheet wrote "X 5-4: …" there."""
+    from gui.panels.move_list import score_sheet
+
+    cells = score_sheet([CHANCE, 1, CHANCE, 0], ["X 5-4", "24/20 13/8", "4-1", "8/7 8/4"])
+    assert [(cell.row, cell.column, cell.text) for cell in cells] == [(0, 1, "5-4: 24/20 13/8"), (1, 0, "4-1: 8/7 8/4")]
+    pending = score_sheet([CHANCE], ["X 5-4"])  # not played yet: the roll still says whose it is
+    assert [cell.text for cell in pending] == ["X 5-4:"]

@@ -183,3 +183,38 @@ def test_state_at_replays_the_game(qtbot: QtBot, bridge: Any, make_session: Call
     assert session.state_at(0).to_text() == new_game("othello").to_text()
     assert session.state_at(3).key() == session.state.key()
     assert session.to_record().moves == ["d3", "c5", "f6"]
+
+
+def test_backgammon_game_over_text_says_the_result_once(qtbot: QtBot, make_session: Callable[..., GameSession]) -> None:
+    """The rules' own reason names the winner and the points ("O dropped the cube: X wins
+    1 point"): the status shows it once, without "X wins — … X wins …; X wins by 1"."""
+    session = make_session("backgammon", (HUMAN_SIDE, HUMAN_SIDE), manual_dice=True)
+    for name in ["O 3-1", "8/5 6/5", "double"]:
+        assert session.play_text(name) is None, name
+    with qtbot.waitSignal(session.game_over, timeout=5_000):
+        assert session.play_text("drop") is None
+    assert session.result == "0-1"
+    assert session.status_text() == "O dropped the cube: X wins 1 point"
+    assert session.status_text().lower().count("wins") == 1
+
+
+def test_a_margin_game_still_says_the_margin(qtbot: QtBot, make_session: Callable[..., GameSession]) -> None:
+    """Othello's reason does not name the winner: the app adds who won and by how much, once,
+    with the reason capitalised ("White has no discs left", never "white …")."""
+    board = ["-"] * 64  # squares a1..h8 row by row: d4 = 27, e4 = 28, d5 = 35, e5 = 36
+    for index in (27, 35, 36):
+        board[index] = "X"
+    board[28] = "O"
+    session = make_session("othello", (HUMAN_SIDE, HUMAN_SIDE), start="".join(board) + " X")
+    with qtbot.waitSignal(session.game_over, timeout=5_000):
+        assert session.play_text("f4") is None  # takes White's only disc
+    assert session.status_text() == "White has no discs left; Black wins by 64"
+
+
+def test_a_reason_names_players_as_the_app_does_and_keeps_the_rest() -> None:
+    from gui.session import named
+
+    assert named("x has three in a row", ("X", "O")) == "X has three in a row"
+    assert named("white has no discs left", ("Black", "White")) == "White has no discs left"
+    assert named("checkmate", ("White", "Black")) == "checkmate"  # "Black wins — checkmate"
+    assert named("", ("White", "Black")) == ""
