@@ -33,7 +33,7 @@ from games.base import CHANCE, GameState, IllegalMoveError
 from games.weights import WeightsError, read_weights
 
 from ai.context import DISCARD_EVENTS, SearchContext
-from ai.control import SearchControl
+from ai.control import SearchControl, collecting_young_objects
 from ai.events import Finished, SearchEvent
 from ai.observer import SearchObserver
 from ai.reporting import answer_known
@@ -89,6 +89,8 @@ def check_settings(settings: SearchSettings, limits: Limits) -> None:
         raise ValueError(f"the node limit must be at least 1, not {limits.nodes}")
     if not settings.tt_megabytes > 0:
         raise ValueError(f"the transposition table needs a positive size, not {settings.tt_megabytes} MB")
+    if settings.threads < 1:
+        raise ValueError(f"a search needs at least 1 thread, not {settings.threads}")
     if not settings.aspiration_window > 0:
         raise ValueError(f"the aspiration window must be positive, not {settings.aspiration_window}")
     if settings.solver_empties < 0:
@@ -216,7 +218,7 @@ def run_search(
     """Run the search ``request`` asks for and return its answer.
 
     ``on_event`` receives ``Iteration``, ``CurrentMove`` and ``Progress`` events while the
-    search runs; ``should_stop`` is polled every few hundred nodes; ``observer`` watches the
+    search runs; ``should_stop`` is polled every few milliseconds; ``observer`` watches the
     tree node by node. A bad request raises ``ValueError`` (see ``prepare``).
 
     ``shared`` is the dict the search keeps its transposition table in (default: this
@@ -298,7 +300,8 @@ def _run(
     known = known_answer(state, request.settings, prepared.root_moves)
     if known is not None:
         return answer_known(state, context, known.move, book=known.book)
-    return run(state, context)
+    with collecting_young_objects():  # a full collection must not scan the caller's heap
+        return run(state, context)
 
 
 BOOKS_SWITCH = "PLYGROUND_BOOKS"

@@ -22,13 +22,24 @@ How one search uses all the workers depends on the algorithm:
   the workers (``SearchRequest.root_moves``) and the best value wins. A chance root (dice to
   roll) has no move to choose and runs on one worker.
 
-Limits apply to each worker: a time limit counts from the submission for all of them, and a
-node limit is each worker's own (so MCTS's trees together see ``workers`` times as many).
+A search runs on ``settings.threads`` of the workers (all of them when it asks for more):
+a pool started for the GUI's default of every core still runs a one-thread search on one.
+Its transposition table is ``settings.tt_megabytes`` MB: a Lazy SMP search asking for
+another size than the table has replaces the table before it starts (every worker is idle
+then), and one that cannot have it ends with a ``Finished`` whose ``error`` says why.
+
+A time limit counts from the submission for every worker. A node limit is the search's in
+total where the parts are independent searches: MCTS's trees and a root split's parts each
+get an equal share, so ``--nodes N --threads T`` searches about N nodes, as one worker
+would. Lazy SMP is the exception: its answer is the main search's own tree, which the
+helpers only feed through the table, so the main search keeps the whole limit (a share of
+it would answer as a search of N/T nodes, weaker than one worker); the helpers stop when
+it answers, so the nodes reported are up to T times N.
 
 All the bookkeeping runs on one thread of the pool, the *dispatcher*: it starts searches,
 reads the workers' pipes, merges, and delivers events to ``on_event`` (so every callback
 runs on that thread, and the events of one search arrive in order). A search is stopped
-through one shared word that every worker polls every few hundred nodes. A worker that dies
+through one shared word that every worker polls every few milliseconds. A worker that dies
 (even by SIGKILL) is replaced at once; the search goes on with the others, and the caller
 always gets its ``Finished``. Workers watch their parent and exit when it is gone.
 """
@@ -56,10 +67,10 @@ from games.base import CHANCE
 
 from ai import engine
 from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, SearchEvent, SearchStats
-from ai.parallel.shared_table import DEFAULT_MEGABYTES, SharedTable
+from ai.parallel.shared_table import DEFAULT_MEGABYTES, SharedTable, entries_for
 from ai.parallel.worker import NODES, QUIT, STOP_WORD, Role, Task, failed, worker_main
 from ai.search.common import tree_signature
-from ai.settings import SearchRequest
+from ai.settings import Limits, SearchRequest
 
 EventCallback = Callable[[SearchEvent], None]
 
@@ -148,9 +159,11 @@ class _Search:
 class EnginePool:
     """The engine service: ``submit`` a ``SearchRequest``, receive its events.
 
-    ``workers=None`` uses every core; a larger number is cut to the core count.
-    ``hash_megabytes`` sizes the shared transposition table. ``on_event`` callbacks run on
-    the pool's dispatcher thread and must not block on a thread that calls ``stop``.
+    ``workers=None`` uses every core; a larger number is cut to the core count; a search
+    uses ``settings.threads`` of them. ``hash_megabytes`` sizes the shared transposition
+    table until a search asks for another ``settings.tt_megabytes``. ``on_event``
+    callbacks run on the pool's dispatcher thread and must not block on a thread that
+    calls ``stop``.
     """
 
     def __init__(self, workers: int | None = None, hash_megabytes: float = DEFAULT_MEGABYTES) -> None:
@@ -278,7 +291,9 @@ class EnginePool:
 
     def resize_table(self, megabytes: float) -> None:
         """Use a new shared table of ``megabytes`` MB from the next search on (the
-        searches already submitted keep the old one). ``ValueError`` for a bad size."""
+        searches already submitted keep the old one). ``ValueError`` for a bad size. A
+        search whose ``settings.tt_megabytes`` differs still gets a table of its own size:
+        this makes the table ahead of time (UCI ``Hash``), it does not override the search."""
         table = _create_table(megabytes)
         with self._lock:
             if self._closed:
@@ -478,6 +493,11 @@ class EnginePool:
             return False
         self._plan(search, prepared)
         if search.uses_table and request.settings.transposition_table:
+            try:
+                self._size_table(request.settings.tt_megabytes)
+            except ValueError as error:
+                self._deliver_final(search, failed(search.search_id, str(error)))
+                return False
             signature = (request.game, tree_signature(request.settings))
             if signature != self._table_signature:
                 self._table.clear()  # every worker is idle: nobody searches it now
@@ -494,11 +514,21 @@ class EnginePool:
         self._complete_if_done(search)  # no live worker at all
         return True
 
+    def _size_table(self, megabytes: float) -> None:
+        """Make the table ``megabytes`` MB if it is another size (between searches: no
+        worker holds it); ``ValueError`` when no table of that size can be made."""
+        if entries_for(megabytes) == self._table.size:
+            return
+        table = _create_table(megabytes)
+        self._table.close()
+        self._table = table
+        self._table_signature = None
+
     def _plan(self, search: _Search, prepared: engine.PreparedSearch) -> None:
-        """Cut ``search`` into parts, one per worker (see the module docstring)."""
+        """Cut ``search`` into parts, one per worker it may use (see the module docstring)."""
         request = search.request
         algorithm = prepared.algorithm.name
-        count = self._size
+        count = max(1, min(self._size, request.settings.threads))
         if engine.known_answer(prepared.state, request.settings, prepared.root_moves) is not None:
             search.parts = [_Part(0, request, Role())]  # a book or forced answer: one worker, nothing to share out
             return
@@ -516,7 +546,11 @@ class EnginePool:
             search.parts = [
                 _Part(
                     k,
-                    dataclasses.replace(request, settings=dataclasses.replace(settings, seed=settings.seed + k)),
+                    dataclasses.replace(
+                        request,
+                        settings=dataclasses.replace(settings, seed=settings.seed + k),
+                        limits=node_share(request.limits, k, count),
+                    ),
                     Role(sends_current_moves=k == 0),
                 )
                 for k in range(count)
@@ -531,7 +565,11 @@ class EnginePool:
         shares = [tuple(names[k::count]) for k in range(min(count, len(names)))]
         search.mode = "split"
         search.parts = [
-            _Part(k, dataclasses.replace(request, root_moves=share), Role(sends_current_moves=False))
+            _Part(
+                k,
+                dataclasses.replace(request, root_moves=share, limits=node_share(request.limits, k, len(shares))),
+                Role(sends_current_moves=False),
+            )
             for k, share in enumerate(shares)
         ]
 
@@ -784,6 +822,15 @@ class EnginePool:
             os.close(self._wake_writer)
             self._wake_writer = -1
         _pool_ended()
+
+
+def node_share(limits: Limits, part: int, parts: int) -> Limits:
+    """``limits`` for part ``part`` of ``parts`` independent searches that share a node
+    limit: equal shares adding up to the limit (at least one node each)."""
+    if limits.nodes is None or parts <= 1:
+        return limits
+    base, extra = divmod(limits.nodes, parts)
+    return dataclasses.replace(limits, nodes=max(1, base + (1 if part < extra else 0)))
 
 
 def _summed_stats(answers: list[Finished]) -> SearchStats:

@@ -14,7 +14,7 @@ iterations, and every message wakes the pool's dispatcher, which takes its CPU f
 worker when the workers have every core.
 
 A search stops when the pool's stop word no longer holds the task's token (``should_stop``,
-polled by ``ai.control`` every few hundred nodes), or when the parent process is gone: a
+polled by ``ai.control`` every few milliseconds), or when the parent process is gone: a
 worker never outlives the pool's process, however that process ended. The stop word is read
 at every poll; whether the parent lives, at most every ``PARENT_CHECK_SECONDS`` (asking
 costs a ``poll`` system call and a selector object, ~10 us, at every poll otherwise).

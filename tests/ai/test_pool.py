@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ import games
 from ai.engine import search
 from ai.events import Finished, Iteration, Progress, SearchEvent
 from ai.parallel import EnginePool
+from ai.parallel import pool as pool_module
 from ai.parallel.pool import available_cores
 from ai.parallel.shared_table import SharedTable
 from ai.parallel.worker import NODES, STOP_WORD, Role, Task, _Runner
@@ -50,6 +52,18 @@ EXACT = dict(
 @pytest.fixture(scope="module")
 def pool() -> Iterator[EnginePool]:
     with EnginePool(workers=2, hash_megabytes=8) as made:
+        yield made
+
+
+@pytest.fixture(scope="module")
+def two_workers() -> Iterator[EnginePool]:
+    """A pool of two workers even on one core (they share it): what is tested with it is
+    how a search is shared out and what happens when one of its workers dies, not speed."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pool_module, "available_cores", lambda: 2)
+        made = EnginePool(workers=2, hash_megabytes=1)
+    with made:
+        assert made.workers == 2
         yield made
 
 
@@ -101,8 +115,9 @@ def wait_gone(pid: int, timeout: float = WAIT) -> bool:
 
 def request(game: str, position: str | None = None, *, algorithm: str = "pvs", **limits: object) -> SearchRequest:
     exact = EXACT if limits.pop("exact", False) else {}
-    # book=False: these tests need searches (a start position would be answered from a book)
-    settings = SearchSettings(algorithm=algorithm, book=False, **exact)  # type: ignore[arg-type]
+    # book=False: these tests need searches (a start position would be answered from a book);
+    # every worker of the pool fixture, and its table's size
+    settings = SearchSettings(algorithm=algorithm, book=False, threads=2, tt_megabytes=8, **exact)  # type: ignore[arg-type]
     return SearchRequest(game, position, settings=settings, limits=Limits(**limits))  # type: ignore[arg-type]
 
 
@@ -183,15 +198,60 @@ def test_the_root_split_divides_the_work_and_reports_every_depth(pool: EnginePoo
     assert [event.depth for event in events if isinstance(event, Iteration)] == [1, 2, 3, 4]
 
 
-def test_mcts_merges_the_trees(pool: EnginePool) -> None:
-    settings = SearchSettings(algorithm="mcts", seed=3)
-    limits = Limits(nodes=1500)
-    single = search(games.new_game("othello"), settings, limits)
-    merged = answer(pool, SearchRequest("othello", settings=settings, limits=limits))
+def test_mcts_merges_the_trees(two_workers: EnginePool) -> None:
+    """Root parallelism: tree k has seed + k and its share of the node limit, so the merged
+    root is the sum of the trees one worker grows alone with those seeds and shares."""
+    settings = SearchSettings(algorithm="mcts", seed=3, threads=2)
+    merged = answer(two_workers, SearchRequest("othello", settings=settings, limits=Limits(nodes=1501)))
+    trees = [
+        search(games.new_game("othello"), replace(settings, seed=seed), Limits(nodes=nodes))
+        for seed, nodes in [(3, 751), (4, 750)]
+    ]
+    expected: dict[object, int] = {}
+    for tree in trees:
+        for stat in tree.root_moves:
+            expected[stat.move] = expected.get(stat.move, 0) + stat.visits
+    assert {stat.move: stat.visits for stat in merged.root_moves} == expected
     visits = [stat.visits for stat in merged.root_moves]
-    assert sum(visits) > 1.5 * sum(stat.visits for stat in single.root_moves)
     assert visits == sorted(visits, reverse=True) and merged.best_move == merged.root_moves[0].move
-    assert merged.nodes > 1.5 * single.nodes
+    assert merged.nodes == sum(tree.nodes for tree in trees) == 1501  # the limit is the search's
+
+
+@pytest.mark.parametrize(("threads", "seeds"), [(1, [3]), (2, [3, 4])])
+def test_a_search_runs_on_as_many_workers_as_it_asks_for(two_workers: EnginePool, threads: int, seeds: list[int]) -> None:
+    """``settings.threads`` workers of the pool, not all of them: a one-thread MCTS search
+    on a two-worker pool grows one tree, the one an in-process search grows."""
+    settings = SearchSettings(algorithm="mcts", seed=3, threads=threads)
+    on_pool = answer(two_workers, SearchRequest("othello", settings=settings, limits=Limits(nodes=1200)))
+    trees = [search(games.new_game("othello"), replace(settings, seed=seed), Limits(nodes=1200 // threads)) for seed in seeds]
+    assert sum(stat.visits for stat in on_pool.root_moves) == sum(stat.visits for tree in trees for stat in tree.root_moves)
+    if threads == 1:
+        assert on_pool.root_moves == trees[0].root_moves and on_pool.best_move == trees[0].best_move
+
+
+def test_a_root_split_shares_the_node_limit(two_workers: EnginePool) -> None:
+    limited = request("othello", algorithm="minimax", nodes=2000)
+    finished = answer(two_workers, limited)
+    assert finished.error is None and finished.stopped
+    assert 2000 <= finished.nodes <= 2002, finished.nodes  # each part stops at its half
+
+
+def test_a_search_asking_for_no_thread_is_refused_in_one_line(pool: EnginePool) -> None:
+    bad = request("tictactoe", depth=2)
+    finished = answer(pool, replace(bad, settings=replace(bad.settings, threads=0)))
+    assert finished.error == "a search needs at least 1 thread, not 0"
+
+
+def test_a_search_gets_the_table_size_it_asks_for(two_workers: EnginePool) -> None:
+    sized = request("checkers", depth=4)
+    sized = replace(sized, settings=replace(sized.settings, tt_megabytes=3))
+    assert answer(two_workers, sized).error is None
+    assert two_workers.hash_megabytes == pytest.approx(3, abs=0.01)
+    too_big = replace(sized, settings=replace(sized.settings, tt_megabytes=10**9))
+    refused = answer(two_workers, too_big)
+    assert refused.error is not None and "\n" not in refused.error and "MB" in refused.error, refused.error
+    assert two_workers.hash_megabytes == pytest.approx(3, abs=0.01)  # the old table stays
+    assert answer(two_workers, sized).error is None
 
 
 @pytest.mark.parametrize("megabytes", [0, -5, float("nan"), float("inf"), 10**12, "64", True])
@@ -207,11 +267,14 @@ def test_a_table_size_that_cannot_be_is_refused_in_one_line(pool: EnginePool, me
 def test_the_table_can_be_resized_and_cleared_between_searches(pool: EnginePool) -> None:
     old = pool.hash_megabytes
     pool.resize_table(2)
-    assert answer(pool, request("checkers", depth=4)).error is None
+    two = request("checkers", depth=4)
+    two = replace(two, settings=replace(two.settings, tt_megabytes=2))
+    assert answer(pool, two).error is None
     assert pool.hash_megabytes == pytest.approx(2, abs=0.01)
     pool.clear_table()
     pool.resize_table(old)
     assert answer(pool, request("checkers", depth=4)).error is None
+    assert pool.hash_megabytes == pytest.approx(old, abs=0.01)
 
 
 def test_a_bad_request_ends_with_an_error_not_an_exception(pool: EnginePool) -> None:
@@ -324,8 +387,8 @@ def test_a_time_limit_is_kept_within_10_percent(pool: EnginePool, game: str, alg
 # ------------------------------------------------------------------ faults
 @LINUX_ONLY
 @pytest.mark.parametrize("victim", [0, 1], ids=["main-search", "helper"])
-def test_a_killed_worker_is_replaced_and_the_search_still_answers(pool: EnginePool, victim: int) -> None:
-    before = pool.worker_pids
+def test_a_killed_worker_is_replaced_and_the_search_still_answers(two_workers: EnginePool, victim: int) -> None:
+    before = two_workers.worker_pids
     killed: list[int] = []
     collector = Collector()
 
@@ -335,18 +398,18 @@ def test_a_killed_worker_is_replaced_and_the_search_still_answers(pool: EnginePo
             os.kill(before[victim], signal.SIGKILL)
         collector(event)
 
-    pool.clear_table()  # an answer from the table would come before the kill
-    pool.submit(request("chess", depth=5), kill_on_first_iteration)
+    two_workers.clear_table()  # an answer from the table would come before the kill
+    two_workers.submit(request("chess", depth=5), kill_on_first_iteration)
     finished = collector.next_of(Finished)
     assert finished.error is None and finished.best_move in games.new_game("chess").legal_moves()
     assert finished.depth == 5
     assert wait_gone(killed[0])
-    assert answer(pool, request("checkers", depth=3)).error is None  # the replacement works
-    assert killed[0] not in pool.worker_pids and len(pool.worker_pids) == len(before)
+    assert answer(two_workers, request("checkers", depth=3)).error is None  # the replacement works
+    assert killed[0] not in two_workers.worker_pids and len(two_workers.worker_pids) == len(before)
 
 
-def test_a_killed_root_split_worker_has_its_moves_searched_again(pool: EnginePool) -> None:
-    before = pool.worker_pids
+def test_a_killed_root_split_worker_has_its_moves_searched_again(two_workers: EnginePool) -> None:
+    before = two_workers.worker_pids
     killed: list[int] = []
     collector = Collector()
 
@@ -358,7 +421,7 @@ def test_a_killed_root_split_worker_has_its_moves_searched_again(pool: EnginePoo
         collector(event)
 
     search_request = request("checkers", algorithm="minimax", depth=6, exact=True)
-    pool.submit(search_request, kill_on_first_progress)
+    two_workers.submit(search_request, kill_on_first_progress)
     finished = collector.next_of(Finished)
     single = search(games.new_game("checkers"), search_request.settings, search_request.limits)
     assert killed and finished.error is None

@@ -1,11 +1,13 @@
 """A tiny GTP Othello engine for the match tests: plays the first legal move.
 
-Usage: ``fake_gtp.py [MODE] [AFTER]`` with the modes of ``fake_uci.py`` (``good``, ``crash``,
-``illegal``, ``hang``) applied after ``AFTER`` genmove answers. Like GRhino it refuses
-``play <colour> pass`` and passes by itself.
+Usage: ``fake_gtp.py [MODE] [AFTER]`` (modes: ``fake_engine.py``; a move request is
+``genmove``; its illegal move is A1). Like GRhino it refuses ``play <colour> pass`` and
+passes by itself.
 """
 
 import sys
+
+from fake_engine import QUIT, Script, serve
 
 from games.othello import OthelloState
 
@@ -15,38 +17,29 @@ def answer(text: str = "") -> None:
 
 
 def main() -> None:
-    mode = sys.argv[1] if len(sys.argv) > 1 else "good"
-    after = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    script = Script(sys.argv)
     state = OthelloState.initial()
-    answered = 0
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        command = words[0]
-        if command in ("boardsize", "komi", "time_settings"):
-            answer()
-        elif command == "clear_board":
-            state = OthelloState.initial()
-            answer()
-        elif command == "play":
-            if words[2].lower() == "pass":
-                print("? syntax error\n", flush=True)
-                continue
-            forced = state.legal_moves()
-            if len(forced) == 1 and state.move_name(forced[0]) == "pass":  # the mover must pass
-                state.play(forced[0])
-            state.play(state.parse_move(words[2]))
-            answer()
-        elif command == "genmove":
-            if answered >= after and mode == "crash":
-                sys.exit(3)
-            if answered >= after and mode == "hang":
-                continue
-            answered += 1
-            if answered > after and mode == "illegal":
-                answer("A1")
-                continue
+
+    def clear_board(_: list[str]) -> None:
+        nonlocal state
+        state = OthelloState.initial()
+        answer()
+
+    def play(words: list[str]) -> None:
+        if words[2].lower() == "pass":
+            print("? syntax error\n", flush=True)
+            return
+        forced = state.legal_moves()
+        if len(forced) == 1 and state.move_name(forced[0]) == "pass":  # the mover must pass
+            state.play(forced[0])
+        state.play(state.parse_move(words[2]))
+        answer()
+
+    def genmove(words: list[str]) -> None:
+        how = script.next_answer()
+        if how == "illegal":
+            answer("A1")
+        elif how == "good":
             forced = state.legal_moves()
             if len(forced) == 1 and state.move_name(forced[0]) == "pass" and words[1][0] != state.PLAYER_NAMES[state.to_move()][0].lower():
                 state.play(forced[0])  # the other side passed without a "play" command
@@ -54,11 +47,23 @@ def main() -> None:
             name = state.move_name(move)
             state.play(move)
             answer(name.upper())
-        elif command == "quit":
-            answer()
-            return
-        else:
-            print("? unknown command\n", flush=True)
+
+    def quit_(_: list[str]) -> object:
+        answer()
+        return QUIT
+
+    serve(
+        {
+            "boardsize": lambda _: answer(),
+            "komi": lambda _: answer(),
+            "time_settings": lambda _: answer(),
+            "clear_board": clear_board,
+            "play": play,
+            "genmove": genmove,
+            "quit": quit_,
+        },
+        unknown=lambda _: print("? unknown command\n", flush=True),
+    )
 
 
 if __name__ == "__main__":
