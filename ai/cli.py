@@ -422,7 +422,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
         type=integer("--solver-empties", 0, MAX_SOLVER_EMPTIES),
         default=unset,
         metavar="N",
-        help="Othello: solve exactly with at most N empty squares (0: off); checkers: 0 turns the endgame databases off",
+        help="Othello: solve exactly with at most N empty squares; checkers: probe the endgame databases with at most N pieces (up to 4); 0: off",
     )
     group.add_argument(
         "--exploration",

@@ -289,6 +289,10 @@ class GameState(ABC):
 
     HAS_SOLVER: ClassVar[bool] = False
     """Whether ``solve`` can return exact values (Othello's endgame solver)."""
+    SOLVER_WORDS: ClassVar[tuple[str, str]] = ("Exact solver at ≤", "empties")
+    """How people name this game's exact solving and the unit of its reach (the engine's
+    ``solver_empties`` setting): Othello solves at a number of empty squares, checkers'
+    databases at a number of pieces."""
 
     def solve(
         self, player: Player, max_empties: int, poll: NodePoll | None = None

@@ -449,14 +449,15 @@ class CheckersState(GameState):
     HAS_SOLVER: ClassVar[bool] = True
     """The endgame databases (``games.checkers.endgame``) solve every position with at most
     ``DATABASE_PIECES`` pieces."""
+    SOLVER_WORDS: ClassVar[tuple[str, str]] = ("Endgame databases at ≤", "pieces")
 
     def solve(self, player: Player, max_empties: int, poll: NodePoll | None = None) -> float | None:
         """The endgame databases' exact value for ``player`` (``DATABASE_WIN`` less the plies
         to the end for a win, its negation for a loss, 0 for a draw) when at most
-        ``DATABASE_PIECES`` pieces are left; ``None`` otherwise, or when ``max_empties`` is 0
-        (the engine's setting that turns exact solving off). A probe is a table look-up, so
-        ``poll`` is not needed."""
-        if max_empties <= 0 or (self.black | self.white).bit_count() > DATABASE_PIECES:
+        ``DATABASE_PIECES`` pieces, and at most ``max_empties`` (the engine's exact-solving
+        reach, read here as pieces: 0 turns the databases off), are left; ``None`` otherwise.
+        A probe is a table look-up, so ``poll`` is not needed."""
+        if (self.black | self.white).bit_count() > min(DATABASE_PIECES, max_empties):
             return None
         found = DATABASE.result(self.black, self.white, self.kings, self.player)
         if found is None:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
+    QLabel,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -119,7 +120,8 @@ class SettingsPanel(QWidget):
         row.addWidget(check("see_pruning", "SEE pruning", "Skip captures and moves that lose material by static exchange"))
         row.addWidget(check("futility_pruning", "Futility pruning", "Skip hopeless quiet moves near the horizon"))
         form.addRow(row)
-        form.addRow("Exact solver at ≤", spin("solver_empties", 0, MAX_SOLVER_EMPTIES, " empties"))
+        self._solver_label = QLabel(GameState.SOLVER_WORDS[0])
+        form.addRow(self._solver_label, spin("solver_empties", 0, MAX_SOLVER_EMPTIES, f" {GameState.SOLVER_WORDS[1]}"))
         layout.addWidget(depth_first)
 
         mcts = QGroupBox("Monte Carlo tree search")
@@ -150,6 +152,9 @@ class SettingsPanel(QWidget):
     def set_game(self, game: type[GameState]) -> None:
         """Offer the algorithms of ``game``; keep the current one if it suits the game."""
         self._game = game
+        label, unit = game.SOLVER_WORDS
+        self._solver_label.setText(label)
+        self.controls["solver_empties"].setSuffix(f" {unit}")  # type: ignore[attr-defined]
         names = valid_algorithms(game)
         current = self._settings.algorithm if self._settings.algorithm in names else game.DEFAULT_ALGORITHM
         self._is_loading = True

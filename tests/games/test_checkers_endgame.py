@@ -155,6 +155,8 @@ def test_positions_outside_the_databases_are_not_probed() -> None:
     five = CheckersState.from_text("B:W22,K5,K9:BK15,K6")
     assert five.solve(BLACK, 10) is None
     assert CheckersState.from_text("B:W22,K5:BK15,K6").solve(BLACK, 0) is None
+    assert CheckersState.from_text("B:W22,K5:BK15,K6").solve(BLACK, 3) is None  # 4 pieces, reach 3
+    assert CheckersState.from_text("B:W22,K5:BK15,K6").solve(BLACK, 4) is not None
     assert (five.black | five.white).bit_count() == DATABASE_PIECES + 1
 
 

@@ -195,6 +195,10 @@ def test_settings_panel_offers_only_the_algorithms_of_the_game(qtbot: QtBot) -> 
     assert panel.settings().algorithm == "pvs"
     assert panel.controls["solver_empties"].isEnabled()
     assert not panel.controls["null_move"].isEnabled()
+    assert (panel._solver_label.text(), panel.controls["solver_empties"].suffix()) == ("Exact solver at ≤", " empties")
+    panel.set_game(get_game("checkers"))  # its databases are counted in pieces, not empty squares
+    assert panel.controls["solver_empties"].isEnabled()
+    assert (panel._solver_label.text(), panel.controls["solver_empties"].suffix()) == ("Endgame databases at ≤", " pieces")
     for name in GAME_NAMES:
         game = get_game(name)
         for algorithm in valid_algorithms(game):
