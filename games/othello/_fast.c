@@ -170,22 +170,9 @@ static PyObject *Fast_squares(PyObject *module, PyObject *board_object)
 
 /* ------------------------------------------------------------------ evaluate */
 
-static PyObject *Eval_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* The pattern model's EVAL for the side to move p (a model must be loaded). */
+static double pattern_value(u64 p, u64 o, u64 p_moves)
 {
-    (void)module;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "evaluate(own, opponent, own_moves) takes 3 bitboards");
-        return NULL;
-    }
-    if (!loaded) {
-        PyErr_SetString(PyExc_RuntimeError, "no pattern model loaded (call load first)");
-        return NULL;
-    }
-    const u64 p = PyLong_AsUnsignedLongLong(args[0]);
-    const u64 o = PyLong_AsUnsignedLongLong(args[1]);
-    const u64 p_moves = PyLong_AsUnsignedLongLong(args[2]);
-    if (PyErr_Occurred())
-        return NULL;
     /* Per square: its digit (0 empty, 1 the side to move's, 2 the other side's). */
     int digit[SQUARES];
     for (int square = 0; square < SQUARES; square++)
@@ -208,7 +195,26 @@ static PyObject *Eval_evaluate(PyObject *module, PyObject *const *args, Py_ssize
     value += weights[1] * (double)(popcount(p_moves) - popcount(legal_moves(o, p)));
     value += weights[2] * (double)(popcount(neighbours(o) & empty) - popcount(neighbours(p) & empty));
     value += weights[3] * (empties & 1 ? 1.0 : -1.0);
-    return PyFloat_FromDouble(value);
+    return value;
+}
+
+static PyObject *Eval_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "evaluate(own, opponent, own_moves) takes 3 bitboards");
+        return NULL;
+    }
+    if (!loaded) {
+        PyErr_SetString(PyExc_RuntimeError, "no pattern model loaded (call load first)");
+        return NULL;
+    }
+    const u64 p = PyLong_AsUnsignedLongLong(args[0]);
+    const u64 o = PyLong_AsUnsignedLongLong(args[1]);
+    const u64 p_moves = PyLong_AsUnsignedLongLong(args[2]);
+    if (PyErr_Occurred())
+        return NULL;
+    return PyFloat_FromDouble(pattern_value(p, o, p_moves));
 }
 
 /* ------------------------------------------------------------------ classic EVAL */
@@ -290,22 +296,10 @@ static PyObject *Fast_set_classic(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* classic(own, opponent, own_moves) -> float: evaluation.classic_evaluate with the weights
- * of set_classic, summed feature by feature from 0 as Python's sum() does. */
-static PyObject *Fast_classic(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* evaluation.classic_evaluate with the weights of set_classic, summed feature by feature
+ * from 0 as Python's sum() does. */
+static double classic_value(u64 p, u64 o, u64 p_moves)
 {
-    (void)module;
-    u64 p, o, p_moves;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "classic(own, opponent, own_moves) takes 3 bitboards");
-        return NULL;
-    }
-    if (!classic_loaded) {
-        PyErr_SetString(PyExc_RuntimeError, "no classic weights loaded (call set_classic first)");
-        return NULL;
-    }
-    if (!bitboard_argument(args[0], &p) || !bitboard_argument(args[1], &o) || !bitboard_argument(args[2], &p_moves))
-        return NULL;
     const u64 occupied = p | o, empty = ~occupied;
     const int empties = SQUARES - popcount(occupied);
     u64 x_mask = 0, c_mask = 0;
@@ -330,7 +324,25 @@ static PyObject *Fast_classic(PyObject *module, PyObject *const *args, Py_ssize_
     double value = 0.0;
     for (int i = 0; i < CLASSIC_FEATURES; i++)
         value += classic_weights[i] * values[i];
-    return PyFloat_FromDouble(value);
+    return value;
+}
+
+/* classic(own, opponent, own_moves) -> float: classic_value for the side to move. */
+static PyObject *Fast_classic(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    u64 p, o, p_moves;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "classic(own, opponent, own_moves) takes 3 bitboards");
+        return NULL;
+    }
+    if (!classic_loaded) {
+        PyErr_SetString(PyExc_RuntimeError, "no classic weights loaded (call set_classic first)");
+        return NULL;
+    }
+    if (!bitboard_argument(args[0], &p) || !bitboard_argument(args[1], &o) || !bitboard_argument(args[2], &p_moves))
+        return NULL;
+    return PyFloat_FromDouble(classic_value(p, o, p_moves));
 }
 
 /* ------------------------------------------------------------------ load */
