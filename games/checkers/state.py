@@ -467,11 +467,11 @@ class CheckersState(GameState):
 
     def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
         sign = 1 if player == BLACK else -1
-        values = feature_values(self.black, self.white, self.kings)
+        values = feature_values(self.black, self.white, self.kings, self.player)
         return {name: (self.weights[name], float(sign * value)) for name, value in zip(FEATURE_NAMES, values)}
 
     def evaluate(self, player: Player) -> float:
-        value = evaluate_for_black(self.black, self.white, self.kings, self.weights)
+        value = evaluate_for_black(self.black, self.white, self.kings, self.weights, self.player)
         return value if player == BLACK else -value
 
     def capture_score(self, move: CheckersMove) -> int:
