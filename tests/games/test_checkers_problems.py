@@ -21,7 +21,6 @@ UNSOLVED = {
     "bell": "5-man endgame won by tempo ('the move'): EVAL has no opposition term; the play-out draws",
     "cresswell": "same family as Bell: first move 8-11, not 5-9, and the play-out draws",
     "wiswell-good-start": "key found, but the king endgame is drawn: it reaches 2 kings against 2, a draw by the endgame databases",
-    "jordan-banks-1911": "the key 2-7 sacrifices a king to trap Black's; 16-12 looks better to EVAL at depth 15-18",
     "vair": "White wins material in the right line but lets Black even it up; drawn by the 40-move rule",
 }
 """Problems the engine does not solve yet at this budget (bench/checkers_problems.py, measured
