@@ -43,6 +43,11 @@ Endgame knowledge of the checkers literature (session 5):
   left): one piece up among 24 is little, one up among 5 wins. Exchanging when ahead raises
   it, exchanging when behind lowers it: "more kings wins, trade when ahead".
 
+``dog_hole``, ``king_edge`` and ``simplify`` ship at weight 0: each feature says what the
+literature and the databases say (``tests/games/test_checkers_knowledge.py``), but no
+measurement showed that weighing them pays (no problem solved, play level within the
+noise: ``bench/STRENGTH.md``). ``the_move`` and ``trapped_kings`` solve Jordan's problem.
+
 The weights are data (``resources/weights/checkers.json``, read once at import); a search
 may replace them (``CheckersState.set_weights``), so the code reads the class's current
 table at every call.
