@@ -287,7 +287,7 @@ class MainWindow(QMainWindow):
             return
         scores = [None, *[entry.score for entry in session.history]]
         if self.eval_graph.scores != scores:
-            self.eval_graph.set_scores(scores)
+            self.eval_graph.set_scores(scores, ["", *[entry.name for entry in session.history]])
         shown = self.game_view.shown_ply()
         self.eval_graph.set_current_ply(shown)
         state = session.state if shown is None else session.state_at(shown)

@@ -31,6 +31,8 @@ class EvalGraph(QWidget):
         super().__init__(parent)
         self._game: type[GameState] | None = None
         self._scores: list[Score | None] = []
+        self._move_names: list[str] = []
+        """The move that led to each position (index = plies played; ``""`` for the start)."""
         self._current: int | None = None
         self._theme: Theme | None = None
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
@@ -53,9 +55,11 @@ class EvalGraph(QWidget):
         self._theme = theme
         self.update()
 
-    def set_scores(self, scores: Sequence[Score | None]) -> None:
-        """The score of every position (index = plies played; ``None`` = not evaluated)."""
+    def set_scores(self, scores: Sequence[Score | None], move_names: Sequence[str] = ()) -> None:
+        """The score of every position (index = plies played; ``None`` = not evaluated) and,
+        for the tooltip, the name of the move that led to each (index 0: the start)."""
         self._scores = list(scores)
+        self._move_names = list(move_names)
         self.update()
 
     def set_score(self, ply: int, score: Score | None) -> None:
@@ -118,9 +122,17 @@ class EvalGraph(QWidget):
         if ply is None or self._game is None:
             self.setToolTip("")
             return
+        self.setToolTip(self.describe(ply))
+
+    def describe(self, ply: int) -> str:
+        """The tooltip over position ``ply``: ``Ply 12, after Bxg2: Black mates in 3``."""
+        if self._game is None or not 0 <= ply < len(self._scores):
+            return ""
         score = self._scores[ply]
         text = display.score_text(score, self._game) if score else "not evaluated"
-        self.setToolTip(f"ply {ply}: {text}")
+        name = self._move_names[ply] if ply < len(self._move_names) else ""
+        where = "Start" if ply == 0 else f"Ply {ply}, after {name}" if name else f"Ply {ply}"
+        return f"{where}: {text}"
 
     # -------------------------------------------------------------------- drawing
     def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802

@@ -36,6 +36,8 @@ SILENT_NAMES = frozenset({NO_DOUBLE})
 which is every turn's default; the roll itself follows."""
 
 ROLE_PLY = Qt.ItemDataRole.UserRole + 1
+ROW_HEIGHT = 24
+"""A score-sheet row of one line; a move that must wrap makes its row taller."""
 
 
 @dataclass(frozen=True)
@@ -97,8 +99,14 @@ class MoveList(QTableWidget):
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.verticalHeader().setDefaultSectionSize(24)
+        # A long backgammon turn ("6-6: bar/19* 13/7* 8/2(2)") wraps onto a second line of
+        # its row rather than being cut to "6-6: bar/19* …" when the list is narrow: rows
+        # are as tall as their text at the column's width, one line (24 px) at the least.
+        self.setWordWrap(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.verticalHeader().setMinimumSectionSize(ROW_HEIGHT)
+        self.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.setAlternatingRowColors(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._plies: list[int] = []
