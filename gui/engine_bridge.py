@@ -11,7 +11,8 @@ Where things run:
 * **The pool's dispatcher thread** (one, in this process, owned by the pool) reads the
   workers' pipes and calls the bridge's ``on_event`` callback with each event.
 * **The bridge's admin thread** (one) makes every call into the pool in order: starting it
-  (which spawns the processes and maps the shared table), a table resize, ``submit``,
+  (which spawns the processes, maps the shared table and waits until every worker answers,
+  so that the first search's time limit is not spent on start-up), a table resize, ``submit``,
   ``stop``, ``move_now``; and, when a search asks for another number of processes, shutting
   the old pool down on a short-lived thread of its own. The GUI thread only bumps the
   generation and queues the command, so it never waits for a process to spawn or end;
@@ -89,11 +90,31 @@ PoolFactory = Callable[[int, int], EnginePoolLike]
 """Makes a pool of so many worker processes with a table of so many MB."""
 
 
+WARM_UP_REQUEST = SearchRequest(game="tictactoe", position=".........", limits=Limits(depth=1))
+"""A search that costs nothing once the workers run: the smallest game, one ply."""
+
+
 def make_pool(workers: int, hash_megabytes: int) -> EnginePoolLike:
-    """The real engine pool (imported on first use: the app starts before any search)."""
+    """The real engine pool (imported on first use: the app starts before any search),
+    returned once every worker process answers (see ``wait_until_ready``)."""
     from ai.parallel import EnginePool
 
-    return EnginePool(workers=workers, hash_megabytes=hash_megabytes)
+    pool = EnginePool(workers=workers, hash_megabytes=hash_megabytes)
+    wait_until_ready(pool, workers)
+    return pool
+
+
+def wait_until_ready(pool: Any, workers: int) -> None:
+    """Block (the admin thread) until all ``workers`` of a new pool have started: a search
+    on every one of them ends only when each has taken its part.
+
+    A new pool's processes spend a second or more (spawn, imports; longer on a busy machine)
+    before they search, and a search's time limit counts from its submission: the first
+    search of a fresh pool, a 1-second hint, came back at depth 0 with an unsearched move
+    (``Rc8`` where ``Ra1#`` mates). Submitted after this, it has all of its time."""
+    request = dataclasses.replace(WARM_UP_REQUEST, settings=SearchSettings(threads=workers, book=False))
+    for _event in pool.search(request):
+        pass
 
 
 def available_cores() -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -106,7 +106,12 @@ class MoveList(QTableWidget):
         self.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.verticalHeader().setMinimumSectionSize(ROW_HEIGHT)
         self.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
-        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self._fit_rows = QTimer(self)  # once the columns have their new widths, after a resize
+        self._fit_rows.setSingleShot(True)
+        self._fit_rows.setInterval(0)
+        self._fit_rows.timeout.connect(self.resizeRowsToContents)
+        self.horizontalHeader().sectionResized.connect(lambda *_: self._fit_rows.start())
         self.setAlternatingRowColors(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._plies: list[int] = []
@@ -142,6 +147,7 @@ class MoveList(QTableWidget):
             self._plies.append(cell.ply)
             self._cells[cell.ply] = (cell.row, cell.column)
         self.setVerticalHeaderLabels([f"{row + 1}" for row in range(self.rowCount())])
+        self.resizeRowsToContents()
         self._total = len(names)
         self._select(self._total, emit=False)
 

@@ -1,0 +1,281 @@
+"""What a demanding player reads off the app: a score while the engine re-searches an
+aspiration fail, proven results in words (and ``#3`` on the bar), long backgammon moves in
+a narrow move list, and Othello's disc counter at a game that ends with empty squares.
+
+Each test checks the text against a truth computed apart from the display code: the
+search's own events, the position's discs, the font's measure of the text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QStyle
+from pytestqt.qtbot import QtBot
+
+from ai.engine import search
+from ai.events import CurrentMove, Finished, Iteration, Progress, Score
+from ai.settings import Limits, SearchSettings
+from games import GAME_NAMES, get_game, new_game
+from gui.boards.othello import OthelloBoard
+from gui.engine_bridge import SearchInfo
+from gui.panels import display
+from gui.panels.engine_panel import EnginePanel
+from gui.panels.eval_bar import EvalBar
+from gui.panels.eval_graph import EvalGraph
+from gui.panels.move_list import ROW_HEIGHT, MoveList
+from gui.players import COMPUTER, HUMAN, PlayerConfig
+from gui.session import GameSession
+
+FAILING = "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 0 9"
+"""A Dragon middlegame whose score swings from depth to depth: with a 10-centipawn window the
+search fails both high and low on the way to depth 5."""
+BLACK_MATES_IN_ONE = "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1"
+"""Black mates with Ra1#."""
+WIPE_OUT = ("d3", "c3", "b3", "d2", "e1", "d6", "d7", "e3", "f4")
+"""Nine moves after which White has no disc left: 13 black discs and 51 empty squares."""
+
+
+def feed(panel: EnginePanel, events: list[object], finished: Finished | None = None) -> None:
+    for event in events:
+        if isinstance(event, Iteration):
+            panel.on_iteration(event)
+        elif isinstance(event, Progress):
+            panel.on_progress(event)
+        elif isinstance(event, CurrentMove):
+            panel.on_current_move(event)
+    if finished is not None:
+        panel.on_finished(finished)
+
+
+def pawns_for_white(score: Score) -> str:
+    """The score in pawns from White's view, written apart from the display module."""
+    value = score.value if score.view == 0 else -score.value
+    return f"{round(value / 100.0, 2) + 0.0:+.2f}"
+
+
+# ------------------------------------------------------------------ aspiration fails
+def test_an_aspiration_fail_shows_its_bound_and_never_a_dash(qtbot: QtBot) -> None:
+    state = get_game("chess").from_text(FAILING)
+    settings, limits = SearchSettings(aspiration_window=10.0, book=False), Limits(depth=5)
+    events: list[object] = []
+    finished = search(state, settings, limits, on_event=events.append, search_id=1)
+    iterations = [event for event in events if isinstance(event, Iteration)]
+    assert {event.bound for event in iterations} == {"exact", "lower", "upper"}  # both fails happen
+
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    panel.on_search_started(SearchInfo(1, state.copy(), settings, limits))
+    last_line = None
+    for event in iterations:
+        feed(panel, [event])
+        value = pawns_for_white(event.score)
+        score_cell = panel.iterations.rows[-1][1]
+        if event.bound == "exact":
+            last_line = "  ".join(state.line_names(event.pv))
+            assert panel.score_label.text() == f"White {value}"
+            assert score_cell == value
+            assert panel.pv_text() == last_line
+        else:
+            # a lower bound for the side to move (White here) is "at least" for White
+            mark = "≥" if event.bound == "lower" else "≤"
+            assert panel.score_label.text() == f"White {mark} {value}", event
+            assert score_cell == f"{mark} {value}"
+            assert panel.pv_text() not in ("", display.NO_VALUE)
+            if not event.pv:  # a fail low has no line: the last complete one stays
+                assert panel.pv_text() == last_line
+            note = panel.iterations.rows[-1][-1]
+            assert ("fails high" if event.bound == "lower" else "fails low") in note.lower()
+    feed(panel, [], finished)
+    assert panel.score_label.text() == f"White {pawns_for_white(finished.score)}"
+
+
+def test_the_next_search_keeps_the_last_numbers_greyed_until_its_own_come(qtbot: QtBot) -> None:
+    state = new_game("chess")
+    settings, limits = SearchSettings(book=False), Limits(depth=2)
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    events: list[object] = []
+    finished = search(state, settings, limits, on_event=events.append, search_id=1)
+    panel.on_search_started(SearchInfo(1, state.copy(), settings, limits))
+    feed(panel, events, finished)
+    shown = panel.score_label.text()
+    assert shown.startswith("White ") and panel.score_label.isEnabled()
+
+    panel.on_search_started(SearchInfo(2, state.copy(), settings, limits))  # the same game: no dash
+    assert panel.score_label.text() == shown and not panel.score_label.isEnabled()
+    first = next(event for event in events if isinstance(event, Iteration))
+    panel.on_iteration(dataclasses.replace(first, search_id=2))
+    assert panel.score_label.isEnabled() and panel.score_label.text() == f"White {pawns_for_white(first.score)}"
+
+    panel.clear()  # a new game: nothing of the old one stays
+    assert panel.score_label.text() == display.NO_VALUE and panel.iterations.rowCount() == 0
+
+
+# ------------------------------------------------------------------- proven results
+def test_a_mate_for_black_reads_the_same_on_panel_bar_and_graph(qtbot: QtBot) -> None:
+    state = get_game("chess").from_text(BLACK_MATES_IN_ONE)
+    settings, limits = SearchSettings(book=False), Limits(depth=3)
+    events: list[object] = []
+    finished = search(state, settings, limits, on_event=events.append, search_id=1)
+    assert state.move_name(finished.best_move) == "Ra1#"
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    panel.on_search_started(SearchInfo(1, state.copy(), settings, limits))
+    feed(panel, events, finished)
+    assert panel.score_label.text() == "Black mates in 1"
+    assert panel.iterations.rows[-1][1] == "mated in 1"  # the column is White's view
+
+    bar = EvalBar()
+    qtbot.addWidget(bar)
+    bar.set_game(type(state))
+    bar.set_score(panel.score)
+    assert bar.share == 0.0 and bar.leader_mark() == "B" and bar.label_text() == "#-1"  # Lichess: White's view
+    assert bar.describe() == "Black is winning: Black mates in 1"
+
+    graph = EvalGraph()
+    qtbot.addWidget(graph)
+    graph.set_game(type(state))
+    graph.set_scores([None, panel.score], ["", "Kf1"])
+    assert graph.describe(1) == "Ply 1, after Kf1: Black mates in 1"
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_every_proven_result_is_words_or_a_lichess_mate(name: str) -> None:
+    """Both players' wins, in a few plies and at once (the game over at the root), in every
+    game: the long form names the winner; the bar's short form is ``#N``/``#-N`` (chess),
+    ``wins`` / ``in N`` or ``won``, never a code such as ``W5``."""
+    game = get_game(name)
+    names = display.player_names(game)
+    for plies in (0, 1, 5):
+        for winner in (0, 1):
+            score = Score(1e6 if winner == 0 else -1e6, 0, plies if winner == 0 else -plies)
+            words = display.score_text(score, game)
+            assert words.startswith(names[winner] + " "), words
+            label = display.bar_label(score, game)
+            if plies == 0:
+                assert words == f"{names[winner]} has won" and label == "won"
+            elif game.WIN_WORDING == "mate":
+                moves = (plies + 1) // 2
+                assert words == f"{names[winner]} mates in {moves}"
+                assert label == f"#{moves}" if winner == 0 else label == f"#-{moves}"
+            else:
+                assert words == f"{names[winner]} wins in {plies} {'ply' if plies == 1 else 'plies'}"
+                assert label == f"wins\nin {plies}"
+            assert not re.fullmatch(r"[A-Z]\d+", label)
+
+
+def test_a_hint_says_who_mates(qtbot: QtBot, bridge: Any) -> None:
+    """Black asks for a hint where Black mates: "Black mates in 1", not "mated in 1" (White's
+    view, which read as if Black were mated)."""
+    session = GameSession(
+        bridge, "chess", (PlayerConfig(kind=COMPUTER, strength="depth", depth=1).for_game("chess"), PlayerConfig(kind=HUMAN)),
+        seed=1, start=BLACK_MATES_IN_ONE,
+    )
+    try:
+        notices: list[str] = []
+        session.notice.connect(notices.append)
+        qtbot.waitUntil(session.can_human_move, timeout=10_000)
+        with qtbot.waitSignal(session.hint_found, timeout=30_000):
+            session.request_hint()
+        assert "Hint: Ra1# (Black mates in 1)" in notices
+    finally:
+        session.close()
+
+
+# --------------------------------------------------------------- the move list
+LONG_TURNS = ["6-6: bar/19* 13/7* 8/2(2)", "4-4: 24/20 13/9 8/4* 6/2", "2-1: bar/23* 24/23", "5-3: 8/3 6/3"]
+
+
+@pytest.fixture
+def move_list(qtbot: QtBot) -> Iterator[MoveList]:
+    made = MoveList()
+    qtbot.addWidget(made)
+    made.set_players(["O", "X"])
+    made.set_history([0, 1, 0, 1], LONG_TURNS)
+    made.show()
+    qtbot.waitExposed(made)
+    yield made
+
+
+def hidden_text(move_list: MoveList) -> list[str]:
+    """Cells whose text does not fit inside their cell, wrapped at its width."""
+    cut = []
+    margin = move_list.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, move_list) + 1  # Qt's item text margin
+    for row in range(move_list.rowCount()):
+        for column in range(move_list.columnCount()):
+            item = move_list.item(row, column)
+            if item is None or not item.text():
+                continue
+            cell = move_list.visualItemRect(item)
+            metrics = QFontMetrics(move_list.font())
+            wrapped = metrics.boundingRect(QRect(0, 0, cell.width() - 2 * margin, 10_000), Qt.TextFlag.TextWordWrap, item.text())
+            if wrapped.height() > cell.height() or wrapped.width() > cell.width():
+                cut.append(item.text())
+    return cut
+
+
+def test_long_backgammon_turns_wrap_in_a_narrow_move_list(qtbot: QtBot, move_list: MoveList) -> None:
+    move_list.resize(250, 300)  # the small window's list: about 110 px a column
+    qtbot.waitUntil(lambda: move_list.rowHeight(0) > ROW_HEIGHT)
+    assert hidden_text(move_list) == []
+    assert move_list.rowHeight(1) == ROW_HEIGHT  # "2-1: bar/23* 24/23" / "5-3: 8/3 6/3" fit on one line
+    assert all(move_list.item(row, column).toolTip().endswith(move_list.item(row, column).text())
+               for row in range(2) for column in range(2))
+    move_list.resize(700, 300)  # room enough: every row one line again
+    qtbot.waitUntil(lambda: move_list.rowHeight(0) == ROW_HEIGHT)
+    assert hidden_text(move_list) == []
+
+
+# -------------------------------------------------------------- Othello's counter
+@pytest.fixture
+def make_session(bridge: Any) -> Iterator[Callable[..., GameSession]]:
+    made: list[GameSession] = []
+
+    def make(game: str, **options: Any) -> GameSession:
+        session = GameSession(bridge, game, (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)), seed=1, **options)
+        made.append(session)
+        return session
+
+    yield make
+    for session in made:
+        session.close()
+
+
+def test_othello_counter_agrees_with_the_margin_of_a_wipe_out(qtbot: QtBot, make_session: Callable[..., GameSession]) -> None:
+    session = make_session("othello")
+    for name in WIPE_OUT[:-1]:
+        assert session.play_text(name) is None, name
+    with qtbot.waitSignal(session.game_over, timeout=5_000):
+        assert session.play_text(WIPE_OUT[-1]) is None
+    board_text = session.state.to_text().split()[0]
+    black, white, empty = board_text.count("X"), board_text.count("O"), board_text.count("-")
+    assert (black, white, empty) == (13, 0, 51)
+    assert session.status_text() == f"White has no discs left; Black wins by {black + empty - white}"
+
+    board = OthelloBoard()
+    qtbot.addWidget(board)
+    board.set_state(session.state.copy())
+    assert board.disc_counts() == (13, 0)
+    assert board.final_score() == (64, 0)
+    assert board.count_texts() == ("13 + 51 empty = 64", "0")
+
+
+def test_othello_counter_is_the_plain_count_during_a_game_and_a_full_board(qtbot: QtBot) -> None:
+    board = OthelloBoard()
+    qtbot.addWidget(board)
+    state = new_game("othello")
+    board.set_state(state)
+    assert board.count_texts() == ("2", "2") and board.final_score() is None
+    full = get_game("othello").from_text("X" * 40 + "O" * 24 + " X")
+    assert full.is_terminal()
+    board.set_state(full)
+    assert board.count_texts() == ("40", "24") and board.final_score() == (40, 24)
+    assert full.utility(0) == 16
+
