@@ -31,9 +31,11 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QStackedWidget,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
+from ai.events import Score
 from ai.settings import SearchSettings
 from gui import autosave
 from gui.engine_bridge import EngineBridge
@@ -41,10 +43,11 @@ from gui.dialogs.new_game import NewGameDialog, game_title
 from gui.gamefile import GameRecord, RecordError, default_extension, read_game, read_paste, write_game
 from gui.game_view import GameView
 from gui.players import PlayerConfig
-from gui.session import GameSession
+from gui.session import DRAW, FIRST_WINS, SECOND_WINS, GameSession
 from gui.settings import Settings, data_dir
 from gui.panels.engine_panel import EnginePanel
 from gui.panels.eval_bar import EvalBar
+from gui.panels.display import player_names
 from gui.panels.eval_graph import EvalGraph
 from gui.panels.features import FeaturesPanel
 from gui.panels.settings_panel import SettingsPanel
@@ -54,6 +57,8 @@ from gui.theme import BOARD_SCHEMES, DEFAULT_BOARD, THEMES, Theme, theme_named
 APP_NAME = "Plyground"
 NOTICE_MS = 6000
 ENGINE_DOCK_SHARE = 0.3
+GRAPH_ASPECT = 0.45
+"""The eval graph's height over its width in its own tab (Lichess's is wide and low)."""
 MAX_OPEN_BYTES = 5_000_000
 FILE_FILTERS = "Games (*.pgn *.pdn *.json);;Chess PGN (*.pgn);;Checkers PDN (*.pdn);;Plyground JSON (*.json);;All files (*)"
 
@@ -62,6 +67,19 @@ def make_bridge() -> EngineBridge:
     """The app's one ``EngineBridge``; its worker pool starts on the first search, with as
     many processes as the engine settings' ``threads``."""
     return EngineBridge()
+
+
+def result_score(result: str) -> Score | None:
+    """A finished game's result as a score for the eval bar and graph (player 0's view):
+    a win over at the root (``won`` under the winner's initial), a draw even; ``None`` while
+    the game goes on."""
+    if result == FIRST_WINS:
+        return Score(1.0, 0, 0)
+    if result == SECOND_WINS:
+        return Score(-1.0, 0, 0)
+    if result == DRAW:
+        return Score(0.0, 0)
+    return None
 
 
 def apply_theme(app: QApplication, name: str, board: str = DEFAULT_BOARD) -> Theme:
@@ -130,7 +148,16 @@ class MainWindow(QMainWindow):
         self.settings_panel = SettingsPanel()
         self.eval_bar = EvalBar()
         self.add_engine_panel(self.engine_panel, "Engine")
-        self.add_engine_panel(self.eval_graph, "Graph")
+        self.graph_page = QWidget()
+        graph_layout = QVBoxLayout(self.graph_page)
+        self.eval_graph.set_aspect(GRAPH_ASPECT)
+        graph_layout.addWidget(self.eval_graph)
+        self.graph_caption = QLabel("")
+        self.graph_caption.setWordWrap(True)
+        self.graph_caption.setObjectName("graphCaption")
+        graph_layout.addWidget(self.graph_caption)
+        graph_layout.addStretch(1)
+        self.add_engine_panel(self.graph_page, "Graph")
         self.add_engine_panel(self.features_panel, "Evaluation")
         self.add_engine_panel(self.settings_panel, "Settings")
         self.game_view.set_eval_bar(self.eval_bar)
@@ -271,6 +298,11 @@ class MainWindow(QMainWindow):
             self.eval_bar.set_game(game_class)
             self.eval_bar.set_side_colors(getattr(self.game_view.board, "side_colors", None))
             self.eval_graph.set_game(game_class)
+            first, second = player_names(game_class)
+            self.graph_caption.setText(
+                f"The evaluation after each move: up is {first}'s advantage, down {second}'s. "
+                "Click the graph to see that position."
+            )
             self.settings_panel.set_game(game_class)
             algorithm = next((side.algorithm for side in session.players if side.is_computer), None)
             shown = session.engine_settings if algorithm is None else dataclasses.replace(session.engine_settings, algorithm=algorithm)
@@ -285,7 +317,10 @@ class MainWindow(QMainWindow):
         session = self.session
         if session is None:
             return
-        scores = [None, *[entry.score for entry in session.history]]
+        scores: list[Score | None] = [None, *[entry.score for entry in session.history]]
+        final = result_score(session.result)
+        if final is not None:  # the last position is over: its score is the result, not the
+            scores[-1] = final  # last search's forecast ("mates in 1" after the mate)
         if self.eval_graph.scores != scores:
             self.eval_graph.set_scores(scores, ["", *[entry.name for entry in session.history]])
         shown = self.game_view.shown_ply()

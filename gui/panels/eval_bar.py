@@ -118,6 +118,8 @@ class EvalBar(QWidget):
         score, game = self._score, self._game
         if score is None or game is None:
             return ""
+        if score.is_win and not score.plies_to_end:  # the game is over: "Black has won"
+            return display.score_text(score, game)
         leader = self.leader()
         verb = "is winning" if score.is_win else "is ahead"
         who = "Even" if leader is None else f"{display.player_names(game)[leader]} {verb}"

@@ -20,6 +20,8 @@ from gui.panels.eval_bar import player_colors, theme_sides
 from gui.theme import Theme
 
 MARGIN = 4.0
+STRIP_HEIGHT = 90
+"""The graph as a strip under other panels."""
 
 
 class EvalGraph(QWidget):
@@ -35,13 +37,36 @@ class EvalGraph(QWidget):
         """The move that led to each position (index = plies played; ``""`` for the start)."""
         self._current: int | None = None
         self._theme: Theme | None = None
+        self._aspect: float | None = None
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setFixedHeight(90)
+        self.setFixedHeight(STRIP_HEIGHT)
         self.setMouseTracking(True)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
-        return QSize(320, 90)
+        return QSize(320, self.heightForWidth(320) if self._aspect else 90)
+
+    def set_aspect(self, aspect: float | None) -> None:
+        """Height = width x ``aspect`` (at least the strip's 90 px), for a graph that has a
+        page of its own (the engine dock's "Graph" tab) instead of a thin strip in an empty
+        page; ``None``: the fixed 90 px strip (under the engine panel)."""
+        self._aspect = aspect
+        if aspect is None:
+            self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+            self.setFixedHeight(STRIP_HEIGHT)
+            return
+        self.setMinimumHeight(STRIP_HEIGHT)
+        self.setMaximumHeight(16777215)
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self.updateGeometry()
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's name)
+        return self._aspect is not None
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt's name)
+        return max(STRIP_HEIGHT, round(width * self._aspect)) if self._aspect else STRIP_HEIGHT
 
     # ----------------------------------------------------------------- contents
     def set_game(self, game: type[GameState]) -> None:

@@ -279,3 +279,49 @@ def test_othello_counter_is_the_plain_count_during_a_game_and_a_full_board(qtbot
     assert board.count_texts() == ("40", "24") and board.final_score() == (40, 24)
     assert full.utility(0) == 16
 
+
+
+# ------------------------------------------------------------- the end of a game
+@pytest.fixture
+def window(qtbot: QtBot, bridge: Any, tmp_path: Any) -> Iterator[Any]:
+    from gui.main_window import MainWindow
+
+    made = MainWindow(bridge=bridge, data_directory=tmp_path, offer_resume=False, seed=3)
+    qtbot.addWidget(made)
+    made.resize(1000, 680)  # the small window
+    made.show()
+    qtbot.waitExposed(made)
+    yield made
+    made.shutdown()
+
+
+def test_a_finished_game_shows_its_result_on_bar_and_graph(qtbot: QtBot, window: Any) -> None:
+    """After the winning move the bar says who has won (not the last search's "wins in 1"),
+    the graph's last point is the result, and nothing offers to pause a finished game."""
+    computer = PlayerConfig(kind=COMPUTER, strength="depth", depth=1).for_game("tictactoe")
+    session = window.start_game("tictactoe", (PlayerConfig(kind=HUMAN), computer), manual_dice=False)
+    session.set_paused(True)  # the human plays both sides: the computer waits
+    for name in ("a1", "b1", "a2", "b2"):
+        assert session.play_text(name) is None, name
+    assert not session.is_over and window.game_view.pause_button.isEnabled()
+    with qtbot.waitSignal(session.game_over, timeout=5_000):
+        assert session.play_text("a3") is None
+    assert session.state.winner() == 0
+    bar = window.eval_bar
+    assert bar.share == 1.0 and bar.leader_mark() == "X" and bar.label_text() == "won"
+    assert bar.describe() == "X has won"
+    last = window.eval_graph.scores[-1]
+    assert last is not None and last.outcome == 1 and last.plies_to_end == 0
+    assert window.eval_graph.describe(5) == "Ply 5, after a3: X has won"
+    assert not window.game_view.pause_button.isEnabled()
+
+
+def test_the_graph_tab_gives_the_graph_room(qtbot: QtBot, window: Any) -> None:
+    window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)), manual_dice=False)
+    window.engine_dock.show()
+    window.engine_tabs.setCurrentWidget(window.graph_page)
+    qtbot.waitUntil(lambda: window.eval_graph.isVisible())
+    graph = window.eval_graph
+    qtbot.waitUntil(lambda: graph.height() > 90)
+    assert graph.height() == pytest.approx(graph.width() * 0.45, abs=2)
+    assert "up is White's advantage" in window.graph_caption.text()
