@@ -139,6 +139,8 @@ class EvalBar(QWidget):
             return ""
         if game.UTILITY_KIND == "equity" and not score.is_win:
             leader = max(self._share, 1 - self._share)
+            if round(100 * leader) >= 100:  # an estimate, however big, is no certainty
+                return ">99%"
             return f"{100 * leader:.0f}%"
         return display.bar_label(score, game)
 

@@ -316,12 +316,9 @@ def test_a_finished_game_shows_its_result_on_bar_and_graph(qtbot: QtBot, window:
     assert not window.game_view.pause_button.isEnabled()
 
 
-def test_the_graph_tab_gives_the_graph_room(qtbot: QtBot, window: Any) -> None:
-    window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)), manual_dice=False)
-    window.engine_dock.show()
-    window.engine_tabs.setCurrentWidget(window.graph_page)
-    qtbot.waitUntil(lambda: window.eval_graph.isVisible())
-    graph = window.eval_graph
-    qtbot.waitUntil(lambda: graph.height() > 90)
-    assert graph.height() == pytest.approx(graph.width() * 0.45, abs=2)
-    assert "up is White's advantage" in window.graph_caption.text()
+def test_a_big_backgammon_estimate_is_not_a_certain_win(qtbot: QtBot) -> None:
+    bar = EvalBar()
+    qtbot.addWidget(bar)
+    bar.set_game(get_game("backgammon"))
+    bar.set_score(Score(4.065, view=1))  # X far ahead (a gammon with the cube at 2), not proven
+    assert bar.share == 0.0 and bar.label_text() == ">99%"
