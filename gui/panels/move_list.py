@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -110,7 +110,7 @@ class MoveList(QTableWidget):
         self._fit_rows = QTimer(self)  # once the columns have their new widths, after a resize
         self._fit_rows.setSingleShot(True)
         self._fit_rows.setInterval(0)
-        self._fit_rows.timeout.connect(self.resizeRowsToContents)
+        self._fit_rows.timeout.connect(self._fit_rows_to_text)
         self.horizontalHeader().sectionResized.connect(lambda *_: self._fit_rows.start())
         self.setAlternatingRowColors(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -150,6 +150,19 @@ class MoveList(QTableWidget):
         self.resizeRowsToContents()
         self._total = len(names)
         self._select(self._total, emit=False)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        """Rows refit to the new width, and the move shown stays in sight (the game-over line
+        appearing under the list makes it shorter: the last move must not slip out of view)."""
+        super().resizeEvent(event)
+        self._fit_rows.start()
+
+    def _fit_rows_to_text(self) -> None:
+        self.resizeRowsToContents()
+        where = self._cells.get(self._shown)
+        item = self.item(*where) if where is not None else None
+        if item is not None:
+            self.scrollToItem(item)
 
     def item_texts(self) -> list[str]:
         """Every move cell's text in order (tests and the self-test read it)."""

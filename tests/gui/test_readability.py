@@ -316,6 +316,38 @@ def test_a_finished_game_shows_its_result_on_bar_and_graph(qtbot: QtBot, window:
     assert not window.game_view.pause_button.isEnabled()
 
 
+def test_the_last_move_stays_in_sight_when_the_list_gets_shorter(qtbot: QtBot) -> None:
+    move_list = MoveList()
+    qtbot.addWidget(move_list)
+    move_list.set_players(["White", "Black"])
+    names = [f"m{ply}" for ply in range(60)]
+    move_list.resize(240, 400)
+    move_list.show()
+    qtbot.waitExposed(move_list)
+    move_list.set_history([ply % 2 for ply in range(60)], names)
+
+    def last_in_sight() -> bool:
+        cell = move_list.visualItemRect(move_list.item(29, 1))
+        return move_list.viewport().rect().contains(cell)
+
+    qtbot.waitUntil(last_in_sight)
+    scroll_range = move_list.verticalScrollBar().maximum()
+    move_list.resize(240, 330)  # a game-over line appears under the list
+    qtbot.waitUntil(lambda: move_list.verticalScrollBar().maximum() > scroll_range)  # the list has its new height
+    qtbot.waitUntil(last_in_sight)
+
+
+def test_the_graph_tab_gives_the_graph_room(qtbot: QtBot, window: Any) -> None:
+    window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)), manual_dice=False)
+    window.engine_dock.show()
+    window.engine_tabs.setCurrentWidget(window.graph_page)
+    qtbot.waitUntil(lambda: window.eval_graph.isVisible())
+    graph = window.eval_graph
+    qtbot.waitUntil(lambda: graph.height() > 90)
+    assert graph.height() == pytest.approx(graph.width() * 0.45, abs=2)
+    assert "up is White's advantage" in window.graph_caption.text()
+
+
 def test_a_big_backgammon_estimate_is_not_a_certain_win(qtbot: QtBot) -> None:
     bar = EvalBar()
     qtbot.addWidget(bar)
