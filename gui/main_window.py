@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
+    QSizePolicy,
     QStackedWidget,
     QTabWidget,
     QVBoxLayout,
@@ -129,6 +130,9 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(self.start_page)
         self.stack.addWidget(self.game_view)
         self.setCentralWidget(self.stack)
+        self._page_policies = {page: page.sizePolicy() for page in (self.start_page, self.game_view)}
+        self.stack.currentChanged.connect(self._size_stack_by_shown_page)
+        self._size_stack_by_shown_page()
         self.start_page.game_chosen.connect(self.choose_new_game)
         self.start_page.continue_requested.connect(self.continue_last_game)
         self.game_view.status_changed.connect(self._on_status)
@@ -454,6 +458,18 @@ class MainWindow(QMainWindow):
         self.file_path = None
         self.start_game(session.game, session.players, start=state.to_text(), paused=False)
         self.notify("Playing from the position you set up")
+
+    def _size_stack_by_shown_page(self, _index: int = 0) -> None:
+        """The stack asks for the room of the page it shows, not of the widest page: the start
+        page's row of game cards must not keep a game (with the engine dock beside it) from
+        fitting a small window. A page with the Ignored size policy is left out."""
+        ignored = QSizePolicy.Policy.Ignored
+        for page, policy in self._page_policies.items():
+            if page is self.stack.currentWidget():
+                page.setSizePolicy(policy)
+            else:
+                page.setSizePolicy(ignored, ignored)
+        self.stack.updateGeometry()  # a hidden page's new policy does not tell the layouts itself
 
     def show_start_page(self) -> None:
         self._refresh_continue()

@@ -354,3 +354,18 @@ def test_a_big_backgammon_estimate_is_not_a_certain_win(qtbot: QtBot) -> None:
     bar.set_game(get_game("backgammon"))
     bar.set_score(Score(4.065, view=1))  # X far ahead (a gammon with the cube at 2), not proven
     assert bar.share == 0.0 and bar.label_text() == ">99%"
+
+
+def test_a_game_fits_the_small_window_with_the_engine_dock(qtbot: QtBot, window: Any) -> None:
+    """The start page's row of game cards (the widest page of the stack) does not widen the
+    window once a game and the engine dock are shown: the window keeps the size it was given."""
+    assert window.width() == 1000
+    window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)), manual_dice=False)
+    qtbot.waitUntil(lambda: window.engine_dock.isVisible())
+    qtbot.waitUntil(lambda: window.game_view.board.width() > 0)
+    assert window.minimumSizeHint().width() <= 1000
+    assert window.width() == 1000
+    window.show_start_page()
+    qtbot.waitUntil(lambda: not window.engine_dock.isVisible())
+    qtbot.waitUntil(lambda: window.start_page.width() >= window.start_page.minimumSizeHint().width())
+    assert window.width() == 1000
