@@ -302,6 +302,7 @@ class MainWindow(QMainWindow):
             self.eval_bar.set_game(game_class)
             self.eval_bar.set_side_colors(getattr(self.game_view.board, "side_colors", None))
             self.eval_graph.set_game(game_class)
+            self.eval_graph.set_side_colors(getattr(self.game_view.board, "side_colors", None))
             first, second = player_names(game_class)
             self.graph_caption.setText(
                 f"The evaluation after each move: up is {first}'s advantage, down {second}'s. "

@@ -369,3 +369,29 @@ def test_a_game_fits_the_small_window_with_the_engine_dock(qtbot: QtBot, window:
     qtbot.waitUntil(lambda: not window.engine_dock.isVisible())
     qtbot.waitUntil(lambda: window.start_page.width() >= window.start_page.minimumSizeHint().width())
     assert window.width() == 1000
+
+
+@pytest.mark.parametrize(("name", "winner"), [("othello", 1), ("othello", 0), ("chess", 0), ("chess", 1)])
+def test_the_graph_shows_the_side_ahead_in_its_own_colour(qtbot: QtBot, name: str, winner: int) -> None:
+    """The side ahead owns most of the graph, in its own colour (White light, Black dark,
+    whichever of them moves first), as it owns most of the eval bar: player 0 from the
+    bottom up, player 1 from the top down; a light side must not turn grey on a light panel."""
+    from gui.panels.eval_bar import DARK_SIDE, LIGHT_SIDE
+
+    game = get_game(name)
+    graph = EvalGraph()
+    qtbot.addWidget(graph)
+    graph.resize(300, 90)
+    graph.set_game(game)
+    lead = Score(400.0, view=winner)  # four pawns or four discs up: clearly ahead, not won
+    graph.set_scores([None, *[lead for _ in range(10)]])
+    graph.show()
+    qtbot.waitExposed(graph)
+    image = graph.grab().toImage()
+    colour = {"white": LIGHT_SIDE.rgb(), "black": DARK_SIDE.rgb()}
+    ahead, behind = (colour[game.PLAYER_NAMES[side].lower()] for side in (winner, 1 - winner))
+    middle = graph.height() // 2
+    assert image.pixelColor(150, middle + 3).rgb() == ahead and image.pixelColor(150, middle - 3).rgb() == ahead
+    behind_edge = 6 if winner == 0 else graph.height() - 7  # just inside the plot on the far side
+    assert 0.5 < display.player0_share(lead, game) if winner == 0 else display.player0_share(lead, game) < 0.5
+    assert image.pixelColor(150, behind_edge).rgb() == behind, (name, winner)
