@@ -26,9 +26,11 @@ from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QFileDialog,
+    QFrame,
     QLabel,
     QMainWindow,
     QMessageBox,
+    QScrollArea,
     QSizePolicy,
     QStackedWidget,
     QTabWidget,
@@ -163,7 +165,11 @@ class MainWindow(QMainWindow):
         graph_layout.addStretch(1)
         self.add_engine_panel(self.graph_page, "Graph")
         self.add_engine_panel(self.features_panel, "Evaluation")
-        self.add_engine_panel(self.settings_panel, "Settings")
+        self.settings_page = QScrollArea()  # a long form: it scrolls in a small window
+        self.settings_page.setWidget(self.settings_panel)
+        self.settings_page.setWidgetResizable(True)
+        self.settings_page.setFrameShape(QFrame.Shape.NoFrame)
+        self.add_engine_panel(self.settings_page, "Settings")
         self.game_view.set_eval_bar(self.eval_bar)
         self.game_view.orientation_changed.connect(self.eval_bar.set_flipped)
         self.eval_graph.ply_clicked.connect(lambda ply: self.game_view.moves.moves.show_ply(ply))

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal, Slot
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -193,6 +193,62 @@ CURRENT_MOVE = ("current", "Searching")
 """The root move being searched: its own row, as wide as the panel (a backgammon turn is long)."""
 
 
+class StatsGrid(QWidget):
+    """The counters as caption/value pairs: two pairs side by side when there is room, one
+    pair a row in a narrow engine dock (a small window), so the panel never asks for the
+    width of two pairs; the last row (the move being searched) spans the grid."""
+
+    def __init__(self, pairs: list[tuple[QLabel, QWidget]], wide_row: tuple[QLabel, QWidget]) -> None:
+        super().__init__()
+        self._pairs = pairs
+        self._wide_row = wide_row
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setHorizontalSpacing(10)
+        self._grid.setVerticalSpacing(2)
+        self._columns = 0
+        self._lay_out(1)
+        self._narrow_width = self._grid.minimumSize().width()
+        self._lay_out(2)
+        self._wide_width = self._grid.minimumSize().width()
+
+    @property
+    def columns(self) -> int:
+        """Pairs side by side (1 or 2)."""
+        return self._columns
+
+    def _lay_out(self, columns: int) -> None:
+        if columns == self._columns:
+            return
+        grid = self._grid
+        while grid.count():
+            grid.takeAt(0)
+        for column in range(6):
+            grid.setColumnStretch(column, 0)
+            grid.setColumnMinimumWidth(column, 0)
+        rows = (len(self._pairs) + columns - 1) // columns
+        for index, (caption, value) in enumerate(self._pairs):
+            pair, row = divmod(index, rows)
+            grid.addWidget(caption, row, pair * 3)
+            grid.addWidget(value, row, pair * 3 + 1)
+        caption, value = self._wide_row
+        grid.addWidget(caption, rows, 0)
+        grid.addWidget(value, rows, 1, 1, 3 * columns - 1)
+        if columns > 1:
+            grid.setColumnMinimumWidth(2, 16)  # between the two columns of counters
+        grid.setColumnStretch(3 * columns - 1, 1)  # spare width goes to the right
+        self._columns = columns
+        grid.invalidate()
+        self.updateGeometry()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(self._narrow_width, super().minimumSizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._lay_out(2 if event.size().width() >= self._wide_width else 1)
+
+
 class EnginePanel(QWidget):
     """Depth, score from a named side, PV in the game's notation, counters, the iteration
     table and (MCTS, chance roots) the root moves; the algorithm and its settings.
@@ -244,33 +300,24 @@ class EnginePanel(QWidget):
         self.pv_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         layout.addWidget(self.pv_label)
 
-        grid = QGridLayout()
-        grid.setHorizontalSpacing(10)
-        grid.setVerticalSpacing(2)
         self.stat_labels: dict[str, StatLabel] = {}
         half = (len(STATS) + 1) // 2
-        columns = [STATS[:half], STATS[half:]]
         metrics = QFontMetrics(numbers)
-        for pair, stats in enumerate(columns):
+        pairs: list[tuple[QLabel, QWidget]] = []
+        for pair, stats in enumerate([STATS[:half], STATS[half:]]):
             width = max(metrics.horizontalAdvance(widest) for _, _, widest in stats) + 4
-            for row, (key, caption, _widest) in enumerate(stats):
-                caption_label = QLabel(caption)
+            for key, caption, _widest in stats:
                 value = StatLabel(width, numbers)
-                grid.addWidget(caption_label, row, pair * 3)
-                grid.addWidget(value, row, pair * 3 + 1)
+                pairs.append((QLabel(caption), value))
                 self.stat_labels[key] = value
-        caption_label = QLabel(CURRENT_MOVE[1])
         current = StatLabel(0, numbers)
         current.setMinimumWidth(0)
         current.setMaximumWidth(16777215)
         current.setAlignment(ALIGN_TEXT)
         current.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        grid.addWidget(caption_label, half, 0)
-        grid.addWidget(current, half, 1, 1, 5)
         self.stat_labels[CURRENT_MOVE[0]] = current
-        grid.setColumnMinimumWidth(2, 16)  # between the two columns of counters
-        grid.setColumnStretch(5, 1)  # spare width goes to the right of both
-        layout.addLayout(grid)
+        self.stats = StatsGrid(pairs, (QLabel(CURRENT_MOVE[1]), current))
+        layout.addWidget(self.stats)
 
         self.settings_label = QLabel("")
         self.settings_label.setObjectName("engineSettings")

@@ -395,3 +395,21 @@ def test_the_graph_shows_the_side_ahead_in_its_own_colour(qtbot: QtBot, name: st
     behind_edge = 6 if winner == 0 else graph.height() - 7  # just inside the plot on the far side
     assert 0.5 < display.player0_share(lead, game) if winner == 0 else display.player0_share(lead, game) < 0.5
     assert image.pixelColor(150, behind_edge).rgb() == behind, (name, winner)
+
+
+def test_the_engine_dock_leaves_the_board_its_room_in_a_small_window(qtbot: QtBot, window: Any) -> None:
+    """At 1000 px the dock takes its share (30 %), not the width of two columns of counters
+    or of the settings form: the counters stack one pair a row, every one wholly in sight."""
+    from gui.main_window import ENGINE_DOCK_SHARE
+
+    window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)), manual_dice=False)
+    panel = window.engine_panel
+    qtbot.waitUntil(lambda: panel.isVisible() and panel.stats.columns == 1)
+    assert window.engine_dock.width() <= ENGINE_DOCK_SHARE * window.width() + 10
+    for label in panel.stat_labels.values():
+        corner = label.mapTo(panel, label.rect().bottomRight())
+        assert panel.rect().contains(corner), label.text()
+    window.resize(1400, 860)  # the large window: two pairs side by side again
+    qtbot.waitUntil(lambda: panel.stats.columns == 2)
+    rows = {label.mapTo(panel, label.rect().topLeft()).y() for label in panel.stat_labels.values()}
+    assert len(rows) == 6  # five rows of two pairs and the move being searched
