@@ -399,7 +399,8 @@ def test_the_graph_shows_the_side_ahead_in_its_own_colour(qtbot: QtBot, name: st
 
 def test_the_engine_dock_leaves_the_board_its_room_in_a_small_window(qtbot: QtBot, window: Any) -> None:
     """At 1000 px the dock takes its share (30 %), not the width of two columns of counters
-    or of the settings form: the counters stack one pair a row, every one wholly in sight."""
+    or of the settings form: the counters stack one pair a row, every one wholly in sight,
+    and the settings fit the width (a long algorithm name is elided in its box)."""
     from gui.main_window import ENGINE_DOCK_SHARE
 
     window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)), manual_dice=False)
@@ -409,6 +410,10 @@ def test_the_engine_dock_leaves_the_board_its_room_in_a_small_window(qtbot: QtBo
     for label in panel.stat_labels.values():
         corner = label.mapTo(panel, label.rect().bottomRight())
         assert panel.rect().contains(corner), label.text()
+    window.engine_tabs.setCurrentWidget(window.settings_page)
+    qtbot.waitUntil(lambda: window.settings_panel.isVisible())
+    assert window.settings_page.horizontalScrollBar().maximum() == 0  # the form scrolls down only
+    window.engine_tabs.setCurrentWidget(panel)
     window.resize(1400, 860)  # the large window: two pairs side by side again
     qtbot.waitUntil(lambda: panel.stats.columns == 2)
     rows = {label.mapTo(panel, label.rect().topLeft()).y() for label in panel.stat_labels.values()}
