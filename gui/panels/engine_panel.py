@@ -583,6 +583,10 @@ class EnginePanel(QWidget):
             visits = display.count_text(stat.visits) if total else display.NO_VALUE
             rows.append((display.move_text(root, stat.move), visits, share, f"{stat.value:+.3f}"))
         self.root_moves.replace(rows)
+        # Columns with nothing to say are hidden, so the value stays in sight in a narrow dock:
+        # visits are MCTS's, a share MCTS's or the dice's (a chance root).
+        self.root_move_view.setColumnHidden(1, not total)
+        self.root_move_view.setColumnHidden(2, not (total or chances))
         index = self.tabs.indexOf(self.root_move_view)
         if not self.tabs.isTabEnabled(index):
             self.tabs.setTabEnabled(index, True)

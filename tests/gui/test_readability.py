@@ -418,3 +418,32 @@ def test_the_engine_dock_leaves_the_board_its_room_in_a_small_window(qtbot: QtBo
     qtbot.waitUntil(lambda: panel.stats.columns == 2)
     rows = {label.mapTo(panel, label.rect().topLeft()).y() for label in panel.stat_labels.values()}
     assert len(rows) == 6  # five rows of two pairs and the move being searched
+
+
+def test_root_moves_of_a_searched_turn_keep_their_value_in_sight(qtbot: QtBot, bridge: Any) -> None:
+    """A backgammon turn searched by expectiminimax has no visits and no share: those columns
+    are hidden, and the value column stands within a narrow (300 px) panel; at a chance root
+    the chance column is back."""
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    panel.resize(300, 600)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.connect_bridge(bridge)
+    state = new_game("backgammon")
+    for roll, _chance in state.chance_outcomes():
+        turn = state.copy()
+        turn.play(roll)
+        if len(turn.legal_moves()) > 1:
+            break
+    with qtbot.waitSignal(bridge.search_finished, timeout=30_000):
+        bridge.start_search(turn, SearchSettings(algorithm="star2", book=False), Limits(depth=1))
+    view = panel.root_move_view
+    qtbot.waitUntil(lambda: panel.tabs.currentWidget() is view)
+    assert len(panel.root_moves.rows) >= 2
+    assert view.isColumnHidden(1) and view.isColumnHidden(2)
+    assert view.columnViewportPosition(3) + 40 <= view.viewport().width()  # the value's digits show
+    with qtbot.waitSignal(bridge.search_finished, timeout=30_000):
+        bridge.start_search(state, SearchSettings(algorithm="star2", book=False), Limits(depth=1))
+    qtbot.waitUntil(lambda: len(panel.root_moves.rows) == len(state.chance_outcomes()))
+    assert view.isColumnHidden(1) and not view.isColumnHidden(2)
