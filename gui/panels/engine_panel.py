@@ -480,6 +480,9 @@ class EnginePanel(QWidget):
         elif event.best_move is not None:
             self.pv_label.setText(display.move_text(info.root, event.best_move))
         self._show_counters(event.nodes, event.nps, event.time, None, event.depth, event.seldepth)
+        if not self.iterations.rows:  # nothing searched depth by depth (a book move, a known
+            for key in ("tt", "cutoffs", "first_cut", "ebf"):  # answer): the last search's
+                self.stat_labels[key].setText(display.NO_VALUE)  # rates are not this one's
         stats = event.stats
         if stats.tt_probes:
             self.stat_labels["tt"].setText(display.percent_text(stats.tt_hit_rate))

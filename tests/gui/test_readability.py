@@ -447,3 +447,36 @@ def test_root_moves_of_a_searched_turn_keep_their_value_in_sight(qtbot: QtBot, b
         bridge.start_search(state, SearchSettings(algorithm="star2", book=False), Limits(depth=1))
     qtbot.waitUntil(lambda: len(panel.root_moves.rows) == len(state.chance_outcomes()))
     assert view.isColumnHidden(1) and not view.isColumnHidden(2)
+
+
+CUBE_ROLL = "omfwATDgc/ABMA:MAEAAAAAAAAA"
+"""Backgammon, O to act before the roll: ``roll`` (no double) is the game's forced answer."""
+
+
+def test_a_known_answer_does_not_keep_the_last_searchs_rates(qtbot: QtBot, bridge: Any) -> None:
+    """After a real search, a known answer (nothing searched) shows no cut-offs or branching
+    factor: the numbers left there would be the previous search's, next to 0 nodes."""
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    panel.connect_bridge(bridge)
+    game = get_game("backgammon")
+    turn = new_game("backgammon")
+    turn.play(next(roll for roll, _chance in turn.chance_outcomes() if roll_is_a_choice(turn, roll)))
+    with qtbot.waitSignal(bridge.search_finished, timeout=30_000):
+        bridge.start_search(turn, SearchSettings(algorithm="star2"), Limits(depth=2))
+    assert panel.stat_labels["cutoffs"].text() != display.NO_VALUE
+    cube = game.from_text(CUBE_ROLL)
+    assert cube.forced_answer() is not None and len(cube.legal_moves()) > 1
+    with qtbot.waitSignal(bridge.search_finished, timeout=30_000) as finished:
+        bridge.start_search(cube, SearchSettings(algorithm="star2"), Limits(depth=2))
+    assert finished.args[0].forced and finished.args[0].nodes == 0
+    assert panel.status_label.text().startswith("Known answer")
+    for key in ("tt", "cutoffs", "first_cut", "ebf"):
+        assert panel.stat_labels[key].text() == display.NO_VALUE, key
+    assert panel.stat_labels["nodes"].text() == "0"
+
+
+def roll_is_a_choice(state: Any, roll: Any) -> bool:
+    after = state.copy()
+    after.play(roll)
+    return len(after.legal_moves()) > 1
