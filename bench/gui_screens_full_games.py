@@ -1,5 +1,6 @@
 """Screenshots of the end of one whole game of each game, played by mouse clicks in the real
-window at the small size against the computer at a short time a move (offscreen ``grab()``).
+window (small, 1000 x 680, or large, 1400 x 860) against the computer at a short time a move
+(offscreen ``grab()``).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python bench/gui_screens_full_games.py [--out DIR]
         [--games chess othello ...] [--seconds 0.1] [--size small|large]
