@@ -56,8 +56,9 @@ from ai.search.common import (
     REVERSE_FUTILITY_DEPTH,
     REVERSE_FUTILITY_MARGIN,
     SEE_CAPTURE_MARGIN,
-    SEE_PRUNING_DEPTH,
+    SEE_CAPTURE_PRUNING_DEPTH,
     SEE_QUIET_MARGIN,
+    SEE_QUIET_PRUNING_DEPTH,
     DRAW_SCORE,
     SOLVED_DEPTH,
     NodeSearch,
@@ -265,9 +266,14 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
             if may_prune and best > -WIN_THRESHOLD:
                 # A capture is pruned by SEE alone; a quiet move by futility, its number
                 # (late move pruning) or SEE, each asked only when the cheaper ones did
-                # not decide, and never when it gives check.
+                # not decide; neither when it gives check.
                 if not is_quiet:
-                    if see_pruning and depth <= SEE_PRUNING_DEPTH and not state.exchange_at_least(move, -SEE_CAPTURE_MARGIN * depth):  # type: ignore[attr-defined]
+                    if (
+                        see_pruning
+                        and depth <= SEE_CAPTURE_PRUNING_DEPTH
+                        and not state.exchange_at_least(move, -SEE_CAPTURE_MARGIN * depth)  # type: ignore[attr-defined]
+                        and not gives_check(move)
+                    ):
                         tools.horizon_leaves += 1
                         continue
                 elif (
@@ -275,7 +281,7 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
                     or (late_move_limit and number > late_move_limit)
                     or (
                         see_pruning
-                        and depth <= SEE_PRUNING_DEPTH
+                        and depth <= SEE_QUIET_PRUNING_DEPTH
                         and not state.exchange_at_least(move, -SEE_QUIET_MARGIN * depth * depth)  # type: ignore[attr-defined]
                     )
                 ):

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal, Slot
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, Score
 from ai.search.chance_common import next_decider
+from games import GAME_NAMES, get_game
 from games.base import CHANCE, GameState
 from gui.engine_bridge import EngineBridge, SearchInfo
 from gui.dialogs.new_game import game_title
@@ -119,7 +120,7 @@ class RowsModel(QAbstractTableModel):
 
 ITERATION_COLUMNS = [
     Column("Depth", "99/99"),
-    Column("Score", "≥ mated in 9"),
+    Column("Score", max((display.widest_score_value(get_game(name)) for name in GAME_NAMES), key=len)),
     Column("Nodes", "99,999,999"),
     Column("Time", "99.99 s"),
     Column("EBF", "99.99"),
@@ -192,6 +193,62 @@ CURRENT_MOVE = ("current", "Searching")
 """The root move being searched: its own row, as wide as the panel (a backgammon turn is long)."""
 
 
+class StatsGrid(QWidget):
+    """The counters as caption/value pairs: two pairs side by side when there is room, one
+    pair a row in a narrow engine dock (a small window), so the panel never asks for the
+    width of two pairs; the last row (the move being searched) spans the grid."""
+
+    def __init__(self, pairs: list[tuple[QLabel, QWidget]], wide_row: tuple[QLabel, QWidget]) -> None:
+        super().__init__()
+        self._pairs = pairs
+        self._wide_row = wide_row
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setHorizontalSpacing(10)
+        self._grid.setVerticalSpacing(2)
+        self._columns = 0
+        self._lay_out(1)
+        self._narrow_width = self._grid.minimumSize().width()
+        self._lay_out(2)
+        self._wide_width = self._grid.minimumSize().width()
+
+    @property
+    def columns(self) -> int:
+        """Pairs side by side (1 or 2)."""
+        return self._columns
+
+    def _lay_out(self, columns: int) -> None:
+        if columns == self._columns:
+            return
+        grid = self._grid
+        while grid.count():
+            grid.takeAt(0)
+        for column in range(6):
+            grid.setColumnStretch(column, 0)
+            grid.setColumnMinimumWidth(column, 0)
+        rows = (len(self._pairs) + columns - 1) // columns
+        for index, (caption, value) in enumerate(self._pairs):
+            pair, row = divmod(index, rows)
+            grid.addWidget(caption, row, pair * 3)
+            grid.addWidget(value, row, pair * 3 + 1)
+        caption, value = self._wide_row
+        grid.addWidget(caption, rows, 0)
+        grid.addWidget(value, rows, 1, 1, 3 * columns - 1)
+        if columns > 1:
+            grid.setColumnMinimumWidth(2, 16)  # between the two columns of counters
+        grid.setColumnStretch(3 * columns - 1, 1)  # spare width goes to the right
+        self._columns = columns
+        grid.invalidate()
+        self.updateGeometry()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(self._narrow_width, super().minimumSizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._lay_out(2 if event.size().width() >= self._wide_width else 1)
+
+
 class EnginePanel(QWidget):
     """Depth, score from a named side, PV in the game's notation, counters, the iteration
     table and (MCTS, chance roots) the root moves; the algorithm and its settings.
@@ -207,6 +264,10 @@ class EnginePanel(QWidget):
         self._info: SearchInfo | None = None
         self._game: type[GameState] | None = None
         self._last_score: Score | None = None
+        self._exact_line = display.NO_VALUE
+        """The principal variation of the last complete iteration (kept through a fail)."""
+        self._shown_game: type[GameState] | None = None
+        """The game whose numbers the labels show (``None``: dashes)."""
         self._best_move: object | None = None
         numbers = tabular_font(self.font())
 
@@ -239,33 +300,24 @@ class EnginePanel(QWidget):
         self.pv_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         layout.addWidget(self.pv_label)
 
-        grid = QGridLayout()
-        grid.setHorizontalSpacing(10)
-        grid.setVerticalSpacing(2)
         self.stat_labels: dict[str, StatLabel] = {}
         half = (len(STATS) + 1) // 2
-        columns = [STATS[:half], STATS[half:]]
         metrics = QFontMetrics(numbers)
-        for pair, stats in enumerate(columns):
+        pairs: list[tuple[QLabel, QWidget]] = []
+        for pair, stats in enumerate([STATS[:half], STATS[half:]]):
             width = max(metrics.horizontalAdvance(widest) for _, _, widest in stats) + 4
-            for row, (key, caption, _widest) in enumerate(stats):
-                caption_label = QLabel(caption)
+            for key, caption, _widest in stats:
                 value = StatLabel(width, numbers)
-                grid.addWidget(caption_label, row, pair * 3)
-                grid.addWidget(value, row, pair * 3 + 1)
+                pairs.append((QLabel(caption), value))
                 self.stat_labels[key] = value
-        caption_label = QLabel(CURRENT_MOVE[1])
         current = StatLabel(0, numbers)
         current.setMinimumWidth(0)
         current.setMaximumWidth(16777215)
         current.setAlignment(ALIGN_TEXT)
         current.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        grid.addWidget(caption_label, half, 0)
-        grid.addWidget(current, half, 1, 1, 5)
         self.stat_labels[CURRENT_MOVE[0]] = current
-        grid.setColumnMinimumWidth(2, 16)  # between the two columns of counters
-        grid.setColumnStretch(5, 1)  # spare width goes to the right of both
-        layout.addLayout(grid)
+        self.stats = StatsGrid(pairs, (QLabel(CURRENT_MOVE[1]), current))
+        layout.addWidget(self.stats)
 
         self.settings_label = QLabel("")
         self.settings_label.setObjectName("engineSettings")
@@ -308,6 +360,7 @@ class EnginePanel(QWidget):
         self._info = info
         self._game = type(info.root)
         self._last_score = None
+        self._exact_line = display.NO_VALUE
         self._set_best_move(None)
         game = self._game
         self.iterations.clear()
@@ -322,24 +375,40 @@ class EnginePanel(QWidget):
         self.root_moves.set_header(3, f"Value ({mover_name})")
         self.tabs.setTabEnabled(self.tabs.indexOf(self.root_move_view), False)
         self.status_label.setText(f"Thinking: {game_title(game.NAME)}, {self._limits_text(info)}")
-        self.score_label.setText(display.NO_VALUE)
-        self.pv_label.setText(display.NO_VALUE)
-        for label in self.stat_labels.values():
-            label.setText(display.NO_VALUE)
+        if self._shown_game is game:  # the last search's numbers stay, greyed, until this one has its own
+            self._set_stale(True)
+        else:  # nothing of another game means anything here
+            self.score_label.setText(display.NO_VALUE)
+            self.pv_label.setText(display.NO_VALUE)
+            for label in self.stat_labels.values():
+                label.setText(display.NO_VALUE)
+        self.stat_labels["current"].setText(display.NO_VALUE)
         self.settings_label.setText(display.settings_summary(info.settings, game))
         self.tabs.setCurrentWidget(self.iteration_view)
 
     @Slot(object)
     def on_iteration(self, event: Iteration) -> None:
+        """A completed depth, or an aspiration fail reported before its re-search: then the
+        score reads as the bound it is (``White ≥ +0.35``, as chess GUIs show a fail high or
+        low), never a dash, and the line shown stays the last complete one (a fail low has
+        none; a fail high only its new first move, written in front of it)."""
         info, game = self._info, self._game
         if info is None or game is None or event.search_id != info.search_id:
             return
-        self._last_score = event.score
-        mark = display.bound_mark(event.bound, event.score)
+        is_exact = event.bound == "exact"
+        self._set_stale(False)
+        if is_exact or self._last_score is None:
+            self._last_score = event.score
         line = display.line_text(info.root, event.pv)
-        self.score_label.setText(mark + display.score_text(event.score, game))
-        self.pv_label.setText(line)
-        self.pv_label.setToolTip(line)  # the whole line, should it not fit its three rows
+        self.score_label.setText(display.score_text(event.score, game, event.bound))
+        if is_exact:
+            self._exact_line = line
+            self.pv_label.setText(line)
+            self.pv_label.setToolTip(line)  # the whole line, should it not fit its three rows
+        else:
+            shown = self._fail_line(info.root, event)
+            self.pv_label.setText(shown)
+            self.pv_label.setToolTip(shown)
         self._show_counters(event.nodes, event.nps, event.time, event.hashfull, event.depth, event.seldepth)
         self.stat_labels["tt"].setText(display.percent_text(event.tt_hit_rate))
         self.stat_labels["cutoffs"].setText(display.count_text(event.cutoffs))
@@ -348,25 +417,46 @@ class EnginePanel(QWidget):
         self.iterations.append(
             (
                 f"{event.depth}/{event.seldepth}",
-                mark + display.score_value_text(event.score, game),
+                display.bound_mark(event.bound, event.score) + display.score_value_text(event.score, game),
                 display.count_text(event.nodes),
                 display.seconds_text(event.time),
                 display.ebf_text(event.ebf),
                 display.percent_text(event.tt_hit_rate, compact=True),
                 display.percent_text(event.first_move_cutoff_rate, compact=True),
-                line,
+                line if is_exact else self._fail_note(info.root, event),
             )
         )
         self.iteration_view.scrollToBottom()
-        if event.pv and event.bound == "exact":
+        if event.pv and is_exact:
             self._set_best_move(event.pv[0])
         if event.root_moves:
             self._show_root_moves(event.root_moves)
+
+    @staticmethod
+    def _fail_note(root: GameState, event: Iteration) -> str:
+        """An aspiration fail's row in the table: ``Rd1: fails high, re-searching`` (high or
+        low for the side to move, whose search it is; the score column has the bound)."""
+        note = f"{'fails high' if event.bound == 'lower' else 'fails low'}, re-searching"
+        if event.pv:
+            return f"{display.move_text(root, event.pv[0])}: {note}"
+        return note[:1].upper() + note[1:]
+
+    def _fail_line(self, root: GameState, event: Iteration) -> str:
+        """The line shown under a fail's score: the last complete line after a fail low; after
+        a fail high, that line if it starts with the new move, else the new move alone."""
+        before = self._exact_line
+        if event.pv:
+            first = display.move_text(root, event.pv[0])
+            if before.startswith(first + display.MOVE_SEPARATOR) or before.startswith(first + " | "):
+                return before
+            return f"{first} …"
+        return before
 
     @Slot(object)
     def on_progress(self, event: Progress) -> None:
         if self._info is None or event.search_id != self._info.search_id:
             return
+        self._set_counters_stale(False)
         self._show_counters(event.nodes, event.nps, event.time, event.hashfull, event.depth, None)
 
     @Slot(object)
@@ -383,12 +473,16 @@ class EnginePanel(QWidget):
         if info is None or game is None or event.search_id != info.search_id:
             return
         self._last_score = event.score
+        self._set_stale(False)
         self.score_label.setText(display.score_text(event.score, game))
         if event.pv:
             self.pv_label.setText(display.line_text(info.root, event.pv))
         elif event.best_move is not None:
             self.pv_label.setText(display.move_text(info.root, event.best_move))
         self._show_counters(event.nodes, event.nps, event.time, None, event.depth, event.seldepth)
+        if not self.iterations.rows:  # nothing searched depth by depth (a book move, a known
+            for key in ("tt", "cutoffs", "first_cut", "ebf"):  # answer): the last search's
+                self.stat_labels[key].setText(display.NO_VALUE)  # rates are not this one's
         stats = event.stats
         if stats.tt_probes:
             self.stat_labels["tt"].setText(display.percent_text(stats.tt_hit_rate))
@@ -402,9 +496,16 @@ class EnginePanel(QWidget):
         how = "stopped" if event.stopped else "done"
         if info.root.to_move() == CHANCE:  # nothing to choose before the dice: a value
             what = "Value before the roll"
+        elif event.book:  # nothing searched: the score is the position's static evaluation
+            what, how = f"Book move {display.move_text(info.root, event.best_move)}", "static evaluation"
+        elif event.forced:
+            what, how = f"Known answer {display.move_text(info.root, event.best_move)}", "no search needed"
         else:
             what = f"Best move {display.move_text(info.root, event.best_move)}"
-        self.status_label.setText(f"{what} ({how}, {display.seconds_text(event.time)})")
+        if event.book or event.forced:
+            self.status_label.setText(f"{what} ({how})")
+        else:
+            self.status_label.setText(f"{what} ({how}, {display.seconds_text(event.time)})")
 
     @Slot(str)
     def on_failed(self, message: str) -> None:
@@ -412,13 +513,38 @@ class EnginePanel(QWidget):
         self.stat_labels["current"].setText(display.NO_VALUE)
 
     def clear(self) -> None:
-        """Back to idle (a new game; a search stopped by the user)."""
+        """Back to idle with nothing shown (a new game: the last game's numbers mean nothing)."""
         self._info = None
+        self._shown_game = None
+        self._last_score = None
+        self._exact_line = display.NO_VALUE
         self._set_best_move(None)
+        self._set_stale(False)
         self.status_label.setText("Engine idle")
-        self.stat_labels["current"].setText(display.NO_VALUE)
+        self.score_label.setText(display.NO_VALUE)
+        self.pv_label.setText(display.NO_VALUE)
+        self.pv_label.setToolTip("")
+        for label in self.stat_labels.values():
+            label.setText(display.NO_VALUE)
+        self.iterations.clear()
+        self.root_moves.clear()
 
     # ----------------------------------------------------------------- helpers
+    def _set_stale(self, is_stale: bool) -> None:
+        """Grey the score, line and counters of the last search while a new one has shown
+        nothing yet, rather than flash dashes between every two searches of a game."""
+        if not is_stale and self._info is not None:
+            self._shown_game = self._game
+        for label in (self.score_label, self.pv_label):
+            if label.isEnabled() == is_stale:
+                label.setEnabled(not is_stale)
+        self._set_counters_stale(is_stale)
+
+    def _set_counters_stale(self, is_stale: bool) -> None:
+        for label in self.stat_labels.values():
+            if label.isEnabled() == is_stale:
+                label.setEnabled(not is_stale)
+
     def _set_best_move(self, move: object | None) -> None:
         if move != self._best_move:
             self._best_move = move
@@ -460,6 +586,10 @@ class EnginePanel(QWidget):
             visits = display.count_text(stat.visits) if total else display.NO_VALUE
             rows.append((display.move_text(root, stat.move), visits, share, f"{stat.value:+.3f}"))
         self.root_moves.replace(rows)
+        # Columns with nothing to say are hidden, so the value stays in sight in a narrow dock:
+        # visits are MCTS's, a share MCTS's or the dice's (a chance root).
+        self.root_move_view.setColumnHidden(1, not total)
+        self.root_move_view.setColumnHidden(2, not (total or chances))
         index = self.tabs.indexOf(self.root_move_view)
         if not self.tabs.isTabEnabled(index):
             self.tabs.setTabEnabled(index, True)

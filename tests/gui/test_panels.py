@@ -79,13 +79,13 @@ def test_the_panel_says_who_mates_in_how_many(qtbot: QtBot, bridge: EngineBridge
     qtbot.addWidget(panel)
     state = get_game("chess").from_text(BACK_RANK_MATE)
     run_search(qtbot, bridge, panel, state, SearchSettings(), Limits(depth=3))
-    assert panel.score_label.text() == "White mate in 1"
+    assert panel.score_label.text() == "White mates in 1"
     assert panel.pv_text().startswith("Ra8#")
     bar = EvalBar()
     qtbot.addWidget(bar)
     bar.set_game(get_game("chess"))
     bar.set_score(panel.score)
-    assert bar.share == 1.0 and bar.label_text() == "M1"
+    assert bar.share == 1.0 and bar.label_text() == "#1"
 
 
 def test_mcts_shows_root_moves_sorted_by_visits(qtbot: QtBot, bridge: EngineBridge) -> None:
