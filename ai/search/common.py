@@ -23,7 +23,7 @@ from ai.lazy_smp import make_orderer
 from ai.ordering import has_capture_scores, has_exchange_evaluation
 from ai.reporting import Reporter
 from ai.search import uses_quiescence
-from ai.scores import INFINITY, WIN_SCORE, terminal_score
+from ai.scores import INFINITY, WIN_SCORE, solved_score, terminal_score
 from ai.settings import SearchSettings
 from ai.tt import SearchTable, TranspositionTable, estimate_move_bytes
 
@@ -461,7 +461,7 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
                 child = state.solve(state.to_move(), empties, poll=poll)
                 if child is None:
                     return None
-                value = -child * tools.eval_scale
+                value = -solved_score(state, child, 1, tools.eval_scale)
         finally:
             state.undo()
         if best is None or value > best[0]:

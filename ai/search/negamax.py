@@ -35,7 +35,7 @@ from typing import Any
 from games.base import GameState
 
 from ai.observer import observed
-from ai.scores import INFINITY, WIN_THRESHOLD, from_tt, is_win_score, to_tt
+from ai.scores import INFINITY, WIN_THRESHOLD, from_tt, is_win_score, solved_score, to_tt
 from ai.search.common import (
     FUTILITY_BASE,
     FUTILITY_DEPTH,
@@ -121,7 +121,7 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
         if solved is None:
             return None
         check_now()  # a solve takes milliseconds: look at clock and stop flag now
-        value = solved * eval_scale
+        value = solved_score(state, solved, ply, eval_scale)
         if table is not None:
             table.store(key, SOLVED_DEPTH, to_tt(value, ply), EXACT, tt_move)
         return value
