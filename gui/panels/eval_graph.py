@@ -122,6 +122,11 @@ class EvalGraph(QWidget):
     def scores(self) -> list[Score | None]:
         return list(self._scores)
 
+    @property
+    def current_ply(self) -> int | None:
+        """The position marked (``None``: no marker)."""
+        return self._current
+
     # ------------------------------------------------------------------ geometry
     def _plot_rect(self) -> QRectF:
         return QRectF(self.rect()).adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
