@@ -179,7 +179,7 @@ class FittingTable(QTableView):
         self.fit_columns()
 
     def fit_columns(self) -> None:
-        if not self._drop_order:
+        if not self._drop_order or self.model() is None:
             return
         room = self.viewport().width()
         last = self.model().columnCount() - 1
