@@ -2,7 +2,9 @@
 
 Everything is built once and updated in place (label texts, rows appended to models), so a
 display refreshed ten times a second neither flickers nor makes the layout jump: value labels
-and table columns are as wide as their widest possible text from the start.
+and table columns are as wide as their widest possible text (the score's for the game
+searched) from the start; in a narrow dock the less important ones are hidden rather than
+cut off.
 
 Connect it to an ``EngineBridge`` with ``connect_bridge`` (or call the ``on_*`` slots).
 """
@@ -183,7 +185,7 @@ class FittingTable(QTableView):
             return
         room = self.viewport().width()
         last = self.model().columnCount() - 1
-        shown = [column for column in range(last + 1)]
+        shown = list(range(last + 1))
 
         def needed() -> int:
             fixed = sum(self._widths.get(column, 0) for column in shown if column != last)
@@ -335,6 +337,8 @@ class EnginePanel(QWidget):
         """The finished game's result and reason while the headline shows them."""
         self._before_game_over = ("", "")
         """The status and headline the result replaced (back after a take-back)."""
+        self._finished_status = ""
+        """The status line of this game's last finished search (``Best move Rc8# (done, …)``)."""
         numbers = tabular_font(self.font())
 
         layout = QVBoxLayout(self)
@@ -429,8 +433,8 @@ class EnginePanel(QWidget):
             self._before_game_over = (self.status_label.text(), self.score_label.text())
         self._game_over = (result, reason)
         status = f"Game over: {reason}" if reason else "Game over"
-        if self._shown_game is not None:
-            status += f". Below, the last search: {self._before_game_over[0]}"
+        if self._finished_status:
+            status += f". Below, the last search: {self._finished_status}"
         self.status_label.setText(status)
         self.score_label.setText(result)
         self._set_stale(True)
@@ -613,6 +617,7 @@ class EnginePanel(QWidget):
             self.status_label.setText(f"{what} ({how})")
         else:
             self.status_label.setText(f"{what} ({how}, {display.seconds_text(event.time)})")
+        self._finished_status = self.status_label.text()
         self._keep_game_over()
 
     @Slot(str)
@@ -625,6 +630,7 @@ class EnginePanel(QWidget):
         self._info = None
         self._shown_game = None
         self._game_over = None
+        self._finished_status = ""
         self._last_score = None
         self._exact_line = display.NO_VALUE
         self._set_best_move(None)

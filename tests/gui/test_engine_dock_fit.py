@@ -77,6 +77,18 @@ def test_the_humans_winning_move_heads_the_panel_with_the_result(qtbot: QtBot, w
     assert panel.status_label.text() == "Game over: X has three in a row"  # no search to speak of
 
 
+def test_a_resignation_while_the_engine_thinks_is_no_search_result(qtbot: QtBot, window: Any) -> None:
+    """The search cut short by the resignation never finished: the status names none."""
+    computer = PlayerConfig(kind=COMPUTER, strength="time", seconds=60.0).for_game("chess")
+    session = window.start_game("chess", (computer, PlayerConfig(kind=HUMAN)))
+    qtbot.waitUntil(lambda: session.is_thinking, timeout=10_000)
+    with qtbot.waitSignal(session.game_over, timeout=5_000):
+        session.resign()  # the human's side, Black
+    panel = window.engine_panel
+    assert panel.score_label.text() == "White wins"
+    assert panel.status_label.text() == "Game over: Black resigned"
+
+
 # ----------------------------------------------------------------- the graph marker
 def marker_rows(graph: EvalGraph, ply: int, colour: QColor) -> tuple[int, int]:
     """Rows of the plot with the marker's colour within 2 px of the ply's x, and all rows."""
