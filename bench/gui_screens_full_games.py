@@ -1,5 +1,5 @@
 """Screenshots of the end of one whole game of each game, played by mouse clicks in the real
-window (small, 1000 x 680, or large, 1400 x 860) against the computer at a short time a move
+window (small, 1000 x 680, large, 1400 x 860, or wide, 1600 x 1000) against the computer at a short time a move
 (offscreen ``grab()``).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python bench/gui_screens_full_games.py [--out DIR]
@@ -42,7 +42,7 @@ from gui.main_window import MainWindow, apply_theme  # noqa: E402
 from gui.players import COMPUTER, HUMAN, PlayerConfig  # noqa: E402
 from gui.session import GameSession  # noqa: E402
 
-SIZES = {"large": (1400, 860), "small": (1000, 680)}
+SIZES = {"large": (1400, 860), "small": (1000, 680), "wide": (1600, 1000)}
 LEFT = Qt.MouseButton.LeftButton
 HUMAN_SIDE = 0
 PLY_CAP = 3000

@@ -46,7 +46,7 @@ from gui.dialogs.new_game import NewGameDialog, game_title
 from gui.gamefile import GameRecord, RecordError, default_extension, read_game, read_paste, write_game
 from gui.game_view import GameView
 from gui.players import PlayerConfig
-from gui.session import DRAW, FIRST_WINS, SECOND_WINS, GameSession
+from gui.session import DRAW, FIRST_WINS, SECOND_WINS, GameSession, named, result_text
 from gui.settings import Settings, data_dir
 from gui.panels.engine_panel import EnginePanel
 from gui.panels.eval_bar import EvalBar
@@ -335,7 +335,12 @@ class MainWindow(QMainWindow):
         if self.eval_graph.scores != scores:
             self.eval_graph.set_scores(scores, ["", *[entry.name for entry in session.history]])
         shown = self.game_view.shown_ply()
-        self.eval_graph.set_current_ply(shown)
+        self.eval_graph.set_current_ply(len(scores) - 1 if shown is None else shown)  # the live position too
+        if session.is_over:
+            names = player_names(session.game_class)
+            self.engine_panel.show_game_over(result_text(session.result, names), named(session.reason, names))
+        else:
+            self.engine_panel.clear_game_over()
         state = session.state if shown is None else session.state_at(shown)
         if not state.is_terminal():
             self.features_panel.set_state(state)

@@ -2,16 +2,19 @@
 
 Everything is built once and updated in place (label texts, rows appended to models), so a
 display refreshed ten times a second neither flickers nor makes the layout jump: value labels
-and table columns are as wide as their widest possible text from the start.
+and table columns are as wide as their widest possible text (the score's for the game
+searched) from the start; in a narrow dock the less important ones are hidden rather than
+cut off.
 
 Connect it to an ``EngineBridge`` with ``connect_bridge`` (or call the ``on_*`` slots).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal, Slot
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -49,13 +52,23 @@ def tabular_font(base: QFont) -> QFont:
     return font
 
 
-class Column:
-    """A table column: header, alignment and the widest text it will hold (sets its width)."""
+CELL_PADDING = 10
+"""Pixels beside a column's widest text: the item view's and the header's text margins
+(3 and 4 a side in Fusion) with a little room to spare, so no text is ever elided."""
+MIN_LINE_WIDTH = 90
+"""The narrowest principal variation column worth showing (a move or two; the whole line is
+in the label above and in the cell's tooltip)."""
 
-    def __init__(self, header: str, widest: str, align: Qt.AlignmentFlag = ALIGN_NUMBER) -> None:
+
+class Column:
+    """A table column: header, alignment, the widest text it will hold (sets its width) and
+    a tooltip for a terse header."""
+
+    def __init__(self, header: str, widest: str, align: Qt.AlignmentFlag = ALIGN_NUMBER, tip: str = "") -> None:
         self.header = header
         self.widest = widest
         self.align = align
+        self.tip = tip
 
 
 class RowsModel(QAbstractTableModel):
@@ -79,13 +92,17 @@ class RowsModel(QAbstractTableModel):
             return self.rows[index.row()][index.column()]
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return self.columns[index.column()].align
+        if role == Qt.ItemDataRole.ToolTipRole and not self.columns[index.column()].widest:
+            return self.rows[index.row()][index.column()]  # a free-width cell may be elided
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
-        if role != Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal:
             return None
-        if orientation == Qt.Orientation.Horizontal:
+        if role == Qt.ItemDataRole.DisplayRole:
             return self.columns[section].header
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.columns[section].tip or None
         return None
 
     def set_header(self, column: int, text: str) -> None:
@@ -119,17 +136,21 @@ class RowsModel(QAbstractTableModel):
 
 
 ITERATION_COLUMNS = [
-    Column("Depth", "99/99"),
+    Column("Depth", "99/99", tip="Depth / selective depth (the deepest line searched)"),
     Column("Score", max((display.widest_score_value(get_game(name)) for name in GAME_NAMES), key=len)),
-    Column("Nodes", "99,999,999"),
-    Column("Time", "99.99 s"),
-    Column("EBF", "99.99"),
-    Column("TT hits", "100.0%"),
-    Column("1st cut", "100.0%"),
+    Column("Nodes", "99,999,999", tip="Positions visited up to this depth"),
+    Column("Time", "99.99 s", tip="Seconds from the start of the search"),
+    Column("EBF", "99.99", tip="Effective branching factor: this depth's nodes over the last one's"),
+    Column("TT hits", "100.0%", tip="Transposition table: probes that found the position"),
+    Column("1st cut", "100.0%", tip="Cut-offs made by the first move tried (good ordering: high)"),
     Column("Principal variation", "", ALIGN_TEXT),
 ]
 """Per iteration: what a student compares between settings (rates and cut-off counts of the
 running search are in the counters above the table)."""
+ITERATION_DROP_ORDER = (7, 6, 5, 4, 3)
+"""The iteration columns that give way in a narrow dock, first to last: the line (it is in
+the label above), the rates (the latest are in the counters), the time; depth, score and
+nodes always stay."""
 ROOT_MOVE_COLUMNS = [
     Column("Move", "24/18 13/11 24/18 13/11", ALIGN_TEXT),
     Column("Visits", "99,999,999"),
@@ -138,9 +159,56 @@ ROOT_MOVE_COLUMNS = [
 ]
 
 
-def make_table(model: RowsModel, font: QFont) -> QTableView:
-    """A read-only table whose fixed columns are as wide as their widest text."""
-    view = QTableView()
+class FittingTable(QTableView):
+    """A table whose less important columns give way, in a set order, when the view is too
+    narrow for all of them (a small window's engine dock): the columns kept stand wholly in
+    sight, neither elided nor scrolled to; a wider view brings the others back."""
+
+    def __init__(self, drop_order: Sequence[int] = ()) -> None:
+        super().__init__()
+        self._drop_order = tuple(drop_order)
+        self._widths: dict[int, int] = {}
+        """The fixed columns' widths (the last column stretches over what is left)."""
+
+    def size_column(self, column: int) -> None:
+        """A fixed column as wide as its widest text or its header (after either changed)."""
+        spec: Column = self.model().columns[column]  # type: ignore[attr-defined]
+        text_width = QFontMetrics(self.font()).horizontalAdvance(spec.widest)
+        header_width = QFontMetrics(self.horizontalHeader().font()).horizontalAdvance(spec.header)
+        self._widths[column] = max(text_width, header_width) + CELL_PADDING
+        self.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+        self.horizontalHeader().resizeSection(column, self._widths[column])
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        if not self._drop_order or self.model() is None:
+            return
+        room = self.viewport().width()
+        last = self.model().columnCount() - 1
+        shown = list(range(last + 1))
+
+        def needed() -> int:
+            fixed = sum(self._widths.get(column, 0) for column in shown if column != last)
+            return fixed + (MIN_LINE_WIDTH if last in shown else 0)
+
+        for column in self._drop_order:
+            if needed() <= room:
+                break
+            shown.remove(column)
+        for column in self._drop_order:
+            if self.isColumnHidden(column) != (column not in shown):
+                self.setColumnHidden(column, column not in shown)
+
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Resize:  # the dock's width, or a scroll bar came or went
+            self.fit_columns()
+        return super().viewportEvent(event)
+
+
+def make_table(model: RowsModel, font: QFont, drop_order: Sequence[int] = ()) -> FittingTable:
+    """A read-only table whose fixed columns are as wide as their widest text; those in
+    ``drop_order`` are hidden, in that order, while the view is too narrow for them."""
+    view = FittingTable(drop_order)
     view.setModel(model)
     view.setFont(font)
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -151,16 +219,12 @@ def make_table(model: RowsModel, font: QFont) -> QTableView:
     view.setTextElideMode(Qt.TextElideMode.ElideRight)
     view.setAlternatingRowColors(True)
     view.verticalHeader().hide()
-    metrics = QFontMetrics(font)
     header = view.horizontalHeader()
     header.setMinimumSectionSize(8)
-    view.verticalHeader().setDefaultSectionSize(metrics.height() + 6)
-    header_metrics = QFontMetrics(header.font())
+    view.verticalHeader().setDefaultSectionSize(QFontMetrics(font).height() + 6)
     for column, spec in enumerate(model.columns):
         if spec.widest:
-            width = max(metrics.horizontalAdvance(spec.widest), header_metrics.horizontalAdvance(spec.header)) + 14
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
-            header.resizeSection(column, width)
+            view.size_column(column)
     header.setStretchLastSection(True)
     return view
 
@@ -269,6 +333,12 @@ class EnginePanel(QWidget):
         self._shown_game: type[GameState] | None = None
         """The game whose numbers the labels show (``None``: dashes)."""
         self._best_move: object | None = None
+        self._game_over: tuple[str, str] | None = None
+        """The finished game's result and reason while the headline shows them."""
+        self._before_game_over = ("", "")
+        """The status and headline the result replaced (back after a take-back)."""
+        self._finished_status = ""
+        """The status line of this game's last finished search (``Best move Rc8# (done, …)``)."""
         numbers = tabular_font(self.font())
 
         layout = QVBoxLayout(self)
@@ -330,7 +400,7 @@ class EnginePanel(QWidget):
 
         self.iterations = RowsModel([Column(c.header, c.widest, c.align) for c in ITERATION_COLUMNS], self)
         self.root_moves = RowsModel([Column(c.header, c.widest, c.align) for c in ROOT_MOVE_COLUMNS], self)
-        self.iteration_view = make_table(self.iterations, self.font())
+        self.iteration_view = make_table(self.iterations, self.font(), ITERATION_DROP_ORDER)
         self.root_move_view = make_table(self.root_moves, self.font())
         self.tabs = QTabWidget()
         self.tabs.addTab(self.iteration_view, "Iterations")
@@ -355,8 +425,46 @@ class EnginePanel(QWidget):
         return self.pv_label.text()
 
     # ------------------------------------------------------------------- slots
+    def show_game_over(self, result: str, reason: str) -> None:
+        """The game is over: its result is the headline (``Black wins``), never the last
+        search's forecast (``Black mates in 1`` once it is mate, as Lichess shows "Checkmate"),
+        and the status line says the greyed line and counters below are the last search's."""
+        if self._game_over is None:
+            self._before_game_over = (self.status_label.text(), self.score_label.text())
+        self._game_over = (result, reason)
+        status = f"Game over: {reason}" if reason else "Game over"
+        if self._finished_status:
+            status += f". Below, the last search: {self._finished_status}"
+        self.status_label.setText(status)
+        self.score_label.setText(result)
+        self._set_stale(True)
+        self.score_label.setEnabled(True)
+
+    def clear_game_over(self) -> None:
+        """The game goes on again (a take-back): the last search's headline is back."""
+        if self._game_over is None:
+            return
+        self._game_over = None
+        status, headline = self._before_game_over
+        self.status_label.setText(status)
+        self.score_label.setText(headline)
+        self._set_stale(False)
+
+    @property
+    def is_showing_game_over(self) -> bool:
+        return self._game_over is not None
+
+    def _keep_game_over(self) -> None:
+        """A search's late report after the end (a resignation while the engine thought)
+        changes the numbers below, not the result above them."""
+        if self._game_over is not None:
+            result, reason = self._game_over
+            self._game_over = None
+            self.show_game_over(result, reason)
+
     @Slot(object)
     def on_search_started(self, info: SearchInfo) -> None:
+        self._game_over = None
         self._info = info
         self._game = type(info.root)
         self._last_score = None
@@ -366,7 +474,9 @@ class EnginePanel(QWidget):
         self.iterations.clear()
         self.root_moves.clear()
         view_name = display.player_names(game)[display.FIXED_VIEW]
+        self.iterations.columns[1].widest = display.widest_score_value(game)  # narrower for chess
         self.iterations.set_header(1, f"Score ({view_name})")
+        self.iteration_view.size_column(1)
         is_chance = info.root.to_move() == CHANCE
         mover = next_decider(info.root.copy()) if is_chance else info.root.to_move()
         mover_name = display.player_names(game)[mover] if mover is not None else display.NO_VALUE
@@ -431,6 +541,7 @@ class EnginePanel(QWidget):
             self._set_best_move(event.pv[0])
         if event.root_moves:
             self._show_root_moves(event.root_moves)
+        self._keep_game_over()
 
     @staticmethod
     def _fail_note(root: GameState, event: Iteration) -> str:
@@ -506,6 +617,8 @@ class EnginePanel(QWidget):
             self.status_label.setText(f"{what} ({how})")
         else:
             self.status_label.setText(f"{what} ({how}, {display.seconds_text(event.time)})")
+        self._finished_status = self.status_label.text()
+        self._keep_game_over()
 
     @Slot(str)
     def on_failed(self, message: str) -> None:
@@ -516,6 +629,8 @@ class EnginePanel(QWidget):
         """Back to idle with nothing shown (a new game: the last game's numbers mean nothing)."""
         self._info = None
         self._shown_game = None
+        self._game_over = None
+        self._finished_status = ""
         self._last_score = None
         self._exact_line = display.NO_VALUE
         self._set_best_move(None)

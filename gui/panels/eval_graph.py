@@ -22,6 +22,10 @@ from gui.panels.eval_bar import player_colors, theme_sides
 from gui.theme import Theme
 
 MARGIN = 4.0
+MARKER_RADIUS = 4.5
+"""The current position's dot; the first and last plies sit this far inside the plot, so
+the dot (and the line through it) at the live position, the right edge, is whole."""
+MARKER_WIDTH = 2.0
 STRIP_HEIGHT = 90
 """The graph as a strip under other panels."""
 
@@ -118,6 +122,11 @@ class EvalGraph(QWidget):
     def scores(self) -> list[Score | None]:
         return list(self._scores)
 
+    @property
+    def current_ply(self) -> int | None:
+        """The position marked (``None``: no marker)."""
+        return self._current
+
     # ------------------------------------------------------------------ geometry
     def _plot_rect(self) -> QRectF:
         return QRectF(self.rect()).adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
@@ -125,16 +134,20 @@ class EvalGraph(QWidget):
     def _span(self) -> int:
         return max(len(self._scores) - 1, 1)
 
+    def _plies_rect(self) -> QRectF:
+        """The plot less the marker's radius at each end: where plies 0 to the last sit."""
+        return self._plot_rect().adjusted(MARKER_RADIUS + 1, 0, -MARKER_RADIUS - 1, 0)
+
     def x_of(self, ply: int) -> float:
-        plot = self._plot_rect()
-        return plot.left() + plot.width() * ply / self._span()
+        plies = self._plies_rect()
+        return plies.left() + plies.width() * ply / self._span()
 
     def ply_at(self, x: float) -> int | None:
         """The position nearest ``x`` (``None`` while the graph is empty)."""
         if not self._scores:
             return None
-        plot = self._plot_rect()
-        fraction = (x - plot.left()) / plot.width() if plot.width() > 0 else 0.0
+        plies = self._plies_rect()
+        fraction = (x - plies.left()) / plies.width() if plies.width() > 0 else 0.0
         return min(len(self._scores) - 1, max(0, round(fraction * self._span())))
 
     def _y_of(self, score: Score) -> float:
@@ -206,16 +219,31 @@ class EvalGraph(QWidget):
             painter.setPen(QPen(grid, 1, Qt.PenStyle.DashLine))
             painter.drawLine(QPointF(plot.left(), mid), QPointF(plot.right(), mid))
         if self._current is not None and self._scores:
-            x = self.x_of(min(self._current, len(self._scores) - 1))
-            painter.setPen(QPen(palette.color(palette.ColorRole.Highlight), 1.2))
-            painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
-            score = self._scores[min(self._current, len(self._scores) - 1)]
-            if score is not None:
-                painter.setBrush(palette.color(palette.ColorRole.Highlight))
-                painter.drawEllipse(QPointF(x, self._y_of(score)), 3.0, 3.0)
+            self._draw_marker(painter, plot, min(self._current, len(self._scores) - 1))
         border = QColor(palette.color(palette.ColorRole.Text))
         border.setAlpha(90)
         painter.setPen(QPen(border, 1))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5))
         painter.end()
+
+    def _draw_marker(self, painter: QPainter, plot: QRectF, ply: int) -> None:
+        """The position shown: a line the plot's height and a dot on the curve, in the
+        highlight colour edged with the panel's background, so it stands out on either
+        side's colour in both themes (the live position's is at the right edge)."""
+        palette = self.palette()
+        accent, edge = palette.color(palette.ColorRole.Highlight), palette.color(palette.ColorRole.Base)
+        x = self.x_of(ply)
+        top, bottom = QPointF(x, plot.top()), QPointF(x, plot.bottom())
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(edge, MARKER_WIDTH + 2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+        painter.drawLine(top, bottom)
+        painter.setPen(QPen(accent, MARKER_WIDTH, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+        painter.drawLine(top, bottom)
+        score = self._scores[ply]
+        if score is not None:  # on the curve, kept whole at a won game's top or bottom edge
+            low, high = plot.top() + MARKER_RADIUS + 1, plot.bottom() - MARKER_RADIUS - 1
+            y = min(max(self._y_of(score), low), high)
+            painter.setPen(QPen(edge, 1.5))
+            painter.setBrush(accent)
+            painter.drawEllipse(QPointF(x, y), MARKER_RADIUS, MARKER_RADIUS)

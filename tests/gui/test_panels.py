@@ -54,12 +54,13 @@ def test_a_real_search_fills_the_panel_in_the_games_notation(qtbot: QtBot, bridg
     panel.resize(640, 600)
     panel.show()
     qtbot.waitExposed(panel)
-    widths = layout_widths(panel)
+    widths: list[list[int]] = []  # as the first depth is shown (the score column fits its game's)
+    bridge.iteration_received.connect(lambda _event: widths.append(layout_widths(panel)))
     best_moves: list[object] = []
     panel.best_move_changed.connect(best_moves.append)
     state = new_game("chess")
     finished = run_search(qtbot, bridge, panel, state, SearchSettings(book=False), Limits(depth=4))
-    assert layout_widths(panel) == widths
+    assert widths and layout_widths(panel) == widths[0]
     assert best_moves and best_moves[-1] == finished.best_move
     expected = "  ".join(state.line_names(finished.pv))
     assert panel.pv_text() == expected
