@@ -31,7 +31,7 @@ os.environ.setdefault("PLYGROUND_DATA_DIR", tempfile.mkdtemp(prefix="plyground-s
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import chess  # noqa: E402
-from PySide6.QtCore import QEventLoop, QPoint, QPointF, Qt, QTimer  # noqa: E402
+from PySide6.QtCore import QPointF, Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
@@ -42,74 +42,21 @@ from gui.main_window import MainWindow, apply_theme  # noqa: E402
 from gui.players import COMPUTER, HUMAN, PlayerConfig  # noqa: E402
 from gui.session import GameSession  # noqa: E402
 
+from bench.gui_screens_app import settle, spin  # noqa: E402
+from tests.gui.test_full_games import (  # noqa: E402  the human's choice, as the test plays it
+    backgammon_choice,
+    checkers_choice,
+    chess_choice,
+    othello_choice,
+    tictactoe_choice,
+)
+
 SIZES = {"large": (1400, 860), "small": (1000, 680), "wide": (1600, 1000)}
 LEFT = Qt.MouseButton.LeftButton
 HUMAN_SIDE = 0
 PLY_CAP = 3000
 """Backgammon between two hitters can go long; no game gets near it otherwise."""
 TURN_SECONDS = 120.0
-
-
-def spin(condition: Callable[[], bool], seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    loop = QEventLoop()
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        QTimer.singleShot(20, loop.quit)
-        loop.exec()
-    return True
-
-
-def settle(ms: int = 200) -> None:
-    loop = QEventLoop()
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
-
-
-# --- the human's choice (as tests/gui/test_full_games.py) ----------------------------------
-def chess_choice(session: GameSession, rng: random.Random) -> Any:
-    board: chess.Board = session.state.board  # type: ignore[attr-defined]
-    values = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 0}
-
-    def gain(move: chess.Move) -> float:
-        board.push(move)
-        try:
-            if board.is_checkmate():
-                return 1000.0
-            checking = board.is_check()
-        finally:
-            board.pop()
-        captured = board.piece_at(move.to_square)
-        value = values[captured.piece_type] if captured else (1 if board.is_en_passant(move) else 0)
-        if move.promotion:
-            value += values[move.promotion] - 1
-        return value + 0.5 * checking + rng.random() * 0.1
-
-    return max(session.state.legal_moves(), key=gain)
-
-
-def checkers_choice(session: GameSession, rng: random.Random) -> Any:
-    return max(session.state.legal_moves(), key=lambda move: (len(move.captured), rng.random()))
-
-
-def othello_choice(session: GameSession, rng: random.Random) -> Any:
-    moves = [move for move in session.state.legal_moves() if session.state.move_name(move) != "pass"]
-    return rng.choice(moves) if moves else None
-
-
-def tictactoe_choice(session: GameSession, rng: random.Random) -> Any:
-    return rng.choice(session.state.legal_moves())
-
-
-def backgammon_choice(session: GameSession, rng: random.Random) -> Any:
-    state = session.state
-    legal = state.legal_moves()
-    if NO_DOUBLE in legal:
-        return NO_DOUBLE
-    if TAKE in legal:
-        return TAKE
-    return max(legal, key=lambda play: (state.capture_score(play), rng.random()))
 
 
 # --- the human's hand ---------------------------------------------------------------------
@@ -216,11 +163,11 @@ def main(argv: list[str] | None = None) -> int:
                 apply_theme(app, theme)  # type: ignore[arg-type]
                 window.set_theme(theme)
                 window.engine_tabs.setCurrentWidget(window.engine_panel)
-                settle()
+                settle(200)
                 path = args.out / f"{game}-over-{theme}.png"
                 window.grab().save(str(path), "PNG", 0)
                 window.engine_tabs.setCurrentWidget(window.graph_page)
-                settle()
+                settle(200)
                 window.grab().save(str(args.out / f"{game}-over-graph-{theme}.png"), "PNG", 0)
                 print(path)
             window.engine_tabs.setCurrentWidget(window.engine_panel)
