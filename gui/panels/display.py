@@ -292,6 +292,7 @@ def settings_summary(settings: Any, game: type[GameState]) -> str:
         if used(field) and getattr(settings, field):
             parts.append(name)
     if used("solver_empties") and settings.solver_empties:
-        parts.append(f"solver ≤ {settings.solver_empties} empties")
+        words, unit = game.SOLVER_WORDS  # as the settings panel names it: Othello's solver, checkers' databases
+        parts.append(f"{words[0].lower()}{words[1:]} {settings.solver_empties} {unit}")
     parts.append(f"{settings.threads} thread{'s' if settings.threads != 1 else ''}")
     return " · ".join(parts)

@@ -248,3 +248,16 @@ def test_the_opening_roll_in_the_movers_column_does_not_repeat_the_name() -> Non
     assert [(cell.row, cell.column, cell.text) for cell in cells] == [(0, 1, "5-4: 24/20 13/8"), (1, 0, "4-1: 8/7 8/4")]
     pending = score_sheet([CHANCE], ["X 5-4"])  # not played yet: the roll still says whose it is
     assert [cell.text for cell in pending] == ["X 5-4:"]
+
+
+def test_the_settings_line_names_each_games_exact_solving_as_the_settings_panel_does() -> None:
+    # Othello solves at a number of empty squares, checkers probes databases at a number of
+    # pieces: the one-line summary above the iterations says which, in the panel's words.
+    from ai.settings import SearchSettings
+    from games import get_game
+    from gui.panels.display import settings_summary
+
+    settings = SearchSettings(solver_empties=20)
+    assert "exact solver at ≤ 20 empties" in settings_summary(settings, get_game("othello"))
+    assert "endgame databases at ≤ 20 pieces" in settings_summary(settings, get_game("checkers"))
+    assert "≤" not in settings_summary(settings, get_game("chess"))
