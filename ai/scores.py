@@ -43,6 +43,18 @@ def terminal_score(state: GameState, ply: int) -> float:
     return value * state.EVAL_SCALE
 
 
+def solved_score(state: GameState, solved: float, ply: int, eval_scale: float) -> float:
+    """The search score of ``solve``'s exact value ``solved`` (side to move's view) at a node
+    ``ply`` plies from the root: a proven win or loss at a distance (``GameState.SOLVED_WIN``)
+    becomes ``±(WIN_SCORE - ply - distance)``, as the finished game that far down would
+    score; any other value is an evaluation, scaled."""
+    win = state.SOLVED_WIN
+    if win is not None and abs(solved) > win - MAX_PLY:
+        plies = ply + round(win - abs(solved))
+        return WIN_SCORE - plies if solved > 0 else -WIN_SCORE + plies
+    return solved * eval_scale
+
+
 def is_win_score(score: float) -> bool:
     """Whether ``score`` proves a forced win or loss (a mate score)."""
     return abs(score) >= WIN_THRESHOLD

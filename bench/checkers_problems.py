@@ -128,6 +128,7 @@ def main() -> None:
     parser.add_argument("--ids", default="", help="comma-separated problem ids (default: all)")
     parser.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES)
     parser.add_argument("--verbose", action="store_true", help="print each played-out game")
+    parser.add_argument("--weights", default="", help="a checkers EVAL weights file (default: the shipped weights)")
     args = parser.parse_args()
     if args.time is not None:
         limits = Limits(time=args.time)
@@ -140,7 +141,7 @@ def main() -> None:
     print(f"{'problem':<30}{'first':>8}{'key':>5}{'depth':>6}{'proof':>6}{'result':>8}{'plies':>6}{'seconds':>9}")
     solved, total = 0, 0.0
     for problem in problems:
-        result = solve(problem, limits, max_plies=args.max_plies)
+        result = solve(problem, limits, SearchSettings(weights=args.weights), max_plies=args.max_plies)
         solved += result.solved
         total += result.seconds
         proof = {1: "win", 0: "-", -1: "LOSS"}[result.proof]

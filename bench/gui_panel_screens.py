@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QTabWidget, QVBoxLayout, QWidget  # noqa: E402
 
 from ai.engine import search  # noqa: E402
-from ai.events import CurrentMove, Finished, Iteration, Progress, Score  # noqa: E402
+from ai.events import CurrentMove, Finished, Score  # noqa: E402
 from ai.settings import Limits, SearchSettings  # noqa: E402
 from games import new_game  # noqa: E402
 from games.base import GameState  # noqa: E402
@@ -33,6 +33,7 @@ from gui.panels.settings_panel import SettingsPanel  # noqa: E402
 from gui.players import default_algorithm  # noqa: E402
 from gui.resources import load_fonts  # noqa: E402
 from gui.theme import theme_named  # noqa: E402
+from tests.gui.test_readability import feed as feed_panel  # noqa: E402  events to the panel as the bridge hands them
 
 OPENINGS: dict[str, tuple[tuple[str, ...], SearchSettings | None, Limits]] = {
     "tictactoe": (("b2", "a1", "c3"), SearchSettings(algorithm="mcts"), Limits(nodes=4000)),
@@ -90,15 +91,7 @@ class Screen(QWidget):
 def replay(panel: EnginePanel, info: SearchInfo, events: list[object], finished: Finished | None) -> None:
     """Hand ``events`` to ``panel`` as the bridge would (``finished``: None = still thinking)."""
     panel.on_search_started(info)
-    for event in events:
-        if isinstance(event, Iteration):
-            panel.on_iteration(event)
-        elif isinstance(event, Progress):
-            panel.on_progress(event)
-        elif isinstance(event, CurrentMove):
-            panel.on_current_move(event)
-    if finished is not None:
-        panel.on_finished(finished)
+    feed_panel(panel, events, finished)
 
 
 def feed(screen: Screen, name: str) -> tuple[SearchInfo, list[object]]:

@@ -17,6 +17,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -39,7 +40,8 @@ MOVES = {"tictactoe": 2, "checkers": 6, "chess": 6, "othello": 8, "backgammon": 
 """Human moves per game before the picture (each answered by the engine)."""
 
 
-def spin(condition, seconds: float) -> bool:  # type: ignore[no-untyped-def]
+def spin(condition: Callable[[], bool], seconds: float) -> bool:
+    """Run the event loop until ``condition()`` holds (True) or ``seconds`` pass (False)."""
     deadline = time.monotonic() + seconds
     loop = QEventLoop()
     while not condition():

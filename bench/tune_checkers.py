@@ -96,8 +96,8 @@ def load(paths: list[str]) -> tuple[list[list[float]], list[float]]:
             if not line.strip():
                 continue
             game = json.loads(line)
-            for black, white, kings, *_ in {tuple(position) for position in game["positions"]}:
-                rows.append([float(value) for value in feature_values(black, white, kings)])
+            for black, white, kings, player in {tuple(position) for position in game["positions"]}:
+                rows.append([float(value) for value in feature_values(black, white, kings, player)])
                 results.append(float(game["result"]))
     return rows, results
 

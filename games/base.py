@@ -289,6 +289,11 @@ class GameState(ABC):
 
     HAS_SOLVER: ClassVar[bool] = False
     """Whether ``solve`` can return exact values (Othello's endgame solver)."""
+    SOLVED_WIN: ClassVar[float | None] = None
+    """Set when ``solve`` proves wins at a distance: a value of ``SOLVED_WIN - plies`` is a win
+    for ``player`` that many plies from here, ``-(SOLVED_WIN - plies)`` a loss (checkers'
+    endgame databases). The engine scores those as "win in N" counted from its root, like a
+    finished game. ``None``: ``solve``'s values are in evaluation units (Othello's margins)."""
     SOLVER_WORDS: ClassVar[tuple[str, str]] = ("Exact solver at ≤", "empties")
     """How people name this game's exact solving and the unit of its reach (the engine's
     ``solver_empties`` setting): Othello solves at a number of empty squares, checkers'

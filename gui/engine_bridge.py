@@ -1,31 +1,41 @@
 """The one GUI object that talks to the engine pool.
 
-The pool (``ai.parallel.EnginePool``) runs searches in worker processes and calls its
-``on_event`` callback on its own dispatcher thread. ``EngineBridge`` takes those events off
-that thread and hands them to the GUI thread, coalesced to about ten deliveries a second,
-because a live display gains nothing from more and the event loop must stay free for the
-person at the board:
+Where things run:
 
-* ``Progress`` and ``CurrentMove``: only the latest of each batch is delivered;
-* ``Iteration``: every one is kept (the per-iteration table needs them all), delivered in
-  the batch they arrived in;
-* ``Finished``: delivered at once, after whatever was pending for that search.
+* **The searches** run in the pool's worker *processes* (``ai.parallel.EnginePool``,
+  started with ``spawn``), never in the app's process: pure-Python search holds the GIL,
+  and a search thread here would stall the event loop. ``SearchSettings.threads`` is the
+  number of those processes a search uses (Lazy SMP, root-parallel MCTS or a root split,
+  as the pool decides); the pools the bridge starts run at a lower priority
+  (``WORKER_NICENESS``).
+* **The pool's dispatcher thread** (one, in this process, owned by the pool) reads the
+  workers' pipes and calls the bridge's ``on_event`` callback with each event.
+* **The bridge's admin thread** (one) makes every call into the pool in order: starting it
+  (which spawns the processes, maps the shared table and waits until every worker answers,
+  so that the first search's time limit is not spent on start-up), a table resize, ``submit``,
+  ``stop``, ``move_now``; and, when a search asks for another number of processes, shutting
+  the old pool down on a short-lived thread of its own. The GUI thread only bumps the
+  generation and queues the command, so it never waits for a process to spawn or end;
+  only ``shutdown`` (at exit) waits for the pool's processes.
+* **The GUI thread** receives the events, coalesced to about ten deliveries a second,
+  because a live display gains nothing from more and the event loop must stay free for
+  the person at the board:
+
+  * ``Progress`` and ``CurrentMove``: only the latest of each batch is delivered;
+  * ``Iteration``: every one is kept (the per-iteration table needs them all), delivered in
+    the batch they arrived in;
+  * ``Finished``: delivered at once, after whatever was pending for that search.
 
 A cancelled search's late events are dropped, never shown: each search gets a generation
 number (its ``search_id`` as the GUI sees it) before it is submitted; an event of any other
-generation is ignored on the pool's thread and again on the GUI thread (a batch may be in
-flight when the user presses stop).
+generation is ignored on the dispatcher thread and again on the GUI thread (a batch may be
+in flight when the user presses stop).
 
-Nothing here blocks the GUI thread. Every call into the pool (starting it, which spawns
-processes and maps the shared table, a table resize, ``submit``, ``stop``, ``move_now``)
-runs in order on one *admin* thread; the GUI thread only bumps the generation and queues
-the command, so a stop takes effect for the display at once. Only ``shutdown`` (at exit)
-waits for the pool to end its processes.
-
-The pool's thread wakes the GUI thread with the self-pipe trick (a byte on a socket pair,
-read by a ``QSocketNotifier``), not with a signal emitted from that thread: PySide6 6.11
-crashed (SIGSEGV in ``SignalInstance.emit``, about one test run in ten) when a Python thread
-that Qt did not start emitted a queued signal, so no thread but the GUI's calls into Qt.
+The dispatcher thread wakes the GUI thread with the self-pipe trick (a byte on a socket
+pair, read by a ``QSocketNotifier``), not with a signal emitted from that thread: PySide6
+6.11 crashed (SIGSEGV in ``SignalInstance.emit``, about one test run in ten) when a Python
+thread that Qt did not start emitted a queued signal, so no thread but the GUI's calls into
+Qt.
 
 Pattern from the Qt for Python examples and Anki's ``aqt`` (background work returns to the
 main thread; a cancelled task's results are dropped).
@@ -80,11 +90,31 @@ PoolFactory = Callable[[int, int], EnginePoolLike]
 """Makes a pool of so many worker processes with a table of so many MB."""
 
 
+WARM_UP_REQUEST = SearchRequest(game="tictactoe", position=".........", limits=Limits(depth=1))
+"""A search that costs nothing once the workers run: the smallest game, one ply."""
+
+
 def make_pool(workers: int, hash_megabytes: int) -> EnginePoolLike:
-    """The real engine pool (imported on first use: the app starts before any search)."""
+    """The real engine pool (imported on first use: the app starts before any search),
+    returned once every worker process answers (see ``wait_until_ready``)."""
     from ai.parallel import EnginePool
 
-    return EnginePool(workers=workers, hash_megabytes=hash_megabytes)
+    pool = EnginePool(workers=workers, hash_megabytes=hash_megabytes)
+    wait_until_ready(pool, workers)
+    return pool
+
+
+def wait_until_ready(pool: Any, workers: int) -> None:
+    """Block (the admin thread) until all ``workers`` of a new pool have started: a search
+    on every one of them ends only when each has taken its part.
+
+    A new pool's processes spend a second or more (spawn, imports; longer on a busy machine)
+    before they search, and a search's time limit counts from its submission: the first
+    search of a fresh pool, a 1-second hint, came back at depth 0 with an unsearched move
+    (``Rc8`` where ``Ra1#`` mates). Submitted after this, it has all of its time."""
+    request = dataclasses.replace(WARM_UP_REQUEST, settings=SearchSettings(threads=workers, book=False))
+    for _event in pool.search(request):
+        pass
 
 
 def available_cores() -> int:
@@ -153,9 +183,9 @@ class EngineBridge(QObject):
 
     After ``stop()`` (or a new ``start_search``) nothing more of the old search is emitted.
 
-    The pool is started on the first search with ``settings.threads`` workers (at most the
-    cores) and a ``settings.tt_megabytes`` table. A later search asking for another number of
-    threads gets a new pool; the old one is shut down in the background. With ``workers``
+    The pool is started on the first search with ``settings.threads`` worker processes (at
+    most the cores) and a ``settings.tt_megabytes`` table. A later search asking for another
+    number of processes gets a new pool; the old one is shut down in the background. With ``workers``
     given, the pool always has that many workers whatever ``settings.threads`` says; a pool
     handed in as ``pool`` is used as it is.
     """

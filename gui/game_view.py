@@ -389,6 +389,7 @@ class GameView(QWidget):
         has_computer = any(side.is_computer for side in session.players)
         self.pause_button.setVisible(has_computer)
         self.pause_button.setText("Play" if session.paused else "Pause")
+        self.pause_button.setEnabled(not session.is_over)  # nothing to pause in a finished game
         self.resign_button.setEnabled(not session.is_over)
         self.roll_button.setVisible(session.waits_for_dice())
         dice_entry = getattr(self.board, "set_dice_entry", None)

@@ -26,14 +26,19 @@ from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QFileDialog,
+    QFrame,
     QLabel,
     QMainWindow,
     QMessageBox,
+    QScrollArea,
+    QSizePolicy,
     QStackedWidget,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
+from ai.events import Score
 from ai.settings import SearchSettings
 from gui import autosave
 from gui.engine_bridge import EngineBridge
@@ -41,10 +46,11 @@ from gui.dialogs.new_game import NewGameDialog, game_title
 from gui.gamefile import GameRecord, RecordError, default_extension, read_game, read_paste, write_game
 from gui.game_view import GameView
 from gui.players import PlayerConfig
-from gui.session import GameSession
+from gui.session import DRAW, FIRST_WINS, SECOND_WINS, GameSession, named, result_text
 from gui.settings import Settings, data_dir
 from gui.panels.engine_panel import EnginePanel
 from gui.panels.eval_bar import EvalBar
+from gui.panels.display import player_names
 from gui.panels.eval_graph import EvalGraph
 from gui.panels.features import FeaturesPanel
 from gui.panels.settings_panel import SettingsPanel
@@ -54,6 +60,8 @@ from gui.theme import BOARD_SCHEMES, DEFAULT_BOARD, THEMES, Theme, theme_named
 APP_NAME = "Plyground"
 NOTICE_MS = 6000
 ENGINE_DOCK_SHARE = 0.3
+GRAPH_ASPECT = 0.45
+"""The eval graph's height over its width in its own tab (Lichess's is wide and low)."""
 MAX_OPEN_BYTES = 5_000_000
 FILE_FILTERS = "Games (*.pgn *.pdn *.json);;Chess PGN (*.pgn);;Checkers PDN (*.pdn);;Plyground JSON (*.json);;All files (*)"
 
@@ -62,6 +70,19 @@ def make_bridge() -> EngineBridge:
     """The app's one ``EngineBridge``; its worker pool starts on the first search, with as
     many processes as the engine settings' ``threads``."""
     return EngineBridge()
+
+
+def result_score(result: str) -> Score | None:
+    """A finished game's result as a score for the eval bar and graph (player 0's view):
+    a win over at the root (``won`` under the winner's initial), a draw even; ``None`` while
+    the game goes on."""
+    if result == FIRST_WINS:
+        return Score(1.0, 0, 0)
+    if result == SECOND_WINS:
+        return Score(-1.0, 0, 0)
+    if result == DRAW:
+        return Score(0.0, 0)
+    return None
 
 
 def apply_theme(app: QApplication, name: str, board: str = DEFAULT_BOARD) -> Theme:
@@ -111,6 +132,9 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(self.start_page)
         self.stack.addWidget(self.game_view)
         self.setCentralWidget(self.stack)
+        self._page_policies = {page: page.sizePolicy() for page in (self.start_page, self.game_view)}
+        self.stack.currentChanged.connect(self._size_stack_by_shown_page)
+        self._size_stack_by_shown_page()
         self.start_page.game_chosen.connect(self.choose_new_game)
         self.start_page.continue_requested.connect(self.continue_last_game)
         self.game_view.status_changed.connect(self._on_status)
@@ -130,9 +154,22 @@ class MainWindow(QMainWindow):
         self.settings_panel = SettingsPanel()
         self.eval_bar = EvalBar()
         self.add_engine_panel(self.engine_panel, "Engine")
-        self.add_engine_panel(self.eval_graph, "Graph")
+        self.graph_page = QWidget()
+        graph_layout = QVBoxLayout(self.graph_page)
+        self.eval_graph.set_aspect(GRAPH_ASPECT)
+        graph_layout.addWidget(self.eval_graph)
+        self.graph_caption = QLabel("")
+        self.graph_caption.setWordWrap(True)
+        self.graph_caption.setObjectName("graphCaption")
+        graph_layout.addWidget(self.graph_caption)
+        graph_layout.addStretch(1)
+        self.add_engine_panel(self.graph_page, "Graph")
         self.add_engine_panel(self.features_panel, "Evaluation")
-        self.add_engine_panel(self.settings_panel, "Settings")
+        self.settings_page = QScrollArea()  # a long form: it scrolls in a small window
+        self.settings_page.setWidget(self.settings_panel)
+        self.settings_page.setWidgetResizable(True)
+        self.settings_page.setFrameShape(QFrame.Shape.NoFrame)
+        self.add_engine_panel(self.settings_page, "Settings")
         self.game_view.set_eval_bar(self.eval_bar)
         self.game_view.orientation_changed.connect(self.eval_bar.set_flipped)
         self.eval_graph.ply_clicked.connect(lambda ply: self.game_view.moves.moves.show_ply(ply))
@@ -271,6 +308,12 @@ class MainWindow(QMainWindow):
             self.eval_bar.set_game(game_class)
             self.eval_bar.set_side_colors(getattr(self.game_view.board, "side_colors", None))
             self.eval_graph.set_game(game_class)
+            self.eval_graph.set_side_colors(getattr(self.game_view.board, "side_colors", None))
+            first, second = player_names(game_class)
+            self.graph_caption.setText(
+                f"The evaluation after each move: up is {first}'s advantage, down {second}'s. "
+                "Click the graph to see that position."
+            )
             self.settings_panel.set_game(game_class)
             algorithm = next((side.algorithm for side in session.players if side.is_computer), None)
             shown = session.engine_settings if algorithm is None else dataclasses.replace(session.engine_settings, algorithm=algorithm)
@@ -285,11 +328,19 @@ class MainWindow(QMainWindow):
         session = self.session
         if session is None:
             return
-        scores = [None, *[entry.score for entry in session.history]]
+        scores: list[Score | None] = [None, *[entry.score for entry in session.history]]
+        final = result_score(session.result)
+        if final is not None:  # the last position is over: its score is the result, not the
+            scores[-1] = final  # last search's forecast ("mates in 1" after the mate)
         if self.eval_graph.scores != scores:
-            self.eval_graph.set_scores(scores)
+            self.eval_graph.set_scores(scores, ["", *[entry.name for entry in session.history]])
         shown = self.game_view.shown_ply()
-        self.eval_graph.set_current_ply(shown)
+        self.eval_graph.set_current_ply(len(scores) - 1 if shown is None else shown)  # the live position too
+        if session.is_over:
+            names = player_names(session.game_class)
+            self.engine_panel.show_game_over(result_text(session.result, names), named(session.reason, names))
+        else:
+            self.engine_panel.clear_game_over()
         state = session.state if shown is None else session.state_at(shown)
         if not state.is_terminal():
             self.features_panel.set_state(state)
@@ -419,6 +470,18 @@ class MainWindow(QMainWindow):
         self.file_path = None
         self.start_game(session.game, session.players, start=state.to_text(), paused=False)
         self.notify("Playing from the position you set up")
+
+    def _size_stack_by_shown_page(self, _index: int = 0) -> None:
+        """The stack asks for the room of the page it shows, not of the widest page: the start
+        page's row of game cards must not keep a game (with the engine dock beside it) from
+        fitting a small window. A page with the Ignored size policy is left out."""
+        ignored = QSizePolicy.Policy.Ignored
+        for page, policy in self._page_policies.items():
+            if page is self.stack.currentWidget():
+                page.setSizePolicy(policy)
+            else:
+                page.setSizePolicy(ignored, ignored)
+        self.stack.updateGeometry()  # a hidden page's new policy does not tell the layouts itself
 
     def show_start_page(self) -> None:
         self._refresh_continue()

@@ -39,6 +39,7 @@ from games import CHANCE, GameState, get_game, new_game
 from games.base import GameError
 from gui.gamefile import GameRecord
 from gui.panels.display import capitalised, player_names
+from gui.panels.display import score_text as shown_score_text
 from gui.players import PlayerConfig, default_algorithm, noisy_root_moves
 
 FORCED_PASS_NAMES = frozenset({"pass", "no move"})
@@ -523,7 +524,9 @@ class GameSession(QObject):
             return
         if purpose == "hint":
             self.hint_found.emit(move)
-            self.notice.emit(f"Hint: {self._state.move_name(move)} ({self._score_text(finished.score)})")
+            # Said as the panel says it: "White +0.35", "Black mates in 2" (a bare "mated in 2"
+            # from White's view, for Black's hint, read as if Black were mated).
+            self.notice.emit(f"Hint: {self._state.move_name(move)} ({shown_score_text(finished.score, self.game_class)})")
             return
         score = finished.score.for_player(0)
         self._apply(move, self._score_text(finished.score), score)
@@ -546,6 +549,8 @@ class GameSession(QObject):
         return value if value is not None and value in self._legal_now() else None
 
     def _score_text(self, score: Score) -> str:
+        """The evaluation kept with a played move (and written to game files, where
+        ``games.records`` reads it): player 0's view, ``+0.35`` / ``mate in 3``."""
         return value_text(score.for_player(0), self.game_class)
 
     def _finish_by_rules(self) -> None:

@@ -35,7 +35,7 @@ from typing import Any
 from games.base import GameState
 
 from ai.observer import observed
-from ai.scores import INFINITY, WIN_THRESHOLD, from_tt, is_win_score, to_tt
+from ai.scores import INFINITY, WIN_THRESHOLD, from_tt, is_win_score, solved_score, to_tt
 from ai.search.common import (
     FUTILITY_BASE,
     FUTILITY_DEPTH,
@@ -56,8 +56,9 @@ from ai.search.common import (
     REVERSE_FUTILITY_DEPTH,
     REVERSE_FUTILITY_MARGIN,
     SEE_CAPTURE_MARGIN,
-    SEE_PRUNING_DEPTH,
+    SEE_CAPTURE_PRUNING_DEPTH,
     SEE_QUIET_MARGIN,
+    SEE_QUIET_PRUNING_DEPTH,
     DRAW_SCORE,
     SOLVED_DEPTH,
     NodeSearch,
@@ -120,7 +121,7 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
         if solved is None:
             return None
         check_now()  # a solve takes milliseconds: look at clock and stop flag now
-        value = solved * eval_scale
+        value = solved_score(state, solved, ply, eval_scale)
         if table is not None:
             table.store(key, SOLVED_DEPTH, to_tt(value, ply), EXACT, tt_move)
         return value
@@ -265,9 +266,14 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
             if may_prune and best > -WIN_THRESHOLD:
                 # A capture is pruned by SEE alone; a quiet move by futility, its number
                 # (late move pruning) or SEE, each asked only when the cheaper ones did
-                # not decide, and never when it gives check.
+                # not decide; neither when it gives check.
                 if not is_quiet:
-                    if see_pruning and depth <= SEE_PRUNING_DEPTH and not state.exchange_at_least(move, -SEE_CAPTURE_MARGIN * depth):  # type: ignore[attr-defined]
+                    if (
+                        see_pruning
+                        and depth <= SEE_CAPTURE_PRUNING_DEPTH
+                        and not state.exchange_at_least(move, -SEE_CAPTURE_MARGIN * depth)  # type: ignore[attr-defined]
+                        and not gives_check(move)
+                    ):
                         tools.horizon_leaves += 1
                         continue
                 elif (
@@ -275,7 +281,7 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
                     or (late_move_limit and number > late_move_limit)
                     or (
                         see_pruning
-                        and depth <= SEE_PRUNING_DEPTH
+                        and depth <= SEE_QUIET_PRUNING_DEPTH
                         and not state.exchange_at_least(move, -SEE_QUIET_MARGIN * depth * depth)  # type: ignore[attr-defined]
                     )
                 ):

@@ -39,7 +39,7 @@ from typing import Any
 
 from games.base import GameState
 
-from ai.scores import INFINITY, terminal_score
+from ai.scores import INFINITY, solved_score, terminal_score
 from ai.search.common import MAX_SEARCH_PLY, NO_LINE, LeafSearch, SearchTools
 
 
@@ -85,7 +85,7 @@ def build_static_leaf(tools: SearchTools) -> LeafSearch:
             solved = state.solve(player, solver_empties, poll)
             if solved is not None:
                 check_now()  # a solve takes milliseconds: look at clock and stop flag now
-                return solved * eval_scale
+                return solved_score(state, solved, ply, eval_scale)
         tools.horizon_leaves += 1
         return state.evaluate(player)
 
@@ -157,7 +157,7 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
             solved = state.solve(player, solver_empties, poll)
             if solved is not None:
                 check_now()  # a solve takes milliseconds: look at clock and stop flag now
-                return solved * eval_scale
+                return solved_score(state, solved, ply, eval_scale)
         if evasions and ply < MAX_SEARCH_PLY and state.is_in_check():
             return search_evasions(state, alpha, beta, ply)
         noisy = state.noisy_moves()

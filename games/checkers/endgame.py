@@ -10,8 +10,9 @@ endings, where the game then draws).
 
 The engine sees the database through ``CheckersState.solve``: an exact value near
 ``DATABASE_WIN`` (minus the distance, so a shorter win is preferred and the winning side
-always makes progress), ``0`` for a draw. These are evaluation units, not the search's
-"win in N" scores, because ``solve`` knows nothing of the distance from the search's root.
+always makes progress), ``0`` for a draw. ``solve`` knows nothing of the distance from the
+search's root; the engine adds it (``CheckersState.SOLVED_WIN``, ``ai.scores.solved_score``)
+and reports a database win as "win in N plies" like a finished game.
 
 Layout (shared with the generator ``bench/checkers_endgame.c``): positions are seen from
 the side to move, whose men move down the board as Black's do; with White to move the board

@@ -21,6 +21,33 @@ because each is a handful of shifts and popcounts on the bitboards:
   (squares 1, 5, 28, 32), where a lone king holds out longest; the side ahead must drive them
   out, so this counts for the weaker side and against the stronger one.
 
+Endgame knowledge of the checkers literature (session 5):
+
+* ``the_move``: "the move" (the opposition). With as many pieces on each side, count every
+  piece, of either colour, standing in one "system" (the four rows 1-4, 9-12, 17-20,
+  25-28; the other system has the same parity then): an odd count gives the side to move
+  the move, an even one gives it to the other side (Lees; Boland). +1 for the side that has
+  the move. It needs even material: as many men and as many kings on each side. Only exchanges can change it (a step moves a piece from one system to the other
+  and passes the turn), so the term is stable from ply to ply. It counts when at most
+  ``MOVE_PIECES`` pieces remain; earlier the move decides nothing yet. Checked against the
+  4-piece databases: in the decisive 2-men-against-2 positions the side with the move wins
+  81% of the time.
+* ``trapped_kings``: kings that have no capture and cannot step anywhere an enemy piece
+  could take them at once (or cannot step at all), as in the Banks-Jordan ending where a
+  king locked on square 3 is as good as lost.
+* ``dog_hole``: a man in the dog hole, a Black man on 28 with a White piece on 32 (a White
+  man on 5 with a Black piece on 1): it cannot move, and it holds nothing.
+* ``king_edge``: kings on the edge of the board (rows 1-4 and 29-32, the side columns) have
+  two squares to go to instead of four; a king in the centre attacks and escapes.
+* ``simplify``: the piece-count lead scaled by how few pieces remain (lead x 24 / pieces
+  left): one piece up among 24 is little, one up among 5 wins. Exchanging when ahead raises
+  it, exchanging when behind lowers it: "more kings wins, trade when ahead".
+
+``dog_hole``, ``king_edge`` and ``simplify`` ship at weight 0: each feature says what the
+literature and the databases say (``tests/games/test_checkers_knowledge.py``), but no
+measurement showed that weighing them pays (no problem solved, play level within the
+noise: ``bench/STRENGTH.md``). ``the_move`` and ``trapped_kings`` solve Jordan's problem.
+
 The weights are data (``resources/weights/checkers.json``, read once at import); a search
 may replace them (``CheckersState.set_weights``), so the code reads the class's current
 table at every call.
@@ -54,6 +81,11 @@ FEATURE_NAMES: tuple[str, ...] = (
     "advancement",
     "trade",
     "double_corner",
+    "the_move",
+    "trapped_kings",
+    "dog_hole",
+    "king_edge",
+    "simplify",
 )
 
 WEIGHTS_FILE = "checkers.json"
@@ -69,6 +101,19 @@ DOUBLE_CORNER_SQUARES: tuple[int, ...] = (1, 5, 28, 32)
 DOUBLE_CORNERS: Bitboard = sum(MASK_OF_SQUARE[square] for square in DOUBLE_CORNER_SQUARES)
 FULL_SET = 24
 """Pieces on the board at the start: ``trade`` counts those gone since."""
+SYSTEM: Bitboard = sum(ROW_MASKS[row] for row in range(0, ROW_COUNT, 2))
+"""One of the two "systems" of "the move": rows 1-4, 9-12, 17-20 and 25-28 (the squares of
+the four columns that start on Black's back row)."""
+MOVE_PIECES = 12
+"""``the_move`` counts from this many pieces down (Bell's and Cresswell's 5-against-5
+endings are won on it)."""
+EDGE_SQUARES: tuple[int, ...] = (1, 2, 3, 4, 5, 12, 13, 20, 21, 28, 29, 30, 31, 32)
+EDGE: Bitboard = sum(MASK_OF_SQUARE[square] for square in EDGE_SQUARES)
+DOG_HOLE: tuple[tuple[Bitboard, Bitboard], tuple[Bitboard, Bitboard]] = (
+    (MASK_OF_SQUARE[28], MASK_OF_SQUARE[32]),
+    (MASK_OF_SQUARE[5], MASK_OF_SQUARE[1]),
+)
+"""Indexed by player: (the dog-hole square of that player's men, the enemy square that shuts it)."""
 
 RUNAWAY_ROWS = 3
 """Only men this close to crowning can be runaways, so the cones are at most 3 rows deep."""
@@ -141,8 +186,51 @@ def _advancement(men: Bitboard, player: int) -> int:
     )
 
 
-def feature_values(black: Bitboard, white: Bitboard, kings: Bitboard) -> tuple[int, ...]:
-    """The features in ``FEATURE_NAMES`` order, each as Black's value minus White's."""
+def attacked_squares(attackers: Bitboard, kings: Bitboard, empty: Bitboard, player: int) -> Bitboard:
+    """The squares a piece of ``player`` (the ``attackers``) could jump at once if an enemy
+    piece stood there: an attacker next to the square, in a direction it may capture, and
+    an empty square beyond it."""
+    if player == BLACK:
+        down, up = attackers, attackers & kings
+    else:
+        down, up = attackers & kings, attackers
+    found = 0
+    if down:
+        found |= (down << 4) & (empty >> 4)
+        found |= (down << 5) & (empty >> 5)
+    if up:
+        found |= (up >> 5) & (empty << 5)
+        found |= (up >> 4) & (empty << 4)
+    return found & VALID
+
+
+def trapped_king_count(own_kings: Bitboard, enemy: Bitboard, kings: Bitboard, empty: Bitboard, player: int) -> int:
+    """Kings of ``player`` that cannot capture and whose every step lands on a square the
+    enemy (``enemy``, of the other player) could jump at once: nowhere safe to go.
+
+    All the kings at once, in bit operations: a step's landing square is attacked when an
+    enemy piece could jump it with the kings' own squares counted as empty (the square a
+    king leaves is empty after its step; another king's square is not, a rare error that
+    saves a loop)."""
+    open_squares = empty | own_kings
+    if player == BLACK:  # White attacks: its men jump up, its kings both ways
+        up, down = enemy, enemy & kings
+    else:
+        up, down = enemy & kings, enemy
+    attacked = ((up >> 5) & (open_squares << 5)) | ((up >> 4) & (open_squares << 4))
+    if down:
+        attacked |= ((down << 4) & (open_squares >> 4)) | ((down << 5) & (open_squares >> 5))
+    safe = empty & ~attacked
+    free = ((safe >> 4) | (safe >> 5) | (safe << 4) | (safe << 5)) & own_kings
+    capturing = own_kings & (
+        (enemy >> 4) & (empty >> 8) | (enemy >> 5) & (empty >> 10) | (enemy << 4) & (empty << 8) | (enemy << 5) & (empty << 10)
+    )
+    return (own_kings & ~free & ~capturing).bit_count()
+
+
+def feature_values(black: Bitboard, white: Bitboard, kings: Bitboard, player: int = BLACK) -> tuple[float, ...]:
+    """The features in ``FEATURE_NAMES`` order, each as Black's value minus White's, with
+    ``player`` to move (only ``the_move`` depends on it)."""
     black_men = black & ~kings
     white_men = white & ~kings
     black_kings = black & kings
@@ -163,6 +251,26 @@ def feature_values(black: Bitboard, white: Bitboard, kings: Bitboard) -> tuple[i
         cornered = (black_kings & DOUBLE_CORNERS).bit_count()
     elif lead > 0:
         cornered = -(white_kings & DOUBLE_CORNERS).bit_count()
+    total = black_count + white_count
+    the_move = 0
+    if lead == 0 and total <= MOVE_PIECES and (black_kings.bit_count() == white_kings.bit_count()):
+        # Black has the move when the system's count is odd with Black to move, even with White.
+        the_move = 1 if ((black | white) & SYSTEM).bit_count() + player & 1 else -1
+    trapped = 0
+    king_edge = 0
+    if kings:
+        if black_kings:
+            trapped += trapped_king_count(black_kings, white, kings, empty, BLACK)
+        if white_kings:
+            trapped -= trapped_king_count(white_kings, black, kings, empty, WHITE)
+        king_edge = (black_kings & EDGE).bit_count() - (white_kings & EDGE).bit_count()
+    dog_hole = 0
+    hole, shut = DOG_HOLE[BLACK]
+    if black_men & hole and white & shut:
+        dog_hole += 1
+    hole, shut = DOG_HOLE[WHITE]
+    if white_men & hole and black & shut:
+        dog_hole -= 1
     return (
         black_men.bit_count() - white_men.bit_count(),
         black_kings.bit_count() - white_kings.bit_count(),
@@ -171,19 +279,25 @@ def feature_values(black: Bitboard, white: Bitboard, kings: Bitboard) -> tuple[i
         quiet_move_count(black, kings, empty, BLACK) - quiet_move_count(white, kings, empty, WHITE),
         runaway,
         _advancement(black_men, BLACK) - _advancement(white_men, WHITE),
-        lead * (FULL_SET - black_count - white_count),
+        lead * (FULL_SET - total),
         cornered,
+        the_move,
+        trapped,
+        dog_hole,
+        king_edge,
+        lead * FULL_SET / total if total else 0.0,
     )
 
 
-def evaluate_for_black(black: Bitboard, white: Bitboard, kings: Bitboard, weights: dict[str, float]) -> float:
-    """``sum(weight * feature)`` from Black's point of view.
+def evaluate_for_black(
+    black: Bitboard, white: Bitboard, kings: Bitboard, weights: dict[str, float], player: int = BLACK
+) -> float:
+    """``sum(weight * feature)`` from Black's point of view, ``player`` to move.
 
     Spelled out term by term rather than zipped with ``FEATURE_NAMES``: this runs at every
     leaf, and the generator cost about 1 us of the 5.7 us a call took (measured)."""
-    men, king_count, back_rank, centre, mobility, runaway, advancement, trade, cornered = feature_values(
-        black, white, kings
-    )
+    (men, king_count, back_rank, centre, mobility, runaway, advancement, trade, cornered, the_move, trapped,
+     dog_hole, king_edge, simplify) = feature_values(black, white, kings, player)
     return (
         weights["men"] * men
         + weights["kings"] * king_count
@@ -194,4 +308,9 @@ def evaluate_for_black(black: Bitboard, white: Bitboard, kings: Bitboard, weight
         + weights["advancement"] * advancement
         + weights["trade"] * trade
         + weights["double_corner"] * cornered
+        + weights["the_move"] * the_move
+        + weights["trapped_kings"] * trapped
+        + weights["dog_hole"] * dog_hole
+        + weights["king_edge"] * king_edge
+        + weights["simplify"] * simplify
     )

@@ -53,7 +53,7 @@ from games.checkers.bitboards import (
     square_bit,
     squares_of,
 )
-from games.checkers.endgame import DATABASE, DATABASE_PIECES, database_value
+from games.checkers.endgame import DATABASE, DATABASE_PIECES, DATABASE_WIN, database_value
 from games.checkers.evaluation import (
     DEFAULT_WEIGHTS,
     FEATURE_NAMES,
@@ -450,6 +450,9 @@ class CheckersState(GameState):
     """The endgame databases (``games.checkers.endgame``) solve every position with at most
     ``DATABASE_PIECES`` pieces."""
     SOLVER_WORDS: ClassVar[tuple[str, str]] = ("Endgame databases at ≤", "pieces")
+    SOLVED_WIN: ClassVar[float | None] = DATABASE_WIN
+    """A database win is ``DATABASE_WIN`` less its plies to the end: the engine reads it as
+    "win in N" (``ai.scores.solved_score``)."""
 
     def solve(self, player: Player, max_empties: int, poll: NodePoll | None = None) -> float | None:
         """The endgame databases' exact value for ``player`` (``DATABASE_WIN`` less the plies
@@ -467,11 +470,11 @@ class CheckersState(GameState):
 
     def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
         sign = 1 if player == BLACK else -1
-        values = feature_values(self.black, self.white, self.kings)
+        values = feature_values(self.black, self.white, self.kings, self.player)
         return {name: (self.weights[name], float(sign * value)) for name, value in zip(FEATURE_NAMES, values)}
 
     def evaluate(self, player: Player) -> float:
-        value = evaluate_for_black(self.black, self.white, self.kings, self.weights)
+        value = evaluate_for_black(self.black, self.white, self.kings, self.weights, self.player)
         return value if player == BLACK else -value
 
     def capture_score(self, move: CheckersMove) -> int:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen, QRadialGradient
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen, QRadialGradient
 from PySide6.QtWidgets import QWidget
 
 from games.base import GameState
@@ -271,28 +271,64 @@ class OthelloBoard(GridBoard):
         if self.show_counts and not self._edit_mode:
             self._paint_counts(painter)
 
+    def count_texts(self) -> tuple[str, str]:
+        """What the counters under the board say for (black, white): the discs on the board;
+        at the end of a game with empty squares, the winner's discs plus those squares, as
+        the standard (WOF) scoring credits them (``13 + 51 = 64``): so the counter adds up to
+        the margin the game-over line gives (``Black wins by 64``) rather than contradict it."""
+        black, white = self.disc_counts()
+        texts = [str(black), str(white)]
+        empties = SIZE * SIZE - black - white
+        state = self._state
+        if state is not None and state.is_terminal() and empties and black != white:
+            winner = 0 if black > white else 1
+            own = (black, white)[winner]
+            texts[winner] = f"{own} + {empties} empty = {own + empties}"
+        return texts[0], texts[1]
+
+    def final_score(self) -> tuple[int, int] | None:
+        """(black, white) by the standard scoring at the end of a game, else ``None``."""
+        if self._state is None or not self._state.is_terminal():
+            return None
+        black, white = self.disc_counts()
+        empties = SIZE * SIZE - black - white
+        if black > white:
+            return black + empties, white
+        if white > black:
+            return black, white + empties
+        return black, white
+
     def _paint_counts(self, painter: QPainter) -> None:
-        """Each side's disc count under the board; the side to move's in bold."""
+        """Each side's disc count under the board, centred as one line; the side to move's
+        in bold."""
         geometry = self.grid()
         board = geometry.board_rect
-        black, white = self.disc_counts()
+        texts = self.count_texts()
         mover = self._state.to_move() if self._state is not None and not self._state.is_terminal() else None
         band = QRectF(board.left(), board.bottom(), board.width(), geometry.margin)
         disc = geometry.margin * 0.62
+        gap = geometry.square * 0.5  # between the two counters
+        fonts = [board_font(geometry.square * COORDINATE_FRACTION * 1.1, bold=owner == mover) for owner in (BLACK, WHITE)]
+        widths = [QFontMetricsF(font).horizontalAdvance(text) for font, text in zip(fonts, texts)]
+        spacing = disc * 0.45  # between a disc and its number
+        total = 2 * (disc + spacing) + widths[0] + widths[1] + gap
+        if total > board.width():  # a narrow board: the counters may use the margins too
+            gap = max(disc * 0.5, gap - (total - board.width()))
+            total = 2 * (disc + spacing) + widths[0] + widths[1] + gap
+        left = band.center().x() - total / 2
         painter.save()
-        for index, (owner, count) in enumerate(((BLACK, black), (WHITE, white))):
-            centre_x = band.center().x() + (-1 if index == 0 else 1) * geometry.square * 0.75
-            disc_rect = QRectF(0, 0, disc, disc)
-            disc_rect.moveCenter(QPointF(centre_x - disc * 0.9, band.center().y()))
+        for owner, text, font, width in zip((BLACK, WHITE), texts, fonts, widths):
+            disc_rect = QRectF(left, band.center().y() - disc / 2, disc, disc)
             cell = disc_rect.adjusted(-disc * 0.1, -disc * 0.1, disc * 0.1, disc * 0.1)
             self._paint_disc(painter, cell, owner)
             painter.setPen(QPen(self._theme.color("muted_text"), 1.0))  # visible on any window colour
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawEllipse(disc_rect)
-            painter.setFont(board_font(geometry.square * COORDINATE_FRACTION * 1.1, bold=owner == mover))
+            painter.setFont(font)
             painter.setPen(self._theme.color("text"))
-            text_rect = QRectF(centre_x, band.top(), geometry.square, band.height())
-            painter.drawText(text_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, str(count))
+            text_rect = QRectF(disc_rect.right() + spacing, band.top(), width + 2, band.height())
+            painter.drawText(text_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+            left = text_rect.left() + width + gap
         painter.restore()
 
 

@@ -53,18 +53,48 @@ def line_text(root: GameState, moves: Sequence[Any]) -> str:
 
 
 def score_value_text(score: Score, game: type[GameState]) -> str:
-    """The score as seen by player 0, without the player's name: ``+0.35``, ``mate in 3``."""
+    """The score as seen by player 0, without the player's name (a column headed with
+    the name): ``+0.35``, ``mate in 3``, ``mated in 2``, ``win in 5 plies``."""
     return display.value_text(score.for_player(FIXED_VIEW), game)
 
 
-def score_text(score: Score, game: type[GameState]) -> str:
-    """The score with the player whose view it is: ``White +0.35``, ``x win in 5 plies``,
-    ``O equity +0.120``."""
+def winner_of(score: Score) -> int:
+    """The player a proven result ``score`` says wins."""
+    seen = score.for_player(FIXED_VIEW)
+    return FIXED_VIEW if seen.outcome > 0 else 1 - FIXED_VIEW
+
+
+def result_words(score: Score, game: type[GameState], bound: str = "exact") -> str:
+    """A proven result said by its winner, as a sentence: ``White mates in 3``, ``X wins in
+    5 plies``, ``Black has won`` (the game is over at the root). A bound (``bound`` from
+    ``score.view``, an aspiration fail) says which way the truth may lie: ``White mates
+    in ≤ 3`` (at least that fast), ``at best White mates in 3``."""
+    winner = winner_of(score)
+    name = player_names(game)[winner]
+    plies = score.plies_to_end or 0
+    _, winners_bound = display.turned(score, bound, winner)
+    at_most = "≤ " if winners_bound == "lower" else ""
+    if plies == 0:
+        words = f"{name} has won"
+    elif game.WIN_WORDING == "mate":
+        words = f"{name} mates in {at_most}{(plies + 1) // 2}"
+    else:
+        words = f"{name} wins in {at_most}{plies} {'ply' if plies == 1 else 'plies'}"
+    return f"at best {words}" if winners_bound == "upper" else words
+
+
+def score_text(score: Score, game: type[GameState], bound: str = "exact") -> str:
+    """The score with the player whose view it is: ``White +0.35``, ``O equity +0.120``;
+    a proven result names its winner (``White mates in 3``, ``X wins in 5 plies``). An
+    aspiration bound (``bound`` from ``score.view``) reads ``White ≥ +0.35``."""
+    if score.is_win:
+        return result_words(score, game, bound)
     value = score_value_text(score, game)
+    mark = bound_mark(bound, score)
     name = player_names(game)[FIXED_VIEW]
-    if game.UTILITY_KIND == "equity" and score.win_in_plies is None:
-        return f"{name} equity {value}"
-    return f"{name} {value}"
+    if game.UTILITY_KIND == "equity":
+        return f"{name} equity {mark}{value}"
+    return f"{name} {mark}{value}"
 
 
 def bound_mark(bound: str, score: Score) -> str:
@@ -73,6 +103,31 @@ def bound_mark(bound: str, score: Score) -> str:
     if seen_bound == "exact":
         return ""
     return "≥ " if seen_bound == "lower" else "≤ "
+
+
+def widest_score_value(game: type[GameState]) -> str:
+    """The widest text a score column of ``game`` holds (``score_value_text`` with a bound
+    mark): it sets the column's width once, so rows never cut a score."""
+    loss = Score(-1.0, FIXED_VIEW, -99)
+    estimate = "9" * 3 + "." + "9" * game.SCORE_DECIMALS if game.SCORE_DECIMALS else "9" * 4
+    return max(f"≤ {display.value_text(loss, game)}", f"≥ -{estimate}", key=len)
+
+
+def bar_label(score: Score, game: type[GameState]) -> str:
+    """The short score on the eval bar, under the leader's initial, Lichess-style: the
+    margin without its sign (the initial says whose it is: ``1.2``, ``62%``), chess's
+    mate as ``#3`` / ``#-3`` (from player 0's, i.e. White's, view, as Lichess writes it),
+    another game's proven win as ``wins`` / ``in 5`` (two lines: plies), ``won`` when the
+    game is over."""
+    seen = score.for_player(FIXED_VIEW)
+    if seen.is_win:
+        if not seen.plies_to_end:
+            return "won"  # the game is over: the initial above says who won
+        if game.WIN_WORDING == "mate":
+            return f"#{seen.mate_in_moves()}"
+        return f"wins\nin {seen.plies_to_end}"
+    text = score_value_text(score, game)
+    return text.lstrip("+-")
 
 
 SPREAD_PAWNS = 5.4
@@ -237,6 +292,7 @@ def settings_summary(settings: Any, game: type[GameState]) -> str:
         if used(field) and getattr(settings, field):
             parts.append(name)
     if used("solver_empties") and settings.solver_empties:
-        parts.append(f"solver ≤ {settings.solver_empties} empties")
+        words, unit = game.SOLVER_WORDS  # as the settings panel names it: Othello's solver, checkers' databases
+        parts.append(f"{words[0].lower()}{words[1:]} {settings.solver_empties} {unit}")
     parts.append(f"{settings.threads} thread{'s' if settings.threads != 1 else ''}")
     return " · ".join(parts)

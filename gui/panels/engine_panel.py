@@ -2,17 +2,20 @@
 
 Everything is built once and updated in place (label texts, rows appended to models), so a
 display refreshed ten times a second neither flickers nor makes the layout jump: value labels
-and table columns are as wide as their widest possible text from the start.
+and table columns are as wide as their widest possible text (the score's for the game
+searched) from the start; in a narrow dock the less important ones are hidden rather than
+cut off.
 
 Connect it to an ``EngineBridge`` with ``connect_bridge`` (or call the ``on_*`` slots).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal, Slot
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -27,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, Score
 from ai.search.chance_common import next_decider
+from games import GAME_NAMES, get_game
 from games.base import CHANCE, GameState
 from gui.engine_bridge import EngineBridge, SearchInfo
 from gui.dialogs.new_game import game_title
@@ -48,13 +52,23 @@ def tabular_font(base: QFont) -> QFont:
     return font
 
 
-class Column:
-    """A table column: header, alignment and the widest text it will hold (sets its width)."""
+CELL_PADDING = 10
+"""Pixels beside a column's widest text: the item view's and the header's text margins
+(3 and 4 a side in Fusion) with a little room to spare, so no text is ever elided."""
+MIN_LINE_WIDTH = 90
+"""The narrowest principal variation column worth showing (a move or two; the whole line is
+in the label above and in the cell's tooltip)."""
 
-    def __init__(self, header: str, widest: str, align: Qt.AlignmentFlag = ALIGN_NUMBER) -> None:
+
+class Column:
+    """A table column: header, alignment, the widest text it will hold (sets its width) and
+    a tooltip for a terse header."""
+
+    def __init__(self, header: str, widest: str, align: Qt.AlignmentFlag = ALIGN_NUMBER, tip: str = "") -> None:
         self.header = header
         self.widest = widest
         self.align = align
+        self.tip = tip
 
 
 class RowsModel(QAbstractTableModel):
@@ -78,13 +92,17 @@ class RowsModel(QAbstractTableModel):
             return self.rows[index.row()][index.column()]
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return self.columns[index.column()].align
+        if role == Qt.ItemDataRole.ToolTipRole and not self.columns[index.column()].widest:
+            return self.rows[index.row()][index.column()]  # a free-width cell may be elided
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
-        if role != Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal:
             return None
-        if orientation == Qt.Orientation.Horizontal:
+        if role == Qt.ItemDataRole.DisplayRole:
             return self.columns[section].header
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.columns[section].tip or None
         return None
 
     def set_header(self, column: int, text: str) -> None:
@@ -118,17 +136,21 @@ class RowsModel(QAbstractTableModel):
 
 
 ITERATION_COLUMNS = [
-    Column("Depth", "99/99"),
-    Column("Score", "≥ mated in 9"),
-    Column("Nodes", "99,999,999"),
-    Column("Time", "99.99 s"),
-    Column("EBF", "99.99"),
-    Column("TT hits", "100.0%"),
-    Column("1st cut", "100.0%"),
+    Column("Depth", "99/99", tip="Depth / selective depth (the deepest line searched)"),
+    Column("Score", max((display.widest_score_value(get_game(name)) for name in GAME_NAMES), key=len)),
+    Column("Nodes", "99,999,999", tip="Positions visited up to this depth"),
+    Column("Time", "99.99 s", tip="Seconds from the start of the search"),
+    Column("EBF", "99.99", tip="Effective branching factor: this depth's nodes over the last one's"),
+    Column("TT hits", "100.0%", tip="Transposition table: probes that found the position"),
+    Column("1st cut", "100.0%", tip="Cut-offs made by the first move tried (good ordering: high)"),
     Column("Principal variation", "", ALIGN_TEXT),
 ]
 """Per iteration: what a student compares between settings (rates and cut-off counts of the
 running search are in the counters above the table)."""
+ITERATION_DROP_ORDER = (7, 6, 5, 4, 3)
+"""The iteration columns that give way in a narrow dock, first to last: the line (it is in
+the label above), the rates (the latest are in the counters), the time; depth, score and
+nodes always stay."""
 ROOT_MOVE_COLUMNS = [
     Column("Move", "24/18 13/11 24/18 13/11", ALIGN_TEXT),
     Column("Visits", "99,999,999"),
@@ -137,9 +159,56 @@ ROOT_MOVE_COLUMNS = [
 ]
 
 
-def make_table(model: RowsModel, font: QFont) -> QTableView:
-    """A read-only table whose fixed columns are as wide as their widest text."""
-    view = QTableView()
+class FittingTable(QTableView):
+    """A table whose less important columns give way, in a set order, when the view is too
+    narrow for all of them (a small window's engine dock): the columns kept stand wholly in
+    sight, neither elided nor scrolled to; a wider view brings the others back."""
+
+    def __init__(self, drop_order: Sequence[int] = ()) -> None:
+        super().__init__()
+        self._drop_order = tuple(drop_order)
+        self._widths: dict[int, int] = {}
+        """The fixed columns' widths (the last column stretches over what is left)."""
+
+    def size_column(self, column: int) -> None:
+        """A fixed column as wide as its widest text or its header (after either changed)."""
+        spec: Column = self.model().columns[column]  # type: ignore[attr-defined]
+        text_width = QFontMetrics(self.font()).horizontalAdvance(spec.widest)
+        header_width = QFontMetrics(self.horizontalHeader().font()).horizontalAdvance(spec.header)
+        self._widths[column] = max(text_width, header_width) + CELL_PADDING
+        self.horizontalHeader().setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+        self.horizontalHeader().resizeSection(column, self._widths[column])
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        if not self._drop_order or self.model() is None:
+            return
+        room = self.viewport().width()
+        last = self.model().columnCount() - 1
+        shown = list(range(last + 1))
+
+        def needed() -> int:
+            fixed = sum(self._widths.get(column, 0) for column in shown if column != last)
+            return fixed + (MIN_LINE_WIDTH if last in shown else 0)
+
+        for column in self._drop_order:
+            if needed() <= room:
+                break
+            shown.remove(column)
+        for column in self._drop_order:
+            if self.isColumnHidden(column) != (column not in shown):
+                self.setColumnHidden(column, column not in shown)
+
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Resize:  # the dock's width, or a scroll bar came or went
+            self.fit_columns()
+        return super().viewportEvent(event)
+
+
+def make_table(model: RowsModel, font: QFont, drop_order: Sequence[int] = ()) -> FittingTable:
+    """A read-only table whose fixed columns are as wide as their widest text; those in
+    ``drop_order`` are hidden, in that order, while the view is too narrow for them."""
+    view = FittingTable(drop_order)
     view.setModel(model)
     view.setFont(font)
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -150,16 +219,12 @@ def make_table(model: RowsModel, font: QFont) -> QTableView:
     view.setTextElideMode(Qt.TextElideMode.ElideRight)
     view.setAlternatingRowColors(True)
     view.verticalHeader().hide()
-    metrics = QFontMetrics(font)
     header = view.horizontalHeader()
     header.setMinimumSectionSize(8)
-    view.verticalHeader().setDefaultSectionSize(metrics.height() + 6)
-    header_metrics = QFontMetrics(header.font())
+    view.verticalHeader().setDefaultSectionSize(QFontMetrics(font).height() + 6)
     for column, spec in enumerate(model.columns):
         if spec.widest:
-            width = max(metrics.horizontalAdvance(spec.widest), header_metrics.horizontalAdvance(spec.header)) + 14
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
-            header.resizeSection(column, width)
+            view.size_column(column)
     header.setStretchLastSection(True)
     return view
 
@@ -192,6 +257,62 @@ CURRENT_MOVE = ("current", "Searching")
 """The root move being searched: its own row, as wide as the panel (a backgammon turn is long)."""
 
 
+class StatsGrid(QWidget):
+    """The counters as caption/value pairs: two pairs side by side when there is room, one
+    pair a row in a narrow engine dock (a small window), so the panel never asks for the
+    width of two pairs; the last row (the move being searched) spans the grid."""
+
+    def __init__(self, pairs: list[tuple[QLabel, QWidget]], wide_row: tuple[QLabel, QWidget]) -> None:
+        super().__init__()
+        self._pairs = pairs
+        self._wide_row = wide_row
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setHorizontalSpacing(10)
+        self._grid.setVerticalSpacing(2)
+        self._columns = 0
+        self._lay_out(1)
+        self._narrow_width = self._grid.minimumSize().width()
+        self._lay_out(2)
+        self._wide_width = self._grid.minimumSize().width()
+
+    @property
+    def columns(self) -> int:
+        """Pairs side by side (1 or 2)."""
+        return self._columns
+
+    def _lay_out(self, columns: int) -> None:
+        if columns == self._columns:
+            return
+        grid = self._grid
+        while grid.count():
+            grid.takeAt(0)
+        for column in range(6):
+            grid.setColumnStretch(column, 0)
+            grid.setColumnMinimumWidth(column, 0)
+        rows = (len(self._pairs) + columns - 1) // columns
+        for index, (caption, value) in enumerate(self._pairs):
+            pair, row = divmod(index, rows)
+            grid.addWidget(caption, row, pair * 3)
+            grid.addWidget(value, row, pair * 3 + 1)
+        caption, value = self._wide_row
+        grid.addWidget(caption, rows, 0)
+        grid.addWidget(value, rows, 1, 1, 3 * columns - 1)
+        if columns > 1:
+            grid.setColumnMinimumWidth(2, 16)  # between the two columns of counters
+        grid.setColumnStretch(3 * columns - 1, 1)  # spare width goes to the right
+        self._columns = columns
+        grid.invalidate()
+        self.updateGeometry()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(self._narrow_width, super().minimumSizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._lay_out(2 if event.size().width() >= self._wide_width else 1)
+
+
 class EnginePanel(QWidget):
     """Depth, score from a named side, PV in the game's notation, counters, the iteration
     table and (MCTS, chance roots) the root moves; the algorithm and its settings.
@@ -207,7 +328,17 @@ class EnginePanel(QWidget):
         self._info: SearchInfo | None = None
         self._game: type[GameState] | None = None
         self._last_score: Score | None = None
+        self._exact_line = display.NO_VALUE
+        """The principal variation of the last complete iteration (kept through a fail)."""
+        self._shown_game: type[GameState] | None = None
+        """The game whose numbers the labels show (``None``: dashes)."""
         self._best_move: object | None = None
+        self._game_over: tuple[str, str] | None = None
+        """The finished game's result and reason while the headline shows them."""
+        self._before_game_over = ("", "")
+        """The status and headline the result replaced (back after a take-back)."""
+        self._finished_status = ""
+        """The status line of this game's last finished search (``Best move Rc8# (done, …)``)."""
         numbers = tabular_font(self.font())
 
         layout = QVBoxLayout(self)
@@ -239,33 +370,24 @@ class EnginePanel(QWidget):
         self.pv_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         layout.addWidget(self.pv_label)
 
-        grid = QGridLayout()
-        grid.setHorizontalSpacing(10)
-        grid.setVerticalSpacing(2)
         self.stat_labels: dict[str, StatLabel] = {}
         half = (len(STATS) + 1) // 2
-        columns = [STATS[:half], STATS[half:]]
         metrics = QFontMetrics(numbers)
-        for pair, stats in enumerate(columns):
+        pairs: list[tuple[QLabel, QWidget]] = []
+        for pair, stats in enumerate([STATS[:half], STATS[half:]]):
             width = max(metrics.horizontalAdvance(widest) for _, _, widest in stats) + 4
-            for row, (key, caption, _widest) in enumerate(stats):
-                caption_label = QLabel(caption)
+            for key, caption, _widest in stats:
                 value = StatLabel(width, numbers)
-                grid.addWidget(caption_label, row, pair * 3)
-                grid.addWidget(value, row, pair * 3 + 1)
+                pairs.append((QLabel(caption), value))
                 self.stat_labels[key] = value
-        caption_label = QLabel(CURRENT_MOVE[1])
         current = StatLabel(0, numbers)
         current.setMinimumWidth(0)
         current.setMaximumWidth(16777215)
         current.setAlignment(ALIGN_TEXT)
         current.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        grid.addWidget(caption_label, half, 0)
-        grid.addWidget(current, half, 1, 1, 5)
         self.stat_labels[CURRENT_MOVE[0]] = current
-        grid.setColumnMinimumWidth(2, 16)  # between the two columns of counters
-        grid.setColumnStretch(5, 1)  # spare width goes to the right of both
-        layout.addLayout(grid)
+        self.stats = StatsGrid(pairs, (QLabel(CURRENT_MOVE[1]), current))
+        layout.addWidget(self.stats)
 
         self.settings_label = QLabel("")
         self.settings_label.setObjectName("engineSettings")
@@ -278,7 +400,7 @@ class EnginePanel(QWidget):
 
         self.iterations = RowsModel([Column(c.header, c.widest, c.align) for c in ITERATION_COLUMNS], self)
         self.root_moves = RowsModel([Column(c.header, c.widest, c.align) for c in ROOT_MOVE_COLUMNS], self)
-        self.iteration_view = make_table(self.iterations, self.font())
+        self.iteration_view = make_table(self.iterations, self.font(), ITERATION_DROP_ORDER)
         self.root_move_view = make_table(self.root_moves, self.font())
         self.tabs = QTabWidget()
         self.tabs.addTab(self.iteration_view, "Iterations")
@@ -303,17 +425,58 @@ class EnginePanel(QWidget):
         return self.pv_label.text()
 
     # ------------------------------------------------------------------- slots
+    def show_game_over(self, result: str, reason: str) -> None:
+        """The game is over: its result is the headline (``Black wins``), never the last
+        search's forecast (``Black mates in 1`` once it is mate, as Lichess shows "Checkmate"),
+        and the status line says the greyed line and counters below are the last search's."""
+        if self._game_over is None:
+            self._before_game_over = (self.status_label.text(), self.score_label.text())
+        self._game_over = (result, reason)
+        status = f"Game over: {reason}" if reason else "Game over"
+        if self._finished_status:
+            status += f". Below, the last search: {self._finished_status}"
+        self.status_label.setText(status)
+        self.score_label.setText(result)
+        self._set_stale(True)
+        self.score_label.setEnabled(True)
+
+    def clear_game_over(self) -> None:
+        """The game goes on again (a take-back): the last search's headline is back."""
+        if self._game_over is None:
+            return
+        self._game_over = None
+        status, headline = self._before_game_over
+        self.status_label.setText(status)
+        self.score_label.setText(headline)
+        self._set_stale(False)
+
+    @property
+    def is_showing_game_over(self) -> bool:
+        return self._game_over is not None
+
+    def _keep_game_over(self) -> None:
+        """A search's late report after the end (a resignation while the engine thought)
+        changes the numbers below, not the result above them."""
+        if self._game_over is not None:
+            result, reason = self._game_over
+            self._game_over = None
+            self.show_game_over(result, reason)
+
     @Slot(object)
     def on_search_started(self, info: SearchInfo) -> None:
+        self._game_over = None
         self._info = info
         self._game = type(info.root)
         self._last_score = None
+        self._exact_line = display.NO_VALUE
         self._set_best_move(None)
         game = self._game
         self.iterations.clear()
         self.root_moves.clear()
         view_name = display.player_names(game)[display.FIXED_VIEW]
+        self.iterations.columns[1].widest = display.widest_score_value(game)  # narrower for chess
         self.iterations.set_header(1, f"Score ({view_name})")
+        self.iteration_view.size_column(1)
         is_chance = info.root.to_move() == CHANCE
         mover = next_decider(info.root.copy()) if is_chance else info.root.to_move()
         mover_name = display.player_names(game)[mover] if mover is not None else display.NO_VALUE
@@ -322,24 +485,40 @@ class EnginePanel(QWidget):
         self.root_moves.set_header(3, f"Value ({mover_name})")
         self.tabs.setTabEnabled(self.tabs.indexOf(self.root_move_view), False)
         self.status_label.setText(f"Thinking: {game_title(game.NAME)}, {self._limits_text(info)}")
-        self.score_label.setText(display.NO_VALUE)
-        self.pv_label.setText(display.NO_VALUE)
-        for label in self.stat_labels.values():
-            label.setText(display.NO_VALUE)
+        if self._shown_game is game:  # the last search's numbers stay, greyed, until this one has its own
+            self._set_stale(True)
+        else:  # nothing of another game means anything here
+            self.score_label.setText(display.NO_VALUE)
+            self.pv_label.setText(display.NO_VALUE)
+            for label in self.stat_labels.values():
+                label.setText(display.NO_VALUE)
+        self.stat_labels["current"].setText(display.NO_VALUE)
         self.settings_label.setText(display.settings_summary(info.settings, game))
         self.tabs.setCurrentWidget(self.iteration_view)
 
     @Slot(object)
     def on_iteration(self, event: Iteration) -> None:
+        """A completed depth, or an aspiration fail reported before its re-search: then the
+        score reads as the bound it is (``White ≥ +0.35``, as chess GUIs show a fail high or
+        low), never a dash, and the line shown stays the last complete one (a fail low has
+        none; a fail high only its new first move, written in front of it)."""
         info, game = self._info, self._game
         if info is None or game is None or event.search_id != info.search_id:
             return
-        self._last_score = event.score
-        mark = display.bound_mark(event.bound, event.score)
+        is_exact = event.bound == "exact"
+        self._set_stale(False)
+        if is_exact or self._last_score is None:
+            self._last_score = event.score
         line = display.line_text(info.root, event.pv)
-        self.score_label.setText(mark + display.score_text(event.score, game))
-        self.pv_label.setText(line)
-        self.pv_label.setToolTip(line)  # the whole line, should it not fit its three rows
+        self.score_label.setText(display.score_text(event.score, game, event.bound))
+        if is_exact:
+            self._exact_line = line
+            self.pv_label.setText(line)
+            self.pv_label.setToolTip(line)  # the whole line, should it not fit its three rows
+        else:
+            shown = self._fail_line(info.root, event)
+            self.pv_label.setText(shown)
+            self.pv_label.setToolTip(shown)
         self._show_counters(event.nodes, event.nps, event.time, event.hashfull, event.depth, event.seldepth)
         self.stat_labels["tt"].setText(display.percent_text(event.tt_hit_rate))
         self.stat_labels["cutoffs"].setText(display.count_text(event.cutoffs))
@@ -348,25 +527,47 @@ class EnginePanel(QWidget):
         self.iterations.append(
             (
                 f"{event.depth}/{event.seldepth}",
-                mark + display.score_value_text(event.score, game),
+                display.bound_mark(event.bound, event.score) + display.score_value_text(event.score, game),
                 display.count_text(event.nodes),
                 display.seconds_text(event.time),
                 display.ebf_text(event.ebf),
                 display.percent_text(event.tt_hit_rate, compact=True),
                 display.percent_text(event.first_move_cutoff_rate, compact=True),
-                line,
+                line if is_exact else self._fail_note(info.root, event),
             )
         )
         self.iteration_view.scrollToBottom()
-        if event.pv and event.bound == "exact":
+        if event.pv and is_exact:
             self._set_best_move(event.pv[0])
         if event.root_moves:
             self._show_root_moves(event.root_moves)
+        self._keep_game_over()
+
+    @staticmethod
+    def _fail_note(root: GameState, event: Iteration) -> str:
+        """An aspiration fail's row in the table: ``Rd1: fails high, re-searching`` (high or
+        low for the side to move, whose search it is; the score column has the bound)."""
+        note = f"{'fails high' if event.bound == 'lower' else 'fails low'}, re-searching"
+        if event.pv:
+            return f"{display.move_text(root, event.pv[0])}: {note}"
+        return note[:1].upper() + note[1:]
+
+    def _fail_line(self, root: GameState, event: Iteration) -> str:
+        """The line shown under a fail's score: the last complete line after a fail low; after
+        a fail high, that line if it starts with the new move, else the new move alone."""
+        before = self._exact_line
+        if event.pv:
+            first = display.move_text(root, event.pv[0])
+            if before.startswith(first + display.MOVE_SEPARATOR) or before.startswith(first + " | "):
+                return before
+            return f"{first} …"
+        return before
 
     @Slot(object)
     def on_progress(self, event: Progress) -> None:
         if self._info is None or event.search_id != self._info.search_id:
             return
+        self._set_counters_stale(False)
         self._show_counters(event.nodes, event.nps, event.time, event.hashfull, event.depth, None)
 
     @Slot(object)
@@ -383,12 +584,16 @@ class EnginePanel(QWidget):
         if info is None or game is None or event.search_id != info.search_id:
             return
         self._last_score = event.score
+        self._set_stale(False)
         self.score_label.setText(display.score_text(event.score, game))
         if event.pv:
             self.pv_label.setText(display.line_text(info.root, event.pv))
         elif event.best_move is not None:
             self.pv_label.setText(display.move_text(info.root, event.best_move))
         self._show_counters(event.nodes, event.nps, event.time, None, event.depth, event.seldepth)
+        if not self.iterations.rows:  # nothing searched depth by depth (a book move, a known
+            for key in ("tt", "cutoffs", "first_cut", "ebf"):  # answer): the last search's
+                self.stat_labels[key].setText(display.NO_VALUE)  # rates are not this one's
         stats = event.stats
         if stats.tt_probes:
             self.stat_labels["tt"].setText(display.percent_text(stats.tt_hit_rate))
@@ -402,9 +607,18 @@ class EnginePanel(QWidget):
         how = "stopped" if event.stopped else "done"
         if info.root.to_move() == CHANCE:  # nothing to choose before the dice: a value
             what = "Value before the roll"
+        elif event.book:  # nothing searched: the score is the position's static evaluation
+            what, how = f"Book move {display.move_text(info.root, event.best_move)}", "static evaluation"
+        elif event.forced:
+            what, how = f"Known answer {display.move_text(info.root, event.best_move)}", "no search needed"
         else:
             what = f"Best move {display.move_text(info.root, event.best_move)}"
-        self.status_label.setText(f"{what} ({how}, {display.seconds_text(event.time)})")
+        if event.book or event.forced:
+            self.status_label.setText(f"{what} ({how})")
+        else:
+            self.status_label.setText(f"{what} ({how}, {display.seconds_text(event.time)})")
+        self._finished_status = self.status_label.text()
+        self._keep_game_over()
 
     @Slot(str)
     def on_failed(self, message: str) -> None:
@@ -412,13 +626,40 @@ class EnginePanel(QWidget):
         self.stat_labels["current"].setText(display.NO_VALUE)
 
     def clear(self) -> None:
-        """Back to idle (a new game; a search stopped by the user)."""
+        """Back to idle with nothing shown (a new game: the last game's numbers mean nothing)."""
         self._info = None
+        self._shown_game = None
+        self._game_over = None
+        self._finished_status = ""
+        self._last_score = None
+        self._exact_line = display.NO_VALUE
         self._set_best_move(None)
+        self._set_stale(False)
         self.status_label.setText("Engine idle")
-        self.stat_labels["current"].setText(display.NO_VALUE)
+        self.score_label.setText(display.NO_VALUE)
+        self.pv_label.setText(display.NO_VALUE)
+        self.pv_label.setToolTip("")
+        for label in self.stat_labels.values():
+            label.setText(display.NO_VALUE)
+        self.iterations.clear()
+        self.root_moves.clear()
 
     # ----------------------------------------------------------------- helpers
+    def _set_stale(self, is_stale: bool) -> None:
+        """Grey the score, line and counters of the last search while a new one has shown
+        nothing yet, rather than flash dashes between every two searches of a game."""
+        if not is_stale and self._info is not None:
+            self._shown_game = self._game
+        for label in (self.score_label, self.pv_label):
+            if label.isEnabled() == is_stale:
+                label.setEnabled(not is_stale)
+        self._set_counters_stale(is_stale)
+
+    def _set_counters_stale(self, is_stale: bool) -> None:
+        for label in self.stat_labels.values():
+            if label.isEnabled() == is_stale:
+                label.setEnabled(not is_stale)
+
     def _set_best_move(self, move: object | None) -> None:
         if move != self._best_move:
             self._best_move = move
@@ -460,6 +701,10 @@ class EnginePanel(QWidget):
             visits = display.count_text(stat.visits) if total else display.NO_VALUE
             rows.append((display.move_text(root, stat.move), visits, share, f"{stat.value:+.3f}"))
         self.root_moves.replace(rows)
+        # Columns with nothing to say are hidden, so the value stays in sight in a narrow dock:
+        # visits are MCTS's, a share MCTS's or the dice's (a chance root).
+        self.root_move_view.setColumnHidden(1, not total)
+        self.root_move_view.setColumnHidden(2, not (total or chances))
         index = self.tabs.indexOf(self.root_move_view)
         if not self.tabs.isTabEnabled(index):
             self.tabs.setTabEnabled(index, True)

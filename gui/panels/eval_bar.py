@@ -113,12 +113,16 @@ class EvalBar(QWidget):
         return display.player_names(self._game)[leader][:1].upper()
 
     def describe(self) -> str:
-        """The tooltip: ``White is ahead: White +1.20``, ``Even: X +0``."""
+        """The tooltip: ``White is ahead: White +1.20``, ``Even: X +0``, ``Black is winning:
+        Black mates in 3``."""
         score, game = self._score, self._game
         if score is None or game is None:
             return ""
+        if score.is_win and not score.plies_to_end:  # the game is over: "Black has won"
+            return display.score_text(score, game)
         leader = self.leader()
-        who = "Even" if leader is None else f"{display.player_names(game)[leader]} is ahead"
+        verb = "is winning" if score.is_win else "is ahead"
+        who = "Even" if leader is None else f"{display.player_names(game)[leader]} {verb}"
         return f"{who}: {display.score_text(score, game)}"
 
     @property
@@ -127,20 +131,18 @@ class EvalBar(QWidget):
         return self._share
 
     def label_text(self) -> str:
-        """The short number on the bar: ``+1.2``, ``M3``, ``62 %`` (win chance)."""
+        """The short score on the bar: ``1.2``, ``#3`` / ``#-3`` (chess mates, White's view,
+        as on Lichess), ``wins`` / ``in 5`` (plies, on two lines), ``won``, ``62%`` (win
+        chance)."""
         score, game = self._score, self._game
         if score is None or game is None:
             return ""
-        seen = score.for_player(display.FIXED_VIEW)
-        if seen.win_in_plies is not None:  # "mate in 3" -> M3, "win in 5 plies" -> W5
-            words = display.score_value_text(score, game)
-            digits = "".join(char for char in words if char.isdigit())
-            return ("M" if "mate" in words else "W") + digits
-        if game.UTILITY_KIND == "equity":
+        if game.UTILITY_KIND == "equity" and not score.is_win:
             leader = max(self._share, 1 - self._share)
+            if round(100 * leader) >= 100:  # an estimate, however big, is no certainty
+                return ">99%"
             return f"{100 * leader:.0f}%"
-        text = display.score_value_text(score, game)
-        return text.lstrip("+-")
+        return display.bar_label(score, game)
 
     def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
         painter = QPainter(self)
@@ -167,16 +169,19 @@ class EvalBar(QWidget):
             font.setBold(True)
             painter.setFont(font)
             metrics = QFontMetrics(font)
-            while metrics.horizontalAdvance(text) > rect.width() - 2 and font.pointSizeF() > 5:
+            words = text.split("\n")
+            widest = max(words, key=metrics.horizontalAdvance)
+            while metrics.horizontalAdvance(widest) > rect.width() - 2 and font.pointSizeF() > 5:
                 font.setPointSizeF(font.pointSizeF() - 0.5)
                 painter.setFont(font)
                 metrics = QFontMetrics(font)
+                widest = max(words, key=metrics.horizontalAdvance)
             # The number sits at the end of the leading side, dark on light or light on dark,
-            # read top down after the leader's initial: "W / 1.2", "O / W1".
+            # read top down after the leader's initial: "W / 1.2", "B / #-3", "X / wins / in 5".
             mark = self.leader_mark()
             bottom_leads = bottom_share >= 0.5
             line = metrics.height()
-            lines = [mark, text] if mark else [text]
+            lines = [mark, *words] if mark else words
             height = line * len(lines) + 4
             if bottom_leads:
                 box = QRectF(rect.left(), rect.bottom() - height, rect.width(), height)
@@ -184,7 +189,7 @@ class EvalBar(QWidget):
             else:
                 box = QRectF(rect.left(), rect.top(), rect.width(), height)
                 painter.setPen(text_color_on(top_color))
-            for index, words in enumerate(lines):
+            for index, row_text in enumerate(lines):
                 row = QRectF(box.left(), box.top() + 2 + index * line, box.width(), line)
-                painter.drawText(row, Qt.AlignmentFlag.AlignCenter, words)
+                painter.drawText(row, Qt.AlignmentFlag.AlignCenter, row_text)
         painter.end()

@@ -1,5 +1,7 @@
 """The eval graph: the score over the game's moves, drawn with QPainter (QtCharts is not in
-PySide6-Essentials). Player 0's advantage is up, as on Lichess; a click picks a position.
+PySide6-Essentials). Player 0's advantage is up, as on Lichess: player 0's colour fills the
+plot below the curve, player 1's above it, as the eval bar shares its height. A click picks a
+position.
 
 Values are plotted as player 0's share (``display.player0_share``), the eval bar's scale, so
 a proven win touches the edge and a long game stays readable.
@@ -7,7 +9,7 @@ a proven win touches the edge and a long game stays readable.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen
@@ -20,6 +22,12 @@ from gui.panels.eval_bar import player_colors, theme_sides
 from gui.theme import Theme
 
 MARGIN = 4.0
+MARKER_RADIUS = 4.5
+"""The current position's dot; the first and last plies sit this far inside the plot, so
+the dot (and the line through it) at the live position, the right edge, is whole."""
+MARKER_WIDTH = 2.0
+STRIP_HEIGHT = 90
+"""The graph as a strip under other panels."""
 
 
 class EvalGraph(QWidget):
@@ -31,15 +39,41 @@ class EvalGraph(QWidget):
         super().__init__(parent)
         self._game: type[GameState] | None = None
         self._scores: list[Score | None] = []
+        self._move_names: list[str] = []
+        """The move that led to each position (index = plies played; ``""`` for the start)."""
         self._current: int | None = None
         self._theme: Theme | None = None
+        self._aspect: float | None = None
+        self._side_colors: Callable[[], tuple[QColor, QColor] | None] | None = None
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setFixedHeight(90)
+        self.setFixedHeight(STRIP_HEIGHT)
         self.setMouseTracking(True)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
-        return QSize(320, 90)
+        return QSize(320, self.heightForWidth(320) if self._aspect else 90)
+
+    def set_aspect(self, aspect: float | None) -> None:
+        """Height = width x ``aspect`` (at least the strip's 90 px), for a graph that has a
+        page of its own (the engine dock's "Graph" tab) instead of a thin strip in an empty
+        page; ``None``: the fixed 90 px strip (under the engine panel)."""
+        self._aspect = aspect
+        if aspect is None:
+            self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+            self.setFixedHeight(STRIP_HEIGHT)
+            return
+        self.setMinimumHeight(STRIP_HEIGHT)
+        self.setMaximumHeight(16777215)
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self.updateGeometry()
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's name)
+        return self._aspect is not None
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt's name)
+        return max(STRIP_HEIGHT, round(width * self._aspect)) if self._aspect else STRIP_HEIGHT
 
     # ----------------------------------------------------------------- contents
     def set_game(self, game: type[GameState]) -> None:
@@ -53,9 +87,17 @@ class EvalGraph(QWidget):
         self._theme = theme
         self.update()
 
-    def set_scores(self, scores: Sequence[Score | None]) -> None:
-        """The score of every position (index = plies played; ``None`` = not evaluated)."""
+    def set_side_colors(self, source: Callable[[], tuple[QColor, QColor] | None] | None) -> None:
+        """Players 0's and 1's colours from the board (backgammon's red and white checkers), as
+        the eval bar takes them; None falls back to the theme's light and dark sides."""
+        self._side_colors = source
+        self.update()
+
+    def set_scores(self, scores: Sequence[Score | None], move_names: Sequence[str] = ()) -> None:
+        """The score of every position (index = plies played; ``None`` = not evaluated) and,
+        for the tooltip, the name of the move that led to each (index 0: the start)."""
         self._scores = list(scores)
+        self._move_names = list(move_names)
         self.update()
 
     def set_score(self, ply: int, score: Score | None) -> None:
@@ -80,6 +122,11 @@ class EvalGraph(QWidget):
     def scores(self) -> list[Score | None]:
         return list(self._scores)
 
+    @property
+    def current_ply(self) -> int | None:
+        """The position marked (``None``: no marker)."""
+        return self._current
+
     # ------------------------------------------------------------------ geometry
     def _plot_rect(self) -> QRectF:
         return QRectF(self.rect()).adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
@@ -87,16 +134,20 @@ class EvalGraph(QWidget):
     def _span(self) -> int:
         return max(len(self._scores) - 1, 1)
 
+    def _plies_rect(self) -> QRectF:
+        """The plot less the marker's radius at each end: where plies 0 to the last sit."""
+        return self._plot_rect().adjusted(MARKER_RADIUS + 1, 0, -MARKER_RADIUS - 1, 0)
+
     def x_of(self, ply: int) -> float:
-        plot = self._plot_rect()
-        return plot.left() + plot.width() * ply / self._span()
+        plies = self._plies_rect()
+        return plies.left() + plies.width() * ply / self._span()
 
     def ply_at(self, x: float) -> int | None:
         """The position nearest ``x`` (``None`` while the graph is empty)."""
         if not self._scores:
             return None
-        plot = self._plot_rect()
-        fraction = (x - plot.left()) / plot.width() if plot.width() > 0 else 0.0
+        plies = self._plies_rect()
+        fraction = (x - plies.left()) / plies.width() if plies.width() > 0 else 0.0
         return min(len(self._scores) - 1, max(0, round(fraction * self._span())))
 
     def _y_of(self, score: Score) -> float:
@@ -118,9 +169,17 @@ class EvalGraph(QWidget):
         if ply is None or self._game is None:
             self.setToolTip("")
             return
+        self.setToolTip(self.describe(ply))
+
+    def describe(self, ply: int) -> str:
+        """The tooltip over position ``ply``: ``Ply 12, after Bxg2: Black mates in 3``."""
+        if self._game is None or not 0 <= ply < len(self._scores):
+            return ""
         score = self._scores[ply]
         text = display.score_text(score, self._game) if score else "not evaluated"
-        self.setToolTip(f"ply {ply}: {text}")
+        name = self._move_names[ply] if ply < len(self._move_names) else ""
+        where = "Start" if ply == 0 else f"Ply {ply}, after {name}" if name else f"Ply {ply}"
+        return f"{where}: {text}"
 
     # -------------------------------------------------------------------- drawing
     def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802
@@ -130,37 +189,37 @@ class EvalGraph(QWidget):
         plot = self._plot_rect()
         painter.fillRect(self.rect(), palette.color(palette.ColorRole.Base))
         mid = plot.top() + plot.height() / 2
-        grid = QColor(palette.color(palette.ColorRole.Text))
-        grid.setAlpha(70)
-        painter.setPen(QPen(grid, 1, Qt.PenStyle.DashLine))
-        painter.drawLine(QPointF(plot.left(), mid), QPointF(plot.right(), mid))
         points = [(ply, score) for ply, score in enumerate(self._scores) if score is not None]
         if self._game is not None and points:
-            first_color, second_color = player_colors(self._game, *theme_sides(self._theme))
-            upper = QPainterPath(QPointF(self.x_of(points[0][0]), mid))
-            for ply, score in points:
-                upper.lineTo(QPointF(self.x_of(ply), self._y_of(score)))
-            upper.lineTo(QPointF(self.x_of(points[-1][0]), mid))
-            upper.closeSubpath()
-            painter.save()
-            painter.setClipRect(QRectF(plot.left(), plot.top(), plot.width(), mid - plot.top()))
-            painter.fillPath(upper, self._translucent(first_color))
-            painter.setClipRect(QRectF(plot.left(), mid, plot.width(), plot.bottom() - mid))
-            painter.fillPath(upper, self._translucent(second_color))
-            painter.restore()
-            line = QPainterPath(QPointF(self.x_of(points[0][0]), self._y_of(points[0][1])))
-            for ply, score in points[1:]:
-                line.lineTo(QPointF(self.x_of(ply), self._y_of(score)))
+            # As the eval bar (and Lichess's graph): player 0's colour fills the plot from the
+            # bottom up to the curve, player 1's the rest, so the side ahead owns more of it.
+            # Both colours stand against each other, whatever the panel's background.
+            own = self._side_colors() if self._side_colors is not None else None
+            first_color, second_color = own if own is not None else player_colors(self._game, *theme_sides(self._theme))
+            curve = [QPointF(self.x_of(ply), self._y_of(score)) for ply, score in points]
+            lower = QPainterPath(QPointF(plot.left(), plot.bottom()))
+            lower.lineTo(QPointF(plot.left(), curve[0].y()))  # flat before the first score
+            for point in curve:
+                lower.lineTo(point)
+            lower.lineTo(QPointF(plot.right(), curve[-1].y()))
+            lower.lineTo(QPointF(plot.right(), plot.bottom()))
+            lower.closeSubpath()
+            painter.fillRect(plot, second_color)
+            painter.fillPath(lower, first_color)
+            painter.setPen(QPen(QColor(128, 128, 128, 200), 1, Qt.PenStyle.DashLine))
+            painter.drawLine(QPointF(plot.left(), mid), QPointF(plot.right(), mid))
+            line = QPainterPath(curve[0])
+            for point in curve[1:]:
+                line.lineTo(point)
             painter.setPen(QPen(palette.color(palette.ColorRole.Highlight), 1.6))
             painter.drawPath(line)
+        else:
+            grid = QColor(palette.color(palette.ColorRole.Text))
+            grid.setAlpha(70)
+            painter.setPen(QPen(grid, 1, Qt.PenStyle.DashLine))
+            painter.drawLine(QPointF(plot.left(), mid), QPointF(plot.right(), mid))
         if self._current is not None and self._scores:
-            x = self.x_of(min(self._current, len(self._scores) - 1))
-            painter.setPen(QPen(palette.color(palette.ColorRole.Highlight), 1.2))
-            painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
-            score = self._scores[min(self._current, len(self._scores) - 1)]
-            if score is not None:
-                painter.setBrush(palette.color(palette.ColorRole.Highlight))
-                painter.drawEllipse(QPointF(x, self._y_of(score)), 3.0, 3.0)
+            self._draw_marker(painter, plot, min(self._current, len(self._scores) - 1))
         border = QColor(palette.color(palette.ColorRole.Text))
         border.setAlpha(90)
         painter.setPen(QPen(border, 1))
@@ -168,12 +227,23 @@ class EvalGraph(QWidget):
         painter.drawRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5))
         painter.end()
 
-    def _translucent(self, base: QColor) -> QColor:
-        """A fill that reads on light and dark panels: the player's colour, or grey when that
-        colour would vanish into the background."""
-        background = self.palette().color(self.palette().ColorRole.Base)
-        fill = QColor(base)
-        if abs(fill.lightness() - background.lightness()) < 60:
-            fill = QColor(128, 128, 128)
-        fill.setAlpha(150)
-        return fill
+    def _draw_marker(self, painter: QPainter, plot: QRectF, ply: int) -> None:
+        """The position shown: a line the plot's height and a dot on the curve, in the
+        highlight colour edged with the panel's background, so it stands out on either
+        side's colour in both themes (the live position's is at the right edge)."""
+        palette = self.palette()
+        accent, edge = palette.color(palette.ColorRole.Highlight), palette.color(palette.ColorRole.Base)
+        x = self.x_of(ply)
+        top, bottom = QPointF(x, plot.top()), QPointF(x, plot.bottom())
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(edge, MARKER_WIDTH + 2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+        painter.drawLine(top, bottom)
+        painter.setPen(QPen(accent, MARKER_WIDTH, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+        painter.drawLine(top, bottom)
+        score = self._scores[ply]
+        if score is not None:  # on the curve, kept whole at a won game's top or bottom edge
+            low, high = plot.top() + MARKER_RADIUS + 1, plot.bottom() - MARKER_RADIUS - 1
+            y = min(max(self._y_of(score), low), high)
+            painter.setPen(QPen(edge, 1.5))
+            painter.setBrush(accent)
+            painter.drawEllipse(QPointF(x, y), MARKER_RADIUS, MARKER_RADIUS)

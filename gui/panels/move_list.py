@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -36,6 +36,8 @@ SILENT_NAMES = frozenset({NO_DOUBLE})
 which is every turn's default; the roll itself follows."""
 
 ROLE_PLY = Qt.ItemDataRole.UserRole + 1
+ROW_HEIGHT = 24
+"""A score-sheet row of one line; a move that must wrap makes its row taller."""
 
 
 @dataclass(frozen=True)
@@ -97,8 +99,19 @@ class MoveList(QTableWidget):
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # A long backgammon turn ("6-6: bar/19* 13/7* 8/2(2)") wraps onto a second line of
+        # its row rather than being cut to "6-6: bar/19* …" when the list is narrow: rows
+        # are as tall as their text at the column's width, one line (24 px) at the least.
+        self.setWordWrap(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.verticalHeader().setMinimumSectionSize(ROW_HEIGHT)
+        self.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.verticalHeader().setDefaultSectionSize(24)
+        self._fit_rows = QTimer(self)  # once the columns have their new widths, after a resize
+        self._fit_rows.setSingleShot(True)
+        self._fit_rows.setInterval(0)
+        self._fit_rows.timeout.connect(self._fit_rows_to_text)
+        self.horizontalHeader().sectionResized.connect(lambda *_: self._fit_rows.start())
         self.setAlternatingRowColors(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._plies: list[int] = []
@@ -134,8 +147,22 @@ class MoveList(QTableWidget):
             self._plies.append(cell.ply)
             self._cells[cell.ply] = (cell.row, cell.column)
         self.setVerticalHeaderLabels([f"{row + 1}" for row in range(self.rowCount())])
+        self.resizeRowsToContents()
         self._total = len(names)
         self._select(self._total, emit=False)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        """Rows refit to the new width, and the move shown stays in sight (the game-over line
+        appearing under the list makes it shorter: the last move must not slip out of view)."""
+        super().resizeEvent(event)
+        self._fit_rows.start()
+
+    def _fit_rows_to_text(self) -> None:
+        self.resizeRowsToContents()
+        where = self._cells.get(self._shown)
+        item = self.item(*where) if where is not None else None
+        if item is not None:
+            self.scrollToItem(item)
 
     def item_texts(self) -> list[str]:
         """Every move cell's text in order (tests and the self-test read it)."""

@@ -42,6 +42,16 @@ def valid_algorithms(game: type[GameState]) -> list[str]:
     return [name for name in ALGORITHMS if name in offered]
 
 
+COMBO_LETTERS = 10
+"""A choice box asks for room for this many letters, not its longest item: the engine dock
+of a small window is about 300 px wide (the long item is elided; the list shows it whole)."""
+
+
+def narrow_combo(box: QComboBox) -> None:
+    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    box.setMinimumContentsLength(COMBO_LETTERS)
+
+
 class SettingsPanel(QWidget):
     """Every switch of ``SearchSettings``; ``settings()`` reads them, ``set_settings`` shows
     them, and each change emits ``settings_changed``."""
@@ -59,6 +69,7 @@ class SettingsPanel(QWidget):
         """Whether ``quiescence`` is the user's choice (else ``None``: the algorithm's default)."""
 
         self.algorithm = QComboBox()
+        narrow_combo(self.algorithm)
         self.controls["algorithm"] = self.algorithm
 
         def check(field: str, text: str, tip: str) -> QCheckBox:
@@ -105,21 +116,15 @@ class SettingsPanel(QWidget):
         row.addWidget(spin("tt_megabytes", 1, MAX_TABLE_MEGABYTES, " MB"))
         form.addRow(row)
         form.addRow(check("move_ordering", "Move ordering", "Table move, captures (MVV-LVA), killers, history first"))
-        row = QHBoxLayout()
-        row.addWidget(check("killers", "Killer moves", "Quiet moves that cut off at the same ply"))
-        row.addWidget(check("history", "History heuristic", "Quiet moves that cut off anywhere"))
-        form.addRow(row)
+        form.addRow(check("killers", "Killer moves", "Quiet moves that cut off at the same ply"))
+        form.addRow(check("history", "History heuristic", "Quiet moves that cut off anywhere"))
         form.addRow(check("quiescence", "Quiescence search", "Search noisy moves (captures) past the depth limit"))
         form.addRow(check("check_extensions", "Check extensions", "Search one ply deeper after a check"))
-        row = QHBoxLayout()
-        row.addWidget(check("null_move", "Null move", "Pass to prove a position is too good (R = 2)"))
-        row.addWidget(check("late_move_reductions", "Late move reductions", "Search late quiet moves less deep"))
-        form.addRow(row)
-        row = QHBoxLayout()
-        row.addWidget(check("quiescence_checks", "Checks in quiescence", "Also try quiet checks at quiescence's first ply"))
-        row.addWidget(check("see_pruning", "SEE pruning", "Skip captures and moves that lose material by static exchange"))
-        row.addWidget(check("futility_pruning", "Futility pruning", "Skip hopeless quiet moves near the horizon"))
-        form.addRow(row)
+        form.addRow(check("null_move", "Null move", "Pass to prove a position is too good (R = 2)"))
+        form.addRow(check("late_move_reductions", "Late move reductions", "Search late quiet moves less deep"))
+        form.addRow(check("quiescence_checks", "Checks in quiescence", "Also try quiet checks at quiescence's first ply"))
+        form.addRow(check("see_pruning", "SEE pruning", "Skip captures and moves that lose material by static exchange"))
+        form.addRow(check("futility_pruning", "Futility pruning", "Skip hopeless quiet moves near the horizon"))
         self._solver_label = QLabel(GameState.SOLVER_WORDS[0])
         form.addRow(self._solver_label, spin("solver_empties", 0, MAX_SOLVER_EMPTIES, f" {GameState.SOLVER_WORDS[1]}"))
         layout.addWidget(depth_first)
@@ -128,6 +133,7 @@ class SettingsPanel(QWidget):
         form = QFormLayout(mcts)
         form.addRow("Exploration C", real("exploration", 0.0, 10.0, 0.1, 2))
         playout = QComboBox()
+        narrow_combo(playout)
         playout.addItem("Random to the end", "random")
         playout.addItem("Short, scored by EVAL", "eval")
         self.controls["playout"] = playout

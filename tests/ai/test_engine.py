@@ -221,6 +221,25 @@ def test_chess_selectivity_keeps_the_answer_on_a_tactic() -> None:
         assert answer.score.mate_in_moves() == 2, switches
 
 
+def test_see_pruning_never_skips_a_capture_that_gives_check() -> None:
+    """After 1.Kh2 (forced out of check: Kh2 or Kg1), ...Rxh3+ gives up the rook for a pawn
+    by static exchange (gxh3), one ply from the horizon: SEE pruning skips losing captures
+    there, but never one that gives check (WAC sacrifices such as Rxh2+ are checks)."""
+    fen = "1k5r/8/8/8/8/7P/5nP1/7K w - - 0 1"
+    board = chess.Board(fen)
+    board.push_uci("h1h2")
+    sacrifice = chess.Move.from_uci("h8h3")
+    assert board.is_capture(sacrifice) and board.gives_check(sacrifice) and board.is_attacked_by(chess.WHITE, chess.H3)
+    observer = RecordingObserver()
+    settings = SearchSettings(algorithm="alphabeta", transposition_table=False, iterative_deepening=False)
+    state = new_game("chess", fen)
+    search(state, settings, Limits(depth=1), observer=observer)  # the check extends the root to 2
+    entered = {
+        tuple(str(move) for move in call[1]) for call in observer.calls if call[0] == "entered" and len(call[1]) == 2
+    }
+    assert ("h1h2", "h8h3") in entered
+
+
 # ---------------------------------------------------------------------- chess mates
 MATES = [
     # (Win At Chess id, FEN, mate in N moves)

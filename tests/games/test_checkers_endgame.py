@@ -178,3 +178,30 @@ def test_the_engine_converts_a_database_win() -> None:
             break
         state.play(search(state, settings, Limits(nodes=2_000)).best_move)
     assert state.is_terminal() and state.utility(WHITE) == 1.0, state.to_text()
+
+
+@pytest.mark.parametrize("text", ["W:W20,K15:B12,K28", "B:W22,K5:BK15,K6", "B:WK18,K19:BK1"])
+def test_a_database_result_is_reported_as_win_in_n(text: str) -> None:
+    """The root's database result reaches the score as "win (loss) in N plies", N the
+    databases' distance: First Position (White wins in 81), Newell's "without" and a lost
+    king against two, searched from the side to move."""
+    state = CheckersState.from_text(text)
+    outcome, distance = result(state)
+    found = search(state, SearchSettings(), Limits(nodes=2_000))
+    mover = state.to_move()
+    assert found.score.win_in_plies is not None, found.score
+    assert found.score.win_in_plies == (distance if outcome > 0 else -distance) * (1 if found.score.view == mover else -1)
+
+
+def test_a_database_win_below_the_root_counts_its_plies_from_the_root() -> None:
+    # Five pieces (outside the databases): Black's forced capture 6x13 leaves four, a
+    # database win; the score is a win in the capture's ply plus the databases' distance after it.
+    state = CheckersState.from_text("B:W22,K5,K9:BK15,K6")
+    found = search(state, SearchSettings(), Limits(depth=3))
+    capture = state.parse_move("6x13")
+    assert found.best_move == capture
+    state.play(capture)
+    outcome, distance = result(state)
+    assert outcome == -1  # White, to move, loses
+    assert found.score.win_in_plies is not None
+    assert abs(found.score.win_in_plies) == 1 + distance

@@ -18,11 +18,14 @@ from bench.checkers_problems import load_problems, solve
 
 NODES_A_MOVE = 50_000
 UNSOLVED = {
-    "bell": "5-man endgame won by tempo ('the move'): EVAL has no opposition term; the play-out draws",
-    "cresswell": "same family as Bell: first move 8-11, not 5-9, and the play-out draws",
-    "wiswell-good-start": "key found, but the king endgame is drawn: it reaches 2 kings against 2, a draw by the endgame databases",
-    "jordan-banks-1911": "the key 2-7 sacrifices a king to trap Black's; 16-12 looks better to EVAL at depth 15-18",
-    "vair": "White wins material in the right line but lets Black even it up; drawn by the 40-move rule",
+    "bell": "5-against-5 men ending won by tempo ('the move'): right first move, but the play-out leaves "
+    "the line (15-19 or 9-13 for 15-18) and ends in a king-against-king draw; depth 12 at this budget",
+    "cresswell": "plays 8-11, not the key 5-9 (5-9 only from about 400,000 nodes, depth 15); "
+    "the play-out after 8-11 wins against the engine's own defence",
+    "wiswell-good-start": "15-10 and 15-11 score alike at depth 10 and 15-10 (which the source "
+    "says only draws) comes first; the play-out after it wins against the engine's own defence",
+    "vair": "White answers 22-25 with 32-28, not the line's 17-21, and the play-out ends in 2 kings "
+    "against 2 (threefold repetition)",
 }
 """Problems the engine does not solve yet at this budget (bench/checkers_problems.py, measured
 in bench/STRENGTH.md); strict: a fix that solves one makes its test say so."""

@@ -77,3 +77,16 @@ def test_stop_on_the_pool_delivers_nothing_more_and_shutdown_ends_every_worker(q
     bridge.shutdown()
     assert multiprocessing.active_children() == []
     assert not any(process_exists(pid) for pid in pids)
+
+
+def test_the_first_search_of_a_new_pool_has_all_of_its_time(qtbot: QtBot, bridge: EngineBridge) -> None:
+    """A time limit counts from the submission: were the first search submitted while the
+    workers still start (a second or more), a short hint would answer unsearched (depth 0).
+    Black mates with Ra1#, which any completed iteration finds."""
+    state = get_game("chess").from_text("r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1")
+    with qtbot.waitSignal(bridge.search_finished, timeout=SPAWN_TIMEOUT_MS) as answer:
+        bridge.start_search(state, SearchSettings(threads=THREADS, book=False), Limits(time=0.5))
+    finished = answer.args[0]
+    assert finished.depth >= 1, finished
+    assert state.move_name(finished.best_move) == "Ra1#"
+    assert finished.score.win_in_plies is not None and finished.score.outcome > 0

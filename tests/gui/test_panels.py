@@ -54,12 +54,13 @@ def test_a_real_search_fills_the_panel_in_the_games_notation(qtbot: QtBot, bridg
     panel.resize(640, 600)
     panel.show()
     qtbot.waitExposed(panel)
-    widths = layout_widths(panel)
+    widths: list[list[int]] = []  # as the first depth is shown (the score column fits its game's)
+    bridge.iteration_received.connect(lambda _event: widths.append(layout_widths(panel)))
     best_moves: list[object] = []
     panel.best_move_changed.connect(best_moves.append)
     state = new_game("chess")
     finished = run_search(qtbot, bridge, panel, state, SearchSettings(book=False), Limits(depth=4))
-    assert layout_widths(panel) == widths
+    assert widths and layout_widths(panel) == widths[0]
     assert best_moves and best_moves[-1] == finished.best_move
     expected = "  ".join(state.line_names(finished.pv))
     assert panel.pv_text() == expected
@@ -79,13 +80,13 @@ def test_the_panel_says_who_mates_in_how_many(qtbot: QtBot, bridge: EngineBridge
     qtbot.addWidget(panel)
     state = get_game("chess").from_text(BACK_RANK_MATE)
     run_search(qtbot, bridge, panel, state, SearchSettings(), Limits(depth=3))
-    assert panel.score_label.text() == "White mate in 1"
+    assert panel.score_label.text() == "White mates in 1"
     assert panel.pv_text().startswith("Ra8#")
     bar = EvalBar()
     qtbot.addWidget(bar)
     bar.set_game(get_game("chess"))
     bar.set_score(panel.score)
-    assert bar.share == 1.0 and bar.label_text() == "M1"
+    assert bar.share == 1.0 and bar.label_text() == "#1"
 
 
 def test_mcts_shows_root_moves_sorted_by_visits(qtbot: QtBot, bridge: EngineBridge) -> None:
@@ -247,3 +248,16 @@ def test_the_opening_roll_in_the_movers_column_does_not_repeat_the_name() -> Non
     assert [(cell.row, cell.column, cell.text) for cell in cells] == [(0, 1, "5-4: 24/20 13/8"), (1, 0, "4-1: 8/7 8/4")]
     pending = score_sheet([CHANCE], ["X 5-4"])  # not played yet: the roll still says whose it is
     assert [cell.text for cell in pending] == ["X 5-4:"]
+
+
+def test_the_settings_line_names_each_games_exact_solving_as_the_settings_panel_does() -> None:
+    # Othello solves at a number of empty squares, checkers probes databases at a number of
+    # pieces: the one-line summary above the iterations says which, in the panel's words.
+    from ai.settings import SearchSettings
+    from games import get_game
+    from gui.panels.display import settings_summary
+
+    settings = SearchSettings(solver_empties=20)
+    assert "exact solver at ≤ 20 empties" in settings_summary(settings, get_game("othello"))
+    assert "endgame databases at ≤ 20 pieces" in settings_summary(settings, get_game("checkers"))
+    assert "≤" not in settings_summary(settings, get_game("chess"))
