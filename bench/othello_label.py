@@ -78,7 +78,7 @@ def build() -> Any:
 def load_model(module: Any, weights_path: str) -> int:
     """Hand the EVAL of ``weights_path`` ("" = the classic defaults) to ``module``; the
     ``model`` number its searches take (0 classic, 1 pattern)."""
-    model = parse_weights(read_weights(weights_path, "othello")["weights"]) if weights_path else DEFAULT_WEIGHT_VECTOR
+    model = parse_weights(read_weights(weights_path, "othello")) if weights_path else DEFAULT_WEIGHT_VECTOR
     if not isinstance(model, PatternWeights):
         module.set_classic(model, PARITY_EMPTIES, DISC_PHASE_EMPTIES)
         return 0
