@@ -2,8 +2,8 @@
 nodes, nodes/s and time with each weights file.
 
     .venv/bin/python bench/othello_eval_speed.py
-    .venv/bin/python bench/othello_eval_speed.py --weights resources/weights/othello.json \\
-        resources/weights/othello_patterns.json --depth 8
+    .venv/bin/python bench/othello_eval_speed.py --weights resources/weights/othello_classic.json \\
+        resources/weights/othello.json --depth 8
 
 Evaluation times are CPU time (``time.process_time``) over positions from seeded random
 games (10-44 plies in), so a loaded machine inflates them less than wall time; the search
@@ -50,7 +50,7 @@ def sample_positions(count: int, seed: int = 1) -> list[tuple[int, int, int]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--weights", nargs="+",
-                        default=["resources/weights/othello.json", "resources/weights/othello_patterns.json"])
+                        default=["resources/weights/othello_classic.json", "resources/weights/othello.json"])
     parser.add_argument("--depth", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args(argv)

@@ -1,7 +1,9 @@
 """Fit the Othello pattern EVAL (``games.othello.patterns``) to labelled positions.
 
-Input: files of ``bench/othello_selfplay.py`` (``own opponent label`` lines: the bitboards of
-the side to move and of the other side in hex, the exact final margin reached from there).
+Input: files of ``bench/othello_label.py label`` or ``bench/othello_selfplay.py`` (``own
+opponent label`` lines: the bitboards of the side to move and of the other side in hex, and
+the label in discs: a deeper search's value or exact score, or the exact final margin the
+self-play game reached from there).
 Model (``games.othello.evaluation.pattern_evaluate``): per phase (``--phase-bounds``, by empty
 squares), one value per canonical configuration of each pattern, summed over its instances,
 plus the scalars bias, mobility, potential mobility and parity. Fit: ridge least squares on

@@ -1,18 +1,18 @@
-"""Othello EVAL: a weighted sum of classic features (the default) or learned pattern tables.
+"""Othello EVAL: learned pattern tables (the default) or a weighted sum of classic features.
 
 Two models share one entry point, ``evaluate_to_move(own, opponent, own_moves)``, which reads
 the current model at call time (``set_weights`` switches it, per process):
 
-* **classic** (the shipped default, ``resources/weights/othello.json`` names its weights):
-  the hand-set linear sum described below.
-* **patterns** (``resources/weights/othello_patterns.json``): per game phase (by the number
-  of empty squares), a value for every configuration of each pattern of
+* **patterns** (the shipped default, ``resources/weights/othello.json``): per game phase (by
+  the number of empty squares), a value for every configuration of each pattern of
   ``games.othello.patterns`` (Buro's Logistello, Edax), summed over the 46 instances, plus
   weights on mobility and potential mobility (and a per-phase constant and parity, shipped
-  as 0). Fitted by least squares to exact final margins of self-play games
-  (``bench/tune_othello.py``; see the weights folder's README). Tables are in hundredths of
-  a disc. Not the default: measured level with or a little better than classic at a fixed
-  depth, and 2-4x slower to a given depth (``bench/STRENGTH.md``).
+  as 0). Fitted by least squares to the values of deeper searches (and exact solves near
+  the end) of self-play positions (``bench/othello_label.py``, ``bench/tune_othello.py``; see
+  the weights folder's README). Tables are in hundredths of a disc. The default since it
+  beat the classic model at a fixed time (``bench/STRENGTH.md``).
+* **classic** (``resources/weights/othello_classic.json``; ``DEFAULT_WEIGHTS``, also the
+  model when no weights file is packaged): the hand-set linear sum described below.
 
 The classic model's features:
 
@@ -554,7 +554,8 @@ WEIGHTS_FILE: Final = "othello.json"
 
 
 def use_shipped() -> None:
-    """Back to the shipped model (the classic weights if no file is packaged)."""
+    """Back to the shipped model (the pattern model of ``othello.json``; the classic
+    ``DEFAULT_WEIGHTS`` if no file is packaged)."""
     try:
         weights = shipped_weights(WEIGHTS_FILE, "othello")
     except FileNotFoundError:

@@ -15,8 +15,10 @@ from games import get_game
 from games.base import BadPositionError, IllegalMoveError
 from games.othello import PASS, SOLVER_EMPTIES, EndgameSolver, OthelloState, parse_square
 from games.othello.evaluation import FEATURE_NAMES
+from games.weights import read_weights
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "othello"
+CLASSIC_FILE = Path(__file__).resolve().parents[2] / "resources" / "weights" / "othello_classic.json"
 PERFT = {int(depth): count for depth, count in json.loads((DATA / "perft.json").read_text())["perft"].items()}
 FAST_PERFT_DEPTH = 8
 """perft(8) takes ~0.4 s here; the bound leaves room for a loaded 2-core machine."""
@@ -335,11 +337,21 @@ def test_solver_matches_plain_negamax(seed: int) -> None:
 
 
 # ------------------------------------------------------------------------- evaluation
+@pytest.fixture
+def classic_model():
+    """The classic EVAL of ``resources/weights/othello_classic.json`` (the shipped default is
+    the pattern model of ``othello.json``; these tests check the classic features)."""
+    OthelloState.set_weights(read_weights(CLASSIC_FILE, "othello"))
+    yield
+    OthelloState.set_weights(None)
+
+
 def evaluation_positions() -> list[OthelloState]:
     return [state for seed in range(8) for state in random_playout_states(seed)[::3]
             if not state.is_terminal()]
 
 
+@pytest.mark.usefixtures("classic_model")
 def test_evaluate_is_the_weighted_sum_and_antisymmetric() -> None:
     for state in evaluation_positions():
         for player in (0, 1):
@@ -352,12 +364,14 @@ def test_evaluate_is_the_weighted_sum_and_antisymmetric() -> None:
         assert all(mine[name][1] == -theirs[name][1] for name in FEATURE_NAMES)
 
 
+@pytest.mark.usefixtures("classic_model")
 def test_evaluation_at_start_is_balanced() -> None:
     state = OthelloState.initial()
     assert state.evaluate(0) == 0
     assert all(value == 0 for _, value in state.evaluation_features(0).values())
 
 
+@pytest.mark.usefixtures("classic_model")
 def test_a_corner_is_good_and_an_x_square_bad() -> None:
     with_corner = OthelloState.from_text(board_text("a1 d5 e4", "d4 e5", "X"))
     given_away = OthelloState.from_text(board_text("d5 e4", "a1 d4 e5", "X"))
@@ -372,6 +386,7 @@ def test_a_corner_is_good_and_an_x_square_bad() -> None:
     assert c_square.evaluation_features(0)["c_squares"][1] == 1
 
 
+@pytest.mark.usefixtures("classic_model")
 def test_edge_stability_counts_corner_runs_and_full_edges() -> None:
     run = OthelloState.from_text(board_text("a1 b1 c1 a2 d5 e4", "e1 d4 e5", "X"))
     assert run.evaluation_features(0)["edge_stability"][1] == 4  # a1 b1 c1 a2
@@ -380,6 +395,7 @@ def test_edge_stability_counts_corner_runs_and_full_edges() -> None:
     assert state.evaluation_features(0)["edge_stability"][1] == 0  # 4 each on a full edge
 
 
+@pytest.mark.usefixtures("classic_model")
 def test_more_discs_late_scores_higher() -> None:
     state = OthelloState.from_text(FFO[0][1])  # FFO #1, 14 empties
     features = state.evaluation_features(state.to_move())

@@ -19,7 +19,9 @@ from games.weights import read_weights
 
 pytestmark = pytest.mark.skipif(not evaluation.NATIVE_EVAL, reason=HOTPATH_BACKEND)
 
-PATTERNS_FILE = Path(__file__).resolve().parents[2] / "resources" / "weights" / "othello_patterns.json"
+WEIGHTS = Path(__file__).resolve().parents[2] / "resources" / "weights"
+PATTERNS_FILE = WEIGHTS / "othello.json"  # the shipped default, a pattern model
+CLASSIC_FILE = WEIGHTS / "othello_classic.json"
 
 
 def positions_of_every_phase(count: int, seed: int) -> list[OthelloState]:
@@ -89,15 +91,18 @@ def test_native_evaluation_is_the_python_one_exactly(model: str) -> None:
         OthelloState.set_weights(None)
 
 
-@pytest.mark.parametrize("weights", [None, "random"])
-def test_native_classic_evaluation_is_the_python_one_exactly(weights: str | None) -> None:
+@pytest.mark.parametrize("weights", ["classic file", "random"])
+def test_native_classic_evaluation_is_the_python_one_exactly(weights: str) -> None:
     """After a pattern model too: set_weights back to classic weights switches C's model."""
     rng = random.Random(16)
-    values = None if weights is None else {name: rng.uniform(-900, 900) for name in evaluation.FEATURE_NAMES}
+    values = (read_weights(CLASSIC_FILE, "othello") if weights == "classic file"
+              else {name: rng.uniform(-900, 900) for name in evaluation.FEATURE_NAMES})
     OthelloState.set_weights(read_weights(PATTERNS_FILE, "othello"))
     OthelloState.set_weights(values)
     try:
-        vector = evaluation.DEFAULT_WEIGHT_VECTOR if values is None else evaluation.weight_vector(values)
+        vector = evaluation.weight_vector(values)
+        if weights == "classic file":
+            assert vector == evaluation.DEFAULT_WEIGHT_VECTOR
         for state in positions_of_every_phase(600, seed=14):
             own, opponent, moves = state.own, state.opponent, state.moves_mask()
             python = evaluation.classic_evaluate(own, opponent, moves, vector)

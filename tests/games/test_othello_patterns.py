@@ -24,8 +24,8 @@ from games.othello.patterns import (
 from games.weights import WeightsError, read_weights
 
 WEIGHTS = Path(__file__).resolve().parents[2] / "resources" / "weights"
-CLASSIC_FILE = WEIGHTS / "othello.json"
-PATTERNS_FILE = WEIGHTS / "othello_patterns.json"
+CLASSIC_FILE = WEIGHTS / "othello_classic.json"
+PATTERNS_FILE = WEIGHTS / "othello.json"  # the shipped default: a pattern model
 
 
 def random_positions(count: int, seed: int) -> list[OthelloState]:
@@ -128,7 +128,8 @@ def test_fast_evaluation_is_the_sum_of_the_reference_readings(synthetic_model) -
 
 @pytest.fixture
 def fitted_model():
-    """The fitted pattern model of ``resources/weights/othello_patterns.json``."""
+    """The fitted pattern model of ``resources/weights/othello.json`` (the shipped default),
+    set explicitly."""
     OthelloState.set_weights(read_weights(PATTERNS_FILE, "othello"))
     yield
     OthelloState.set_weights(None)
@@ -145,7 +146,7 @@ def test_evaluation_is_the_same_on_all_symmetric_positions(model: str, request) 
         assert len(values) == 1, state.to_text()
 
 
-def test_shipped_weights_are_the_classic_evaluation(fitted_model) -> None:
+def test_classic_weights_file_is_the_classic_evaluation(fitted_model) -> None:
     OthelloState.set_weights(read_weights(CLASSIC_FILE, "othello"))
     try:
         for state in random_positions(20, seed=5):
@@ -155,7 +156,21 @@ def test_shipped_weights_are_the_classic_evaluation(fitted_model) -> None:
                 state.own, state.opponent, state.moves_mask(), evaluation.DEFAULT_WEIGHT_VECTOR))
     finally:
         OthelloState.set_weights(None)
-    assert evaluation.current_model() == evaluation.DEFAULT_WEIGHT_VECTOR  # None: the shipped file
+
+
+def test_shipped_weights_are_the_fitted_pattern_model() -> None:
+    """set_weights(None) (and import) gives the pattern model of othello.json, value for value."""
+    OthelloState.set_weights(read_weights(CLASSIC_FILE, "othello"))
+    OthelloState.set_weights(None)
+    assert isinstance(evaluation.current_model(), evaluation.PatternWeights)
+    positions = random_positions(40, seed=6)
+    shipped = [state.evaluate(state.to_move()) for state in positions]
+    OthelloState.set_weights(read_weights(PATTERNS_FILE, "othello"))
+    try:
+        assert [state.evaluate(state.to_move()) for state in positions] == shipped
+        assert tuple(positions[0].evaluation_features(positions[0].to_move()))[:1] != evaluation.FEATURE_NAMES[:1]
+    finally:
+        OthelloState.set_weights(None)
 
 
 @pytest.mark.parametrize("change, message", [
