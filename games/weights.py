@@ -84,6 +84,9 @@ def check_document(document: Any, source: str, game: str | None = None) -> dict[
     return weights
 
 
+_PLAIN_NUMBERS: Final = frozenset((int, float))
+
+
 def _numbers(value: Any, depth: int = 0) -> bool:
     """Whether ``value`` is a finite number or a (nested, at most 4 deep) list of them."""
     if isinstance(value, bool):
@@ -91,6 +94,8 @@ def _numbers(value: Any, depth: int = 0) -> bool:
     if isinstance(value, (int, float)):
         return math.isfinite(value)
     if isinstance(value, list) and depth < 4:
+        if set(map(type, value)) <= _PLAIN_NUMBERS:  # fast path: a flat list (large tables)
+            return all(map(math.isfinite, value))
         return all(_numbers(item, depth + 1) for item in value)
     return False
 

@@ -324,9 +324,11 @@ def parse_weights(weights: Mapping[str, Any]) -> PatternWeights | tuple[float, .
             if len(per_phase) != phase_count:
                 raise WeightsError(f"othello pattern weights: {pattern.name} has {len(per_phase)} phases, not {phase_count}")
             checked = []
+            size = pattern.size
             for entries in per_phase:
-                entries = tuple(int(value) for value in entries)
-                if len(entries) % 2 or any(not 0 <= index < pattern.size for index in entries[0::2]):
+                entries = tuple(map(int, entries))
+                indices = entries[0::2]
+                if len(entries) % 2 or (indices and (min(indices) < 0 or max(indices) >= size)):
                     raise WeightsError(f"othello pattern weights: {pattern.name} entries are [index, value, ...] "
                                        f"with 0 <= index < {pattern.size}")
                 checked.append(entries)
