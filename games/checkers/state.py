@@ -34,6 +34,8 @@ from games.checkers.bitboards import (
     BLACK,
     CROWN_ROW,
     DIRECTIONS,
+    DOWN_LEFT,
+    DOWN_RIGHT,
     JUMP,
     MAN_DIRECTIONS,
     MASK_OF_SQUARE,
@@ -41,6 +43,8 @@ from games.checkers.bitboards import (
     SQUARE_OF_BIT,
     SQUARES,
     STEP,
+    UP_LEFT,
+    UP_RIGHT,
     VALID,
     WHITE,
     Bitboard,
@@ -152,6 +156,67 @@ JUMP_OVER: dict[tuple[Square, Square], tuple[int, Square]] = {
 }
 """``(from, to)`` of every jump -> (direction, jumped square)."""
 
+DOWN_LEFT_MOVES = QUIET_MOVES[DOWN_LEFT]
+DOWN_RIGHT_MOVES = QUIET_MOVES[DOWN_RIGHT]
+UP_LEFT_MOVES = QUIET_MOVES[UP_LEFT]
+UP_RIGHT_MOVES = QUIET_MOVES[UP_RIGHT]
+
+Hop = tuple[Bitboard, Bitboard, int, Square, Square]
+"""One jump from a bit: (jumped square's mask, landing mask, landing bit, jumped square,
+landing square)."""
+
+
+def _hop_table(directions: tuple[int, ...]) -> tuple[tuple[Hop, ...], ...]:
+    """``table[bit]``: the jumps from ``bit`` in ``directions``, in that order, that stay on
+    the board (``bitboards.jump_sequences`` tries the same ones in the same order)."""
+    table = []
+    for bit in range(len(SQUARE_OF_BIT)):
+        hops = []
+        for direction in directions:
+            landing = JUMP[direction][bit]
+            if landing:
+                middle = STEP[direction][bit]
+                landing_bit = bit + 2 * direction
+                hops.append((middle, landing, landing_bit, SQUARE_OF_BIT[bit + direction], SQUARE_OF_BIT[landing_bit]))
+        table.append(tuple(hops))
+    return tuple(table)
+
+
+KING_HOPS = _hop_table(DIRECTIONS)
+BLACK_MAN_HOPS = _hop_table(MAN_DIRECTIONS[BLACK])
+WHITE_MAN_HOPS = _hop_table(MAN_DIRECTIONS[WHITE])
+NO_CAPTURES: tuple[CheckersMove, ...] = ()
+_new_tuple = tuple.__new__
+
+
+def _add_jumps(
+    bit: int,
+    opponent: Bitboard,
+    empty: Bitboard,
+    hops: tuple[tuple[Hop, ...], ...],
+    crown_row: Bitboard,
+    path: tuple[Square, ...],
+    captured: tuple[Square, ...],
+    moves: list[CheckersMove],
+) -> bool:
+    """Append to ``moves`` every complete capture continuing from ``bit`` after ``path``
+    (jumping ``captured`` so far); whether any jump was available. The rules and the order
+    of ``bitboards.jump_sequences``: ``empty`` counts the moving piece's origin as empty, a
+    man reaching ``crown_row`` stops there, a jumped piece is gone at once."""
+    found = False
+    here = 1 << bit
+    for middle, landing, landing_bit, jumped, landing_square in hops[bit]:
+        if middle & opponent and landing & empty:
+            found = True
+            longer_path = path + (landing_square,)
+            longer_captured = captured + (jumped,)
+            if landing & crown_row or not _add_jumps(
+                landing_bit, opponent ^ middle, (empty ^ landing) | here, hops, crown_row, longer_path, longer_captured, moves
+            ):
+                moves.append(_new_tuple(CheckersMove, (longer_path, longer_captured)))
+    return found
+
+
 # Move codes (``encode_move``): origin - 1 (5 bits), capture flag, hop count (4 bits), then the
 # direction of each hop (2 bits, an index into DIRECTIONS). A man captures at most 12 pieces.
 _ORIGIN_BITS = 5
@@ -210,7 +275,7 @@ class CheckersState(GameState):
         now on; ``None``: the packaged ones. ``WeightsError`` names what is missing or extra."""
         cls.weights = dict(DEFAULT_WEIGHTS) if weights is None else named_numbers(weights, FEATURE_NAMES, cls.NAME)
 
-    __slots__ = ("black", "white", "kings", "player", "no_progress_plies", "_key", "_history", "_keys")
+    __slots__ = ("black", "white", "kings", "player", "no_progress_plies", "_key", "_history", "_keys", "_captures")
 
     def __init__(
         self,
@@ -228,6 +293,9 @@ class CheckersState(GameState):
         self._key = self._full_key()
         self._history: list[_History] = []
         self._keys: list[int] = [self._key]
+        self._captures: tuple[CheckersMove, ...] | None = None
+        """The side to move's captures once generated (``_find_captures``), until the
+        position changes."""
 
     def _full_key(self) -> int:
         """The Zobrist key computed from scratch (``play`` updates it incrementally)."""
@@ -256,27 +324,90 @@ class CheckersState(GameState):
     def legal_moves(self) -> list[CheckersMove]:
         """The captures if any is available (capturing is mandatory), else every step;
         empty once the game is drawn by rule or the side to move is blocked."""
-        if self._is_draw_by_rule():
+        if self.no_progress_plies >= SHORTEST_REPETITION_PLIES and self._is_draw_by_rule():
             return []
         return self.perft_moves()
 
     def perft_moves(self) -> list[CheckersMove]:
-        """The moves by the rules of movement alone, as perft counts them (draws ignored)."""
-        mover, opponent = self._sides()
-        captures = self._capture_moves(mover, opponent)
+        """The moves by the rules of movement alone, as perft counts them (draws ignored).
+
+        Order (the search's move ordering breaks ties by it): the captures as
+        ``bitboards.raw_captures`` lists them, else the steps direction by direction in
+        ``bitboards.quiet_targets``'s order, destinations ascending."""
+        captures = self._captures
+        if captures is None:
+            captures = self._find_captures()
         if captures:
-            return captures
+            return list(captures)
+        if self.player == BLACK:
+            mover = self.black
+            empty = VALID ^ (mover | self.white)
+            mover_kings = mover & self.kings
+            targets = (
+                (DOWN_LEFT_MOVES, (mover << 4) & empty),
+                (DOWN_RIGHT_MOVES, (mover << 5) & empty),
+                (UP_LEFT_MOVES, (mover_kings >> 5) & empty),
+                (UP_RIGHT_MOVES, (mover_kings >> 4) & empty),
+            )
+        else:
+            mover = self.white
+            empty = VALID ^ (mover | self.black)
+            mover_kings = mover & self.kings
+            targets = (
+                (UP_LEFT_MOVES, (mover >> 5) & empty),
+                (UP_RIGHT_MOVES, (mover >> 4) & empty),
+                (DOWN_LEFT_MOVES, (mover_kings << 4) & empty),
+                (DOWN_RIGHT_MOVES, (mover_kings << 5) & empty),
+            )
         moves: list[CheckersMove] = []
-        empty = VALID ^ (mover | opponent)
-        for direction, destinations in quiet_targets(mover, self.kings, empty, self.player):
-            table = QUIET_MOVES[direction]
+        append = moves.append
+        for table, destinations in targets:
             while destinations:
                 destination = destinations & -destinations
                 destinations ^= destination
-                moves.append(table[destination])
+                append(table[destination])
         return moves
 
+    def _find_captures(self) -> tuple[CheckersMove, ...]:
+        """Every capture of the side to move (``bitboards.raw_captures``'s moves, in its
+        order), kept in ``_captures`` until the next ``play``/``undo``: a quiescence node asks
+        for them twice (``noisy_moves``, then ``legal_moves`` to see that they are all)."""
+        kings = self.kings
+        if self.player == BLACK:
+            mover, opponent = self.black, self.white
+            down_movers, up_movers = mover, mover & kings
+            man_hops = BLACK_MAN_HOPS
+        else:
+            mover, opponent = self.white, self.black
+            down_movers, up_movers = mover & kings, mover
+            man_hops = WHITE_MAN_HOPS
+        empty = VALID ^ (mover | opponent)
+        starts = 0
+        if down_movers:
+            starts = down_movers & ((opponent >> 4) & (empty >> 8) | (opponent >> 5) & (empty >> 10))
+        if up_movers:
+            starts |= up_movers & ((opponent << 4) & (empty << 8) | (opponent << 5) & (empty << 10))
+        if not starts:
+            self._captures = NO_CAPTURES
+            return NO_CAPTURES
+        crown_row = CROWN_ROW[self.player]
+        moves: list[CheckersMove] = []
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            bit = low.bit_length() - 1
+            origin = (SQUARE_OF_BIT[bit],)
+            if low & kings:
+                _add_jumps(bit, opponent, empty | low, KING_HOPS, 0, origin, (), moves)
+            else:
+                _add_jumps(bit, opponent, empty | low, man_hops, crown_row, origin, (), moves)
+        captures = tuple(moves)
+        self._captures = captures
+        return captures
+
     def _capture_moves(self, mover: Bitboard, opponent: Bitboard) -> list[CheckersMove]:
+        """The reference form of capture generation, from ``bitboards.raw_captures`` (the
+        tests check ``_find_captures`` against it, move for move and in order)."""
         empty = VALID ^ (mover | opponent)
         moves: list[CheckersMove] = []
         for origin_bit, (landings, _captured) in raw_captures(mover, opponent, self.kings, empty, self.player):
@@ -288,10 +419,12 @@ class CheckersState(GameState):
 
     def noisy_moves(self) -> list[CheckersMove]:
         """The pending captures (quiescence search must resolve them); empty otherwise."""
-        if self._is_draw_by_rule():
+        if self.no_progress_plies >= SHORTEST_REPETITION_PLIES and self._is_draw_by_rule():
             return []
-        mover, opponent = self._sides()
-        return self._capture_moves(mover, opponent)
+        captures = self._captures
+        if captures is None:
+            captures = self._find_captures()
+        return list(captures)
 
     # ------------------------------------------------------------ transition
     def play(self, move: CheckersMove) -> None:
@@ -344,11 +477,13 @@ class CheckersState(GameState):
         self.no_progress_plies = 0 if is_progress else self.no_progress_plies + 1
         self.player = 1 - player
         self._keys.append(key)
+        self._captures = None
 
     def undo(self) -> None:
         self.black, self.white, self.kings, self._key, self.no_progress_plies = self._history.pop()
         self._keys.pop()
         self.player = 1 - self.player
+        self._captures = None
 
     def copy(self) -> CheckersState:
         clone = CheckersState.__new__(CheckersState)
@@ -360,6 +495,7 @@ class CheckersState(GameState):
         clone._key = self._key
         clone._history = list(self._history)
         clone._keys = list(self._keys)
+        clone._captures = self._captures
         return clone
 
     # ------------------------------------------------------------------- end
@@ -380,11 +516,35 @@ class CheckersState(GameState):
         return self.no_progress_plies >= NO_PROGRESS_LIMIT or self._is_repetition()
 
     def _can_move(self) -> bool:
-        mover, opponent = self._sides()
-        return has_any_move(mover, opponent, self.kings, self.player)
+        """``bitboards.has_any_move`` for the side to move, spelled out (it runs at every
+        node): a step first, then a capture."""
+        kings = self.kings
+        if self.player == BLACK:
+            mover, opponent = self.black, self.white
+            empty = VALID ^ (mover | opponent)
+            if (mover << 4) & empty or (mover << 5) & empty:
+                return True
+            mover_kings = mover & kings
+            if mover_kings and ((mover_kings >> 4) & empty or (mover_kings >> 5) & empty):
+                return True
+            down_movers, up_movers = mover, mover_kings
+        else:
+            mover, opponent = self.white, self.black
+            empty = VALID ^ (mover | opponent)
+            if (mover >> 4) & empty or (mover >> 5) & empty:
+                return True
+            mover_kings = mover & kings
+            if mover_kings and ((mover_kings << 4) & empty or (mover_kings << 5) & empty):
+                return True
+            down_movers, up_movers = mover_kings, mover
+        if down_movers and down_movers & ((opponent >> 4) & (empty >> 8) | (opponent >> 5) & (empty >> 10)):
+            return True
+        return bool(up_movers and up_movers & ((opponent << 4) & (empty << 8) | (opponent << 5) & (empty << 10)))
 
     def is_terminal(self) -> bool:
-        return not self._can_move() or self._is_draw_by_rule()
+        if not self._can_move():
+            return True
+        return self.no_progress_plies >= SHORTEST_REPETITION_PLIES and self._is_draw_by_rule()
 
     def utility(self, player: Player) -> float:
         """+1/-1 when the side to move has no legal move, 0 for a draw by rule (and for a
