@@ -60,6 +60,7 @@ from operator import itemgetter
 from games.checkers.bitboards import (
     BACK_ROW,
     BLACK,
+    CROWN_ROW,
     MASK_OF_SQUARE,
     ROW_COUNT,
     ROW_MASKS,
@@ -291,22 +292,30 @@ def feature_values(black: Bitboard, white: Bitboard, kings: Bitboard, player: in
     )
 
 
-_WEIGHT_VALUES = itemgetter(*FEATURE_NAMES)
-"""The weights in ``FEATURE_NAMES`` order, read from the mapping in one call."""
+WEIGHT_VALUES = itemgetter(*FEATURE_NAMES)
+"""``WEIGHT_VALUES(weights)``: the weights in ``FEATURE_NAMES`` order, read in one call."""
 
 
 def evaluate_for_black(
     black: Bitboard, white: Bitboard, kings: Bitboard, weights: dict[str, float], player: int = BLACK
 ) -> float:
     """``sum(weight * feature)`` over ``feature_values``, in ``FEATURE_NAMES`` order, from
-    Black's point of view, ``player`` to move.
+    Black's point of view, ``player`` to move (``reference_evaluation`` is the definition)."""
+    return weighted_evaluation(black, white, kings, player, WEIGHT_VALUES(weights))
 
-    The same features as ``feature_values`` computed inline (this runs at every leaf: the
-    call, the tuple and fourteen dictionary reads cost about a third of the time), and a
-    feature whose weight is 0 is not computed at all; its term is left out of the sum, which
-    changes nothing (adding a zero). The tests check the value against the reference sum."""
+
+def weighted_evaluation(
+    black: Bitboard, white: Bitboard, kings: Bitboard, player: int, weight_values: tuple[float, ...]
+) -> float:
+    """``evaluate_for_black`` with the weights as ``WEIGHT_VALUES`` gives them.
+
+    The features of ``feature_values`` computed inline (this runs at every leaf: the call,
+    the tuple and fourteen dictionary reads cost about a third of the time), and a feature
+    whose weight is 0 not computed at all; its term is left out of the sum, which changes
+    nothing (adding a zero). The tests check the value against ``reference_evaluation``, and
+    ``games/checkers/_fast.c`` computes the same double in the same order."""
     (w_men, w_kings, w_back_rank, w_centre, w_mobility, w_runaway, w_advancement, w_trade, w_corner, w_the_move,
-     w_trapped, w_dog_hole, w_king_edge, w_simplify) = _WEIGHT_VALUES(weights)
+     w_trapped, w_dog_hole, w_king_edge, w_simplify) = weight_values
     not_kings = ~kings
     black_men = black & not_kings
     white_men = white & not_kings
@@ -407,3 +416,28 @@ def reference_evaluation(
     for name, value in zip(FEATURE_NAMES, feature_values(black, white, kings, player)):
         total += weights[name] * value
     return total
+
+
+def native_masks() -> tuple[int, ...]:
+    """The masks and numbers ``games/checkers/_fast.c``'s ``load`` takes, in its order: the
+    evaluation's geometry is defined here only."""
+    return (
+        VALID,
+        CENTRE,
+        DOUBLE_CORNERS,
+        SYSTEM,
+        EDGE,
+        *ROW_MASKS,
+        BLACK_DOG_HOLE,
+        WHITE_DOG_HOLE,
+        BLACK_DOG_HOLE_SHUT,
+        WHITE_DOG_HOLE_SHUT,
+        BLACK_RUNAWAY_ZONE,
+        WHITE_RUNAWAY_ZONE,
+        BLACK_BACK_ROW,
+        WHITE_BACK_ROW,
+        *CROWN_ROW,
+        MOVE_PIECES,
+        FULL_SET,
+        RUNAWAY_ROWS,
+    )

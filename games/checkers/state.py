@@ -26,8 +26,9 @@ cover it either, as in chess engines, but it does mark a position that has occur
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Final, NamedTuple
 
 from games.base import GameState, IllegalMoveError, NodePoll, Player
 from games.checkers.bitboards import (
@@ -61,9 +62,11 @@ from games.checkers.endgame import DATABASE, DATABASE_PIECES, DATABASE_WIN, data
 from games.checkers.evaluation import (
     DEFAULT_WEIGHTS,
     FEATURE_NAMES,
+    WEIGHT_VALUES,
     WEIGHTS_FILE,
-    evaluate_for_black,
     feature_values,
+    native_masks,
+    weighted_evaluation,
 )
 from games.checkers.notation import (
     CROWN_SQUARES,
@@ -217,6 +220,103 @@ def _add_jumps(
     return found
 
 
+def python_quiet_moves(mover: Bitboard, kings: Bitboard, empty: Bitboard, player: Player) -> list[CheckersMove]:
+    """The steps of ``mover`` (``player``'s pieces) into ``empty``: direction by direction in
+    ``bitboards.quiet_targets``'s order, destinations ascending (the search's move ordering
+    breaks ties by this order)."""
+    mover_kings = mover & kings
+    if player == BLACK:
+        targets = (
+            (DOWN_LEFT_MOVES, (mover << 4) & empty),
+            (DOWN_RIGHT_MOVES, (mover << 5) & empty),
+            (UP_LEFT_MOVES, (mover_kings >> 5) & empty),
+            (UP_RIGHT_MOVES, (mover_kings >> 4) & empty),
+        )
+    else:
+        targets = (
+            (UP_LEFT_MOVES, (mover >> 5) & empty),
+            (UP_RIGHT_MOVES, (mover >> 4) & empty),
+            (DOWN_LEFT_MOVES, (mover_kings << 4) & empty),
+            (DOWN_RIGHT_MOVES, (mover_kings << 5) & empty),
+        )
+    moves: list[CheckersMove] = []
+    append = moves.append
+    for table, destinations in targets:
+        while destinations:
+            destination = destinations & -destinations
+            destinations ^= destination
+            append(table[destination])
+    return moves
+
+
+def python_captures(mover: Bitboard, opponent: Bitboard, kings: Bitboard, player: Player) -> tuple[CheckersMove, ...]:
+    """Every capture of ``mover`` (``player``'s pieces): the moves of ``bitboards.raw_captures``
+    in its order (origins by ascending bit, each depth first), ``()`` when there is none."""
+    empty = VALID ^ (mover | opponent)
+    if player == BLACK:
+        down_movers, up_movers = mover, mover & kings
+        man_hops = BLACK_MAN_HOPS
+    else:
+        down_movers, up_movers = mover & kings, mover
+        man_hops = WHITE_MAN_HOPS
+    starts = 0
+    if down_movers:
+        starts = down_movers & ((opponent >> 4) & (empty >> 8) | (opponent >> 5) & (empty >> 10))
+    if up_movers:
+        starts |= up_movers & ((opponent << 4) & (empty << 8) | (opponent << 5) & (empty << 10))
+    if not starts:
+        return NO_CAPTURES
+    crown_row = CROWN_ROW[player]
+    moves: list[CheckersMove] = []
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        bit = low.bit_length() - 1
+        origin = (SQUARE_OF_BIT[bit],)
+        if low & kings:
+            _add_jumps(bit, opponent, empty | low, KING_HOPS, 0, origin, (), moves)
+        else:
+            _add_jumps(bit, opponent, empty | low, man_hops, crown_row, origin, (), moves)
+    return tuple(moves)
+
+
+# ---------------------------------------------------------------- native hot paths
+FORCE_PYTHON_VARIABLE: Final = "PLYGROUND_PYTHON_HOTPATHS"
+"""Set (to anything but 0) in the environment: run the Python hot paths even when the C ones
+are built (the same switch as Othello's)."""
+
+native: Any = None
+"""``games.checkers._fast`` (``games/checkers/_fast.c``) when it loads: ``python_captures``,
+``python_quiet_moves`` and ``evaluation.weighted_evaluation`` in C, the same moves in the
+same order and the same float. setup.py builds it as an optional extension: without a C
+compiler, or with ``PLYGROUND_PYTHON_HOTPATHS=1``, the Python functions run (same values,
+slower)."""
+if os.environ.get(FORCE_PYTHON_VARIABLE, "") not in ("", "0"):
+    HOTPATH_BACKEND = f"python ({FORCE_PYTHON_VARIABLE} is set)"
+else:
+    try:
+        import games.checkers._fast as native
+    except ImportError as error:  # not built (no C compiler at install time)
+        HOTPATH_BACKEND = f"python (games.checkers._fast did not load: {error})"
+    else:
+        native.load(
+            CheckersMove,
+            SQUARE_OF_BIT,
+            tuple(
+                tuple(QUIET_MOVES[direction].get(1 << bit) for bit in range(len(SQUARE_OF_BIT)))
+                for direction in (DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT)
+            ),
+            (DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT),
+            native_masks(),
+        )
+        HOTPATH_BACKEND = "native (games.checkers._fast, C)"
+
+captures_of = python_captures if native is None else native.captures
+quiet_moves_of = python_quiet_moves if native is None else native.quiet_moves
+evaluation_of = weighted_evaluation if native is None else native.evaluate
+"""``(black, white, kings, player, WEIGHT_VALUES(weights))`` -> EVAL for Black."""
+
+
 # Move codes (``encode_move``): origin - 1 (5 bits), capture flag, hop count (4 bits), then the
 # direction of each hop (2 bits, an index into DIRECTIONS). A man captures at most 12 pieces.
 _ORIGIN_BITS = 5
@@ -342,66 +442,19 @@ class CheckersState(GameState):
         if self.player == BLACK:
             mover = self.black
             empty = VALID ^ (mover | self.white)
-            mover_kings = mover & self.kings
-            targets = (
-                (DOWN_LEFT_MOVES, (mover << 4) & empty),
-                (DOWN_RIGHT_MOVES, (mover << 5) & empty),
-                (UP_LEFT_MOVES, (mover_kings >> 5) & empty),
-                (UP_RIGHT_MOVES, (mover_kings >> 4) & empty),
-            )
         else:
             mover = self.white
             empty = VALID ^ (mover | self.black)
-            mover_kings = mover & self.kings
-            targets = (
-                (UP_LEFT_MOVES, (mover >> 5) & empty),
-                (UP_RIGHT_MOVES, (mover >> 4) & empty),
-                (DOWN_LEFT_MOVES, (mover_kings << 4) & empty),
-                (DOWN_RIGHT_MOVES, (mover_kings << 5) & empty),
-            )
-        moves: list[CheckersMove] = []
-        append = moves.append
-        for table, destinations in targets:
-            while destinations:
-                destination = destinations & -destinations
-                destinations ^= destination
-                append(table[destination])
-        return moves
+        return quiet_moves_of(mover, self.kings, empty, self.player)
 
     def _find_captures(self) -> tuple[CheckersMove, ...]:
-        """Every capture of the side to move (``bitboards.raw_captures``'s moves, in its
-        order), kept in ``_captures`` until the next ``play``/``undo``: a quiescence node asks
-        for them twice (``noisy_moves``, then ``legal_moves`` to see that they are all)."""
-        kings = self.kings
+        """Every capture of the side to move (``captures_of``), kept in ``_captures`` until the
+        next ``play``/``undo``: a quiescence node asks for them twice (``noisy_moves``, then
+        ``legal_moves`` to see that they are all its moves)."""
         if self.player == BLACK:
-            mover, opponent = self.black, self.white
-            down_movers, up_movers = mover, mover & kings
-            man_hops = BLACK_MAN_HOPS
+            captures = captures_of(self.black, self.white, self.kings, BLACK)
         else:
-            mover, opponent = self.white, self.black
-            down_movers, up_movers = mover & kings, mover
-            man_hops = WHITE_MAN_HOPS
-        empty = VALID ^ (mover | opponent)
-        starts = 0
-        if down_movers:
-            starts = down_movers & ((opponent >> 4) & (empty >> 8) | (opponent >> 5) & (empty >> 10))
-        if up_movers:
-            starts |= up_movers & ((opponent << 4) & (empty << 8) | (opponent << 5) & (empty << 10))
-        if not starts:
-            self._captures = NO_CAPTURES
-            return NO_CAPTURES
-        crown_row = CROWN_ROW[self.player]
-        moves: list[CheckersMove] = []
-        while starts:
-            low = starts & -starts
-            starts ^= low
-            bit = low.bit_length() - 1
-            origin = (SQUARE_OF_BIT[bit],)
-            if low & kings:
-                _add_jumps(bit, opponent, empty | low, KING_HOPS, 0, origin, (), moves)
-            else:
-                _add_jumps(bit, opponent, empty | low, man_hops, crown_row, origin, (), moves)
-        captures = tuple(moves)
+            captures = captures_of(self.white, self.black, self.kings, WHITE)
         self._captures = captures
         return captures
 
@@ -634,7 +687,7 @@ class CheckersState(GameState):
         return {name: (self.weights[name], float(sign * value)) for name, value in zip(FEATURE_NAMES, values)}
 
     def evaluate(self, player: Player) -> float:
-        value = evaluate_for_black(self.black, self.white, self.kings, self.weights, self.player)
+        value = evaluation_of(self.black, self.white, self.kings, self.player, WEIGHT_VALUES(self.weights))
         return value if player == BLACK else -value
 
     def capture_score(self, move: CheckersMove) -> int:
