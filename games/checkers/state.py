@@ -124,6 +124,9 @@ REPEATED_KEY = _ZOBRIST[-1]
 """Marks the key of a position that already occurred (``CheckersState.key``)."""
 MAN_KIND = (0, 2)
 KING_KIND = (1, 3)
+MAN_KEYS = (PIECE_KEYS[MAN_KIND[BLACK]], PIECE_KEYS[MAN_KIND[WHITE]])
+KING_KEYS = (PIECE_KEYS[KING_KIND[BLACK]], PIECE_KEYS[KING_KIND[WHITE]])
+"""Indexed by player, then PDN square."""
 
 
 def _quiet_move_table() -> dict[int, dict[Bitboard, CheckersMove]]:
@@ -483,35 +486,36 @@ class CheckersState(GameState):
     def play(self, move: CheckersMove) -> None:
         # Boards change by ``origin ^ destination`` (not ``|``): a king's capture tour may
         # end on the square it started from, and then nothing moves.
+        path, captured_squares = move
         player = self.player
         kings = self.kings
-        self._history.append((self.black, self.white, kings, self._key, self.no_progress_plies))
-        path = move.path
+        key = self._key
+        self._history.append((self.black, self.white, kings, key, self.no_progress_plies))
         origin_square = path[0]
         destination_square = path[-1]
         origin = MASK_OF_SQUARE[origin_square]
         destination = MASK_OF_SQUARE[destination_square]
-        key = self._key ^ WHITE_TO_MOVE_KEY
+        key ^= WHITE_TO_MOVE_KEY
         if kings & origin:
-            king_keys = PIECE_KEYS[KING_KIND[player]]
+            king_keys = KING_KEYS[player]
             key ^= king_keys[origin_square] ^ king_keys[destination_square]
             kings ^= origin ^ destination
-            is_progress = False
+            self.no_progress_plies += 1
         else:
-            key ^= PIECE_KEYS[MAN_KIND[player]][origin_square]
             if destination & CROWN_ROW[player]:
                 kings |= destination
-                key ^= PIECE_KEYS[KING_KIND[player]][destination_square]
+                key ^= MAN_KEYS[player][origin_square] ^ KING_KEYS[player][destination_square]
             else:
-                key ^= PIECE_KEYS[MAN_KIND[player]][destination_square]
-            is_progress = True
+                man_keys = MAN_KEYS[player]
+                key ^= man_keys[origin_square] ^ man_keys[destination_square]
+            self.no_progress_plies = 0
         captured = 0
-        if move.captured:
-            is_progress = True
+        if captured_squares:
+            self.no_progress_plies = 0
             opponent = 1 - player
-            man_keys = PIECE_KEYS[MAN_KIND[opponent]]
-            king_keys = PIECE_KEYS[KING_KIND[opponent]]
-            for square in move.captured:
+            man_keys = MAN_KEYS[opponent]
+            king_keys = KING_KEYS[opponent]
+            for square in captured_squares:
                 mask = MASK_OF_SQUARE[square]
                 captured |= mask
                 if kings & mask:
@@ -527,7 +531,6 @@ class CheckersState(GameState):
             self.black ^= captured
         self.kings = kings
         self._key = key
-        self.no_progress_plies = 0 if is_progress else self.no_progress_plies + 1
         self.player = 1 - player
         self._keys.append(key)
         self._captures = None
@@ -673,7 +676,8 @@ class CheckersState(GameState):
         ``DATABASE_PIECES`` pieces, and at most ``max_empties`` (the engine's exact-solving
         reach, read here as pieces: 0 turns the databases off), are left; ``None`` otherwise.
         A probe is a table look-up, so ``poll`` is not needed."""
-        if (self.black | self.white).bit_count() > min(DATABASE_PIECES, max_empties):
+        pieces = (self.black | self.white).bit_count()
+        if pieces > DATABASE_PIECES or pieces > max_empties:
             return None
         found = DATABASE.result(self.black, self.white, self.kings, self.player)
         if found is None:
