@@ -10,6 +10,9 @@ the speed of the code changes (``--compare old.json`` checks it, position by pos
 the seconds each iteration took). The times are CPU seconds (``time.process_time``) of this
 process, medians over ``--runs``, so other processes on the core disturb them less.
 
+``--seconds S`` searches each position for S seconds of wall time instead: the depth it
+completes is the result (time buys depth; node counts then vary with the load).
+
 ``--trees A,B`` measures other source trees in the same run (e.g. ``git archive main`` put in
 /tmp/base, against this worktree): each run of each position goes to a child process
 importing that tree's ``games`` and ``ai``, the trees alternating, so that both see the same
@@ -47,8 +50,9 @@ of ``resources/openings/checkers_3move.txt`` (``bench/checkers_speed.py`` does n
 them; the texts are the record)."""
 
 
-def measure_once(text: str, depth: int) -> dict[str, Any]:
-    """One fixed-depth search with an empty table: nodes, CPU seconds, seconds per depth."""
+def measure_once(text: str, depth: int, seconds: float | None = None, algorithm: str = "pvs") -> dict[str, Any]:
+    """One fixed-depth search with an empty table: nodes, CPU seconds, seconds per depth;
+    with ``seconds``, a search of that much wall time instead (its depth is the result)."""
     from ai.engine import search
     from ai.events import Iteration
     from ai.settings import Limits, SearchSettings
@@ -62,11 +66,12 @@ def measure_once(text: str, depth: int) -> dict[str, Any]:
         if isinstance(event, Iteration):
             reached.append(time.process_time() - started)
 
-    finished = search(state, SearchSettings(), Limits(depth=depth), on_event=on_event)
-    seconds = time.process_time() - started
+    limits = Limits(depth=depth) if seconds is None else Limits(time=seconds)
+    finished = search(state, SearchSettings(algorithm=algorithm), limits, on_event=on_event)
+    used = time.process_time() - started
     return {
         "nodes": finished.nodes,
-        "seconds": seconds,
+        "seconds": used,
         "depth": finished.depth,
         "best": state.move_name(finished.best_move),
         "score": finished.score.value,
@@ -74,20 +79,21 @@ def measure_once(text: str, depth: int) -> dict[str, Any]:
     }
 
 
-def worker(source: str, index: int) -> None:
+def worker(source: str, index: int, seconds: float | None, algorithm: str) -> None:
     """Child process: import ``source``'s code and measure position ``index`` once."""
     sys.path.insert(0, source)
     _label, text, depth = POSITIONS[index]
-    result = measure_once(text, depth)
+    result = measure_once(text, depth, seconds, algorithm)
     import games.checkers.state as module
 
     result["source"] = str(Path(module.__file__).resolve().parent.parent.parent)
     print(json.dumps(result))
 
 
-def run_tree(source: str, index: int) -> dict[str, Any]:
+def run_tree(source: str, index: int, seconds: float | None, algorithm: str) -> dict[str, Any]:
+    timed = [] if seconds is None else ["--seconds", str(seconds)]
     output = subprocess.run(
-        [sys.executable, __file__, "--worker", source, "--index", str(index)],
+        [sys.executable, __file__, "--worker", source, "--index", str(index), "--algorithm", algorithm, *timed],
         check=True,
         capture_output=True,
         text=True,
@@ -98,14 +104,16 @@ def run_tree(source: str, index: int) -> dict[str, Any]:
     return result
 
 
-def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
+def summarise(results: list[dict[str, Any]], timed: bool) -> dict[str, Any]:
     nodes = {result["nodes"] for result in results}
-    if len(nodes) != 1:
+    if len(nodes) != 1 and not timed:
         raise SystemExit(f"node counts differ between runs of one position: {sorted(nodes)}")
     seconds = statistics.median(result["seconds"] for result in results)
     reached = [statistics.median(times) for times in zip(*(result["reached"] for result in results))]
     first = results[0]
-    return {"nodes": first["nodes"], "seconds": seconds, "reached": reached, "best": first["best"], "score": first["score"]}
+    return {"nodes": int(statistics.median(result["nodes"] for result in results)), "seconds": seconds,
+            "depth": statistics.median(result["depth"] for result in results), "reached": reached,
+            "best": first["best"], "score": first["score"]}
 
 
 def main() -> None:
@@ -115,11 +123,13 @@ def main() -> None:
     parser.add_argument("--trees", default="", help="comma-separated source trees to compare in one run")
     parser.add_argument("--json", type=Path, help="write the medians here")
     parser.add_argument("--compare", type=Path, help="an earlier --json: node counts must be identical")
+    parser.add_argument("--seconds", type=float, help="search each position this long (wall) instead of to its depth")
+    parser.add_argument("--algorithm", default="pvs", help="e.g. mcts (with --seconds: its iterations a second)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--index", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        worker(args.worker, args.index)
+        worker(args.worker, args.index, args.seconds, args.algorithm)
         return
     indices = [int(part) for part in args.only.split(",")] if args.only else list(range(len(POSITIONS)))
     trees = [str(Path(tree).resolve()) for tree in args.trees.split(",")] if args.trees else [str(ROOT)]
@@ -131,12 +141,16 @@ def main() -> None:
         runs: dict[str, list[dict[str, Any]]] = {tree: [] for tree in trees}
         for _ in range(args.runs):
             for tree in trees:
-                runs[tree].append(run_tree(tree, index) if args.trees else measure_once(POSITIONS[index][1], depth))
+                runs[tree].append(
+                    run_tree(tree, index, args.seconds, args.algorithm)
+                    if args.trees
+                    else measure_once(POSITIONS[index][1], depth, args.seconds, args.algorithm)
+                )
         for tree in trees:
-            row = summarise(runs[tree])
+            row = summarise(runs[tree], args.seconds is not None)
             summary[tree][label] = row
             name = Path(tree).name
-            print(f"{label:<20} d{depth:<3} {name:<12} {row['nodes']:>9,} nodes {row['seconds']:7.2f} s "
+            print(f"{label:<20} d{row['depth']:<3g} {name:<12} {row['nodes']:>9,} nodes {row['seconds']:7.2f} s "
                   f"{row['nodes'] / row['seconds']:>9,.0f} n/s  {row['best']:>7} {row['score']:+.1f}", flush=True)
     for tree in trees:
         nodes = sum(row["nodes"] for row in summary[tree].values())
@@ -145,6 +159,13 @@ def main() -> None:
     if len(trees) > 1:
         base = summary[trees[0]]
         for tree in trees[1:]:
+            if args.seconds is not None:
+                gains = [summary[tree][label]["depth"] - base[label]["depth"] for label in base]
+                rates = [summary[tree][label]["nodes"] / base[label]["nodes"] for label in base]
+                print(f"{Path(tree).name} against {Path(trees[0]).name} at {args.seconds:g} s: depth gained per position "
+                      f"median {statistics.median(gains):+g} (min {min(gains):+g}, max {max(gains):+g}); nodes x"
+                      f"{statistics.median(rates):.2f} (min {min(rates):.2f}, max {max(rates):.2f})")
+                continue
             same = all(summary[tree][label]["nodes"] == base[label]["nodes"] for label in base)
             ratios = [base[label]["seconds"] / summary[tree][label]["seconds"] for label in base]
             print(f"{Path(tree).name} against {Path(trees[0]).name}: node counts identical: {same}; "
