@@ -44,6 +44,7 @@ selftest: setup system-deps
 
 # Quick numbers (a few minutes): move generators, search speed, node counts, stop latency, FFO #1-#19.
 bench: setup
+	$(BIN)/plyground bench
 	$(BIN)/python bench/perft_speed.py
 	$(BIN)/python bench/node_counts.py
 	$(BIN)/python bench/engine_speed.py

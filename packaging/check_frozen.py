@@ -238,7 +238,11 @@ def check_cli(executable: Path) -> str:
                          capture_output=True, text=True, timeout=120)
     if "uciok" not in uci.stdout or "bestmove" not in uci.stdout:
         raise CheckFailed(f"uci handshake failed (exit {uci.returncode}): {uci.stdout[-300:]} {uci.stderr[-300:]}")
-    return "cli: perft chess 3 = 8902; uci: uciok, go depth 3 -> bestmove"
+    bench = subprocess.run([str(executable), "bench", "--game", "tictactoe", "--algorithm", "minimax", "--no-tt",
+                            "--no-iterative-deepening", "--depth", "9"], capture_output=True, text=True, timeout=300)
+    if bench.returncode != 0 or " 549946 " not in bench.stdout:
+        raise CheckFailed(f"bench tictactoe minimax printed {bench.stdout[-300:]!r} (exit {bench.returncode}): {bench.stderr[-300:]}")
+    return "cli: perft chess 3 = 8902; uci: uciok, go depth 3 -> bestmove; bench: minimax tree of 549946 nodes"
 
 
 FFO_40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
