@@ -298,10 +298,11 @@ if os.environ.get(FORCE_PYTHON_VARIABLE, "") not in ("", "0"):
     HOTPATH_BACKEND = f"python ({FORCE_PYTHON_VARIABLE} is set)"
 else:
     try:
-        import games.checkers._fast as native
+        import games.checkers._fast as _fast_module
     except ImportError as error:  # not built (no C compiler at install time)
         HOTPATH_BACKEND = f"python (games.checkers._fast did not load: {error})"
     else:
+        native = _fast_module
         native.load(
             CheckersMove,
             SQUARE_OF_BIT,
