@@ -8,9 +8,10 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
 .PHONY: run test selftest setup system-deps bench bench-full package release startup clean
 
-# setup.py builds the optional native Othello solver and pattern EVAL (games/othello/_solver.c, _fast.c) in place;
+# setup.py builds the optional native Othello solver and pattern EVAL (games/othello/_solver.c, _fast.c) and the
+# checkers hot paths (games/checkers/_fast.c) in place;
 # without a C compiler the install still succeeds and the pure-Python code is used.
-$(STAMP): pyproject.toml setup.py games/othello/_solver.c games/othello/_fast.c
+$(STAMP): pyproject.toml setup.py games/othello/_solver.c games/othello/_fast.c games/checkers/_fast.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'
@@ -43,6 +44,7 @@ selftest: setup system-deps
 
 # Quick numbers (a few minutes): move generators, search speed, node counts, stop latency, FFO #1-#19.
 bench: setup
+	$(BIN)/plyground bench
 	$(BIN)/python bench/perft_speed.py
 	$(BIN)/python bench/node_counts.py
 	$(BIN)/python bench/engine_speed.py

@@ -1,4 +1,4 @@
-"""``plyground``: the engine's command line (perft, analyse, match, uci).
+"""``plyground``: the engine's command line (perft, analyse, match, bench, uci).
 
 Every subcommand reports bad input (an unknown game, a broken position, an illegal move, an
 option out of range) as one line ``plyground: error: ...`` on stderr and exit status 2 —
@@ -480,7 +480,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROGRAM,
-        description="Plyground's game engine: perft, analysis, engine matches and a UCI chess engine.",
+        description="Plyground's game engine: perft, analysis, engine matches, a benchmark and a UCI chess engine.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
     position_help = "position in the game's notation (default: the start); one beginning with '-' as --position=TEXT"
@@ -543,6 +543,10 @@ def build_parser() -> argparse.ArgumentParser:
     from ai.match.command import add_parser as add_match_parser
 
     add_match_parser(commands)
+
+    from ai.benchmark import add_parser as add_bench_parser
+
+    add_bench_parser(commands, game_choice, MAX_DEPTH)
 
     uci = commands.add_parser("uci", help="run as a UCI chess engine on stdin/stdout")
     uci.set_defaults(handler=command_uci)

@@ -21,10 +21,15 @@ iteration searched again; the fail is reported as an ``Iteration`` whose ``bound
 ``upper`` or ``lower``. (A chance node averages, so a window around the last score buys
 the expectimax family little.)
 
-Time: with a time limit of T seconds the hard stop is the ``SearchControl`` deadline at T,
-and no new iteration starts once ``SOFT_TIME_FRACTION`` of the time left when deepening
-began is used (the next one would take several times longer -- 20 to 400 times in
-backgammon, with its chance layer -- and be cut off unfinished). Time goes before
+Time: with a time limit of T seconds the hard stop is the ``SearchControl`` deadline at T.
+A fixed time a move is searched to its end: the iteration cut off there still counts when
+it found a better move (the previous best is searched first, so a new best beat it), and
+the time it would leave unused is lost anyway. Where that last iteration cannot help (the
+expectimax family keeps only completed iterations, and without move ordering the previous
+best is not searched first) or the time is a clock's share that goes back to the clock
+(``Limits.from_clock``), no new iteration starts once ``SOFT_TIME_FRACTION`` of the time left
+when deepening began is used (the next one would take several times longer -- 20 to 400
+times in backgammon, with its chance layer -- and be cut off unfinished). Time goes before
 deepening when the game's exact solver tries the root first (Othello's endgame): it may
 use ``ROOT_SOLVE_TIME_FRACTION`` of T, and if it has not finished by then, deepening
 answers with what is left. A stop from outside (``should_stop``), the node limit or the deadline
@@ -47,6 +52,7 @@ from ai.events import Finished, RootMoveStat
 from ai.lazy_smp import skips_depth
 from ai.reporting import Reporter, answer_without_search
 from ai.scores import INFINITY, WIN_SCORE, is_win_score, terminal_score
+from ai.settings import Limits
 from ai.search.chance_common import ChanceTools, RootSearch, unsearchable_reason
 from ai.search.common import (
     MAX_ITERATION_DEPTH,
@@ -103,6 +109,20 @@ class DeepeningTools(Protocol):
         ``line`` (``None``: none completed) and what the interrupted one found."""
         ...
 
+    @property
+    def trusts_partial_iteration(self) -> bool:
+        """Whether ``stopped_answer`` can take a better move from an interrupted iteration."""
+        ...
+
+
+def soft_deadline(limits: Limits, spent: float, trusts_partial_iteration: bool) -> float | None:
+    """The time (seconds from the search's start) after which no new iteration starts, or
+    ``None`` to start them until the hard stop. ``spent``: the time used before deepening
+    began (the set-up, an abandoned root solve)."""
+    if limits.time is None or (trusts_partial_iteration and not limits.from_clock):
+        return None
+    return spent + SOFT_TIME_FRACTION * max(0.0, limits.time - spent)
+
 
 def deepen(
     state: GameState,
@@ -125,10 +145,8 @@ def deepen(
     else:
         target = MAX_ITERATION_DEPTH if settings.iterative_deepening else default_fixed_depth
     depths = range(1, target + 1) if settings.iterative_deepening else range(target, target + 1)
-    soft_time = None
-    if limits.time is not None:
-        spent = control.elapsed()  # an abandoned root solve, or the set-up
-        soft_time = spent + SOFT_TIME_FRACTION * max(0.0, limits.time - spent)
+    timed = limits.time is not None
+    soft_time = soft_deadline(limits, control.elapsed(), tools.trusts_partial_iteration)
 
     completed_depth = 0
     completed_score: float | None = None
@@ -149,7 +167,7 @@ def deepen(
                 break  # no leaf was cut by the horizon: the value is exact, deeper changes nothing
             if is_win_score(score) and depth >= WIN_SCORE - abs(score) + MATE_CONFIRMATION_PLIES:
                 break  # a proven win or loss, confirmed
-            if soft_time is not None and (control.elapsed() >= soft_time or tools.root_move_count == 1):
+            if timed and (tools.root_move_count == 1 or (soft_time is not None and control.elapsed() >= soft_time)):
                 stopped = True
                 break
     except SearchStopped:

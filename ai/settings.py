@@ -20,6 +20,11 @@ class Limits:
     """Maximum nominal depth in plies (iterations for iterative deepening)."""
     time: float | None = None
     """Seconds of wall time for this move."""
+    from_clock: bool = False
+    """Whether ``time`` is a share of a clock (UCI ``wtime``/``btime``): the time a move does
+    not use goes back to the clock, so iterative deepening starts no new iteration once half
+    of it is gone. A fixed time a move (UCI ``movetime``, the app's and ``match``'s seconds a
+    move) is searched to its end: time not used is lost (``ai.iterative.soft_deadline``)."""
     nodes: int | None = None
     """Maximum number of nodes visited."""
 

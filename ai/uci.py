@@ -53,6 +53,10 @@ MOVES_TO_GO_DEFAULT = 30
 """Without ``movestogo`` assume this many moves remain (sudden death)."""
 MOVE_OVERHEAD = 0.05
 """Seconds kept back per move for process and pipe latency."""
+MOVETIME_OVERHEAD_SHARE = 0.1
+"""A short ``movetime`` keeps back at most this share of itself (0.2 s: 20 ms, not 50)."""
+MIN_MOVE_SECONDS = 0.01
+"""The least time a timed move gets (a movetime or clock share smaller than the overhead)."""
 MAX_SHARE_OF_CLOCK = 0.5
 """Never spend more than this share of the remaining clock on one move."""
 MAX_MILLISECONDS = 10**10
@@ -78,7 +82,7 @@ def time_for_move(remaining: float, increment: float, moves_to_go: int | None) -
     increment, capped so a single move can never flag."""
     remaining, increment = max(0.0, remaining), max(0.0, increment)
     share = remaining / (moves_to_go if moves_to_go and moves_to_go > 0 else MOVES_TO_GO_DEFAULT) + 0.8 * increment
-    return max(0.01, min(share, remaining * MAX_SHARE_OF_CLOCK) - MOVE_OVERHEAD)
+    return max(MIN_MOVE_SECONDS, min(share, remaining * MAX_SHARE_OF_CLOCK) - MOVE_OVERHEAD)
 
 
 def uci_move(move: chess.Move) -> str:
@@ -156,11 +160,14 @@ def parse_go(arguments: list[str], white_to_move: bool) -> GoCommand:
         if numbers["movetime"] <= 0:  # no time at all: answer after one ply
             depth = 1 if depth is None else depth
         else:
-            seconds = numbers["movetime"] / 1000
+            # searched to its end (a fixed time a move), less the overhead of answering
+            movetime = numbers["movetime"] / 1000
+            seconds = max(MIN_MOVE_SECONDS, movetime - min(MOVE_OVERHEAD, MOVETIME_OVERHEAD_SHARE * movetime))
     clock, increment = ("wtime", "winc") if white_to_move else ("btime", "binc")
-    if clock in numbers:
+    from_clock = clock in numbers
+    if from_clock:
         seconds = time_for_move(numbers[clock] / 1000, numbers.get(increment, 0) / 1000, numbers.get("movestogo"))
-    limits = Limits(depth=depth, time=seconds, nodes=nodes)
+    limits = Limits(depth=depth, time=seconds, nodes=nodes, from_clock=from_clock)
     if "infinite" in flags:
         return GoCommand(Limits(), tuple(searchmoves), infinite=True, notes=tuple(notes))
     if "ponder" in flags:  # depth and nodes hold while pondering; the clock starts at the hit

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
@@ -64,6 +65,8 @@ GRAPH_ASPECT = 0.45
 """The eval graph's height over its width in its own tab (Lichess's is wide and low)."""
 MAX_OPEN_BYTES = 5_000_000
 FILE_FILTERS = "Games (*.pgn *.pdn *.json);;Chess PGN (*.pgn);;Checkers PDN (*.pdn);;Plyground JSON (*.json);;All files (*)"
+ActionDef = tuple[str, str, Callable[[], object], Any]
+"""A menu action: its name in ``actions_by_name``, its text, its slot and its shortcut(s)."""
 
 
 def make_bridge() -> EngineBridge:
@@ -204,11 +207,20 @@ class MainWindow(QMainWindow):
         self.addAction(action)
         return action
 
+    def _session_slot(self, method: str) -> Callable[[], None]:
+        """A slot that calls the current session's ``method`` (and does nothing between games)."""
+
+        def slot() -> None:
+            if self.session is not None:
+                getattr(self.session, method)()
+
+        return slot
+
     def _build_actions(self) -> None:
         self.actions_by_name: dict[str, QAction] = {}
         menu = self.menuBar()
         game = menu.addMenu("&Game")
-        defs = [
+        defs: list[ActionDef] = [
             ("new", "&New game…", self.new_game_dialog, QKeySequence.StandardKey.New),
             ("open", "&Open…", self.open_file, QKeySequence.StandardKey.Open),
             ("save", "&Save", self.save_file, QKeySequence.StandardKey.Save),
@@ -218,7 +230,7 @@ class MainWindow(QMainWindow):
             self.actions_by_name[name] = action = self._action(text, slot, keys)
             game.addAction(action)
         game.addSeparator()
-        self.actions_by_name["resign"] = self._action("&Resign", lambda: self.session and self.session.resign())
+        self.actions_by_name["resign"] = self._action("&Resign", self._session_slot("resign"))
         game.addAction(self.actions_by_name["resign"])
         self.actions_by_name["home"] = self._action("Start &page", self.show_start_page, "Ctrl+Home")
         game.addAction(self.actions_by_name["home"])
@@ -227,14 +239,15 @@ class MainWindow(QMainWindow):
         game.addAction(self.actions_by_name["quit"])
 
         edit = menu.addMenu("&Edit")
-        for name, text, slot, keys in (
-            ("undo", "&Take back", lambda: self.session and self.session.undo(), ["Ctrl+Z"]),
-            ("redo", "&Redo", lambda: self.session and self.session.redo(), ["Ctrl+Y", "Ctrl+Shift+Z"]),
+        edit_defs: list[ActionDef] = [
+            ("undo", "&Take back", self._session_slot("undo"), ["Ctrl+Z"]),
+            ("redo", "&Redo", self._session_slot("redo"), ["Ctrl+Y", "Ctrl+Shift+Z"]),
             ("copy_position", "&Copy position", self.copy_position, ["Ctrl+C"]),
             ("copy_game", "Copy &game", self.copy_game, ["Ctrl+Shift+C"]),
             ("paste", "&Paste position or game", self.paste, ["Ctrl+V"]),
             ("setup", "&Set up position…", self.begin_setup, ["Ctrl+E"]),
-        ):
+        ]
+        for name, text, slot, keys in edit_defs:
             self.actions_by_name[name] = action = self._action(text, slot, keys)
             edit.addAction(action)
 
@@ -260,11 +273,12 @@ class MainWindow(QMainWindow):
             self.board_actions[scheme] = action
 
         engine = menu.addMenu("E&ngine")
-        for name, text, slot, keys in (
-            ("hint", "&Hint", lambda: self.session and self.session.request_hint(), "H"),
-            ("think", "&Think / stop", lambda: self.session and self.session.think_or_stop(), "Space"),
+        engine_defs: list[ActionDef] = [
+            ("hint", "&Hint", self._session_slot("request_hint"), "H"),
+            ("think", "&Think / stop", self._session_slot("think_or_stop"), "Space"),
             ("pause", "&Pause / resume", self.game_view.toggle_pause, "P"),
-        ):
+        ]
+        for name, text, slot, keys in engine_defs:
             self.actions_by_name[name] = action = self._action(text, slot, keys)
             engine.addAction(action)
 

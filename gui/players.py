@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Final, Literal
 
 from ai.levels import DEFAULT_LEVEL, LEVELS, level
 from ai.search import ALGORITHMS
@@ -21,9 +21,9 @@ from ai.search import algorithms_for as search_algorithms_for  # the GUI names g
 from ai.settings import Limits, SearchSettings
 from games import get_game
 
-HUMAN = "human"
-COMPUTER = "computer"
 SideKind = Literal["human", "computer"]
+HUMAN: Final[SideKind] = "human"
+COMPUTER: Final[SideKind] = "computer"
 StrengthMode = Literal["level", "depth", "time"]
 
 DEFAULT_ALGORITHM = "pvs"

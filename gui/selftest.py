@@ -24,6 +24,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QWidget
 
 from games import CHANCE, GAME_NAMES
+from gui.boards.base import BoardWidget
 from gui.players import COMPUTER, HUMAN, PlayerConfig
 from gui.settings import DATA_DIR_ENV
 
@@ -136,7 +137,7 @@ class SelfTest:
         window = self.window
         computer = PlayerConfig(kind=COMPUTER, strength="depth", depth=1).for_game(game)
         session = window.start_game(game, (PlayerConfig(kind=HUMAN), computer), manual_dice=False)
-        board: QWidget = window.game_view.board
+        board: BoardWidget = window.game_view.board
         human_moves = 0
         while human_moves < HUMAN_MOVES and not session.is_over:
             self.wait_until(

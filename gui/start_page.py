@@ -182,12 +182,12 @@ def _draw_backgammon(painter: QPainter, rect: QRectF) -> None:
         (0, False): (5, "b"), (4, False): (3, "w"), (6, False): (5, "w"), (11, False): (2, "b"),
     }
     """(point index from the left, top half) -> (checkers, colour): the starting position."""
-    for (index, top), (count, colour) in stacks.items():
+    for (index, top), (count, side) in stacks.items():
         x = inner.x() + (index % 6) * point_width + (0 if index < 6 else half + bar) + point_width / 2
         for level in range(count):
             offset = radius + level * radius * 1.8
             y = inner.y() + offset if top else inner.bottom() - offset
-            fill, rim = ("#f6f1e4", "#7e7560") if colour == "w" else ("#8e1f22", "#3f0b0c")  # the board's X and O
+            fill, rim = ("#f6f1e4", "#7e7560") if side == "w" else ("#8e1f22", "#3f0b0c")  # the board's X and O
             _disc(painter, QPointF(x, y), radius, fill, rim)
     for index, pips in enumerate((5, 3)):
         size = point_width * 0.9

@@ -14,7 +14,7 @@ every check prints one line, and the first failure ends the run with status 1. I
    by themselves (the pool's orphan check, the same in the app).
 5. The same self-test on a real X server (Xvfb, the xcb platform), when ``xvfb-run`` is there.
 6. The command line: ``perft`` and a UCI handshake from the same executable.
-   The native Othello modules (``games.othello._solver``, ``games.othello._fast``) are in the bundle, and the solver answers:
+   The native modules (``games.othello._solver``, ``games.othello._fast``, ``games.checkers._fast``) are in the bundle, and the Othello solver answers:
    ``analyse`` solves FFO #40 (20 empties) exactly, at native speed.
 7. The first painted window (``gui.startup_probe``): the version is pyproject's, the window
    has its icon, and, started with fontconfig blinded to the system's fonts (``FONTCONFIG_FILE`` a
@@ -238,7 +238,11 @@ def check_cli(executable: Path) -> str:
                          capture_output=True, text=True, timeout=120)
     if "uciok" not in uci.stdout or "bestmove" not in uci.stdout:
         raise CheckFailed(f"uci handshake failed (exit {uci.returncode}): {uci.stdout[-300:]} {uci.stderr[-300:]}")
-    return "cli: perft chess 3 = 8902; uci: uciok, go depth 3 -> bestmove"
+    bench = subprocess.run([str(executable), "bench", "--game", "tictactoe", "--algorithm", "minimax", "--no-tt",
+                            "--no-iterative-deepening", "--depth", "9"], capture_output=True, text=True, timeout=300)
+    if bench.returncode != 0 or " 549946 " not in bench.stdout:
+        raise CheckFailed(f"bench tictactoe minimax printed {bench.stdout[-300:]!r} (exit {bench.returncode}): {bench.stderr[-300:]}")
+    return "cli: perft chess 3 = 8902; uci: uciok, go depth 3 -> bestmove; bench: minimax tree of 549946 nodes"
 
 
 FFO_40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
@@ -253,9 +257,10 @@ def check_native_solver(executable: Path) -> str:
     folder = executable.parent
     internal = folder / "_internal"
     if internal.is_dir():
-        for module in ("_solver", "_fast"):  # the endgame solver; move generation and EVALs
-            if not list((internal / "games" / "othello").glob(f"{module}*.so")):
-                raise CheckFailed(f"the native Othello module games/othello/{module}*.so is not in the bundle")
+        # Othello's endgame solver, move generation and EVALs; checkers' move generation and EVAL
+        for game, module in (("othello", "_solver"), ("othello", "_fast"), ("checkers", "_fast")):
+            if not list((internal / "games" / game).glob(f"{module}*.so")):
+                raise CheckFailed(f"the native module games/{game}/{module}*.so is not in the bundle")
     command = [str(executable), "analyse", "--game", "othello", "--position", FFO_40, "--solver-empties", "20",
                "--time", "120"]
     run = subprocess.run(command, capture_output=True, text=True, timeout=300)

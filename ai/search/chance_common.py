@@ -99,6 +99,10 @@ def win_loss_value(raw_from_mover: float, state: GameState, root_player: Player)
 class ChanceTools:
     """Per-search services, counters and root bookkeeping of the expectimax family."""
 
+    trusts_partial_iteration = False
+    """An interrupted iteration's root values average unfinished chance nodes: only completed
+    iterations answer (``stopped_answer``), so a time limit stops starting them early."""
+
     def __init__(self, state: GameState, context: SearchContext) -> None:
         self.context = context
         self.settings = context.settings

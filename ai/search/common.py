@@ -413,6 +413,12 @@ class SearchTools:
             return state.evaluate(state.to_move()), [self.first_legal_move(state)]
         return score, line
 
+    @property
+    def trusts_partial_iteration(self) -> bool:
+        """With move ordering the previous best is searched first, so a new best move found by
+        an interrupted iteration beat it (``stopped_answer``)."""
+        return self.orderer is not None
+
     def first_legal_move(self, state: GameState) -> Any:
         """The move to play when nothing was searched: the first in the search's order."""
         moves = self.root_move_order(state, None)

@@ -257,12 +257,13 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
         may_reduce = late_move_reductions and ply > 0 and depth >= LMR_MIN_DEPTH and not in_check
         futile = futility_pruning and depth <= FUTILITY_DEPTH and static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
         late_move_limit = LATE_MOVE_PRUNING_BASE + depth * depth if futility_pruning and is_scout and depth <= LATE_MOVE_PRUNING_DEPTH else 0
+        asks_quiet = may_prune or may_reduce  # only pruning and reductions look at it
         number = 0
         for move in moves:
             number += 1
             if ply == 0:
                 tools.report_root_move(move, number)
-            is_quiet = not captures_known or state.capture_score(move) <= 0
+            is_quiet = asks_quiet and (not captures_known or state.capture_score(move) <= 0)
             if may_prune and best > -WIN_THRESHOLD:
                 # A capture is pruned by SEE alone; a quiet move by futility, its number
                 # (late move pruning) or SEE, each asked only when the cheaper ones did

@@ -26,14 +26,17 @@ cover it either, as in chess engines, but it does mark a position that has occur
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Final, NamedTuple
 
 from games.base import GameState, IllegalMoveError, NodePoll, Player
 from games.checkers.bitboards import (
     BLACK,
     CROWN_ROW,
     DIRECTIONS,
+    DOWN_LEFT,
+    DOWN_RIGHT,
     JUMP,
     MAN_DIRECTIONS,
     MASK_OF_SQUARE,
@@ -41,13 +44,13 @@ from games.checkers.bitboards import (
     SQUARE_OF_BIT,
     SQUARES,
     STEP,
+    UP_LEFT,
+    UP_RIGHT,
     VALID,
     WHITE,
     Bitboard,
     Square,
-    has_any_move,
     perft,
-    quiet_targets,
     raw_captures,
     square_at,
     square_bit,
@@ -57,9 +60,11 @@ from games.checkers.endgame import DATABASE, DATABASE_PIECES, DATABASE_WIN, data
 from games.checkers.evaluation import (
     DEFAULT_WEIGHTS,
     FEATURE_NAMES,
+    WEIGHT_VALUES,
     WEIGHTS_FILE,
-    evaluate_for_black,
     feature_values,
+    native_masks,
+    weighted_evaluation,
 )
 from games.checkers.notation import (
     CROWN_SQUARES,
@@ -117,6 +122,9 @@ REPEATED_KEY = _ZOBRIST[-1]
 """Marks the key of a position that already occurred (``CheckersState.key``)."""
 MAN_KIND = (0, 2)
 KING_KIND = (1, 3)
+MAN_KEYS = (PIECE_KEYS[MAN_KIND[BLACK]], PIECE_KEYS[MAN_KIND[WHITE]])
+KING_KEYS = (PIECE_KEYS[KING_KIND[BLACK]], PIECE_KEYS[KING_KIND[WHITE]])
+"""Indexed by player, then PDN square."""
 
 
 def _quiet_move_table() -> dict[int, dict[Bitboard, CheckersMove]]:
@@ -151,6 +159,165 @@ JUMP_OVER: dict[tuple[Square, Square], tuple[int, Square]] = {
     if JUMP[direction][square_bit(square)]
 }
 """``(from, to)`` of every jump -> (direction, jumped square)."""
+
+DOWN_LEFT_MOVES = QUIET_MOVES[DOWN_LEFT]
+DOWN_RIGHT_MOVES = QUIET_MOVES[DOWN_RIGHT]
+UP_LEFT_MOVES = QUIET_MOVES[UP_LEFT]
+UP_RIGHT_MOVES = QUIET_MOVES[UP_RIGHT]
+
+Hop = tuple[Bitboard, Bitboard, int, Square, Square]
+"""One jump from a bit: (jumped square's mask, landing mask, landing bit, jumped square,
+landing square)."""
+
+
+def _hop_table(directions: tuple[int, ...]) -> tuple[tuple[Hop, ...], ...]:
+    """``table[bit]``: the jumps from ``bit`` in ``directions``, in that order, that stay on
+    the board (``bitboards.jump_sequences`` tries the same ones in the same order)."""
+    table = []
+    for bit in range(len(SQUARE_OF_BIT)):
+        hops = []
+        for direction in directions:
+            landing = JUMP[direction][bit]
+            if landing:
+                middle = STEP[direction][bit]
+                landing_bit = bit + 2 * direction
+                hops.append((middle, landing, landing_bit, SQUARE_OF_BIT[bit + direction], SQUARE_OF_BIT[landing_bit]))
+        table.append(tuple(hops))
+    return tuple(table)
+
+
+KING_HOPS = _hop_table(DIRECTIONS)
+BLACK_MAN_HOPS = _hop_table(MAN_DIRECTIONS[BLACK])
+WHITE_MAN_HOPS = _hop_table(MAN_DIRECTIONS[WHITE])
+NO_CAPTURES: tuple[CheckersMove, ...] = ()
+_new_tuple = tuple.__new__
+
+
+def _add_jumps(
+    bit: int,
+    opponent: Bitboard,
+    empty: Bitboard,
+    hops: tuple[tuple[Hop, ...], ...],
+    crown_row: Bitboard,
+    path: tuple[Square, ...],
+    captured: tuple[Square, ...],
+    moves: list[CheckersMove],
+) -> bool:
+    """Append to ``moves`` every complete capture continuing from ``bit`` after ``path``
+    (jumping ``captured`` so far); whether any jump was available. The rules and the order
+    of ``bitboards.jump_sequences``: ``empty`` counts the moving piece's origin as empty, a
+    man reaching ``crown_row`` stops there, a jumped piece is gone at once."""
+    found = False
+    here = 1 << bit
+    for middle, landing, landing_bit, jumped, landing_square in hops[bit]:
+        if middle & opponent and landing & empty:
+            found = True
+            longer_path = path + (landing_square,)
+            longer_captured = captured + (jumped,)
+            if landing & crown_row or not _add_jumps(
+                landing_bit, opponent ^ middle, (empty ^ landing) | here, hops, crown_row, longer_path, longer_captured, moves
+            ):
+                moves.append(_new_tuple(CheckersMove, (longer_path, longer_captured)))
+    return found
+
+
+def python_quiet_moves(mover: Bitboard, kings: Bitboard, empty: Bitboard, player: Player) -> list[CheckersMove]:
+    """The steps of ``mover`` (``player``'s pieces) into ``empty``: direction by direction in
+    ``bitboards.quiet_targets``'s order, destinations ascending (the search's move ordering
+    breaks ties by this order)."""
+    mover_kings = mover & kings
+    if player == BLACK:
+        targets = (
+            (DOWN_LEFT_MOVES, (mover << 4) & empty),
+            (DOWN_RIGHT_MOVES, (mover << 5) & empty),
+            (UP_LEFT_MOVES, (mover_kings >> 5) & empty),
+            (UP_RIGHT_MOVES, (mover_kings >> 4) & empty),
+        )
+    else:
+        targets = (
+            (UP_LEFT_MOVES, (mover >> 5) & empty),
+            (UP_RIGHT_MOVES, (mover >> 4) & empty),
+            (DOWN_LEFT_MOVES, (mover_kings << 4) & empty),
+            (DOWN_RIGHT_MOVES, (mover_kings << 5) & empty),
+        )
+    moves: list[CheckersMove] = []
+    append = moves.append
+    for table, destinations in targets:
+        while destinations:
+            destination = destinations & -destinations
+            destinations ^= destination
+            append(table[destination])
+    return moves
+
+
+def python_captures(mover: Bitboard, opponent: Bitboard, kings: Bitboard, player: Player) -> tuple[CheckersMove, ...]:
+    """Every capture of ``mover`` (``player``'s pieces): the moves of ``bitboards.raw_captures``
+    in its order (origins by ascending bit, each depth first), ``()`` when there is none."""
+    empty = VALID ^ (mover | opponent)
+    if player == BLACK:
+        down_movers, up_movers = mover, mover & kings
+        man_hops = BLACK_MAN_HOPS
+    else:
+        down_movers, up_movers = mover & kings, mover
+        man_hops = WHITE_MAN_HOPS
+    starts = 0
+    if down_movers:
+        starts = down_movers & ((opponent >> 4) & (empty >> 8) | (opponent >> 5) & (empty >> 10))
+    if up_movers:
+        starts |= up_movers & ((opponent << 4) & (empty << 8) | (opponent << 5) & (empty << 10))
+    if not starts:
+        return NO_CAPTURES
+    crown_row = CROWN_ROW[player]
+    moves: list[CheckersMove] = []
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        bit = low.bit_length() - 1
+        origin = (SQUARE_OF_BIT[bit],)
+        if low & kings:
+            _add_jumps(bit, opponent, empty | low, KING_HOPS, 0, origin, (), moves)
+        else:
+            _add_jumps(bit, opponent, empty | low, man_hops, crown_row, origin, (), moves)
+    return tuple(moves)
+
+
+# ---------------------------------------------------------------- native hot paths
+FORCE_PYTHON_VARIABLE: Final = "PLYGROUND_PYTHON_HOTPATHS"
+"""Set (to anything but 0) in the environment: run the Python hot paths even when the C ones
+are built (the same switch as Othello's)."""
+
+native: Any = None
+"""``games.checkers._fast`` (``games/checkers/_fast.c``) when it loads: ``python_captures``,
+``python_quiet_moves`` and ``evaluation.weighted_evaluation`` in C, the same moves in the
+same order and the same float. setup.py builds it as an optional extension: without a C
+compiler, or with ``PLYGROUND_PYTHON_HOTPATHS=1``, the Python functions run (same values,
+slower)."""
+if os.environ.get(FORCE_PYTHON_VARIABLE, "") not in ("", "0"):
+    HOTPATH_BACKEND = f"python ({FORCE_PYTHON_VARIABLE} is set)"
+else:
+    try:
+        import games.checkers._fast as _fast_module
+    except ImportError as error:  # not built (no C compiler at install time)
+        HOTPATH_BACKEND = f"python (games.checkers._fast did not load: {error})"
+    else:
+        native = _fast_module
+        native.load(
+            CheckersMove,
+            SQUARE_OF_BIT,
+            tuple(
+                tuple(QUIET_MOVES[direction].get(1 << bit) for bit in range(len(SQUARE_OF_BIT)))
+                for direction in (DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT)
+            ),
+            (DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT),
+            native_masks(),
+        )
+        HOTPATH_BACKEND = "native (games.checkers._fast, C)"
+
+captures_of = python_captures if native is None else native.captures
+quiet_moves_of = python_quiet_moves if native is None else native.quiet_moves
+evaluation_of = weighted_evaluation if native is None else native.evaluate
+"""``(black, white, kings, player, WEIGHT_VALUES(weights))`` -> EVAL for Black."""
+
 
 # Move codes (``encode_move``): origin - 1 (5 bits), capture flag, hop count (4 bits), then the
 # direction of each hop (2 bits, an index into DIRECTIONS). A man captures at most 12 pieces.
@@ -210,7 +377,7 @@ class CheckersState(GameState):
         now on; ``None``: the packaged ones. ``WeightsError`` names what is missing or extra."""
         cls.weights = dict(DEFAULT_WEIGHTS) if weights is None else named_numbers(weights, FEATURE_NAMES, cls.NAME)
 
-    __slots__ = ("black", "white", "kings", "player", "no_progress_plies", "_key", "_history", "_keys")
+    __slots__ = ("black", "white", "kings", "player", "no_progress_plies", "_key", "_history", "_keys", "_captures")
 
     def __init__(
         self,
@@ -228,6 +395,9 @@ class CheckersState(GameState):
         self._key = self._full_key()
         self._history: list[_History] = []
         self._keys: list[int] = [self._key]
+        self._captures: tuple[CheckersMove, ...] | None = None
+        """The side to move's captures once generated (``_find_captures``), until the
+        position changes."""
 
     def _full_key(self) -> int:
         """The Zobrist key computed from scratch (``play`` updates it incrementally)."""
@@ -256,27 +426,43 @@ class CheckersState(GameState):
     def legal_moves(self) -> list[CheckersMove]:
         """The captures if any is available (capturing is mandatory), else every step;
         empty once the game is drawn by rule or the side to move is blocked."""
-        if self._is_draw_by_rule():
+        if self.no_progress_plies >= SHORTEST_REPETITION_PLIES and self._is_draw_by_rule():
             return []
         return self.perft_moves()
 
     def perft_moves(self) -> list[CheckersMove]:
-        """The moves by the rules of movement alone, as perft counts them (draws ignored)."""
-        mover, opponent = self._sides()
-        captures = self._capture_moves(mover, opponent)
+        """The moves by the rules of movement alone, as perft counts them (draws ignored).
+
+        Order (the search's move ordering breaks ties by it): the captures as
+        ``bitboards.raw_captures`` lists them, else the steps direction by direction in
+        ``bitboards.quiet_targets``'s order, destinations ascending."""
+        captures = self._captures
+        if captures is None:
+            captures = self._find_captures()
         if captures:
-            return captures
-        moves: list[CheckersMove] = []
-        empty = VALID ^ (mover | opponent)
-        for direction, destinations in quiet_targets(mover, self.kings, empty, self.player):
-            table = QUIET_MOVES[direction]
-            while destinations:
-                destination = destinations & -destinations
-                destinations ^= destination
-                moves.append(table[destination])
-        return moves
+            return list(captures)
+        if self.player == BLACK:
+            mover = self.black
+            empty = VALID ^ (mover | self.white)
+        else:
+            mover = self.white
+            empty = VALID ^ (mover | self.black)
+        return quiet_moves_of(mover, self.kings, empty, self.player)
+
+    def _find_captures(self) -> tuple[CheckersMove, ...]:
+        """Every capture of the side to move (``captures_of``), kept in ``_captures`` until the
+        next ``play``/``undo``: a quiescence node asks for them twice (``noisy_moves``, then
+        ``legal_moves`` to see that they are all its moves)."""
+        if self.player == BLACK:
+            captures = captures_of(self.black, self.white, self.kings, BLACK)
+        else:
+            captures = captures_of(self.white, self.black, self.kings, WHITE)
+        self._captures = captures
+        return captures
 
     def _capture_moves(self, mover: Bitboard, opponent: Bitboard) -> list[CheckersMove]:
+        """The reference form of capture generation, from ``bitboards.raw_captures`` (the
+        tests check ``_find_captures`` against it, move for move and in order)."""
         empty = VALID ^ (mover | opponent)
         moves: list[CheckersMove] = []
         for origin_bit, (landings, _captured) in raw_captures(mover, opponent, self.kings, empty, self.player):
@@ -288,44 +474,47 @@ class CheckersState(GameState):
 
     def noisy_moves(self) -> list[CheckersMove]:
         """The pending captures (quiescence search must resolve them); empty otherwise."""
-        if self._is_draw_by_rule():
+        if self.no_progress_plies >= SHORTEST_REPETITION_PLIES and self._is_draw_by_rule():
             return []
-        mover, opponent = self._sides()
-        return self._capture_moves(mover, opponent)
+        captures = self._captures
+        if captures is None:
+            captures = self._find_captures()
+        return list(captures)
 
     # ------------------------------------------------------------ transition
     def play(self, move: CheckersMove) -> None:
         # Boards change by ``origin ^ destination`` (not ``|``): a king's capture tour may
         # end on the square it started from, and then nothing moves.
+        path, captured_squares = move
         player = self.player
         kings = self.kings
-        self._history.append((self.black, self.white, kings, self._key, self.no_progress_plies))
-        path = move.path
+        key = self._key
+        self._history.append((self.black, self.white, kings, key, self.no_progress_plies))
         origin_square = path[0]
         destination_square = path[-1]
         origin = MASK_OF_SQUARE[origin_square]
         destination = MASK_OF_SQUARE[destination_square]
-        key = self._key ^ WHITE_TO_MOVE_KEY
+        key ^= WHITE_TO_MOVE_KEY
         if kings & origin:
-            king_keys = PIECE_KEYS[KING_KIND[player]]
+            king_keys = KING_KEYS[player]
             key ^= king_keys[origin_square] ^ king_keys[destination_square]
             kings ^= origin ^ destination
-            is_progress = False
+            self.no_progress_plies += 1
         else:
-            key ^= PIECE_KEYS[MAN_KIND[player]][origin_square]
             if destination & CROWN_ROW[player]:
                 kings |= destination
-                key ^= PIECE_KEYS[KING_KIND[player]][destination_square]
+                key ^= MAN_KEYS[player][origin_square] ^ KING_KEYS[player][destination_square]
             else:
-                key ^= PIECE_KEYS[MAN_KIND[player]][destination_square]
-            is_progress = True
+                man_keys = MAN_KEYS[player]
+                key ^= man_keys[origin_square] ^ man_keys[destination_square]
+            self.no_progress_plies = 0
         captured = 0
-        if move.captured:
-            is_progress = True
+        if captured_squares:
+            self.no_progress_plies = 0
             opponent = 1 - player
-            man_keys = PIECE_KEYS[MAN_KIND[opponent]]
-            king_keys = PIECE_KEYS[KING_KIND[opponent]]
-            for square in move.captured:
+            man_keys = MAN_KEYS[opponent]
+            king_keys = KING_KEYS[opponent]
+            for square in captured_squares:
                 mask = MASK_OF_SQUARE[square]
                 captured |= mask
                 if kings & mask:
@@ -341,14 +530,15 @@ class CheckersState(GameState):
             self.black ^= captured
         self.kings = kings
         self._key = key
-        self.no_progress_plies = 0 if is_progress else self.no_progress_plies + 1
         self.player = 1 - player
         self._keys.append(key)
+        self._captures = None
 
     def undo(self) -> None:
         self.black, self.white, self.kings, self._key, self.no_progress_plies = self._history.pop()
         self._keys.pop()
         self.player = 1 - self.player
+        self._captures = None
 
     def copy(self) -> CheckersState:
         clone = CheckersState.__new__(CheckersState)
@@ -360,6 +550,7 @@ class CheckersState(GameState):
         clone._key = self._key
         clone._history = list(self._history)
         clone._keys = list(self._keys)
+        clone._captures = self._captures
         return clone
 
     # ------------------------------------------------------------------- end
@@ -380,11 +571,35 @@ class CheckersState(GameState):
         return self.no_progress_plies >= NO_PROGRESS_LIMIT or self._is_repetition()
 
     def _can_move(self) -> bool:
-        mover, opponent = self._sides()
-        return has_any_move(mover, opponent, self.kings, self.player)
+        """``bitboards.has_any_move`` for the side to move, spelled out (it runs at every
+        node): a step first, then a capture."""
+        kings = self.kings
+        if self.player == BLACK:
+            mover, opponent = self.black, self.white
+            empty = VALID ^ (mover | opponent)
+            if (mover << 4) & empty or (mover << 5) & empty:
+                return True
+            mover_kings = mover & kings
+            if mover_kings and ((mover_kings >> 4) & empty or (mover_kings >> 5) & empty):
+                return True
+            down_movers, up_movers = mover, mover_kings
+        else:
+            mover, opponent = self.white, self.black
+            empty = VALID ^ (mover | opponent)
+            if (mover >> 4) & empty or (mover >> 5) & empty:
+                return True
+            mover_kings = mover & kings
+            if mover_kings and ((mover_kings << 4) & empty or (mover_kings << 5) & empty):
+                return True
+            down_movers, up_movers = mover_kings, mover
+        if down_movers and down_movers & ((opponent >> 4) & (empty >> 8) | (opponent >> 5) & (empty >> 10)):
+            return True
+        return bool(up_movers and up_movers & ((opponent << 4) & (empty << 8) | (opponent << 5) & (empty << 10)))
 
     def is_terminal(self) -> bool:
-        return not self._can_move() or self._is_draw_by_rule()
+        if not self._can_move():
+            return True
+        return self.no_progress_plies >= SHORTEST_REPETITION_PLIES and self._is_draw_by_rule()
 
     def utility(self, player: Player) -> float:
         """+1/-1 when the side to move has no legal move, 0 for a draw by rule (and for a
@@ -460,7 +675,8 @@ class CheckersState(GameState):
         ``DATABASE_PIECES`` pieces, and at most ``max_empties`` (the engine's exact-solving
         reach, read here as pieces: 0 turns the databases off), are left; ``None`` otherwise.
         A probe is a table look-up, so ``poll`` is not needed."""
-        if (self.black | self.white).bit_count() > min(DATABASE_PIECES, max_empties):
+        pieces = (self.black | self.white).bit_count()
+        if pieces > DATABASE_PIECES or pieces > max_empties:
             return None
         found = DATABASE.result(self.black, self.white, self.kings, self.player)
         if found is None:
@@ -474,7 +690,7 @@ class CheckersState(GameState):
         return {name: (self.weights[name], float(sign * value)) for name, value in zip(FEATURE_NAMES, values)}
 
     def evaluate(self, player: Player) -> float:
-        value = evaluate_for_black(self.black, self.white, self.kings, self.weights, self.player)
+        value = evaluation_of(self.black, self.white, self.kings, self.player, WEIGHT_VALUES(self.weights))
         return value if player == BLACK else -value
 
     def capture_score(self, move: CheckersMove) -> int:

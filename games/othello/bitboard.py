@@ -237,10 +237,11 @@ if os.environ.get(FORCE_PYTHON_VARIABLE, "") not in ("", "0"):
     HOTPATH_BACKEND = f"python ({FORCE_PYTHON_VARIABLE} is set)"
 else:
     try:
-        import games.othello._fast as native
+        import games.othello._fast as _fast_module
     except ImportError as error:  # not built (no C compiler at install time)
         HOTPATH_BACKEND = f"python (games.othello._fast did not load: {error})"
     else:
+        native = _fast_module
         HOTPATH_BACKEND = "native (games.othello._fast, C)"
         legal_moves_mask = native.legal_moves  # noqa: F811
         flips = native.flips  # noqa: F811

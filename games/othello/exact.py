@@ -53,15 +53,16 @@ move most 20-empty solves finish. In play, from 20 engine-game positions at 22 e
 (each with both colours, 1 s a move), 20 against 18 scored 23-17: 17 pairs split as the
 colours did, 3 pairs won twice by 20, none by 18 (``bench/STRENGTH.md``)."""
 
-_native = None
+_native: Any = None
 if os.environ.get(FORCE_PYTHON_VARIABLE, "") not in ("", "0"):
     SOLVER_BACKEND = f"python ({FORCE_PYTHON_VARIABLE} is set)"
 else:
     try:
-        import games.othello._solver as _native
+        import games.othello._solver as _solver_module
     except ImportError as error:  # not built (no compiler at install time) or unusable CPU
         SOLVER_BACKEND = f"python (the native solver did not load: {error})"
     else:
+        _native = _solver_module
         SOLVER_BACKEND = "native (games.othello._solver, C)"
 
 NATIVE: Final = _native is not None

@@ -327,6 +327,7 @@ class BackgammonBoard(BoardWidget):
     """
 
     GAME = "backgammon"
+    _state: BackgammonState | None  # set_state refuses any other game's state
     BOTTOM_PLAYER = X
     """Not flipped, X is at the bottom, as gnubg draws it."""
 
@@ -580,13 +581,20 @@ class BackgammonBoard(BoardWidget):
             return builder.mine, builder.theirs
         return builder.theirs, builder.mine
 
+    @property
+    def _shown(self) -> BackgammonState:
+        """The shown state, for the code that runs only while one is shown (painting the
+        pieces, the status lines, the picker): a board without a state paints only its frame."""
+        assert self._state is not None, "the backgammon board has no state to show"
+        return self._state
+
     def _decider(self) -> Player | None:
         """The player whose decision the board waits for (cube or checkers)."""
-        phase = self._state.phase
+        phase = self._shown.phase
         if phase in (CHECKER_PLAY, CUBE_DECISION):
-            return self._state.player
+            return self._shown.player
         if phase == TAKE_DECISION:
-            return 1 - self._state.player
+            return 1 - self._shown.player
         return None
 
     def _dice_on_right(self) -> bool:
@@ -1181,7 +1189,7 @@ class BackgammonBoard(BoardWidget):
         cube sits in the middle of the half opposite the decision buttons."""
         unit = geometry.unit
         side = CUBE * unit
-        state = self._state
+        state = self._shown
         if state.phase == TAKE_DECISION:
             centre = geometry.half_centre(not self._dice_on_right())
         else:
@@ -1196,7 +1204,7 @@ class BackgammonBoard(BoardWidget):
         return QRectF(centre.x() - side / 2, centre.y() - side / 2, side, side)
 
     def _paint_cube(self, painter: QPainter, geometry: _Geometry) -> None:
-        state = self._state
+        state = self._shown
         if not state.cube_enabled:
             return
         unit = geometry.unit
@@ -1327,7 +1335,7 @@ class BackgammonBoard(BoardWidget):
                 )
 
     def _status_text(self, player: Player) -> str:
-        state = self._state
+        state = self._shown
         phase = state.phase
         if phase == GAME_OVER:
             if player != state.game_winner:
@@ -1368,7 +1376,7 @@ class BackgammonBoard(BoardWidget):
 
     def _paint_best_move(self, painter: QPainter, geometry: _Geometry) -> None:
         move = self._best_move
-        state = self._state
+        state = self._shown
         if state.phase != CHECKER_PLAY or not isinstance(move, tuple) or not move:
             return
         if move not in self.legal_moves():
@@ -1394,13 +1402,13 @@ class BackgammonBoard(BoardWidget):
         taking its hops back)."""
         if self._last_move is None:
             return None
-        for snapshot, move, hits in reversed(self._state.history):
+        for snapshot, move, hits in reversed(self._shown.history):
             phase, player = snapshot[0], snapshot[1]
             if phase != CHECKER_PLAY:
                 continue
             if not move or hits is None:
                 return None
-            return player, move, _boards_before(self._state, player, move, hits)
+            return player, move, _boards_before(self._shown, player, move, hits)
         return None
 
     @staticmethod
@@ -1458,7 +1466,7 @@ class BackgammonBoard(BoardWidget):
         painter.setPen(QColor(colours.button_text))
         painter.setFont(board_font(0.42 * unit, bold=True))
         title = QRectF(panel.left() + 0.4 * unit, panel.top() + 0.2 * unit, panel.width() - 1.6 * unit, 0.7 * unit)
-        opening = self._state.phase == OPENING
+        opening = self._shown.phase == OPENING
         painter.drawText(
             title,
             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
@@ -1472,7 +1480,7 @@ class BackgammonBoard(BoardWidget):
         painter.drawLine(close.topLeft() + QPointF(inset, inset), close.bottomRight() - QPointF(inset, inset))
         painter.drawLine(close.topRight() + QPointF(-inset, inset), close.bottomLeft() + QPointF(inset, -inset))
         labels = self._picker_rows()
-        roller = self._state.player
+        roller = self._shown.player
         for row, rects in enumerate(rows):
             owner = (O if row == 0 else X) if opening else roller
             painter.setFont(board_font(PICKER_LABEL * unit))

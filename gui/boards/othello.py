@@ -225,12 +225,12 @@ class OthelloBoard(GridBoard):
             painter.drawEllipse(rect.center(), radius, radius)
             painter.restore()
         for square in self.last_flipped():
-            owner = discs.get(square)
-            if owner is None:
+            flipped_owner = discs.get(square)
+            if flipped_owner is None:
                 continue
             rect = self.square_rect(square)
             radius = rect.width() * FLIPPED_RING_FRACTION / 2
-            colour = QColor(255, 255, 255, 90) if owner == BLACK else QColor(0, 0, 0, 70)
+            colour = QColor(255, 255, 255, 90) if flipped_owner == BLACK else QColor(0, 0, 0, 70)
             painter.save()
             painter.setPen(QPen(colour, max(1.0, rect.width() * 0.025)))
             painter.setBrush(Qt.BrushStyle.NoBrush)

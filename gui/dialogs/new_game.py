@@ -62,9 +62,9 @@ class SideEditor(QGroupBox):
         self.level = QComboBox()
         for level in LEVELS:
             self.level.addItem(f"{level.number} — {level.name}", level.number)
-        self.depth = QSpinBox()
-        self.depth.setRange(1, 30)
-        self.depth.setSuffix(" plies")
+        self.depth_box = QSpinBox()
+        self.depth_box.setRange(1, 30)
+        self.depth_box.setSuffix(" plies")
         self.seconds = QDoubleSpinBox()
         self.seconds.setRange(0.1, 600.0)
         self.seconds.setDecimals(1)
@@ -78,7 +78,7 @@ class SideEditor(QGroupBox):
         form.addRow("Algorithm", self.algorithm)
         form.addRow("Strength", self.strength)
         form.addRow("Level", self.level)
-        form.addRow("Depth", self.depth)
+        form.addRow("Depth", self.depth_box)
         form.addRow("Time", self.seconds)
         self.setLayout(form)
         self._form = form
@@ -100,7 +100,7 @@ class SideEditor(QGroupBox):
         self.algorithm.setCurrentIndex(max(0, self.algorithm.findData(config.algorithm)))
         self.strength.setCurrentIndex(max(0, self.strength.findData(config.strength)))
         self.level.setCurrentIndex(max(0, self.level.findData(config.level)))
-        self.depth.setValue(config.depth)
+        self.depth_box.setValue(config.depth)
         self.seconds.setValue(config.seconds)
         self._update_enabled()
 
@@ -110,7 +110,7 @@ class SideEditor(QGroupBox):
             algorithm=self.algorithm.currentData() or algorithms_for(self._game)[0],
             strength=self.strength.currentData(),
             level=int(self.level.currentData()),
-            depth=self.depth.value(),
+            depth=self.depth_box.value(),
             seconds=self.seconds.value(),
         )
 
@@ -121,7 +121,7 @@ class SideEditor(QGroupBox):
             (self.algorithm, computer),
             (self.strength, computer),
             (self.level, computer and mode == "level"),
-            (self.depth, computer and mode == "depth"),
+            (self.depth_box, computer and mode == "depth"),
             (self.seconds, computer and mode == "time"),
         ):
             widget.setVisible(shown)

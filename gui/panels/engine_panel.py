@@ -115,7 +115,7 @@ class RowsModel(QAbstractTableModel):
         self.rows.append(row)
         self.endInsertRows()
 
-    def replace(self, rows: list[tuple[str, ...]]) -> None:
+    def replace(self, rows: Sequence[tuple[str, ...]]) -> None:
         """New contents: rows changed in place, the rest inserted or removed."""
         common = min(len(rows), len(self.rows))
         if len(rows) < len(self.rows):
@@ -140,7 +140,12 @@ ITERATION_COLUMNS = [
     Column("Score", max((display.widest_score_value(get_game(name)) for name in GAME_NAMES), key=len)),
     Column("Nodes", "99,999,999", tip="Positions visited up to this depth"),
     Column("Time", "99.99 s", tip="Seconds from the start of the search"),
-    Column("EBF", "99.99", tip="Effective branching factor: this depth's nodes over the last one's"),
+    Column(
+        "EBF",
+        "99.99",
+        tip="Effective branching factor: this depth's nodes over the last one's (at depth 1, its own "
+        "nodes; below 1 when the hash table answers from the last depth's search)",
+    ),
     Column("TT hits", "100.0%", tip="Transposition table: probes that found the position"),
     Column("1st cut", "100.0%", tip="Cut-offs made by the first move tried (good ordering: high)"),
     Column("Principal variation", "", ALIGN_TEXT),

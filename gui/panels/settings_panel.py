@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -145,7 +146,9 @@ class SettingsPanel(QWidget):
 
         self.set_settings(self._settings)
         self.algorithm.currentIndexChanged.connect(self._on_changed)
-        self.controls["quiescence"].toggled.connect(self._on_quiescence_chosen)  # first: before _read
+        quiescence = self.controls["quiescence"]
+        assert isinstance(quiescence, QCheckBox)
+        quiescence.toggled.connect(self._on_quiescence_chosen)  # first: before _read
         for field, control in self.controls.items():
             if isinstance(control, QCheckBox):
                 control.toggled.connect(self._on_changed)
@@ -208,7 +211,7 @@ class SettingsPanel(QWidget):
 
     # ---------------------------------------------------------------- internals
     def _read(self) -> SearchSettings:
-        values: dict[str, object] = {}
+        values: dict[str, Any] = {}
         for field, control in self.controls.items():
             if field == "quiescence" and not self._quiescence_chosen:
                 values[field] = None  # the algorithm's default

@@ -13,7 +13,7 @@ import chess.engine
 import pytest
 
 from ai.events import Iteration, Score
-from ai.uci import UciEngine, time_for_move
+from ai.uci import MOVE_OVERHEAD, UciEngine, parse_go, time_for_move
 
 ROOT = Path(__file__).resolve().parents[2]
 UCI_COMMAND = [sys.executable, "-m", "ai.cli", "uci"]
@@ -113,6 +113,19 @@ def test_go_movetime_answers_on_time() -> None:
     uci.handle("go movetime 500")
     wait_for_line(output, "bestmove")
     assert time.perf_counter() - started < 0.7
+
+
+def test_a_movetime_is_searched_to_its_end_and_a_clock_share_is_not() -> None:
+    """``movetime``: time not used is lost, so the search may start iterations until the
+    deadline (less the answering overhead); ``wtime``: time not used goes back to the clock
+    (``Limits.from_clock``: no new iteration after half of the share)."""
+    fixed = parse_go(["movetime", "1000"], True).limits
+    assert fixed.time == pytest.approx(1.0 - MOVE_OVERHEAD) and not fixed.from_clock
+    assert parse_go(["movetime", "200"], True).limits.time == pytest.approx(0.18)  # 10% kept back
+    clock = parse_go(["wtime", "60000", "btime", "1000", "movestogo", "40"], True).limits
+    assert clock.time == pytest.approx(time_for_move(60.0, 0.0, 40)) and clock.from_clock
+    assert parse_go(["btime", "60000"], False).limits.from_clock
+    assert not parse_go(["btime", "60000", "depth", "5"], True).limits.from_clock  # White's clock is not given
 
 
 def test_stop_during_go_infinite_answers_within_100_ms() -> None:

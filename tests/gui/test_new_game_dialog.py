@@ -17,7 +17,7 @@ def test_the_dialog_offers_what_each_game_can_use_and_returns_the_sides(qtbot: Q
     game, chosen, manual = dialog.choice()
     assert game == "chess" and chosen == sides["chess"] and not manual
     white, black = dialog.sides
-    assert black.algorithm.currentData() == "mtdf" and black.depth.isVisibleTo(dialog) and not black.level.isVisibleTo(dialog)
+    assert black.algorithm.currentData() == "mtdf" and black.depth_box.isVisibleTo(dialog) and not black.level.isVisibleTo(dialog)
     offered = [black.algorithm.itemData(index) for index in range(black.algorithm.count())]
     assert offered[0] == "pvs" and set(offered) == {name for name, spec in ALGORITHMS.items() if not spec.handles_chance} | {"mcts"}
     dialog.game.setCurrentIndex(dialog.game.findData("backgammon"))
