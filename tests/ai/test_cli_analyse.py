@@ -193,14 +193,18 @@ TIME_BUDGET = 1.2
 
 
 def test_cli_time_limit_includes_set_up() -> None:
-    """``plyground analyse --game chess --time 1`` answers within 1.2 s of the request.
+    """``plyground analyse --game chess --time 1`` answers (its ``bestmove`` line) within
+    1.2 s of the request.
 
     The clock starts when ``analyse`` has read its command line, so importing the game
     (python-chess for chess), building the position and the table are inside the budget.
     What a fresh process does before that — start the interpreter and import ``ai.cli`` —
     is exactly what ``plyground --help`` does, so that wall time (the best of three, to
     measure start-up rather than a busy moment) is allowed on top, measured in this test on
-    this machine rather than guessed."""
+    this machine rather than guessed. A fixed time is searched to its end
+    (``ai.iterative.soft_deadline``), so the answer comes near the limit; what the process
+    does after answering (freeing its table, the interpreter's exit) is not the answer's
+    time, and is only held to a few seconds."""
     import subprocess
     import sys
     import time
@@ -216,7 +220,16 @@ def test_cli_time_limit_includes_set_up() -> None:
         return time.perf_counter() - started
 
     start_up = min(wall("--help") for _ in range(3))
-    assert wall("analyse", "--game", "chess", "--time", "1") < TIME_BUDGET + start_up
+    started = time.perf_counter()
+    process = subprocess.Popen([str(script), "analyse", "--game", "chess", "--time", "1"], stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    answered = None
+    for line in process.stdout:
+        if line.startswith("bestmove "):
+            answered = time.perf_counter() - started
+    assert process.wait(timeout=60) == 0
+    assert answered is not None and answered < TIME_BUDGET + start_up, (answered, start_up)
+    assert time.perf_counter() - started < TIME_BUDGET + start_up + 3
 
 
 NODE_LIMIT_OVERSHOOT = 0
