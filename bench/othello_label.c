@@ -3,7 +3,7 @@
  * of the Othello pattern EVAL (bench/othello_label.py builds and drives it). Dev-only: the
  * app's engine never loads it.
  *
- * It reuses the shipped extension's code (move generation, both EVALs, the pattern-model
+ * It reuses the shipped extension's code (move generation, flips, both EVALs, the pattern-model
  * loader) by including games/othello/_fast.c, so a search here sees exactly the values the
  * engine's EVAL gives. Module: othello_label (its own PyInit; _fast's stays unused).
  *
@@ -19,26 +19,6 @@
 
 static long long label_nodes = 0;
 static int label_model = 0, label_exact = 0;
-
-static u64 flips_of(u64 p, u64 o, int square)
-{
-    static const int rank_steps[8] = {0, 1, 1, 1, 0, -1, -1, -1};
-    static const int file_steps[8] = {1, 1, 0, -1, -1, -1, 0, 1};
-    const int rank = square >> 3, file = square & 7;
-    u64 flipped = 0;
-    for (int direction = 0; direction < 8; direction++) {
-        u64 run = 0;
-        int r = rank + rank_steps[direction], f = file + file_steps[direction];
-        while (r >= 0 && r < 8 && f >= 0 && f < 8 && (o >> (8 * r + f) & 1)) {
-            run |= 1ULL << (8 * r + f);
-            r += rank_steps[direction];
-            f += file_steps[direction];
-        }
-        if (run && r >= 0 && r < 8 && f >= 0 && f < 8 && (p >> (8 * r + f) & 1))
-            flipped |= run;
-    }
-    return flipped;
-}
 
 static double final_value(u64 p, u64 o)
 {

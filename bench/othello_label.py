@@ -41,7 +41,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.othello.bitboard import SQUARE_COUNT, flips, legal_moves_mask  # noqa: E402
+from games.othello.bitboard import SQUARE_COUNT, flips, legal_moves_mask, squares_of  # noqa: E402
 from games.othello.evaluation import (  # noqa: E402
     DEFAULT_WEIGHT_VECTOR,
     DISC_PHASE_EMPTIES,
@@ -90,15 +90,6 @@ def load_model(module: Any, weights_path: str) -> int:
     return 1
 
 
-def _squares(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def play(args: argparse.Namespace) -> int:
     module = build()
     model = load_model(module, args.weights)
@@ -123,7 +114,7 @@ def play(args: argparse.Namespace) -> int:
                 if empties < args.min_empties:
                     break
                 if ply < random_plies or rng.random() < args.epsilon:
-                    square = rng.choice(_squares(moves))
+                    square = rng.choice(squares_of(moves))
                 else:
                     if (own, opponent) not in seen:
                         seen.add((own, opponent))

@@ -26,7 +26,6 @@ cover it either, as in chess engines, but it does mark a position that has occur
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final, NamedTuple
 
@@ -75,6 +74,7 @@ from games.checkers.notation import (
     parse_fen,
     parse_move_squares,
 )
+from games.native import load_hot_paths
 from games.weights import named_numbers
 from games.zobrist import zobrist_keys
 
@@ -282,36 +282,24 @@ def python_captures(mover: Bitboard, opponent: Bitboard, kings: Bitboard, player
 
 
 # ---------------------------------------------------------------- native hot paths
-FORCE_PYTHON_VARIABLE: Final = "PLYGROUND_PYTHON_HOTPATHS"
-"""Set (to anything but 0) in the environment: run the Python hot paths even when the C ones
-are built (the same switch as Othello's)."""
-
-native: Any = None
+native: Any
 """``games.checkers._fast`` (``games/checkers/_fast.c``) when it loads: ``python_captures``,
 ``python_quiet_moves`` and ``evaluation.weighted_evaluation`` in C, the same moves in the
 same order and the same float. setup.py builds it as an optional extension: without a C
 compiler, or with ``PLYGROUND_PYTHON_HOTPATHS=1``, the Python functions run (same values,
 slower)."""
-if os.environ.get(FORCE_PYTHON_VARIABLE, "") not in ("", "0"):
-    HOTPATH_BACKEND = f"python ({FORCE_PYTHON_VARIABLE} is set)"
-else:
-    try:
-        import games.checkers._fast as _fast_module
-    except ImportError as error:  # not built (no C compiler at install time)
-        HOTPATH_BACKEND = f"python (games.checkers._fast did not load: {error})"
-    else:
-        native = _fast_module
-        native.load(
-            CheckersMove,
-            SQUARE_OF_BIT,
-            tuple(
-                tuple(QUIET_MOVES[direction].get(1 << bit) for bit in range(len(SQUARE_OF_BIT)))
-                for direction in (DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT)
-            ),
-            (DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT),
-            native_masks(),
-        )
-        HOTPATH_BACKEND = "native (games.checkers._fast, C)"
+native, HOTPATH_BACKEND = load_hot_paths("games.checkers._fast")
+if native is not None:
+    native.load(
+        CheckersMove,
+        SQUARE_OF_BIT,
+        tuple(
+            tuple(QUIET_MOVES[direction].get(1 << bit) for bit in range(len(SQUARE_OF_BIT)))
+            for direction in (DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT)
+        ),
+        (DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT),
+        native_masks(),
+    )
 
 captures_of = python_captures if native is None else native.captures
 quiet_moves_of = python_quiet_moves if native is None else native.quiet_moves

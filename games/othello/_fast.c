@@ -117,11 +117,29 @@ static PyObject *Fast_legal_moves(PyObject *module, PyObject *const *args, Py_ss
 
 /* The opponent discs that playing `square` turns over (0: not a legal move), by walking the
  * 8 rays from the square (the Python one uses precomputed rays; the set is the same). */
+static u64 flips_of(u64 p, u64 o, int square)
+{
+    static const int rank_steps[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+    static const int file_steps[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+    const int rank = square >> 3, file = square & 7;
+    u64 flipped = 0;
+    for (int direction = 0; direction < 8; direction++) {
+        u64 run = 0;
+        int r = rank + rank_steps[direction], f = file + file_steps[direction];
+        while (r >= 0 && r < 8 && f >= 0 && f < 8 && (o >> (8 * r + f) & 1)) {
+            run |= 1ULL << (8 * r + f);
+            r += rank_steps[direction];
+            f += file_steps[direction];
+        }
+        if (run && r >= 0 && r < 8 && f >= 0 && f < 8 && (p >> (8 * r + f) & 1))
+            flipped |= run;
+    }
+    return flipped;
+}
+
 static PyObject *Fast_flips(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    static const int rank_steps[8] = {0, 1, 1, 1, 0, -1, -1, -1};
-    static const int file_steps[8] = {1, 1, 0, -1, -1, -1, 0, 1};
     u64 p, o;
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "flips(own, opponent, square) takes 2 bitboards and a square");
@@ -137,20 +155,7 @@ static PyObject *Fast_flips(PyObject *module, PyObject *const *args, Py_ssize_t 
         }
         return NULL;
     }
-    const int rank = (int)square / 8, file = (int)square % 8;
-    u64 flipped = 0;
-    for (int direction = 0; direction < 8; direction++) {
-        u64 run = 0;
-        int r = rank + rank_steps[direction], f = file + file_steps[direction];
-        while (r >= 0 && r < 8 && f >= 0 && f < 8 && (o >> (8 * r + f) & 1)) {
-            run |= 1ULL << (8 * r + f);
-            r += rank_steps[direction];
-            f += file_steps[direction];
-        }
-        if (run && r >= 0 && r < 8 && f >= 0 && f < 8 && (p >> (8 * r + f) & 1))
-            flipped |= run;
-    }
-    return PyLong_FromUnsignedLongLong(flipped);
+    return PyLong_FromUnsignedLongLong(flips_of(p, o, (int)square));
 }
 
 /* The squares of a bitboard in increasing order, as a list. */

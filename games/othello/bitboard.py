@@ -14,8 +14,9 @@ square just beyond a run is a move. Flips of one move use precomputed rays and t
 
 from __future__ import annotations
 
-import os
 from typing import Any, Final
+
+from games.native import load_hot_paths
 
 Square = int
 """0..63, ``a1 = 0`` ... ``h8 = 63``."""
@@ -221,28 +222,19 @@ def perft_count(own: Bitboard, opponent: Bitboard, depth: int, passed: bool = Fa
 
 
 # ---------------------------------------------------------------- native hot paths
-FORCE_PYTHON_VARIABLE: Final = "PLYGROUND_PYTHON_HOTPATHS"
 
 python_legal_moves_mask: Final = legal_moves_mask
 python_flips: Final = flips
 python_squares_of: Final = squares_of
 
-native: Any = None
+native: Any
 """``games.othello._fast`` (``games/othello/_fast.c``) when it loads: the same
 ``legal_moves_mask``, ``flips`` and ``squares_of`` in C (~0.1 us a call against 1-4 us),
 and the pattern EVAL's sum (``games.othello.evaluation``). setup.py builds it as an optional
 extension, like the endgame solver: without a C compiler, or with
 ``PLYGROUND_PYTHON_HOTPATHS=1``, the Python functions above run (same values, slower)."""
-if os.environ.get(FORCE_PYTHON_VARIABLE, "") not in ("", "0"):
-    HOTPATH_BACKEND = f"python ({FORCE_PYTHON_VARIABLE} is set)"
-else:
-    try:
-        import games.othello._fast as _fast_module
-    except ImportError as error:  # not built (no C compiler at install time)
-        HOTPATH_BACKEND = f"python (games.othello._fast did not load: {error})"
-    else:
-        native = _fast_module
-        HOTPATH_BACKEND = "native (games.othello._fast, C)"
-        legal_moves_mask = native.legal_moves  # noqa: F811
-        flips = native.flips  # noqa: F811
-        squares_of = native.squares  # noqa: F811
+native, HOTPATH_BACKEND = load_hot_paths("games.othello._fast")
+if native is not None:
+    legal_moves_mask = native.legal_moves  # noqa: F811
+    flips = native.flips  # noqa: F811
+    squares_of = native.squares  # noqa: F811
