@@ -29,6 +29,7 @@ from ai.settings import Limits, SearchRequest
 if TYPE_CHECKING:
     from ai.events import Finished
     from ai.parallel import EnginePool
+    from games.base import GameState
 
 
 POOL_POLL_SECONDS = 0.05
@@ -109,7 +110,7 @@ def command_bench(args: argparse.Namespace) -> int:
     from games import get_game
     from games.bench_positions import BENCH_SETS
 
-    requests: list[tuple[SearchRequest, int, int]] = []
+    requests: list[tuple[SearchRequest, GameState, int, int]] = []
     for name in args.game or list(BENCH_SETS):
         game = get_game(name)
         bench_set = BENCH_SETS[name]
@@ -117,14 +118,14 @@ def command_bench(args: argparse.Namespace) -> int:
         settings = settings_from(args, game)
         for number, position in enumerate(bench_set.positions, start=1):
             request = SearchRequest(game=name, position=position, settings=settings, limits=limits)
-            prepare(request)  # raises ValueError (one line, status 2) for what cannot run
-            requests.append((request, number, len(bench_set.positions)))
+            root = prepare(request).state  # raises ValueError (one line, status 2) for what cannot run
+            requests.append((request, root, number, len(bench_set.positions)))
     first = requests[0][0]
     results: list[BenchResult] = []
     previous = signal.signal(signal.SIGINT, lambda _signum, _frame: INTERRUPTED.set())
     try:
         with searcher(first, INTERRUPTED.is_set) as search:
-            for request, number, count in requests:
+            for request, root, number, count in requests:
                 if INTERRUPTED.is_set():
                     break
                 started = time.perf_counter()
@@ -134,7 +135,6 @@ def command_bench(args: argparse.Namespace) -> int:
                     raise SearchFailed(finished.error)
                 if INTERRUPTED.is_set():
                     break  # a stopped search's count is not the position's signature
-                root = get_game(request.game).from_text(request.position or "")
                 best = root.move_name(finished.best_move) if finished.best_move is not None else "(none)"
                 depth = request.limits.depth or 0
                 result = BenchResult(request.game, number, depth, finished.nodes, seconds, best, request.position or "")
