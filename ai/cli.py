@@ -412,10 +412,10 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
     )
     switch_off("--no-check-extensions", "check_extensions", "check extensions (chess)")
     switch_off("--no-null-move", "null_move", "null-move pruning (chess)")
-    switch_off("--no-lmr", "late_move_reductions", "late move reductions (chess)")
+    switch_off("--no-lmr", "late_move_reductions", "late move reductions (chess, checkers)")
     switch_off("--no-quiescence-checks", "quiescence_checks", "quiet checks at quiescence's first ply (chess)")
     switch_off("--no-see-pruning", "see_pruning", "static-exchange pruning of losing moves (chess)")
-    switch_off("--no-futility", "futility_pruning", "futility, reverse futility and late move pruning (chess)")
+    switch_off("--no-futility", "futility_pruning", "futility, reverse futility and late move pruning (chess, checkers)")
     group.add_argument(
         "--solver-empties",
         dest="solver_empties",

@@ -59,7 +59,8 @@ class SearchSettings:
     but plain minimax, whose textbook form has none (and without alpha-beta bounds a
     quiescence search explodes in a tactical position)."""
 
-    # Chess-only selectivity, beyond the lecture notes (the game must support it).
+    # Selectivity beyond the lecture notes: each game lists the switches it takes
+    # (``GameState.SELECTIVE_SEARCH``: chess all of them, checkers LMR and futility).
     check_extensions: bool = True
     """Never stop in check: a node in check is searched one ply deeper, and in quiescence
     every evasion is searched (no standing pat in check)."""

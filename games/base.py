@@ -126,6 +126,14 @@ class GameState(ABC):
     """The algorithm a front end searches this game with unless told otherwise (a game
     with dice needs one that handles chance nodes)."""
 
+    SELECTIVE_SEARCH: ClassVar[frozenset[str]] = frozenset()
+    """The selective-search switches of ``ai.settings.SearchSettings`` this game takes
+    (``check_extensions``, ``null_move``, ``late_move_reductions``, ``quiescence_checks``,
+    ``see_pruning``, ``futility_pruning``): each is sound only with the game's hooks (a
+    forced reply, ``is_in_check``; a pass, ``can_null_move``; ``checking_moves``;
+    ``exchange_at_least``) and listed only where a measurement showed that it pays. The
+    others stay off whatever the settings say, and the app greys them out."""
+
     # ------------------------------------------------------------------ players
     @abstractmethod
     def to_move(self) -> Player:
@@ -319,7 +327,10 @@ class GameState(ABC):
         return 0
 
     def is_in_check(self) -> bool:
-        """Chess only: the side to move is in check (for check extensions)."""
+        """Whether the side to move must answer a threat the rules force: in chess a check,
+        in checkers a capture it must make. Selective search (``SELECTIVE_SEARCH``) never
+        reduces or prunes the moves of such a node, nor the move that led to it; check
+        extensions search it one ply deeper."""
         return False
 
     def can_null_move(self) -> bool:

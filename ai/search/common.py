@@ -235,17 +235,20 @@ class SearchTools:
         self.null_move_at: list[bool] = [False] * (MAX_SEARCH_PLY + 2)
         """``null_move_at[ply]``: the node at ``ply`` was reached by a null move."""
 
-        # Chess-only selectivity, beyond the lecture notes: on only where the game knows
-        # about check (``is_in_check``) and, for null moves, can pass (``can_null_move``).
-        knows_check = defines(state, "is_in_check")
-        self.check_extensions = settings.check_extensions and knows_check
-        self.null_move = settings.null_move and knows_check and defines(state, "can_null_move")
-        self.late_move_reductions = settings.late_move_reductions and knows_check
-        self.quiescence_checks = settings.quiescence_checks and knows_check and callable(getattr(state, "checking_moves", None))
+        # Selectivity beyond the lecture notes: on only where the game lists the switch
+        # (``GameState.SELECTIVE_SEARCH``: chess all, checkers LMR and futility) and has its hooks.
+        selective = state.SELECTIVE_SEARCH if defines(state, "is_in_check") else frozenset()
+        self.check_extensions = settings.check_extensions and "check_extensions" in selective
+        self.null_move = settings.null_move and "null_move" in selective and defines(state, "can_null_move")
+        self.late_move_reductions = settings.late_move_reductions and "late_move_reductions" in selective
+        self.quiescence_checks = (
+            settings.quiescence_checks and "quiescence_checks" in selective
+            and callable(getattr(state, "checking_moves", None))
+        )
         """Quiet checks at quiescence's first ply (the game's optional ``checking_moves``)."""
-        self.see_pruning = settings.see_pruning and knows_check and has_exchange_evaluation(state)
+        self.see_pruning = settings.see_pruning and "see_pruning" in selective and has_exchange_evaluation(state)
         """SEE pruning (the game's optional ``exchange_at_least``, see ``ai.ordering``)."""
-        self.futility_pruning = settings.futility_pruning and knows_check
+        self.futility_pruning = settings.futility_pruning and "futility_pruning" in selective
         self.repeats_within: Callable[[int], bool] | None = getattr(state, "repeats_within", None)
         """The game's optional ``repeats_within(plies)``: whether the position occurred
         within the last ``plies`` plies. Asked with the node's ply, it makes a position

@@ -21,8 +21,9 @@ may be floats). The re-search uses ``(alpha, beta)`` after the null window, the 
 robust variant (with a transposition table the fail-high value is not always a reliable
 lower bound).
 
-Everything else -- table, ordering, quiescence, the solver, the chess-only selectivity -- is
-the node shared with alpha-beta (``ai.search.negamax``); this file holds only the rule above.
+Everything else -- table, ordering, quiescence, the solver, selective search (chess,
+checkers) -- is the node shared with alpha-beta (``ai.search.negamax``); this file holds
+only the rule above.
 """
 
 from __future__ import annotations

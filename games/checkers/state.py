@@ -358,6 +358,12 @@ class CheckersState(GameState):
     weights: ClassVar[dict[str, float]] = DEFAULT_WEIGHTS
     """The EVAL weights in use (``set_weights``); every evaluation reads them at call time."""
     WEIGHTS_FILE: ClassVar[str | None] = WEIGHTS_FILE
+    SELECTIVE_SEARCH: ClassVar[frozenset[str]] = frozenset({"late_move_reductions", "futility_pruning"})
+    """Late move reductions and futility pruning (reverse futility, futility, late move
+    pruning), measured in bench/STRENGTH.md (session 9). A capture to make is the "check"
+    (``is_in_check``) they never reduce or prune. Not check extensions: they would extend
+    every forced capture (13x the nodes to depth 11 on the bench positions). No null move (zugzwang is everywhere
+    in checkers), no SEE, no quiet checks."""
 
     @classmethod
     def set_weights(cls, weights: Mapping[str, Any] | None) -> None:
@@ -459,6 +465,15 @@ class CheckersState(GameState):
             jumped = tuple(SQUARE_OF_BIT[(bits[index] + bits[index + 1]) >> 1] for index in range(len(landings)))
             moves.append(CheckersMove(path, jumped))
         return moves
+
+    def is_in_check(self) -> bool:
+        """The side to move must capture: its reply is forced, like chess's check. Late
+        move reductions spare such a node and the move that made it, so a sacrifice (a
+        move that offers a capture) is always searched to full depth."""
+        captures = self._captures
+        if captures is None:
+            captures = self._find_captures()
+        return bool(captures)
 
     def noisy_moves(self) -> list[CheckersMove]:
         """The pending captures (quiescence search must resolve them); empty otherwise."""

@@ -119,6 +119,10 @@ class ChessState(GameState):
     """Centipawns: the evaluation counts a pawn as 100."""
     WIN_WORDING = "mate"
     WEIGHTS_FILE: ClassVar[str | None] = "chess.json"
+    SELECTIVE_SEARCH: ClassVar[frozenset[str]] = frozenset({
+        "check_extensions", "null_move", "late_move_reductions",
+        "quiescence_checks", "see_pruning", "futility_pruning",
+    })
 
     __slots__ = (
         "_checkers",

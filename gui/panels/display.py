@@ -217,7 +217,7 @@ USED_BY: dict[str, tuple[str, ...]] = {
 ``ai/search`` (``SearchTools``, ``ChanceTools``, ``iterative.aspiration_iteration``)."""
 
 
-CHESS_SELECTIVITY: tuple[str, ...] = (
+SELECTIVITY: tuple[str, ...] = (
     "check_extensions",
     "null_move",
     "late_move_reductions",
@@ -225,12 +225,13 @@ CHESS_SELECTIVITY: tuple[str, ...] = (
     "see_pruning",
     "futility_pruning",
 )
-"""The switches only a game with checks and null moves (chess) uses."""
+"""The selective-search switches, each used only by the games that list it
+(``GameState.SELECTIVE_SEARCH``: chess all, checkers LMR and futility)."""
 
 
-def game_has_null_move(game: type[GameState]) -> bool:
-    """Whether the game offers the chess-only selectivity (null move, LMR, check extensions)."""
-    return game.can_null_move is not GameState.can_null_move
+def game_takes(game: type[GameState], field: str) -> bool:
+    """Whether ``game`` uses the selective-search switch ``field``."""
+    return field in game.SELECTIVE_SEARCH and game.is_in_check is not GameState.is_in_check
 
 
 def game_has_noisy_moves(game: type[GameState]) -> bool:
@@ -245,8 +246,8 @@ def is_used(field: str, settings: Any, game: type[GameState] | None) -> bool:
         return False
     if game is None:
         return True
-    if field in CHESS_SELECTIVITY:
-        return game_has_null_move(game)
+    if field in SELECTIVITY:
+        return game_takes(game, field)
     if field == "solver_empties":
         return game.HAS_SOLVER
     if field == "quiescence":

@@ -30,7 +30,7 @@ from ai.search import ALGORITHMS, algorithms_for, uses_quiescence
 from ai.settings import SearchSettings
 from games.base import GameState
 from gui.dialogs.new_game import game_title
-from gui.panels.display import CHESS_SELECTIVITY, USED_BY, game_has_noisy_moves, game_has_null_move
+from gui.panels.display import SELECTIVITY, USED_BY, game_has_noisy_moves, game_takes
 
 MAX_TABLE_MEGABYTES = 4096
 MAX_SOLVER_EMPTIES = 24
@@ -260,8 +260,8 @@ class SettingsPanel(QWidget):
             elif field == "playout_depth" and settings.playout != "eval":
                 reason = "random playouts run to the end"
             elif game is not None:
-                if field in CHESS_SELECTIVITY and not game_has_null_move(game):
-                    reason = f"{game_title(game.NAME)} has no checks or null moves"
+                if field in SELECTIVITY and not game_takes(game, field):
+                    reason = f"{game_title(game.NAME)} does not use it"
                 elif field == "solver_empties" and not game.HAS_SOLVER:
                     reason = f"{game_title(game.NAME)} has no exact endgame solver"
                 elif field == "quiescence" and not game_has_noisy_moves(game):
