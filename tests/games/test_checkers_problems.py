@@ -18,14 +18,11 @@ from bench.checkers_problems import load_problems, solve
 
 NODES_A_MOVE = 50_000
 UNSOLVED = {
-    "bell": "5-against-5 men ending won by tempo ('the move'): right first move, but the play-out leaves "
-    "the line (15-19 or 9-13 for 15-18) and ends in a king-against-king draw; depth 12 at this budget",
-    "cresswell": "plays 8-11, not the key 5-9 (5-9 only from about 400,000 nodes, depth 15); "
-    "the play-out after 8-11 wins against the engine's own defence",
-    "wiswell-good-start": "15-10 and 15-11 score alike at depth 10 and 15-10 (which the source "
-    "says only draws) comes first; the play-out after it wins against the engine's own defence",
-    "vair": "White answers 22-25 with 32-28, not the line's 17-21, and the play-out ends in 2 kings "
-    "against 2 (threefold repetition)",
+    "bell": "right first move (11-15), but the play-out leaves the source's line and ends in a "
+    "threefold repetition with 3 pieces each (W:W12,13,K23:B3,K14,K25), a 6-piece "
+    "position the 4-piece databases do not cover; depth 14 at this budget",
+    "vair": "White answers 22-25 with 17-21 as the line does, but the play-out ends in a threefold "
+    "repetition with 3 kings against 2 kings and a man (W:WK10,K14,K22:B13,K19,K27)",
 }
 """Problems the engine does not solve yet at this budget (bench/checkers_problems.py, measured
 in bench/STRENGTH.md); strict: a fix that solves one makes its test say so."""

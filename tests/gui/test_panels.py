@@ -200,6 +200,10 @@ def test_settings_panel_offers_only_the_algorithms_of_the_game(qtbot: QtBot) -> 
     panel.set_game(get_game("checkers"))  # its databases are counted in pieces, not empty squares
     assert panel.controls["solver_empties"].isEnabled()
     assert (panel._solver_label.text(), panel.controls["solver_empties"].suffix()) == ("Endgame databases at ≤", " pieces")
+    # checkers takes late move reductions and futility pruning, not chess's null move
+    assert panel.controls["late_move_reductions"].isEnabled() and panel.controls["futility_pruning"].isEnabled()
+    assert not panel.controls["null_move"].isEnabled()
+    assert panel.controls["null_move"].toolTip().endswith("(off here: Checkers does not use it)")
     for name in GAME_NAMES:
         game = get_game(name)
         for algorithm in valid_algorithms(game):
