@@ -362,8 +362,8 @@ class CheckersState(GameState):
     """Late move reductions and futility pruning (reverse futility, futility, late move
     pruning), measured in bench/STRENGTH.md (session 9). A capture to make is the "check"
     (``is_in_check``) they never reduce or prune. Not check extensions: they would extend
-    every forced capture (13x the nodes to depth 11 on the bench positions). No null move (zugzwang is everywhere
-    in checkers), no SEE, no quiet checks."""
+    every forced capture (13x the nodes to depth 11 with LMR, bench/STRENGTH.md). No null move
+    (zugzwang is everywhere in checkers), no SEE, no quiet checks."""
 
     @classmethod
     def set_weights(cls, weights: Mapping[str, Any] | None) -> None:
@@ -468,8 +468,8 @@ class CheckersState(GameState):
 
     def is_in_check(self) -> bool:
         """The side to move must capture: its reply is forced, like chess's check. Late
-        move reductions spare such a node and the move that made it, so a sacrifice (a
-        move that offers a capture) is always searched to full depth."""
+        move reductions and futility pruning spare such a node and the move that made it,
+        so a sacrifice (a move that offers a capture) is always searched to full depth."""
         captures = self._captures
         if captures is None:
             captures = self._find_captures()
