@@ -57,6 +57,21 @@ static u64 board_of(PyObject *object, int *error)
     return (u64)value;
 }
 
+/* The three boards every search entry point takes (captures, quiet_moves, evaluate), read
+ * once load() has run: 0, or -1 with the Python error set. */
+static int three_boards(PyObject *first, PyObject *second, PyObject *third, u64 boards[3])
+{
+    if (!loaded) {
+        PyErr_SetString(PyExc_RuntimeError, "games.checkers._fast: load() first");
+        return -1;
+    }
+    int error = 0;
+    boards[0] = board_of(first, &error);
+    boards[1] = board_of(second, &error);
+    boards[2] = board_of(third, &error);
+    return error ? -1 : 0;
+}
+
 /* load(move_type, square_of_bit, quiet_tables, directions, masks): see the module comment.
  * masks: (valid, centre, double_corners, system, edge, row masks x8, dog_hole x2, dog_shut
  * x2, runaway_zone x2, back_row x2, crown_row x2, move_pieces, full_set, runaway_rows). */
@@ -226,17 +241,11 @@ static PyObject *Fast_captures(PyObject *self, PyObject *args)
 {
     PyObject *mover_object, *opponent_object, *kings_object;
     int player;
-    if (!PyArg_ParseTuple(args, "OOOi", &mover_object, &opponent_object, &kings_object, &player))
+    u64 boards[3];
+    if (!PyArg_ParseTuple(args, "OOOi", &mover_object, &opponent_object, &kings_object, &player) ||
+        three_boards(mover_object, opponent_object, kings_object, boards) < 0)
         return NULL;
-    if (!loaded) {
-        PyErr_SetString(PyExc_RuntimeError, "games.checkers._fast: load() first");
-        return NULL;
-    }
-    int error = 0;
-    u64 mover = board_of(mover_object, &error), opponent = board_of(opponent_object, &error);
-    u64 kings = board_of(kings_object, &error);
-    if (error)
-        return NULL;
+    u64 mover = boards[0], opponent = boards[1], kings = boards[2];
     if (player != 0 && player != 1) {
         PyErr_SetString(PyExc_ValueError, "player must be 0 or 1");
         return NULL;
@@ -300,17 +309,11 @@ static PyObject *Fast_quiet_moves(PyObject *self, PyObject *args)
 {
     PyObject *mover_object, *kings_object, *empty_object;
     int player;
-    if (!PyArg_ParseTuple(args, "OOOi", &mover_object, &kings_object, &empty_object, &player))
+    u64 boards[3];
+    if (!PyArg_ParseTuple(args, "OOOi", &mover_object, &kings_object, &empty_object, &player) ||
+        three_boards(mover_object, kings_object, empty_object, boards) < 0)
         return NULL;
-    if (!loaded) {
-        PyErr_SetString(PyExc_RuntimeError, "games.checkers._fast: load() first");
-        return NULL;
-    }
-    int error = 0;
-    u64 mover = board_of(mover_object, &error), kings = board_of(kings_object, &error);
-    u64 empty = board_of(empty_object, &error);
-    if (error)
-        return NULL;
+    u64 mover = boards[0], kings = boards[1], empty = boards[2];
     empty &= valid;
     u64 mover_kings = mover & kings;
     PyObject *moves = PyList_New(0);
@@ -388,10 +391,10 @@ static PyObject *Fast_evaluate(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOOiO!", &black_object, &white_object, &kings_object, &player, &PyTuple_Type,
                           &weight_tuple))
         return NULL;
-    if (!loaded) {
-        PyErr_SetString(PyExc_RuntimeError, "games.checkers._fast: load() first");
+    u64 boards[3];
+    if (three_boards(black_object, white_object, kings_object, boards) < 0)
         return NULL;
-    }
+    u64 black = boards[0], white = boards[1], kings = boards[2];
     if (PyTuple_GET_SIZE(weight_tuple) != WEIGHT_COUNT) {
         PyErr_SetString(PyExc_ValueError, "evaluate: 14 weights expected");
         return NULL;
@@ -402,11 +405,6 @@ static PyObject *Fast_evaluate(PyObject *self, PyObject *args)
         if (w[i] == -1.0 && PyErr_Occurred())
             return NULL;
     }
-    int error = 0;
-    u64 black = board_of(black_object, &error), white = board_of(white_object, &error);
-    u64 kings = board_of(kings_object, &error);
-    if (error)
-        return NULL;
     u64 black_men = black & ~kings, white_men = white & ~kings;
     u64 black_kings = black & kings, white_kings = white & kings;
     u64 occupied = black | white, empty = valid ^ occupied;
