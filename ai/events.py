@@ -117,7 +117,9 @@ class Iteration:
     cutoffs: int
     first_move_cutoff_rate: float
     ebf: float
-    """Effective branching factor: nodes of this iteration / nodes of the previous one."""
+    """Effective branching factor b* of this iteration (AIMA 3.6.1: the uniform tree of this
+    depth with this iteration's nodes; ``ai.reporting.effective_branching_factor``); 0 for
+    an aspiration fail and for MCTS."""
     bound: str = "exact"
     """``exact``, or ``lower``/``upper`` for an aspiration fail reported before re-search."""
     root_moves: tuple[RootMoveStat, ...] = ()

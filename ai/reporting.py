@@ -44,6 +44,42 @@ class SearchCounters(Protocol):
         ...
 
 
+def effective_branching_factor(nodes: int, depth: int) -> float:
+    """The effective branching factor b* of a depth-``depth`` search that visited ``nodes``
+    nodes: the branching of the uniform tree of that depth with as many nodes,
+    N + 1 = 1 + b* + b*^2 + ... + b*^d (Russell & Norvig, AIMA 3.6.1). 0 when there is no
+    tree (no depth or no nodes).
+
+    Why this and not the ratio of two iterations' nodes: when the transposition table
+    answers some iterations of iterative deepening almost for free (a hint search after the
+    engine's own move), the next real iteration divided by a free one reads in the
+    thousands. b* stays a branching factor: it reads below the game's when the table cut
+    the tree, never above what the nodes allow."""
+    if depth < 1 or nodes < 1:
+        return 0.0
+    if depth == 1:
+        return float(nodes)
+
+    def tree_size(branching: float) -> float:
+        # b + b^2 + ... + b^d, stopping once past ``nodes`` (large d would overflow).
+        total, term = 0.0, 1.0
+        for _ in range(depth):
+            term *= branching
+            total += term
+            if total > nodes:
+                break
+        return total
+
+    low, high = 0.0, float(nodes)  # tree_size(0) = 0 <= N <= tree_size(N)
+    for _ in range(60):
+        middle = (low + high) / 2
+        if tree_size(middle) < nodes:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
 class Reporter:
     """Builds and emits the events of one search whose raw scores are seen by ``player``."""
 
@@ -54,8 +90,6 @@ class Reporter:
         self.player = player
         self.counters = counters
         self.is_listening = context.emit is not DISCARD_EVENTS
-        self.previous_iteration_nodes = 1
-        """Nodes of the last completed iteration: the denominator of the next ``ebf``."""
 
     def score(self, raw: float) -> Score:
         """Raw score ``raw`` (``player``'s view) as the ``Score`` the world sees."""
@@ -103,13 +137,11 @@ class Reporter:
                 tt_hit_rate=stats.tt_hit_rate,
                 cutoffs=stats.cutoffs,
                 first_move_cutoff_rate=stats.first_move_cutoff_rate,
-                ebf=iteration_nodes / self.previous_iteration_nodes if is_complete else 0.0,
+                ebf=effective_branching_factor(iteration_nodes, depth) if is_complete else 0.0,
                 bound=bound,
                 root_moves=root_moves,
             )
         )
-        if is_complete:
-            self.previous_iteration_nodes = max(1, iteration_nodes)
 
     def current_move(self, depth: int, move: Any, number: int, total: int) -> None:
         """Emit ``CurrentMove``: root move ``number`` of ``total`` (UCI's currmove)."""

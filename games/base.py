@@ -307,6 +307,11 @@ class GameState(ABC):
     ``solver_empties`` setting): Othello solves at a number of empty squares, checkers'
     databases at a number of pieces."""
 
+    SOLVER_REACH: ClassVar[int | None] = None
+    """The most ``solve`` can ever cover, in ``SOLVER_WORDS``' unit (checkers: the databases'
+    pieces); ``None`` when only time limits it (Othello). A ``solver_empties`` setting past it
+    does what the reach does, and the app shows the reach."""
+
     def solve(
         self, player: Player, max_empties: int, poll: NodePoll | None = None
     ) -> float | None:

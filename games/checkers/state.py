@@ -668,6 +668,7 @@ class CheckersState(GameState):
     """The endgame databases (``games.checkers.endgame``) solve every position with at most
     ``DATABASE_PIECES`` pieces."""
     SOLVER_WORDS: ClassVar[tuple[str, str]] = ("Endgame databases at ≤", "pieces")
+    SOLVER_REACH: ClassVar[int | None] = DATABASE_PIECES
     SOLVED_WIN: ClassVar[float | None] = DATABASE_WIN
     """A database win is ``DATABASE_WIN`` less its plies to the end: the engine reads it as
     "win in N" (``ai.scores.solved_score``)."""

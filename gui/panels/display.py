@@ -176,7 +176,7 @@ def percent_text(fraction: float, compact: bool = False) -> str:
 
 
 def ebf_text(ebf: float) -> str:
-    """The effective branching factor (the first iteration's is large: nothing before it)."""
+    """The effective branching factor b* (at depth 1 it is the depth's own node count)."""
     if not ebf:
         return NO_VALUE
     return f"{ebf:.2f}" if ebf < 100 else f"{ebf:.0f}"
@@ -294,6 +294,7 @@ def settings_summary(settings: Any, game: type[GameState]) -> str:
             parts.append(name)
     if used("solver_empties") and settings.solver_empties:
         words, unit = game.SOLVER_WORDS  # as the settings panel names it: Othello's solver, checkers' databases
-        parts.append(f"{words[0].lower()}{words[1:]} {settings.solver_empties} {unit}")
+        reach = min(settings.solver_empties, game.SOLVER_REACH or settings.solver_empties)
+        parts.append(f"{words[0].lower()}{words[1:]} {reach} {unit}")
     parts.append(f"{settings.threads} thread{'s' if settings.threads != 1 else ''}")
     return " · ".join(parts)

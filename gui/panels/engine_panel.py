@@ -143,8 +143,8 @@ ITERATION_COLUMNS = [
     Column(
         "EBF",
         "99.99",
-        tip="Effective branching factor: this depth's nodes over the last one's (at depth 1, its own "
-        "nodes; below 1 when the hash table answers from the last depth's search)",
+        tip="Effective branching factor b*: the branching of a uniform tree of this depth with as many "
+        "nodes as this depth searched (AIMA 3.6.1); low when the hash table answered much of it",
     ),
     Column("TT hits", "100.0%", tip="Transposition table: probes that found the position"),
     Column("1st cut", "100.0%", tip="Cut-offs made by the first move tried (good ordering: high)"),

@@ -63,6 +63,10 @@ class SettingsPanel(QWidget):
         super().__init__(parent)
         self._game: type[GameState] | None = None
         self._is_loading = False
+        self._solver_setting = SearchSettings().solver_empties
+        """The ``solver_empties`` setting itself: for a game whose solver reaches less far
+        (checkers' 4-piece databases) the spin box shows the reach, and a larger setting is
+        kept for the other games (one set of engine settings serves every game)."""
         self._settings = SearchSettings()
         self.controls: dict[str, QWidget] = {}
         self._tips: dict[str, str] = {}
@@ -163,7 +167,10 @@ class SettingsPanel(QWidget):
         self._game = game
         label, unit = game.SOLVER_WORDS
         self._solver_label.setText(label)
-        self.controls["solver_empties"].setSuffix(f" {unit}")  # type: ignore[attr-defined]
+        solver = self.controls["solver_empties"]
+        assert isinstance(solver, QSpinBox)
+        solver.setSuffix(f" {unit}")
+        solver.setMaximum(min(MAX_SOLVER_EMPTIES, game.SOLVER_REACH or MAX_SOLVER_EMPTIES))
         names = valid_algorithms(game)
         current = self._settings.algorithm if self._settings.algorithm in names else game.DEFAULT_ALGORITHM
         self._is_loading = True
@@ -190,6 +197,7 @@ class SettingsPanel(QWidget):
             if index >= 0:
                 self.algorithm.setCurrentIndex(index)
             self._quiescence_chosen = settings.quiescence is not None
+            self._solver_setting = settings.solver_empties
             for field, control in self.controls.items():
                 value = getattr(settings, field)
                 if field == "quiescence":  # None: the algorithm's default, shown as what it does
@@ -217,6 +225,9 @@ class SettingsPanel(QWidget):
                 values[field] = None  # the algorithm's default
             elif isinstance(control, QCheckBox):
                 values[field] = control.isChecked()
+            elif field == "solver_empties":
+                assert isinstance(control, QSpinBox)
+                values[field] = self._solver_value(control)
             elif isinstance(control, QSpinBox):
                 values[field] = control.value()
             elif isinstance(control, QDoubleSpinBox):
@@ -226,6 +237,13 @@ class SettingsPanel(QWidget):
                 if data is not None:
                     values[field] = data
         return dataclasses.replace(self._settings, **values)
+
+    def _solver_value(self, control: QSpinBox) -> int:
+        """The box's value, unless it shows this game's reach for a setting beyond it (kept)."""
+        shown = control.value()
+        if not (shown == control.maximum() < self._solver_setting):
+            self._solver_setting = shown
+        return self._solver_setting
 
     def _on_quiescence_chosen(self, _checked: bool) -> None:
         if not self._is_loading:
