@@ -19,6 +19,14 @@
  * Value byte: 0 = draw (or impossible), otherwise 1 + distance; an odd distance is a win
  * for the side to move, an even one a loss (0: it has no move now).
  *
+ * Usage: checkers_endgame OUTPUT4 [OUTPUT5]. OUTPUT4 gets every table of 2 to 4 pieces.
+ * With OUTPUT5 the 5-piece tables of three kings against two pieces (either side to move:
+ * 0,3,x,y and x,y,0,3) are solved too and written there, in the same canonical order. They
+ * need no other 5-piece table: a capture leaves four pieces, a promotion of the two pieces'
+ * man stays among them. Those are the long king endings, where a search alone wanders; where
+ * the three have a man its advance gives the search progress, and all 3-against-2 tables
+ * with their distances would take 49 MB compressed (these: 6.7 MB).
+ *
  * The generator is a forward fixed point by passes rather than unmove generation: in pass
  * i a position becomes a win in i if one of its moves reaches a loss in i - 1, and a loss
  * in i if every move reaches a win in at most i - 1 (positions of other, already finished
@@ -31,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PIECES 4
+#define MAX_PIECES 5
 #define NSQ 32
 #define MAX_CHILDREN 128
 
@@ -74,6 +82,33 @@ typedef struct {
 } Table;
 
 static Table tables[MAX_PIECES + 1][MAX_PIECES + 1][MAX_PIECES + 1][MAX_PIECES + 1];
+
+/* Which tables this run solves and writes: all of 2-4 pieces, and three kings against two. */
+static int wanted(int a, int b, int x, int y, int with_five) {
+    int n = a + b + x + y;
+    if (a + b == 0 || x + y == 0 || n < 2) return 0;
+    if (n <= 4) return 1;
+    return with_five && n == 5 && ((a == 0 && b == 3) || (x == 0 && y == 3));
+}
+
+static void write_tables(const char *path, int pieces_low, int pieces_high, int with_five) {
+    FILE *f = fopen(path, "wb");
+    if (!f) { perror(path); exit(1); }
+    /* Canonical order: a, b, x, y ascending (mover men, mover kings, opponent men, opponent kings). */
+    for (int a = 0; a <= MAX_PIECES; a++)
+        for (int b = 0; a + b <= MAX_PIECES; b++)
+            for (int x = 0; a + b + x <= MAX_PIECES; x++)
+                for (int y = 0; a + b + x + y <= MAX_PIECES; y++) {
+                    Table *t = &tables[a][b][x][y];
+                    int n = a + b + x + y;
+                    if (n < pieces_low || n > pieces_high || !wanted(a, b, x, y, with_five)) continue;
+                    uint8_t *bytes = malloc(t->size);
+                    for (uint64_t i = 0; i < t->size; i++) bytes[i] = t->dist[i] < 0 ? 0 : (uint8_t)(t->dist[i] + 1);
+                    if (fwrite(bytes, 1, t->size, f) != t->size) { perror(path); exit(1); }
+                    free(bytes);
+                }
+    if (fclose(f)) { perror(path); exit(1); }
+}
 static int max_dist_seen = 0;
 
 static uint64_t group_size(int group, int k) { return binom[(group == 0 || group == 2) ? 28 : 32][k]; }
@@ -233,7 +268,8 @@ static void solve_group(Table **group, int count) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: %s OUTPUT\n", argv[0]); return 2; }
+    if (argc != 2 && argc != 3) { fprintf(stderr, "usage: %s OUTPUT4 [OUTPUT5]\n", argv[0]); return 2; }
+    int with_five = argc == 3;
     init_geometry();
     for (int a = 0; a <= MAX_PIECES; a++)
         for (int b = 0; a + b <= MAX_PIECES; b++)
@@ -249,7 +285,7 @@ int main(int argc, char **argv) {
             for (int a = 0; a <= men; a++)
                 for (int b = 0; a + b <= n; b++) {
                     int x = men - a, y = n - men - b;
-                    if (x < 0 || y < 0 || a + b == 0 || x + y == 0) continue;
+                    if (x < 0 || y < 0 || !wanted(a, b, x, y, with_five)) continue;
                     Table *t = &tables[a][b][x][y], *twin = &tables[x][y][a][b];
                     if (t->done) continue;
                     Table *group[2] = {t, twin};
@@ -258,20 +294,7 @@ int main(int argc, char **argv) {
                             t == twin ? "" : " and its twin", max_dist_seen);
                 }
     if (max_dist_seen > 254) { fprintf(stderr, "distance %d does not fit a byte\n", max_dist_seen); return 1; }
-    FILE *f = fopen(argv[1], "wb");
-    if (!f) { perror(argv[1]); return 1; }
-    /* Canonical order: a, b, x, y ascending (mover men, mover kings, opponent men, opponent kings). */
-    for (int a = 0; a <= MAX_PIECES; a++)
-        for (int b = 0; a + b <= MAX_PIECES; b++)
-            for (int x = 0; a + b + x <= MAX_PIECES; x++)
-                for (int y = 0; a + b + x + y <= MAX_PIECES; y++) {
-                    Table *t = &tables[a][b][x][y];
-                    if (a + b == 0 || x + y == 0 || a + b + x + y < 2) continue;
-                    uint8_t *bytes = malloc(t->size);
-                    for (uint64_t i = 0; i < t->size; i++) bytes[i] = t->dist[i] < 0 ? 0 : (uint8_t)(t->dist[i] + 1);
-                    fwrite(bytes, 1, t->size, f);
-                    free(bytes);
-                }
-    fclose(f);
+    write_tables(argv[1], 2, 4, with_five);
+    if (with_five) write_tables(argv[2], 5, 5, with_five);
     return 0;
 }

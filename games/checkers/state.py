@@ -666,7 +666,7 @@ class CheckersState(GameState):
     # ------------------------------------------------------------- knowledge
     HAS_SOLVER: ClassVar[bool] = True
     """The endgame databases (``games.checkers.endgame``) solve every position with at most
-    ``DATABASE_PIECES`` pieces."""
+    four pieces, and three kings against two pieces."""
     SOLVER_WORDS: ClassVar[tuple[str, str]] = ("Endgame databases at ≤", "pieces")
     SOLVER_REACH: ClassVar[int | None] = DATABASE_PIECES
     SOLVED_WIN: ClassVar[float | None] = DATABASE_WIN
@@ -675,9 +675,10 @@ class CheckersState(GameState):
 
     def solve(self, player: Player, max_empties: int, poll: NodePoll | None = None) -> float | None:
         """The endgame databases' exact value for ``player`` (``DATABASE_WIN`` less the plies
-        to the end for a win, its negation for a loss, 0 for a draw) when at most
-        ``DATABASE_PIECES`` pieces, and at most ``max_empties`` (the engine's exact-solving
-        reach, read here as pieces: 0 turns the databases off), are left; ``None`` otherwise.
+        to the end for a win, its negation for a loss, 0 for a draw) when the databases hold
+        the position (at most four pieces, or three kings against two) and at most
+        ``max_empties`` pieces (the engine's exact-solving reach, read here as pieces: 0 turns
+        the databases off) are left; ``None`` otherwise.
         A probe is a table look-up, so ``poll`` is not needed."""
         pieces = (self.black | self.white).bit_count()
         if pieces > DATABASE_PIECES or pieces > max_empties:

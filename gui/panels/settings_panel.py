@@ -65,7 +65,7 @@ class SettingsPanel(QWidget):
         self._is_loading = False
         self._solver_setting = SearchSettings().solver_empties
         """The ``solver_empties`` setting itself: for a game whose solver reaches less far
-        (checkers' 4-piece databases) the spin box shows the reach, and a larger setting is
+        (checkers' databases: 5 pieces) the spin box shows the reach, and a larger setting is
         kept for the other games (one set of engine settings serves every game)."""
         self._settings = SearchSettings()
         self.controls: dict[str, QWidget] = {}

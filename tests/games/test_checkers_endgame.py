@@ -15,7 +15,16 @@ from ai.engine import search
 from ai.settings import Limits, SearchSettings
 from games.checkers import CheckersState
 from games.checkers.bitboards import BLACK, MASK_OF_SQUARE, WHITE
-from games.checkers.endgame import DATABASE, DATABASE_PIECES, DATABASE_WIN, signatures
+from games.checkers.endgame import (
+    DATABASE,
+    DATABASE_PIECES,
+    DATABASE_WIN,
+    FIVE_BLOCK,
+    BlockFile,
+    five_signatures,
+    pack_blocks,
+    signatures,
+)
 
 
 def result(state: CheckersState) -> tuple[int, int]:
@@ -157,7 +166,7 @@ def test_positions_outside_the_databases_are_not_probed() -> None:
     assert CheckersState.from_text("B:W22,K5:BK15,K6").solve(BLACK, 0) is None
     assert CheckersState.from_text("B:W22,K5:BK15,K6").solve(BLACK, 3) is None  # 4 pieces, reach 3
     assert CheckersState.from_text("B:W22,K5:BK15,K6").solve(BLACK, 4) is not None
-    assert (five.black | five.white).bit_count() == DATABASE_PIECES + 1
+    assert (five.black | five.white).bit_count() == DATABASE_PIECES  # five, but White's three are not all kings
 
 
 def test_solve_scores_a_win_by_its_distance_for_either_player() -> None:
@@ -205,3 +214,92 @@ def test_a_database_win_below_the_root_counts_its_plies_from_the_root() -> None:
     assert outcome == -1  # White, to move, loses
     assert found.score.win_in_plies is not None
     assert abs(found.score.win_in_plies) == 1 + distance
+
+
+# ------------------------------------------------------ three kings against two
+def test_every_five_piece_table_is_consistent_with_the_rules_on_random_positions() -> None:
+    rng = random.Random(5)
+    tables = five_signatures()
+    assert len(tables) == 6 and all(sum(signature) == 5 and 3 in (signature[1], signature[3]) for signature in tables)
+    for signature in tables:
+        for player in (BLACK, WHITE):
+            for _ in range(30):
+                check_consistent(random_position(rng, signature, player))
+
+
+@pytest.mark.slow
+def test_thousands_of_five_piece_positions_are_consistent_with_the_rules() -> None:
+    rng = random.Random(2027)
+    for signature in five_signatures():
+        for _ in range(600):
+            check_consistent(random_position(rng, signature, rng.choice((BLACK, WHITE))))
+
+
+def test_block_file_reads_back_what_was_packed() -> None:
+    rng = random.Random(3)
+    data = bytes(rng.randrange(4) for _ in range(3 * FIVE_BLOCK + 123))  # a short last block
+    blocks = BlockFile(pack_blocks(data), size=len(data), name="test.blk")
+    for index in [0, FIVE_BLOCK - 1, FIVE_BLOCK, len(data) - 1, *rng.sample(range(len(data)), 500)]:
+        assert blocks[index] == data[index]
+
+
+def test_a_damaged_block_file_says_what_is_wrong() -> None:
+    data = bytes(range(256)) * 200
+    packed = pack_blocks(data)
+    with pytest.raises(ValueError, match="not a Plyground block file"):
+        BlockFile(b"garbage" + packed, size=len(data))
+    with pytest.raises(ValueError, match="expected"):
+        BlockFile(packed, size=len(data) + 1)
+    with pytest.raises(ValueError, match="cut short|block table says"):
+        BlockFile(packed[: len(packed) // 2], size=len(data))
+    with pytest.raises(ValueError, match="cut short"):
+        BlockFile(packed[:40], size=len(data))
+    damaged = bytearray(packed)
+    damaged[-10:] = b"\xff" * 10  # the last block's zlib stream
+    blocks = BlockFile(bytes(damaged), size=len(data), name="test.blk")
+    assert blocks[0] == 0
+    with pytest.raises(ValueError, match="test.blk: block 3 is damaged"):
+        blocks[len(data) - 1]
+
+
+def test_only_three_kings_against_two_are_in_the_five_piece_tables() -> None:
+    for text in ("B:WK1,K5,K9,K13:BK32", "B:WK1,K5,9:BK32,K28", "W:W22,K5,K9:BK15,K6"):  # 4-1; 3-2 with a man
+        state = CheckersState.from_text(text)
+        assert DATABASE.result(state.black, state.white, state.kings, state.player) is None, text
+        assert state.solve(BLACK, 10) is None
+    for text in ("B:WK1,K5,K9:BK32,K28", "W:WK1,K5,K9:B24,K28", "W:W22,K5:BK15,K6,K10"):
+        state = CheckersState.from_text(text)
+        assert DATABASE.result(state.black, state.white, state.kings, state.player) is not None, text
+        assert state.solve(BLACK, 5) is not None and state.solve(BLACK, 4) is None  # the reach counts pieces
+
+
+def test_three_kings_beat_two_kings_from_almost_every_quiet_position() -> None:
+    """The textbook result (three kings against two win, by forcing an exchange into two
+    against one), checked on random capture-free positions with either side to move."""
+    rng = random.Random(8)
+    outcomes = []
+    while len(outcomes) < 300:
+        player = rng.choice((BLACK, WHITE))
+        strong = rng.choice((player, 1 - player))
+        signature = (0, 3, 0, 2) if strong == player else (0, 2, 0, 3)
+        state = random_position(rng, signature, player)
+        if any(move.is_capture for move in state.legal_moves()):
+            continue
+        outcome, _ = result(state)
+        outcomes.append(outcome if strong == player else -outcome)
+    assert outcomes.count(1) >= 0.95 * len(outcomes), outcomes.count(1)
+
+
+def test_the_engine_converts_three_kings_against_two_within_the_promised_distance() -> None:
+    """Playing both sides from the databases, three kings beat two from a position the
+    search alone wandered in (Vair's ending after the man is gone): no repetition, no
+    40-move draw, and the win comes no later than the databases promise."""
+    state = CheckersState.from_text("W:WK10,K14,K22:BK19,K27")
+    outcome, distance = result(state)
+    assert outcome == 1
+    settings = SearchSettings()
+    for _ in range(distance):
+        if state.is_terminal():
+            break
+        state.play(search(state, settings, Limits(nodes=2_000)).best_move)
+    assert state.is_terminal() and state.utility(WHITE) == 1.0, state.to_text()

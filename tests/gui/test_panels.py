@@ -263,13 +263,13 @@ def test_the_settings_line_names_each_games_exact_solving_as_the_settings_panel_
 
     settings = SearchSettings(solver_empties=20)
     assert "exact solver at ≤ 20 empties" in settings_summary(settings, get_game("othello"))
-    assert "endgame databases at ≤ 4 pieces" in settings_summary(settings, get_game("checkers"))  # all it has
+    assert "endgame databases at ≤ 5 pieces" in settings_summary(settings, get_game("checkers"))  # all it has
     assert "endgame databases at ≤ 3 pieces" in settings_summary(SearchSettings(solver_empties=3), get_game("checkers"))
     assert "≤" not in settings_summary(settings, get_game("chess"))
 
 
 def test_checkers_shows_its_databases_reach_and_keeps_othellos_solver_setting(qtbot: QtBot) -> None:
-    """One set of engine settings serves every game: checkers' box shows its 4-piece reach for
+    """One set of engine settings serves every game: checkers' box shows its 5-piece reach for
     Othello's 20 empties, and going back to Othello finds the 20 again."""
     panel = SettingsPanel()
     qtbot.addWidget(panel)
@@ -278,7 +278,7 @@ def test_checkers_shows_its_databases_reach_and_keeps_othellos_solver_setting(qt
     panel.set_game(get_game("othello"))
     panel.set_settings(SearchSettings(solver_empties=20))
     panel.set_game(get_game("checkers"))
-    assert (box.value(), box.maximum()) == (4, 4)
+    assert (box.value(), box.maximum()) == (5, 5)
     assert panel.settings().solver_empties == 20
     with qtbot.waitSignal(panel.settings_changed, timeout=1000) as changed:
         panel.controls["killers"].setChecked(False)  # another change reads every control
