@@ -18,11 +18,12 @@ from bench.checkers_problems import load_problems, solve
 
 NODES_A_MOVE = 50_000
 UNSOLVED = {
-    "bell": "right first move (11-15), but the play-out leaves the source's line and ends in a "
-    "threefold repetition with 3 pieces each (W:W12,13,K23:B3,K14,K25), a 6-piece "
-    "position the 4-piece databases do not cover; depth 14 at this budget",
-    "vair": "White answers 22-25 with 17-21 as the line does, but the play-out ends in a threefold "
-    "repetition with 3 kings against 2 kings and a man (W:WK10,K14,K22:B13,K19,K27)",
+    "bell": "right first move (11-15), but the play-out leaves the source's line and ends drawn by the "
+    "40-move rule with 3 pieces each (B:WK5,12,K18:B3,K14,K15), a 6-piece position the databases do "
+    "not cover; depth 14 at this budget (won at 200,000 nodes a move)",
+    "vair": "White answers 22-25 with 17-21 as the line does, but the play-out lets Black exchange down "
+    "to two kings each, a database draw (threefold repetition, B:WK1,K2:BK29,K30); won at 200,000 "
+    "nodes a move",
 }
 """Problems the engine does not solve yet at this budget (bench/checkers_problems.py, measured
 in bench/STRENGTH.md); strict: a fix that solves one makes its test say so."""
