@@ -25,6 +25,13 @@ setup(
             optional=True,
         ),
         Extension(
+            "games.chess_game._search",
+            sources=["games/chess_game/_search.c"],
+            # no fused multiply-add: the EVAL must equal the Python one, bit for bit
+            extra_compile_args=["-O3", "-std=c11", "-ffp-contract=off"],
+            optional=True,
+        ),
+        Extension(
             "games.checkers._fast",
             sources=["games/checkers/_fast.c"],
             # no fused multiply-add: the EVAL's double must equal the Python one, bit for bit

@@ -36,7 +36,8 @@ from ai.engine import clear_memory, prepare, run_search, search_on_pool
 from ai.events import Finished, Iteration, SearchEvent
 from ai.parallel import available_cores as core_count
 from ai.scores import MAX_PLY
-from ai.search import ALGORITHMS, CHANCE_ALGORITHMS
+from ai.search import ALGORITHMS, algorithms_for
+from games import get_game
 from ai.settings import Limits, SearchRequest, SearchSettings
 
 if TYPE_CHECKING:
@@ -47,7 +48,11 @@ ENGINE_AUTHOR = "the Plyground developers"
 GAME = "chess"
 """UCI is a chess protocol: the one front end that names its game."""
 HASH_MB_DEFAULT, HASH_MB_MAX = 64, 1024
-UCI_ALGORITHMS = tuple(name for name in ALGORITHMS if name not in CHANCE_ALGORITHMS or name == "mcts")
+UCI_ALGORITHMS = tuple(name for name in ALGORITHMS if name in algorithms_for(get_game(GAME)))
+"""The algorithms that can search chess (``native`` only when the compiled search is built)."""
+UCI_DEFAULT_ALGORITHM = "native" if "native" in UCI_ALGORITHMS else get_game(GAME).DEFAULT_ALGORITHM
+"""A UCI engine is judged by how it plays: the compiled search when there is one (the
+readable Python algorithms stay a ``setoption name Algorithm`` away)."""
 
 MOVES_TO_GO_DEFAULT = 30
 """Without ``movestogo`` assume this many moves remain (sudden death)."""
@@ -186,7 +191,7 @@ class UciEngine:
         self.board = chess.Board()
         # OwnBook starts off, as UCI GUIs expect (they manage books themselves; a search's
         # lines are what they show): ``setoption name OwnBook value true`` plays from ours.
-        self.settings = SearchSettings(book=False)
+        self.settings = SearchSettings(algorithm=UCI_DEFAULT_ALGORITHM, book=False)
         self.debug = False
         self.stop_event = threading.Event()
         self.release = threading.Event()

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, ClassVar, Literal, TypeVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 Player = int
 """0 or 1 for the two players (0 moves first), or ``CHANCE``."""
@@ -33,6 +34,10 @@ NodePoll = Callable[[int, bool], None]
 reports the nodes it searched since its last report, now and then and once at the end with
 ``check=False``; with ``check=True`` the callee may raise to stop it (the engine's
 ``SearchStopped``), which is how a time limit or a stop request reaches a long solve."""
+
+NativeIterationSink = Callable[["NativeIteration"], bool]
+"""``on_iteration(report) -> stop``: what a game's compiled search (``GameState.native_searcher``)
+calls after each completed depth; a true answer ends the deepening there."""
 
 CHANCE: Player = -1
 """The chance pseudo-player (OpenSpiel's convention)."""
@@ -47,6 +52,52 @@ S = TypeVar("S", bound="GameState")
 MOVE_CODE_LIMIT = 1 << 62
 """Every move code is below this (``encode_move``): a code fits one 64-bit word of a shared
 transposition table with room to spare."""
+
+
+@dataclass(frozen=True)
+class NativeIteration:
+    """One completed depth of a game's compiled search, as the game reports it (the engine
+    turns it into its ``Iteration`` event; ``games`` never imports ``ai``)."""
+
+    depth: int
+    seldepth: int
+    score: float
+    """Evaluation units from the side to move at the root's view; meaningless (0) when
+    ``win_in_plies`` is set."""
+    win_in_plies: int | None
+    """A proven result: the side to move wins in that many plies (positive) or loses
+    (negative); ``None`` for an estimate."""
+    nodes: int
+    """Nodes searched since the search began."""
+    pv: tuple[Any, ...]
+    """The principal variation from the root, as move values (never empty)."""
+
+
+class NativeSearcher(Protocol):
+    """A game's own compiled search (chess: ``games.chess_game.native``): the exception to
+    "search written once", kept for playing strength, with the readable algorithms of
+    ``ai.search`` beside it. It owns a transposition table that outlives one search."""
+
+    def search(
+        self,
+        state: GameState,
+        max_depth: int,
+        poll: NodePoll,
+        on_iteration: NativeIterationSink,
+        root_moves: Sequence[Any] = (),
+        poll_interval: int = 4096,
+    ) -> None:
+        """Deepen from ``state`` (only read) to ``max_depth``, reporting each completed
+        depth to ``on_iteration`` and every ``poll_interval`` nodes to ``poll(nodes, True)``
+        (which raises to stop: the exception propagates; then once ``poll(rest, False)``).
+        Depth 1 always completes, unless the root has no legal move (nothing is reported)."""
+
+    def hashfull(self) -> float:
+        """Fraction (0..1) of the table in use."""
+        ...
+
+    def clear(self) -> None:
+        """Forget the table and the move-ordering history (a new game)."""
 
 
 class GameError(ValueError):
@@ -311,6 +362,16 @@ class GameState(ABC):
     """The most ``solve`` can ever cover, in ``SOLVER_WORDS``' unit (checkers: the databases'
     pieces); ``None`` when only time limits it (Othello). A ``solver_empties`` setting past it
     does what the reach does, and the app shows the reach."""
+
+    NATIVE_SEARCH: ClassVar[str | None] = None
+    """What the game's compiled search is (``native_searcher``), or ``None`` when the game has
+    none or it is not built: the engine offers the ``native`` algorithm only where it is set."""
+
+    @classmethod
+    def native_searcher(cls, table_megabytes: float) -> NativeSearcher:
+        """A new compiled searcher with a table of about ``table_megabytes`` (only where
+        ``NATIVE_SEARCH`` is set)."""
+        raise NotImplementedError(f"{cls.NAME} has no compiled search")
 
     def solve(
         self, player: Player, max_empties: int, poll: NodePoll | None = None

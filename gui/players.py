@@ -37,13 +37,21 @@ ALGORITHM_LABELS = {
     "expectiminimax": "Expectiminimax",
     "star1": "Star1",
     "star2": "Star2",
+    "native": "Compiled PVS (strongest)",
 }
 """How the new-game dialog names each algorithm of ``ai.search.ALGORITHMS``."""
 
 
 
 
-SHORT_LABELS = {"pvs": "PVS", "alphabeta": "Alpha-beta", "mtdf": "MTD(f)", "minimax": "Minimax", "mcts": "MCTS"}
+SHORT_LABELS = {
+    "pvs": "PVS",
+    "alphabeta": "Alpha-beta",
+    "mtdf": "MTD(f)",
+    "minimax": "Minimax",
+    "mcts": "MCTS",
+    "native": "Compiled PVS",
+}
 """Algorithm names short enough for a player label."""
 
 

@@ -14,7 +14,8 @@ every check prints one line, and the first failure ends the run with status 1. I
    by themselves (the pool's orphan check, the same in the app).
 5. The same self-test on a real X server (Xvfb, the xcb platform), when ``xvfb-run`` is there.
 6. The command line: ``perft`` and a UCI handshake from the same executable.
-   The native modules (``games.othello._solver``, ``games.othello._fast``, ``games.checkers._fast``) are in the bundle, and the Othello solver answers:
+   The native modules (``games.othello._solver``, ``games.othello._fast``, ``games.checkers._fast``,
+   ``games.chess_game._search``) are in the bundle, and the Othello solver answers:
    ``analyse`` solves FFO #40 (20 empties) exactly, at native speed.
 7. The first painted window (``gui.startup_probe``): the version is pyproject's, the window
    has its icon, and, started with fontconfig blinded to the system's fonts (``FONTCONFIG_FILE`` a
@@ -257,8 +258,9 @@ def check_native_solver(executable: Path) -> str:
     folder = executable.parent
     internal = folder / "_internal"
     if internal.is_dir():
-        # Othello's endgame solver, move generation and EVALs; checkers' move generation and EVAL
-        for game, module in (("othello", "_solver"), ("othello", "_fast"), ("checkers", "_fast")):
+        # Othello's endgame solver, move generation and EVALs; checkers' move generation and EVAL;
+        # the compiled chess search
+        for game, module in (("othello", "_solver"), ("othello", "_fast"), ("checkers", "_fast"), ("chess_game", "_search")):
             if not list((internal / "games" / game).glob(f"{module}*.so")):
                 raise CheckFailed(f"the native module games/{game}/{module}*.so is not in the bundle")
     command = [str(executable), "analyse", "--game", "othello", "--position", FFO_40, "--solver-empties", "20",

@@ -18,6 +18,7 @@ How one search uses all the workers depends on the algorithm:
   no iterations shown in between.)
 * MCTS: **root parallelism**. Independent trees with different seeds (``seed + k``); the
   root moves' visits and values are merged for the decision and for the display.
+* ``native`` (a game's compiled search): one worker; its table lives in that process.
 * minimax, expectiminimax, Star1, Star2: **root split**. The root moves are dealt out among
   the workers (``SearchRequest.root_moves``) and the best value wins. A chance root (dice to
   roll) has no move to choose and runs on one worker.
@@ -76,6 +77,10 @@ EventCallback = Callable[[SearchEvent], None]
 
 LAZY_SMP_ALGORITHMS: Final = frozenset({"alphabeta", "pvs", "mtdf"})
 ROOT_PARALLEL_ALGORITHMS: Final = frozenset({"mcts"})
+ONE_WORKER_ALGORITHMS: Final = frozenset({"native"})
+"""Searches that run on one worker whatever ``threads`` says: a game's compiled search keeps
+its table in its own process (no shared table to help it), and a root split would throw
+away its move ordering across root moves."""
 """Every other algorithm (minimax and the expectiminimax family) splits the root moves."""
 
 STOP_GRACE_SECONDS: Final = 3.0
@@ -531,6 +536,9 @@ class EnginePool:
         count = max(1, min(self._size, request.settings.threads))
         if engine.known_answer(prepared.state, request.settings, prepared.root_moves) is not None:
             search.parts = [_Part(0, request, Role())]  # a book or forced answer: one worker, nothing to share out
+            return
+        if algorithm in ONE_WORKER_ALGORITHMS:
+            search.parts = [_Part(0, request, Role())]
             return
         if algorithm in LAZY_SMP_ALGORITHMS:
             search.mode = "smp" if count > 1 else "single"

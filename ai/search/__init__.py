@@ -34,6 +34,9 @@ class AlgorithmSpec:
     quiescence_by_default: bool = True
     """Whether a quiescence search extends the horizon when ``SearchSettings.quiescence``
     is ``None`` (the algorithms without a horizon search ignore it)."""
+    needs_native: bool = False
+    """Whether it runs the game's own compiled search (``GameState.NATIVE_SEARCH``), which
+    only some games have, instead of searching through the protocol."""
 
     def load(self) -> Callable[[GameState, SearchContext], Finished]:
         run: Callable[[GameState, SearchContext], Finished] = importlib.import_module(self.module).run
@@ -45,6 +48,11 @@ class AlgorithmSpec:
             raise ValueError(
                 f"{self.name} cannot search {game.NAME}: it has chance nodes (dice); "
                 f"use {', '.join(CHANCE_ALGORITHMS)}"
+            )
+        if self.needs_native and game.NATIVE_SEARCH is None:
+            raise ValueError(
+                f"{self.name} cannot search {game.NAME}: it has no compiled search "
+                f"(chess has one, when its C extension is built); use {game.DEFAULT_ALGORITHM}"
             )
 
 
@@ -59,6 +67,9 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         AlgorithmSpec("star1", "ai.search.star1", "expectiminimax with Star1 chance pruning", True),
         AlgorithmSpec("star2", "ai.search.star2", "expectiminimax with Star2 chance pruning", True),
         AlgorithmSpec("mcts", "ai.search.mcts", "Monte Carlo tree search (UCT)", True),
+        AlgorithmSpec(
+            "native", "ai.search.native", "the game's compiled PVS, for strength (chess)", False, needs_native=True
+        ),
     )
 }
 
@@ -83,7 +94,12 @@ def algorithms_for(game: type[GameState]) -> list[str]:
     """The algorithms a player is offered for ``game``, the game's own choice first
     (``DEFAULT_ALGORITHM``): the chance family and MCTS for a dice game, the deterministic
     family and MCTS otherwise (the chance family can search a game without dice, but only
-    as a slower minimax)."""
-    names = [name for name, spec in ALGORITHMS.items() if name == "mcts" or spec.handles_chance == game.HAS_CHANCE]
+    as a slower minimax), and ``native`` where the game has a compiled search."""
+    names = [
+        name
+        for name, spec in ALGORITHMS.items()
+        if (name == "mcts" or spec.handles_chance == game.HAS_CHANCE)
+        and (not spec.needs_native or game.NATIVE_SEARCH is not None)
+    ]
     default = game.DEFAULT_ALGORITHM
     return [default, *(name for name in names if name != default)]

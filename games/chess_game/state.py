@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 import chess
 
 from games.base import GameState, Player
-from games.chess_game import book, evaluation, notation, see
+from games.chess_game import book, evaluation, native, notation, see
 from games.chess_game.tables import (
     CAPTURE_ATTACKER_PENALTY,
     CAPTURE_VICTIM_SCORES,
@@ -123,6 +123,16 @@ class ChessState(GameState):
         "check_extensions", "null_move", "late_move_reductions",
         "quiescence_checks", "see_pruning", "futility_pruning",
     })
+
+    NATIVE_SEARCH: ClassVar[str | None] = (
+        "C alpha-beta (PVS) with this EVAL, games/chess_game/_search.c" if native.NATIVE else None
+    )
+
+    @classmethod
+    def native_searcher(cls, table_megabytes: float) -> native.ChessNativeSearcher:
+        """The compiled chess search (``games.chess_game.native``): the engine's ``native``
+        algorithm, ~50 times the Python search's nodes a second."""
+        return native.ChessNativeSearcher(table_megabytes)
 
     __slots__ = (
         "_checkers",

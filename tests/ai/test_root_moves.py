@@ -65,7 +65,12 @@ def test_the_value_is_the_best_among_the_requested_moves(algorithm: str, depth: 
             assert answer.score.value == restricted_value(state, moves, depth), names
 
 
-@pytest.mark.parametrize("algorithm", sorted(ALGORITHMS))
+PROTOCOL_ALGORITHMS = sorted(name for name, spec in ALGORITHMS.items() if not spec.needs_native)
+"""The algorithms that search any game through the protocol (``native`` searches chess
+only, with its own root-move test in ``test_native_search.py``)."""
+
+
+@pytest.mark.parametrize("algorithm", PROTOCOL_ALGORITHMS)
 def test_every_algorithm_answers_and_reports_only_the_requested_moves(algorithm: str) -> None:
     state = new_game("tictactoe", TICTACTOE)
     moves = subsets(state)[1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pytestqt.qtbot import QtBot
 
 from ai.search import ALGORITHMS
+from games import get_game
 from gui.dialogs.new_game import NewGameDialog
 from gui.players import COMPUTER, HUMAN, PlayerConfig
 
@@ -19,7 +20,9 @@ def test_the_dialog_offers_what_each_game_can_use_and_returns_the_sides(qtbot: Q
     white, black = dialog.sides
     assert black.algorithm.currentData() == "mtdf" and black.depth_box.isVisibleTo(dialog) and not black.level.isVisibleTo(dialog)
     offered = [black.algorithm.itemData(index) for index in range(black.algorithm.count())]
-    assert offered[0] == "pvs" and set(offered) == {name for name, spec in ALGORITHMS.items() if not spec.handles_chance} | {"mcts"}
+    deterministic = {name for name, spec in ALGORITHMS.items() if not spec.handles_chance and not spec.needs_native}
+    native = {"native"} if get_game("chess").NATIVE_SEARCH else set()
+    assert offered[0] == "pvs" and set(offered) == deterministic | {"mcts"} | native
     dialog.game.setCurrentIndex(dialog.game.findData("backgammon"))
     offered = [black.algorithm.itemData(index) for index in range(black.algorithm.count())]
     assert offered[0] == "star2" and all(ALGORITHMS[name].handles_chance for name in offered)

@@ -1,0 +1,143 @@
+"""The compiled chess search (``games/chess_game/_search.c``), behind the engine's protocol.
+
+Why a second chess search: the readable one (``ai.search`` over ``ChessState``) pays
+Python's ~1 µs an operation on every node and searches ~20k nodes a second; playing
+strength against real engines is bought with depth, and depth with nodes. The C module
+searches the same rules with the same EVAL (``evaluate`` equals ``ChessState.evaluate`` to
+the bit, and the tests check it) at ~50 times the speed, with the classic PVS of a
+tournament engine: aspiration windows, a transposition table, null move, late move
+reductions, futility and SEE pruning, quiescence, killers and history. It is the engine's
+``native`` algorithm; every other algorithm stays the readable Python one.
+
+The module is optional, like the Othello and checkers hot paths: without a C compiler at
+install time it is missing, ``NATIVE_SEARCH`` says why, and the engine does not offer the
+``native`` algorithm. ``PLYGROUND_PYTHON_HOTPATHS=1`` hides it too (``games.native``).
+
+``NATIVE`` says whether it loaded.
+
+Weights: the C EVAL reads its own copy of the weight tables. ``ChessState.set_weights``
+starts a new ``evaluation.weights_generation``; every search first hands the current tables
+to C when the generation moved (``_sync_weights``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import chess
+
+from games.base import IllegalMoveError, NativeIteration, NativeIterationSink, NodePoll
+from games.chess_game import evaluation, tables
+from games.native import load_hot_paths
+
+_search, NATIVE_SEARCH_BACKEND = load_hot_paths("games.chess_game._search")
+"""The C module or ``None``; and a line saying which and why (``plyground bench`` and the
+app's settings summary show it)."""
+
+NATIVE: Final = _search is not None
+"""Whether the compiled search is there."""
+
+MATE: Final[int] = getattr(_search, "MATE", 32000)
+"""The C search's mate score: ``MATE - n`` means the side to move mates in ``n`` plies."""
+MATE_BOUND: Final[int] = getattr(_search, "MATE_BOUND", MATE - 1000)
+"""Scores beyond this (in magnitude) are mate scores."""
+MAX_DEPTH: Final = 100
+"""The deepest iteration asked of C (its own cap is higher)."""
+
+_synced_generation = -1
+"""The ``evaluation.weights_generation`` whose tables C holds (-1: none yet)."""
+
+
+def _sync_weights() -> None:
+    """Hand C the EVAL's current weight tables, when they changed since it last got them."""
+    global _synced_generation
+    if _search is not None and _synced_generation != evaluation.weights_generation:
+        _search.set_weights(tables.CURRENT_WEIGHTS)
+        _synced_generation = evaluation.weights_generation
+
+
+def native_evaluate(fen: str) -> float:
+    """The C EVAL of ``fen``, White's view in centipawns (tests compare it with Python's)."""
+    if _search is None:
+        raise RuntimeError(NATIVE_SEARCH_BACKEND)
+    _sync_weights()
+    result: float = _search.evaluate(fen)
+    return result
+
+
+class ChessNativeSearcher:
+    """One compiled searcher: its table (``table_megabytes``) and move-ordering history
+    live as long as this object, so the next move's search starts from what this one
+    learned (the engine keeps it between searches; ``clear`` on a new game)."""
+
+    __slots__ = ("_searcher", "table_megabytes")
+
+    def __init__(self, table_megabytes: float) -> None:
+        if _search is None:
+            raise RuntimeError(NATIVE_SEARCH_BACKEND)
+        self.table_megabytes = table_megabytes
+        self._searcher = _search.Searcher(max(1, int(table_megabytes)))
+
+    def search(
+        self,
+        state: Any,
+        max_depth: int,
+        poll: NodePoll,
+        on_iteration: NativeIterationSink,
+        root_moves: Sequence[Any] = (),
+        poll_interval: int = 4096,
+    ) -> None:
+        """Search the ``ChessState`` ``state`` (see ``games.base.NativeSearcher``). C gets the
+        game from its first position with every move since, so repetitions of the game's
+        history count inside its tree as they do in the Python search."""
+        _sync_weights()
+        board: chess.Board = state.board
+        start = board.root().fen()
+        moves = [move.uci() for move in board.move_stack]
+        root = state.board.copy(stack=False)
+
+        def report(depth: int, seldepth: int, score: int, nodes: int, pv: list[str]) -> bool:
+            line = _line(root, pv)
+            if abs(score) > MATE_BOUND:
+                plies = MATE - abs(score)
+                win_in: int | None = plies if score > 0 else -plies
+                value = 0.0
+            else:
+                win_in, value = None, float(score)
+            return bool(on_iteration(NativeIteration(depth, seldepth, value, win_in, nodes, line)))
+
+        self._searcher.search(
+            start,
+            moves,
+            max(1, min(max_depth, MAX_DEPTH)),
+            poll,
+            report,
+            poll_interval=max(1, poll_interval),
+            root_moves=[move.uci() for move in root_moves] or None,
+        )
+
+    def hashfull(self) -> float:
+        return float(self._searcher.hashfull()) / 1000.0
+
+    def clear(self) -> None:
+        self._searcher.clear()
+
+
+def _line(root: chess.Board, names: Sequence[str]) -> tuple[chess.Move, ...]:
+    """The moves of a PV as C names them (UCI), as far as each is legal from ``root``: the
+    table the C line is read from may hold a stale entry past its first moves."""
+    board = root.copy(stack=False)
+    line: list[chess.Move] = []
+    for name in names:
+        try:
+            move = chess.Move.from_uci(name)
+        except ValueError:
+            break
+        if not board.is_legal(move):
+            break
+        line.append(move)
+        board.push(move)
+    if not line and names:
+        raise IllegalMoveError(f"the compiled search answered {names[0]!r}, not a legal move here")
+    return tuple(line)
