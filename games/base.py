@@ -92,6 +92,12 @@ class NativeSearcher(Protocol):
         (which raises to stop: the exception propagates; then once ``poll(rest, False)``).
         Depth 1 always completes, unless the root has no legal move (nothing is reported)."""
 
+    def interrupted(self, state: GameState) -> NativeIteration | None:
+        """After a search of ``state`` that a stop cut short: what the cut iteration had
+        found, when it found a better root move than the last completed one (searched
+        first); ``None`` otherwise."""
+        ...
+
     def hashfull(self) -> float:
         """Fraction (0..1) of the table in use."""
         ...

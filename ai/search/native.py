@@ -11,8 +11,10 @@ player, the CLI, UCI and the match runner use it like any algorithm:
 * limits: depth, nodes, time and the stop flag reach it through ``SearchControl`` (the
   compiled search reports its nodes every ``POLL_INTERVAL`` and stops when the poll
   raises ``SearchStopped``); the answer is the last completed iteration's;
-* time: with a time limit no iteration starts after ``ai.iterative.soft_deadline`` (half
-  the time), because an interrupted iteration's partial result is thrown away;
+* time: a fixed time a move is searched to its end, as the Python searches do: iterations
+  start until the deadline, and the one cut off there still counts when it had found a
+  better root move (``NativeSearcher.interrupted``); a clock's share stops starting them at
+  half (``ai.iterative.soft_deadline``);
 * events: an ``Iteration`` per completed depth and ``Progress`` heartbeats, from the same
   ``Reporter`` as the other algorithms; scores from the side to move's view, a proven mate
   as "win in N plies";
@@ -97,7 +99,7 @@ def run(state: GameState, context: SearchContext) -> Finished:
         return reporter.finished(0, raw, [], stopped=False)
 
     max_depth = min(limits.depth or MAX_ITERATION_DEPTH, MAX_ITERATION_DEPTH)
-    soft = soft_deadline(limits, control.elapsed(), trusts_partial_iteration=False)
+    soft = soft_deadline(limits, control.elapsed(), trusts_partial_iteration=True)
     last: list[Any] = []  # [depth, raw score, line] of the last completed iteration
     nodes_before = [0]
 
@@ -125,6 +127,10 @@ def run(state: GameState, context: SearchContext) -> Finished:
         )
     except SearchStopped:
         stopped = True
+        better = searcher.interrupted(state)
+        if better is not None and last:  # the cut iteration's new best move
+            last[1:] = [raw_score(better), list(better.pv)]
+            counters.seldepth = max(counters.seldepth, better.seldepth)
     if not last:  # stopped before depth 1 ended (the compiled search promises it never is)
         move = greedy_move(state.copy(), root_moves)
         return reporter.finished(0, state.evaluate(state.to_move()), [move], stopped=True)

@@ -1092,6 +1092,14 @@ typedef struct {
     int busy;
     PyObject *error_type, *error_value, *error_traceback;
     int deferred;      /* poll raised during depth 1: finish it first, then raise */
+
+    /* What the iteration under way has found so far: a root move searched to the end that
+     * raised alpha (the previous best is searched first, so a later one that raised alpha
+     * beat it). When a stop cuts the iteration short this is a better answer than the last
+     * completed iteration's (``Searcher.interrupted``). */
+    int partial_depth; /* 0: nothing yet */
+    int partial_score, partial_seldepth, partial_length;
+    Move partial_pv[MAX_PLY + 2];
 } Searcher;
 
 static void poll_now(Searcher *s)
@@ -1234,6 +1242,16 @@ static inline void update_pv(Searcher *s, int ply, Move m)
     s->pv[ply][ply] = m;
     for (int i = ply + 1; i < s->pv_length[ply + 1]; ++i) s->pv[ply][i] = s->pv[ply + 1][i];
     s->pv_length[ply] = s->pv_length[ply + 1] > ply + 1 ? s->pv_length[ply + 1] : ply + 1;
+}
+
+/* A root move of the iteration under way raised alpha (its line is pv[0]): keep it. */
+static void record_partial(Searcher *s, int score)
+{
+    s->partial_depth = s->root_depth;
+    s->partial_score = score;
+    s->partial_seldepth = s->seldepth;
+    s->partial_length = s->pv_length[0];
+    memcpy(s->partial_pv, s->pv[0], sizeof(Move) * (size_t)s->pv_length[0]);
 }
 
 static inline void enter_node(Searcher *s, int ply)
@@ -1478,6 +1496,7 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
             if (score > alpha) {
                 best_move = m;
                 if (pv_node) update_pv(s, ply, m);
+                if (ply == 0) record_partial(s, score);
                 if (score >= beta) break;
                 alpha = score;
             }
@@ -1746,6 +1765,18 @@ static PyObject *Searcher_clear(Searcher *self, PyObject *Py_UNUSED(ignored))
     Py_RETURN_NONE;
 }
 
+static PyObject *line_list(const Move *line, int length);
+
+static PyObject *Searcher_interrupted(Searcher *self, PyObject *Py_UNUSED(ignored))
+{
+    if (self->busy || self->partial_depth == 0 || self->partial_depth <= self->completed_depth)
+        Py_RETURN_NONE;
+    PyObject *line = line_list(self->partial_pv, self->partial_length);
+    if (!line) return NULL;
+    return Py_BuildValue("iiiKN", self->partial_depth, self->partial_seldepth, self->partial_score,
+                         (unsigned long long)self->nodes, line);
+}
+
 static PyObject *Searcher_hashfull(Searcher *self, PyObject *Py_UNUSED(ignored))
 {
     if (!self->table) return PyLong_FromLong(0);
@@ -1832,13 +1863,13 @@ static int collect_root_moves(Searcher *self, const Position *p, PyObject *root_
     return 0;
 }
 
-static PyObject *pv_list(Searcher *self)
+static PyObject *line_list(const Move *line, int length)
 {
     PyObject *list = PyList_New(0);
     if (!list) return NULL;
-    for (int i = 0; i < self->pv_length[0]; ++i) {
+    for (int i = 0; i < length; ++i) {
         char text[6];
-        move_text(self->pv[0][i], text);
+        move_text(line[i], text);
         PyObject *item = PyUnicode_FromString(text);
         if (!item || PyList_Append(list, item) < 0) {
             Py_XDECREF(item);
@@ -1849,6 +1880,8 @@ static PyObject *pv_list(Searcher *self)
     }
     return list;
 }
+
+static PyObject *pv_list(Searcher *self) { return line_list(self->pv[0], self->pv_length[0]); }
 
 static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwargs)
 {
@@ -1909,8 +1942,10 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
 
     PyObject *result = NULL;
     int failed = 0, score = 0;
+    self->partial_depth = 0;
     for (int depth = 1; any_legal && depth <= max_depth; ++depth) {
         self->root_depth = depth;
+        self->partial_depth = 0;
         self->thread = PyEval_SaveThread();
         score = search_root(self, depth, score);
         PyEval_RestoreThread(self->thread);
@@ -1991,6 +2026,11 @@ static PyMethodDef Searcher_methods[] = {
      "rest once at a normal end. ``root_moves`` restricts the root (UCI searchmoves). No legal\n"
      "move at the root: on_iteration is never called. ValueError for a bad FEN or move."},
     {"clear", (PyCFunction)Searcher_clear, METH_NOARGS, "Forget the table, history, killers (a new game)."},
+    {"interrupted", (PyCFunction)Searcher_interrupted, METH_NOARGS,
+     "interrupted() -> (depth, seldepth, score, nodes, pv) or None\n\n"
+     "After a search a stop cut short: the best root move the cut iteration had searched to\n"
+     "the end, when one raised alpha (it then beat the previous best, searched first), with\n"
+     "its score (a lower bound after an aspiration fail high) and line; None otherwise."},
     {"hashfull", (PyCFunction)Searcher_hashfull, METH_NOARGS,
      "Permille of the table's slots written by the last search (UCI hashfull, from a sample)."},
     {NULL, NULL, 0, NULL},

@@ -98,14 +98,7 @@ class ChessNativeSearcher:
         root = state.board.copy(stack=False)
 
         def report(depth: int, seldepth: int, score: int, nodes: int, pv: list[str]) -> bool:
-            line = _line(root, pv)
-            if abs(score) > MATE_BOUND:
-                plies = MATE - abs(score)
-                win_in: int | None = plies if score > 0 else -plies
-                value = 0.0
-            else:
-                win_in, value = None, float(score)
-            return bool(on_iteration(NativeIteration(depth, seldepth, value, win_in, nodes, line)))
+            return bool(on_iteration(_iteration(root, depth, seldepth, score, nodes, pv)))
 
         self._searcher.search(
             start,
@@ -117,11 +110,27 @@ class ChessNativeSearcher:
             root_moves=[move.uci() for move in root_moves] or None,
         )
 
+    def interrupted(self, state: Any) -> NativeIteration | None:
+        """The cut iteration's better root move after a stopped search (``None``: none)."""
+        found = self._searcher.interrupted()
+        if found is None:
+            return None
+        return _iteration(state.board.copy(stack=False), *found)
+
     def hashfull(self) -> float:
         return float(self._searcher.hashfull()) / 1000.0
 
     def clear(self) -> None:
         self._searcher.clear()
+
+
+def _iteration(root: chess.Board, depth: int, seldepth: int, score: int, nodes: int, pv: list[str]) -> NativeIteration:
+    """C's report of an iteration as the protocol's ``NativeIteration`` (mates as plies)."""
+    line = _line(root, pv)
+    if abs(score) > MATE_BOUND:
+        plies = MATE - abs(score)
+        return NativeIteration(depth, seldepth, 0.0, plies if score > 0 else -plies, nodes, line)
+    return NativeIteration(depth, seldepth, float(score), None, nodes, line)
 
 
 def _line(root: chess.Board, names: Sequence[str]) -> tuple[chess.Move, ...]:

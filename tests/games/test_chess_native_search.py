@@ -346,6 +346,34 @@ def test_poll_raising_stops_within_the_interval_and_propagates() -> None:
     assert reports and reports[-1][3] <= 20 * interval  # no iteration reported after the stop
 
 
+def test_an_interrupted_iteration_keeps_what_it_found() -> None:
+    """Cut at many node counts, a search either has nothing new from the cut iteration or
+    a legal line one depth past the last completed one; a finished search has none."""
+    found = 0
+    for stop_after in range(5, 120, 5):
+        searcher = native.Searcher(SEARCH_HASH_MB)
+        reports: list[Any] = []
+        polls = [0]
+
+        def poll(nodes: int, check: bool) -> None:
+            polls[0] += 1
+            if polls[0] == stop_after:
+                raise StopSearch
+
+        with pytest.raises(StopSearch):
+            searcher.search(KIWIPETE, [], 64, poll, lambda *report: reports.append(report), 500)
+        better = searcher.interrupted()
+        if better is not None:
+            found += 1
+            depth, _, _, _, line = better
+            assert depth == reports[-1][0] + 1
+            assert_legal_line(KIWIPETE, [], line)
+    assert found > 0
+    searcher = native.Searcher(SEARCH_HASH_MB)
+    searcher.search(KIWIPETE, [], 5, lambda nodes, check: None, lambda *report: None)
+    assert searcher.interrupted() is None
+
+
 def test_depth_one_finishes_even_if_the_first_poll_raises() -> None:
     reports: list[Any] = []
 
