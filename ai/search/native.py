@@ -103,7 +103,21 @@ def run(state: GameState, context: SearchContext) -> Finished:
     last: list[Any] = []  # [depth, raw score, line] of the last completed iteration
     nodes_before = [0]
 
+    # The compiled search reports its nodes every ``interval`` (``poll``) and with each
+    # iteration (``report.nodes``); ``credited`` is how many ``control`` has, so that an
+    # iteration's event counts all of its nodes and none is counted twice.
+    reported = [0, 0]  # [nodes heard through poll, nodes credited to control]
+
+    def poll(nodes: int, check: bool) -> None:
+        reported[0] += nodes
+        extra = reported[0] - reported[1]
+        reported[1] = max(reported[1], reported[0])
+        control.count_nodes(max(0, extra), check)
+
     def on_iteration(report: NativeIteration) -> bool:
+        if report.nodes > reported[1]:
+            control.count_nodes(report.nodes - reported[1], check=False)
+            reported[1] = report.nodes
         raw = raw_score(report)
         counters.depth = report.depth
         counters.seldepth = max(counters.seldepth, report.seldepth)
@@ -120,7 +134,7 @@ def run(state: GameState, context: SearchContext) -> Finished:
         searcher.search(
             state,
             max_depth,
-            control.count_nodes,
+            poll,
             on_iteration,
             root_moves=tuple(context.root_moves),
             poll_interval=interval,
