@@ -1066,6 +1066,7 @@ typedef struct {
     TTBucket *table;
     size_t bucket_count; /* a power of two */
     int hash_mb;
+    int table_written; /* 0 while the table holds nothing but zeros */
     uint8_t generation;  /* 6 bits, one step per search */
     unsigned weights_version; /* of the evals and scores in the table */
     int history[2][64 * 64];
@@ -1714,7 +1715,11 @@ static PyObject *module_set_weights(PyObject *Py_UNUSED(module), PyObject *weigh
 
 static void clear_tables(Searcher *self)
 {
-    if (self->table) memset(self->table, 0, self->bucket_count * sizeof(TTBucket));
+    /* A table no search has written is still calloc's zeros: not touching its pages keeps a
+     * new Searcher (one per game in a match, one per position in ``plyground bench``) from
+     * paying for writing its whole size before the first node. */
+    if (self->table && self->table_written) memset(self->table, 0, self->bucket_count * sizeof(TTBucket));
+    self->table_written = 0;
     memset(self->history, 0, sizeof(self->history));
     memset(self->killers, 0, sizeof(self->killers));
     memset(self->countermoves, 0, sizeof(self->countermoves));
@@ -1738,6 +1743,7 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kwargs)
     while (buckets * 2 * sizeof(TTBucket) <= (size_t)hash_mb << 20) buckets *= 2;
     free(self->table);
     self->table = calloc(buckets, sizeof(TTBucket));
+    self->table_written = 0;
     if (!self->table) {
         PyErr_NoMemory();
         return -1;
@@ -1934,6 +1940,7 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
         self->weights_version = weights_version;
     }
     self->generation = (uint8_t)((self->generation + 1) & 63);
+    self->table_written = 1;
     memset(self->killers, 0, sizeof(self->killers));
     for (int side = 0; side < 2; ++side) /* old history still orders, but less loudly */
         for (int i = 0; i < 64 * 64; ++i) self->history[side][i] /= 2;
