@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 .PHONY: run test selftest setup system-deps bench bench-full package release startup clean
 
 # setup.py builds the optional native Othello solver and pattern EVAL (games/othello/_solver.c, _fast.c) and the
-# checkers hot paths (games/checkers/_fast.c) in place;
+# checkers hot paths (games/checkers/_fast.c) and the compiled chess search (games/chess_game/_search.c) in place;
 # without a C compiler the install still succeeds and the pure-Python code is used.
 $(STAMP): pyproject.toml setup.py games/othello/_solver.c games/othello/_fast.c games/checkers/_fast.c games/chess_game/_search.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,7 @@ selftest: setup system-deps
 # Quick numbers (a few minutes): move generators, search speed, node counts, stop latency, FFO #1-#19.
 bench: setup
 	$(BIN)/plyground bench
+	$(BIN)/plyground bench --game chess --algorithm native --depth 14
 	$(BIN)/python bench/perft_speed.py
 	$(BIN)/python bench/node_counts.py
 	$(BIN)/python bench/engine_speed.py

@@ -98,6 +98,11 @@ class NativeSearcher(Protocol):
         first); ``None`` otherwise."""
         ...
 
+    def counters(self) -> tuple[int, int, int, int, int]:
+        """Of the search under way (or the last): quiescence nodes, table probes, table
+        hits, beta cut-offs, and cut-offs by the first move tried (move-ordering quality)."""
+        ...
+
     def hashfull(self) -> float:
         """Fraction (0..1) of the table in use."""
         ...

@@ -47,15 +47,20 @@ SEARCHER_KEY: Final = "native_searcher"
 
 
 class NativeCounters:
-    """What ``Reporter`` reads of a compiled search: its seldepth, depth and table fill."""
+    """What ``Reporter`` reads of a compiled search: its seldepth, depth, table fill and
+    the counters it keeps (``read`` copies them, at each iteration and at the end)."""
 
-    __slots__ = ("seldepth", "depth", "searcher")
-    qnodes = tt_probes = tt_hits = cutoffs = first_move_cutoffs = 0
+    __slots__ = ("seldepth", "depth", "searcher", "qnodes", "tt_probes", "tt_hits", "cutoffs", "first_move_cutoffs")
 
     def __init__(self, searcher: NativeSearcher) -> None:
         self.seldepth = 0
         self.depth = 0
         self.searcher = searcher
+        self.qnodes = self.tt_probes = self.tt_hits = self.cutoffs = self.first_move_cutoffs = 0
+
+    def read(self) -> None:
+        """Copy the compiled search's counters."""
+        self.qnodes, self.tt_probes, self.tt_hits, self.cutoffs, self.first_move_cutoffs = self.searcher.counters()
 
     @property
     def reported_depth(self) -> int:
@@ -119,6 +124,7 @@ def run(state: GameState, context: SearchContext) -> Finished:
             control.count_nodes(report.nodes - reported[1], check=False)
             reported[1] = report.nodes
         raw = raw_score(report)
+        counters.read()
         counters.depth = report.depth
         counters.seldepth = max(counters.seldepth, report.seldepth)
         last[:] = [report.depth, raw, list(report.pv)]
@@ -145,6 +151,7 @@ def run(state: GameState, context: SearchContext) -> Finished:
         if better is not None and last:  # the cut iteration's new best move
             last[1:] = [raw_score(better), list(better.pv)]
             counters.seldepth = max(counters.seldepth, better.seldepth)
+    counters.read()
     if not last:  # stopped before depth 1 ended (the compiled search promises it never is)
         move = greedy_move(state.copy(), root_moves)
         return reporter.finished(0, state.evaluate(state.to_move()), [move], stopped=True)

@@ -1099,6 +1099,10 @@ typedef struct {
      * beat it). When a stop cuts the iteration short this is a better answer than the last
      * completed iteration's (``Searcher.interrupted``). */
     int partial_depth; /* 0: nothing yet */
+
+    /* What the engine's events show of a search (``Searcher.counters``): quiescence nodes,
+     * table probes and hits, beta cut-offs and those made by the first move tried. */
+    u64 qnodes, tt_probes, tt_hits, cutoffs, first_move_cutoffs;
     int partial_score, partial_seldepth, partial_length;
     Move partial_pv[MAX_PLY + 2];
 } Searcher;
@@ -1265,6 +1269,7 @@ static int quiescence(Searcher *s, int ply, int alpha, int beta, int pv_node)
 {
     const Position *p = &s->stack[ply];
     enter_node(s, ply);
+    ++s->qnodes;
     if (insufficient_material(p)) return DRAW_SCORE;
     const int in_check = p->checkers != 0;
     if (p->halfmove >= FIFTY_MOVE_PLIES && (!in_check || has_legal_move(p))) return DRAW_SCORE;
@@ -1273,6 +1278,8 @@ static int quiescence(Searcher *s, int ply, int alpha, int beta, int pv_node)
     Move tt_move = NO_MOVE;
     int eval = EVAL_NONE;
     TTEntry *entry = tt_probe(s, p->key);
+    ++s->tt_probes;
+    s->tt_hits += entry != NULL;
     if (entry) {
         const int score = score_from_tt(entry->score, ply), bound = entry->generation_bound & 3;
         if (!pv_node && (bound == BOUND_EXACT || (bound == BOUND_LOWER && score >= beta) ||
@@ -1318,7 +1325,11 @@ static int quiescence(Searcher *s, int ply, int alpha, int beta, int pv_node)
             best = score;
             if (score > alpha) {
                 best_move = m;
-                if (score >= beta) break;
+                if (score >= beta) {
+                    ++s->cutoffs;
+                    s->first_move_cutoffs += legal == 1;
+                    break;
+                }
                 alpha = score;
             }
         }
@@ -1349,6 +1360,8 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
     Move tt_move = NO_MOVE;
     int eval = EVAL_NONE, tt_score = 0, tt_bound = BOUND_NONE;
     TTEntry *entry = tt_probe(s, p->key);
+    ++s->tt_probes;
+    s->tt_hits += entry != NULL;
     if (entry) {
         tt_score = score_from_tt(entry->score, ply);
         tt_bound = entry->generation_bound & 3;
@@ -1498,7 +1511,11 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
                 best_move = m;
                 if (pv_node) update_pv(s, ply, m);
                 if (ply == 0) record_partial(s, score);
-                if (score >= beta) break;
+                if (score >= beta) {
+                    ++s->cutoffs;
+                    s->first_move_cutoffs += legal == 1;
+                    break;
+                }
                 alpha = score;
             }
         }
@@ -1783,6 +1800,13 @@ static PyObject *Searcher_interrupted(Searcher *self, PyObject *Py_UNUSED(ignore
                          (unsigned long long)self->nodes, line);
 }
 
+static PyObject *Searcher_counters(Searcher *self, PyObject *Py_UNUSED(ignored))
+{
+    return Py_BuildValue("KKKKK", (unsigned long long)self->qnodes, (unsigned long long)self->tt_probes,
+                         (unsigned long long)self->tt_hits, (unsigned long long)self->cutoffs,
+                         (unsigned long long)self->first_move_cutoffs);
+}
+
 static PyObject *Searcher_hashfull(Searcher *self, PyObject *Py_UNUSED(ignored))
 {
     if (!self->table) return PyLong_FromLong(0);
@@ -1930,6 +1954,7 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
     self->poll = poll;
     self->poll_interval = poll_interval;
     self->nodes = self->reported = 0;
+    self->qnodes = self->tt_probes = self->tt_hits = self->cutoffs = self->first_move_cutoffs = 0;
     self->next_poll = (u64)poll_interval;
     self->stopped = self->deferred = 0;
     self->completed_depth = 0;
@@ -2038,6 +2063,9 @@ static PyMethodDef Searcher_methods[] = {
      "After a search a stop cut short: the best root move the cut iteration had searched to\n"
      "the end, when one raised alpha (it then beat the previous best, searched first), with\n"
      "its score (a lower bound after an aspiration fail high) and line; None otherwise."},
+    {"counters", (PyCFunction)Searcher_counters, METH_NOARGS,
+     "counters() -> (qnodes, tt_probes, tt_hits, cutoffs, first_move_cutoffs)\n\n"
+     "Of the search under way or the last one (read them from on_iteration)."},
     {"hashfull", (PyCFunction)Searcher_hashfull, METH_NOARGS,
      "Permille of the table's slots written by the last search (UCI hashfull, from a sample)."},
     {NULL, NULL, 0, NULL},

@@ -117,6 +117,11 @@ class ChessNativeSearcher:
             return None
         return _iteration(state.board.copy(stack=False), *found)
 
+    def counters(self) -> tuple[int, int, int, int, int]:
+        """(qnodes, tt_probes, tt_hits, cutoffs, first_move_cutoffs) of the last search."""
+        counted: tuple[int, int, int, int, int] = self._searcher.counters()
+        return counted
+
     def hashfull(self) -> float:
         return float(self._searcher.hashfull()) / 1000.0
 

@@ -129,3 +129,13 @@ def test_the_table_outlives_a_search() -> None:
     first = search(state, NATIVE, Limits(depth=8), shared=shared)
     again = search(state, NATIVE, Limits(depth=8), shared=shared)
     assert again.nodes < first.nodes / 2
+
+
+def test_the_counters_the_panel_shows_are_counted() -> None:
+    state = new_game("chess", MIDDLEGAME)
+    answer = search(state, NATIVE, Limits(depth=8))
+    stats = answer.stats
+    assert 0 < stats.qnodes < stats.nodes
+    assert 0 < stats.tt_hits <= stats.tt_probes
+    assert 0 < stats.first_move_cutoffs <= stats.cutoffs
+    assert stats.first_move_cutoff_rate > 0.5  # a well-ordered search
