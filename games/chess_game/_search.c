@@ -98,28 +98,71 @@ enum { NO_PIECE_TYPE = 0, PAWN = 1, KNIGHT, BISHOP, ROOK, QUEEN, KING };
 #define DARK_SQUARES 0xAA55AA55AA55AA55ULL
 
 /* Search parameters. The numbers are Stockfish's and Ethereal's of about 2019, scaled to
- * this evaluation (a pawn is 82-94 centipawns here) and left untuned. */
+ * this evaluation (a pawn is 82-94 centipawns here). Each can be set at build time
+ * (-DRFP_MARGIN=100) to build a variant and measure it against this one
+ * (bench/chess_native_variants.py). */
+#ifndef ASPIRATION_MIN_DEPTH
 #define ASPIRATION_MIN_DEPTH 4
+#endif
+#ifndef ASPIRATION_WINDOW
 #define ASPIRATION_WINDOW 20
+#endif
+#ifndef RFP_MAX_DEPTH
 #define RFP_MAX_DEPTH 7
+#endif
+#ifndef RFP_MARGIN
 #define RFP_MARGIN 85
+#endif
+#ifndef RAZOR_MAX_DEPTH
 #define RAZOR_MAX_DEPTH 2
+#endif
+#ifndef RAZOR_MARGIN
 #define RAZOR_MARGIN 300
+#endif
+#ifndef NMP_MIN_DEPTH
 #define NMP_MIN_DEPTH 3
+#endif
+#ifndef NMP_VERIFY_DEPTH
 #define NMP_VERIFY_DEPTH 12 /* null-move cut-offs from this depth on are verified (zugzwang) */
+#endif
+#ifndef IIR_MIN_DEPTH
 #define IIR_MIN_DEPTH 4
+#endif
+#ifndef LMP_MAX_DEPTH
 #define LMP_MAX_DEPTH 8
+#endif
+#ifndef FUTILITY_MAX_DEPTH
 #define FUTILITY_MAX_DEPTH 8
+#endif
+#ifndef FUTILITY_BASE
 #define FUTILITY_BASE 90
+#endif
+#ifndef FUTILITY_PER_DEPTH
 #define FUTILITY_PER_DEPTH 90
+#endif
+#ifndef SEE_QUIET_MARGIN
 #define SEE_QUIET_MARGIN 25   /* quiet moves below -margin * lmr_depth^2 are pruned */
+#endif
+#ifndef SEE_CAPTURE_MARGIN
 #define SEE_CAPTURE_MARGIN 90 /* captures below -margin * depth are pruned */
+#endif
+#ifndef SEE_PRUNE_MAX_DEPTH
 #define SEE_PRUNE_MAX_DEPTH 7
+#endif
+#ifndef QS_CHECKS
+#define QS_CHECKS 0 /* 1: the first ply of quiescence also tries quiet checks that do not lose material */
+#endif
+#ifndef LMR_MIN_DEPTH
 #define LMR_MIN_DEPTH 3
+#endif
+#ifndef DELTA_MARGIN
 #define DELTA_MARGIN 200 /* a capture that cannot lift stand pat to alpha even with this, is skipped */
+#endif
 #define HISTORY_MAX 16384
 #define HISTORY_BONUS_MAX 1600
+#ifndef HISTORY_LMR_DIVISOR
 #define HISTORY_LMR_DIVISOR 6000
+#endif
 
 /* Ordering scores: bands that never overlap. */
 #define ORDER_TT_MOVE (1 << 30)
@@ -1265,7 +1308,7 @@ static inline void enter_node(Searcher *s, int ply)
     if (ply + 1 > s->seldepth) s->seldepth = ply + 1;
 }
 
-static int quiescence(Searcher *s, int ply, int alpha, int beta, int pv_node)
+static int quiescence(Searcher *s, int ply, int alpha, int beta, int pv_node, int checks)
 {
     const Position *p = &s->stack[ply];
     enter_node(s, ply);
@@ -1300,16 +1343,22 @@ static int quiescence(Searcher *s, int ply, int alpha, int beta, int pv_node)
     }
     const int old_alpha = alpha;
     MoveList list;
-    generate_moves(p, &list, !in_check);
+    const int quiet_checks = checks && !in_check;
+    generate_moves(p, &list, !in_check && !quiet_checks);
     score_moves(s, p, &list, tt_move, ply);
     const u64 pinned = pinned_pieces(p);
+    const u64 discoverers =
+        quiet_checks ? slider_blockers(p, king_square(p, p->side ^ 1), p->side) & p->colour[p->side] : 0;
     Move best_move = NO_MOVE;
     int legal = 0;
     for (int i = 0; i < list.count; ++i) {
         const Move m = pick_move(&list, i);
+        if (quiet_checks && !is_capture(p, m) && !move_promotion(m) &&
+            (!gives_check(p, m, discoverers) || !see_at_least(p, m, 0)))
+            continue; /* of the quiet moves, only the safe checks */
         if (!is_legal(p, m, pinned)) continue;
         ++legal;
-        if (!in_check && best > -MATE_BOUND) {
+        if (!in_check && best > -MATE_BOUND && (is_capture(p, m) || move_promotion(m))) {
             if (!move_promotion(m) && eval + SEE_VALUE[p->board[move_to(m)] ? type_of(p->board[move_to(m)]) : PAWN] +
                                               DELTA_MARGIN <= alpha)
                 continue; /* delta pruning: even winning the piece cannot reach alpha */
@@ -1319,7 +1368,7 @@ static int quiescence(Searcher *s, int ply, int alpha, int beta, int pv_node)
         if (count_node(s)) return 0;
         s->move_stack[ply] = m;
         s->piece_stack[ply] = p->board[move_from(m)];
-        const int score = -quiescence(s, ply + 1, -beta, -alpha, pv_node);
+        const int score = -quiescence(s, ply + 1, -beta, -alpha, pv_node, 0);
         if (s->stopped) return 0;
         if (score > best) {
             best = score;
@@ -1342,7 +1391,7 @@ static int quiescence(Searcher *s, int ply, int alpha, int beta, int pv_node)
 
 static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_node, int pv_node)
 {
-    if (depth <= 0) return quiescence(s, ply, alpha, beta, pv_node);
+    if (depth <= 0) return quiescence(s, ply, alpha, beta, pv_node, QS_CHECKS);
     Position *p = &s->stack[ply];
     enter_node(s, ply);
     const int in_check = p->checkers != 0;
@@ -1398,7 +1447,7 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
             return eval;
         /* razoring: hopeless at low depth unless a capture saves it */
         if (depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth <= alpha) {
-            const int score = quiescence(s, ply, alpha, alpha + 1, 0);
+            const int score = quiescence(s, ply, alpha, alpha + 1, 0, 0);
             if (s->stopped) return 0;
             if (score <= alpha) return score;
         }
