@@ -554,3 +554,22 @@ def test_workers_and_memory_go_when_the_parent_dies(death: str) -> None:
         if parent.poll() is None:
             parent.kill()
             parent.wait()
+
+
+# ---------------------------------------------------------------- the compiled search
+@pytest.mark.skipif(games.get_game("chess").NATIVE_SEARCH is None, reason="the compiled chess search is not built")
+def test_the_compiled_search_runs_on_one_worker_and_stops_on_request(two_workers: EnginePool) -> None:
+    """``native`` keeps its table in its own process: one worker, whatever ``threads`` asks;
+    its events stream through the pool, and a stop answers at once."""
+    finished = answer(two_workers, request("chess", algorithm="native", depth=8))
+    alone = search(games.new_game("chess"), SearchSettings(algorithm="native", book=False, tt_megabytes=8), Limits(depth=8))
+    assert finished.error is None and finished.depth == 8
+    assert finished.nodes == alone.nodes and finished.best_move == alone.best_move  # one worker's tree
+    collector = Collector()
+    search_id = two_workers.submit(request("chess", algorithm="native"), collector)  # no limit
+    collector.next_of(Iteration)
+    asked = time.perf_counter()
+    two_workers.move_now(search_id)
+    stopped = collector.next_of(Finished)
+    assert stopped.stopped and stopped.best_move in games.new_game("chess").legal_moves()
+    assert time.perf_counter() - asked < 1.0
