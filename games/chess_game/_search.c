@@ -12,8 +12,9 @@
  * unmake to get wrong), with an incremental Zobrist key and material + piece-square score.
  *
  * Evaluation: an exact port of games/chess_game/evaluation.py (PeSTO material and tapered
- * piece-square tables, mobility, king-zone attacks, pawn shield, bishop pair, doubled,
- * isolated and passed pawns), the weights handed over by set_weights() from tables.py. Both
+ * piece-square tables, mobility, king-zone attacks and king attack, pawn shield, bishop pair,
+ * rooks on open files, pawn threats, doubled, isolated and passed pawns, free passers and
+ * the kings' distances to them), the weights handed over by set_weights() from tables.py. Both
  * halves are summed as exact integers and tapered once, (mg * phase + eg * (24 - phase)) / 24
  * in double precision, so evaluate() equals ChessState.evaluate bit for bit (the build turns
  * off fused multiply-add). The search uses that value rounded half to even, as Python's
@@ -323,6 +324,7 @@ static u64 PASSED_PAWN_MASKS[2][64]; /* [color][square]: own and adjacent files,
 static u64 FRONT_FILE_MASKS[2][64];  /* [color][square]: own file, ahead */
 static u64 KING_SHIELD_MASKS[2][64]; /* [color][king square]: 3 files, 1 and 2 ranks ahead */
 static u64 KING_ZONES[64];           /* the king's square and its neighbours */
+static int DISTANCE[64][64];         /* king steps between two squares */
 static int CASTLING_MASK[64];        /* rights kept when a piece leaves or reaches a square */
 
 static u64 ranks_ahead(int color, int rank)
@@ -364,6 +366,10 @@ static int init_tables(void)
         PAWN_ATTACKS[WHITE][s] = ((b & NOT_FILE_A) << 7) | ((b & NOT_FILE_H) << 9);
         PAWN_ATTACKS[BLACK][s] = ((b & NOT_FILE_A) >> 9) | ((b & NOT_FILE_H) >> 7);
         KING_ZONES[s] = KING_ATTACKS[s] | b;
+        for (int t = 0; t < 64; ++t) {
+            const int file_steps = abs(file - t % 8), rank_steps = abs(rank - t / 8);
+            DISTANCE[s][t] = file_steps > rank_steps ? file_steps : rank_steps;
+        }
     }
     if (!init_magics(ROOK_MAGICS, ROOK_TABLE, ROOK_STEPS, ROOK_MAGIC_NUMBERS) ||
         !init_magics(BISHOP_MAGICS, BISHOP_TABLE, BISHOP_STEPS, BISHOP_MAGIC_NUMBERS))
@@ -432,12 +438,27 @@ enum {
     W_BISHOP_PAIR,
     W_DOUBLED_PAWNS,
     W_ISOLATED_PAWNS,
+    W_ROOK_OPEN_FILE,
+    W_ROOK_SEMI_OPEN_FILE,
+    W_PAWN_THREATS,
+    W_KING_ATTACK,
+    W_PASSED_PAWN_FREE,
+    W_KING_PASSER_DISTANCE,
     PAIR_WEIGHT_COUNT
 };
 static const char *const PAIR_WEIGHT_NAMES[PAIR_WEIGHT_COUNT] = {
-    "knight_mobility", "bishop_mobility", "rook_mobility",  "queen_mobility", "king_zone_attacks",
-    "king_pawn_shield", "bishop_pair",    "doubled_pawns", "isolated_pawns",
+    "knight_mobility",  "bishop_mobility", "rook_mobility",       "queen_mobility",
+    "king_zone_attacks", "king_pawn_shield", "bishop_pair",       "doubled_pawns",
+    "isolated_pawns",   "rook_open_file",  "rook_semi_open_file", "pawn_threats",
+    "king_attack",      "passed_pawn_free", "king_passer_distance",
 };
+
+/* The constants of the count features: tables.py's of the same names. */
+static const int KING_ATTACK_UNITS[7] = {0, 0, 2, 2, 3, 5, 0};
+#define KING_ATTACK_UNIT_CAP 16
+#define KING_ATTACK_MIN_ATTACKERS 2
+static const int PASSER_FREE_FACTORS[8] = {0, 0, 0, 1, 3, 6, 10, 0};
+static const int PASSER_DISTANCE_FACTORS[8] = {0, 0, 1, 2, 3, 4, 5, 0};
 static const char *const PIECE_NAMES[7] = {NULL, "pawn", "knight", "bishop", "rook", "queen", "king"};
 
 /* The EVAL's weights, from set_weights(): pst_* are material plus piece-square bonus per
@@ -917,11 +938,19 @@ static u64 perft(const Position *p, int depth)
 
 /* ------------------------------------------------------------------ evaluation */
 
-/* Mobility and king-zone attacks of one side: evaluation._side_activity. */
-static void side_activity(const Position *p, int color, u64 mobility_area, u64 enemy_king_zone, int counts[5])
+/* The values of evaluation._side_activity, in its order. */
+enum { A_KNIGHT_MOBILITY, A_BISHOP_MOBILITY, A_ROOK_MOBILITY, A_QUEEN_MOBILITY, A_ZONE_ATTACKS,
+       A_KING_ATTACK, A_ROOK_OPEN_FILE, A_ROOK_SEMI_OPEN_FILE, ACTIVITY_COUNT };
+
+/* Mobility, king-zone attacks, king attack and rooks on open files of one side:
+ * evaluation._side_activity. */
+static void side_activity(const Position *p, int color, u64 mobility_area, u64 enemy_king_zone,
+                          int counts[ACTIVITY_COUNT])
 {
     const u64 occupied = p->occupied;
-    int zone = 0;
+    const u64 own_pawns = pieces_of(p, PAWN, color);
+    const u64 all_pawns = own_pawns | pieces_of(p, PAWN, !color);
+    int zone = 0, attackers = 0, units = 0, open_files = 0, semi_open_files = 0;
     for (int type = KNIGHT; type <= QUEEN; ++type) {
         u64 movers = pieces_of(p, type, color);
         int mobility = 0;
@@ -935,15 +964,28 @@ static void side_activity(const Position *p, int color, u64 mobility_area, u64 e
             default: attacks = bishop_attacks(s, occupied) | rook_attacks(s, occupied); break;
             }
             mobility += popcount(attacks & mobility_area);
-            zone += popcount(attacks & enemy_king_zone);
+            if (attacks & enemy_king_zone) {
+                zone += popcount(attacks & enemy_king_zone);
+                ++attackers;
+                units += KING_ATTACK_UNITS[type];
+            }
+            if (type == ROOK && !(FILE_MASKS[s & 7] & own_pawns)) {
+                if (FILE_MASKS[s & 7] & all_pawns) ++semi_open_files;
+                else ++open_files;
+            }
         }
         counts[type - KNIGHT] = mobility;
     }
-    counts[4] = zone;
+    counts[A_ZONE_ATTACKS] = zone;
+    if (units > KING_ATTACK_UNIT_CAP) units = KING_ATTACK_UNIT_CAP;
+    counts[A_KING_ATTACK] = attackers >= KING_ATTACK_MIN_ATTACKERS ? units * units / 4 : 0;
+    counts[A_ROOK_OPEN_FILE] = open_files;
+    counts[A_ROOK_SEMI_OPEN_FILE] = semi_open_files;
 }
 
-/* Doubled, isolated and passed pawns of one side: evaluation._side_pawn_counts. */
-static void side_pawn_counts(u64 own, u64 enemy, int color, int *doubled, int *isolated, int passed[8])
+/* Doubled, isolated and passed pawns of one side, and the passed pawns' bitboard:
+ * evaluation._side_pawn_counts. */
+static u64 side_pawn_counts(u64 own, u64 enemy, int color, int *doubled, int *isolated, int passed[8])
 {
     *doubled = *isolated = 0;
     for (int file = 0; file < 8; ++file) {
@@ -954,13 +996,30 @@ static void side_pawn_counts(u64 own, u64 enemy, int color, int *doubled, int *i
         }
     }
     memset(passed, 0, 8 * sizeof(int));
-    u64 pawns = own;
+    u64 passers = 0, pawns = own;
     while (pawns) {
         const int s = pop_lsb(&pawns);
         if (!(enemy & PASSED_PAWN_MASKS[color][s]) && !(own & FRONT_FILE_MASKS[color][s])) {
             const int rank = s >> 3;
             passed[color == WHITE ? rank : 7 - rank]++;
+            passers |= bit(s);
         }
+    }
+    return passers;
+}
+
+/* Free passers and the kings' distances to them, of one side: evaluation._side_passer_counts. */
+static void side_passer_counts(u64 passers, int color, u64 occupied, int own_king, int enemy_king,
+                               int *free_passers, int *king_distance)
+{
+    *free_passers = *king_distance = 0;
+    const int step = color == WHITE ? 8 : -8;
+    while (passers) {
+        const int s = pop_lsb(&passers);
+        const int rank = color == WHITE ? s >> 3 : 7 - (s >> 3);
+        const int front = s + step;
+        if (!(occupied & bit(front))) *free_passers += PASSER_FREE_FACTORS[rank];
+        *king_distance += PASSER_DISTANCE_FACTORS[rank] * (DISTANCE[enemy_king][front] - DISTANCE[own_king][front]);
     }
 }
 
@@ -973,19 +1032,33 @@ static long long eval_numerator(const Position *p)
     const u64 white_pawn_attacks = ((white_pawns & NOT_FILE_A) << 7) | ((white_pawns & NOT_FILE_H) << 9);
     const u64 black_pawn_attacks = ((black_pawns & NOT_FILE_A) >> 9) | ((black_pawns & NOT_FILE_H) >> 7);
     const int white_king = king_square(p, WHITE), black_king = king_square(p, BLACK);
-    int white_side[5], black_side[5];
+    int white_side[ACTIVITY_COUNT], black_side[ACTIVITY_COUNT];
     side_activity(p, WHITE, ~white & ~black_pawn_attacks, KING_ZONES[black_king], white_side);
     side_activity(p, BLACK, ~black & ~white_pawn_attacks, KING_ZONES[white_king], black_side);
     int counts[PAIR_WEIGHT_COUNT];
-    for (int i = 0; i < 5; ++i) counts[i] = white_side[i] - black_side[i];
+    for (int i = 0; i <= A_ZONE_ATTACKS; ++i) counts[W_KNIGHT_MOBILITY + i] = white_side[i] - black_side[i];
+    counts[W_KING_ATTACK] = white_side[A_KING_ATTACK] - black_side[A_KING_ATTACK];
+    counts[W_ROOK_OPEN_FILE] = white_side[A_ROOK_OPEN_FILE] - black_side[A_ROOK_OPEN_FILE];
+    counts[W_ROOK_SEMI_OPEN_FILE] = white_side[A_ROOK_SEMI_OPEN_FILE] - black_side[A_ROOK_SEMI_OPEN_FILE];
+    const u64 pieces = p->occupied & ~(white_pawns | black_pawns | p->pieces[code_of(KING, WHITE)] |
+                                       p->pieces[code_of(KING, BLACK)]);
+    counts[W_PAWN_THREATS] =
+        popcount(white_pawn_attacks & black & pieces) - popcount(black_pawn_attacks & white & pieces);
     counts[W_KING_PAWN_SHIELD] = popcount(KING_SHIELD_MASKS[WHITE][white_king] & white_pawns) -
                                  popcount(KING_SHIELD_MASKS[BLACK][black_king] & black_pawns);
     counts[W_BISHOP_PAIR] = (popcount(pieces_of(p, BISHOP, WHITE)) >= 2) - (popcount(pieces_of(p, BISHOP, BLACK)) >= 2);
     int white_doubled, white_isolated, black_doubled, black_isolated, white_passed[8], black_passed[8];
-    side_pawn_counts(white_pawns, black_pawns, WHITE, &white_doubled, &white_isolated, white_passed);
-    side_pawn_counts(black_pawns, white_pawns, BLACK, &black_doubled, &black_isolated, black_passed);
+    const u64 white_passers =
+        side_pawn_counts(white_pawns, black_pawns, WHITE, &white_doubled, &white_isolated, white_passed);
+    const u64 black_passers =
+        side_pawn_counts(black_pawns, white_pawns, BLACK, &black_doubled, &black_isolated, black_passed);
     counts[W_DOUBLED_PAWNS] = white_doubled - black_doubled;
     counts[W_ISOLATED_PAWNS] = white_isolated - black_isolated;
+    int white_free, white_distance, black_free, black_distance;
+    side_passer_counts(white_passers, WHITE, p->occupied, white_king, black_king, &white_free, &white_distance);
+    side_passer_counts(black_passers, BLACK, p->occupied, black_king, white_king, &black_free, &black_distance);
+    counts[W_PASSED_PAWN_FREE] = white_free - black_free;
+    counts[W_KING_PASSER_DISTANCE] = white_distance - black_distance;
     long long mg = p->mg, eg = p->eg;
     for (int i = 0; i < PAIR_WEIGHT_COUNT; ++i) {
         mg += (long long)counts[i] * WEIGHTS.pair[i][0];

@@ -10,15 +10,18 @@ Terms, each White's count minus Black's:
 * material and piece-square bonuses (PeSTO), kept *incrementally* by ``ChessState.play``;
 * mobility of knights, bishops, rooks and queens: attacked squares not held by their own
   side and not attacked by an enemy pawn (one popcount per piece);
-* king safety: pawn shield in front of the king, and piece attacks next to the enemy king;
+* king safety: pawn shield in front of the king, piece attacks next to the enemy king, and
+  a king attack that grows with the square of the attackers' units;
+* rooks on open and semi-open files; enemy pieces attacked by pawns;
 * pawn structure: doubled and isolated pawns, and passed pawns by rank (memoised on the
   two pawn bitboards, the classical "pawn hash table", because pawns rarely move);
+* passed pawns with their square in front free, and the kings' race to that square;
 * the bishop pair.
 
-``activity_counts`` and ``pawn_counts`` are the single source of truth for the feature
-values: the fast path (``dynamic_score``), the display path (``features``) and the tuner's
-path (``feature_terms``) all use them, so ``evaluate`` always equals the sum of the
-breakdown, and the weight vector times ``feature_terms``.
+``activity_counts``, ``pawn_counts`` and ``passer_counts`` are the single source of truth
+for the feature values: the fast path (``dynamic_score``), the display path (``features``)
+and the tuner's path (``feature_terms``) all use them, so ``evaluate`` always equals the sum
+of the breakdown, and the weight vector times ``feature_terms``.
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ from games.chess_game.tables import (
     FILE_MASKS,
     FILE_RAY_MASKS,
     FRONT_FILE_MASKS,
+    KING_ATTACK_MIN_ATTACKERS,
+    KING_ATTACK_UNIT_CAP,
+    KING_ATTACK_UNITS,
     KING_SHIELD_MASKS,
     KING_ZONES,
     KNIGHT_ATTACKS,
@@ -52,10 +58,13 @@ from games.chess_game.tables import (
     PASSED_PAWN_MASKS,
     PASSED_PAWN_PACKED,
     PASSED_PAWN_SCORES,
+    PASSER_DISTANCE_FACTORS,
+    PASSER_FREE_FACTORS,
     PHASE_WEIGHTS,
     PIECE_SCORES,
     RANK_ATTACKS,
     RANK_RAY_MASKS,
+    SQUARE_DISTANCES,
     Bitboard,
     Packed,
     piece_index,
@@ -71,15 +80,23 @@ ACTIVITY_FEATURES: tuple[str, ...] = (
     "king_zone_attacks",
     "king_pawn_shield",
     "bishop_pair",
+    "king_attack",
+    "rook_open_file",
+    "rook_semi_open_file",
+    "pawn_threats",
 )
 """The order of the values ``activity_counts`` returns."""
 PAWN_FEATURES: tuple[str, ...] = ("doubled_pawns", "isolated_pawns")
 """The order of the counts ``pawn_counts`` returns before its passed pawns by rank."""
+PASSER_FEATURES: tuple[str, ...] = ("passed_pawn_free", "king_passer_distance")
+"""The order of the values ``passer_counts`` returns."""
 
 ACTIVITY_WEIGHTS: list[Packed] = tables.packed_weights(ACTIVITY_FEATURES)
 """Packed weights of ``ACTIVITY_FEATURES`` (kept current by ``tables.apply_weights``)."""
 PAWN_WEIGHTS: list[Packed] = tables.packed_weights(PAWN_FEATURES)
 """Packed weights of ``PAWN_FEATURES`` (kept current by ``tables.apply_weights``)."""
+PASSER_WEIGHTS: list[Packed] = tables.packed_weights(PASSER_FEATURES)
+"""Packed weights of ``PASSER_FEATURES`` (kept current by ``tables.apply_weights``)."""
 
 EVAL_CACHE_LIMIT = 1 << 17
 """Entries kept by the evaluation memo (``eval_cache``) before it is emptied (~15 MB)."""
@@ -90,9 +107,10 @@ in the engine's PVS)."""
 
 PAWN_CACHE_LIMIT = 1 << 16
 """Entries kept by the pawn-structure memo before it is emptied (a few MB at most)."""
-_pawn_cache: dict[tuple[Bitboard, Bitboard], Packed] = {}
-"""(white pawns, black pawns) -> packed pawn-structure score. A pure-function memo: it holds
-no state a result could depend on, so sharing it between states is safe."""
+_pawn_cache: dict[tuple[Bitboard, Bitboard], tuple[Packed, Bitboard, Bitboard]] = {}
+"""(white pawns, black pawns) -> (packed pawn-structure score, White's passed pawns, Black's
+passed pawns). A pure-function memo: it holds no state a result could depend on, so sharing
+it between states is safe."""
 
 
 def clear_caches() -> None:
@@ -167,26 +185,36 @@ def _side_activity(
     occupied: Bitboard,
     mobility_area: Bitboard,
     enemy_king_zone: Bitboard,
-) -> tuple[int, int, int, int, int]:
-    """(knight, bishop, rook, queen mobility, attacks on the enemy king zone) of one side.
+    own_pawns: Bitboard,
+    all_pawns: Bitboard,
+) -> tuple[int, int, int, int, int, int, int, int]:
+    """(knight, bishop, rook, queen mobility, attacks on the enemy king zone, king attack,
+    rooks on open files, rooks on semi-open files) of one side.
 
     Hot path (called twice per ``evaluate``): inlined bit scans and python-chess's attack
     tables instead of ``board.attacks_mask``, measured about 3x faster.
     """
     knight_mobility = bishop_mobility = rook_mobility = queen_mobility = zone_attacks = 0
+    attackers = attack_units = open_files = semi_open_files = 0
     while knights:
         lowest = knights & -knights
         knights ^= lowest
         attacks = KNIGHT_ATTACKS[lowest.bit_length() - 1]
         knight_mobility += (attacks & mobility_area).bit_count()
-        zone_attacks += (attacks & enemy_king_zone).bit_count()
+        if attacks & enemy_king_zone:
+            zone_attacks += (attacks & enemy_king_zone).bit_count()
+            attackers += 1
+            attack_units += KING_ATTACK_UNITS[chess.KNIGHT]
     while bishops:
         lowest = bishops & -bishops
         bishops ^= lowest
         square = lowest.bit_length() - 1
         attacks = DIAGONAL_ATTACKS[square][DIAGONAL_MASKS[square] & occupied]
         bishop_mobility += (attacks & mobility_area).bit_count()
-        zone_attacks += (attacks & enemy_king_zone).bit_count()
+        if attacks & enemy_king_zone:
+            zone_attacks += (attacks & enemy_king_zone).bit_count()
+            attackers += 1
+            attack_units += KING_ATTACK_UNITS[chess.BISHOP]
     while rooks:
         lowest = rooks & -rooks
         rooks ^= lowest
@@ -196,7 +224,16 @@ def _side_activity(
             | FILE_ATTACKS[square][FILE_RAY_MASKS[square] & occupied]
         )
         rook_mobility += (attacks & mobility_area).bit_count()
-        zone_attacks += (attacks & enemy_king_zone).bit_count()
+        if attacks & enemy_king_zone:
+            zone_attacks += (attacks & enemy_king_zone).bit_count()
+            attackers += 1
+            attack_units += KING_ATTACK_UNITS[chess.ROOK]
+        file = FILE_MASKS[square & 7]
+        if not file & own_pawns:
+            if file & all_pawns:
+                semi_open_files += 1
+            else:
+                open_files += 1
     while queens:
         lowest = queens & -queens
         queens ^= lowest
@@ -207,8 +244,17 @@ def _side_activity(
             | DIAGONAL_ATTACKS[square][DIAGONAL_MASKS[square] & occupied]
         )
         queen_mobility += (attacks & mobility_area).bit_count()
-        zone_attacks += (attacks & enemy_king_zone).bit_count()
-    return knight_mobility, bishop_mobility, rook_mobility, queen_mobility, zone_attacks
+        if attacks & enemy_king_zone:
+            zone_attacks += (attacks & enemy_king_zone).bit_count()
+            attackers += 1
+            attack_units += KING_ATTACK_UNITS[chess.QUEEN]
+    king_attack = 0
+    if attackers >= KING_ATTACK_MIN_ATTACKERS:
+        king_attack = min(attack_units, KING_ATTACK_UNIT_CAP) ** 2 // 4
+    return (
+        knight_mobility, bishop_mobility, rook_mobility, queen_mobility, zone_attacks,
+        king_attack, open_files, semi_open_files,
+    )  # fmt: skip
 
 
 def activity_counts(board: chess.BaseBoard) -> tuple[int, ...]:
@@ -224,12 +270,16 @@ def activity_counts(board: chess.BaseBoard) -> tuple[int, ...]:
     black_king = (kings & black).bit_length() - 1
     white_side = _side_activity(
         knights & white, bishops & white, rooks & white, queens & white,
-        occupied, ~white & ~black_pawn_attacks, KING_ZONES[black_king],
+        occupied, ~white & ~black_pawn_attacks, KING_ZONES[black_king], white_pawns, pawns,
     )  # fmt: skip
     black_side = _side_activity(
         knights & black, bishops & black, rooks & black, queens & black,
-        occupied, ~black & ~white_pawn_attacks, KING_ZONES[white_king],
+        occupied, ~black & ~white_pawn_attacks, KING_ZONES[white_king], black_pawns, pawns,
     )  # fmt: skip
+    pieces = knights | bishops | rooks | queens
+    pawn_threats = (white_pawn_attacks & black & pieces).bit_count() - (
+        black_pawn_attacks & white & pieces
+    ).bit_count()
     shield = (KING_SHIELD_MASKS[chess.WHITE][white_king] & white_pawns).bit_count() - (
         KING_SHIELD_MASKS[chess.BLACK][black_king] & black_pawns
     ).bit_count()
@@ -242,14 +292,19 @@ def activity_counts(board: chess.BaseBoard) -> tuple[int, ...]:
         white_side[4] - black_side[4],
         shield,
         bishop_pair,
+        white_side[5] - black_side[5],
+        white_side[6] - black_side[6],
+        white_side[7] - black_side[7],
+        pawn_threats,
     )
 
 
 # ------------------------------------------------------------------ pawns
 def _side_pawn_counts(
     own: Bitboard, enemy: Bitboard, color: chess.Color
-) -> tuple[int, int, list[int]]:
-    """(doubled, isolated, passed pawns by rank from their own side) of one side's pawns."""
+) -> tuple[int, int, list[int], Bitboard]:
+    """(doubled, isolated, passed pawns by rank from their own side, the passed pawns) of
+    one side's pawns."""
     doubled = isolated = 0
     for file in range(8):
         on_file = (own & FILE_MASKS[file]).bit_count()
@@ -258,6 +313,7 @@ def _side_pawn_counts(
             if not own & ADJACENT_FILES[file]:
                 isolated += on_file
     passed = [0] * 8
+    passers = 0
     passed_masks = PASSED_PAWN_MASKS[color]
     front_masks = FRONT_FILE_MASKS[color]
     pawns = own
@@ -268,7 +324,8 @@ def _side_pawn_counts(
         if not enemy & passed_masks[square] and not own & front_masks[square]:
             rank = square >> 3
             passed[rank if color == chess.WHITE else 7 - rank] += 1
-    return doubled, isolated, passed
+            passers |= lowest
+    return doubled, isolated, passed, passers
 
 
 def pawn_counts(white_pawns: Bitboard, black_pawns: Bitboard) -> tuple[int, ...]:
@@ -283,20 +340,62 @@ def pawn_counts(white_pawns: Bitboard, black_pawns: Bitboard) -> tuple[int, ...]
     )
 
 
-def pawn_structure_score(white_pawns: Bitboard, black_pawns: Bitboard) -> Packed:
-    """Packed pawn-structure score, White's view, memoised on the pawn bitboards."""
+def pawn_structure(white_pawns: Bitboard, black_pawns: Bitboard) -> tuple[Packed, Bitboard, Bitboard]:
+    """(packed pawn-structure score, White's view; White's passed pawns; Black's passed
+    pawns), memoised on the pawn bitboards."""
     cache_key = (white_pawns, black_pawns)
-    score = _pawn_cache.get(cache_key)
-    if score is None:
-        counts = pawn_counts(white_pawns, black_pawns)
-        score = counts[0] * PAWN_WEIGHTS[0] + counts[1] * PAWN_WEIGHTS[1]
-        for rank, passed in enumerate(counts[2:]):
+    entry = _pawn_cache.get(cache_key)
+    if entry is None:
+        white = _side_pawn_counts(white_pawns, black_pawns, chess.WHITE)
+        black = _side_pawn_counts(black_pawns, white_pawns, chess.BLACK)
+        score = (white[0] - black[0]) * PAWN_WEIGHTS[0] + (white[1] - black[1]) * PAWN_WEIGHTS[1]
+        for rank in range(8):
+            passed = white[2][rank] - black[2][rank]
             if passed:
                 score += passed * PASSED_PAWN_PACKED[rank]
         if len(_pawn_cache) >= PAWN_CACHE_LIMIT:
             _pawn_cache.clear()
-        _pawn_cache[cache_key] = score
-    return score
+        entry = (score, white[3], black[3])
+        _pawn_cache[cache_key] = entry
+    return entry
+
+
+def _side_passer_counts(
+    passers: Bitboard, color: chess.Color, occupied: Bitboard, own_king: int, enemy_king: int
+) -> tuple[int, int]:
+    """(free passers weighted by rank, king distances weighted by rank) of one side's passed
+    pawns: see ``passer_counts``."""
+    free = distance = 0
+    step = 8 if color == chess.WHITE else -8
+    while passers:
+        lowest = passers & -passers
+        passers ^= lowest
+        square = lowest.bit_length() - 1
+        rank = square >> 3 if color == chess.WHITE else 7 - (square >> 3)
+        front = square + step
+        if not occupied >> front & 1:
+            free += PASSER_FREE_FACTORS[rank]
+        distance += PASSER_DISTANCE_FACTORS[rank] * (
+            SQUARE_DISTANCES[enemy_king][front] - SQUARE_DISTANCES[own_king][front]
+        )
+    return free, distance
+
+
+def passer_counts(board: chess.BaseBoard, white_passers: Bitboard, black_passers: Bitboard) -> tuple[int, int]:
+    """White minus Black for each of ``PASSER_FEATURES``.
+
+    ``passed_pawn_free``: Σ ``PASSER_FREE_FACTORS[rank]`` over the passed pawns whose square
+    in front is empty; ``king_passer_distance``: Σ ``PASSER_DISTANCE_FACTORS[rank]`` times
+    (the enemy king's distance minus the own king's distance to the square in front), so
+    a passer the enemy king cannot catch, or its own king escorts, counts up.
+    """
+    occupied = board.occupied
+    kings = board.kings
+    white_king = (kings & board.occupied_co[chess.WHITE]).bit_length() - 1
+    black_king = (kings & board.occupied_co[chess.BLACK]).bit_length() - 1
+    white_free, white_distance = _side_passer_counts(white_passers, chess.WHITE, occupied, white_king, black_king)
+    black_free, black_distance = _side_passer_counts(black_passers, chess.BLACK, occupied, black_king, white_king)
+    return white_free - black_free, white_distance - black_distance
 
 
 # ------------------------------------------------------------------ totals
@@ -311,11 +410,35 @@ def dynamic_score(board: chess.BaseBoard) -> Packed:
         + counts[4] * ACTIVITY_WEIGHTS[4]
         + counts[5] * ACTIVITY_WEIGHTS[5]
         + counts[6] * ACTIVITY_WEIGHTS[6]
+        + counts[7] * ACTIVITY_WEIGHTS[7]
+        + counts[8] * ACTIVITY_WEIGHTS[8]
+        + counts[9] * ACTIVITY_WEIGHTS[9]
+        + counts[10] * ACTIVITY_WEIGHTS[10]
     )
     pawns = board.pawns
-    return score + pawn_structure_score(
+    pawn_score, white_passers, black_passers = pawn_structure(
         pawns & board.occupied_co[chess.WHITE], pawns & board.occupied_co[chess.BLACK]
     )
+    score += pawn_score
+    if white_passers or black_passers:
+        free, distance = passer_counts(board, white_passers, black_passers)
+        score += free * PASSER_WEIGHTS[0] + distance * PASSER_WEIGHTS[1]
+    return score
+
+
+def _count_features(board: chess.BaseBoard) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(the counts of ``ACTIVITY_FEATURES + PAWN_FEATURES + PASSER_FEATURES``, in that
+    order; ``pawn_counts``), from scratch: the breakdown's and the tuner's path."""
+    pawns = board.pawns
+    white_pawns, black_pawns = pawns & board.occupied_co[chess.WHITE], pawns & board.occupied_co[chess.BLACK]
+    pawn_values = pawn_counts(white_pawns, black_pawns)
+    _pawn_score, white_passers, black_passers = pawn_structure(white_pawns, black_pawns)
+    counts = (
+        activity_counts(board)
+        + pawn_values[: len(PAWN_FEATURES)]
+        + passer_counts(board, white_passers, black_passers)
+    )
+    return counts, pawn_values
 
 
 def _tapered_weight(middlegame: float, endgame: float, phase: int) -> float:
@@ -349,10 +472,8 @@ def features(board: chess.BaseBoard, white_view: bool) -> dict[str, tuple[float,
         middlegame += piece_sign * bonus_middlegame
         endgame += piece_sign * bonus_endgame
     breakdown["piece_squares"] = (1.0, sign * _tapered_weight(middlegame, endgame, phase))
-    pawns = board.pawns
-    pawn_values = pawn_counts(pawns & board.occupied_co[chess.WHITE], pawns & board.occupied_co[chess.BLACK])
-    counts = activity_counts(board) + pawn_values[: len(PAWN_FEATURES)]
-    for name, count in zip(ACTIVITY_FEATURES + PAWN_FEATURES, counts):
+    counts, pawn_values = _count_features(board)
+    for name, count in zip(ACTIVITY_FEATURES + PAWN_FEATURES + PASSER_FEATURES, counts):
         weight = _tapered_weight(*tables.EVAL_WEIGHTS[name], phase)
         breakdown[name] = (weight, float(sign * count))
     passed_middlegame = passed_endgame = 0
@@ -436,10 +557,8 @@ def feature_terms(board: chess.BaseBoard) -> dict[int, float]:
         printed_index = square ^ 56 if piece.color == chess.WHITE else square
         offset = WEIGHT_OFFSETS[f"{PIECE_NAMES[piece.piece_type]}_squares"]
         add(offset + 2 * printed_index, 1 if piece.color == chess.WHITE else -1)
-    pawns = board.pawns
-    pawn_values = pawn_counts(pawns & board.occupied_co[chess.WHITE], pawns & board.occupied_co[chess.BLACK])
-    counts = activity_counts(board) + pawn_values[: len(PAWN_FEATURES)]
-    for name, count in zip(ACTIVITY_FEATURES + PAWN_FEATURES, counts):
+    counts, pawn_values = _count_features(board)
+    for name, count in zip(ACTIVITY_FEATURES + PAWN_FEATURES + PASSER_FEATURES, counts):
         add(WEIGHT_OFFSETS[name], count)
     passed_offset = WEIGHT_OFFSETS["passed_pawns"]
     for rank, count in enumerate(pawn_values[len(PAWN_FEATURES) :]):

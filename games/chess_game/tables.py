@@ -93,6 +93,21 @@ PAIR_WEIGHTS: tuple[str, ...] = (
     # Pawn structure: counts of doubled and isolated pawns.
     "doubled_pawns",
     "isolated_pawns",
+    # Rooks: on a file without pawns; on a file without their own side's pawns but with an
+    # enemy pawn (the rook presses it).
+    "rook_open_file",
+    "rook_semi_open_file",
+    # Threats: enemy knights, bishops, rooks and queens attacked by a side's pawns.
+    "pawn_threats",
+    # King attack, growing faster than the attackers: with at least two pieces attacking
+    # the enemy king zone, min(units, KING_ATTACK_UNIT_CAP)^2 // 4, where each attacker
+    # brings KING_ATTACK_UNITS of its type.
+    "king_attack",
+    # Passed pawns beyond their rank bonus: PASSER_FREE_FACTORS[rank] for each passer whose
+    # square in front is empty; PASSER_DISTANCE_FACTORS[rank] times (enemy king distance
+    # minus own king distance) to the square in front of each passer (an endgame term).
+    "passed_pawn_free",
+    "king_passer_distance",
 )
 """The weights that are one (middlegame, endgame) pair of a count feature."""
 
@@ -350,6 +365,25 @@ KING_ZONES: tuple[Bitboard, ...] = tuple(
     chess.BB_KING_ATTACKS[square] | chess.BB_SQUARES[square] for square in chess.SQUARES
 )
 """The king's square and its neighbours: attacks there count against king safety."""
+
+SQUARE_DISTANCES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(chess.square_distance(a, b) for b in chess.SQUARES) for a in chess.SQUARES
+)
+"""Indexed [square][square]: king steps between two squares (Chebyshev distance)."""
+
+KING_ATTACK_UNITS: tuple[int, ...] = (0, 0, 2, 2, 3, 5, 0)
+"""Attack units a piece attacking the enemy king zone brings, by piece type (the classical
+"attack weights" of Glaurung and early Stockfish: minor 2, rook 3, queen 5)."""
+KING_ATTACK_UNIT_CAP = 16
+"""Units beyond this add nothing more (the attack is decided anyway)."""
+KING_ATTACK_MIN_ATTACKERS = 2
+"""A lone attacker is no attack: ``king_attack`` counts from two pieces on."""
+PASSER_FREE_FACTORS: tuple[int, ...] = (0, 0, 0, 1, 3, 6, 10, 0)
+"""``passed_pawn_free``'s value of a free passer by its rank from its own side (index 1 =
+the second rank): (rank - 1)(rank - 2) / 2, Fruit's quadratic growth towards promotion."""
+PASSER_DISTANCE_FACTORS: tuple[int, ...] = (0, 0, 1, 2, 3, 4, 5, 0)
+"""``king_passer_distance``'s multiplier of a passer's king distances by its rank: a far
+advanced passer's race with the kings matters more."""
 
 NOT_FILE_A: Bitboard = chess.BB_ALL & ~chess.BB_FILE_A
 NOT_FILE_H: Bitboard = chess.BB_ALL & ~chess.BB_FILE_H

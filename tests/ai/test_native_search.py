@@ -126,9 +126,9 @@ def test_the_game_history_counts_for_repetitions() -> None:
 def test_the_table_outlives_a_search() -> None:
     state = new_game("chess", MIDDLEGAME)
     shared: dict[str, object] = {}
-    first = search(state, NATIVE, Limits(depth=8), shared=shared)
-    again = search(state, NATIVE, Limits(depth=8), shared=shared)
-    assert again.nodes < first.nodes / 2
+    first = search(state, NATIVE, Limits(depth=9), shared=shared)
+    again = search(state, NATIVE, Limits(depth=9), shared=shared)
+    assert again.nodes < first.nodes * 0.7  # the same search again, answered largely by the table
 
 
 def test_the_counters_the_panel_shows_are_counted() -> None:

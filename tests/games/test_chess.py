@@ -708,6 +708,60 @@ def test_king_safety_terms() -> None:
     assert attacked.evaluation_features(0)["king_zone_attacks"][1] < 0
 
 
+def test_rooks_on_open_and_semi_open_files() -> None:
+    # White: Rd1 on a file without pawns, Re1 on a file with only Black's e6 pawn;
+    # Black: Ra8 behind its own a7 pawn (neither).
+    features = ChessState.from_text("r3k3/p7/4p3/8/8/8/8/3RRK2 w - - 0 1").evaluation_features(0)
+    assert features["rook_open_file"][1] == 1.0
+    assert features["rook_semi_open_file"][1] == 1.0
+    black_view = ChessState.from_text("r3k3/p7/4p3/8/8/8/8/3RRK2 w - - 0 1").evaluation_features(1)
+    assert black_view["rook_open_file"][1] == -1.0
+
+
+def test_pawn_threats_count_pieces_attacked_by_pawns() -> None:
+    # White's d4 pawn attacks the knight on c5 and the bishop on e5; Black's g5 pawn attacks
+    # the rook on h4. Pawns and kings attacked by pawns do not count.
+    features = ChessState.from_text("4k3/8/8/2n1b1p1/3P3R/8/8/4K3 w - - 0 1").evaluation_features(0)
+    assert features["pawn_threats"][1] == 2.0 - 1.0
+    no_pieces = ChessState.from_text("8/8/8/2p1k3/3P4/8/8/4K3 b - - 0 1").evaluation_features(0)
+    assert no_pieces["pawn_threats"][1] == 0.0
+
+
+def test_king_attack_needs_two_attackers_and_grows_with_the_square_of_their_units() -> None:
+    # The queen on h5 (5 units: h7, h8, f7) and the knight on g5 (2 units: f7, h7) attack
+    # the zone of the king on g8: min(7, 16)^2 // 4 = 12.
+    both = ChessState.from_text("6k1/8/8/6NQ/8/8/8/4K3 w - - 0 1").evaluation_features(0)
+    assert both["king_attack"][1] == 12.0
+    queen_alone = ChessState.from_text("6k1/8/8/7Q/8/8/8/4K3 w - - 0 1").evaluation_features(0)
+    assert queen_alone["king_attack"][1] == 0.0
+    # Queen, two rooks, knight and bishop (through f7 and g7): 5 + 3 + 3 + 2 + 2 = 15
+    # units, 15^2 // 4 = 56.
+    five = ChessState.from_text("6k1/5pp1/8/3BN2Q/8/8/8/4KRR1 w - - 0 1").evaluation_features(0)
+    assert five["king_attack"][1] == 56.0
+
+
+def test_free_passed_pawns_count_by_rank() -> None:
+    # White's b6 passer (sixth rank: 6) has b7 free; Black's g3 passer is blocked by Ng2.
+    features = ChessState.from_text("4k3/8/1P6/8/8/6p1/6N1/4K3 w - - 0 1").evaluation_features(0)
+    assert features["passed_pawn_free"][1] == 6.0
+    # A blocked passer, and a pawn that is not passed, are not free passers.
+    blocked = ChessState.from_text("4k3/1n6/1P6/8/8/8/8/4K3 w - - 0 1").evaluation_features(0)
+    assert blocked["passed_pawn_free"][1] == 0.0
+    not_passed = ChessState.from_text("4k3/2p5/1P6/8/8/8/8/4K3 w - - 0 1").evaluation_features(0)
+    assert not_passed["passed_pawn_free"][1] == 0.0
+
+
+def test_king_passer_distance_is_the_kings_race_to_the_square_in_front() -> None:
+    # White's b6 passer (factor 4): the white king on c6 is 1 step from b7, the black king
+    # on h1 6 steps: 4 * (6 - 1) = 20. With the kings swapped round it counts against White.
+    escorted = ChessState.from_text("8/8/1PK5/8/8/8/8/7k w - - 0 1").evaluation_features(0)
+    assert escorted["king_passer_distance"][1] == 20.0
+    caught = ChessState.from_text("8/8/1Pk5/8/8/8/8/7K w - - 0 1").evaluation_features(0)
+    assert caught["king_passer_distance"][1] == -20.0
+    weight_middlegame, weight_endgame = evaluation.tables.EVAL_WEIGHTS["king_passer_distance"]
+    assert escorted["king_passer_distance"][0] == weight_endgame  # phase 0: the endgame half
+
+
 # ------------------------------------------------------------------ property tests
 FEN_ALPHABET = "pnbrqkPNBRQK12345678/ wb-KQkqabcdefgh0123456789x+\u00b2"
 

@@ -154,6 +154,63 @@ def test_evaluate_equals_python_on_epd_positions() -> None:
     assert_same_eval(fens)
 
 
+FEATURE_FENS = [
+    "r3k3/p7/4p3/8/8/8/8/3RRK2 w - - 0 1",  # rooks on open and semi-open files
+    "4k3/8/8/2n1b1p1/3P3R/8/8/4K3 w - - 0 1",  # pieces attacked by pawns
+    "6k1/5pp1/8/3BN2Q/8/8/8/4KRR1 w - - 0 1",  # five pieces attack the king zone
+    "6k1/8/8/6NQ/8/8/8/4K3 b - - 0 1",  # two
+    "4k3/8/1P6/8/8/6p1/6N1/4K3 w - - 0 1",  # a free and a blocked passer
+    "8/8/1PK5/8/8/8/8/7k w - - 0 1",  # the kings' race to a passer
+    "8/8/1Pk5/8/8/8/8/7K b - - 0 1",
+    "8/5k2/8/3P4/2p5/8/1K6/8 w - - 0 1",
+]
+"""Hand-made positions for the count terms added last (tests/games/test_chess.py checks
+their values); the random and EPD positions exercise them too (see below)."""
+ENDGAME_STARTS = [
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "8/pp3k2/2p5/3p4/3P4/2P5/PP3K2/8 w - - 0 1",
+    "4k3/pp4pp/8/8/8/8/PP4PP/4K3 w - - 0 1",
+    "2r3k1/5ppp/8/p7/P7/8/5PPP/2R3K1 w - - 0 1",
+]
+"""Endgames whose random playouts are full of passed pawns racing the kings."""
+
+
+def endgame_fens(seed: int, count: int) -> list[str]:
+    """Positions met in random playouts from ``ENDGAME_STARTS``."""
+    rng = random.Random(seed)
+    fens: list[str] = []
+    while len(fens) < count:
+        board = chess.Board(rng.choice(ENDGAME_STARTS))
+        while not board.is_game_over(claim_draw=False) and len(fens) < count:
+            board.push(rng.choice(list(board.legal_moves)))
+            if rng.random() < 0.2:
+                fens.append(board.fen())
+    return fens
+
+
+def test_evaluate_equals_python_on_endgames_and_hand_made_positions() -> None:
+    assert_same_eval(FEATURE_FENS + endgame_fens(seed=13, count=150))
+
+
+def test_the_compared_positions_exercise_every_count_term() -> None:
+    """Each count term is non-zero in many of the positions the two EVALs are compared on, so
+    a wrong port of any one of them fails the equality tests."""
+    fens = random_fens(seed=11, count=300) + FEATURE_FENS + endgame_fens(seed=13, count=150)
+    for name in tables.PAIR_WEIGHTS:
+        nonzero = sum(ChessState.from_text(fen).evaluation_features(0)[name][1] != 0 for fen in fens)
+        assert nonzero >= 8, f"{name}: non-zero in {nonzero} positions"
+
+
+@pytest.mark.parametrize("name", tables.PAIR_WEIGHTS)
+def test_evaluate_equals_python_with_one_count_term_alone(name: str) -> None:
+    """Every count weight at 0 but ``name``'s, which is large and odd: that term's port alone."""
+    alone = {pair: [0, 0] for pair in tables.PAIR_WEIGHTS}
+    alone[name] = [97, 89]
+    ChessState.set_weights(alone)
+    native.set_weights(tables.CURRENT_WEIGHTS)
+    assert_same_eval(random_fens(seed=14, count=60) + FEATURE_FENS + endgame_fens(seed=15, count=60))
+
+
 def perturbed_weights(seed: int) -> dict[str, Any]:
     """Every shipped weight moved by a random amount (shapes kept)."""
     rng = random.Random(seed)
