@@ -17,7 +17,7 @@ from gui.panels.display import FIXED_VIEW, player_names
 from gui.panels.engine_panel import ALIGN_TEXT, Column, RowsModel, make_table, tabular_font
 
 FEATURE_COLUMNS = [
-    Column("Feature", "king_zone_attacks__", ALIGN_TEXT),
+    Column("Feature", "king_passer_distance__", ALIGN_TEXT),  # the longest name (chess), and room
     Column("Weight wᵢ", "-9999.00"),
     Column("Value fᵢ", "-9999.00"),
     Column("wᵢ·fᵢ", "-99999.00"),

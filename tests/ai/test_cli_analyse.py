@@ -127,14 +127,15 @@ FAIL_HIGH_FOR_WHITE = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0
 """White to move mates in 3 (Qg6); at depth 3 the aspiration window fails high on the way."""
 FAIL_HIGH_FOR_BLACK = "r4rk1/ppb4p/2p3q1/2Pp4/3Pn3/1NNQBn1P/PP3PP1/2RR3K b - - 0 1"
 """The same position with the colours swapped: Black's fail-high is White's upper bound."""
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-"""At depth 3 the window fails low: a line with no move to show."""
+FAIL_LOW_FOR_WHITE = "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1"
+"""WAC.003: at depth 3 the window fails low: a line with no move to show. (Kiwipete did,
+with the EVAL before its king-attack and pawn-threat terms.)"""
 
 
 @pytest.mark.parametrize(
     ("position", "bound_seen", "label"),
     [(FAIL_HIGH_FOR_WHITE, "lower", "lowerbound"), (FAIL_HIGH_FOR_BLACK, "lower", "upperbound"),
-     (KIWIPETE, "upper", "upperbound")],
+     (FAIL_LOW_FOR_WHITE, "upper", "upperbound")],
 )
 def test_aspiration_fails_are_labelled_in_whites_view(
     capsys: pytest.CaptureFixture[str], position: str, bound_seen: str, label: str

@@ -45,7 +45,7 @@ def test_an_empty_algorithm_is_refused_with_the_choices(capsys: pytest.CaptureFi
     err = refused(capsys, *ANALYSE, "--algorithm", "")
     assert err == (
         "plyground: error: argument --algorithm: '' is not an algorithm; choose one of "
-        "minimax, alphabeta, pvs, mtdf, expectiminimax, star1, star2, mcts"
+        "minimax, alphabeta, pvs, mtdf, expectiminimax, star1, star2, mcts, native"
     )
 
 

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from ai.uci import UciEngine, parse_go
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"  # Rd8#
-KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+FAIL_LOW_FOR_WHITE = "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1"
+"""WAC.003: the Python PVS's window fails low at depth 3."""
 
 
 class Session:
@@ -175,7 +176,7 @@ def test_playing_on_past_an_unclaimed_draw_is_accepted() -> None:
 def test_a_fail_low_line_has_no_empty_pv() -> None:
     session = Session()
     session.send("setoption name Algorithm value pvs")  # the Python PVS reports its aspiration fails
-    session.send("position fen " + KIWIPETE)
+    session.send("position fen " + FAIL_LOW_FOR_WHITE)
     _, lines = session.go("depth", "3")
     infos = [line for line in lines if line.startswith("info depth")]
     assert any("upperbound" in line for line in infos)  # the fail-low is there
