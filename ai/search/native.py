@@ -109,8 +109,8 @@ def run(state: GameState, context: SearchContext) -> Finished:
     nodes_before = [0]
 
     # The compiled search reports its nodes every ``interval`` (``poll``) and with each
-    # iteration (``report.nodes``); ``credited`` is how many ``control`` has, so that an
-    # iteration's event counts all of its nodes and none is counted twice.
+    # iteration (``report.nodes``); ``reported[1]`` is how many ``control`` has been given,
+    # so that an iteration's event counts all of its nodes and none is counted twice.
     reported = [0, 0]  # [nodes heard through poll, nodes credited to control]
 
     def poll(nodes: int, check: bool) -> None:
