@@ -301,7 +301,16 @@ def _run(
     if known is not None:
         return answer_known(state, context, known.move, book=known.book)
     with collecting_young_objects():  # a full collection must not scan the caller's heap
-        return run(state, context)
+        try:
+            return run(state, context)
+        finally:
+            # ``Reporter.install_progress`` made a cycle (control -> on_tick -> reporter ->
+            # control) through the search's counters, which may hold a compiled searcher
+            # and its table. Garbage made before a search is frozen out of the collector
+            # while searches run (``collecting_young_objects``) and reaches only the oldest
+            # generation, rarely collected: a UCI engine in a long match kept one 64 MB
+            # table per game that way. Breaking the cycle frees it by reference counting.
+            context.control.on_tick = None
 
 
 BOOKS_SWITCH = "PLYGROUND_BOOKS"

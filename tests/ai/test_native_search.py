@@ -139,3 +139,28 @@ def test_the_counters_the_panel_shows_are_counted() -> None:
     assert 0 < stats.tt_hits <= stats.tt_probes
     assert 0 < stats.first_move_cutoffs <= stats.cutoffs
     assert stats.first_move_cutoff_rate > 0.5  # a well-ordered search
+
+
+def test_a_forgotten_searcher_is_freed_at_once_not_by_the_collector() -> None:
+    """A UCI engine forgets its searcher at ``ucinewgame``; its 64 MB table must go then.
+    A reference cycle through the search's events (control -> progress -> reporter ->
+    counters -> searcher) once kept one table per game until a rare full collection: a
+    match's engine grew by 64 MB a game. With the collector off, only reference counting
+    can free it."""
+    import gc
+    import sys
+
+    state = new_game("chess", MIDDLEGAME)
+    shared: dict[str, object] = {}
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for limits in (Limits(depth=5), Limits(time=0.05), Limits(nodes=20_000)):
+            search(state, NATIVE, limits, on_event=lambda event: None, shared=shared)
+        searcher = shared["native_searcher"][1]  # type: ignore[index]
+        shared.clear()
+        assert sys.getrefcount(searcher) == 2  # ``searcher`` and the call's argument: nothing else
+    finally:
+        if was_enabled:
+            gc.enable()
