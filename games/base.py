@@ -86,11 +86,14 @@ class NativeSearcher(Protocol):
         on_iteration: NativeIterationSink,
         root_moves: Sequence[Any] = (),
         poll_interval: int = 4096,
+        threads: int = 1,
     ) -> None:
         """Deepen from ``state`` (only read) to ``max_depth``, reporting each completed
         depth to ``on_iteration`` and every ``poll_interval`` nodes to ``poll(nodes, True)``
         (which raises to stop: the exception propagates; then once ``poll(rest, False)``).
-        Depth 1 always completes, unless the root has no legal move (nothing is reported)."""
+        Depth 1 always completes, unless the root has no legal move (nothing is reported).
+        ``threads`` > 1: that many threads search at once (Lazy SMP, sharing the table);
+        the nodes reported are all of theirs."""
 
     def interrupted(self, state: GameState) -> NativeIteration | None:
         """After a search of ``state`` that a stop cut short: what the cut iteration had

@@ -18,7 +18,9 @@ How one search uses all the workers depends on the algorithm:
   no iterations shown in between.)
 * MCTS: **root parallelism**. Independent trees with different seeds (``seed + k``); the
   root moves' visits and values are merged for the decision and for the display.
-* ``native`` (a game's compiled search): one worker; its table lives in that process.
+* ``native`` (a game's compiled search): one worker process, which runs the search's own
+  Lazy SMP in as many threads as the search's share of the pool (``threads``, up to the
+  pool's size); its table lives in that process, shared by its threads.
 * minimax, expectiminimax, Star1, Star2: **root split**. The root moves are dealt out among
   the workers (``SearchRequest.root_moves``) and the best value wins. A chance root (dice to
   roll) has no move to choose and runs on one worker.
@@ -78,9 +80,9 @@ EventCallback = Callable[[SearchEvent], None]
 LAZY_SMP_ALGORITHMS: Final = frozenset({"alphabeta", "pvs", "mtdf"})
 ROOT_PARALLEL_ALGORITHMS: Final = frozenset({"mcts"})
 ONE_WORKER_ALGORITHMS: Final = frozenset({"native"})
-"""Searches that run on one worker whatever ``threads`` says: a game's compiled search keeps
-its table in its own process (no shared table to help it), and a root split would throw
-away its move ordering across root moves."""
+"""Searches that run on one worker process whatever ``threads`` says: a game's compiled
+search keeps its table in its own process and runs its own Lazy SMP threads there (as many
+as ``threads``, up to the pool's size), sharing that table."""
 """Every other algorithm (minimax and the expectiminimax family) splits the root moves."""
 
 STOP_GRACE_SECONDS: Final = 3.0
@@ -538,7 +540,8 @@ class EnginePool:
             search.parts = [_Part(0, request, Role())]  # a book or forced answer: one worker, nothing to share out
             return
         if algorithm in ONE_WORKER_ALGORITHMS:
-            search.parts = [_Part(0, request, Role())]
+            settings = dataclasses.replace(request.settings, threads=count)
+            search.parts = [_Part(0, dataclasses.replace(request, settings=settings), Role())]
             return
         if algorithm in LAZY_SMP_ALGORITHMS:
             search.mode = "smp" if count > 1 else "single"

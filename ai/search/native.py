@@ -144,6 +144,7 @@ def run(state: GameState, context: SearchContext) -> Finished:
             on_iteration,
             root_moves=tuple(context.root_moves),
             poll_interval=interval,
+            threads=context.settings.threads,
         )
     except SearchStopped:
         stopped = True

@@ -27,13 +27,17 @@
  *  - a transposition table of two-entry buckets (one kept by depth, one always replaced),
  *    mate scores stored relative to the node (ply adjustment);
  *  - mate-distance pruning, check extension, internal iterative reduction;
+ *  - singular extension: from depth 8, a table move whose alternatives all stay
+ *    2 * depth below its (lower-bound) score in a half-depth search without it is searched
+ *    a ply deeper; when the alternatives reach beta too, the node is cut (multi-cut);
  *  - at non-PV nodes: reverse futility pruning, razoring, null-move pruning
  *    (R = 3 + depth / 6 + a bonus for a large margin, verified at high depth);
  *  - per move: late move pruning, futility pruning, SEE pruning of quiet moves and losing
  *    captures, late move reductions (the log(depth) * log(move number) formula);
  *  - move ordering: table move, winning captures by MVV-LVA, queen promotions, two killers,
  *    the countermove, history (gravity formula, bonus for the cut move and malus for the
- *    quiet moves tried before it), losing captures last;
+ *    quiet moves tried before it) plus continuation history (the same, by the piece and
+ *    target of the move one and of the move two plies back), losing captures last;
  *  - quiescence search: captures and queen promotions with stand pat, delta pruning and SEE
  *    pruning; every evasion when in check (so mates are seen at the horizon);
  *  - draws inside the tree: repetition of any position since the last irreversible move
@@ -48,6 +52,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +163,15 @@ enum { NO_PIECE_TYPE = 0, PAWN = 1, KNIGHT, BISHOP, ROOK, QUEEN, KING };
 #endif
 #ifndef DELTA_MARGIN
 #define DELTA_MARGIN 200 /* a capture that cannot lift stand pat to alpha even with this, is skipped */
+#endif
+#ifndef CONT_HISTORY
+#define CONT_HISTORY 1 /* 1: continuation history (the move one and two plies back) orders and reduces quiets */
+#endif
+#ifndef SINGULAR_MIN_DEPTH
+#define SINGULAR_MIN_DEPTH 8 /* singular extensions from this depth on; 0: off */
+#endif
+#ifndef SINGULAR_MARGIN
+#define SINGULAR_MARGIN 2 /* the other moves must stay margin * depth below the table's score */
 #endif
 #define HISTORY_MAX 16384
 #define HISTORY_BONUS_MAX 1600
@@ -1151,19 +1165,43 @@ static int see_at_least(const Position *p, Move m, int threshold)
 enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
 typedef struct {
-    u64 key;
     int16_t score, eval;
     Move move;
     uint8_t depth;      /* 0: a quiescence entry */
     uint8_t generation_bound; /* generation << 2 | bound */
-} TTEntry;
+} TTEntry;              /* 8 bytes: one word, written and read whole */
+
+/* A slot holds the entry and the position's key XOR the entry (Hyatt's lockless hashing):
+ * the helper threads of a Lazy SMP search write the table at the same time without locks,
+ * and a slot torn by two writers no longer matches its key, so it is a miss, never a wrong
+ * hit. */
+typedef struct {
+    u64 check; /* key ^ data */
+    u64 data;  /* the TTEntry */
+} TTSlot;
+
+static inline u64 entry_word(const TTEntry *entry)
+{
+    u64 word;
+    memcpy(&word, entry, sizeof word);
+    return word;
+}
 
 #define TT_BUCKET 2 /* slot 0 kept by depth, slot 1 always replaced */
 #define HASHFULL_SAMPLE 1000
 
 typedef struct {
-    TTEntry slot[TT_BUCKET];
+    TTSlot slot[TT_BUCKET];
 } TTBucket;
+
+/* A slot's key and entry, read once each (another thread may be writing it). */
+static inline u64 read_slot(const TTSlot *slot, TTEntry *entry)
+{
+    const u64 check = __atomic_load_n(&slot->check, __ATOMIC_RELAXED);
+    const u64 data = __atomic_load_n(&slot->data, __ATOMIC_RELAXED);
+    memcpy(entry, &data, sizeof data);
+    return check ^ data;
+}
 
 /* Mate scores are stored as distances from the node, not from the root. */
 static inline int score_to_tt(int score, int ply)
@@ -1177,9 +1215,9 @@ static inline int score_from_tt(int score, int ply)
 
 /* ------------------------------------------------------------------ the searcher */
 
-typedef struct {
+typedef struct SearcherObject {
     PyObject_HEAD
-    TTBucket *table;
+    TTBucket *table;    /* a helper's is its main searcher's */
     size_t bucket_count; /* a power of two */
     int hash_mb;
     int table_written; /* 0 while the table holds nothing but zeros */
@@ -1188,6 +1226,22 @@ typedef struct {
     int history[2][64 * 64];
     Move killers[MAX_PLY + 2][2];
     Move countermoves[PIECE_CODES][64];
+    /* continuation history: [piece, to] of a move one or two plies back, then [piece, to]
+     * of the quiet move now (int16: the gravity formula keeps it within +-HISTORY_MAX) */
+    int16_t continuation[PIECE_CODES][64][PIECE_CODES][64];
+    Move excluded[MAX_PLY + 2]; /* the table move a singular-extension search leaves out */
+
+    /* Lazy SMP: ``helpers`` are plain C copies of this struct (never seen by Python) that
+     * search the same root at the same time, each in its own thread with its own stacks
+     * and move-ordering tables, sharing only the table. They stop when ``stop_helpers``
+     * is set; a helper's ``stop_flag`` points at its main searcher's. */
+    struct SearcherObject **helpers;
+    int helper_count;   /* allocated (kept between searches: their histories too) */
+    int active_helpers; /* running in this search */
+    int stop_helpers;
+    const int *stop_flag; /* NULL in the main searcher */
+    size_t keys_capacity;
+    int max_depth;
 
     /* one search */
     Position stack[MAX_PLY + 2];
@@ -1223,14 +1277,24 @@ typedef struct {
     Move partial_pv[MAX_PLY + 2];
 } Searcher;
 
+/* The nodes of a search: the main searcher's and its running helpers' (read while they
+ * count: a moment's figure). */
+static u64 total_nodes(const Searcher *s)
+{
+    u64 total = s->nodes;
+    for (int i = 0; i < s->active_helpers; ++i) total += __atomic_load_n(&s->helpers[i]->nodes, __ATOMIC_RELAXED);
+    return total;
+}
+
 static void poll_now(Searcher *s)
 {
     s->next_poll = s->nodes + (u64)s->poll_interval;
     PyEval_RestoreThread(s->thread);
     int fail = PyErr_CheckSignals() != 0;
     if (!fail) {
-        const u64 count = s->nodes - s->reported;
-        s->reported = s->nodes;
+        const u64 total = total_nodes(s);
+        const u64 count = total - s->reported;
+        s->reported = total;
         PyObject *answer = PyObject_CallFunction(s->poll, "KO", (unsigned long long)count, Py_True);
         if (answer == NULL) fail = 1;
         Py_XDECREF(answer);
@@ -1247,35 +1311,53 @@ static void poll_now(Searcher *s)
     s->thread = PyEval_SaveThread();
 }
 
-/* Count a node (one per move made); 1 when the search must unwind. */
+#define HELPER_POLL_INTERVAL 1024 /* nodes between a helper's looks at its stop flag */
+
+/* Count a node (one per move made); 1 when the search must unwind. A helper thread never
+ * calls Python: it only looks at its main searcher's stop flag. */
 static inline int count_node(Searcher *s)
 {
-    if (++s->nodes >= s->next_poll) poll_now(s);
+    if (++s->nodes >= s->next_poll) {
+        if (s->stop_flag) {
+            s->next_poll = s->nodes + HELPER_POLL_INTERVAL;
+            if (__atomic_load_n(s->stop_flag, __ATOMIC_RELAXED)) s->stopped = 1;
+        } else {
+            poll_now(s);
+        }
+    }
     return s->stopped;
 }
 
-static TTEntry *tt_probe(Searcher *s, u64 key)
+/* The table's entry for ``key`` copied into ``found``; 0 when there is none. */
+static int tt_probe(Searcher *s, u64 key, TTEntry *found)
 {
     TTBucket *bucket = &s->table[key & (s->bucket_count - 1)];
     for (int i = 0; i < TT_BUCKET; ++i)
-        if (bucket->slot[i].key == key) return &bucket->slot[i];
-    return NULL;
+        if (read_slot(&bucket->slot[i], found) == key) return 1;
+    return 0;
 }
 
 static void tt_store(Searcher *s, u64 key, int depth, int bound, int score, int eval, Move move, int ply)
 {
     TTBucket *bucket = &s->table[key & (s->bucket_count - 1)];
-    TTEntry *entry = &bucket->slot[0];
+    TTSlot *slot = &bucket->slot[0];
+    TTEntry old;
+    u64 old_key = read_slot(slot, &old);
     const int generation = s->generation;
-    if (!(entry->key == key || depth >= entry->depth || (entry->generation_bound >> 2) != generation))
-        entry = &bucket->slot[1];
-    if (entry->key == key && !move) move = entry->move; /* keep the old best move */
-    entry->key = key;
-    entry->score = (int16_t)score_to_tt(score, ply);
-    entry->eval = (int16_t)eval;
-    entry->move = move;
-    entry->depth = (uint8_t)(depth < 0 ? 0 : depth);
-    entry->generation_bound = (uint8_t)(generation << 2 | bound);
+    if (!(old_key == key || depth >= old.depth || (old.generation_bound >> 2) != generation)) {
+        slot = &bucket->slot[1];
+        old_key = read_slot(slot, &old);
+    }
+    if (old_key == key && !move) move = old.move; /* keep the old best move */
+    TTEntry entry;
+    entry.score = (int16_t)score_to_tt(score, ply);
+    entry.eval = (int16_t)eval;
+    entry.move = move;
+    entry.depth = (uint8_t)(depth < 0 ? 0 : depth);
+    entry.generation_bound = (uint8_t)(generation << 2 | bound);
+    const u64 data = entry_word(&entry);
+    __atomic_store_n(&slot->data, data, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->check, key ^ data, __ATOMIC_RELAXED);
 }
 
 static inline int history_of(const Searcher *s, int side, Move m) { return s->history[side][m & 4095]; }
@@ -1284,6 +1366,39 @@ static inline void update_history(Searcher *s, int side, Move m, int bonus)
 {
     int *entry = &s->history[side][m & 4095];
     *entry += bonus - *entry * abs(bonus) / HISTORY_MAX; /* gravity: stays within +-HISTORY_MAX */
+}
+
+/* The continuation-history entry of quiet move ``m`` (by ``piece``) after the move played
+ * ``back`` plies before ``ply``; NULL at the root's edge or after a null move. */
+static inline int16_t *continuation_of(Searcher *s, int ply, int back, int piece, Move m)
+{
+    if (!CONT_HISTORY || ply < back) return NULL;
+    const Move previous = s->move_stack[ply - back];
+    if (previous == NULL_MOVE) return NULL;
+    return &s->continuation[s->piece_stack[ply - back]][move_to(previous)][piece][move_to(m)];
+}
+
+/* A quiet move's history for ordering and reductions: its own, plus how it did after the
+ * move one and two plies back. */
+static inline int quiet_history(Searcher *s, const Position *p, int ply, Move m)
+{
+    int score = history_of(s, p->side, m);
+    const int piece = p->board[move_from(m)];
+    for (int back = 1; back <= 2; ++back) {
+        const int16_t *entry = continuation_of(s, ply, back, piece, m);
+        if (entry) score += *entry;
+    }
+    return score;
+}
+
+static inline void update_quiet_history(Searcher *s, const Position *p, int ply, Move m, int bonus)
+{
+    update_history(s, p->side, m, bonus);
+    const int piece = p->board[move_from(m)];
+    for (int back = 1; back <= 2; ++back) {
+        int16_t *entry = continuation_of(s, ply, back, piece, m);
+        if (entry) *entry = (int16_t)(*entry + bonus - *entry * abs(bonus) / HISTORY_MAX);
+    }
 }
 
 static inline int is_capture(const Position *p, Move m)
@@ -1325,7 +1440,7 @@ static void score_moves(Searcher *s, const Position *p, MoveList *list, Move tt_
         } else if (m == counter) {
             score = ORDER_COUNTERMOVE;
         } else {
-            score = history_of(s, p->side, m);
+            score = quiet_history(s, p, ply, m);
         }
         list->scores[i] = score;
     }
@@ -1393,7 +1508,8 @@ static int quiescence(Searcher *s, int ply, int alpha, int beta, int pv_node, in
 
     Move tt_move = NO_MOVE;
     int eval = EVAL_NONE;
-    TTEntry *entry = tt_probe(s, p->key);
+    TTEntry found;
+    const TTEntry *entry = tt_probe(s, p->key, &found) ? &found : NULL;
     ++s->tt_probes;
     s->tt_hits += entry != NULL;
     if (entry) {
@@ -1479,16 +1595,22 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
         if (alpha >= beta) return alpha;
     }
 
+    /* a singular-extension search of this node: every move but ``excluded`` (the table's),
+     * so neither the table's score nor the pruning that trusts it applies, and its result
+     * is not this position's value: it is not stored */
+    const Move excluded = s->excluded[ply];
     Move tt_move = NO_MOVE;
-    int eval = EVAL_NONE, tt_score = 0, tt_bound = BOUND_NONE;
-    TTEntry *entry = tt_probe(s, p->key);
+    int eval = EVAL_NONE, tt_score = 0, tt_bound = BOUND_NONE, tt_depth = 0;
+    TTEntry found;
+    const TTEntry *entry = tt_probe(s, p->key, &found) ? &found : NULL;
     ++s->tt_probes;
     s->tt_hits += entry != NULL;
     if (entry) {
         tt_score = score_from_tt(entry->score, ply);
         tt_bound = entry->generation_bound & 3;
         tt_move = entry->move;
-        if (!pv_node && entry->depth >= depth &&
+        tt_depth = entry->depth;
+        if (!pv_node && !excluded && entry->depth >= depth &&
             (tt_bound == BOUND_EXACT || (tt_bound == BOUND_LOWER && tt_score >= beta) ||
              (tt_bound == BOUND_UPPER && tt_score <= alpha)))
             return tt_score;
@@ -1514,7 +1636,7 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
     const int improving =
         !in_check && ply >= 2 && s->eval_stack[ply - 2] != EVAL_NONE && s->eval_stack[ply] > s->eval_stack[ply - 2];
 
-    if (!pv_node && !in_check) {
+    if (!pv_node && !in_check && !excluded) {
         /* reverse futility: far enough above beta that a quiet move will not lose it all */
         if (depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta && eval < MATE_BOUND)
             return eval;
@@ -1549,7 +1671,7 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
     }
     /* internal iterative reduction: without a table move this node was never searched
      * here; a shallower search is cheaper and fills the table for the next iteration */
-    if (!tt_move && depth >= IIR_MIN_DEPTH && (pv_node || cut_node)) --depth;
+    if (!tt_move && depth >= IIR_MIN_DEPTH && (pv_node || cut_node) && !excluded) --depth;
 
     MoveList list;
     if (ply == 0) memcpy(&list, &s->root_moves, sizeof(MoveList));
@@ -1565,7 +1687,7 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
 
     for (int i = 0; i < list.count; ++i) {
         const Move m = pick_move(&list, i);
-        if (!is_legal(p, m, pinned)) continue;
+        if (m == excluded || !is_legal(p, m, pinned)) continue;
         ++legal;
         const int capture = is_capture(p, m), quiet = !capture && !move_promotion(m);
         if (quiet && skip_quiets) continue;
@@ -1591,6 +1713,24 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
             }
         }
 
+        /* singular extension: when every other move falls well short of the table move's
+         * score (a shallower search without it), the table move is the only good one and is
+         * searched a ply deeper; when even the others reach beta, two moves hold it and the
+         * node is cut (multi-cut) */
+        int singular = 0;
+        if (SINGULAR_MIN_DEPTH && m == tt_move && ply > 0 && depth >= SINGULAR_MIN_DEPTH && !excluded &&
+            tt_depth >= depth - 3 && (tt_bound & BOUND_LOWER) && abs(tt_score) < MATE_BOUND &&
+            ply < 2 * s->root_depth) {
+            const int singular_beta = tt_score - SINGULAR_MARGIN * depth;
+            s->excluded[ply] = m;
+            const int score = search(s, ply, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node, 0);
+            s->excluded[ply] = NO_MOVE;
+            if (s->stopped) return 0;
+            if (score < singular_beta) singular = 1;
+            else if (singular_beta >= beta) return singular_beta;
+            enter_node(s, ply); /* the excluded search reset this node's line */
+        }
+
         Position *child = &s->stack[ply + 1];
         make_move(p, child, m);
         if (count_node(s)) return 0;
@@ -1599,7 +1739,7 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
         s->keys[s->root_index + ply + 1] = child->key;
         /* check extension: a check is searched one ply deeper (bounded so that perpetual
          * checks cannot run the stack out) */
-        const int extension = child->checkers && ply < 2 * s->root_depth;
+        const int extension = singular || (child->checkers && ply < 2 * s->root_depth);
         const int new_depth = depth - 1 + extension;
         int score;
         if (legal > 1 + pv_node && depth >= LMR_MIN_DEPTH && (quiet || list.scores[i] < 0)) {
@@ -1610,7 +1750,7 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
             r += cut_node;
             if (quiet) {
                 r -= list.scores[i] >= ORDER_COUNTERMOVE; /* killers and the countermove */
-                r -= history_of(s, p->side, m) / HISTORY_LMR_DIVISOR;
+                r -= quiet_history(s, p, ply, m) / HISTORY_LMR_DIVISOR;
             }
             if (extension) --r;
             if (r < 0) r = 0;
@@ -1644,13 +1784,14 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
         if (quiet && quiet_count < MAX_MOVES) quiets[quiet_count++] = m;
     }
 
-    if (!legal) return in_check ? -MATE + ply : DRAW_SCORE;
+    if (!legal) return excluded ? alpha : in_check ? -MATE + ply : DRAW_SCORE;
     if (best == -INFINITE_SCORE) best = alpha; /* every move pruned (cannot happen at ply 0) */
+    if (excluded) return best;
 
     if (best >= beta && best_move && !is_capture(p, best_move) && !move_promotion(best_move)) {
         const int bonus = depth * depth < HISTORY_BONUS_MAX ? depth * depth : HISTORY_BONUS_MAX;
-        update_history(s, p->side, best_move, bonus);
-        for (int i = 0; i < quiet_count; ++i) update_history(s, p->side, quiets[i], -bonus);
+        update_quiet_history(s, p, ply, best_move, bonus);
+        for (int i = 0; i < quiet_count; ++i) update_quiet_history(s, p, ply, quiets[i], -bonus);
         if (s->killers[ply][0] != best_move) {
             s->killers[ply][1] = s->killers[ply][0];
             s->killers[ply][0] = best_move;
@@ -1852,6 +1993,8 @@ static PyObject *module_set_weights(PyObject *Py_UNUSED(module), PyObject *weigh
     Py_RETURN_NONE;
 }
 
+static void free_helpers(Searcher *self);
+
 static void clear_tables(Searcher *self)
 {
     /* A table no search has written is still calloc's zeros: not touching its pages keeps a
@@ -1862,7 +2005,9 @@ static void clear_tables(Searcher *self)
     memset(self->history, 0, sizeof(self->history));
     memset(self->killers, 0, sizeof(self->killers));
     memset(self->countermoves, 0, sizeof(self->countermoves));
+    memset(self->continuation, 0, sizeof(self->continuation));
     self->generation = 0;
+    for (int i = 0; i < self->helper_count; ++i) clear_tables(self->helpers[i]); /* their table is NULL */
 }
 
 static int Searcher_init(Searcher *self, PyObject *args, PyObject *kwargs)
@@ -1895,6 +2040,7 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kwargs)
 
 static void Searcher_dealloc(Searcher *self)
 {
+    free_helpers(self);
     free(self->table);
     free(self->keys);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -1919,7 +2065,7 @@ static PyObject *Searcher_interrupted(Searcher *self, PyObject *Py_UNUSED(ignore
     PyObject *line = line_list(self->partial_pv, self->partial_length);
     if (!line) return NULL;
     return Py_BuildValue("iiiKN", self->partial_depth, self->partial_seldepth, self->partial_score,
-                         (unsigned long long)self->nodes, line);
+                         (unsigned long long)total_nodes(self), line);
 }
 
 static PyObject *Searcher_counters(Searcher *self, PyObject *Py_UNUSED(ignored))
@@ -1935,7 +2081,10 @@ static PyObject *Searcher_hashfull(Searcher *self, PyObject *Py_UNUSED(ignored))
     int used = 0, sampled = 0;
     for (size_t b = 0; b < self->bucket_count && sampled < HASHFULL_SAMPLE; ++b)
         for (int i = 0; i < TT_BUCKET && sampled < HASHFULL_SAMPLE; ++i, ++sampled)
-            used += self->table[b].slot[i].key != 0 && (self->table[b].slot[i].generation_bound >> 2) == self->generation;
+        {
+            TTEntry entry;
+            used += read_slot(&self->table[b].slot[i], &entry) != 0 && (entry.generation_bound >> 2) == self->generation;
+        }
     return PyLong_FromLong(sampled ? used * 1000 / sampled : 0);
 }
 
@@ -1946,7 +2095,8 @@ static int play_game_moves(Searcher *self, Position *p, PyObject *moves)
     if (!sequence) return -1;
     const Py_ssize_t count = PySequence_Fast_GET_SIZE(sequence);
     free(self->keys);
-    self->keys = malloc(((size_t)count + MAX_PLY + 4) * sizeof(u64));
+    self->keys_capacity = (size_t)count + MAX_PLY + 4;
+    self->keys = malloc(self->keys_capacity * sizeof(u64));
     if (!self->keys) {
         Py_DECREF(sequence);
         PyErr_NoMemory();
@@ -2035,16 +2185,124 @@ static PyObject *line_list(const Move *line, int length)
 
 static PyObject *pv_list(Searcher *self) { return line_list(self->pv[0], self->pv_length[0]); }
 
+/* ------------------------------------------------------------------ Lazy SMP */
+
+#define MAX_THREADS 256
+
+/* What a new search resets of a searcher's move ordering: killers go, history halves
+ * (old history still orders, but less loudly). */
+static void age_heuristics(Searcher *s)
+{
+    memset(s->killers, 0, sizeof(s->killers));
+    for (int side = 0; side < 2; ++side)
+        for (int i = 0; i < 64 * 64; ++i) s->history[side][i] /= 2;
+}
+
+static void free_helpers(Searcher *self)
+{
+    for (int i = 0; i < self->helper_count; ++i) {
+        free(self->helpers[i]->keys);
+        free(self->helpers[i]);
+    }
+    free(self->helpers);
+    self->helpers = NULL;
+    self->helper_count = self->active_helpers = 0;
+}
+
+/* At least ``count`` helpers allocated (0 with an exception set when memory runs out). */
+static int ensure_helpers(Searcher *self, int count)
+{
+    if (count <= self->helper_count) return 1;
+    struct SearcherObject **grown = realloc(self->helpers, (size_t)count * sizeof *grown);
+    if (!grown) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    self->helpers = grown;
+    while (self->helper_count < count) {
+        Searcher *helper = calloc(1, sizeof(Searcher));
+        if (!helper) {
+            PyErr_NoMemory();
+            return 0;
+        }
+        self->helpers[self->helper_count++] = helper;
+    }
+    return 1;
+}
+
+/* Helper ``index`` set up to search the main searcher's root: the same table, game history
+ * and root moves, its own everything else. Odd helpers start one ply deeper, so that
+ * helpers and main spread over two depths and fill the table ahead of each other. */
+static int prepare_helper(Searcher *self, Searcher *helper, int index)
+{
+    if (helper->keys_capacity < self->keys_capacity) {
+        free(helper->keys);
+        helper->keys = malloc(self->keys_capacity * sizeof(u64));
+        helper->keys_capacity = helper->keys ? self->keys_capacity : 0;
+        if (!helper->keys) {
+            PyErr_NoMemory();
+            return 0;
+        }
+    }
+    memcpy(helper->keys, self->keys, (size_t)(self->root_index + 1) * sizeof(u64));
+    helper->root_index = self->root_index;
+    helper->root_moves = self->root_moves;
+    helper->table = self->table;
+    helper->bucket_count = self->bucket_count;
+    helper->generation = self->generation;
+    helper->weights_version = self->weights_version;
+    helper->stack[0] = self->stack[0];
+    helper->eval_stack[0] = EVAL_NONE;
+    helper->nodes = 0;
+    helper->next_poll = HELPER_POLL_INTERVAL;
+    helper->poll = NULL;
+    helper->stopped = helper->deferred = 0;
+    helper->completed_depth = helper->partial_depth = 0;
+    helper->null_move_min_ply = 0;
+    helper->qnodes = helper->tt_probes = helper->tt_hits = helper->cutoffs = helper->first_move_cutoffs = 0;
+    helper->stop_flag = &self->stop_helpers;
+    helper->max_depth = self->max_depth;
+    helper->root_depth = index % 2; /* the depth before its first */
+    age_heuristics(helper);
+    return 1;
+}
+
+/* A helper thread: iterative deepening without aspiration callbacks or Python, until its
+ * main searcher raises the stop flag or the depth limit is reached. */
+static void *helper_main(void *argument)
+{
+    Searcher *helper = argument;
+    int score = 0;
+    for (int depth = helper->root_depth + 1; depth <= helper->max_depth; ++depth) {
+        helper->root_depth = depth;
+        score = search_root(helper, depth, score);
+        if (helper->stopped) break;
+        helper->completed_depth = depth;
+    }
+    return NULL;
+}
+
+static void join_helpers(Searcher *self, pthread_t *threads, int started)
+{
+    __atomic_store_n(&self->stop_helpers, 1, __ATOMIC_RELAXED);
+    for (int i = 0; i < started; ++i) pthread_join(threads[i], NULL);
+}
+
 static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"fen", "moves", "max_depth", "poll", "on_iteration", "poll_interval", "root_moves", NULL};
+    static char *keywords[] = {"fen",           "moves",      "max_depth", "poll", "on_iteration",
+                               "poll_interval", "root_moves", "threads",   NULL};
     const char *fen;
     PyObject *moves, *poll, *on_iteration, *root_moves = Py_None;
-    int max_depth;
+    int max_depth, threads = 1;
     long long poll_interval = DEFAULT_POLL_INTERVAL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sOiOO|LO:search", keywords, &fen, &moves, &max_depth, &poll,
-                                     &on_iteration, &poll_interval, &root_moves))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sOiOO|LOi:search", keywords, &fen, &moves, &max_depth, &poll,
+                                     &on_iteration, &poll_interval, &root_moves, &threads))
         return NULL;
+    if (threads < 1 || threads > MAX_THREADS) {
+        PyErr_Format(PyExc_ValueError, "threads must be 1..%d", MAX_THREADS);
+        return NULL;
+    }
     if (!PyCallable_Check(poll) || !PyCallable_Check(on_iteration)) {
         PyErr_SetString(PyExc_TypeError, "poll and on_iteration must be callable");
         return NULL;
@@ -2068,6 +2326,10 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
     if (play_game_moves(self, &root, moves) < 0) return NULL;
     int any_legal;
     if (collect_root_moves(self, &root, root_moves, &any_legal) < 0) return NULL;
+    const int helper_count = any_legal ? threads - 1 : 0;
+    if (!ensure_helpers(self, helper_count)) return NULL;
+    pthread_t *helper_threads = helper_count ? malloc((size_t)helper_count * sizeof(pthread_t)) : NULL;
+    if (helper_count && !helper_threads) return PyErr_NoMemory();
 
     self->busy = 1;
     ++searches_running;
@@ -2088,11 +2350,28 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
     }
     self->generation = (uint8_t)((self->generation + 1) & 63);
     self->table_written = 1;
-    memset(self->killers, 0, sizeof(self->killers));
-    for (int side = 0; side < 2; ++side) /* old history still orders, but less loudly */
-        for (int i = 0; i < 64 * 64; ++i) self->history[side][i] /= 2;
+    age_heuristics(self);
     self->stack[0] = root;
     self->eval_stack[0] = EVAL_NONE;
+    self->max_depth = max_depth;
+
+    /* Lazy SMP: the helpers search the same root beside this thread until it is done; what
+     * they find reaches it through the table. Only this thread's iterations are reported. */
+    self->active_helpers = 0;
+    self->stop_helpers = 0;
+    int started = 0;
+    for (int i = 0; i < helper_count; ++i) {
+        if (!prepare_helper(self, self->helpers[i], i + 1)) {
+            PyErr_Clear(); /* out of memory for one more helper: search with fewer */
+            break;
+        }
+        self->active_helpers = i + 1; /* counted before it runs: total_nodes reads it */
+        if (pthread_create(&helper_threads[i], NULL, helper_main, self->helpers[i]) != 0) {
+            self->active_helpers = i;
+            break;
+        }
+        started = i + 1;
+    }
 
     PyObject *result = NULL;
     int failed = 0, score = 0;
@@ -2115,7 +2394,7 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
             break;
         }
         PyObject *answer = PyObject_CallFunction(on_iteration, "iiiKN", depth, self->seldepth, score,
-                                                 (unsigned long long)self->nodes, pv);
+                                                 (unsigned long long)total_nodes(self), pv);
         if (!answer) {
             failed = 2;
             break;
@@ -2132,6 +2411,13 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
         }
         if (enough) break;
     }
+    if (started) {
+        self->thread = PyEval_SaveThread(); /* the helpers stop within HELPER_POLL_INTERVAL nodes */
+        join_helpers(self, helper_threads, started);
+        PyEval_RestoreThread(self->thread);
+        self->thread = NULL;
+    }
+    free(helper_threads);
     if (failed == 1) {
         PyErr_Restore(self->error_type, self->error_value, self->error_traceback);
     } else if (failed == 2) {
@@ -2139,9 +2425,9 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
         Py_XDECREF(self->error_value);
         Py_XDECREF(self->error_traceback);
     } else {
-        PyObject *answer =
-            PyObject_CallFunction(poll, "KO", (unsigned long long)(self->nodes - self->reported), Py_False);
-        self->reported = self->nodes;
+        const u64 total = total_nodes(self);
+        PyObject *answer = PyObject_CallFunction(poll, "KO", (unsigned long long)(total - self->reported), Py_False);
+        self->reported = total;
         if (answer) {
             Py_DECREF(answer);
             result = Py_NewRef(Py_None);

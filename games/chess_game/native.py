@@ -87,6 +87,7 @@ class ChessNativeSearcher:
         on_iteration: NativeIterationSink,
         root_moves: Sequence[Any] = (),
         poll_interval: int = 4096,
+        threads: int = 1,
     ) -> None:
         """Search the ``ChessState`` ``state`` (see ``games.base.NativeSearcher``). C gets the
         game from its first position with every move since, so repetitions of the game's
@@ -108,6 +109,7 @@ class ChessNativeSearcher:
             report,
             poll_interval=max(1, poll_interval),
             root_moves=[move.uci() for move in root_moves] or None,
+            threads=max(1, threads),
         )
 
     def interrupted(self, state: Any) -> NativeIteration | None:

@@ -296,6 +296,6 @@ def settings_summary(settings: Any, game: type[GameState]) -> str:
         words, unit = game.SOLVER_WORDS  # as the settings panel names it: Othello's solver, checkers' databases
         reach = min(settings.solver_empties, game.SOLVER_REACH or settings.solver_empties)
         parts.append(f"{words[0].lower()}{words[1:]} {reach} {unit}")
-    threads = 1 if spec is not None and spec.needs_native else settings.threads  # one worker (ai.parallel.pool)
+    threads = settings.threads  # a compiled search runs them as its own threads in one worker (ai.parallel.pool)
     parts.append(f"{threads} thread{'s' if threads != 1 else ''}")
     return " · ".join(parts)

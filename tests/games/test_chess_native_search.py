@@ -459,6 +459,55 @@ def test_on_iteration_returning_true_stops_and_the_last_poll_reports_the_rest() 
     assert sum(nodes for nodes, _check in polled) == reports[-1][3]
 
 
+# ------------------------------------------------------------------ search: Lazy SMP threads
+def test_threads_search_together_and_their_nodes_are_counted() -> None:
+    """With helpers, each poll (every ``interval`` of the main thread's own nodes) reports
+    every thread's nodes since the last: more than the interval once a helper has run."""
+    interval = 1000
+    heard: list[int] = []
+    reports = search(KIWIPETE, 9, threads=2)
+    searcher = native.Searcher(SEARCH_HASH_MB)
+    searcher.search(KIWIPETE, [], 9, lambda nodes, check: heard.append(nodes), lambda *report: None, interval, None, 2)
+    assert max(heard) > interval
+    assert [report[0] for report in reports] == list(range(1, 10))
+    assert_legal_line(KIWIPETE, [], reports[-1][4])
+
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_threads_find_the_mate_and_keep_the_rules(threads: int) -> None:
+    fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1"
+    reports = search(fen, 6, threads=threads)
+    assert reports[-1][2] == MATE - 3
+    assert reports[-1][4][:3] == ["d5f6", "g7f6", "c4f7"]
+    history = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]  # Ng8 repeats the start a third time
+    reports = search(START_FEN, 6, history, threads=threads, root_moves=["f6g8"])
+    assert reports[-1][2] == 0
+
+
+def test_a_stop_ends_every_thread_and_the_searcher_searches_again() -> None:
+    searcher = native.Searcher(SEARCH_HASH_MB)
+    polls = [0]
+
+    def poll(nodes: int, check: bool) -> None:
+        polls[0] += 1
+        if polls[0] == 30:
+            raise StopSearch
+
+    with pytest.raises(StopSearch):
+        searcher.search(KIWIPETE, [], 64, poll, lambda *report: None, 1000, None, 4)
+    reports = search(KIWIPETE, 6, searcher=searcher, threads=3)  # the same helpers, joined and reused
+    assert [report[0] for report in reports] == list(range(1, 7))
+    searcher.clear()
+    reports = search(START_FEN, 5, searcher=searcher, threads=2)
+    assert_legal_line(START_FEN, [], reports[-1][4])
+
+
+@pytest.mark.parametrize("threads", [0, -1, 257])
+def test_threads_out_of_range_are_refused(threads: int) -> None:
+    with pytest.raises(ValueError, match="threads must be 1..256"):
+        search(START_FEN, 3, threads=threads)
+
+
 def test_an_exception_in_on_iteration_propagates() -> None:
     def on_iteration(*report: Any) -> None:
         raise StopSearch
