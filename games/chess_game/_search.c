@@ -27,9 +27,10 @@
  *  - a transposition table of two-entry buckets (one kept by depth, one always replaced),
  *    mate scores stored relative to the node (ply adjustment);
  *  - mate-distance pruning, check extension, internal iterative reduction;
- *  - singular extension: from depth 8, a table move whose alternatives all stay
- *    2 * depth below its (lower-bound) score in a half-depth search without it is searched
- *    a ply deeper; when the alternatives reach beta too, the node is cut (multi-cut);
+ *  - singular extension (built with -DSINGULAR_MIN_DEPTH=8; off by default: it cost 1.7
+ *    times the nodes a depth, and no gain in play was shown): a table move whose
+ *    alternatives all stay 2 * depth below its (lower-bound) score in a half-depth search
+ *    without it is searched a ply deeper; when they reach beta too, the node is cut;
  *  - at non-PV nodes: reverse futility pruning, razoring, null-move pruning
  *    (R = 3 + depth / 6 + a bonus for a large margin, verified at high depth);
  *  - per move: late move pruning, futility pruning, SEE pruning of quiet moves and losing
@@ -169,7 +170,7 @@ enum { NO_PIECE_TYPE = 0, PAWN = 1, KNIGHT, BISHOP, ROOK, QUEEN, KING };
                         * measured 49.3% (-5, -46 .. +37) over 150 games at 0.05 s: off */
 #endif
 #ifndef SINGULAR_MIN_DEPTH
-#define SINGULAR_MIN_DEPTH 8 /* singular extensions from this depth on; 0: off */
+#define SINGULAR_MIN_DEPTH 0 /* singular extensions from this depth on; 0: off (bench/STRENGTH.md, session 12) */
 #endif
 #ifndef SINGULAR_MARGIN
 #define SINGULAR_MARGIN 2 /* the other moves must stay margin * depth below the table's score */
