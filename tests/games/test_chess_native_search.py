@@ -9,8 +9,11 @@ hand-checked positions for mates, stalemates, repetitions and the fifty-move rul
 from __future__ import annotations
 
 import random
+import shutil
 import subprocess
 import sys
+import sysconfig
+from pathlib import Path
 from typing import Any
 
 import chess
@@ -260,6 +263,39 @@ def test_module_loads_without_weights_and_asks_for_them() -> None:
         "        raise SystemExit('no RuntimeError')\n"
     ) % (START_FEN, START_FEN)
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+# ------------------------------------------------------------------ build-time variants
+VARIANT_SCRIPT = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("games.chess_game._search", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+from games.chess_game import tables
+module.set_weights(tables.CURRENT_WEIGHTS)
+reports = []
+module.Searcher(8).search(sys.argv[2], [], 9, lambda nodes, check: None, lambda *report: reports.append(report), threads=2)
+print(reports[-1][2], " ".join(reports[-1][4][:3]))
+"""
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="no C compiler")
+@pytest.mark.parametrize("macros", [["-DSINGULAR_MIN_DEPTH=8"], ["-DCONT_HISTORY=1", "-DQS_CHECKS=1"]])
+def test_the_features_built_only_on_request_still_build_and_search(macros: list[str], tmp_path: Path) -> None:
+    """The switches ``bench/chess_native_variants.py`` A/Bs (off in the shipped build, see
+    bench/STRENGTH.md) must keep compiling and searching right, or the next A/B measures a
+    broken build: each variant is built and finds the mate in two at depth 9 (deep enough
+    for singular extensions to run), with two threads."""
+    source = Path(native.__file__).with_name("_search.c")
+    target = tmp_path / f"_search{sysconfig.get_config_var('EXT_SUFFIX')}"
+    include = sysconfig.get_paths()["include"]
+    flags = ["-O1", "-std=c11", "-ffp-contract=off", "-fPIC", "-shared", "-pthread", "-Wall", "-Werror"]
+    subprocess.run(["gcc", *flags, *macros, f"-I{include}", str(source), "-o", str(target)], check=True, timeout=120)
+    fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1"
+    run = subprocess.run(
+        [sys.executable, "-c", VARIANT_SCRIPT, str(target), fen], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert run.stdout.split() == [str(MATE - 3), "d5f6", "g7f6", "c4f7"]
 
 
 # ------------------------------------------------------------------ search: results
