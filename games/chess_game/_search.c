@@ -2458,7 +2458,8 @@ static PyMethodDef module_methods[] = {
 
 static PyMethodDef Searcher_methods[] = {
     {"search", (PyCFunction)(void (*)(void))Searcher_search, METH_VARARGS | METH_KEYWORDS,
-     "search(fen, moves, max_depth, poll, on_iteration, poll_interval=4096, root_moves=None) -> None\n\n"
+     "search(fen, moves, max_depth, poll, on_iteration, poll_interval=4096, root_moves=None, threads=1)\n"
+     "-> None\n\n"
      "Iterative deepening from the position after the UCI ``moves`` played from ``fen`` (their\n"
      "positions count for repetitions). After each completed depth, on_iteration(depth, seldepth,\n"
      "score, nodes, pv) hears the side to move's score in centipawns (MATE - plies when it mates,\n"
@@ -2466,7 +2467,9 @@ static PyMethodDef Searcher_methods[] = {
      "poll(nodes, True) hears the nodes every poll_interval nodes and may raise to stop it (the\n"
      "exception comes out of search; depth 1 always finishes first); poll(nodes, False) hears the\n"
      "rest once at a normal end. ``root_moves`` restricts the root (UCI searchmoves). No legal\n"
-     "move at the root: on_iteration is never called. ValueError for a bad FEN or move."},
+     "move at the root: on_iteration is never called. ``threads`` > 1 adds Lazy SMP helper threads\n"
+     "sharing the table (nodes reported are all threads'). ValueError for a bad FEN or move, or\n"
+     "threads outside 1..256."},
     {"clear", (PyCFunction)Searcher_clear, METH_NOARGS, "Forget the table, history, killers (a new game)."},
     {"interrupted", (PyCFunction)Searcher_interrupted, METH_NOARGS,
      "interrupted() -> (depth, seldepth, score, nodes, pv) or None\n\n"

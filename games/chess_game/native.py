@@ -109,7 +109,7 @@ class ChessNativeSearcher:
             report,
             poll_interval=max(1, poll_interval),
             root_moves=[move.uci() for move in root_moves] or None,
-            threads=max(1, threads),
+            threads=threads,
         )
 
     def interrupted(self, state: Any) -> NativeIteration | None:
