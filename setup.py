@@ -1,5 +1,6 @@
 """Build step for the native pieces: Othello's exact endgame solver ``games.othello._solver``
-and pattern EVAL ``games.othello._fast``, and the checkers search's move generation and EVAL
+and pattern EVAL ``games.othello._fast``, the compiled chess search ``games.chess_game._search``,
+and the checkers search's move generation and EVAL with its compiled search
 ``games.checkers._fast``.
 
 Everything else is in pyproject.toml. The extensions are optional: without a C compiler (or
@@ -33,7 +34,8 @@ setup(
         ),
         Extension(
             "games.checkers._fast",
-            sources=["games/checkers/_fast.c"],
+            sources=["games/checkers/_fast.c", "games/checkers/_search.c"],
+            depends=["games/checkers/_fast.h"],
             # no fused multiply-add: the EVAL's double must equal the Python one, bit for bit
             extra_compile_args=["-O3", "-std=c11", "-ffp-contract=off"],
             optional=True,

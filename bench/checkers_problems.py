@@ -1,6 +1,7 @@
 """Checkers problems: does the engine find the win in every published problem?
 
-Run: ``.venv/bin/python bench/checkers_problems.py [--nodes N | --time S] [--ids a,b]``.
+Run: ``.venv/bin/python bench/checkers_problems.py [--nodes N | --time S] [--ids a,b]
+[--algorithm native]`` (default: the engine's PVS, in Python).
 
 The problems (``tests/data/checkers/problems.json``, from ``shared/data/checkers``) are
 "X to play and win" positions with the sources' winning first move(s) (``key``; empty when
@@ -129,6 +130,7 @@ def main() -> None:
     parser.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES)
     parser.add_argument("--verbose", action="store_true", help="print each played-out game")
     parser.add_argument("--weights", default="", help="a checkers EVAL weights file (default: the shipped weights)")
+    parser.add_argument("--algorithm", default="pvs", help="the engine's algorithm (pvs; native: the compiled search)")
     args = parser.parse_args()
     if args.time is not None:
         limits = Limits(time=args.time)
@@ -141,7 +143,7 @@ def main() -> None:
     print(f"{'problem':<30}{'first':>8}{'key':>5}{'depth':>6}{'proof':>6}{'result':>8}{'plies':>6}{'seconds':>9}")
     solved, total = 0, 0.0
     for problem in problems:
-        result = solve(problem, limits, SearchSettings(weights=args.weights), max_plies=args.max_plies)
+        result = solve(problem, limits, SearchSettings(algorithm=args.algorithm, weights=args.weights), max_plies=args.max_plies)
         solved += result.solved
         total += result.seconds
         proof = {1: "win", 0: "-", -1: "LOSS"}[result.proof]

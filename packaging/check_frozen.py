@@ -246,6 +246,21 @@ def check_cli(executable: Path) -> str:
     return "cli: perft chess 3 = 8902; uci: uciok, go depth 3 -> bestmove; bench: minimax tree of 549946 nodes"
 
 
+NEWELL = "B:W22,K5:BK15,K6"
+"""Newell's first position (problems.json): Black plays 15-10 and wins."""
+
+
+def check_native_checkers(executable: Path) -> str:
+    """The compiled checkers search (in ``games.checkers._fast``) and the endgame databases
+    (``resources/endgames``) answer through the frozen engine."""
+    run = subprocess.run([str(executable), "analyse", "--game", "checkers", "--algorithm", "native", "--position", NEWELL,
+                          "--depth", "30"], capture_output=True, text=True, timeout=120)
+    if run.returncode != 0 or "bestmove 15-10" not in run.stdout or "win" not in run.stdout.lower():
+        raise CheckFailed(f"checkers native: Newell's 15-10 not found as a win (exit {run.returncode}): "
+                          f"{run.stdout[-300:]} {run.stderr[-300:]}")
+    return "checkers: the compiled search plays Newell's 15-10 and reports the win"
+
+
 FFO_40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
 """FFO #40: Black plays a2 for +38 (21.8M nodes for the native solver, about a second of
 CPU; the pure-Python solver would need minutes)."""
@@ -315,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         lambda: check_x11(args.executable),
         lambda: check_cli(args.executable),
         lambda: check_native_solver(args.executable),
+        lambda: check_native_checkers(args.executable),
         lambda: check_first_paint(args.executable),
     ]
     for check in checks:

@@ -52,7 +52,7 @@ class AlgorithmSpec:
         if self.needs_native and game.NATIVE_SEARCH is None:
             raise ValueError(
                 f"{self.name} cannot search {game.NAME}: it has no compiled search "
-                f"(chess has one, when its C extension is built); use {game.DEFAULT_ALGORITHM}"
+                f"(chess and checkers have one, when their C extensions are built); use {game.DEFAULT_ALGORITHM}"
             )
 
 
@@ -68,7 +68,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         AlgorithmSpec("star2", "ai.search.star2", "expectiminimax with Star2 chance pruning", True),
         AlgorithmSpec("mcts", "ai.search.mcts", "Monte Carlo tree search (UCT)", True),
         AlgorithmSpec(
-            "native", "ai.search.native", "the game's compiled PVS, for strength (chess)", False, needs_native=True
+            "native", "ai.search.native", "the game's compiled PVS, for strength (chess, checkers)", False, needs_native=True
         ),
     )
 }

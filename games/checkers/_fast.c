@@ -18,32 +18,20 @@
  * evaluation.py. Boards are Python ints in the ghost layout (35 bits).
  */
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
+#include "_fast.h"
 
-typedef uint64_t u64;
-
-#define MAX_BITS 64
-#define MAX_HOPS 16 /* a capture jumps at most 12 pieces */
-#define ROWS 8
-#define DIRECTION_COUNT 4
-
-static int loaded = 0;
+int loaded = 0;
 static int bit_count = 0;
 static PyObject *move_type = NULL;                                 /* CheckersMove */
 static PyObject *square_objects[MAX_BITS];                         /* PDN square ints */
 static PyObject *quiet_table[DIRECTION_COUNT][MAX_BITS];           /* [direction][destination bit] */
 static int directions[DIRECTION_COUNT];                            /* DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT */
-static u64 valid, centre, double_corners, move_system, edge, row_mask[ROWS];
-static u64 dog_hole[2], dog_shut[2], runaway_zone[2], back_row[2], crown_row[2];
+u64 valid, crown_row[2];
+static u64 centre, double_corners, move_system, edge, row_mask[ROWS];
+static u64 dog_hole[2], dog_shut[2], runaway_zone[2], back_row[2];
 static long move_pieces, full_set, runaway_rows;
 
-/* A jump from a bit: the jumped bit, the landing bit (-1: none that way). */
-typedef struct {
-    int middle, landing;
-} Hop;
-static Hop hops[DIRECTION_COUNT][MAX_BITS];
+Hop hops[DIRECTION_COUNT][MAX_BITS];
 
 static int on_board(int bit) { return bit >= 0 && bit < bit_count && ((valid >> bit) & 1); }
 
@@ -161,7 +149,6 @@ static PyObject *Fast_load(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-static inline int popcount(u64 board) { return __builtin_popcountll(board); }
 
 /* ------------------------------------------------------------------ captures */
 
@@ -382,29 +369,9 @@ static int trapped_king_count(u64 own_kings, u64 enemy, u64 kings, u64 empty, in
     return popcount(own_kings & ~free_kings & ~capturing);
 }
 
-#define WEIGHT_COUNT 14
-
-static PyObject *Fast_evaluate(PyObject *self, PyObject *args)
+/* The EVAL of evaluation.weighted_evaluation for Black, ``w`` in FEATURE_NAMES order. */
+double evaluate_for_black(u64 black, u64 white, u64 kings, int player, const double *w)
 {
-    PyObject *black_object, *white_object, *kings_object, *weight_tuple;
-    int player;
-    if (!PyArg_ParseTuple(args, "OOOiO!", &black_object, &white_object, &kings_object, &player, &PyTuple_Type,
-                          &weight_tuple))
-        return NULL;
-    u64 boards[3];
-    if (three_boards(black_object, white_object, kings_object, boards) < 0)
-        return NULL;
-    u64 black = boards[0], white = boards[1], kings = boards[2];
-    if (PyTuple_GET_SIZE(weight_tuple) != WEIGHT_COUNT) {
-        PyErr_SetString(PyExc_ValueError, "evaluate: 14 weights expected");
-        return NULL;
-    }
-    double w[WEIGHT_COUNT];
-    for (int i = 0; i < WEIGHT_COUNT; i++) {
-        w[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(weight_tuple, i));
-        if (w[i] == -1.0 && PyErr_Occurred())
-            return NULL;
-    }
     u64 black_men = black & ~kings, white_men = white & ~kings;
     u64 black_kings = black & kings, white_kings = white & kings;
     u64 occupied = black | white, empty = valid ^ occupied;
@@ -469,7 +436,38 @@ static PyObject *Fast_evaluate(PyObject *self, PyObject *args)
         value = value + w[12] * (double)(popcount(black_kings & edge) - popcount(white_kings & edge));
     if (w[13] != 0.0 && total)
         value = value + w[13] * ((double)(lead * full_set) / (double)total);
-    return PyFloat_FromDouble(value);
+    return value;
+}
+
+/* The weight tuple of evaluation.WEIGHT_VALUES read into ``w``: 0, or -1 with the error set. */
+int read_weights(PyObject *weight_tuple, double *w)
+{
+    if (!PyTuple_Check(weight_tuple) || PyTuple_GET_SIZE(weight_tuple) != WEIGHT_COUNT) {
+        PyErr_SetString(PyExc_ValueError, "weights: a tuple of 14 numbers expected");
+        return -1;
+    }
+    for (int i = 0; i < WEIGHT_COUNT; i++) {
+        w[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(weight_tuple, i));
+        if (w[i] == -1.0 && PyErr_Occurred())
+            return -1;
+    }
+    return 0;
+}
+
+static PyObject *Fast_evaluate(PyObject *self, PyObject *args)
+{
+    PyObject *black_object, *white_object, *kings_object, *weight_tuple;
+    int player;
+    if (!PyArg_ParseTuple(args, "OOOiO!", &black_object, &white_object, &kings_object, &player, &PyTuple_Type,
+                          &weight_tuple))
+        return NULL;
+    u64 boards[3];
+    if (three_boards(black_object, white_object, kings_object, boards) < 0)
+        return NULL;
+    double w[WEIGHT_COUNT];
+    if (read_weights(weight_tuple, w) < 0)
+        return NULL;
+    return PyFloat_FromDouble(evaluate_for_black(boards[0], boards[1], boards[2], player, w));
 }
 
 static PyMethodDef methods[] = {
@@ -482,4 +480,10 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fast", "Checkers hot paths in C.", -1, methods};
 
-PyMODINIT_FUNC PyInit__fast(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__fast(void)
+{
+    PyObject *result = PyModule_Create(&module);
+    if (result != NULL && add_searcher(result) < 0)
+        Py_CLEAR(result);
+    return result;
+}

@@ -67,7 +67,8 @@ def test_the_value_is_the_best_among_the_requested_moves(algorithm: str, depth: 
 
 PROTOCOL_ALGORITHMS = sorted(name for name, spec in ALGORITHMS.items() if not spec.needs_native)
 """The algorithms that search any game through the protocol (``native`` searches chess
-only, with its own root-move test in ``test_native_search.py``)."""
+and checkers, each with its own root-move test: ``test_native_search.py``,
+``test_checkers_native_search.py``)."""
 
 
 @pytest.mark.parametrize("algorithm", PROTOCOL_ALGORITHMS)

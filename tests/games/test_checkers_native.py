@@ -158,7 +158,7 @@ def test_native_evaluation_is_the_python_float_to_the_bit() -> None:
 
 @needs_native
 def test_native_paths_refuse_bad_input() -> None:
-    with pytest.raises(ValueError, match="14 weights"):
+    with pytest.raises(ValueError, match="14 numbers"):
         native.evaluate(0, 0, 0, BLACK, (1.0, 2.0))
     with pytest.raises(TypeError):
         native.evaluate(0, 0, 0, BLACK, ("a",) * 14)

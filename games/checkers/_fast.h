@@ -1,0 +1,40 @@
+/*
+ * What the two C files of games.checkers._fast share: _fast.c (move generation and EVAL for
+ * the Python search, and load(), which fills the geometry below from bitboards.py) and
+ * _search.c (the compiled search, Searcher, which reads that geometry and calls the EVAL).
+ */
+#ifndef PLYGROUND_CHECKERS_FAST_H
+#define PLYGROUND_CHECKERS_FAST_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+typedef uint64_t u64;
+
+#define MAX_BITS 64
+#define MAX_HOPS 16 /* a capture jumps at most 12 pieces */
+#define ROWS 8
+#define DIRECTION_COUNT 4
+#define WEIGHT_COUNT 14 /* evaluation.FEATURE_NAMES */
+
+/* A jump from a bit: the jumped bit, the landing bit (-1: none that way). */
+typedef struct {
+    int middle, landing;
+} Hop;
+
+extern int loaded;                           /* load() has run: the tables below are filled */
+extern u64 valid;                            /* every real square (bitboards.VALID) */
+extern u64 crown_row[2];                     /* where each player's men are crowned */
+extern Hop hops[DIRECTION_COUNT][MAX_BITS];  /* [DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT][bit] */
+
+static inline int popcount(u64 board) { return __builtin_popcountll(board); }
+
+/* evaluation.weighted_evaluation, Black's view, to the last bit of the Python double. */
+double evaluate_for_black(u64 black, u64 white, u64 kings, int player, const double *w);
+/* A tuple of WEIGHT_COUNT numbers into ``w``: 0, or -1 with a Python error set. */
+int read_weights(PyObject *weight_tuple, double *w);
+/* Adds the Searcher type (_search.c) to the module: 0, or -1 with a Python error set. */
+int add_searcher(PyObject *module);
+
+#endif
