@@ -23,6 +23,7 @@
 
 #include "_fast.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,10 +40,6 @@
 #define DEFAULT_POLL_INTERVAL 4096
 
 #define ASPIRATION_MIN_DEPTH 5
-#define ASPIRATION_WINDOW 30
-#define LMR_MIN_DEPTH 3
-#define RFP_MAX_DEPTH 3
-#define RFP_MARGIN 80 /* per ply of depth: reverse futility's margin (a man is 100) */
 #define HISTORY_MAX 16384
 #define TT_DEPTH_DATABASE 120 /* a database value is exact at any depth */
 
@@ -79,8 +76,39 @@ typedef struct {
     TTEntry slot[2]; /* [0] deepest, [1] newest */
 } TTBucket;
 
+/* The search's tunable numbers, per Searcher so that two settings can play each other in
+ * one process (bench/checkers_native_variants.py); the engine uses the defaults. */
+typedef struct {
+    int lmr_min_depth;          /* late move reductions from this depth (0: none) */
+    int lmr_first_moves;        /* moves searched unreduced before them at a non-PV node */
+    int rfp_max_depth;          /* reverse futility up to this depth (0: none) */
+    int rfp_margin;             /* its margin per ply (a man is 100) */
+    int single_reply_extension; /* a node with one move searches it a ply deeper (1) */
+    int aspiration_window;      /* half width of the first window, from depth 5 */
+} Parameters;
+
+static const Parameters DEFAULT_PARAMETERS = {
+    .lmr_min_depth = 3, .lmr_first_moves = 1, .rfp_max_depth = 3, .rfp_margin = 80,
+    .single_reply_extension = 0, .aspiration_window = 30,
+};
+
+#define PARAMETER_COUNT 6
+static const struct {
+    const char *name;
+    size_t offset;
+    int low, high;
+} PARAMETER_FIELDS[PARAMETER_COUNT] = {
+    {"lmr_min_depth", offsetof(Parameters, lmr_min_depth), 0, 100},
+    {"lmr_first_moves", offsetof(Parameters, lmr_first_moves), 1, 100},
+    {"rfp_max_depth", offsetof(Parameters, rfp_max_depth), 0, 100},
+    {"rfp_margin", offsetof(Parameters, rfp_margin), 0, 10000},
+    {"single_reply_extension", offsetof(Parameters, single_reply_extension), 0, 1},
+    {"aspiration_window", offsetof(Parameters, aspiration_window), 1, 10000},
+};
+
 typedef struct {
     PyObject_HEAD
+    Parameters parameters;
     TTBucket *table;
     size_t bucket_count;
     uint8_t generation;
@@ -540,11 +568,14 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int pv_n
         }
     }
 
+    const Parameters *tuned = &s->parameters;
     /* reverse futility: far enough above beta, a quiet position keeps its lead a few plies */
-    if (!pv_node && !must_capture && ply > 0 && depth > 0 && depth <= RFP_MAX_DEPTH && abs(beta) < MATE_BOUND) {
+    if (!pv_node && !must_capture && ply > 0 && depth > 0 && depth <= tuned->rfp_max_depth && abs(beta) < MATE_BOUND) {
         const int eval = evaluate(s, p);
-        if (eval - RFP_MARGIN * depth >= beta) return eval;
+        if (eval - tuned->rfp_margin * depth >= beta) return eval;
     }
+    /* a forced move (most often a capture) costs no depth, within bounds */
+    const int extension = tuned->single_reply_extension && list.count == 1 && ply < 2 * s->root_depth;
 
     score_moves(s, p, &list, ply, entry);
     const int old_alpha = alpha;
@@ -559,11 +590,11 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int pv_n
         if (count_node(s)) return 0;
         s->keys[s->root_index + ply + 1] = child->key;
         ++legal;
-        const int new_depth = depth - 1;
+        const int new_depth = depth - 1 + extension;
         int score;
         /* late move reductions: a quiet move late in the list, which offers no capture */
-        if (legal > 1 + 2 * pv_node && depth >= LMR_MIN_DEPTH && !must_capture && list.scores[i] < ORDER_KILLER &&
-            !capture_starts(child)) {
+        if (tuned->lmr_min_depth && legal > tuned->lmr_first_moves + 2 * pv_node && depth >= tuned->lmr_min_depth &&
+            !must_capture && list.scores[i] < ORDER_KILLER && !capture_starts(child)) {
             int r = 1 + (legal > 6 && depth >= 6);
             if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
             score = -search(s, ply + 1, -alpha - 1, -alpha, new_depth - r, 0);
@@ -610,7 +641,7 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int pv_n
 /* One iteration: aspiration windows around the previous score, widened on a fail. */
 static int search_root(Searcher *s, int depth, int previous)
 {
-    int delta = ASPIRATION_WINDOW, alpha = -INFINITE_SCORE, beta = INFINITE_SCORE;
+    int delta = s->parameters.aspiration_window, alpha = -INFINITE_SCORE, beta = INFINITE_SCORE;
     if (depth >= ASPIRATION_MIN_DEPTH && abs(previous) < MATE_BOUND) {
         alpha = previous - delta;
         beta = previous + delta;
@@ -723,11 +754,61 @@ static PyObject *line_list(const Move *line, int length)
     return list;
 }
 
+/* ``parameters`` (a dict of PARAMETER_FIELDS names) over the defaults: 0, or -1 with the error set. */
+static int read_parameters(PyObject *given, Parameters *out)
+{
+    *out = DEFAULT_PARAMETERS;
+    if (given == NULL || given == Py_None) return 0;
+    if (!PyDict_Check(given)) {
+        PyErr_SetString(PyExc_TypeError, "parameters must be a dict of names and ints");
+        return -1;
+    }
+    PyObject *name, *value;
+    Py_ssize_t position = 0;
+    while (PyDict_Next(given, &position, &name, &value)) {
+        int found = -1;
+        for (int i = 0; i < PARAMETER_COUNT; ++i)
+            if (PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, PARAMETER_FIELDS[i].name) == 0) found = i;
+        if (found < 0) {
+            PyErr_Format(PyExc_ValueError, "unknown search parameter %R", name);
+            return -1;
+        }
+        const long number = PyLong_AsLong(value);
+        if (number == -1 && PyErr_Occurred()) return -1;
+        if (number < PARAMETER_FIELDS[found].low || number > PARAMETER_FIELDS[found].high) {
+            PyErr_Format(PyExc_ValueError, "search parameter %s must be %d..%d", PARAMETER_FIELDS[found].name,
+                         PARAMETER_FIELDS[found].low, PARAMETER_FIELDS[found].high);
+            return -1;
+        }
+        *(int *)((char *)out + PARAMETER_FIELDS[found].offset) = (int)number;
+    }
+    return 0;
+}
+
+static PyObject *Searcher_parameters(Searcher *self, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *result = PyDict_New();
+    if (!result) return NULL;
+    for (int i = 0; i < PARAMETER_COUNT; ++i) {
+        PyObject *value = PyLong_FromLong(*(const int *)((const char *)&self->parameters + PARAMETER_FIELDS[i].offset));
+        if (!value || PyDict_SetItemString(result, PARAMETER_FIELDS[i].name, value) < 0) {
+            Py_XDECREF(value);
+            Py_DECREF(result);
+            return NULL;
+        }
+        Py_DECREF(value);
+    }
+    return result;
+}
+
 static int Searcher_init(Searcher *self, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"hash_mb", NULL};
+    static char *keywords[] = {"hash_mb", "parameters", NULL};
     int megabytes = 16;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|i:Searcher", keywords, &megabytes)) return -1;
+    PyObject *given = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|iO:Searcher", keywords, &megabytes, &given)) return -1;
+    Parameters parameters;
+    if (read_parameters(given, &parameters) < 0) return -1;
     if (megabytes < 1 || megabytes > 65536) {
         PyErr_SetString(PyExc_ValueError, "hash_mb must be 1..65536");
         return -1;
@@ -746,6 +827,7 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kwargs)
     free(self->table);
     self->table = table;
     self->bucket_count = buckets;
+    self->parameters = parameters;
     clear_tables(self);
     return 0;
 }
@@ -1021,6 +1103,8 @@ static PyMethodDef Searcher_methods[] = {
      "counters() -> (qnodes, tt_probes, tt_hits, cutoffs, first_move_cutoffs)"},
     {"hashfull", (PyCFunction)Searcher_hashfull, METH_NOARGS,
      "Permille of the table's slots written by the last search (from a sample)."},
+    {"parameters", (PyCFunction)Searcher_parameters, METH_NOARGS,
+     "parameters() -> dict: the tunable numbers this Searcher searches with."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1029,9 +1113,10 @@ static PyTypeObject SearcherType = {
     .tp_name = "games.checkers._fast.Searcher",
     .tp_basicsize = sizeof(Searcher),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Searcher(hash_mb=16): a checkers search with its own transposition table, history and\n"
-              "killers, kept from search to search until clear(). One search at a time; the GIL is\n"
-              "released while it runs.",
+    .tp_doc = "Searcher(hash_mb=16, parameters=None): a checkers search with its own transposition\n"
+              "table, history and killers, kept from search to search until clear(). ``parameters``\n"
+              "overrides tunable numbers by name (see parameters()). One search at a time; the GIL\n"
+              "is released while it runs.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Searcher_init,
     .tp_dealloc = (destructor)Searcher_dealloc,

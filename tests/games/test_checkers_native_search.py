@@ -302,3 +302,49 @@ def test_clear_hashfull_and_reuse() -> None:
     again: list[Any] = []
     searcher.search(state, 12, lambda nodes, check: None, again.append)
     assert [report.pv for report in again] == first  # deterministic from an empty table
+
+
+# ------------------------------------------------------------------ tunable numbers
+def test_parameters_default_and_override_by_name() -> None:
+    defaults = compiled._fast.Searcher(1).parameters()
+    assert defaults["lmr_min_depth"] >= 1 and defaults["aspiration_window"] > 0
+    changed = compiled._fast.Searcher(1, {"lmr_min_depth": 0, "rfp_margin": 60}).parameters()
+    assert changed == {**defaults, "lmr_min_depth": 0, "rfp_margin": 60}
+
+
+@pytest.mark.parametrize(
+    ("given", "error", "message"),
+    [
+        ({"no_such": 1}, ValueError, "unknown search parameter"),
+        ({"rfp_margin": -1}, ValueError, "0..10000"),
+        ({"lmr_first_moves": 10**30}, OverflowError, ""),
+        ({"aspiration_window": "wide"}, TypeError, ""),
+        ([("rfp_margin", 1)], TypeError, "dict"),
+    ],
+)
+def test_bad_parameters_are_refused(given: Any, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message or None):
+        compiled._fast.Searcher(1, given)
+
+
+@pytest.mark.parametrize("given", [{"lmr_min_depth": 0, "rfp_max_depth": 0}, {"single_reply_extension": 1}])
+def test_every_setting_still_finds_the_database_win(given: dict[str, int]) -> None:
+    state = CheckersState.from_text(NEWELL)
+    searcher = compiled._fast.Searcher(HASH_MB, given)
+    report = raw_search(state, 12, searcher, probe=compiled._probe, probe_pieces=5)[-1]
+    assert report[2] > compiled.MATE_BOUND and tuple(report[4][0]) == compiled.move_boards(state.parse_move("15-10"))
+
+
+def test_the_variants_bench_plays_whole_games_by_the_rules() -> None:
+    """``bench/checkers_native_variants.py`` (how the numbers above are chosen): a game at a
+    small budget ends by the rules, and a settings dict reaches its side."""
+    import importlib.util
+
+    path = DATA_DIR.parent.parent / "bench" / "checkers_native_variants.py"
+    spec = importlib.util.spec_from_file_location("checkers_native_variants", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.parameters("lmr_min_depth=0, rfp_margin=60") == {"lmr_min_depth": 0, "rfp_margin": 60}
+    results = {bench.play((("9-13", "21-17", "5-9"), black, {"lmr_min_depth": 0}, {}, 300, 300)) for black in (True, False)}
+    assert results <= {-1, 0, 1}
