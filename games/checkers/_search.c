@@ -18,11 +18,14 @@
  *    quiescence that plays out pending captures, and no null move (zugzwang is everywhere
  *    in checkers);
  *  - the endgame databases through a Python callable (probe), their wins as mates.
- * One thread searches; the GIL is released while it runs, taken back for poll and probe.
+ * threads > 1: Lazy SMP, helper threads searching the same root beside it and sharing the
+ *    table (only the thread Python called reports, polls and probes the databases).
+ * The GIL is released while it runs, taken back for poll and probe.
  */
 
 #include "_fast.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,17 +66,24 @@ typedef struct {
     int count;
 } MoveList;
 
+/* A table entry: 8 bytes, written with its key as two words (check = key ^ data) so that
+ * threads sharing the table without locks never take a torn entry for a valid one. The
+ * best move is kept as its two squares; among captures with the same ends the first
+ * generated is tried first (an ordering hint only). */
 typedef struct {
-    u64 key;
-    u64 captured;
     int16_t score;
     uint8_t depth;
-    uint8_t generation_bound; /* generation << 2 | bound */
+    uint8_t generation_bound; /* generation << 2 | bound; 0: an empty slot */
     uint8_t from, to;         /* bit numbers of the best move; 255: none */
+    uint8_t unused[2];
 } TTEntry;
 
 typedef struct {
-    TTEntry slot[2]; /* [0] deepest, [1] newest */
+    u64 check, data;
+} TTSlot;
+
+typedef struct {
+    TTSlot slot[2]; /* [0] deepest, [1] newest */
 } TTBucket;
 
 /* The search's tunable numbers, per Searcher so that two settings can play each other in
@@ -106,7 +116,7 @@ static const struct {
     {"aspiration_window", offsetof(Parameters, aspiration_window), 1, 10000},
 };
 
-typedef struct {
+typedef struct Searcher {
     PyObject_HEAD
     Parameters parameters;
     TTBucket *table;
@@ -132,6 +142,12 @@ typedef struct {
     int probe_pieces;
     PyThreadState *thread;
     PyObject *error_type, *error_value, *error_traceback;
+    /* Lazy SMP: helper threads search the same root and share the table */
+    struct Searcher **helpers; /* calloc'd plain structs, not Python objects */
+    int helper_count, active_helpers, max_depth;
+    int helper_index;          /* 0: the searcher Python called (it alone calls Python) */
+    int stop_helpers;          /* set by the main searcher when it is done */
+    const int *stop_flag;      /* a helper's: its main searcher's stop_helpers */
 } Searcher;
 
 /* ------------------------------------------------------------------ keys */
@@ -338,14 +354,23 @@ static void hold_error(Searcher *s)
     }
 }
 
+/* The nodes of this search, the helpers' included. */
+static u64 total_nodes(const Searcher *s)
+{
+    u64 total = s->nodes;
+    for (int i = 0; i < s->active_helpers; ++i) total += __atomic_load_n(&s->helpers[i]->nodes, __ATOMIC_RELAXED);
+    return total;
+}
+
 static void poll_now(Searcher *s)
 {
     s->next_poll = s->nodes + (u64)s->poll_interval;
     PyEval_RestoreThread(s->thread);
     int fail = PyErr_CheckSignals() != 0;
     if (!fail) {
-        const u64 count = s->nodes - s->reported;
-        s->reported = s->nodes;
+        const u64 total = total_nodes(s);
+        const u64 count = total - s->reported;
+        s->reported = total;
         PyObject *answer = PyObject_CallFunction(s->poll, "KO", (unsigned long long)count, Py_True);
         if (answer == NULL) fail = 1;
         Py_XDECREF(answer);
@@ -354,10 +379,20 @@ static void poll_now(Searcher *s)
     s->thread = PyEval_SaveThread();
 }
 
-/* Count a node (one per move made); 1 when the search must unwind. */
+#define HELPER_POLL_INTERVAL 1024 /* nodes between a helper's looks at its stop flag */
+
+/* Count a node (one per move made); 1 when the search must unwind. A helper never calls
+ * Python: it only looks at its main searcher's stop flag. */
 static inline int count_node(Searcher *s)
 {
-    if (++s->nodes >= s->next_poll) poll_now(s);
+    if (++s->nodes >= s->next_poll) {
+        if (s->stop_flag) {
+            s->next_poll = s->nodes + HELPER_POLL_INTERVAL;
+            if (__atomic_load_n(s->stop_flag, __ATOMIC_RELAXED)) s->stopped = 1;
+        } else {
+            poll_now(s);
+        }
+    }
     return s->stopped;
 }
 
@@ -401,37 +436,66 @@ static inline int score_from_tt(int score, int ply)
     return score > MATE_BOUND ? score - ply : score < -MATE_BOUND ? score + ply : score;
 }
 
-static const TTEntry *tt_probe(Searcher *s, u64 key)
+static inline u64 entry_word(const TTEntry *entry)
+{
+    u64 word;
+    memcpy(&word, entry, sizeof word);
+    return word;
+}
+
+/* The slot's entry into ``entry``; returns the key it was stored under (0 when empty). */
+static inline u64 read_slot(const TTSlot *slot, TTEntry *entry)
+{
+    const u64 data = __atomic_load_n(&slot->data, __ATOMIC_RELAXED);
+    const u64 check = __atomic_load_n(&slot->check, __ATOMIC_RELAXED);
+    memcpy(entry, &data, sizeof data);
+    return entry->generation_bound ? check ^ data : 0;
+}
+
+static int tt_probe(Searcher *s, u64 key, TTEntry *found)
 {
     ++s->tt_probes;
     TTBucket *bucket = &s->table[key & (s->bucket_count - 1)];
     for (int i = 0; i < 2; ++i)
-        if (bucket->slot[i].key == key && bucket->slot[i].generation_bound) {
+        if (read_slot(&bucket->slot[i], found) == key) {
             ++s->tt_hits;
-            return &bucket->slot[i];
+            return 1;
         }
-    return NULL;
+    return 0;
 }
 
 static void tt_store(Searcher *s, u64 key, int depth, int bound, int score, const Move *move, int ply)
 {
     TTBucket *bucket = &s->table[key & (s->bucket_count - 1)];
-    TTEntry *slot = &bucket->slot[0];
+    TTEntry first, second, old;
+    const u64 first_key = read_slot(&bucket->slot[0], &first), second_key = read_slot(&bucket->slot[1], &second);
     /* the first slot keeps the deepest entry of this search; the other takes the rest */
-    if (bucket->slot[1].key == key && slot->key != key)
+    TTSlot *slot = &bucket->slot[0];
+    u64 old_key = first_key;
+    old = first;
+    if ((second_key == key && first_key != key) ||
+        (first_key != key && first_key && (first.generation_bound >> 2) == s->generation && first.depth > depth)) {
         slot = &bucket->slot[1];
-    else if (slot->key != key && slot->generation_bound && (slot->generation_bound >> 2) == s->generation &&
-             slot->depth > depth)
-        slot = &bucket->slot[1];
-    if (move || slot->key != key) { /* a search that found no best move keeps the old one */
-        slot->from = move ? (uint8_t)bit_of(move->from) : 255;
-        slot->to = move ? (uint8_t)bit_of(move->to) : 255;
-        slot->captured = move ? move->captured : 0;
+        old_key = second_key;
+        old = second;
     }
-    slot->key = key;
-    slot->score = (int16_t)score_to_tt(score, ply);
-    slot->depth = (uint8_t)(depth < 0 ? 0 : depth);
-    slot->generation_bound = (uint8_t)(s->generation << 2 | bound);
+    TTEntry entry;
+    memset(&entry, 0, sizeof entry);
+    if (move) {
+        entry.from = (uint8_t)bit_of(move->from);
+        entry.to = (uint8_t)bit_of(move->to);
+    } else if (old_key == key) { /* a search that found no best move keeps the old one */
+        entry.from = old.from;
+        entry.to = old.to;
+    } else {
+        entry.from = entry.to = 255;
+    }
+    entry.score = (int16_t)score_to_tt(score, ply);
+    entry.depth = (uint8_t)(depth < 0 ? 0 : depth);
+    entry.generation_bound = (uint8_t)(s->generation << 2 | bound);
+    const u64 data = entry_word(&entry);
+    __atomic_store_n(&slot->data, data, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->check, key ^ data, __ATOMIC_RELAXED);
 }
 
 static void clear_tables(Searcher *s)
@@ -496,12 +560,13 @@ static void update_history(Searcher *s, int player, const Move *m, int bonus)
 
 static void score_moves(const Searcher *s, const Position *p, MoveList *list, int ply, const TTEntry *entry)
 {
+    int table_move_seen = 0;
     for (int i = 0; i < list->count; ++i) {
         const Move *m = &list->moves[i];
         int score;
-        if (entry && entry->from != 255 && bit_of(m->from) == entry->from && bit_of(m->to) == entry->to &&
-            m->captured == entry->captured)
-            score = ORDER_TABLE;
+        if (entry && !table_move_seen && entry->from != 255 && bit_of(m->from) == entry->from &&
+            bit_of(m->to) == entry->to)
+            score = ORDER_TABLE, table_move_seen = 1;
         else if (m->captured) /* more pieces first, kings before men */
             score = ORDER_CAPTURE + 16 * popcount(m->captured) + popcount(m->captured & p->kings);
         else if (same_move(m, &s->killers[ply][0]))
@@ -552,7 +617,8 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int pv_n
     if (depth <= 0 && !must_capture) return evaluate(s, p); /* quiet: the horizon */
     if (depth <= 0) ++s->qnodes;
 
-    const TTEntry *entry = tt_probe(s, p->key);
+    TTEntry stored;
+    const TTEntry *entry = tt_probe(s, p->key, &stored) ? &stored : NULL;
     if (entry && ply > 0 && !pv_node && entry->depth >= (depth > 0 ? depth : 0)) {
         const int score = score_from_tt(entry->score, ply), bound = entry->generation_bound & 3;
         if ((bound == BOUND_EXACT) || (bound == BOUND_LOWER && score >= beta) || (bound == BOUND_UPPER && score <= alpha))
@@ -832,8 +898,20 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kwargs)
     return 0;
 }
 
+static void free_helpers(Searcher *self)
+{
+    for (int i = 0; i < self->helper_count; ++i) {
+        free(self->helpers[i]->keys);
+        free(self->helpers[i]);
+    }
+    free(self->helpers);
+    self->helpers = NULL;
+    self->helper_count = self->active_helpers = 0;
+}
+
 static void Searcher_dealloc(Searcher *self)
 {
+    free_helpers(self);
     free(self->table);
     free(self->keys);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -855,7 +933,7 @@ static PyObject *Searcher_interrupted(Searcher *self, PyObject *Py_UNUSED(ignore
     PyObject *line = line_list(self->partial_pv, self->partial_length);
     if (!line) return NULL;
     return Py_BuildValue("iiiKN", self->partial_depth, self->partial_seldepth, self->partial_score,
-                         (unsigned long long)self->nodes, line);
+                         (unsigned long long)total_nodes(self), line);
 }
 
 static PyObject *Searcher_counters(Searcher *self, PyObject *Py_UNUSED(ignored))
@@ -872,8 +950,10 @@ static PyObject *Searcher_hashfull(Searcher *self, PyObject *Py_UNUSED(ignored))
     if (!self->table) return PyLong_FromLong(0);
     int used = 0, sampled = 0;
     for (size_t b = 0; b < self->bucket_count && sampled < HASHFULL_SAMPLE; ++b)
-        for (int i = 0; i < 2; ++i, ++sampled)
-            used += self->table[b].slot[i].generation_bound && (self->table[b].slot[i].generation_bound >> 2) == self->generation;
+        for (int i = 0; i < 2; ++i, ++sampled) {
+            TTEntry entry;
+            used += read_slot(&self->table[b].slot[i], &entry) != 0 && (entry.generation_bound >> 2) == self->generation;
+        }
     return PyLong_FromLong(sampled ? used * 1000 / sampled : 0);
 }
 
@@ -950,6 +1030,73 @@ static int collect_root_moves(Searcher *self, const Position *root, PyObject *ro
     return 0;
 }
 
+/* At least ``count`` helper structs: 1, or 0 with MemoryError set. */
+static int ensure_helpers(Searcher *self, int count)
+{
+    if (count <= self->helper_count) return 1;
+    Searcher **grown = realloc(self->helpers, (size_t)count * sizeof(Searcher *));
+    if (!grown) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    self->helpers = grown;
+    while (self->helper_count < count) {
+        Searcher *helper = calloc(1, sizeof(Searcher));
+        if (!helper) {
+            PyErr_NoMemory();
+            return 0;
+        }
+        self->helpers[self->helper_count++] = helper;
+    }
+    return 1;
+}
+
+/* Helper ``index`` set to search this search's root: the shared table, copies of the rest. */
+static int prepare_helper(Searcher *self, Searcher *helper, int index)
+{
+    const size_t capacity = (size_t)self->root_index + MAX_PLY + 4;
+    if (capacity > helper->keys_capacity) {
+        u64 *keys = realloc(helper->keys, capacity * sizeof(u64));
+        if (!keys) return 0;
+        helper->keys = keys;
+        helper->keys_capacity = capacity;
+    }
+    memcpy(helper->keys, self->keys, ((size_t)self->root_index + 1) * sizeof(u64));
+    helper->root_index = self->root_index;
+    helper->parameters = self->parameters;
+    helper->table = self->table;
+    helper->bucket_count = self->bucket_count;
+    helper->generation = self->generation;
+    memcpy(helper->weights, self->weights, sizeof helper->weights);
+    memcpy(helper->history, self->history, sizeof helper->history);
+    memset(helper->killers, 0, sizeof helper->killers);
+    helper->stack[0] = self->stack[0];
+    helper->root_moves = self->root_moves;
+    helper->nodes = helper->qnodes = helper->tt_probes = helper->tt_hits = 0;
+    helper->cutoffs = helper->first_move_cutoffs = 0;
+    helper->stopped = helper->deferred = 0;
+    helper->completed_depth = helper->partial_depth = 0;
+    helper->next_poll = HELPER_POLL_INTERVAL;
+    helper->stop_flag = &self->stop_helpers;
+    helper->probe = NULL;
+    helper->max_depth = self->max_depth;
+    helper->helper_index = index;
+    return 1;
+}
+
+/* A helper thread: iterative deepening until its main searcher says stop (odd helpers a
+ * ply ahead, so that the threads do not all search the same depth). */
+static void *helper_main(void *argument)
+{
+    Searcher *helper = argument;
+    int score = 0;
+    for (int depth = 1 + (helper->helper_index & 1); depth <= helper->max_depth && !helper->stopped; ++depth) {
+        helper->root_depth = depth;
+        score = search_root(helper, depth, score);
+    }
+    return NULL;
+}
+
 static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"position", "history",    "max_depth", "poll",  "on_iteration", "weights",
@@ -1017,6 +1164,28 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
         for (int from = 0; from < MAX_BITS; ++from)
             for (int to = 0; to < MAX_BITS; ++to) self->history[side][from][to] /= 2;
     self->stack[0] = root;
+    self->max_depth = max_depth;
+
+    /* Lazy SMP: the helpers search the same root beside this thread until it is done; what
+     * they find reaches it through the table. Only this thread's iterations are reported. */
+    const int helper_count = self->root_moves.count ? threads - 1 : 0;
+    pthread_t *helper_threads = helper_count ? malloc((size_t)helper_count * sizeof(pthread_t)) : NULL;
+    int started = 0;
+    self->active_helpers = 0;
+    self->stop_helpers = 0;
+    if (helper_count && (!helper_threads || !ensure_helpers(self, helper_count))) {
+        PyErr_Clear(); /* out of memory for helpers: search alone */
+    } else {
+        for (int i = 0; i < helper_count; ++i) {
+            if (!prepare_helper(self, self->helpers[i], i + 1)) break;
+            self->active_helpers = i + 1; /* counted before it runs: total_nodes reads it */
+            if (pthread_create(&helper_threads[i], NULL, helper_main, self->helpers[i]) != 0) {
+                self->active_helpers = i;
+                break;
+            }
+            started = i + 1;
+        }
+    }
 
     int failed = 0, score = 0;
     for (int depth = 1; self->root_moves.count && depth <= max_depth; ++depth) {
@@ -1037,7 +1206,7 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
             break;
         }
         PyObject *answer = PyObject_CallFunction(on_iteration, "iiiKN", depth, self->seldepth, score,
-                                                 (unsigned long long)self->nodes, pv);
+                                                 (unsigned long long)total_nodes(self), pv);
         if (!answer) {
             failed = 2;
             break;
@@ -1054,6 +1223,14 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
         }
         if (enough) break;
     }
+    if (started) {
+        __atomic_store_n(&self->stop_helpers, 1, __ATOMIC_RELAXED);
+        self->thread = PyEval_SaveThread(); /* the helpers stop within HELPER_POLL_INTERVAL nodes */
+        for (int i = 0; i < started; ++i) pthread_join(helper_threads[i], NULL);
+        PyEval_RestoreThread(self->thread);
+        self->thread = NULL;
+    }
+    free(helper_threads);
     PyObject *result = NULL;
     if (failed == 1) {
         PyErr_Restore(self->error_type, self->error_value, self->error_traceback);
@@ -1062,9 +1239,9 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
         Py_XDECREF(self->error_value);
         Py_XDECREF(self->error_traceback);
     } else {
-        PyObject *answer =
-            PyObject_CallFunction(poll, "KO", (unsigned long long)(self->nodes - self->reported), Py_False);
-        self->reported = self->nodes;
+        const u64 total = total_nodes(self);
+        PyObject *answer = PyObject_CallFunction(poll, "KO", (unsigned long long)(total - self->reported), Py_False);
+        self->reported = total;
         if (answer) {
             Py_DECREF(answer);
             result = Py_NewRef(Py_None);
@@ -1074,7 +1251,7 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
     self->poll = NULL;
     Py_DECREF(poll);
     Py_CLEAR(self->probe);
-    self->busy = 0;
+    self->busy = 0; /* the helpers' node counts stay readable until the next search */
     return result;
 }
 
@@ -1092,8 +1269,8 @@ static PyMethodDef Searcher_methods[] = {
      "always finishes first); poll(nodes, False) hears the rest once at a normal end.\n"
      "``root_moves`` restricts the root. probe(black, white, kings, player) -> (outcome, plies)\n"
      "or None is asked at positions of at most ``probe_pieces`` pieces (the endgame databases).\n"
-     "No legal move at the root: on_iteration is never called. ``threads`` (1..256) is accepted\n"
-     "for the engine's protocol; one thread searches."},
+     "No legal move at the root: on_iteration is never called. ``threads`` > 1 (up to 256) adds\n"
+     "Lazy SMP helper threads sharing the table (the nodes reported are all threads')."},
     {"clear", (PyCFunction)Searcher_clear, METH_NOARGS, "Forget the table, history, killers (a new game)."},
     {"interrupted", (PyCFunction)Searcher_interrupted, METH_NOARGS,
      "interrupted() -> (depth, seldepth, score, nodes, pv) or None\n\n"

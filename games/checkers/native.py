@@ -6,8 +6,9 @@ is decided deep: the tempo of a men ending ("the move") shows 20 plies and more 
 Cresswell's problem in ``problems.json`` stayed open at a million nodes. The C search plays
 the same rules with the same EVAL (``_fast.c``'s, equal to the Python double) and the same
 endgame databases at ~100 times the speed, with PVS, a table, killers, history, late move
-reductions and quiescence over pending captures. It is the engine's ``native`` algorithm
-for checkers; every other algorithm stays the readable Python one.
+reductions and quiescence over pending captures, and Lazy SMP threads (the pool gives it
+every core). It is the engine's ``native`` algorithm for checkers; every other algorithm
+stays the readable Python one.
 
 It lives in the optional extension ``games.checkers._fast`` (``Searcher``), so it is
 missing exactly when the other checkers hot paths are (no C compiler at install time, or
@@ -91,8 +92,8 @@ class CheckersNativeSearcher:
         threads: int = 1,
     ) -> None:
         """Search the ``CheckersState`` ``state`` (see ``games.base.NativeSearcher``); the
-        game's earlier positions count for repetitions as in the Python search. One thread
-        searches whatever ``threads`` says."""
+        game's earlier positions count for repetitions as in the Python search. ``threads`` >
+        1: Lazy SMP helper threads share the table (only the first probes the databases)."""
         root = state.copy()
 
         def report(depth: int, seldepth: int, score: int, nodes: int, pv: list[MoveBoards]) -> bool:

@@ -559,25 +559,27 @@ def test_workers_and_memory_go_when_the_parent_dies(death: str) -> None:
 
 
 # ---------------------------------------------------------------- the compiled search
-@pytest.mark.skipif(games.get_game("chess").NATIVE_SEARCH is None, reason="the compiled chess search is not built")
-def test_the_compiled_search_runs_on_one_worker_and_stops_on_request(two_workers: EnginePool) -> None:
+@pytest.mark.parametrize("game", ["chess", "checkers"])
+def test_the_compiled_search_runs_on_one_worker_and_stops_on_request(two_workers: EnginePool, game: str) -> None:
     """``native`` keeps its table in its own process: one worker, which runs ``threads``
     threads of its own (Lazy SMP); its events stream through the pool, and a stop answers
     at once."""
-    one_thread = request("chess", algorithm="native", depth=8)
+    if games.get_game(game).NATIVE_SEARCH is None:
+        pytest.skip(f"the compiled {game} search is not built")
+    one_thread = request(game, algorithm="native", depth=8)
     one_thread = dataclasses.replace(one_thread, settings=dataclasses.replace(one_thread.settings, threads=1))
     finished = answer(two_workers, one_thread)
-    alone = search(games.new_game("chess"), SearchSettings(algorithm="native", book=False, tt_megabytes=8), Limits(depth=8))
+    alone = search(games.new_game(game), SearchSettings(algorithm="native", book=False, tt_megabytes=8), Limits(depth=8))
     assert finished.error is None and finished.depth == 8
     assert finished.nodes == alone.nodes and finished.best_move == alone.best_move  # one worker's tree
-    two_threads = answer(two_workers, request("chess", algorithm="native", depth=8))  # threads=2
+    two_threads = answer(two_workers, request(game, algorithm="native", depth=8))  # threads=2
     assert two_threads.error is None and two_threads.depth == 8
-    assert two_threads.best_move in games.new_game("chess").legal_moves()
+    assert two_threads.best_move in games.new_game(game).legal_moves()
     collector = Collector()
-    search_id = two_workers.submit(request("chess", algorithm="native"), collector)  # no limit
+    search_id = two_workers.submit(request(game, algorithm="native"), collector)  # no limit
     collector.next_of(Iteration)
     asked = time.perf_counter()
     two_workers.move_now(search_id)
     stopped = collector.next_of(Finished)
-    assert stopped.stopped and stopped.best_move in games.new_game("chess").legal_moves()
+    assert stopped.stopped and stopped.best_move in games.new_game(game).legal_moves()
     assert time.perf_counter() - asked < 1.0

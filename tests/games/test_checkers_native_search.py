@@ -262,8 +262,56 @@ def test_threads_out_of_range_are_refused(threads: int) -> None:
         raw_search(CheckersState.initial(), 2, threads=threads)
 
 
-def test_threads_are_accepted_and_one_thread_searches() -> None:
-    assert raw_search(CheckersState.initial(), 6, threads=2)[-1][4]
+def test_threads_search_together_and_their_nodes_are_counted() -> None:
+    """With helpers, each poll still comes every ``interval`` of the main thread's nodes but
+    reports every thread's: the polls add up to more than the main thread alone searched."""
+    state = CheckersState.from_text(MIDGAME)
+    heard: list[int] = []
+
+    def poll(nodes: int, check: bool) -> None:
+        heard.append(nodes)
+        if len(heard) == 30:
+            raise StopSearch
+
+    with pytest.raises(StopSearch):
+        compiled._fast.Searcher(HASH_MB).search(
+            (state.black, state.white, state.kings, state.player, 0), [], 60, poll, lambda *report: None,
+            tuple(WEIGHT_VALUES(CheckersState.weights)), poll_interval=2000, threads=2,
+        )
+    assert sum(heard) > 30 * 2000
+
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_threads_keep_the_rules_and_find_the_wins(threads: int) -> None:
+    state = CheckersState.from_text(NEWELL)
+    report = raw_search(state, 14, threads=threads, probe=compiled._probe, probe_pieces=5)[-1]
+    assert report[2] > compiled.MATE_BOUND and tuple(report[4][0]) == compiled.move_boards(state.parse_move("15-10"))
+    drawn = CheckersState.from_text(REPEATING)
+    for name in SHUTTLE + ("29-25",):
+        drawn.play(drawn.parse_move(name))
+    report = raw_search(drawn, 8, threads=threads)[-1]
+    assert report[2] == 0 and tuple(report[4][0]) == compiled.move_boards(drawn.parse_move("5-1"))
+
+
+def test_a_stop_ends_every_thread_and_the_searcher_searches_again() -> None:
+    searcher = compiled._fast.Searcher(HASH_MB)
+    state = CheckersState.initial()
+    polls = [0]
+
+    def poll(nodes: int, check: bool) -> None:
+        polls[0] += 1
+        if polls[0] == 5:
+            raise StopSearch
+
+    for _ in range(3):
+        polls[0] = 0
+        with pytest.raises(StopSearch):
+            searcher.search(
+                (state.black, state.white, state.kings, state.player, 0), [], 60, poll, lambda *report: None,
+                tuple(WEIGHT_VALUES(CheckersState.weights)), poll_interval=5000, threads=4,
+            )
+    searcher.clear()
+    assert raw_search(state, 10, searcher, threads=3)[-1][0] == 10
 
 
 @pytest.mark.parametrize(
