@@ -1,10 +1,11 @@
 """A/B of the compiled checkers search's tunable numbers, by match.
 
     .venv/bin/python bench/checkers_native_variants.py --a lmr_min_depth=0 --b "" \\
-        --nodes 100000 [--openings 40] [--seed 1] [--threads 2]
+        --nodes 100000 [--openings 40] [--seed 1] [--threads 2] [--a-weights FILE]
 
 Each side is a ``games.checkers._fast.Searcher`` made with its ``parameters`` (names from
-``Searcher().parameters()``; empty: the defaults the engine uses). Each opening of the ACF
+``Searcher().parameters()``; empty: the defaults the engine uses) and its EVAL weights
+(``--a-weights``/``--b-weights``: a weights file; default: the shipped ones). Each opening of the ACF
 3-move deck (``ai.match.openings``, in the seeded order) is played twice, each side once
 with Black, a fixed number of nodes a move (repeatable on a busy machine; a forced move is
 played without a search), to the game's end by its rules or ``--max-plies`` (a draw). The
@@ -27,7 +28,8 @@ from ai.match.stats import MatchStatistics, format_elo  # noqa: E402
 from games.checkers import CheckersState  # noqa: E402
 from games.checkers import native as compiled  # noqa: E402
 from games.checkers.endgame import DATABASE_PIECES  # noqa: E402
-from games.checkers.evaluation import WEIGHT_VALUES  # noqa: E402
+from games.checkers.evaluation import DEFAULT_WEIGHTS, FEATURE_NAMES, WEIGHT_VALUES  # noqa: E402
+from games.weights import named_numbers, read_weights  # noqa: E402
 
 HASH_MB = 16
 
@@ -46,7 +48,13 @@ def parameters(text: str) -> dict[str, int]:
     return found
 
 
-def best_move(searcher: Any, state: CheckersState, nodes: int) -> Any:
+def weight_values(path: str) -> tuple[float, ...]:
+    """The EVAL weights of the file at ``path`` (empty: the shipped ones) in C's order."""
+    weights = named_numbers(read_weights(path, "checkers"), FEATURE_NAMES, "checkers") if path else DEFAULT_WEIGHTS
+    return tuple(float(weight) for weight in WEIGHT_VALUES(weights))
+
+
+def best_move(searcher: Any, state: CheckersState, nodes: int, weights: tuple[float, ...]) -> Any:
     """The move a search of ``nodes`` nodes chooses: the last completed iteration's, or the
     cut one's when it found a better root move."""
     used = [0]
@@ -64,7 +72,7 @@ def best_move(searcher: Any, state: CheckersState, nodes: int) -> Any:
             100,
             poll,
             lambda *report: lines.append(report[4]),
-            tuple(float(weight) for weight in WEIGHT_VALUES(CheckersState.weights)),
+            weights,
             poll_interval=min(nodes, 4096),
             probe=compiled._probe,
             probe_pieces=DATABASE_PIECES,
@@ -79,7 +87,7 @@ def best_move(searcher: Any, state: CheckersState, nodes: int) -> Any:
 
 def play(job: tuple[Any, ...]) -> int:
     """One game: +1 when side A wins, -1 when B does, 0 a draw."""
-    opening, a_black, a_spec, b_spec, nodes, max_plies = job
+    opening, a_black, a_spec, b_spec, nodes, max_plies, a_weights, b_weights = job
     state = CheckersState.initial()
     for name in opening:
         state.play(state.parse_move(name))
@@ -89,8 +97,8 @@ def play(job: tuple[Any, ...]) -> int:
     plies = 0
     while not state.is_terminal() and plies < max_plies:
         moves = state.legal_moves()
-        searcher = a if state.to_move() == a_player else b
-        state.play(moves[0] if len(moves) == 1 else best_move(searcher, state, nodes))
+        searcher, weights = (a, a_weights) if state.to_move() == a_player else (b, b_weights)
+        state.play(moves[0] if len(moves) == 1 else best_move(searcher, state, nodes, weights))
         plies += 1
     if not state.is_terminal() or state.utility(a_player) == 0:
         return 0
@@ -101,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--a", default="", help="side A's parameters, e.g. lmr_min_depth=0,rfp_margin=60")
     parser.add_argument("--b", default="", help="side B's parameters (default: the engine's)")
+    parser.add_argument("--a-weights", default="", help="side A's EVAL weights file (default: the shipped weights)")
+    parser.add_argument("--b-weights", default="", help="side B's EVAL weights file")
     parser.add_argument("--nodes", type=int, default=100_000, help="nodes a move")
     parser.add_argument("--openings", type=int, default=156, help="how many 3-move openings (each played twice)")
     parser.add_argument("--seed", type=int, default=1, help="the openings' order")
@@ -111,11 +121,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"the compiled checkers search is not built: {compiled.NATIVE_SEARCH_BACKEND}", file=sys.stderr)
         return 2
     a_spec, b_spec = parameters(args.a), parameters(args.b)
-    print(f"A: {compiled._fast.Searcher(1, a_spec).parameters()}")
-    print(f"B: {compiled._fast.Searcher(1, b_spec).parameters()}")
+    a_weights, b_weights = weight_values(args.a_weights), weight_values(args.b_weights)
+    print(f"A: {compiled._fast.Searcher(1, a_spec).parameters()} weights {args.a_weights or 'shipped'}")
+    print(f"B: {compiled._fast.Searcher(1, b_spec).parameters()} weights {args.b_weights or 'shipped'}")
     openings = built_in("checkers", args.seed)[: args.openings]
     jobs = [
-        (opening.moves, a_black, a_spec, b_spec, args.nodes, args.max_plies)
+        (opening.moves, a_black, a_spec, b_spec, args.nodes, args.max_plies, a_weights, b_weights)
         for opening in openings
         for a_black in (True, False)
     ]

@@ -394,5 +394,12 @@ def test_the_variants_bench_plays_whole_games_by_the_rules() -> None:
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     assert bench.parameters("lmr_min_depth=0, rfp_margin=60") == {"lmr_min_depth": 0, "rfp_margin": 60}
-    results = {bench.play((("9-13", "21-17", "5-9"), black, {"lmr_min_depth": 0}, {}, 300, 300)) for black in (True, False)}
+    shipped = bench.weight_values("")
+    assert shipped == tuple(WEIGHT_VALUES(CheckersState.weights))
+    tuned = bench.weight_values(str(DATA_DIR.parent.parent / "bench" / "checkers_tuned.json"))
+    assert tuned != shipped and len(tuned) == len(shipped)
+    results = {
+        bench.play((("9-13", "21-17", "5-9"), black, {"lmr_min_depth": 0}, {}, 300, 300, tuned, shipped))
+        for black in (True, False)
+    }
     assert results <= {-1, 0, 1}
