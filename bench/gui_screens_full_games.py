@@ -114,10 +114,10 @@ def human_may_move(session: GameSession) -> bool:
     return session.is_over or (session.can_human_move() and session.state.to_move() == HUMAN_SIDE)
 
 
-def play_whole_game(window: MainWindow, game: str, seconds: float, seed: int) -> GameSession:
+def play_whole_game(window: MainWindow, game: str, seconds: float, seed: int, algorithm: str = "pvs") -> GameSession:
     choose, enter = HANDS[game]
     rng = random.Random(seed)
-    computer = PlayerConfig(kind=COMPUTER, strength="time", seconds=seconds).for_game(game)
+    computer = PlayerConfig(kind=COMPUTER, algorithm=algorithm, strength="time", seconds=seconds).for_game(game)
     session = window.start_game(game, (PlayerConfig(kind=HUMAN), computer), manual_dice=False)
     failures: list[str] = []
     session.engine_failed.connect(failures.append)
@@ -144,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=0.1, help="the computer's time a move")
     parser.add_argument("--size", choices=list(SIZES), default="small")
     parser.add_argument("--seed", type=int, default=20261124)
+    parser.add_argument("--algorithm", default="pvs", help="the computer's algorithm, where the game offers it (native)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -156,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
             apply_theme(app, "light")  # type: ignore[arg-type]
             window.set_theme("light")
             started = time.monotonic()
-            session = play_whole_game(window, game, args.seconds, args.seed)
+            session = play_whole_game(window, game, args.seconds, args.seed, args.algorithm)
             print(f"{game}: {session.status_text()} after {len(session.history)} plies "
                   f"({time.monotonic() - started:.0f} s)")
             for theme in ("light", "dark"):
