@@ -198,6 +198,9 @@ class EnginePool:
         self._ids = itertools.count(1)
         self._tokens = itertools.count(1)
         self._table_signature: tuple[object, ...] | None = None
+        self._clears = 0
+        """How many ``clear_table`` calls have taken effect: a worker that has seen fewer
+        forgets what it keeps of its own (a compiled search's table) before its next task."""
         self._closed = False
         self._wake_lock = threading.Lock()
         self._wake_reader, self._wake_writer = os.pipe()
@@ -477,6 +480,7 @@ class EnginePool:
             if kind == "clear":
                 self._table.clear()
                 self._table_signature = None
+                self._clears += 1
             elif kind == "table":
                 self._table.close()
                 self._table = item
@@ -598,6 +602,7 @@ class EnginePool:
                 role=part.role,
                 table_name=self._table.name,
                 tree_signature=tree_signature(part.request.settings),
+                clears=self._clears,
             )
             part.worker = worker.index
             part.attempts += 1

@@ -72,6 +72,10 @@ class Task:
     tree_signature: tuple[object, ...]
     """The settings the shared table's scores belong to; the pool cleared the table if they
     changed, so the worker's search must never clear it (see ``ai.search.common``)."""
+    clears: int = 0
+    """The pool's count of ``clear_table`` calls (UCI ``ucinewgame``, a new game): a worker
+    that has seen fewer first forgets what it keeps itself (``engine.clear_memory``: a
+    compiled search's table and history live in the worker, not in the shared table)."""
 
 
 QUIT: Final = "quit"
@@ -103,6 +107,7 @@ class _Runner:
         self.index = index
         self.parent = parent
         self.table: SharedTable | None = None
+        self.clears = 0
 
     def parent_alive(self) -> bool:
         return self.parent is None or self.parent.is_alive()
@@ -166,6 +171,9 @@ class _Runner:
                 send((NODES, token, index, event.nodes))
 
         request = task.request
+        if task.clears != self.clears:
+            engine.clear_memory()
+            self.clears = task.clears
         try:
             prepared = engine.prepare(request)
             table = self.attach(task.table_name)

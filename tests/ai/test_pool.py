@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 import games
-from ai.engine import search
+from ai.engine import clear_memory, search
 from ai.events import Finished, Iteration, Progress, SearchEvent
 from ai.parallel import EnginePool
 from ai.parallel import pool as pool_module
@@ -560,6 +560,24 @@ def test_workers_and_memory_go_when_the_parent_dies(death: str) -> None:
 
 # ---------------------------------------------------------------- the compiled search
 @pytest.mark.parametrize("game", ["chess", "checkers"])
+def test_a_cleared_table_also_clears_the_compiled_search_in_its_worker(two_workers: EnginePool, game: str) -> None:
+    """The compiled search keeps its own table in the worker that runs it: the same search
+    again reuses it (fewer nodes), and after ``clear_table`` (UCI ``ucinewgame``, a new game)
+    it starts from nothing again (the first search's count exactly)."""
+    if games.get_game(game).NATIVE_SEARCH is None:
+        pytest.skip(f"the compiled {game} search is not built")
+    one_thread = request(game, algorithm="native", depth=9)
+    one_thread = dataclasses.replace(one_thread, settings=dataclasses.replace(one_thread.settings, threads=1))
+    first = answer(two_workers, one_thread)
+    again = answer(two_workers, one_thread)
+    two_workers.clear_table()
+    cleared = answer(two_workers, one_thread)
+    assert again.nodes < first.nodes
+    assert cleared.nodes == first.nodes and cleared.best_move == first.best_move
+
+
+# ---------------------------------------------------------------- the compiled search
+@pytest.mark.parametrize("game", ["chess", "checkers"])
 def test_the_compiled_search_runs_on_one_worker_and_stops_on_request(two_workers: EnginePool, game: str) -> None:
     """``native`` keeps its table in its own process: one worker, which runs ``threads``
     threads of its own (Lazy SMP); its events stream through the pool, and a stop answers
@@ -568,6 +586,8 @@ def test_the_compiled_search_runs_on_one_worker_and_stops_on_request(two_workers
         pytest.skip(f"the compiled {game} search is not built")
     one_thread = request(game, algorithm="native", depth=8)
     one_thread = dataclasses.replace(one_thread, settings=dataclasses.replace(one_thread.settings, threads=1))
+    two_workers.clear_table()  # both from an empty table: the worker's and this process's
+    clear_memory()
     finished = answer(two_workers, one_thread)
     alone = search(games.new_game(game), SearchSettings(algorithm="native", book=False, tt_megabytes=8), Limits(depth=8))
     assert finished.error is None and finished.depth == 8
