@@ -28,6 +28,7 @@ setup(
         Extension(
             "games.chess_game._search",
             sources=["games/chess_game/_search.c"],
+            depends=["games/_native_search.h"],
             # no fused multiply-add: the EVAL must equal the Python one, bit for bit
             extra_compile_args=["-O3", "-std=c11", "-ffp-contract=off"],
             optional=True,
@@ -35,7 +36,7 @@ setup(
         Extension(
             "games.checkers._fast",
             sources=["games/checkers/_fast.c", "games/checkers/_search.c"],
-            depends=["games/checkers/_fast.h"],
+            depends=["games/checkers/_fast.h", "games/_native_search.h"],
             # no fused multiply-add: the EVAL's double must equal the Python one, bit for bit
             extra_compile_args=["-O3", "-std=c11", "-ffp-contract=off"],
             optional=True,

@@ -25,7 +25,6 @@
 
 #include "_fast.h"
 
-#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +38,6 @@
 #define MAX_MOVES 128
 #define NO_PROGRESS_LIMIT 80  /* state.NO_PROGRESS_LIMIT */
 #define SHORTEST_REPEAT 4     /* state.SHORTEST_REPEAT_PLIES */
-#define MAX_THREADS 256
 #define DEFAULT_POLL_INTERVAL 4096
 
 #define ASPIRATION_MIN_DEPTH 5
@@ -145,10 +143,15 @@ typedef struct Searcher {
     /* Lazy SMP: helper threads search the same root and share the table */
     struct Searcher **helpers; /* calloc'd plain structs, not Python objects */
     int helper_count, active_helpers, max_depth;
-    int helper_index;          /* 0: the searcher Python called (it alone calls Python) */
     int stop_helpers;          /* set by the main searcher when it is done */
-    const int *stop_flag;      /* a helper's: its main searcher's stop_helpers */
+    const int *stop_flag;      /* a helper's: its main searcher's stop_helpers; NULL: the main one */
 } Searcher;
+
+static int search_root(Searcher *s, int depth, int previous);
+static int prepare_helper(Searcher *self, Searcher *helper, int index);
+static PyObject *line_list(const Move *line, int length);
+static void clear_tables(Searcher *s);
+#include "../_native_search.h"
 
 /* ------------------------------------------------------------------ keys */
 
@@ -343,59 +346,6 @@ static inline int same_move(const Move *a, const Move *b)
 
 /* ------------------------------------------------------------------ Python calls */
 
-static void hold_error(Searcher *s)
-{
-    PyErr_Fetch(&s->error_type, &s->error_value, &s->error_traceback);
-    if (s->completed_depth == 0) {
-        s->deferred = 1; /* depth 1 always finishes: there must be a best move */
-        s->next_poll = UINT64_MAX;
-    } else {
-        s->stopped = 1;
-    }
-}
-
-/* The nodes of this search, the helpers' included. */
-static u64 total_nodes(const Searcher *s)
-{
-    u64 total = s->nodes;
-    for (int i = 0; i < s->active_helpers; ++i) total += __atomic_load_n(&s->helpers[i]->nodes, __ATOMIC_RELAXED);
-    return total;
-}
-
-static void poll_now(Searcher *s)
-{
-    s->next_poll = s->nodes + (u64)s->poll_interval;
-    PyEval_RestoreThread(s->thread);
-    int fail = PyErr_CheckSignals() != 0;
-    if (!fail) {
-        const u64 total = total_nodes(s);
-        const u64 count = total - s->reported;
-        s->reported = total;
-        PyObject *answer = PyObject_CallFunction(s->poll, "KO", (unsigned long long)count, Py_True);
-        if (answer == NULL) fail = 1;
-        Py_XDECREF(answer);
-    }
-    if (fail) hold_error(s);
-    s->thread = PyEval_SaveThread();
-}
-
-#define HELPER_POLL_INTERVAL 1024 /* nodes between a helper's looks at its stop flag */
-
-/* Count a node (one per move made); 1 when the search must unwind. A helper never calls
- * Python: it only looks at its main searcher's stop flag. */
-static inline int count_node(Searcher *s)
-{
-    if (++s->nodes >= s->next_poll) {
-        if (s->stop_flag) {
-            s->next_poll = s->nodes + HELPER_POLL_INTERVAL;
-            if (__atomic_load_n(s->stop_flag, __ATOMIC_RELAXED)) s->stopped = 1;
-        } else {
-            poll_now(s);
-        }
-    }
-    return s->stopped;
-}
-
 /* The databases' value of ``p`` for the side to move at ``ply``, as a search score; 0 in
  * ``found`` when they do not hold it (or the probe failed, which stops the search). */
 static int probe_database(Searcher *s, const Position *p, int ply, int *found)
@@ -425,16 +375,6 @@ static int probe_database(Searcher *s, const Position *p, int ply, int *found)
 }
 
 /* ------------------------------------------------------------------ table */
-
-static inline int score_to_tt(int score, int ply)
-{
-    return score > MATE_BOUND ? score + ply : score < -MATE_BOUND ? score - ply : score;
-}
-
-static inline int score_from_tt(int score, int ply)
-{
-    return score > MATE_BOUND ? score - ply : score < -MATE_BOUND ? score + ply : score;
-}
 
 static inline u64 entry_word(const TTEntry *entry)
 {
@@ -530,22 +470,6 @@ static int is_repetition(const Searcher *s, const Position *p, int ply)
         if (++seen >= 2) return 1;
     }
     return 0;
-}
-
-static void update_pv(Searcher *s, int ply, const Move *m)
-{
-    s->pv[ply][ply] = *m;
-    for (int i = ply + 1; i < s->pv_length[ply + 1]; ++i) s->pv[ply][i] = s->pv[ply + 1][i];
-    s->pv_length[ply] = s->pv_length[ply + 1] > ply + 1 ? s->pv_length[ply + 1] : ply + 1;
-}
-
-static void record_partial(Searcher *s, int score)
-{
-    s->partial_depth = s->root_depth;
-    s->partial_score = score;
-    s->partial_seldepth = s->seldepth;
-    s->partial_length = s->pv_length[0];
-    memcpy(s->partial_pv, s->pv[0], sizeof(Move) * (size_t)s->pv_length[0]);
 }
 
 static void update_history(Searcher *s, int player, const Move *m, int bonus)
@@ -678,7 +602,7 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int pv_n
             if (score > alpha) {
                 best_move = m;
                 have_best = 1;
-                if (pv_node) update_pv(s, ply, &m);
+                if (pv_node) update_pv(s, ply, m);
                 if (ply == 0) record_partial(s, score);
                 if (score >= beta) {
                     ++s->cutoffs;
@@ -898,50 +822,6 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kwargs)
     return 0;
 }
 
-static void free_helpers(Searcher *self)
-{
-    for (int i = 0; i < self->helper_count; ++i) {
-        free(self->helpers[i]->keys);
-        free(self->helpers[i]);
-    }
-    free(self->helpers);
-    self->helpers = NULL;
-    self->helper_count = self->active_helpers = 0;
-}
-
-static void Searcher_dealloc(Searcher *self)
-{
-    free_helpers(self);
-    free(self->table);
-    free(self->keys);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static PyObject *Searcher_clear(Searcher *self, PyObject *Py_UNUSED(ignored))
-{
-    if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "cannot clear a Searcher while it searches");
-        return NULL;
-    }
-    if (self->table) clear_tables(self);
-    Py_RETURN_NONE;
-}
-
-static PyObject *Searcher_interrupted(Searcher *self, PyObject *Py_UNUSED(ignored))
-{
-    if (self->busy || self->partial_depth == 0 || self->partial_depth <= self->completed_depth) Py_RETURN_NONE;
-    PyObject *line = line_list(self->partial_pv, self->partial_length);
-    if (!line) return NULL;
-    return Py_BuildValue("iiiKN", self->partial_depth, self->partial_seldepth, self->partial_score,
-                         (unsigned long long)total_nodes(self), line);
-}
-
-static PyObject *Searcher_counters(Searcher *self, PyObject *Py_UNUSED(ignored))
-{
-    return Py_BuildValue("KKKKK", (unsigned long long)self->qnodes, (unsigned long long)self->tt_probes,
-                         (unsigned long long)self->tt_hits, (unsigned long long)self->cutoffs,
-                         (unsigned long long)self->first_move_cutoffs);
-}
 
 #define HASHFULL_SAMPLE 2000
 
@@ -1030,27 +910,6 @@ static int collect_root_moves(Searcher *self, const Position *root, PyObject *ro
     return 0;
 }
 
-/* At least ``count`` helper structs: 1, or 0 with MemoryError set. */
-static int ensure_helpers(Searcher *self, int count)
-{
-    if (count <= self->helper_count) return 1;
-    Searcher **grown = realloc(self->helpers, (size_t)count * sizeof(Searcher *));
-    if (!grown) {
-        PyErr_NoMemory();
-        return 0;
-    }
-    self->helpers = grown;
-    while (self->helper_count < count) {
-        Searcher *helper = calloc(1, sizeof(Searcher));
-        if (!helper) {
-            PyErr_NoMemory();
-            return 0;
-        }
-        self->helpers[self->helper_count++] = helper;
-    }
-    return 1;
-}
-
 /* Helper ``index`` set to search this search's root: the shared table, copies of the rest. */
 static int prepare_helper(Searcher *self, Searcher *helper, int index)
 {
@@ -1080,21 +939,8 @@ static int prepare_helper(Searcher *self, Searcher *helper, int index)
     helper->stop_flag = &self->stop_helpers;
     helper->probe = NULL;
     helper->max_depth = self->max_depth;
-    helper->helper_index = index;
+    helper->root_depth = index % 2; /* the depth before its first: odd helpers start a ply deeper */
     return 1;
-}
-
-/* A helper thread: iterative deepening until its main searcher says stop (odd helpers a
- * ply ahead, so that the threads do not all search the same depth). */
-static void *helper_main(void *argument)
-{
-    Searcher *helper = argument;
-    int score = 0;
-    for (int depth = 1 + (helper->helper_index & 1); depth <= helper->max_depth && !helper->stopped; ++depth) {
-        helper->root_depth = depth;
-        score = search_root(helper, depth, score);
-    }
-    return NULL;
 }
 
 static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwargs)
@@ -1170,89 +1016,12 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
      * they find reaches it through the table. Only this thread's iterations are reported. */
     const int helper_count = self->root_moves.count ? threads - 1 : 0;
     pthread_t *helper_threads = helper_count ? malloc((size_t)helper_count * sizeof(pthread_t)) : NULL;
-    int started = 0;
-    self->active_helpers = 0;
-    self->stop_helpers = 0;
-    if (helper_count && (!helper_threads || !ensure_helpers(self, helper_count))) {
-        PyErr_Clear(); /* out of memory for helpers: search alone */
-    } else {
-        for (int i = 0; i < helper_count; ++i) {
-            if (!prepare_helper(self, self->helpers[i], i + 1)) break;
-            self->active_helpers = i + 1; /* counted before it runs: total_nodes reads it */
-            if (pthread_create(&helper_threads[i], NULL, helper_main, self->helpers[i]) != 0) {
-                self->active_helpers = i;
-                break;
-            }
-            started = i + 1;
-        }
-    }
-
-    int failed = 0, score = 0;
-    for (int depth = 1; self->root_moves.count && depth <= max_depth; ++depth) {
-        self->root_depth = depth;
-        self->partial_depth = 0;
-        self->thread = PyEval_SaveThread();
-        score = search_root(self, depth, score);
-        PyEval_RestoreThread(self->thread);
-        self->thread = NULL;
-        if (self->stopped) {
-            failed = 1;
-            break;
-        }
-        self->completed_depth = depth;
-        PyObject *pv = line_list(self->pv[0], self->pv_length[0]);
-        if (!pv) {
-            failed = 2;
-            break;
-        }
-        PyObject *answer = PyObject_CallFunction(on_iteration, "iiiKN", depth, self->seldepth, score,
-                                                 (unsigned long long)total_nodes(self), pv);
-        if (!answer) {
-            failed = 2;
-            break;
-        }
-        const int enough = PyObject_IsTrue(answer);
-        Py_DECREF(answer);
-        if (enough < 0) {
-            failed = 2;
-            break;
-        }
-        if (self->deferred) { /* the poll's exception, held back while depth 1 finished */
-            failed = 1;
-            break;
-        }
-        if (enough) break;
-    }
-    if (started) {
-        __atomic_store_n(&self->stop_helpers, 1, __ATOMIC_RELAXED);
-        self->thread = PyEval_SaveThread(); /* the helpers stop within HELPER_POLL_INTERVAL nodes */
-        for (int i = 0; i < started; ++i) pthread_join(helper_threads[i], NULL);
-        PyEval_RestoreThread(self->thread);
-        self->thread = NULL;
-    }
+    const int started = start_helpers(self, helper_count, helper_threads);
+    const int failed = deepen(self, on_iteration, self->root_moves.count > 0, max_depth);
+    join_helpers(self, helper_threads, started);
     free(helper_threads);
-    PyObject *result = NULL;
-    if (failed == 1) {
-        PyErr_Restore(self->error_type, self->error_value, self->error_traceback);
-    } else if (failed == 2) {
-        Py_XDECREF(self->error_type); /* a held-back poll error loses to on_iteration's own */
-        Py_XDECREF(self->error_value);
-        Py_XDECREF(self->error_traceback);
-    } else {
-        const u64 total = total_nodes(self);
-        PyObject *answer = PyObject_CallFunction(poll, "KO", (unsigned long long)(total - self->reported), Py_False);
-        self->reported = total;
-        if (answer) {
-            Py_DECREF(answer);
-            result = Py_NewRef(Py_None);
-        }
-    }
-    self->error_type = self->error_value = self->error_traceback = NULL;
-    self->poll = NULL;
-    Py_DECREF(poll);
     Py_CLEAR(self->probe);
-    self->busy = 0; /* the helpers' node counts stay readable until the next search */
-    return result;
+    return end_search(self, poll, failed);
 }
 
 static PyMethodDef Searcher_methods[] = {

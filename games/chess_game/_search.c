@@ -1205,16 +1205,6 @@ static inline u64 read_slot(const TTSlot *slot, TTEntry *entry)
     return check ^ data;
 }
 
-/* Mate scores are stored as distances from the node, not from the root. */
-static inline int score_to_tt(int score, int ply)
-{
-    return score >= MATE_BOUND ? score + ply : score <= -MATE_BOUND ? score - ply : score;
-}
-static inline int score_from_tt(int score, int ply)
-{
-    return score >= MATE_BOUND ? score - ply : score <= -MATE_BOUND ? score + ply : score;
-}
-
 /* ------------------------------------------------------------------ the searcher */
 
 typedef struct SearcherObject {
@@ -1279,56 +1269,12 @@ typedef struct SearcherObject {
     Move partial_pv[MAX_PLY + 2];
 } Searcher;
 
-/* The nodes of a search: the main searcher's and its running helpers' (read while they
- * count: a moment's figure). */
-static u64 total_nodes(const Searcher *s)
-{
-    u64 total = s->nodes;
-    for (int i = 0; i < s->active_helpers; ++i) total += __atomic_load_n(&s->helpers[i]->nodes, __ATOMIC_RELAXED);
-    return total;
-}
+static int search_root(Searcher *s, int depth, int previous);
+static int prepare_helper(Searcher *self, Searcher *helper, int index);
+static PyObject *line_list(const Move *line, int length);
+static void clear_tables(Searcher *s);
+#include "../_native_search.h"
 
-static void poll_now(Searcher *s)
-{
-    s->next_poll = s->nodes + (u64)s->poll_interval;
-    PyEval_RestoreThread(s->thread);
-    int fail = PyErr_CheckSignals() != 0;
-    if (!fail) {
-        const u64 total = total_nodes(s);
-        const u64 count = total - s->reported;
-        s->reported = total;
-        PyObject *answer = PyObject_CallFunction(s->poll, "KO", (unsigned long long)count, Py_True);
-        if (answer == NULL) fail = 1;
-        Py_XDECREF(answer);
-    }
-    if (fail) {
-        PyErr_Fetch(&s->error_type, &s->error_value, &s->error_traceback);
-        if (s->completed_depth == 0) {
-            s->deferred = 1;       /* depth 1 always finishes: there must be a best move */
-            s->next_poll = UINT64_MAX;
-        } else {
-            s->stopped = 1;
-        }
-    }
-    s->thread = PyEval_SaveThread();
-}
-
-#define HELPER_POLL_INTERVAL 1024 /* nodes between a helper's looks at its stop flag */
-
-/* Count a node (one per move made); 1 when the search must unwind. A helper thread never
- * calls Python: it only looks at its main searcher's stop flag. */
-static inline int count_node(Searcher *s)
-{
-    if (++s->nodes >= s->next_poll) {
-        if (s->stop_flag) {
-            s->next_poll = s->nodes + HELPER_POLL_INTERVAL;
-            if (__atomic_load_n(s->stop_flag, __ATOMIC_RELAXED)) s->stopped = 1;
-        } else {
-            poll_now(s);
-        }
-    }
-    return s->stopped;
-}
 
 /* The table's entry for ``key`` copied into ``found``; 0 when there is none. */
 static int tt_probe(Searcher *s, u64 key, TTEntry *found)
@@ -1475,22 +1421,6 @@ static int is_repetition(const Searcher *s, const Position *p, int ply)
     return 0;
 }
 
-static inline void update_pv(Searcher *s, int ply, Move m)
-{
-    s->pv[ply][ply] = m;
-    for (int i = ply + 1; i < s->pv_length[ply + 1]; ++i) s->pv[ply][i] = s->pv[ply + 1][i];
-    s->pv_length[ply] = s->pv_length[ply + 1] > ply + 1 ? s->pv_length[ply + 1] : ply + 1;
-}
-
-/* A root move of the iteration under way raised alpha (its line is pv[0]): keep it. */
-static void record_partial(Searcher *s, int score)
-{
-    s->partial_depth = s->root_depth;
-    s->partial_score = score;
-    s->partial_seldepth = s->seldepth;
-    s->partial_length = s->pv_length[0];
-    memcpy(s->partial_pv, s->pv[0], sizeof(Move) * (size_t)s->pv_length[0]);
-}
 
 static inline void enter_node(Searcher *s, int ply)
 {
@@ -1995,7 +1925,6 @@ static PyObject *module_set_weights(PyObject *Py_UNUSED(module), PyObject *weigh
     Py_RETURN_NONE;
 }
 
-static void free_helpers(Searcher *self);
 
 static void clear_tables(Searcher *self)
 {
@@ -2040,42 +1969,6 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kwargs)
     return 0;
 }
 
-static void Searcher_dealloc(Searcher *self)
-{
-    free_helpers(self);
-    free(self->table);
-    free(self->keys);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static PyObject *Searcher_clear(Searcher *self, PyObject *Py_UNUSED(ignored))
-{
-    if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "cannot clear a Searcher while it searches");
-        return NULL;
-    }
-    clear_tables(self);
-    Py_RETURN_NONE;
-}
-
-static PyObject *line_list(const Move *line, int length);
-
-static PyObject *Searcher_interrupted(Searcher *self, PyObject *Py_UNUSED(ignored))
-{
-    if (self->busy || self->partial_depth == 0 || self->partial_depth <= self->completed_depth)
-        Py_RETURN_NONE;
-    PyObject *line = line_list(self->partial_pv, self->partial_length);
-    if (!line) return NULL;
-    return Py_BuildValue("iiiKN", self->partial_depth, self->partial_seldepth, self->partial_score,
-                         (unsigned long long)total_nodes(self), line);
-}
-
-static PyObject *Searcher_counters(Searcher *self, PyObject *Py_UNUSED(ignored))
-{
-    return Py_BuildValue("KKKKK", (unsigned long long)self->qnodes, (unsigned long long)self->tt_probes,
-                         (unsigned long long)self->tt_hits, (unsigned long long)self->cutoffs,
-                         (unsigned long long)self->first_move_cutoffs);
-}
 
 static PyObject *Searcher_hashfull(Searcher *self, PyObject *Py_UNUSED(ignored))
 {
@@ -2185,11 +2078,8 @@ static PyObject *line_list(const Move *line, int length)
     return list;
 }
 
-static PyObject *pv_list(Searcher *self) { return line_list(self->pv[0], self->pv_length[0]); }
 
 /* ------------------------------------------------------------------ Lazy SMP */
-
-#define MAX_THREADS 256
 
 /* What a new search resets of a searcher's move ordering: killers go, history halves
  * (old history still orders, but less loudly). */
@@ -2198,38 +2088,6 @@ static void age_heuristics(Searcher *s)
     memset(s->killers, 0, sizeof(s->killers));
     for (int side = 0; side < 2; ++side)
         for (int i = 0; i < 64 * 64; ++i) s->history[side][i] /= 2;
-}
-
-static void free_helpers(Searcher *self)
-{
-    for (int i = 0; i < self->helper_count; ++i) {
-        free(self->helpers[i]->keys);
-        free(self->helpers[i]);
-    }
-    free(self->helpers);
-    self->helpers = NULL;
-    self->helper_count = self->active_helpers = 0;
-}
-
-/* At least ``count`` helpers allocated (0 with an exception set when memory runs out). */
-static int ensure_helpers(Searcher *self, int count)
-{
-    if (count <= self->helper_count) return 1;
-    struct SearcherObject **grown = realloc(self->helpers, (size_t)count * sizeof *grown);
-    if (!grown) {
-        PyErr_NoMemory();
-        return 0;
-    }
-    self->helpers = grown;
-    while (self->helper_count < count) {
-        Searcher *helper = calloc(1, sizeof(Searcher));
-        if (!helper) {
-            PyErr_NoMemory();
-            return 0;
-        }
-        self->helpers[self->helper_count++] = helper;
-    }
-    return 1;
 }
 
 /* Helper ``index`` set up to search the main searcher's root: the same table, game history
@@ -2267,27 +2125,6 @@ static int prepare_helper(Searcher *self, Searcher *helper, int index)
     helper->root_depth = index % 2; /* the depth before its first */
     age_heuristics(helper);
     return 1;
-}
-
-/* A helper thread: iterative deepening without aspiration callbacks or Python, until its
- * main searcher raises the stop flag or the depth limit is reached. */
-static void *helper_main(void *argument)
-{
-    Searcher *helper = argument;
-    int score = 0;
-    for (int depth = helper->root_depth + 1; depth <= helper->max_depth; ++depth) {
-        helper->root_depth = depth;
-        score = search_root(helper, depth, score);
-        if (helper->stopped) break;
-        helper->completed_depth = depth;
-    }
-    return NULL;
-}
-
-static void join_helpers(Searcher *self, pthread_t *threads, int started)
-{
-    __atomic_store_n(&self->stop_helpers, 1, __ATOMIC_RELAXED);
-    for (int i = 0; i < started; ++i) pthread_join(threads[i], NULL);
 }
 
 static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwargs)
@@ -2359,89 +2196,13 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
 
     /* Lazy SMP: the helpers search the same root beside this thread until it is done; what
      * they find reaches it through the table. Only this thread's iterations are reported. */
-    self->active_helpers = 0;
-    self->stop_helpers = 0;
-    int started = 0;
-    for (int i = 0; i < helper_count; ++i) {
-        if (!prepare_helper(self, self->helpers[i], i + 1)) {
-            PyErr_Clear(); /* out of memory for one more helper: search with fewer */
-            break;
-        }
-        self->active_helpers = i + 1; /* counted before it runs: total_nodes reads it */
-        if (pthread_create(&helper_threads[i], NULL, helper_main, self->helpers[i]) != 0) {
-            self->active_helpers = i;
-            break;
-        }
-        started = i + 1;
-    }
-
-    PyObject *result = NULL;
-    int failed = 0, score = 0;
-    self->partial_depth = 0;
-    for (int depth = 1; any_legal && depth <= max_depth; ++depth) {
-        self->root_depth = depth;
-        self->partial_depth = 0;
-        self->thread = PyEval_SaveThread();
-        score = search_root(self, depth, score);
-        PyEval_RestoreThread(self->thread);
-        self->thread = NULL;
-        if (self->stopped) {
-            failed = 1;
-            break;
-        }
-        self->completed_depth = depth;
-        PyObject *pv = pv_list(self);
-        if (!pv) {
-            failed = 2;
-            break;
-        }
-        PyObject *answer = PyObject_CallFunction(on_iteration, "iiiKN", depth, self->seldepth, score,
-                                                 (unsigned long long)total_nodes(self), pv);
-        if (!answer) {
-            failed = 2;
-            break;
-        }
-        const int enough = PyObject_IsTrue(answer);
-        Py_DECREF(answer);
-        if (enough < 0) {
-            failed = 2;
-            break;
-        }
-        if (self->deferred) { /* the poll's exception, held back while depth 1 finished */
-            failed = 1;
-            break;
-        }
-        if (enough) break;
-    }
-    if (started) {
-        self->thread = PyEval_SaveThread(); /* the helpers stop within HELPER_POLL_INTERVAL nodes */
-        join_helpers(self, helper_threads, started);
-        PyEval_RestoreThread(self->thread);
-        self->thread = NULL;
-    }
+    const int started = start_helpers(self, helper_count, helper_threads);
+    const int failed = deepen(self, on_iteration, any_legal, max_depth);
+    join_helpers(self, helper_threads, started);
     free(helper_threads);
-    if (failed == 1) {
-        PyErr_Restore(self->error_type, self->error_value, self->error_traceback);
-    } else if (failed == 2) {
-        Py_XDECREF(self->error_type); /* a held-back poll error loses to on_iteration's own */
-        Py_XDECREF(self->error_value);
-        Py_XDECREF(self->error_traceback);
-    } else {
-        const u64 total = total_nodes(self);
-        PyObject *answer = PyObject_CallFunction(poll, "KO", (unsigned long long)(total - self->reported), Py_False);
-        self->reported = total;
-        if (answer) {
-            Py_DECREF(answer);
-            result = Py_NewRef(Py_None);
-        }
-    }
-    self->error_type = self->error_value = self->error_traceback = NULL;
-    self->poll = NULL;
-    Py_DECREF(poll);
     Py_DECREF(on_iteration);
     --searches_running;
-    self->busy = 0;
-    return result;
+    return end_search(self, poll, failed);
 }
 
 static PyMethodDef module_methods[] = {
