@@ -63,7 +63,7 @@ def _probe(black: int, white: int, kings: int, player: int) -> tuple[int, int] |
 
 def native_perft(state: Any, depth: int) -> int:
     """Perft with the compiled search's own move generator (tests compare it with ``perft``)."""
-    if not NATIVE:
+    if not NATIVE or _fast is None:
         raise RuntimeError(NATIVE_SEARCH_BACKEND)
     count: int = _fast.search_perft((state.black, state.white, state.kings, state.player), depth)
     return count
@@ -76,7 +76,7 @@ class CheckersNativeSearcher:
     __slots__ = ("_searcher", "table_megabytes")
 
     def __init__(self, table_megabytes: float) -> None:
-        if not NATIVE:
+        if not NATIVE or _fast is None:
             raise RuntimeError(NATIVE_SEARCH_BACKEND)
         self.table_megabytes = table_megabytes
         self._searcher = _fast.Searcher(max(1, int(table_megabytes)))
