@@ -374,6 +374,18 @@ static int probe_database(Searcher *s, const Position *p, int ply, int *found)
     return score;
 }
 
+/* Whether the databases can hold ``p`` (endgame.EndgameDatabase.value_byte's rule, so that
+ * a position they do not hold costs no call into Python): both sides on the board, at most
+ * ``pieces`` of them, and at exactly ``pieces`` only three kings against two pieces. */
+static int in_databases(const Position *p, int pieces)
+{
+    const u64 black = p->side[0], white = p->side[1];
+    const int count = popcount(black | white);
+    if (!black || !white || count > pieces) return 0;
+    if (count < pieces) return 1;
+    return ((black & ~p->kings) == 0 && popcount(black) == 3) || ((white & ~p->kings) == 0 && popcount(white) == 3);
+}
+
 /* ------------------------------------------------------------------ table */
 
 static inline u64 entry_word(const TTEntry *entry)
@@ -538,17 +550,20 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int pv_n
     if (list.count == 0) return -MATE + ply; /* blocked or no pieces: lost */
     if (ply > 0 && p->quiet >= NO_PROGRESS_LIMIT) return DRAW_SCORE;
     if (ply >= MAX_PLY - 1) return evaluate(s, p);
-    if (depth <= 0 && !must_capture) return evaluate(s, p); /* quiet: the horizon */
+    /* the databases' positions are looked up even at the horizon: an exact value beats EVAL */
+    const int database_node = s->probe && ply > 0 && in_databases(p, s->probe_pieces);
+    if (depth <= 0 && !must_capture && !database_node) return evaluate(s, p); /* quiet: the horizon */
     if (depth <= 0) ++s->qnodes;
 
     TTEntry stored;
     const TTEntry *entry = tt_probe(s, p->key, &stored) ? &stored : NULL;
-    if (entry && ply > 0 && !pv_node && entry->depth >= (depth > 0 ? depth : 0)) {
+    if (entry && ply > 0 && entry->depth >= (depth > 0 ? depth : 0) &&
+        (!pv_node || entry->depth == TT_DEPTH_DATABASE)) {
         const int score = score_from_tt(entry->score, ply), bound = entry->generation_bound & 3;
         if ((bound == BOUND_EXACT) || (bound == BOUND_LOWER && score >= beta) || (bound == BOUND_UPPER && score <= alpha))
             return score;
     }
-    if (s->probe && ply > 0 && popcount(p->side[0] | p->side[1]) <= s->probe_pieces) {
+    if (database_node) {
         int found;
         const int score = probe_database(s, p, ply, &found);
         if (s->stopped) return 0;
@@ -556,6 +571,7 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int pv_n
             tt_store(s, p->key, TT_DEPTH_DATABASE, BOUND_EXACT, score, NULL, ply);
             return score;
         }
+        if (depth <= 0 && !must_capture) return evaluate(s, p);
     }
 
     const Parameters *tuned = &s->parameters;
@@ -1037,7 +1053,8 @@ static PyMethodDef Searcher_methods[] = {
      "poll_interval nodes and may raise to stop it (the exception comes out of search; depth 1\n"
      "always finishes first); poll(nodes, False) hears the rest once at a normal end.\n"
      "``root_moves`` restricts the root. probe(black, white, kings, player) -> (outcome, plies)\n"
-     "or None is asked at positions of at most ``probe_pieces`` pieces (the endgame databases).\n"
+     "or None is asked at positions of fewer than ``probe_pieces`` pieces, or of that many with\n"
+     "three kings against two (what the endgame databases hold), even at the horizon.\n"
      "No legal move at the root: on_iteration is never called. ``threads`` > 1 (up to 256) adds\n"
      "Lazy SMP helper threads sharing the table (the nodes reported are all threads')."},
     {"clear", (PyCFunction)Searcher_clear, METH_NOARGS, "Forget the table, history, killers (a new game)."},

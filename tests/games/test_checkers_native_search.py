@@ -403,3 +403,17 @@ def test_the_variants_bench_plays_whole_games_by_the_rules() -> None:
         for black in (True, False)
     }
     assert results <= {-1, 0, 1}
+
+
+@pytest.mark.parametrize("position", ["B:W21,22,K30:B5,K9", "W:WK14,K18,K22:BK1,K3", "B:W25,26:B1,2,3"])
+def test_the_databases_are_asked_only_about_positions_they_hold(position: str) -> None:
+    """C asks Python only where the databases answer (at most four pieces, or three kings
+    against two): a call that came back empty would be time lost at a leaf."""
+    answers: list[Any] = []
+
+    def probe(*board: int) -> Any:
+        answers.append(compiled._probe(*board))
+        return answers[-1]
+
+    raw_search(CheckersState.from_text(position), 9, probe=probe, probe_pieces=5)
+    assert answers and all(answer is not None for answer in answers)
