@@ -9,8 +9,8 @@ the side to move is the loser). A problem counts as solved when
 
 1. the engine, searching the root for the winning side, plays a key move (when there is one),
 2. and the engine then *wins the game* playing the winning side against itself defending
-   (same limits a move, separate transposition tables, a forced move played without a
-   search), within ``--max-plies``.
+   (the same limits a move, or ``--playout-nodes``; separate transposition tables, a forced
+   move played without a search), within ``--max-plies``.
 
 A position can be won long before a search proves it, so the played-out win, not a proven
 score, is the test; the printed ``depth`` and ``proof`` columns say how far the first search
@@ -83,9 +83,12 @@ def solve(
     limits: Limits,
     settings: SearchSettings | None = None,
     max_plies: int = DEFAULT_MAX_PLIES,
+    playout: Limits | None = None,
 ) -> ProblemResult:
-    """Search the problem's root, then play it out engine against engine (see the module)."""
+    """Search the problem's root within ``limits``, then play it out engine against engine
+    within ``playout`` a move (default: ``limits``; see the module)."""
     settings = SearchSettings() if settings is None else settings
+    playout = limits if playout is None else playout
     state = CheckersState.from_text(str(problem["fen"]))
     winner = winner_of(problem)
     tables: dict[int, dict[str, Any]] = {BLACK: {}, WHITE: {}}
@@ -108,7 +111,7 @@ def solve(
         if len(moves) == 1:  # a forced capture: nothing to search
             move = moves[0]
         else:
-            move = search(state, settings, limits, shared=tables[state.to_move()]).best_move
+            move = search(state, settings, playout, shared=tables[state.to_move()]).best_move
     if state.is_terminal() and state.utility(winner) > 0:
         outcome = "won"
     elif state.is_terminal() and state.utility(winner) < 0:
@@ -131,6 +134,7 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="print each played-out game")
     parser.add_argument("--weights", default="", help="a checkers EVAL weights file (default: the shipped weights)")
     parser.add_argument("--algorithm", default="pvs", help="the engine's algorithm (pvs; native: the compiled search)")
+    parser.add_argument("--playout-nodes", type=int, help="nodes a move after the first (default: the first move's limit)")
     args = parser.parse_args()
     if args.time is not None:
         limits = Limits(time=args.time)
@@ -138,12 +142,15 @@ def main() -> None:
         limits = Limits(depth=args.depth)
     else:
         limits = Limits(nodes=args.nodes or DEFAULT_NODES)
+    playout = Limits(nodes=args.playout_nodes) if args.playout_nodes else limits
     wanted = {text.strip() for text in args.ids.split(",") if text.strip()}
     problems = [problem for problem in load_problems() if not wanted or problem["id"] in wanted]
     print(f"{'problem':<30}{'first':>8}{'key':>5}{'depth':>6}{'proof':>6}{'result':>8}{'plies':>6}{'seconds':>9}")
     solved, total = 0, 0.0
     for problem in problems:
-        result = solve(problem, limits, SearchSettings(algorithm=args.algorithm, weights=args.weights), max_plies=args.max_plies)
+        result = solve(
+            problem, limits, SearchSettings(algorithm=args.algorithm, weights=args.weights), args.max_plies, playout
+        )
         solved += result.solved
         total += result.seconds
         proof = {1: "win", 0: "-", -1: "LOSS"}[result.proof]
@@ -154,7 +161,7 @@ def main() -> None:
         )
         if args.verbose or not result.solved:
             print("    " + " ".join(result.line), flush=True)
-    print(f"solved {solved}/{len(problems)} in {total:.1f} s ({limits})")
+    print(f"solved {solved}/{len(problems)} in {total:.1f} s (first move {limits}; play-out {playout})")
 
 
 if __name__ == "__main__":
