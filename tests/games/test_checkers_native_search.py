@@ -417,3 +417,13 @@ def test_the_databases_are_asked_only_about_positions_they_hold(position: str) -
 
     raw_search(CheckersState.from_text(position), 9, probe=probe, probe_pieces=5)
     assert answers and all(answer is not None for answer in answers)
+
+
+def test_cresswells_key_is_found_in_a_few_million_nodes() -> None:
+    """Cresswell's problem (problems.json): the Python search played 8-11 even at a million
+    nodes; the compiled search finds the key 5-9 by depth 26 (bench/STRENGTH.md, session 13)."""
+    problem = next(row for row in json.loads((DATA_DIR / "checkers" / "problems.json").read_text())["problems"]
+                   if row["id"] == "cresswell")
+    state = CheckersState.from_text(problem["fen"])
+    result = engine_search(state, native_settings(threads=1), Limits(nodes=6_000_000))
+    assert problem["key"] == ["5-9"] and state.move_name(result.best_move) == "5-9"
