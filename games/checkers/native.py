@@ -25,11 +25,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from games.base import IllegalMoveError, NativeIteration, NativeIterationSink, NodePoll
+from games.base import IllegalMoveError, NativeIterationSink, NodePoll
 from games.checkers.bitboards import MASK_OF_SQUARE
 from games.checkers.endgame import DATABASE, DATABASE_PIECES
 from games.checkers.evaluation import WEIGHT_VALUES
-from games.native import load_hot_paths
+from games.native import CompiledSearcher, load_hot_paths
 
 _fast, NATIVE_SEARCH_BACKEND = load_hot_paths("games.checkers._fast")
 """The C module or ``None``, and a line saying which and why."""
@@ -69,11 +69,13 @@ def native_perft(state: Any, depth: int) -> int:
     return count
 
 
-class CheckersNativeSearcher:
-    """One compiled searcher: its table (``table_megabytes``) and move-ordering history
-    live as long as this object (the engine keeps it between moves; ``clear`` on a new game)."""
+class CheckersNativeSearcher(CompiledSearcher):
+    """One compiled checkers searcher (see ``games.native.CompiledSearcher``)."""
 
-    __slots__ = ("_searcher", "table_megabytes")
+    __slots__ = ()
+
+    MATE = MATE
+    MATE_BOUND = MATE_BOUND
 
     def __init__(self, table_megabytes: float) -> None:
         if not NATIVE or _fast is None:
@@ -97,7 +99,7 @@ class CheckersNativeSearcher:
         root = state.copy()
 
         def report(depth: int, seldepth: int, score: int, nodes: int, pv: list[MoveBoards]) -> bool:
-            return bool(on_iteration(_iteration(root, depth, seldepth, score, nodes, pv)))
+            return bool(on_iteration(self._iteration(root, depth, seldepth, score, nodes, pv)))
 
         self._searcher.search(
             (state.black, state.white, state.kings, state.player, state.no_progress_plies),
@@ -113,44 +115,17 @@ class CheckersNativeSearcher:
             probe_pieces=DATABASE_PIECES,
         )
 
-    def interrupted(self, state: Any) -> NativeIteration | None:
-        """The cut iteration's better root move after a stopped search (``None``: none)."""
-        found = self._searcher.interrupted()
-        if found is None:
-            return None
-        return _iteration(state, *found)
-
-    def counters(self) -> tuple[int, int, int, int, int]:
-        """(qnodes, tt_probes, tt_hits, cutoffs, first_move_cutoffs) of the last search."""
-        counted: tuple[int, int, int, int, int] = self._searcher.counters()
-        return counted
-
-    def hashfull(self) -> float:
-        return float(self._searcher.hashfull()) / 1000.0
-
-    def clear(self) -> None:
-        self._searcher.clear()
-
-
-def _iteration(root: Any, depth: int, seldepth: int, score: int, nodes: int, pv: list[MoveBoards]) -> NativeIteration:
-    """C's report of an iteration as the protocol's ``NativeIteration`` (wins as plies)."""
-    line = _line(root.copy(), pv)
-    if abs(score) > MATE_BOUND:
-        plies = MATE - abs(score)
-        return NativeIteration(depth, seldepth, 0.0, plies if score > 0 else -plies, nodes, line)
-    return NativeIteration(depth, seldepth, float(score), None, nodes, line)
-
-
-def _line(root: Any, boards: Sequence[MoveBoards]) -> tuple[Any, ...]:
-    """The moves of a PV as far as each is legal in turn from ``root`` (played on: a copy):
-    the table a line is read from may hold a stale entry past its first moves."""
-    line: list[Any] = []
-    for wanted in boards:
-        move = next((move for move in root.legal_moves() if move_boards(move) == tuple(wanted)), None)
-        if move is None:
-            break
-        line.append(move)
-        root.play(move)
-    if not line and boards:
-        raise IllegalMoveError(f"the compiled search answered {tuple(boards[0])!r}, not a legal move here")
-    return tuple(line)
+    def _line(self, root: Any, names: Sequence[Any]) -> tuple[Any, ...]:
+        """The moves of a PV as far as each is legal in turn from ``root`` (played on a
+        copy): the table a line is read from may hold a stale entry past its first moves."""
+        position = root.copy()
+        line: list[Any] = []
+        for wanted in names:
+            move = next((move for move in position.legal_moves() if move_boards(move) == tuple(wanted)), None)
+            if move is None:
+                break
+            line.append(move)
+            position.play(move)
+        if not line and names:
+            raise IllegalMoveError(f"the compiled search answered {tuple(names[0])!r}, not a legal move here")
+        return tuple(line)

@@ -27,9 +27,9 @@ from typing import Any, Final
 
 import chess
 
-from games.base import IllegalMoveError, NativeIteration, NativeIterationSink, NodePoll
+from games.base import IllegalMoveError, NativeIterationSink, NodePoll
 from games.chess_game import evaluation, tables
-from games.native import load_hot_paths
+from games.native import CompiledSearcher, load_hot_paths
 
 _search, NATIVE_SEARCH_BACKEND = load_hot_paths("games.chess_game._search")
 """The C module or ``None``; and a line saying which and why (``plyground bench`` and the
@@ -66,12 +66,13 @@ def native_evaluate(fen: str) -> float:
     return result
 
 
-class ChessNativeSearcher:
-    """One compiled searcher: its table (``table_megabytes``) and move-ordering history
-    live as long as this object, so the next move's search starts from what this one
-    learned (the engine keeps it between searches; ``clear`` on a new game)."""
+class ChessNativeSearcher(CompiledSearcher):
+    """One compiled chess searcher (see ``games.native.CompiledSearcher``)."""
 
-    __slots__ = ("_searcher", "table_megabytes")
+    __slots__ = ()
+
+    MATE = MATE
+    MATE_BOUND = MATE_BOUND
 
     def __init__(self, table_megabytes: float) -> None:
         if _search is None:
@@ -96,10 +97,10 @@ class ChessNativeSearcher:
         board: chess.Board = state.board
         start = board.root().fen()
         moves = [move.uci() for move in board.move_stack]
-        root = state.board.copy(stack=False)
+        root = self._root(state)
 
         def report(depth: int, seldepth: int, score: int, nodes: int, pv: list[str]) -> bool:
-            return bool(on_iteration(_iteration(root, depth, seldepth, score, nodes, pv)))
+            return bool(on_iteration(self._iteration(root, depth, seldepth, score, nodes, pv)))
 
         self._searcher.search(
             start,
@@ -112,48 +113,24 @@ class ChessNativeSearcher:
             threads=threads,
         )
 
-    def interrupted(self, state: Any) -> NativeIteration | None:
-        """The cut iteration's better root move after a stopped search (``None``: none)."""
-        found = self._searcher.interrupted()
-        if found is None:
-            return None
-        return _iteration(state.board.copy(stack=False), *found)
+    def _root(self, state: Any) -> chess.Board:
+        board: chess.Board = state.board.copy(stack=False)
+        return board
 
-    def counters(self) -> tuple[int, int, int, int, int]:
-        """(qnodes, tt_probes, tt_hits, cutoffs, first_move_cutoffs) of the last search."""
-        counted: tuple[int, int, int, int, int] = self._searcher.counters()
-        return counted
-
-    def hashfull(self) -> float:
-        return float(self._searcher.hashfull()) / 1000.0
-
-    def clear(self) -> None:
-        self._searcher.clear()
-
-
-def _iteration(root: chess.Board, depth: int, seldepth: int, score: int, nodes: int, pv: list[str]) -> NativeIteration:
-    """C's report of an iteration as the protocol's ``NativeIteration`` (mates as plies)."""
-    line = _line(root, pv)
-    if abs(score) > MATE_BOUND:
-        plies = MATE - abs(score)
-        return NativeIteration(depth, seldepth, 0.0, plies if score > 0 else -plies, nodes, line)
-    return NativeIteration(depth, seldepth, float(score), None, nodes, line)
-
-
-def _line(root: chess.Board, names: Sequence[str]) -> tuple[chess.Move, ...]:
-    """The moves of a PV as C names them (UCI), as far as each is legal from ``root``: the
-    table the C line is read from may hold a stale entry past its first moves."""
-    board = root.copy(stack=False)
-    line: list[chess.Move] = []
-    for name in names:
-        try:
-            move = chess.Move.from_uci(name)
-        except ValueError:
-            break
-        if not board.is_legal(move):
-            break
-        line.append(move)
-        board.push(move)
-    if not line and names:
-        raise IllegalMoveError(f"the compiled search answered {names[0]!r}, not a legal move here")
-    return tuple(line)
+    def _line(self, root: chess.Board, names: Sequence[str]) -> tuple[chess.Move, ...]:
+        """The moves of a PV as C names them (UCI), as far as each is legal from ``root``:
+        the table the C line is read from may hold a stale entry past its first moves."""
+        board = root.copy(stack=False)
+        line: list[chess.Move] = []
+        for name in names:
+            try:
+                move = chess.Move.from_uci(name)
+            except ValueError:
+                break
+            if not board.is_legal(move):
+                break
+            line.append(move)
+            board.push(move)
+        if not line and names:
+            raise IllegalMoveError(f"the compiled search answered {names[0]!r}, not a legal move here")
+        return tuple(line)
