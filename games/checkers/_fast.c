@@ -152,17 +152,15 @@ static PyObject *Fast_load(PyObject *self, PyObject *args)
 
 /* ------------------------------------------------------------------ captures */
 
+/* A Python list being filled with CheckersMove objects, one per capture walked. */
 typedef struct {
-    PyObject *moves;                 /* list being filled */
-    const int *order;                /* direction indices tried, in order */
-    int order_count;
-    u64 crown;                       /* where a man's capture stops (0 for a king) */
-    int path[MAX_HOPS + 1];          /* bits: origin, then every landing */
-    int jumped[MAX_HOPS];
-} Search;
+    JumpWalk walk;  /* first: emit receives it and casts back */
+    PyObject *moves;
+} MoveObjects;
 
-static int emit(Search *search, int hop_count)
+static int emit_move_object(JumpWalk *walk, int hop_count)
 {
+    MoveObjects *search = (MoveObjects *)walk;
     PyObject *path = PyTuple_New(hop_count + 1);
     PyObject *captured = PyTuple_New(hop_count);
     if (path == NULL || captured == NULL) {
@@ -171,9 +169,9 @@ static int emit(Search *search, int hop_count)
         return -1;
     }
     for (int i = 0; i <= hop_count; i++)
-        PyTuple_SET_ITEM(path, i, Py_NewRef(square_objects[search->path[i]]));
+        PyTuple_SET_ITEM(path, i, Py_NewRef(square_objects[walk->path[i]]));
     for (int i = 0; i < hop_count; i++)
-        PyTuple_SET_ITEM(captured, i, Py_NewRef(square_objects[search->jumped[i]]));
+        PyTuple_SET_ITEM(captured, i, Py_NewRef(square_objects[walk->jumped[i]]));
     PyObject *pair = PyTuple_Pack(2, path, captured);
     Py_DECREF(path);
     Py_DECREF(captured);
@@ -192,30 +190,32 @@ static int emit(Search *search, int hop_count)
     return status;
 }
 
-/* state._add_jumps: 1 if a jump was available, 0 if not, -1 on error. */
-static int add_jumps(Search *search, int bit, u64 opponent, u64 empty, int hop_count)
+/* state._add_jumps: 1 if a jump was available, 0 if not, -1 when emit failed. The captured
+ * pieces stay on the board (not jumpable twice, not landable on) until the move ends; a
+ * man reaching the crown row stops there. */
+static int add_jumps(JumpWalk *walk, int bit, u64 opponent, u64 empty, int hop_count)
 {
     int found = 0;
     u64 here = (u64)1 << bit;
     if (hop_count >= MAX_HOPS)
         return 0;
-    for (int i = 0; i < search->order_count; i++) {
-        const Hop hop = hops[search->order[i]][bit];
+    for (int i = 0; i < walk->order_count; i++) {
+        const Hop hop = hops[walk->order[i]][bit];
         if (hop.landing < 0)
             continue;
         u64 middle = (u64)1 << hop.middle, landing = (u64)1 << hop.landing;
         if (!(middle & opponent) || !(landing & empty))
             continue;
         found = 1;
-        search->path[hop_count + 1] = hop.landing;
-        search->jumped[hop_count] = hop.middle;
+        walk->path[hop_count + 1] = hop.landing;
+        walk->jumped[hop_count] = hop.middle;
         int longer = 0;
-        if (!(landing & search->crown)) {
-            longer = add_jumps(search, hop.landing, opponent ^ middle, (empty ^ landing) | here, hop_count + 1);
+        if (!(landing & walk->crown)) {
+            longer = add_jumps(walk, hop.landing, opponent ^ middle, (empty ^ landing) | here, hop_count + 1);
             if (longer < 0)
                 return -1;
         }
-        if (!longer && emit(search, hop_count + 1) < 0)
+        if (!longer && walk->emit(walk, hop_count + 1) < 0)
             return -1;
     }
     return found;
@@ -223,6 +223,41 @@ static int add_jumps(Search *search, int bit, u64 opponent, u64 empty, int hop_c
 
 static const int KING_ORDER[DIRECTION_COUNT] = {0, 1, 2, 3};
 static const int MAN_ORDER[2][2] = {{0, 1}, {2, 3}}; /* Black down, White up */
+
+u64 capture_starts(u64 mover, u64 opponent, u64 kings, int player)
+{
+    u64 empty = valid ^ (mover | opponent);
+    u64 down = player == 0 ? mover : mover & kings, up = player == 0 ? mover & kings : mover;
+    u64 starts = 0;
+    if (down)
+        starts = down & (((opponent >> 4) & (empty >> 8)) | ((opponent >> 5) & (empty >> 10)));
+    if (up)
+        starts |= up & (((opponent << 4) & (empty << 8)) | ((opponent << 5) & (empty << 10)));
+    return starts;
+}
+
+int walk_captures(JumpWalk *walk, u64 starts, u64 mover, u64 opponent, u64 kings, int player)
+{
+    u64 empty = valid ^ (mover | opponent);
+    while (starts) {
+        u64 low = starts & (~starts + 1);
+        starts ^= low;
+        int bit = __builtin_ctzll(low);
+        walk->path[0] = bit;
+        if (low & kings) {
+            walk->order = KING_ORDER;
+            walk->order_count = DIRECTION_COUNT;
+            walk->crown = 0;
+        } else {
+            walk->order = MAN_ORDER[player];
+            walk->order_count = 2;
+            walk->crown = crown_row[player];
+        }
+        if (add_jumps(walk, bit, opponent, empty | low, 0) < 0)
+            return -1;
+    }
+    return 0;
+}
 
 static PyObject *Fast_captures(PyObject *self, PyObject *args)
 {
@@ -237,37 +272,17 @@ static PyObject *Fast_captures(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "player must be 0 or 1");
         return NULL;
     }
-    u64 empty = valid ^ (mover | opponent);
-    u64 down = player == 0 ? mover : mover & kings, up = player == 0 ? mover & kings : mover;
-    u64 starts = 0;
-    if (down)
-        starts = down & (((opponent >> 4) & (empty >> 8)) | ((opponent >> 5) & (empty >> 10)));
-    if (up)
-        starts |= up & (((opponent << 4) & (empty << 8)) | ((opponent << 5) & (empty << 10)));
+    u64 starts = capture_starts(mover, opponent, kings, player);
     if (!starts)
         return PyTuple_New(0);
-    Search search;
+    MoveObjects search;
+    search.walk.emit = emit_move_object;
     search.moves = PyList_New(0);
     if (search.moves == NULL)
         return NULL;
-    while (starts) {
-        u64 low = starts & (~starts + 1);
-        starts ^= low;
-        int bit = __builtin_ctzll(low);
-        search.path[0] = bit;
-        if (low & kings) {
-            search.order = KING_ORDER;
-            search.order_count = DIRECTION_COUNT;
-            search.crown = 0;
-        } else {
-            search.order = MAN_ORDER[player];
-            search.order_count = 2;
-            search.crown = crown_row[player];
-        }
-        if (add_jumps(&search, bit, opponent, empty | low, 0) < 0) {
-            Py_DECREF(search.moves);
-            return NULL;
-        }
+    if (walk_captures(&search.walk, starts, mover, opponent, kings, player) < 0) {
+        Py_DECREF(search.moves);
+        return NULL;
     }
     PyObject *result = PyList_AsTuple(search.moves);
     Py_DECREF(search.moves);

@@ -23,6 +23,20 @@ typedef struct {
     int middle, landing;
 } Hop;
 
+/* One walk over the capture paths of a position (state._add_jumps): ``emit`` hears each
+ * whole capture, its bits in ``path[0..hops]`` (origin, then every landing) and
+ * ``jumped[0..hops-1]``, and answers 0, or -1 to stop the walk (an error set). Embed it
+ * first in a struct of your own to carry what emit fills. */
+typedef struct JumpWalk JumpWalk;
+struct JumpWalk {
+    int (*emit)(JumpWalk *walk, int hops);
+    const int *order; /* direction indices tried, in order */
+    int order_count;
+    u64 crown;        /* where a man's capture stops (0 for a king) */
+    int path[MAX_HOPS + 1];
+    int jumped[MAX_HOPS];
+};
+
 extern int loaded;                           /* load() has run: the tables below are filled */
 extern u64 valid;                            /* every real square (bitboards.VALID) */
 extern u64 crown_row[2];                     /* where each player's men are crowned */
@@ -30,6 +44,11 @@ extern Hop hops[DIRECTION_COUNT][MAX_BITS];  /* [DOWN_LEFT, DOWN_RIGHT, UP_LEFT,
 
 static inline int popcount(u64 board) { return __builtin_popcountll(board); }
 
+/* The pieces of ``player`` (``mover``) that can jump now. */
+u64 capture_starts(u64 mover, u64 opponent, u64 kings, int player);
+/* Every capture of those ``starts``, in CheckersState._find_captures' order, to
+ * ``walk->emit``: 0, or -1 when emit stopped it. */
+int walk_captures(JumpWalk *walk, u64 starts, u64 mover, u64 opponent, u64 kings, int player);
 /* evaluation.weighted_evaluation, Black's view, to the last bit of the Python double. */
 double evaluate_for_black(u64 black, u64 white, u64 kings, int player, const double *w);
 /* A tuple of WEIGHT_COUNT numbers into ``w``: 0, or -1 with a Python error set. */

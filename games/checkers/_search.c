@@ -200,59 +200,30 @@ static void push_move(MoveList *list, u64 from, u64 to, u64 captured)
     }
 }
 
-static const int KING_ORDER[DIRECTION_COUNT] = {0, 1, 2, 3};
-static const int MAN_ORDER[2][2] = {{0, 1}, {2, 3}}; /* Black down, White up */
+/* A move list being filled by _fast.c's walk over the capture paths. */
+typedef struct {
+    JumpWalk walk; /* first: emit receives it and casts back */
+    MoveList *list;
+} MoveWalk;
 
-/* Every way on from ``bit`` (a capture under way), as state._add_jumps: 1 if a jump was
- * available. The captured pieces stay on the board (not jumpable twice, not landable on)
- * until the move ends. */
-static int add_jumps(MoveList *list, u64 origin, int bit, u64 opponent, u64 empty, u64 captured, const int *order,
-                     int order_count, u64 crown, int hop_count)
+static int emit_move(JumpWalk *walk, int hop_count)
 {
-    int found = 0;
-    if (hop_count >= MAX_HOPS) return 0;
-    const u64 here = (u64)1 << bit;
-    for (int i = 0; i < order_count; ++i) {
-        const Hop hop = hops[order[i]][bit];
-        if (hop.landing < 0) continue;
-        const u64 middle = (u64)1 << hop.middle, landing = (u64)1 << hop.landing;
-        if (!(middle & opponent) || !(landing & empty)) continue;
-        found = 1;
-        int longer = 0;
-        if (!(landing & crown))
-            longer = add_jumps(list, origin, hop.landing, opponent ^ middle, (empty ^ landing) | here, captured | middle,
-                               order, order_count, crown, hop_count + 1);
-        if (!longer) push_move(list, origin, landing, captured | middle);
-    }
-    return found;
+    u64 captured = 0;
+    for (int i = 0; i < hop_count; ++i) captured |= (u64)1 << walk->jumped[i];
+    push_move(((MoveWalk *)walk)->list, (u64)1 << walk->path[0], (u64)1 << walk->path[hop_count], captured);
+    return 0;
 }
 
 /* The pieces of the side to move that can jump now. */
-static u64 capture_starts(const Position *p)
+static u64 jumpers(const Position *p)
 {
-    const int player = p->player;
-    const u64 mover = p->side[player], opponent = p->side[!player];
-    const u64 empty = valid ^ (mover | opponent);
-    const u64 down = player == 0 ? mover : mover & p->kings, up = player == 0 ? mover & p->kings : mover;
-    u64 starts = 0;
-    if (down) starts = down & (((opponent >> 4) & (empty >> 8)) | ((opponent >> 5) & (empty >> 10)));
-    if (up) starts |= up & (((opponent << 4) & (empty << 8)) | ((opponent << 5) & (empty << 10)));
-    return starts;
+    return capture_starts(p->side[p->player], p->side[!p->player], p->kings, p->player);
 }
 
 static void generate_captures(const Position *p, u64 starts, MoveList *list)
 {
-    const int player = p->player;
-    const u64 mover = p->side[player], opponent = p->side[!player];
-    const u64 empty = valid ^ (mover | opponent);
-    while (starts) {
-        const u64 low = starts & (~starts + 1);
-        starts ^= low;
-        if (low & p->kings)
-            add_jumps(list, low, bit_of(low), opponent, empty | low, 0, KING_ORDER, DIRECTION_COUNT, 0, 0);
-        else
-            add_jumps(list, low, bit_of(low), opponent, empty | low, 0, MAN_ORDER[player], 2, crown_row[player], 0);
-    }
+    MoveWalk walk = {.walk = {.emit = emit_move}, .list = list};
+    walk_captures(&walk.walk, starts, p->side[p->player], p->side[!p->player], p->kings, p->player);
 }
 
 static void add_steps(MoveList *list, u64 destinations, int shift)
@@ -285,7 +256,7 @@ static void generate_steps(const Position *p, MoveList *list)
 static int generate(const Position *p, MoveList *list)
 {
     list->count = 0;
-    const u64 starts = capture_starts(p);
+    const u64 starts = jumpers(p);
     if (starts) {
         generate_captures(p, starts, list);
         return 1;
@@ -600,7 +571,7 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int pv_n
         int score;
         /* late move reductions: a quiet move late in the list, which offers no capture */
         if (tuned->lmr_min_depth && legal > tuned->lmr_first_moves + 2 * pv_node && depth >= tuned->lmr_min_depth &&
-            !must_capture && list.scores[i] < ORDER_KILLER && !capture_starts(child)) {
+            !must_capture && list.scores[i] < ORDER_KILLER && !jumpers(child)) {
             int r = 1 + (legal > 6 && depth >= 6);
             if (r > new_depth - 1) r = new_depth - 1 > 0 ? new_depth - 1 : 0;
             score = -search(s, ply + 1, -alpha - 1, -alpha, new_depth - r, 0);
