@@ -11,6 +11,9 @@
  *
  * The including file defines first:
  *  - ``Move`` and ``MATE_BOUND`` (scores beyond it are wins or losses in plies);
+ *  - the table: ``TTEntry`` (with ``generation_bound``), ``TTSlot``, buckets of ``TT_BUCKET``
+ *    slots, ``read_slot(slot, &entry)`` (the key a slot holds, 0 when empty) and
+ *    ``HASHFULL_SAMPLE``, how many slots ``hashfull`` looks at;
  *  - ``Searcher``, a struct with the fields used below under these names (nodes, next_poll,
  *    reported, poll_interval, poll, thread, stopped, deferred, busy, completed_depth,
  *    root_depth, seldepth, max_depth, error_type/value/traceback, pv, pv_length, partial_*,
@@ -285,6 +288,18 @@ static PyObject *Searcher_interrupted(Searcher *self, PyObject *Py_UNUSED(ignore
     if (!line) return NULL;
     return Py_BuildValue("iiiKN", self->partial_depth, self->partial_seldepth, self->partial_score,
                          (unsigned long long)total_nodes(self), line);
+}
+
+static PyObject *Searcher_hashfull(Searcher *self, PyObject *Py_UNUSED(ignored))
+{
+    if (!self->table) return PyLong_FromLong(0);
+    int used = 0, sampled = 0;
+    for (size_t b = 0; b < self->bucket_count && sampled < HASHFULL_SAMPLE; ++b)
+        for (int i = 0; i < TT_BUCKET && sampled < HASHFULL_SAMPLE; ++i, ++sampled) {
+            TTEntry entry;
+            used += read_slot(&self->table[b].slot[i], &entry) != 0 && (entry.generation_bound >> 2) == self->generation;
+        }
+    return PyLong_FromLong(sampled ? used * 1000 / sampled : 0);
 }
 
 static PyObject *Searcher_counters(Searcher *self, PyObject *Py_UNUSED(ignored))

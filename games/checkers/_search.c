@@ -80,8 +80,11 @@ typedef struct {
     u64 check, data;
 } TTSlot;
 
+#define TT_BUCKET 2 /* [0] deepest, [1] newest */
+#define HASHFULL_SAMPLE 2000
+
 typedef struct {
-    TTSlot slot[2]; /* [0] deepest, [1] newest */
+    TTSlot slot[TT_BUCKET];
 } TTBucket;
 
 /* The search's tunable numbers, per Searcher so that two settings can play each other in
@@ -151,6 +154,7 @@ static int search_root(Searcher *s, int depth, int previous);
 static int prepare_helper(Searcher *self, Searcher *helper, int index);
 static PyObject *line_list(const Move *line, int length);
 static void clear_tables(Searcher *s);
+static inline u64 read_slot(const TTSlot *slot, TTEntry *entry);
 #include "../_native_search.h"
 
 /* ------------------------------------------------------------------ keys */
@@ -379,7 +383,7 @@ static int tt_probe(Searcher *s, u64 key, TTEntry *found)
 {
     ++s->tt_probes;
     TTBucket *bucket = &s->table[key & (s->bucket_count - 1)];
-    for (int i = 0; i < 2; ++i)
+    for (int i = 0; i < TT_BUCKET; ++i)
         if (read_slot(&bucket->slot[i], found) == key) {
             ++s->tt_hits;
             return 1;
@@ -810,19 +814,6 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kwargs)
 }
 
 
-#define HASHFULL_SAMPLE 2000
-
-static PyObject *Searcher_hashfull(Searcher *self, PyObject *Py_UNUSED(ignored))
-{
-    if (!self->table) return PyLong_FromLong(0);
-    int used = 0, sampled = 0;
-    for (size_t b = 0; b < self->bucket_count && sampled < HASHFULL_SAMPLE; ++b)
-        for (int i = 0; i < 2; ++i, ++sampled) {
-            TTEntry entry;
-            used += read_slot(&self->table[b].slot[i], &entry) != 0 && (entry.generation_bound >> 2) == self->generation;
-        }
-    return PyLong_FromLong(sampled ? used * 1000 / sampled : 0);
-}
 
 /* The game's positions before the root, oldest first (the irreversible part already cut
  * off by the caller), then room for the line searched. */

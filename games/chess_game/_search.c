@@ -1275,7 +1275,6 @@ static PyObject *line_list(const Move *line, int length);
 static void clear_tables(Searcher *s);
 #include "../_native_search.h"
 
-
 /* The table's entry for ``key`` copied into ``found``; 0 when there is none. */
 static int tt_probe(Searcher *s, u64 key, TTEntry *found)
 {
@@ -1420,7 +1419,6 @@ static int is_repetition(const Searcher *s, const Position *p, int ply)
         if (s->keys[index - back] == p->key) return 1;
     return 0;
 }
-
 
 static inline void enter_node(Searcher *s, int ply)
 {
@@ -1925,7 +1923,6 @@ static PyObject *module_set_weights(PyObject *Py_UNUSED(module), PyObject *weigh
     Py_RETURN_NONE;
 }
 
-
 static void clear_tables(Searcher *self)
 {
     /* A table no search has written is still calloc's zeros: not touching its pages keeps a
@@ -1967,20 +1964,6 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kwargs)
     self->hash_mb = hash_mb;
     clear_tables(self);
     return 0;
-}
-
-
-static PyObject *Searcher_hashfull(Searcher *self, PyObject *Py_UNUSED(ignored))
-{
-    if (!self->table) return PyLong_FromLong(0);
-    int used = 0, sampled = 0;
-    for (size_t b = 0; b < self->bucket_count && sampled < HASHFULL_SAMPLE; ++b)
-        for (int i = 0; i < TT_BUCKET && sampled < HASHFULL_SAMPLE; ++i, ++sampled)
-        {
-            TTEntry entry;
-            used += read_slot(&self->table[b].slot[i], &entry) != 0 && (entry.generation_bound >> 2) == self->generation;
-        }
-    return PyLong_FromLong(sampled ? used * 1000 / sampled : 0);
 }
 
 /* The moves of ``moves`` (a list of UCI strings) played from ``p``; keys recorded. */
@@ -2077,7 +2060,6 @@ static PyObject *line_list(const Move *line, int length)
     }
     return list;
 }
-
 
 /* ------------------------------------------------------------------ Lazy SMP */
 
