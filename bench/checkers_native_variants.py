@@ -3,7 +3,7 @@
     .venv/bin/python bench/checkers_native_variants.py --a lmr_min_depth=0 --b "" \\
         --nodes 100000 [--openings 40] [--seed 1] [--threads 2] [--a-weights FILE]
 
-Each side is a ``games.checkers._fast.Searcher`` made with its ``parameters`` (names from
+Each side is a ``games.checkers.native.CheckersNativeSearcher`` made with its ``parameters`` (names from
 ``Searcher().parameters()``; empty: the defaults the engine uses) and its EVAL weights
 (``--a-weights``/``--b-weights``: a weights file; default: the shipped ones). Each opening of the ACF
 3-move deck (``ai.match.openings``, in the seeded order) is played twice, each side once
@@ -27,8 +27,8 @@ from ai.match.openings import built_in  # noqa: E402
 from ai.match.stats import MatchStatistics, format_elo  # noqa: E402
 from games.checkers import CheckersState  # noqa: E402
 from games.checkers import native as compiled  # noqa: E402
-from games.checkers.endgame import DATABASE_PIECES  # noqa: E402
-from games.checkers.evaluation import DEFAULT_WEIGHTS, FEATURE_NAMES, WEIGHT_VALUES  # noqa: E402
+from games.checkers.evaluation import DEFAULT_WEIGHTS, FEATURE_NAMES  # noqa: E402
+from games.checkers.native import CheckersNativeSearcher  # noqa: E402
 from games.weights import named_numbers, read_weights  # noqa: E402
 
 HASH_MB = 16
@@ -48,13 +48,12 @@ def parameters(text: str) -> dict[str, int]:
     return found
 
 
-def weight_values(path: str) -> tuple[float, ...]:
-    """The EVAL weights of the file at ``path`` (empty: the shipped ones) in C's order."""
-    weights = named_numbers(read_weights(path, "checkers"), FEATURE_NAMES, "checkers") if path else DEFAULT_WEIGHTS
-    return tuple(float(weight) for weight in WEIGHT_VALUES(weights))
+def side_weights(path: str) -> dict[str, float]:
+    """The EVAL weights of the file at ``path`` (empty: the shipped ones)."""
+    return named_numbers(read_weights(path, "checkers"), FEATURE_NAMES, "checkers") if path else dict(DEFAULT_WEIGHTS)
 
 
-def best_move(searcher: Any, state: CheckersState, nodes: int, weights: tuple[float, ...]) -> Any:
+def best_move(searcher: CheckersNativeSearcher, state: CheckersState, nodes: int) -> Any:
     """The move a search of ``nodes`` nodes chooses: the last completed iteration's, or the
     cut one's when it found a better root move."""
     used = [0]
@@ -66,40 +65,35 @@ def best_move(searcher: Any, state: CheckersState, nodes: int, weights: tuple[fl
             raise NodesUsed
 
     try:
-        searcher.search(
-            (state.black, state.white, state.kings, state.player, state.no_progress_plies),
-            state.earlier_positions(),
-            100,
-            poll,
-            lambda *report: lines.append(report[4]),
-            weights,
-            poll_interval=min(nodes, 4096),
-            probe=compiled._probe,
-            probe_pieces=DATABASE_PIECES,
-        )
+        searcher.search(state, 100, poll, lambda report: lines.append(report.pv), poll_interval=min(nodes, 4096))
     except NodesUsed:
-        better = searcher.interrupted()
+        better = searcher.interrupted(state)
         if better is not None:
-            lines.append(better[4])
-    wanted = tuple(lines[-1][0])
-    return next(move for move in state.legal_moves() if compiled.move_boards(move) == wanted)
+            lines.append(better.pv)
+    return lines[-1][0]
 
 
 def play(job: tuple[Any, ...]) -> int:
-    """One game: +1 when side A wins, -1 when B does, 0 a draw."""
+    """One game: +1 when side A wins, -1 when B does, 0 a draw. Each side searches with its
+    own weights (``CheckersState.set_weights`` before its move; the shipped ones after)."""
     opening, a_black, a_spec, b_spec, nodes, max_plies, a_weights, b_weights = job
     state = CheckersState.initial()
     for name in opening:
         state.play(state.parse_move(name))
-    a = compiled._fast.Searcher(HASH_MB, a_spec)
-    b = compiled._fast.Searcher(HASH_MB, b_spec)
+    a = CheckersNativeSearcher(HASH_MB, a_spec)
+    b = CheckersNativeSearcher(HASH_MB, b_spec)
     a_player = 0 if a_black else 1
     plies = 0
-    while not state.is_terminal() and plies < max_plies:
-        moves = state.legal_moves()
-        searcher, weights = (a, a_weights) if state.to_move() == a_player else (b, b_weights)
-        state.play(moves[0] if len(moves) == 1 else best_move(searcher, state, nodes, weights))
-        plies += 1
+    try:
+        while not state.is_terminal() and plies < max_plies:
+            moves = state.legal_moves()
+            searcher, weights = (a, a_weights) if state.to_move() == a_player else (b, b_weights)
+            if len(moves) > 1:
+                CheckersState.set_weights(weights)
+            state.play(moves[0] if len(moves) == 1 else best_move(searcher, state, nodes))
+            plies += 1
+    finally:
+        CheckersState.set_weights(None)
     if not state.is_terminal() or state.utility(a_player) == 0:
         return 0
     return 1 if state.utility(a_player) > 0 else -1
@@ -121,9 +115,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"the compiled checkers search is not built: {compiled.NATIVE_SEARCH_BACKEND}", file=sys.stderr)
         return 2
     a_spec, b_spec = parameters(args.a), parameters(args.b)
-    a_weights, b_weights = weight_values(args.a_weights), weight_values(args.b_weights)
-    print(f"A: {compiled._fast.Searcher(1, a_spec).parameters()} weights {args.a_weights or 'shipped'}")
-    print(f"B: {compiled._fast.Searcher(1, b_spec).parameters()} weights {args.b_weights or 'shipped'}")
+    a_weights, b_weights = side_weights(args.a_weights), side_weights(args.b_weights)
+    print(f"A: {CheckersNativeSearcher(1, a_spec).parameters()} weights {args.a_weights or 'shipped'}")
+    print(f"B: {CheckersNativeSearcher(1, b_spec).parameters()} weights {args.b_weights or 'shipped'}")
     openings = built_in("checkers", args.seed)[: args.openings]
     jobs = [
         (opening.moves, a_black, a_spec, b_spec, args.nodes, args.max_plies, a_weights, b_weights)

@@ -23,7 +23,7 @@ line from C is read back against the legal moves of each position.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from games.base import IllegalMoveError, NativeIterationSink, NodePoll
@@ -78,11 +78,13 @@ class CheckersNativeSearcher(CompiledSearcher):
     MATE = MATE
     MATE_BOUND = MATE_BOUND
 
-    def __init__(self, table_megabytes: float) -> None:
+    def __init__(self, table_megabytes: float, parameters: Mapping[str, int] | None = None) -> None:
+        """``parameters``: the search's tunable numbers by name (``Searcher.parameters()``
+        lists them; the engine uses the defaults, ``bench/checkers_native_variants.py`` A/Bs)."""
         if not NATIVE or _fast is None:
             raise RuntimeError(NATIVE_SEARCH_BACKEND)
         self.table_megabytes = table_megabytes
-        self._searcher = _fast.Searcher(max(1, int(table_megabytes)))
+        self._searcher = _fast.Searcher(max(1, int(table_megabytes)), dict(parameters or {}))
 
     def search(
         self,
@@ -115,6 +117,11 @@ class CheckersNativeSearcher(CompiledSearcher):
             probe=_probe,
             probe_pieces=DATABASE_PIECES,
         )
+
+    def parameters(self) -> dict[str, int]:
+        """The tunable numbers this searcher searches with, by name."""
+        numbers: dict[str, int] = self._searcher.parameters()
+        return numbers
 
     def _line(self, root: Any, names: Sequence[Any]) -> tuple[Any, ...]:
         """The moves of a PV as far as each is legal in turn from ``root`` (played on a
