@@ -10,7 +10,8 @@
  * to ``on_iteration``; keeps what a cut iteration had found (``interrupted``).
  *
  * The including file defines first:
- *  - ``Move`` and ``MATE_BOUND`` (scores beyond it are wins or losses in plies);
+ *  - ``Move``, ``MATE_BOUND`` (scores beyond it are wins or losses in plies) and
+ *    ``MAX_DEPTH`` (the deepest iteration);
  *  - the table: ``TTEntry`` (with ``generation_bound``), ``TTSlot``, buckets of ``TT_BUCKET``
  *    slots, ``read_slot(slot, &entry)`` (the key a slot holds, 0 when empty) and
  *    ``HASHFULL_SAMPLE``, how many slots ``hashfull`` looks at;
@@ -201,6 +202,35 @@ static void join_helpers(Searcher *self, pthread_t *threads, int started)
 }
 
 /* ------------------------------------------------------------------ deepening */
+
+/* The arguments every search takes, checked (0, or -1 with a ValueError, TypeError or
+ * RuntimeError set); ``max_depth`` is cut to MAX_DEPTH. */
+static int check_request(Searcher *self, int threads, PyObject *poll, PyObject *on_iteration, long long poll_interval,
+                         int *max_depth)
+{
+    if (threads < 1 || threads > MAX_THREADS) {
+        PyErr_Format(PyExc_ValueError, "threads must be 1..%d", MAX_THREADS);
+        return -1;
+    }
+    if (!PyCallable_Check(poll) || !PyCallable_Check(on_iteration)) {
+        PyErr_SetString(PyExc_TypeError, "poll and on_iteration must be callable");
+        return -1;
+    }
+    if (poll_interval < 1) {
+        PyErr_SetString(PyExc_ValueError, "poll_interval must be at least 1 node");
+        return -1;
+    }
+    if (*max_depth < 1) {
+        PyErr_SetString(PyExc_ValueError, "max_depth must be at least 1");
+        return -1;
+    }
+    if (*max_depth > MAX_DEPTH) *max_depth = MAX_DEPTH;
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Searcher is already searching (one search at a time)");
+        return -1;
+    }
+    return 0;
+}
 
 enum { DEEPENED = 0, POLL_FAILED = 1, CALLBACK_FAILED = 2 };
 

@@ -937,25 +937,9 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
         PyErr_SetString(PyExc_RuntimeError, "Searcher.__init__ was not called");
         return NULL;
     }
-    if (threads < 1 || threads > MAX_THREADS) {
-        PyErr_Format(PyExc_ValueError, "threads must be 1..%d", MAX_THREADS);
-        return NULL;
-    }
-    if (!PyCallable_Check(poll) || !PyCallable_Check(on_iteration) || (probe != Py_None && !PyCallable_Check(probe))) {
-        PyErr_SetString(PyExc_TypeError, "poll, on_iteration and probe must be callable");
-        return NULL;
-    }
-    if (poll_interval < 1) {
-        PyErr_SetString(PyExc_ValueError, "poll_interval must be at least 1 node");
-        return NULL;
-    }
-    if (max_depth < 1) {
-        PyErr_SetString(PyExc_ValueError, "max_depth must be at least 1");
-        return NULL;
-    }
-    if (max_depth > MAX_DEPTH) max_depth = MAX_DEPTH;
-    if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "this Searcher is already searching (one search at a time)");
+    if (check_request(self, threads, poll, on_iteration, poll_interval, &max_depth) < 0) return NULL;
+    if (probe != Py_None && !PyCallable_Check(probe)) {
+        PyErr_SetString(PyExc_TypeError, "probe must be callable");
         return NULL;
     }
     double new_weights[WEIGHT_COUNT];

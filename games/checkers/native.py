@@ -99,7 +99,7 @@ class CheckersNativeSearcher(CompiledSearcher):
         """Search the ``CheckersState`` ``state`` (see ``games.base.NativeSearcher``); the
         game's earlier positions count for repetitions as in the Python search. ``threads`` >
         1: Lazy SMP helper threads share the table (only the first probes the databases)."""
-        root = state.copy()
+        root = self._root(state)  # only read while C searches; _line plays a line on a copy
 
         def report(depth: int, seldepth: int, score: int, nodes: int, pv: list[MoveBoards]) -> bool:
             return bool(on_iteration(self._iteration(root, depth, seldepth, score, nodes, pv)))

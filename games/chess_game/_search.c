@@ -2120,28 +2120,8 @@ static PyObject *Searcher_search(Searcher *self, PyObject *args, PyObject *kwarg
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sOiOO|LOi:search", keywords, &fen, &moves, &max_depth, &poll,
                                      &on_iteration, &poll_interval, &root_moves, &threads))
         return NULL;
-    if (threads < 1 || threads > MAX_THREADS) {
-        PyErr_Format(PyExc_ValueError, "threads must be 1..%d", MAX_THREADS);
+    if (check_request(self, threads, poll, on_iteration, poll_interval, &max_depth) < 0 || require_weights() < 0)
         return NULL;
-    }
-    if (!PyCallable_Check(poll) || !PyCallable_Check(on_iteration)) {
-        PyErr_SetString(PyExc_TypeError, "poll and on_iteration must be callable");
-        return NULL;
-    }
-    if (poll_interval < 1) {
-        PyErr_SetString(PyExc_ValueError, "poll_interval must be at least 1 node");
-        return NULL;
-    }
-    if (max_depth < 1) {
-        PyErr_SetString(PyExc_ValueError, "max_depth must be at least 1");
-        return NULL;
-    }
-    if (max_depth > MAX_DEPTH) max_depth = MAX_DEPTH;
-    if (require_weights() < 0) return NULL;
-    if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "this Searcher is already searching (one search at a time)");
-        return NULL;
-    }
     Position root;
     if (parse_position_argument(fen, &root) < 0) return NULL;
     if (play_game_moves(self, &root, moves) < 0) return NULL;

@@ -337,6 +337,10 @@ def test_bad_weights_and_root_moves_are_refused() -> None:
         raw_search(state, 2, weights=(1.0, 2.0))
     with pytest.raises(ValueError, match="not legal"):
         raw_search(state, 2, root_moves=[(MASK_OF_SQUARE[1], MASK_OF_SQUARE[5], 0)])
+    with pytest.raises(TypeError, match="probe must be callable"):
+        raw_search(state, 2, probe=3)
+    with pytest.raises(TypeError, match="poll and on_iteration must be callable"):
+        compiled._fast.Searcher(HASH_MB).search((0, 0, 0, 0, 0), [], 2, None, print, tuple(WEIGHT_VALUES(CheckersState.weights)))
 
 
 def test_clear_hashfull_and_reuse() -> None:
