@@ -146,6 +146,90 @@ def command_games(arguments: argparse.Namespace) -> None:
                 )
 
 
+class _NodesSpent(Exception):
+    """Raised from the compiled search's node poll when a self-play move's budget is spent."""
+
+
+def native_move(searcher: Any, state: ChessState, nodes: int) -> tuple[chess.Move, float | None]:
+    """The compiled search's move after about ``nodes`` nodes, and its score for the side to
+    move in centipawns (``None``: a proven mate, scored by ``win_in_plies``)."""
+    spent = [0]
+    last: list[Any] = [None]
+
+    def poll(count: int, _check: bool) -> None:
+        spent[0] += count
+        if spent[0] >= nodes:
+            raise _NodesSpent
+
+    def on_iteration(report: Any) -> bool:
+        last[0] = report
+        return False
+
+    try:
+        searcher.search(state, 64, poll, on_iteration, poll_interval=min(nodes, 1024))
+    except _NodesSpent:
+        better = searcher.interrupted(state)
+        if better is not None and last[0] is not None:
+            last[0] = better
+    report = last[0]
+    if report is None or not report.pv:
+        raise RuntimeError("the compiled search gave no move")
+    if report.win_in_plies is not None:
+        return report.pv[0], (100_000.0 if report.win_in_plies > 0 else -100_000.0)
+    return report.pv[0], report.score
+
+
+def play_native_game(searcher: Any, rng: random.Random, nodes: int, random_plies: int) -> tuple[str, list[chess.Move]]:
+    """One self-play game of the compiled search (our own engine, ``--nodes`` varied +-50%
+    a move): a random prefix of a built-in opening line, then up to ``random_plies`` plies
+    drawn uniformly among the legal moves (variety: the search is deterministic), then play.
+    Adjudicated like ``play_game``, on the engine's own score."""
+    board = chess.Board()
+    for move in _opening_prefix(rng):
+        board.push(move)
+    for _ in range(rng.randint(0, random_plies)):
+        board.push(rng.choice(list(board.legal_moves)))
+        if board.is_game_over():
+            break
+    searcher.clear()
+    decisive_run = level_run = 0
+    while True:
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            return {True: "1", False: "0", None: "0.5"}[outcome.winner], board.move_stack
+        if board.ply() >= MAX_PLIES:
+            return "0.5", board.move_stack
+        move, score = native_move(searcher, ChessState(board.copy()), rng.randint(nodes // 2, nodes * 3 // 2))
+        decisive_run = decisive_run + 1 if abs(score) >= DECISIVE_CP else 0
+        if decisive_run >= DECISIVE_PLIES:
+            winner = board.turn if score > 0 else not board.turn
+            return ("1" if winner == chess.WHITE else "0"), board.move_stack
+        level_run = level_run + 1 if abs(score) <= DEAD_DRAW_CP and board.ply() >= DEAD_DRAW_FROM_PLY else 0
+        if level_run >= DEAD_DRAW_PLIES:
+            return "0.5", board.move_stack
+        board.push(move)
+
+
+def command_selfplay(arguments: argparse.Namespace) -> None:
+    """Self-play games of our compiled search, in the ``games`` command's line format."""
+    searcher = ChessState.native_searcher(16)
+    rng = random.Random(arguments.seed)
+    started = time.perf_counter()
+    scores = {"1": 0, "0.5": 0, "0": 0}
+    with open(arguments.out, "a", encoding="ascii") as out:
+        for number in range(1, arguments.games + 1):
+            result, moves = play_native_game(searcher, rng, arguments.nodes, arguments.random_plies)
+            out.write(result + " " + " ".join(move.uci() for move in moves) + "\n")
+            out.flush()
+            scores[result] += 1
+            if number % 100 == 0 or number == arguments.games:
+                elapsed = time.perf_counter() - started
+                print(
+                    f"{number} games in {elapsed:.0f} s (White +{scores['1']} ={scores['0.5']} -{scores['0']})",
+                    file=sys.stderr,
+                )
+
+
 # ------------------------------------------------------------------ positions
 SKIP_OPENING_PLIES = 8
 """Positions this close to the start are book territory, not the EVAL's job."""
@@ -235,41 +319,44 @@ def command_positions(arguments: argparse.Namespace) -> None:
 
 
 # ------------------------------------------------------------------ fit
-def load_rows(paths: list[str]) -> tuple[list[dict[int, float]], list[float], list[int]]:
-    """(sparse feature rows, White's results, game numbers unique over the files) of
-    positions files."""
+def load_rows(paths: list[str]) -> tuple[Any, Any, Any]:
+    """(feature rows as ``SparseRows``, White's results, game numbers unique over the files)
+    of positions files, built from their arrays (no Python object per entry)."""
     import numpy as np
 
-    rows: list[dict[int, float]] = []
-    results: list[float] = []
-    games: list[int] = []
+    from ai.tuning.texel import SparseRows
+
+    starts, columns, values, results, games = [np.zeros(1, dtype=np.int64)], [], [], [], []
     for number, path in enumerate(paths):
         data = np.load(path)
-        row_starts, columns, values = data["row_starts"], data["columns"].tolist(), data["values"].tolist()
-        for first, last in zip(row_starts[:-1].tolist(), row_starts[1:].tolist()):
-            rows.append(dict(zip(columns[first:last], values[first:last])))
-        results.extend(data["results"].tolist())
-        games.extend((number << 32) + game for game in data["games"].tolist())
-    return rows, results, games
+        starts.append(data["row_starts"][1:].astype(np.int64) + starts[-1][-1])
+        columns.append(data["columns"].astype(np.int64))
+        values.append(data["values"])
+        results.append(data["results"].astype(np.float64))
+        games.append((np.int64(number) << 32) + data["games"].astype(np.int64))
+    rows = SparseRows.from_arrays(np.concatenate(starts), np.concatenate(columns), np.concatenate(values), evaluation.WEIGHT_COUNT)
+    return rows, np.concatenate(results), np.concatenate(games)
 
 
 def command_fit(arguments: argparse.Namespace) -> None:
     import numpy as np
 
-    from ai.tuning.texel import SparseRows, fit, loss
+    from ai.tuning.texel import fit, loss
 
     if arguments.start:
         ChessState.set_weights(read_weights(arguments.start, "chess"))
     rows, results, games = load_rows(arguments.positions)
     # Held-out positions are whole games: positions of one game are alike, so a split by
     # position would let the fit see the held-out games and flatter it.
-    held_games = {game for game in set(games) if random.Random(f"{arguments.seed}:{game}").random() < arguments.hold_out}
-    held = [index for index, game in enumerate(games) if game in held_games]
-    kept = [index for index, game in enumerate(games) if game not in held_games]
-    data = SparseRows([rows[index] for index in kept], evaluation.WEIGHT_COUNT)
-    held_data = SparseRows([rows[index] for index in held], evaluation.WEIGHT_COUNT)
-    held_results = np.asarray([results[index] for index in held], dtype=np.float64)
-    results = [results[index] for index in kept]
+    game_ids = np.unique(games)
+    held_ids = np.array(
+        [game for game in game_ids.tolist() if random.Random(f"{arguments.seed}:{game}").random() < arguments.hold_out],
+        dtype=np.int64,
+    )
+    held_mask = np.isin(games, held_ids)
+    data, held_data = rows.subset(~held_mask), rows.subset(held_mask)
+    held_results = results[held_mask]
+    results = results[~held_mask]
     initial = evaluation.weight_vector()
     tuned_names = arguments.only.split(",") if arguments.only else list(tables.WEIGHT_SHAPES)
     unknown = sorted(set(tuned_names) - set(tables.WEIGHT_SHAPES))
@@ -298,9 +385,9 @@ def command_fit(arguments: argparse.Namespace) -> None:
     held_before = loss(held_data, held_results, no_offsets, np.asarray(initial), answer.scale)
     held_after = loss(held_data, held_results, no_offsets, rounded, answer.scale)
     summary = (
-        f"{answer.positions} training positions from {len(set(games)) - len(held_games)} games, scale "
+        f"{answer.positions} training positions from {len(game_ids) - len(held_ids)} games, scale "
         f"{answer.scale:.5f}/cp, loss {answer.loss_before:.5f} -> {answer.loss_after:.5f}; "
-        f"{held_data.count} held-out positions from {len(held_games)} other games: {held_before:.5f} -> "
+        f"{held_data.count} held-out positions from {len(held_ids)} other games: {held_before:.5f} -> "
         f"{held_after:.5f} (weights rounded); {time.perf_counter() - started:.0f} s"
     )
     print(summary, file=sys.stderr)
@@ -381,6 +468,13 @@ def main(argv: list[str] | None = None) -> None:
     games.add_argument("--seed", type=int, default=1)
     games.add_argument("--out", required=True)
     games.set_defaults(run=command_games)
+    selfplay = commands.add_parser("selfplay", help="our compiled search's self-play games (appended to --out)")
+    selfplay.add_argument("--games", type=int, default=1000)
+    selfplay.add_argument("--nodes", type=int, default=4000, help="nodes a move (varied +-50%%)")
+    selfplay.add_argument("--random-plies", type=int, default=3, help="at most this many random plies after the opening")
+    selfplay.add_argument("--seed", type=int, default=1)
+    selfplay.add_argument("--out", required=True)
+    selfplay.set_defaults(run=command_selfplay)
     positions = commands.add_parser("positions", help="quiet positions and results as feature rows (.npz)")
     positions.add_argument("games", nargs="+", help="files written by the games command")
     positions.add_argument("--every", type=int, default=3, help="keep one position in this many (at random)")

@@ -59,6 +59,27 @@ class SparseRows:
         self.indices = np.asarray(indices, dtype=np.int64)
         self.values = np.asarray(values, dtype=np.float64)
 
+    @classmethod
+    def from_arrays(cls, row_starts: np.ndarray, indices: np.ndarray, values: np.ndarray, feature_count: int) -> SparseRows:
+        """Rows stored as compressed arrays (row ``i``'s entries are ``row_starts[i]`` up to
+        ``row_starts[i + 1]``), as a tuner's positions file keeps them: built without a
+        Python object per entry, which a million positions could not afford."""
+        starts = np.asarray(row_starts, dtype=np.int64)
+        if starts.ndim != 1 or len(starts) == 0 or starts[0] != 0 or np.any(np.diff(starts) < 0):
+            raise ValueError("row_starts must rise from 0")
+        if starts[-1] != len(indices) or len(indices) != len(values):
+            raise ValueError(f"{len(indices)} indices and {len(values)} values for rows ending at {starts[-1]}")
+        index_array = np.asarray(indices, dtype=np.int64)
+        if len(index_array) and (index_array.min() < 0 or index_array.max() >= feature_count):
+            raise ValueError(f"a feature index lies outside 0..{feature_count - 1}")
+        value_array = np.asarray(values, dtype=np.float64)
+        rows = np.repeat(np.arange(len(starts) - 1, dtype=np.int64), np.diff(starts))
+        nonzero = value_array != 0
+        part = cls((), feature_count)
+        part.count = len(starts) - 1
+        part.rows, part.indices, part.values = rows[nonzero], index_array[nonzero], value_array[nonzero]
+        return part
+
     def dot(self, weights: np.ndarray) -> np.ndarray:
         """``X · w``: each position's feature sum."""
         return np.bincount(self.rows, weights=self.values * weights[self.indices], minlength=self.count)

@@ -82,3 +82,23 @@ def test_offsets_are_the_fixed_part_of_each_evaluation() -> None:
 def test_bad_data_is_refused_in_one_line(rows: list, results: list, initial: list, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         fit(rows, results, initial, scale=1.0, epochs=1)
+
+
+def test_rows_from_compressed_arrays_equal_rows_from_dicts() -> None:
+    rows, _results = synthetic(500, seed=4)
+    starts, indices, values = [0], [], []
+    for row in rows:
+        for index, value in row.items():
+            indices.append(index)
+            values.append(value)  # zeros included: from_arrays drops them as the dict form does
+        starts.append(len(indices))
+    from_dicts = SparseRows(rows, len(TRUE_WEIGHTS))
+    from_arrays = SparseRows.from_arrays(np.array(starts), np.array(indices), np.array(values), len(TRUE_WEIGHTS))
+    assert from_arrays.count == from_dicts.count == 500
+    weights = np.asarray(TRUE_WEIGHTS)
+    assert from_arrays.dot(weights) == pytest.approx(from_dicts.dot(weights))
+    assert from_arrays.transpose_dot(np.arange(500.0)) == pytest.approx(from_dicts.transpose_dot(np.arange(500.0)))
+    with pytest.raises(ValueError):
+        SparseRows.from_arrays(np.array([0, 2]), np.array([0, 9]), np.array([1.0, 1.0]), len(TRUE_WEIGHTS))
+    with pytest.raises(ValueError):
+        SparseRows.from_arrays(np.array([0, 3]), np.array([0, 1]), np.array([1.0, 1.0]), len(TRUE_WEIGHTS))
