@@ -460,13 +460,17 @@ enum {
     W_KING_ATTACK,
     W_PASSED_PAWN_FREE,
     W_KING_PASSER_DISTANCE,
+    W_MINOR_THREATS,
+    W_ROOK_THREATS,
+    W_HANGING_PIECES,
     PAIR_WEIGHT_COUNT
 };
 static const char *const PAIR_WEIGHT_NAMES[PAIR_WEIGHT_COUNT] = {
     "knight_mobility",  "bishop_mobility", "rook_mobility",       "queen_mobility",
     "king_zone_attacks", "king_pawn_shield", "bishop_pair",       "doubled_pawns",
     "isolated_pawns",   "rook_open_file",  "rook_semi_open_file", "pawn_threats",
-    "king_attack",      "passed_pawn_free", "king_passer_distance",
+    "king_attack",      "passed_pawn_free", "king_passer_distance", "minor_threats",
+    "rook_threats",     "hanging_pieces",
 };
 
 /* The constants of the count features: tables.py's of the same names. */
@@ -958,15 +962,17 @@ static u64 perft(const Position *p, int depth)
 enum { A_KNIGHT_MOBILITY, A_BISHOP_MOBILITY, A_ROOK_MOBILITY, A_QUEEN_MOBILITY, A_ZONE_ATTACKS,
        A_KING_ATTACK, A_ROOK_OPEN_FILE, A_ROOK_SEMI_OPEN_FILE, ACTIVITY_COUNT };
 
-/* Mobility, king-zone attacks, king attack and rooks on open files of one side:
+/* Mobility, king-zone attacks, king attack and rooks on open files of one side, and the
+ * squares its knights and bishops, its rooks, and its pieces attack (covers[0..2]):
  * evaluation._side_activity. */
 static void side_activity(const Position *p, int color, u64 mobility_area, u64 enemy_king_zone,
-                          int counts[ACTIVITY_COUNT])
+                          int counts[ACTIVITY_COUNT], u64 covers[3])
 {
     const u64 occupied = p->occupied;
     const u64 own_pawns = pieces_of(p, PAWN, color);
     const u64 all_pawns = own_pawns | pieces_of(p, PAWN, !color);
     int zone = 0, attackers = 0, units = 0, open_files = 0, semi_open_files = 0;
+    u64 minor_attacks = 0, rook_attacks_all = 0, covered = 0;
     for (int type = KNIGHT; type <= QUEEN; ++type) {
         u64 movers = pieces_of(p, type, color);
         int mobility = 0;
@@ -979,6 +985,9 @@ static void side_activity(const Position *p, int color, u64 mobility_area, u64 e
             case ROOK: attacks = rook_attacks(s, occupied); break;
             default: attacks = bishop_attacks(s, occupied) | rook_attacks(s, occupied); break;
             }
+            if (type <= BISHOP) minor_attacks |= attacks;
+            else if (type == ROOK) rook_attacks_all |= attacks;
+            else covered |= attacks;
             mobility += popcount(attacks & mobility_area);
             if (attacks & enemy_king_zone) {
                 zone += popcount(attacks & enemy_king_zone);
@@ -997,6 +1006,9 @@ static void side_activity(const Position *p, int color, u64 mobility_area, u64 e
     counts[A_KING_ATTACK] = attackers >= KING_ATTACK_MIN_ATTACKERS ? units * units / 4 : 0;
     counts[A_ROOK_OPEN_FILE] = open_files;
     counts[A_ROOK_SEMI_OPEN_FILE] = semi_open_files;
+    covers[0] = minor_attacks;
+    covers[1] = rook_attacks_all;
+    covers[2] = covered | minor_attacks | rook_attacks_all;
 }
 
 /* Doubled, isolated and passed pawns of one side, and the passed pawns' bitboard:
@@ -1049,8 +1061,9 @@ static long long eval_numerator(const Position *p)
     const u64 black_pawn_attacks = ((black_pawns & NOT_FILE_A) >> 9) | ((black_pawns & NOT_FILE_H) >> 7);
     const int white_king = king_square(p, WHITE), black_king = king_square(p, BLACK);
     int white_side[ACTIVITY_COUNT], black_side[ACTIVITY_COUNT];
-    side_activity(p, WHITE, ~white & ~black_pawn_attacks, KING_ZONES[black_king], white_side);
-    side_activity(p, BLACK, ~black & ~white_pawn_attacks, KING_ZONES[white_king], black_side);
+    u64 white_covers[3], black_covers[3];
+    side_activity(p, WHITE, ~white & ~black_pawn_attacks, KING_ZONES[black_king], white_side, white_covers);
+    side_activity(p, BLACK, ~black & ~white_pawn_attacks, KING_ZONES[white_king], black_side, black_covers);
     int counts[PAIR_WEIGHT_COUNT];
     for (int i = 0; i <= A_ZONE_ATTACKS; ++i) counts[W_KNIGHT_MOBILITY + i] = white_side[i] - black_side[i];
     counts[W_KING_ATTACK] = white_side[A_KING_ATTACK] - black_side[A_KING_ATTACK];
@@ -1060,6 +1073,14 @@ static long long eval_numerator(const Position *p)
                                        p->pieces[code_of(KING, BLACK)]);
     counts[W_PAWN_THREATS] =
         popcount(white_pawn_attacks & black & pieces) - popcount(black_pawn_attacks & white & pieces);
+    const u64 queens = p->pieces[code_of(QUEEN, WHITE)] | p->pieces[code_of(QUEEN, BLACK)];
+    const u64 majors = queens | p->pieces[code_of(ROOK, WHITE)] | p->pieces[code_of(ROOK, BLACK)];
+    counts[W_MINOR_THREATS] = popcount(white_covers[0] & black & majors) - popcount(black_covers[0] & white & majors);
+    counts[W_ROOK_THREATS] = popcount(white_covers[1] & black & queens) - popcount(black_covers[1] & white & queens);
+    const u64 white_all = white_covers[2] | white_pawn_attacks | KING_ATTACKS[white_king];
+    const u64 black_all = black_covers[2] | black_pawn_attacks | KING_ATTACKS[black_king];
+    counts[W_HANGING_PIECES] =
+        popcount(white_all & black & pieces & ~black_all) - popcount(black_all & white & pieces & ~white_all);
     counts[W_KING_PAWN_SHIELD] = popcount(KING_SHIELD_MASKS[WHITE][white_king] & white_pawns) -
                                  popcount(KING_SHIELD_MASKS[BLACK][black_king] & black_pawns);
     counts[W_BISHOP_PAIR] = (popcount(pieces_of(p, BISHOP, WHITE)) >= 2) - (popcount(pieces_of(p, BISHOP, BLACK)) >= 2);

@@ -46,6 +46,7 @@ from games.chess_game.tables import (
     KING_ATTACK_UNIT_CAP,
     KING_ATTACK_UNITS,
     KING_SHIELD_MASKS,
+    KING_ATTACKS,
     KING_ZONES,
     KNIGHT_ATTACKS,
     MATERIAL_FEATURES,
@@ -84,6 +85,9 @@ ACTIVITY_FEATURES: tuple[str, ...] = (
     "rook_open_file",
     "rook_semi_open_file",
     "pawn_threats",
+    "minor_threats",
+    "rook_threats",
+    "hanging_pieces",
 )
 """The order of the values ``activity_counts`` returns."""
 PAWN_FEATURES: tuple[str, ...] = ("doubled_pawns", "isolated_pawns")
@@ -187,19 +191,22 @@ def _side_activity(
     enemy_king_zone: Bitboard,
     own_pawns: Bitboard,
     all_pawns: Bitboard,
-) -> tuple[int, int, int, int, int, int, int, int]:
+) -> tuple[int, int, int, int, int, int, int, int, Bitboard, Bitboard, Bitboard]:
     """(knight, bishop, rook, queen mobility, attacks on the enemy king zone, king attack,
-    rooks on open files, rooks on semi-open files) of one side.
+    rooks on open files, rooks on semi-open files; the squares its knights and bishops, its
+    rooks, and all four kinds attack) of one side.
 
     Hot path (called twice per ``evaluate``): inlined bit scans and python-chess's attack
     tables instead of ``board.attacks_mask``, measured about 3x faster.
     """
     knight_mobility = bishop_mobility = rook_mobility = queen_mobility = zone_attacks = 0
     attackers = attack_units = open_files = semi_open_files = 0
+    minor_attacks = rook_attacks = covered = 0
     while knights:
         lowest = knights & -knights
         knights ^= lowest
         attacks = KNIGHT_ATTACKS[lowest.bit_length() - 1]
+        minor_attacks |= attacks
         knight_mobility += (attacks & mobility_area).bit_count()
         if attacks & enemy_king_zone:
             zone_attacks += (attacks & enemy_king_zone).bit_count()
@@ -210,6 +217,7 @@ def _side_activity(
         bishops ^= lowest
         square = lowest.bit_length() - 1
         attacks = DIAGONAL_ATTACKS[square][DIAGONAL_MASKS[square] & occupied]
+        minor_attacks |= attacks
         bishop_mobility += (attacks & mobility_area).bit_count()
         if attacks & enemy_king_zone:
             zone_attacks += (attacks & enemy_king_zone).bit_count()
@@ -223,6 +231,7 @@ def _side_activity(
             RANK_ATTACKS[square][RANK_RAY_MASKS[square] & occupied]
             | FILE_ATTACKS[square][FILE_RAY_MASKS[square] & occupied]
         )
+        rook_attacks |= attacks
         rook_mobility += (attacks & mobility_area).bit_count()
         if attacks & enemy_king_zone:
             zone_attacks += (attacks & enemy_king_zone).bit_count()
@@ -243,6 +252,7 @@ def _side_activity(
             | FILE_ATTACKS[square][FILE_RAY_MASKS[square] & occupied]
             | DIAGONAL_ATTACKS[square][DIAGONAL_MASKS[square] & occupied]
         )
+        covered |= attacks
         queen_mobility += (attacks & mobility_area).bit_count()
         if attacks & enemy_king_zone:
             zone_attacks += (attacks & enemy_king_zone).bit_count()
@@ -254,6 +264,7 @@ def _side_activity(
     return (
         knight_mobility, bishop_mobility, rook_mobility, queen_mobility, zone_attacks,
         king_attack, open_files, semi_open_files,
+        minor_attacks, rook_attacks, covered | minor_attacks | rook_attacks,
     )  # fmt: skip
 
 
@@ -284,6 +295,14 @@ def activity_counts(board: chess.BaseBoard) -> tuple[int, ...]:
         KING_SHIELD_MASKS[chess.BLACK][black_king] & black_pawns
     ).bit_count()
     bishop_pair = ((bishops & white).bit_count() >= 2) - ((bishops & black).bit_count() >= 2)
+    majors = rooks | queens
+    minor_threats = (white_side[8] & black & majors).bit_count() - (black_side[8] & white & majors).bit_count()
+    rook_threats = (white_side[9] & black & queens).bit_count() - (black_side[9] & white & queens).bit_count()
+    white_covers = white_side[10] | white_pawn_attacks | KING_ATTACKS[white_king]
+    black_covers = black_side[10] | black_pawn_attacks | KING_ATTACKS[black_king]
+    hanging = (white_covers & black & pieces & ~black_covers).bit_count() - (
+        black_covers & white & pieces & ~white_covers
+    ).bit_count()
     return (
         white_side[0] - black_side[0],
         white_side[1] - black_side[1],
@@ -296,6 +315,9 @@ def activity_counts(board: chess.BaseBoard) -> tuple[int, ...]:
         white_side[6] - black_side[6],
         white_side[7] - black_side[7],
         pawn_threats,
+        minor_threats,
+        rook_threats,
+        hanging,
     )
 
 
@@ -414,6 +436,9 @@ def dynamic_score(board: chess.BaseBoard) -> Packed:
         + counts[8] * ACTIVITY_WEIGHTS[8]
         + counts[9] * ACTIVITY_WEIGHTS[9]
         + counts[10] * ACTIVITY_WEIGHTS[10]
+        + counts[11] * ACTIVITY_WEIGHTS[11]
+        + counts[12] * ACTIVITY_WEIGHTS[12]
+        + counts[13] * ACTIVITY_WEIGHTS[13]
     )
     pawns = board.pawns
     pawn_score, white_passers, black_passers = pawn_structure(

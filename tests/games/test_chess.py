@@ -727,6 +727,23 @@ def test_pawn_threats_count_pieces_attacked_by_pawns() -> None:
     assert no_pieces["pawn_threats"][1] == 0.0
 
 
+def test_threats_by_minor_pieces_and_rooks_and_hanging_pieces() -> None:
+    # The knight on c4 attacks the rook on d6, which nothing defends: a minor threat and a
+    # hanging piece; the rook attacks nothing.
+    features = ChessState.from_text("4k3/8/3r4/8/2N5/8/8/4K3 w - - 0 1").evaluation_features(0)
+    assert (features["minor_threats"][1], features["rook_threats"][1], features["hanging_pieces"][1]) == (1, 0, 1)
+    # The rook on d1 attacks the queen on d8 (and she it): each is defended by its king.
+    features = ChessState.from_text("3qk3/8/8/8/8/8/8/3RK3 w - - 0 1").evaluation_features(0)
+    assert (features["minor_threats"][1], features["rook_threats"][1], features["hanging_pieces"][1]) == (0, 1, 0)
+    # The rook on d1 attacks the knight on d5, which nothing defends; from Black's view -1.
+    features = ChessState.from_text("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1").evaluation_features(1)
+    assert (features["minor_threats"][1], features["rook_threats"][1], features["hanging_pieces"][1]) == (0, 0, -1)
+    # The knight on c4 attacks the rook on d6 and the queen on b6, each defending the other;
+    # the bishop on h4 attacks the queen on e1, and she it: both hang.
+    features = ChessState.from_text("k7/8/1q1r4/8/2N4b/8/8/4Q2K w - - 0 1").evaluation_features(0)
+    assert (features["minor_threats"][1], features["rook_threats"][1], features["hanging_pieces"][1]) == (2 - 1, 0, 1 - 1)
+
+
 def test_king_attack_needs_two_attackers_and_grows_with_the_square_of_their_units() -> None:
     # The queen on h5 (5 units: h7, h8, f7) and the knight on g5 (2 units: f7, h7) attack
     # the zone of the king on g8: min(7, 16)^2 // 4 = 12.

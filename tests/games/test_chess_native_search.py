@@ -166,6 +166,13 @@ FEATURE_FENS = [
     "8/8/1PK5/8/8/8/8/7k w - - 0 1",  # the kings' race to a passer
     "8/8/1Pk5/8/8/8/8/7K b - - 0 1",
     "8/5k2/8/3P4/2p5/8/1K6/8 w - - 0 1",
+    "4k3/8/3r4/8/2N5/8/8/4K3 w - - 0 1",  # a minor threat, a hanging piece
+    "3qk3/8/8/8/8/8/8/3RK3 w - - 0 1",  # rook threats
+    "4k3/8/8/q7/8/8/8/R3K3 w - - 0 1",
+    "r3k3/8/8/8/8/8/8/Q3K3 b - - 0 1",
+    "4k3/8/8/1r2Q3/8/8/8/4K3 b - - 0 1",
+    "k7/8/1q1r4/8/2N4b/8/8/4Q2K w - - 0 1",  # threats both ways
+    "r3k2r/ppp2ppp/2n5/3q4/1b1P4/2N2N2/PP3PPP/R2QKB1R w KQkq - 0 1",
 ]
 """Hand-made positions for the count terms added last (tests/games/test_chess.py checks
 their values); the random and EPD positions exercise them too (see below)."""
