@@ -463,6 +463,7 @@ enum {
     W_MINOR_THREATS,
     W_ROOK_THREATS,
     W_HANGING_PIECES,
+    W_KING_OPEN_FILES,
     PAIR_WEIGHT_COUNT
 };
 static const char *const PAIR_WEIGHT_NAMES[PAIR_WEIGHT_COUNT] = {
@@ -470,7 +471,7 @@ static const char *const PAIR_WEIGHT_NAMES[PAIR_WEIGHT_COUNT] = {
     "king_zone_attacks", "king_pawn_shield", "bishop_pair",       "doubled_pawns",
     "isolated_pawns",   "rook_open_file",  "rook_semi_open_file", "pawn_threats",
     "king_attack",      "passed_pawn_free", "king_passer_distance", "minor_threats",
-    "rook_threats",     "hanging_pieces",
+    "rook_threats",     "hanging_pieces",  "king_open_files",
 };
 
 /* The constants of the count features: tables.py's of the same names. */
@@ -1011,6 +1012,17 @@ static void side_activity(const Position *p, int color, u64 mobility_area, u64 e
     covers[2] = covered | minor_attacks | rook_attacks_all;
 }
 
+/* How many of the king's file and its neighbours hold none of its own pawns:
+ * evaluation._open_king_files. */
+static int open_king_files(int king, u64 own_pawns)
+{
+    const int file = king & 7;
+    int open = 0;
+    for (int near = file - 1; near <= file + 1; ++near)
+        if (near >= 0 && near < 8 && !(FILE_MASKS[near] & own_pawns)) ++open;
+    return open;
+}
+
 /* Doubled, isolated and passed pawns of one side, and the passed pawns' bitboard:
  * evaluation._side_pawn_counts. */
 static u64 side_pawn_counts(u64 own, u64 enemy, int color, int *doubled, int *isolated, int passed[8])
@@ -1079,6 +1091,7 @@ static long long eval_numerator(const Position *p)
     counts[W_ROOK_THREATS] = popcount(white_covers[1] & black & queens) - popcount(black_covers[1] & white & queens);
     const u64 white_all = white_covers[2] | white_pawn_attacks | KING_ATTACKS[white_king];
     const u64 black_all = black_covers[2] | black_pawn_attacks | KING_ATTACKS[black_king];
+    counts[W_KING_OPEN_FILES] = open_king_files(white_king, white_pawns) - open_king_files(black_king, black_pawns);
     counts[W_HANGING_PIECES] =
         popcount(white_all & black & pieces & ~black_all) - popcount(black_all & white & pieces & ~white_all);
     counts[W_KING_PAWN_SHIELD] = popcount(KING_SHIELD_MASKS[WHITE][white_king] & white_pawns) -

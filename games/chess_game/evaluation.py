@@ -88,6 +88,7 @@ ACTIVITY_FEATURES: tuple[str, ...] = (
     "minor_threats",
     "rook_threats",
     "hanging_pieces",
+    "king_open_files",
 )
 """The order of the values ``activity_counts`` returns."""
 PAWN_FEATURES: tuple[str, ...] = ("doubled_pawns", "isolated_pawns")
@@ -268,6 +269,12 @@ def _side_activity(
     )  # fmt: skip
 
 
+def _open_king_files(king: int, own_pawns: Bitboard) -> int:
+    """How many of the king's file and its neighbours hold none of its own pawns."""
+    file = king & 7
+    return sum(1 for near in (file - 1, file, file + 1) if 0 <= near < 8 and not FILE_MASKS[near] & own_pawns)
+
+
 def activity_counts(board: chess.BaseBoard) -> tuple[int, ...]:
     """White minus Black for each of ``ACTIVITY_FEATURES``."""
     occupied = board.occupied
@@ -303,6 +310,7 @@ def activity_counts(board: chess.BaseBoard) -> tuple[int, ...]:
     hanging = (white_covers & black & pieces & ~black_covers).bit_count() - (
         black_covers & white & pieces & ~white_covers
     ).bit_count()
+    open_files = _open_king_files(white_king, white_pawns) - _open_king_files(black_king, black_pawns)
     return (
         white_side[0] - black_side[0],
         white_side[1] - black_side[1],
@@ -318,6 +326,7 @@ def activity_counts(board: chess.BaseBoard) -> tuple[int, ...]:
         minor_threats,
         rook_threats,
         hanging,
+        open_files,
     )
 
 
@@ -439,6 +448,7 @@ def dynamic_score(board: chess.BaseBoard) -> Packed:
         + counts[11] * ACTIVITY_WEIGHTS[11]
         + counts[12] * ACTIVITY_WEIGHTS[12]
         + counts[13] * ACTIVITY_WEIGHTS[13]
+        + counts[14] * ACTIVITY_WEIGHTS[14]
     )
     pawns = board.pawns
     pawn_score, white_passers, black_passers = pawn_structure(

@@ -114,6 +114,8 @@ PAIR_WEIGHTS: tuple[str, ...] = (
     "minor_threats",
     "rook_threats",
     "hanging_pieces",
+    # King safety: the king's file and its neighbours without a pawn of its own side.
+    "king_open_files",
 )
 """The weights that are one (middlegame, endgame) pair of a count feature."""
 

@@ -744,6 +744,15 @@ def test_threats_by_minor_pieces_and_rooks_and_hanging_pieces() -> None:
     assert (features["minor_threats"][1], features["rook_threats"][1], features["hanging_pieces"][1]) == (2 - 1, 0, 1 - 1)
 
 
+def test_king_open_files_count_the_kings_files_without_its_own_pawns() -> None:
+    # White's king on g1 has pawns on f2 and h2 but none on g: one open file. Black's king
+    # on a8 (files a and b) has a pawn on b7: one.
+    features = ChessState.from_text("k7/1p6/8/8/8/8/5P1P/6K1 w - - 0 1").evaluation_features(0)
+    assert features["king_open_files"][1] == 1 - 1
+    features = ChessState.from_text("k7/8/8/8/8/8/5PPP/6K1 w - - 0 1").evaluation_features(0)
+    assert features["king_open_files"][1] == 0 - 2
+
+
 def test_king_attack_needs_two_attackers_and_grows_with_the_square_of_their_units() -> None:
     # The queen on h5 (5 units: h7, h8, f7) and the knight on g5 (2 units: f7, h7) attack
     # the zone of the king on g8: min(7, 16)^2 // 4 = 12.
