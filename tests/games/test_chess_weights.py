@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from games.chess_game import ChessState, evaluation, tables
-from games.weights import WeightsError
+from games.weights import WeightsError, read_weights
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "chess"
 SHIPPED = Path(__file__).resolve().parents[2] / "resources" / "weights" / "chess.json"
@@ -165,3 +165,13 @@ def test_a_state_made_before_the_weights_changed_evaluates_with_the_new_ones() -
         assert copy.evaluate(0) == ChessState.from_text(copy.to_text()).evaluate(0)
         copy.undo()
     assert [m.uci() for m in copy.board.move_stack] == [m.uci() for m in state.board.move_stack]
+
+
+def test_the_self_play_fit_kept_in_bench_is_a_valid_weights_file() -> None:
+    """bench/chess_tuned.json (resources/weights/README.md, session 14) stays loadable, so
+    ``--a weights=bench/chess_tuned.json`` keeps working as the weights change shape."""
+    path = Path(__file__).resolve().parents[2] / "bench" / "chess_tuned.json"
+    weights = read_weights(path, "chess")
+    ChessState.set_weights(weights)
+    assert tables.EVAL_WEIGHTS["rook_threats"] == (38, 19)
+    assert ChessState.initial().evaluate(0) == pytest.approx(0.0)
