@@ -160,9 +160,9 @@ class _NodesSpent(Exception):
     """Raised from the compiled search's node poll when a self-play move's budget is spent."""
 
 
-def native_move(searcher: Any, state: ChessState, nodes: int) -> tuple[chess.Move, float | None]:
+def native_move(searcher: Any, state: ChessState, nodes: int) -> tuple[chess.Move, float]:
     """The compiled search's move after about ``nodes`` nodes, and its score for the side to
-    move in centipawns (``None``: a proven mate, scored by ``win_in_plies``)."""
+    move in centipawns (a proven mate: +-100,000, beyond every adjudication threshold)."""
     spent = [0]
     last: list[Any] = [None]
 

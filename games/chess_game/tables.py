@@ -97,10 +97,7 @@ PAIR_WEIGHTS: tuple[str, ...] = (
     # enemy pawn (the rook presses it).
     "rook_open_file",
     "rook_semi_open_file",
-    # Threats: enemy knights, bishops, rooks and queens attacked by a side's pawns; enemy
-    # rooks and queens attacked by its knights or bishops; enemy queens attacked by its
-    # rooks; enemy knights, bishops, rooks and queens it attacks (with anything) that no
-    # enemy piece, pawn or king defends.
+    # Threats: enemy knights, bishops, rooks and queens attacked by a side's pawns.
     "pawn_threats",
     # King attack, growing faster than the attackers: with at least two pieces attacking
     # the enemy king zone, min(units, KING_ATTACK_UNIT_CAP)^2 // 4, where each attacker
@@ -111,6 +108,9 @@ PAIR_WEIGHTS: tuple[str, ...] = (
     # minus own king distance) to the square in front of each passer (an endgame term).
     "passed_pawn_free",
     "king_passer_distance",
+    # More threats (added for the tuner, shipped at 0): enemy rooks and queens attacked by a
+    # side's knights or bishops; enemy queens attacked by its rooks; enemy knights, bishops,
+    # rooks and queens it attacks (with anything) that no enemy piece, pawn or king defends.
     "minor_threats",
     "rook_threats",
     "hanging_pieces",
@@ -399,7 +399,6 @@ NOT_FILE_H: Bitboard = chess.BB_ALL & ~chess.BB_FILE_H
 # python-chess's attack tables under descriptive names, for the inlined hot loops
 # (``RANK_ATTACKS[square][RANK_RAY_MASKS[square] & occupied]`` is a rook's rank attacks).
 KNIGHT_ATTACKS = chess.BB_KNIGHT_ATTACKS
-KING_ATTACKS = chess.BB_KING_ATTACKS
 KING_ATTACKS = chess.BB_KING_ATTACKS
 DIAGONAL_MASKS, DIAGONAL_ATTACKS = chess.BB_DIAG_MASKS, chess.BB_DIAG_ATTACKS
 FILE_RAY_MASKS, FILE_ATTACKS = chess.BB_FILE_MASKS, chess.BB_FILE_ATTACKS
