@@ -102,17 +102,12 @@ def play_game(
     for move in _opening_prefix(rng):
         board.push(move)
     engine.configure({"Clear Hash": None})
-    varied = rng.randint(0, random_plies)
-    decisive_run = level_run = 0
-    while True:
-        outcome = board.outcome(claim_draw=True)
-        if outcome is not None:
-            return {True: "1", False: "0", None: "0.5"}[outcome.winner], board.move_stack
-        if board.ply() >= MAX_PLIES:
-            return "0.5", board.move_stack
+    varied = [rng.randint(0, random_plies)]
+
+    def choose(board: chess.Board) -> tuple[chess.Move, float]:
         limit = chess.engine.Limit(nodes=rng.randint(nodes // 2, nodes * 3 // 2))
-        if varied > 0:
-            varied -= 1
+        if varied[0] > 0:
+            varied[0] -= 1
             infos = engine.analyse(board, limit, multipv=4)
             best = infos[0]["score"].relative.score(mate_score=100_000)
             choices = [
@@ -120,10 +115,26 @@ def play_game(
                 for info in infos
                 if "pv" in info and best - info["score"].relative.score(mate_score=100_000) <= spread
             ]
-            move, score = rng.choice(choices), best
-        else:
-            info = engine.analyse(board, limit)
-            move, score = info["pv"][0], info["score"].relative.score(mate_score=100_000)
+            return rng.choice(choices), best
+        info = engine.analyse(board, limit)
+        return info["pv"][0], info["score"].relative.score(mate_score=100_000)
+
+    return play_out(board, choose)
+
+
+def play_out(board: chess.Board, choose: Any) -> tuple[str, list[chess.Move]]:
+    """Play ``board`` to its end with ``choose(board) -> (move, score for the side to move)``:
+    (White's result, the moves). Adjudicated when the score stays decisive
+    (``DECISIVE_CP`` for ``DECISIVE_PLIES``) or dead level late in the game, or at
+    ``MAX_PLIES``; both training-game sources share this, so their labels mean the same."""
+    decisive_run = level_run = 0
+    while True:
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            return {True: "1", False: "0", None: "0.5"}[outcome.winner], board.move_stack
+        if board.ply() >= MAX_PLIES:
+            return "0.5", board.move_stack
+        move, score = choose(board)
         decisive_run = decisive_run + 1 if abs(score) >= DECISIVE_CP else 0
         if decisive_run >= DECISIVE_PLIES:  # the side to move is winning (or losing) for good
             winner = board.turn if score > 0 else not board.turn
@@ -193,7 +204,7 @@ def play_native_game(searcher: Any, rng: random.Random, nodes: int, random_plies
     """One self-play game of the compiled search (our own engine, ``--nodes`` varied +-50%
     a move): a random prefix of a built-in opening line, then up to ``random_plies`` plies
     drawn uniformly among the legal moves (variety: the search is deterministic), then play.
-    Adjudicated like ``play_game``, on the engine's own score."""
+    Adjudicated by ``play_out``, on the engine's own score."""
     board = chess.Board()
     for move in _opening_prefix(rng):
         board.push(move)
@@ -202,22 +213,11 @@ def play_native_game(searcher: Any, rng: random.Random, nodes: int, random_plies
         if board.is_game_over():
             break
     searcher.clear()
-    decisive_run = level_run = 0
-    while True:
-        outcome = board.outcome(claim_draw=True)
-        if outcome is not None:
-            return {True: "1", False: "0", None: "0.5"}[outcome.winner], board.move_stack
-        if board.ply() >= MAX_PLIES:
-            return "0.5", board.move_stack
-        move, score = native_move(searcher, ChessState(board.copy()), rng.randint(nodes // 2, nodes * 3 // 2))
-        decisive_run = decisive_run + 1 if abs(score) >= DECISIVE_CP else 0
-        if decisive_run >= DECISIVE_PLIES:
-            winner = board.turn if score > 0 else not board.turn
-            return ("1" if winner == chess.WHITE else "0"), board.move_stack
-        level_run = level_run + 1 if abs(score) <= DEAD_DRAW_CP and board.ply() >= DEAD_DRAW_FROM_PLY else 0
-        if level_run >= DEAD_DRAW_PLIES:
-            return "0.5", board.move_stack
-        board.push(move)
+
+    def choose(board: chess.Board) -> tuple[chess.Move, float]:
+        return native_move(searcher, ChessState(board.copy()), rng.randint(nodes // 2, nodes * 3 // 2))
+
+    return play_out(board, choose)
 
 
 def command_selfplay(arguments: argparse.Namespace) -> None:
