@@ -568,6 +568,7 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int pv_n
         const Move m = list.moves[i];
         Position *child = &s->stack[ply + 1];
         make_move(p, child, &m);
+        TABLE_PREFETCH(s, child->key);
         if (count_node(s)) return 0;
         s->keys[s->root_index + ply + 1] = child->key;
         ++legal;
@@ -800,12 +801,12 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kwargs)
     }
     size_t buckets = 1;
     while (buckets * 2 * sizeof(TTBucket) <= (size_t)megabytes << 20) buckets *= 2;
-    TTBucket *table = calloc(buckets, sizeof(TTBucket));
+    TTBucket *table = table_alloc(buckets * sizeof(TTBucket));
     if (!table) {
         PyErr_NoMemory();
         return -1;
     }
-    free(self->table);
+    table_free(self->table, self->bucket_count * sizeof(TTBucket));
     self->table = table;
     self->bucket_count = buckets;
     self->parameters = parameters;

@@ -1518,6 +1518,7 @@ static int quiescence(Searcher *s, int ply, int alpha, int beta, int pv_node, in
             if (list.scores[i] < 0) continue; /* a losing capture (SEE < 0, see score_moves) */
         }
         make_move(p, &s->stack[ply + 1], m);
+        TABLE_PREFETCH(s, s->stack[ply + 1].key);
         if (count_node(s)) return 0;
         s->move_stack[ply] = m;
         s->piece_stack[ply] = p->board[move_from(m)];
@@ -1616,6 +1617,7 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
             s->move_stack[ply - 1] != NULL_MOVE && non_pawn_material(p, p->side) && beta > -MATE_BOUND) {
             int reduction = 3 + depth / 6 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
             make_null_move(p, &s->stack[ply + 1]);
+            TABLE_PREFETCH(s, s->stack[ply + 1].key);
             if (count_node(s)) return 0;
             s->move_stack[ply] = NULL_MOVE;
             s->piece_stack[ply] = 0;
@@ -1697,6 +1699,7 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
 
         Position *child = &s->stack[ply + 1];
         make_move(p, child, m);
+        TABLE_PREFETCH(s, child->key);
         if (count_node(s)) return 0;
         s->move_stack[ply] = m;
         s->piece_stack[ply] = p->board[move_from(m)];
@@ -1959,7 +1962,7 @@ static PyObject *module_set_weights(PyObject *Py_UNUSED(module), PyObject *weigh
 
 static void clear_tables(Searcher *self)
 {
-    /* A table no search has written is still calloc's zeros: not touching its pages keeps a
+    /* A table no search has written is still table_alloc's zeros: not touching its pages keeps a
      * new Searcher (one per game in a match, one per position in ``plyground bench``) from
      * paying for writing its whole size before the first node. */
     if (self->table && self->table_written) memset(self->table, 0, self->bucket_count * sizeof(TTBucket));
@@ -1987,10 +1990,11 @@ static int Searcher_init(Searcher *self, PyObject *args, PyObject *kwargs)
     }
     size_t buckets = 1;
     while (buckets * 2 * sizeof(TTBucket) <= (size_t)hash_mb << 20) buckets *= 2;
-    free(self->table);
-    self->table = calloc(buckets, sizeof(TTBucket));
+    table_free(self->table, self->bucket_count * sizeof(TTBucket));
+    self->table = table_alloc(buckets * sizeof(TTBucket));
     self->table_written = 0;
     if (!self->table) {
+        self->bucket_count = 0;
         PyErr_NoMemory();
         return -1;
     }

@@ -305,6 +305,23 @@ def test_the_features_built_only_on_request_still_build_and_search(macros: list[
     assert run.stdout.split() == [str(MATE - 3), "d5f6", "g7f6", "c4f7"]
 
 
+# ------------------------------------------------------------------ the table's memory
+def test_a_table_made_again_at_another_size_is_empty_and_searches_as_a_new_one() -> None:
+    """Tables of 2 MB and more are mappings of their own (huge pages on Linux), smaller ones
+    calloc's: each size, made new or by re-initialising a used Searcher, starts as zeros
+    (the same nodes as a fresh Searcher) and keeps finding the mate."""
+    fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1"
+    reused = native.Searcher(16)
+    search(KIWIPETE, 7, searcher=reused)  # fill the table before it is made again
+    for hash_mb in (1, 2, 3, 16, 1):
+        fresh = search(fen, 6, searcher=native.Searcher(hash_mb))
+        reused.__init__(hash_mb)
+        again = search(fen, 6, searcher=reused)
+        assert again == fresh, hash_mb
+        assert fresh[-1][2] == MATE - 3
+        assert fresh[-1][4][:3] == ["d5f6", "g7f6", "c4f7"]
+
+
 # ------------------------------------------------------------------ search: results
 def test_mate_in_one() -> None:
     reports = search("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 4)
