@@ -617,6 +617,28 @@ static void make_move(const Position *p, Position *n, Move m)
     finish_position(n);
 }
 
+/* The key after ``m`` but for a new en-passant square (a double push that can be taken):
+ * make_move's key in nearly every case, known before the move is made, so that the table's
+ * bucket for the child is fetched while the node weighs the move and makes it. */
+static inline u64 key_after(const Position *p, Move m)
+{
+    const int from = move_from(m), to = move_to(m), promotion = move_promotion(m);
+    const int us = p->side, code = p->board[from];
+    u64 key = p->key ^ BLACK_TO_MOVE_KEY ^ PIECE_KEYS[code][from] ^ PIECE_KEYS[promotion ? code_of(promotion, us) : code][to];
+    if (p->board[to]) key ^= PIECE_KEYS[p->board[to]][to];
+    if (p->en_passant != NO_SQUARE) {
+        key ^= EN_PASSANT_KEYS[p->en_passant & 7];
+        if (to == p->en_passant && type_of(code) == PAWN) key ^= PIECE_KEYS[code ^ 1][to + (us == WHITE ? -8 : 8)];
+    }
+    if (type_of(code) == KING && (to - from == 2 || from - to == 2)) {
+        const int rook = code_of(ROOK, us);
+        key ^= PIECE_KEYS[rook][to > from ? from + 3 : from - 4] ^ PIECE_KEYS[rook][to > from ? from + 1 : from - 1];
+    }
+    const int rights = p->castling & CASTLING_MASK[from] & CASTLING_MASK[to];
+    if (rights != p->castling) key ^= CASTLING_KEYS[p->castling] ^ CASTLING_KEYS[rights];
+    return key;
+}
+
 static void make_null_move(const Position *p, Position *n)
 {
     memcpy(n, p, sizeof(Position));
@@ -1510,6 +1532,7 @@ static int quiescence(Searcher *s, int ply, int alpha, int beta, int pv_node, in
             (!gives_check(p, m, discoverers) || !see_at_least(p, m, 0)))
             continue; /* of the quiet moves, only the safe checks */
         if (!is_legal(p, m, pinned)) continue;
+        TABLE_PREFETCH(s, key_after(p, m));
         ++legal;
         if (!in_check && best > -MATE_BOUND && (is_capture(p, m) || move_promotion(m))) {
             if (!move_promotion(m) && eval + SEE_VALUE[p->board[move_to(m)] ? type_of(p->board[move_to(m)]) : PAWN] +
@@ -1518,7 +1541,6 @@ static int quiescence(Searcher *s, int ply, int alpha, int beta, int pv_node, in
             if (list.scores[i] < 0) continue; /* a losing capture (SEE < 0, see score_moves) */
         }
         make_move(p, &s->stack[ply + 1], m);
-        TABLE_PREFETCH(s, s->stack[ply + 1].key);
         if (count_node(s)) return 0;
         s->move_stack[ply] = m;
         s->piece_stack[ply] = p->board[move_from(m)];
@@ -1654,6 +1676,7 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
     for (int i = 0; i < list.count; ++i) {
         const Move m = pick_move(&list, i);
         if (m == excluded || !is_legal(p, m, pinned)) continue;
+        TABLE_PREFETCH(s, key_after(p, m));
         ++legal;
         const int capture = is_capture(p, m), quiet = !capture && !move_promotion(m);
         if (quiet && skip_quiets) continue;
@@ -1699,7 +1722,6 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
 
         Position *child = &s->stack[ply + 1];
         make_move(p, child, m);
-        TABLE_PREFETCH(s, child->key);
         if (count_node(s)) return 0;
         s->move_stack[ply] = m;
         s->piece_stack[ply] = p->board[move_from(m)];
