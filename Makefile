@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 # setup.py builds the optional native Othello solver and pattern EVAL (games/othello/_solver.c, _fast.c) and the
 # checkers hot paths (games/checkers/_fast.c) and the compiled chess search (games/chess_game/_search.c) in place;
 # without a C compiler the install still succeeds and the pure-Python code is used.
-$(STAMP): pyproject.toml setup.py games/othello/_solver.c games/othello/_fast.c games/checkers/_fast.c games/chess_game/_search.c
+$(STAMP): pyproject.toml setup.py games/othello/_solver.c games/othello/_fast.c games/checkers/_fast.c games/checkers/_search.c games/chess_game/_search.c games/_native_search.h
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'

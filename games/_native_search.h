@@ -42,8 +42,9 @@
  * On Linux a table of 2 MB or more is a mapping of its own, aligned to 2 MB and marked for
  * transparent huge pages (``madvise``; the kernel's default "madvise" mode gives them only
  * when asked). The search probes the table at random, so with 4 KB pages nearly every probe
- * of a 64 MB table also misses the TLB and walks the page tables: bench/STRENGTH.md, session
- * 15, measured the search 1.14 times faster with the same nodes. Elsewhere, calloc. */
+ * of a 64 MB table also misses the TLB and walks the page tables. With them the same search
+ * ran 1.15 times faster (chess bench depth 17, 1946 -> 1695 ms; checkers depth 18, 1.19
+ * times; bench/STRENGTH.md, session 15). Elsewhere, calloc. */
 #define HUGE_PAGE_BYTES ((size_t)2 << 20)
 
 static void *table_alloc(size_t bytes)
@@ -79,7 +80,8 @@ static void table_free(void *table, size_t bytes)
 }
 
 /* Tell the cache the table's bucket for ``key`` will be read soon: called as soon as a
- * move's child key is known, so that the load overlaps the rest of making the move. */
+ * move's child key is known, so that the load (most of a probe's time: the table is far
+ * bigger than the caches) overlaps the work before the child probes it. */
 #define TABLE_PREFETCH(s, key) __builtin_prefetch(&(s)->table[(key) & ((s)->bucket_count - 1)])
 
 /* Win and loss scores are stored as distances from the node, not from the root. */
