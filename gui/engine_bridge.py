@@ -83,6 +83,8 @@ class EnginePoolLike(Protocol):
 
     def resize_table(self, megabytes: int) -> None: ...
 
+    def clear_table(self) -> None: ...
+
     def shutdown(self) -> None: ...
 
 
@@ -306,6 +308,14 @@ class EngineBridge(QObject):
             self._admin.submit(self._stop_on_admin, stopped)
         self._info = None
 
+    def clear_memory(self) -> None:
+        """Forget what the searches so far learned (the pool's table and what each worker
+        keeps, as UCI ``ucinewgame`` and the match runner between games): a new game is not
+        searched with the last one's analysis. After the calls already queued, before the
+        next search; nothing to do while no pool has started."""
+        if not self._is_shut_down:
+            self._admin.submit(self._clear_on_admin)
+
     def shutdown(self) -> None:
         """Stop any search and end the pool's processes, waiting for them (idempotent; the
         one blocking call: for the window's close and the app's exit)."""
@@ -396,6 +406,10 @@ class EngineBridge(QObject):
         pool_id = self._pool_ids.pop(generation, None)
         if pool_id is not None and self._pool is not None:
             self._pool.stop(pool_id)
+
+    def _clear_on_admin(self) -> None:
+        if self._pool is not None:
+            self._pool.clear_table()
 
     def _move_now_on_admin(self, generation: int) -> None:
         pool_id = self._pool_ids.get(generation)

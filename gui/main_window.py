@@ -431,9 +431,11 @@ class MainWindow(QMainWindow):
         record: GameRecord | None = None,
         paused: bool | None = None,
     ) -> GameSession:
-        """Replace the current game (stopping its search) by a new one."""
+        """Replace the current game (stopping its search) by a new one, which the engine
+        searches without the last game's table."""
         if self.session is not None:
             self.session.close()
+        self.bridge.clear_memory()
         session = GameSession(
             self.bridge,
             game,

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ai.engine import run_search
+from ai.engine import clear_memory, run_search
 from ai.events import Finished, Score
 from ai.settings import SearchRequest
 
@@ -46,6 +46,7 @@ class ThreadedEnginePool:
         self._searches: dict[int, _Search] = {}
         self._threads: list[threading.Thread] = []
         self.resized_to: list[int] = []
+        self.tables_cleared = 0
         self.is_shut_down = False
 
     def submit(self, request: SearchRequest, on_event: Callable[[Any], None]) -> int:
@@ -82,6 +83,11 @@ class ThreadedEnginePool:
         self.resized_to.append(megabytes)
         self.hash_megabytes = megabytes
 
+    def clear_table(self) -> None:
+        """As the pool's: what the searches in this process keep is forgotten."""
+        clear_memory()
+        self.tables_cleared += 1
+
     def shutdown(self) -> None:
         self.stop()
         for thread in self._threads:
@@ -97,6 +103,7 @@ class ScriptedPool:
         self.searches: dict[int, _Search] = {}
         self.moved_now: list[int] = []
         self.stopped: list[int | None] = []
+        self.tables_cleared = 0
         self.is_shut_down = False
         self.workers = 1
         self.hash_megabytes = 64
@@ -130,6 +137,9 @@ class ScriptedPool:
 
     def resize_table(self, megabytes: int) -> None:
         pass
+
+    def clear_table(self) -> None:
+        self.tables_cleared += 1
 
     def shutdown(self) -> None:
         self.is_shut_down = True

@@ -14,6 +14,7 @@ import pytest
 
 from pytestqt.qtbot import QtBot
 
+from ai.engine import shared_memory_for
 from ai.events import CurrentMove, Finished, Iteration, Progress, Score
 from ai.settings import Limits, SearchSettings
 from games import new_game
@@ -181,6 +182,30 @@ def test_the_table_is_resized_when_the_settings_ask(qtbot: QtBot) -> None:
     assert pool.resized_to == [16, 32]
     bridge.shutdown()
     bridge.shutdown()  # idempotent
+
+
+def test_clear_memory_empties_the_table_before_the_next_search(qtbot: QtBot) -> None:
+    """A new game's search starts without the last game's table (as UCI ``ucinewgame``);
+    before any search there is no pool, and clearing starts none."""
+    made: list[ThreadedEnginePool] = []
+
+    def factory(workers: int, megabytes: int) -> ThreadedEnginePool:
+        made.append(ThreadedEnginePool(workers, megabytes))
+        return made[-1]
+
+    bridge = EngineBridge(pool_factory=factory)
+    bridge.clear_memory()
+    with qtbot.waitSignal(bridge.search_finished, timeout=5000):
+        bridge.start_search(new_game("chess"), SearchSettings(book=False), Limits(depth=3))
+    assert len(made) == 1 and made[0].tables_cleared == 0
+    assert shared_memory_for("chess")  # the search left its table for the next one
+    bridge.clear_memory()
+    with qtbot.waitSignal(bridge.search_finished, timeout=5000) as answer:
+        bridge.start_search(new_game("chess"), SearchSettings(book=False), Limits(depth=1))
+    assert made[0].tables_cleared == 1
+    assert answer.args[0].best_move is not None
+    bridge.shutdown()
+    bridge.clear_memory()  # after shutdown: nothing, and no error
 
 
 def test_a_new_thread_count_gets_a_new_pool_and_the_old_one_ends(qtbot: QtBot) -> None:

@@ -214,6 +214,16 @@ def test_new_game_during_a_search_stops_it(qtbot: QtBot, window: MainWindow, bri
     assert not session.is_thinking and not bridge.is_searching
 
 
+def test_each_new_game_clears_the_engines_memory(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine searches a new game without the last one's table (bridge.clear_memory,
+    tested with the pool in test_engine_bridge.py), after the old game's search stopped."""
+    cleared: list[bool] = []
+    monkeypatch.setattr(window.bridge, "clear_memory", lambda: cleared.append(window.bridge.is_searching))
+    window.start_game("chess", HUMANS)
+    window.start_game("othello", HUMANS)
+    assert cleared == [False, False]
+
+
 def test_set_up_a_position_then_play_from_it(qtbot: QtBot, window: MainWindow) -> None:
     session = window.start_game("tictactoe", HUMANS)
     play(session, ["b2"])
