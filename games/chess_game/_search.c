@@ -1676,10 +1676,10 @@ static int search(Searcher *s, int ply, int alpha, int beta, int depth, int cut_
     for (int i = 0; i < list.count; ++i) {
         const Move m = pick_move(&list, i);
         if (m == excluded || !is_legal(p, m, pinned)) continue;
-        TABLE_PREFETCH(s, key_after(p, m));
         ++legal;
         const int capture = is_capture(p, m), quiet = !capture && !move_promotion(m);
         if (quiet && skip_quiets) continue;
+        TABLE_PREFETCH(s, key_after(p, m));
         const int checks = gives_check(p, m, discoverers);
         const int reduction = LMR_TABLE[depth < LMR_SIZE ? depth : LMR_SIZE - 1][legal < LMR_SIZE ? legal : LMR_SIZE - 1];
 
