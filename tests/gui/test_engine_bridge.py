@@ -200,6 +200,8 @@ def test_clear_memory_empties_the_table_before_the_next_search(qtbot: QtBot) -> 
     assert len(made) == 1 and made[0].tables_cleared == 0
     assert shared_memory_for("chess")  # the search left its table for the next one
     bridge.clear_memory()
+    qtbot.waitUntil(lambda: made[0].tables_cleared == 1, timeout=2000)
+    assert not shared_memory_for("chess")
     with qtbot.waitSignal(bridge.search_finished, timeout=5000) as answer:
         bridge.start_search(new_game("chess"), SearchSettings(book=False), Limits(depth=1))
     assert made[0].tables_cleared == 1
