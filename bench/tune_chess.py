@@ -102,12 +102,13 @@ def play_game(
     for move in _opening_prefix(rng):
         board.push(move)
     engine.configure({"Clear Hash": None})
-    varied = [rng.randint(0, random_plies)]
+    varied = rng.randint(0, random_plies)
 
     def choose(board: chess.Board) -> tuple[chess.Move, float]:
+        nonlocal varied
         limit = chess.engine.Limit(nodes=rng.randint(nodes // 2, nodes * 3 // 2))
-        if varied[0] > 0:
-            varied[0] -= 1
+        if varied > 0:
+            varied -= 1
             infos = engine.analyse(board, limit, multipv=4)
             best = infos[0]["score"].relative.score(mate_score=100_000)
             choices = [
