@@ -468,6 +468,14 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
         help="a JSON file of evaluation weights (a tuner's output) instead of the packaged ones",
     )
     group.add_argument(
+        "--network",
+        dest="network",
+        default=unset,
+        metavar="FILE|off",
+        help="chess, native: the learned network added to the EVAL (a trainer's output), or off; "
+        "default: the packaged one",
+    )
+    group.add_argument(
         "--book",
         dest="book",
         action="store_true",

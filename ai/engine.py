@@ -124,6 +124,7 @@ def prepare(request: SearchRequest) -> PreparedSearch:
     state = build_state(request)
     algorithm.check_game(type(state))
     weights_for(type(state), request.settings.weights)  # a bad weights file is a bad request
+    type(state).set_network(request.settings.network)  # and so is a bad network file
     return PreparedSearch(request, algorithm, state, parse_root_moves(state, request.root_moves))
 
 
@@ -286,6 +287,7 @@ def _run(
             f"chance node); use {', '.join(CHANCE_ALGORITHMS)}"
         )
     use_weights(type(state), request.settings.weights)
+    type(state).set_network(request.settings.network)
     run = algorithm.load()
     context = SearchContext(
         settings=request.settings,

@@ -101,6 +101,10 @@ class SearchSettings:
     """A JSON file of EVAL weights (``games.weights``; a tuner's output) to search with
     instead of the packaged ones; empty: the packaged weights."""
 
+    network: str = ""
+    """The learned network the compiled search adds to EVAL (chess: ``native``): empty, the
+    shipped one; ``off``, none; else a network file (``games.chess_game.network``)."""
+
     book: bool = True
     """Play the game's opening-book move (``GameState.book_moves``) when it has one, without
     searching; the answer then says ``book``."""

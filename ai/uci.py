@@ -266,6 +266,7 @@ class UciEngine:
         variants = " ".join(f"var {name}" for name in UCI_ALGORITHMS)
         self.send(f"option name Algorithm type combo default {self.settings.algorithm} {variants}")
         self.send(f"option name OwnBook type check default {str(self.settings.book).lower()}")
+        self.send(f"option name UseNetwork type check default {str(self.settings.network != 'off').lower()}")
         self.send("uciok")
 
     def command_debug(self, arguments: list[str]) -> None:
@@ -308,6 +309,11 @@ class UciEngine:
             if value.lower() not in ("true", "false"):
                 raise ValueError(f"OwnBook must be true or false, not {echo(value)!r}")
             self.settings = replace(self.settings, book=value.lower() == "true")
+        elif name == "usenetwork":  # the compiled search's learned correction (games/chess_game/network.py)
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"UseNetwork must be true or false, not {echo(value)!r}")
+            self.stop_search()
+            self.settings = replace(self.settings, network="" if value.lower() == "true" else "off")
         else:
             raise ValueError(f"no option named {echo(name)!r}")
 

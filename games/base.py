@@ -334,6 +334,15 @@ class GameState(ABC):
     this game's EVAL has no tunable weights). See ``games.weights``."""
 
     @classmethod
+    def set_network(cls, choice: str) -> None:
+        """Make the compiled search add the learned network named by ``choice`` to EVAL
+        from now on, in this process: ``""`` the shipped one (if the game ships one),
+        ``"off"`` none, else a network file. A game without a network takes only ``""`` and
+        ``"off"``; anything else raises ``ValueError``."""
+        if choice not in ("", "off"):
+            raise ValueError(f"{cls.NAME} has no learned network (network= takes only off here)")
+
+    @classmethod
     def set_weights(cls, weights: Mapping[str, Any] | None) -> None:
         """Make EVAL use ``weights`` (a checked document's ``weights`` mapping; ``None``:
         the packaged ones) from now on, in this process. Per process because EVAL is the

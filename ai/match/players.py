@@ -120,7 +120,7 @@ def parse_builtin(text: str, game: str) -> BuiltinSpec:
                 limits.update(depth=chosen.depth, time=chosen.seconds)
             elif key in _LIMIT_KEYS:
                 limits[key] = _parse_number(_LIMIT_KEYS[key], raw, key, text)
-            elif key == "weights":
+            elif key == "weights" or (key == "network" and raw != "off"):
                 values[key] = str(Path(raw).expanduser().resolve())  # workers may run elsewhere
             elif key in _SETTING_TYPES and key != "threads":
                 values[key] = _parse_setting(key, raw, text)
@@ -134,6 +134,7 @@ def parse_builtin(text: str, game: str) -> BuiltinSpec:
 
         check_settings(settings, Limits(**limits))
         weights_for(get_game(game), settings.weights)
+        get_game(game).set_network(settings.network)
     except ValueError as error:
         raise SpecError(f"player {text!r}: {error}") from None
     return BuiltinSpec(text, settings, Limits(**limits) if limits else None)

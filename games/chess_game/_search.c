@@ -496,6 +496,39 @@ static int weights_ready = 0;   /* set_weights has been called */
 static int searches_running = 0; /* set_weights may not change the tables under a search */
 static unsigned weights_version = 0; /* one step per set_weights: the table's evals go stale */
 
+/* ------------------------------------------------------------------ network */
+
+/* An optional learned correction to the EVAL (games/chess_game/network.py holds its Python
+ * twin and the file format; bench/chess_net_train.py trains it): 768 inputs a perspective
+ * (a piece's type, its colour relative to the perspective, its square, mirrored top to
+ * bottom for Black), NET_HIDDEN units whose weights both perspectives share, clipped ReLU,
+ * the side to move's half first, one output. The first layer is a sum of one weight row per
+ * piece, so each position keeps both sums (its accumulators) and put_piece/remove_piece add
+ * or take away a row: a move costs two to four rows, never the whole layer (the NNUE idea of
+ * Yu Nasu, 2018). All integers: int16 first layer (weights times ft_scale), int32 output. */
+#define NET_INPUTS 768
+#define NET_HIDDEN 64
+
+typedef struct {
+    int ready;     /* set_network has given a network, and the search adds its output */
+    int ft_scale;  /* first-layer scale: the clipped ReLU's top */
+    int divisor;   /* ft_scale * out_scale: output / divisor is the raw output */
+    int output_cp; /* centipawns of a raw output of 1 */
+    int16_t features[NET_INPUTS][NET_HIDDEN];
+    int16_t bias[NET_HIDDEN];
+    int16_t output[2 * NET_HIDDEN];
+    int32_t output_bias;
+} Network;
+
+static Network NET;
+
+/* The input of a piece of ``code`` on ``s`` for the perspective of ``view``. */
+static inline int net_input(int view, int code, int s)
+{
+    const int plane = type_of(code) - 1 + (color_of(code) == view ? 0 : 6);
+    return plane * 64 + (view == WHITE ? s : s ^ 56);
+}
+
 /* ------------------------------------------------------------------ position */
 
 typedef struct {
@@ -511,6 +544,7 @@ typedef struct {
     int fullmove;
     unsigned char board[64]; /* piece code or 0 */
     unsigned char side, castling, en_passant;
+    int16_t accumulator[2][NET_HIDDEN] __attribute__((aligned(32))); /* [perspective]: the network's first layer */
 } Position;
 
 static inline u64 pieces_of(const Position *p, int type, int color) { return p->pieces[code_of(type, color)]; }
@@ -542,6 +576,11 @@ static inline void put_piece(Position *p, int code, int s)
     p->key ^= PIECE_KEYS[code][s];
     p->mg += WEIGHTS.pst_mg[code][s];
     p->eg += WEIGHTS.pst_eg[code][s];
+    if (NET.ready) {
+        const int16_t *white = NET.features[net_input(WHITE, code, s)], *black = NET.features[net_input(BLACK, code, s)];
+        for (int i = 0; i < NET_HIDDEN; ++i) p->accumulator[WHITE][i] += white[i];
+        for (int i = 0; i < NET_HIDDEN; ++i) p->accumulator[BLACK][i] += black[i];
+    }
 }
 
 static inline void remove_piece(Position *p, int s)
@@ -554,6 +593,11 @@ static inline void remove_piece(Position *p, int s)
     p->key ^= PIECE_KEYS[code][s];
     p->mg -= WEIGHTS.pst_mg[code][s];
     p->eg -= WEIGHTS.pst_eg[code][s];
+    if (NET.ready) {
+        const int16_t *white = NET.features[net_input(WHITE, code, s)], *black = NET.features[net_input(BLACK, code, s)];
+        for (int i = 0; i < NET_HIDDEN; ++i) p->accumulator[WHITE][i] -= white[i];
+        for (int i = 0; i < NET_HIDDEN; ++i) p->accumulator[BLACK][i] -= black[i];
+    }
 }
 
 /* Whether a pawn of the side to move could capture en passant on ``target`` (the key hashes
@@ -708,6 +752,10 @@ static int parse_fen(const char *fen, Position *p, const char **error)
     memset(p, 0, sizeof(Position));
     p->en_passant = NO_SQUARE;
     p->fullmove = 1;
+    if (NET.ready) {
+        memcpy(p->accumulator[WHITE], NET.bias, sizeof(NET.bias));
+        memcpy(p->accumulator[BLACK], NET.bias, sizeof(NET.bias));
+    }
     const char *c = fen;
     while (*c == ' ') ++c;
     int rank = 7, file = 0;
@@ -1147,8 +1195,34 @@ static long long eval_numerator(const Position *p)
 
 static double evaluate_white(const Position *p) { return (double)eval_numerator(p) / MAX_PHASE; }
 
+/* floor(a / b) for b > 0, as Python's // (C's / truncates toward zero). */
+static inline long long floor_div(long long a, long long b)
+{
+    const long long q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/* The network's correction in centipawns, side to move's view (0 without a network). */
+static int network_score(const Position *p)
+{
+    if (!NET.ready) return 0;
+    const int16_t *us = p->accumulator[p->side], *them = p->accumulator[p->side ^ 1];
+    const int top = NET.ft_scale;
+    int32_t sum = NET.output_bias;
+    for (int i = 0; i < NET_HIDDEN; ++i) {
+        const int value = us[i] < 0 ? 0 : us[i] > top ? top : us[i];
+        sum += value * NET.output[i];
+    }
+    for (int i = 0; i < NET_HIDDEN; ++i) {
+        const int value = them[i] < 0 ? 0 : them[i] > top ? top : them[i];
+        sum += value * NET.output[NET_HIDDEN + i];
+    }
+    return (int)floor_div((long long)sum * NET.output_cp, NET.divisor);
+}
+
 /* The search's EVAL: round(evaluate_white), half to even like Python's round(), from the
- * side to move's view. Integer arithmetic gives the same rounding as the double would. */
+ * side to move's view, plus the network's correction when there is one. Integer arithmetic
+ * gives the same rounding as the double would. */
 static int evaluate(const Position *p)
 {
     const long long numerator = eval_numerator(p);
@@ -1159,9 +1233,11 @@ static int evaluate(const Position *p)
     }
     if (2 * remainder > MAX_PHASE || (2 * remainder == MAX_PHASE && (quotient & 1))) quotient += 1;
     int score = (int)quotient;
+    if (p->side != WHITE) score = -score;
+    score += network_score(p);
     if (score > MATE_BOUND - 1) score = MATE_BOUND - 1; /* absurd weights must not fake a mate */
     if (score < -MATE_BOUND + 1) score = -MATE_BOUND + 1;
-    return p->side == WHITE ? score : -score;
+    return score;
 }
 
 /* ------------------------------------------------------------------ static exchange */
@@ -1982,6 +2058,108 @@ static PyObject *module_set_weights(PyObject *Py_UNUSED(module), PyObject *weigh
     Py_RETURN_NONE;
 }
 
+/* Little-endian int16 values of a bytes-like argument into ``out``; -1 with ValueError when
+ * the length is not ``count`` values. */
+static int read_int16s(const char *name, const Py_buffer *buffer, int16_t *out, Py_ssize_t count)
+{
+    if (buffer->len != count * 2) {
+        PyErr_Format(PyExc_ValueError, "set_network: %s needs %zd bytes (%zd int16 values), got %zd", name, count * 2,
+                     count, buffer->len);
+        return -1;
+    }
+    const unsigned char *bytes = buffer->buf;
+    for (Py_ssize_t i = 0; i < count; ++i) out[i] = (int16_t)(uint16_t)(bytes[2 * i] | bytes[2 * i + 1] << 8);
+    return 0;
+}
+
+static PyObject *module_set_network(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    if (searches_running) {
+        PyErr_SetString(PyExc_RuntimeError, "cannot change the network while a search runs");
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(args) == 1 && PyTuple_GET_ITEM(args, 0) == Py_None) {
+        NET.ready = 0;
+        ++weights_version;
+        Py_RETURN_NONE;
+    }
+    int hidden, ft_scale, out_scale, output_cp;
+    long long output_bias;
+    Py_buffer features, bias, output;
+    if (!PyArg_ParseTuple(args, "iiiiy*y*y*L:set_network", &hidden, &ft_scale, &out_scale, &output_cp, &features, &bias,
+                          &output, &output_bias))
+        return NULL;
+    static Network fresh; /* filled completely before it replaces NET: a bad argument changes nothing */
+    memset(&fresh, 0, sizeof(fresh));
+    int ok = 0;
+    if (hidden != NET_HIDDEN) {
+        PyErr_Format(PyExc_ValueError, "set_network: this build's network has %d hidden units, not %d", NET_HIDDEN, hidden);
+    } else if (ft_scale < 1 || ft_scale > 32767 || out_scale < 1 || out_scale > 32767 || output_cp < 1 || output_cp > 10000) {
+        PyErr_SetString(PyExc_ValueError, "set_network: the scales must be 1..32767 and output_cp 1..10000");
+    } else if (read_int16s("feature_weights", &features, &fresh.features[0][0], (Py_ssize_t)NET_INPUTS * NET_HIDDEN) == 0 &&
+               read_int16s("feature_bias", &bias, fresh.bias, NET_HIDDEN) == 0 &&
+               read_int16s("output_weights", &output, fresh.output, 2 * NET_HIDDEN) == 0) {
+        /* Bounds that keep every sum inside its integer type: at most 32 pieces add a row to
+         * the bias (int16 accumulators), and the output sums 2 * NET_HIDDEN products of at most
+         * ft_scale * |weight| (int32). */
+        int largest = 0, largest_bias = 0, largest_output = 0;
+        for (int f = 0; f < NET_INPUTS; ++f)
+            for (int i = 0; i < NET_HIDDEN; ++i) largest = abs(fresh.features[f][i]) > largest ? abs(fresh.features[f][i]) : largest;
+        for (int i = 0; i < NET_HIDDEN; ++i) largest_bias = abs(fresh.bias[i]) > largest_bias ? abs(fresh.bias[i]) : largest_bias;
+        for (int i = 0; i < 2 * NET_HIDDEN; ++i)
+            largest_output = abs(fresh.output[i]) > largest_output ? abs(fresh.output[i]) : largest_output;
+        if (32LL * largest + largest_bias > 32767 ||
+            2LL * NET_HIDDEN * ft_scale * largest_output + llabs(output_bias) > 2147483647LL) {
+            PyErr_SetString(PyExc_ValueError, "set_network: weights too large for the integer sums");
+        } else {
+            fresh.ready = 1;
+            fresh.ft_scale = ft_scale;
+            fresh.divisor = ft_scale * out_scale;
+            fresh.output_cp = output_cp;
+            fresh.output_bias = (int32_t)output_bias;
+            memcpy(&NET, &fresh, sizeof(Network));
+            ++weights_version;
+            ok = 1;
+        }
+    }
+    PyBuffer_Release(&features);
+    PyBuffer_Release(&bias);
+    PyBuffer_Release(&output);
+    if (!ok) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* network_evaluate(fen, moves=()): the correction after ``moves`` (UCI strings) are made
+ * from ``fen`` by make_move, so a test sees the incrementally updated sums, not fresh ones. */
+static PyObject *module_network_evaluate(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    const char *fen;
+    PyObject *moves = NULL;
+    if (!PyArg_ParseTuple(args, "s|O:network_evaluate", &fen, &moves)) return NULL;
+    Position p;
+    if (parse_position_argument(fen, &p) < 0) return NULL;
+    if (moves) {
+        PyObject *sequence = PySequence_Fast(moves, "moves must be a list of UCI strings");
+        if (!sequence) return NULL;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(sequence); ++i) {
+            PyObject *item = PySequence_Fast_GET_ITEM(sequence, i);
+            const char *text = PyUnicode_Check(item) ? PyUnicode_AsUTF8(item) : NULL;
+            const Move m = text ? find_uci_move(&p, text) : NO_MOVE;
+            if (m == NO_MOVE) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_ValueError, "moves[%zd] = %R is not a legal UCI move there", i, item);
+                Py_DECREF(sequence);
+                return NULL;
+            }
+            Position next;
+            make_move(&p, &next, m);
+            p = next;
+        }
+        Py_DECREF(sequence);
+    }
+    return PyLong_FromLong(network_score(&p));
+}
+
 static void clear_tables(Searcher *self)
 {
     /* A table no search has written is still table_alloc's zeros: not touching its pages keeps a
@@ -2233,6 +2411,13 @@ static PyMethodDef module_methods[] = {
     {"evaluate", (PyCFunction)module_evaluate, METH_VARARGS,
      "evaluate(fen) -> float\n\nThe EVAL in centipawns, White's view; equals\n"
      "ChessState.from_text(fen).evaluate(0) for the weights last given to set_weights()."},
+    {"set_network", (PyCFunction)module_set_network, METH_VARARGS,
+     "set_network(hidden, ft_scale, out_scale, output_cp, feature_weights, feature_bias, output_weights,\n"
+     "output_bias) or set_network(None)\n\nThe network the search adds to the EVAL from now on (int16 arrays\n"
+     "as little-endian bytes; games.chess_game.network reads the file); None: none."},
+    {"network_evaluate", (PyCFunction)module_network_evaluate, METH_VARARGS,
+     "network_evaluate(fen, moves=()) -> int\n\nThe network's correction in centipawns, side to move's view, after\n"
+     "the UCI moves are made from fen (0 without a network)."},
     {"set_weights", (PyCFunction)module_set_weights, METH_O,
      "set_weights(weights) -> None\n\nEvaluate with ``weights`` (tables.CURRENT_WEIGHTS: every name,\n"
      "nested int lists) from now on. evaluate() and search() raise RuntimeError until called."},

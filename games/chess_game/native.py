@@ -28,7 +28,7 @@ from typing import Any, Final
 import chess
 
 from games.base import IllegalMoveError, NativeIterationSink, NodePoll
-from games.chess_game import evaluation, tables
+from games.chess_game import evaluation, network, tables
 from games.native import CompiledSearcher, load_hot_paths
 
 _search, NATIVE_SEARCH_BACKEND = load_hot_paths("games.chess_game._search")
@@ -49,12 +49,23 @@ _synced_generation = -1
 """The ``evaluation.weights_generation`` whose tables C holds (-1: none yet)."""
 
 
+_synced_network = -1
+"""The ``network.generation`` whose network C holds (-1: none handed over yet)."""
+
+
 def _sync_weights() -> None:
-    """Hand C the EVAL's current weight tables, when they changed since it last got them."""
-    global _synced_generation
+    """Hand C the EVAL's current weight tables and network, when they changed since it last
+    got them."""
+    global _synced_generation, _synced_network
     if _search is not None and _synced_generation != evaluation.weights_generation:
         _search.set_weights(tables.CURRENT_WEIGHTS)
         _synced_generation = evaluation.weights_generation
+    if _search is not None and network.generation == 0:
+        network.select("")  # nothing chose yet: the shipped network, as every search gets
+    if _search is not None and _synced_network != network.generation:
+        chosen = network.current
+        _search.set_network(*(chosen.arguments() if chosen is not None else (None,)))
+        _synced_network = network.generation
 
 
 def native_evaluate(fen: str) -> float:
@@ -63,6 +74,17 @@ def native_evaluate(fen: str) -> float:
         raise RuntimeError(NATIVE_SEARCH_BACKEND)
     _sync_weights()
     result: float = _search.evaluate(fen)
+    return result
+
+
+def native_network_score(fen: str, moves: Sequence[str] = ()) -> int:
+    """The compiled network's correction after the UCI ``moves`` from ``fen`` (made one by
+    one, so the sums are the incrementally updated ones), side to move's view in
+    centipawns; 0 without a network. Tests compare it with ``network.network_score``."""
+    if _search is None:
+        raise RuntimeError(NATIVE_SEARCH_BACKEND)
+    _sync_weights()
+    result: int = _search.network_evaluate(fen, list(moves))
     return result
 
 

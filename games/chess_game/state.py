@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 import chess
 
 from games.base import GameState, Player
-from games.chess_game import book, evaluation, native, notation, see
+from games.chess_game import book, evaluation, native, network, notation, see
 from games.chess_game.tables import (
     CAPTURE_ATTACKER_PENALTY,
     CAPTURE_VICTIM_SCORES,
@@ -500,6 +500,12 @@ class ChessState(GameState):
                 EVAL_CACHE.clear()
             EVAL_CACHE[self._key] = white_view
         return white_view if player == WHITE else -white_view
+
+    @classmethod
+    def set_network(cls, choice: str) -> None:
+        """The compiled search's learned correction (``network.select``); the readable
+        search and ``evaluate`` never use it."""
+        network.select(choice)
 
     @classmethod
     def set_weights(cls, weights: Mapping[str, Any] | None) -> None:

@@ -147,6 +147,7 @@ SWITCHES = {
     "seed": (["--seed", "7"], 7),
     "threads": (["--threads", "1"], 1),
     "weights": (["--weights", "tuned.json"], "tuned.json"),
+    "network": (["--network", "off"], "off"),
     "book": (["--book"], True),
 }
 """Every ``SearchSettings`` field: the option that sets it and the value it then has."""
