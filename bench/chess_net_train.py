@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import copy
 import json
 import math
 import sys
@@ -141,6 +142,7 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--learning-rate", type=float, default=1e-3)
+    parser.add_argument("--weight-decay", type=float, default=0.0, help="AdamW's decoupled weight decay")
     parser.add_argument("--hold-out", type=float, default=0.05, help="the last share of positions, kept out")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", required=True)
@@ -151,12 +153,13 @@ def main() -> None:
     split = int(count * (1 - arguments.hold_out))
     train, held = subset(data, slice(0, split)), subset(data, slice(split, count))
     net = Network(arguments.hidden)
-    optimiser = torch.optim.Adam(net.parameters(), lr=arguments.learning_rate)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=arguments.learning_rate, weight_decay=arguments.weight_decay)
     scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, T_max=arguments.epochs)
     with torch.no_grad():
         base = loss_of(net, held, arguments.lam).item()
     print(f"{split} training, {count - split} held-out positions; held-out loss of the EVAL alone {base:.6f}", file=sys.stderr)
     started = time.perf_counter()
+    best_loss, best_state, best_epoch = base, copy.deepcopy(net.state_dict()), 0
     for epoch in range(1, arguments.epochs + 1):
         order = torch.randperm(split)
         total = 0.0
@@ -171,14 +174,18 @@ def main() -> None:
         scheduler.step()
         with torch.no_grad():
             held_loss = loss_of(net, held, arguments.lam).item()
+        if held_loss < best_loss:
+            best_loss, best_state, best_epoch = held_loss, copy.deepcopy(net.state_dict()), epoch
         print(
             f"epoch {epoch}: train {total / split:.6f}, held-out {held_loss:.6f} "
             f"({100 * (1 - held_loss / base):.1f}% below the EVAL alone), {time.perf_counter() - started:.0f} s",
             file=sys.stderr,
         )
+    net.load_state_dict(best_state)  # the epoch that did best on the held-out positions
     note = (
-        f"{count} positions, hidden {arguments.hidden}, lambda {arguments.lam}, {arguments.epochs} epochs; "
-        f"held-out loss {held_loss:.6f} against {base:.6f} for the EVAL alone"
+        f"{count} positions, hidden {arguments.hidden}, lambda {arguments.lam}, epoch {best_epoch} of "
+        f"{arguments.epochs}, weight decay {arguments.weight_decay}; held-out loss {best_loss:.6f} against "
+        f"{base:.6f} for the EVAL alone"
     )
     export(net, arguments.out, note)
     print(note, file=sys.stderr)
