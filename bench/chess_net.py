@@ -66,6 +66,9 @@ def play_labelled_game(
 
 
 def command_data(arguments: argparse.Namespace) -> None:
+    from games.chess_game import network
+
+    network.select(arguments.network)  # the labels come from the search with this network
     searcher = ChessState.native_searcher(16)
     rng = random.Random(arguments.seed)
     started = time.perf_counter()
@@ -156,6 +159,7 @@ def main(argv: list[str] | None = None) -> None:
     data.add_argument("--nodes", type=int, default=6000, help="nodes a move (varied +-50%%)")
     data.add_argument("--random-plies", type=int, default=6, help="at most this many random plies after the opening")
     data.add_argument("--seed", type=int, default=1)
+    data.add_argument("--network", default="off", help="the network the labelling search adds to the EVAL (default off)")
     data.add_argument("--out", required=True)
     features = commands.add_parser("features", help="quiet positions as the trainer's arrays (.npz)")
     features.add_argument("data", nargs="+", help="files written by the data command")

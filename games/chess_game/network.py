@@ -28,6 +28,7 @@ import base64
 import binascii
 import json
 from array import array
+from importlib import resources
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -39,7 +40,9 @@ INPUTS: Final = 768
 HIDDEN: Final = 64
 """The hidden width the compiled search is built for (``NET_HIDDEN`` in ``_search.c``)."""
 MAX_PIECES: Final = 32
-DEFAULT_PATH: Final = Path(__file__).resolve().parent.parent.parent / "resources" / "weights" / "chess_net.json"
+SHIPPED_FILE: Final = "chess_net.json"
+"""The shipped network, ``resources/weights/chess_net.json`` (read with importlib.resources,
+as the weights are, so that the frozen app finds it too)."""
 
 
 @dataclass(frozen=True)
@@ -183,38 +186,41 @@ generation = 0
 """One step each time ``current`` changes: ``native`` hands C the network when it moved."""
 _choice: tuple[str, float] | None = None
 """The choice ``current`` came from, with the file's modification time."""
-_read: dict[tuple[str, float], Network] = {}
+_read: dict[tuple[str, float], Network | None] = {}
 """Files already read, by path and modification time."""
 
 
-def _file_of(choice: str) -> Path | None:
-    if choice == "off":
-        return None
-    if choice == "":
-        return DEFAULT_PATH if DEFAULT_PATH.is_file() else None
-    return Path(choice).expanduser()
+def _shipped() -> Network | None:
+    source = resources.files("resources").joinpath("weights", SHIPPED_FILE)
+    if not source.is_file():
+        return None  # a build without a network: the EVAL alone
+    return parse_network(source.read_text(encoding="utf-8"))
 
 
 def select(choice: str) -> None:
-    """Use the network named by ``choice`` from now on: ``""`` the shipped file (none when
+    """Use the network named by ``choice`` from now on: ``""`` the shipped one (none when
     the build ships none), ``"off"`` none, else the path of a network file. A file is read
     again only when it changed. ``ValueError`` names what is wrong with a bad file (and
     leaves the network in use as it was)."""
     global current, generation, _choice
-    path = _file_of(choice)
-    try:
-        stamp = (str(path), path.stat().st_mtime) if path is not None else ("off", 0.0)
-    except OSError as error:
-        raise ValueError(f"cannot read chess network {str(path)!r}: {error.strerror or error}") from None
+    if choice in ("", "off"):
+        stamp = (choice, 0.0)
+        path = None
+    else:
+        path = Path(choice).expanduser()
+        try:
+            stamp = (str(path), path.stat().st_mtime)
+        except OSError as error:
+            raise ValueError(f"cannot read chess network {str(path)!r}: {error.strerror or error}") from None
     if stamp == _choice:
         return
-    if path is None:
-        chosen = None
-    elif stamp in _read:
+    if stamp in _read:
         chosen = _read[stamp]
+    elif choice == "off":
+        chosen = None
     else:
         try:
-            chosen = read_network(path)
+            chosen = _shipped() if path is None else read_network(path)
         except OSError as error:
             raise ValueError(f"cannot read chess network {str(path)!r}: {error.strerror or error}") from None
         if len(_read) >= 8:  # two match players take turns in one process: keep a few

@@ -226,3 +226,18 @@ def test_uci_use_network_option_switches_the_network_off_and_on() -> None:
     engine.handle("setoption name UseNetwork value 1")
     assert "UseNetwork must be true or false" in output.getvalue().splitlines()[-1]
     assert engine.settings.network == ""
+
+
+def test_the_training_data_numbers_the_inputs_as_the_engine_does() -> None:
+    """``bench/chess_net.py`` turns FENs into the trainer's input lists; a different
+    numbering would train a network the engine reads wrongly."""
+    from bench.chess_net import fen_features
+
+    for line in random_games(seed=11, games=3, plies=60):
+        board = chess.Board()
+        for move in line:
+            board.push(move)
+            white, black = fen_features(board.board_fen())
+            pieces = board.piece_map().items()
+            assert sorted(white) == sorted(network.input_index(chess.WHITE, piece, square) for square, piece in pieces)
+            assert sorted(black) == sorted(network.input_index(chess.BLACK, piece, square) for square, piece in pieces)
