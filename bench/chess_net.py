@@ -89,6 +89,12 @@ PAD = 768
 """The padding feature: an all-zero row of the network's first layer."""
 
 
+def mirror_files(placement: str) -> str:
+    """The board part of a FEN with a and h files swapped (the same chess when no side may
+    castle: a training position for free)."""
+    return "/".join(rank[::-1] for rank in placement.split("/"))
+
+
 def fen_features(placement: str) -> tuple[list[int], list[int]]:
     """The active inputs of a position for each perspective (``games.chess_game.network``'s
     numbering): plane ``type + 6 * (piece is the perspective's enemy)`` times 64 plus the
@@ -128,17 +134,23 @@ def command_features(arguments: argparse.Namespace) -> None:
                 score = float(score_text)
                 if abs(score) >= arguments.max_score:
                     continue  # mates and won positions teach the net nothing about close ones
-                placement, side = fen.split(" ")[:2]
-                white, black = fen_features(placement)
-                white_to_move = side == "w"
-                hce = round(native_evaluate(fen))  # the search's EVAL: round half to even
-                result = float(result_text)
-                rows_white.append(white + [PAD] * (32 - len(white)))
-                rows_black.append(black + [PAD] * (32 - len(black)))
-                sides.append(white_to_move)
-                evals.append(hce if white_to_move else -hce)
-                scores.append(score)
-                results.append(result if white_to_move else 1.0 - result)
+                placement, side, castling, *rest = fen.split(" ")
+                variants = [(placement, fen)]
+                if arguments.mirror and castling == "-":
+                    mirrored = mirror_files(placement)
+                    en_passant = rest[0] if rest[0] == "-" else "hgfedcba"["abcdefgh".index(rest[0][0])] + rest[0][1]
+                    variants.append((mirrored, " ".join([mirrored, side, castling, en_passant, *rest[1:]])))
+                for board_part, variant_fen in variants:
+                    white, black = fen_features(board_part)
+                    white_to_move = side == "w"
+                    hce = round(native_evaluate(variant_fen))  # the search's EVAL: round half to even
+                    result = float(result_text)
+                    rows_white.append(white + [PAD] * (32 - len(white)))
+                    rows_black.append(black + [PAD] * (32 - len(black)))
+                    sides.append(white_to_move)
+                    evals.append(hce if white_to_move else -hce)
+                    scores.append(score)
+                    results.append(result if white_to_move else 1.0 - result)
     np.savez_compressed(
         arguments.out,
         white=np.array(rows_white, dtype=np.int16),
@@ -164,6 +176,7 @@ def main(argv: list[str] | None = None) -> None:
     features = commands.add_parser("features", help="quiet positions as the trainer's arrays (.npz)")
     features.add_argument("data", nargs="+", help="files written by the data command")
     features.add_argument("--max-score", type=float, default=2000, help="skip positions scored beyond this")
+    features.add_argument("--mirror", action="store_true", help="also each position without castling rights, files mirrored")
     features.add_argument("--out", required=True)
     arguments = parser.parse_args(argv)
     {"data": command_data, "features": command_features}[arguments.command](arguments)
