@@ -16,7 +16,8 @@ every check prints one line, and the first failure ends the run with status 1. I
 6. The command line: ``perft`` and a UCI handshake from the same executable.
    The native modules (``games.othello._solver``, ``games.othello._fast``, ``games.checkers._fast``,
    ``games.chess_game._search``) are in the bundle, and the Othello solver answers:
-   ``analyse`` solves FFO #40 (20 empties) exactly, at native speed.
+   ``analyse`` solves FFO #40 (20 empties) exactly, at native speed. The compiled chess
+   search reads the shipped network (its bench tree differs from ``--network off``'s).
 7. The first painted window (``gui.startup_probe``): the version is pyproject's, the window
    has its icon, and, started with fontconfig blinded to the system's fonts (``FONTCONFIG_FILE`` a
    configuration without font folders, ``QT_QPA_FONTDIR`` an empty folder), the only font Qt
@@ -261,6 +262,29 @@ def check_native_checkers(executable: Path) -> str:
     return "checkers: the compiled search plays Newell's 15-10 and reports the win"
 
 
+def check_chess_network(executable: Path) -> str:
+    """The shipped chess network (``resources/weights/chess_net.json``) is in the bundle and
+    the frozen compiled search reads it: the same bench searches another tree without it."""
+    internal = executable.parent / "_internal"
+    if internal.is_dir() and not (internal / "resources" / "weights" / "chess_net.json").is_file():
+        if (Path(__file__).resolve().parent.parent / "resources" / "weights" / "chess_net.json").is_file():
+            raise CheckFailed("resources/weights/chess_net.json is shipped but not in the bundle")
+        return "chess: no network shipped, nothing to check"
+
+    def nodes(*extra: str) -> int:
+        run = subprocess.run([str(executable), "bench", "--game", "chess", "--algorithm", "native", "--depth", "8",
+                              *extra], capture_output=True, text=True, timeout=300)
+        counts = [line.split(":")[1].strip() for line in run.stdout.splitlines() if line.startswith("Nodes searched")]
+        if run.returncode != 0 or not counts:
+            raise CheckFailed(f"bench chess native failed (exit {run.returncode}): {run.stdout[-300:]} {run.stderr[-300:]}")
+        return int(counts[-1])
+
+    shipped, plain = nodes(), nodes("--network", "off")
+    if shipped == plain:
+        raise CheckFailed(f"chess: the same {shipped} nodes with and without the network: the bundle's network is not read")
+    return f"chess: the compiled search reads the shipped network ({shipped} nodes at bench depth 8, {plain} without)"
+
+
 FFO_40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
 """FFO #40: Black plays a2 for +38 (21.8M nodes for the native solver, about a second of
 CPU; the pure-Python solver would need minutes)."""
@@ -331,6 +355,7 @@ def main(argv: list[str] | None = None) -> int:
         lambda: check_cli(args.executable),
         lambda: check_native_solver(args.executable),
         lambda: check_native_checkers(args.executable),
+        lambda: check_chess_network(args.executable),
         lambda: check_first_paint(args.executable),
     ]
     for check in checks:

@@ -18,7 +18,8 @@
  * halves are summed as exact integers and tapered once, (mg * phase + eg * (24 - phase)) / 24
  * in double precision, so evaluate() equals ChessState.evaluate bit for bit (the build turns
  * off fused multiply-add). The search uses that value rounded half to even, as Python's
- * round() does.
+ * round() does, plus the learned network's correction when set_network() gave one (the
+ * "network" section below; games/chess_game/network.py is its Python reference).
  *
  * Search (Chessprogramming wiki pages of the same names; the details follow Stockfish and
  * Ethereal where a number had to be chosen):
