@@ -27,9 +27,10 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import sys
 from array import array
-from importlib import resources
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Final
 
@@ -77,8 +78,6 @@ def _little_endian(values: array) -> bytes:
     copy = array("h", values)
     if copy.itemsize != 2:  # pragma: no cover - every platform Python runs on has a 2-byte short
         raise RuntimeError("array('h') is not 16 bits here")
-    import sys
-
     if sys.byteorder == "big":  # pragma: no cover
         copy.byteswap()
     return copy.tobytes()
@@ -96,8 +95,6 @@ def _int16s(document: dict[str, object], name: str, count: int) -> array:
         raise ValueError(f"chess network: {name} needs {count} int16 values, has {len(raw) / 2:g}")
     values = array("h")
     values.frombytes(raw)
-    import sys
-
     if sys.byteorder == "big":  # pragma: no cover
         values.byteswap()
     return values

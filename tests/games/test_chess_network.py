@@ -241,3 +241,17 @@ def test_the_training_data_numbers_the_inputs_as_the_engine_does() -> None:
             pieces = board.piece_map().items()
             assert sorted(white) == sorted(network.input_index(chess.WHITE, piece, square) for square, piece in pieces)
             assert sorted(black) == sorted(network.input_index(chess.BLACK, piece, square) for square, piece in pieces)
+
+
+def test_the_shipped_network_is_the_default_and_the_compiled_search_reads_it() -> None:
+    """``resources/weights/chess_net.json`` parses, is what ``network=""`` means, and the
+    compiled network gives the Python reference's corrections with it."""
+    network.select("")
+    shipped = network.current
+    assert shipped is not None and shipped.hidden == network.HIDDEN
+    for line in random_games(seed=5, games=2, plies=50):
+        board = chess.Board()
+        for move in line:
+            board.push(move)
+        assert native_network_score(board.fen()) == network.network_score(shipped, board)
+    assert any(native_network_score(fen) != 0 for fen in (chess.STARTING_FEN, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"))
