@@ -1216,12 +1216,13 @@ static int network_score(const Position *p)
 #ifdef __SSE2__
     /* Packed clamps and multiply-adds, eight units at a time (x86-64 always has SSE2; GCC does
      * not vectorise the plain loop below: callgrind counts about 650 instructions an
-     * evaluation for it, under 100 for this). */
+     * evaluation for it, under 100 for this). Unaligned loads: a Position inside a Python
+     * object is only as aligned as Python's allocator makes it. */
     const __m128i zero = _mm_setzero_si128(), ceiling = _mm_set1_epi16(top);
     __m128i total = zero;
     for (int i = 0; i < NET_HIDDEN; i += 8) {
-        const __m128i mine = _mm_min_epi16(_mm_max_epi16(_mm_load_si128((const __m128i *)(us + i)), zero), ceiling);
-        const __m128i theirs = _mm_min_epi16(_mm_max_epi16(_mm_load_si128((const __m128i *)(them + i)), zero), ceiling);
+        const __m128i mine = _mm_min_epi16(_mm_max_epi16(_mm_loadu_si128((const __m128i *)(us + i)), zero), ceiling);
+        const __m128i theirs = _mm_min_epi16(_mm_max_epi16(_mm_loadu_si128((const __m128i *)(them + i)), zero), ceiling);
         total = _mm_add_epi32(total, _mm_madd_epi16(mine, _mm_loadu_si128((const __m128i *)(weights + i))));
         total = _mm_add_epi32(total, _mm_madd_epi16(theirs, _mm_loadu_si128((const __m128i *)(weights + NET_HIDDEN + i))));
     }
