@@ -68,6 +68,8 @@ RING_WIDTH_FRACTION = 0.09
 ANNOTATION_RING_FRACTION = 0.07
 MIN_SIDE = 120
 PREFERRED_SIDE = 480
+DRAG_THRESHOLD = 4.0
+"""Pixels the pointer must travel with the button down before a press becomes a drag."""
 MOTION_MS = 160
 """How long a move's piece takes to slide (or Othello's discs to turn); 0 switches it off."""
 
@@ -200,6 +202,8 @@ class BoardWidget(QWidget):
     move_requested = Signal(object)
     position_edited = Signal(object)
     edit_problem_changed = Signal(str)
+    move_texts_changed = Signal()
+    """The board's numbering changed (it was turned): text from ``move_text`` is stale."""
 
     SUPPORTS_EDIT: ClassVar[bool] = False
     GAME: ClassVar[str] = ""
@@ -258,9 +262,12 @@ class BoardWidget(QWidget):
 
     def set_flipped(self, flipped: bool) -> None:
         """Turn the board 180° (Black/White at the bottom)."""
+        changed = bool(flipped) != self._flipped
         self._flipped = bool(flipped)
         self.reset_interaction()
         self.update()
+        if changed:
+            self.move_texts_changed.emit()
 
     def is_flipped(self) -> bool:
         return self._flipped
@@ -335,6 +342,27 @@ class BoardWidget(QWidget):
 
     def reset_interaction(self) -> None:
         """Forget a half-made move (selection, drag, pending choice). Subclasses extend."""
+
+    # ------------------------------------------------------------ move text
+    def move_text(self, state: GameState, move: Any) -> str:
+        """``move`` (legal in ``state``) named as this board labels its squares, for text
+        shown beside the board (move list, engine lines, hints). A board whose labels depend
+        on its orientation (backgammon's point numbers) overrides it; files and the command
+        line keep ``state.move_name``."""
+        return state.move_name(move)
+
+    def line_texts(self, state: GameState, moves: Sequence[Any]) -> list[str]:
+        """A line of ``moves`` played from ``state``, each named by ``move_text``."""
+        names: list[str] = []
+        position = state.copy()
+        for move in moves:
+            names.append(self.move_text(position, move))
+            position.play(move)
+        return names
+
+    def history_texts(self, start: GameState, moves: Sequence[Any]) -> list[str]:
+        """A game played from ``start`` (chance outcomes included), one name per move."""
+        return self.line_texts(start, moves)
 
     # -------------------------------------------------------------------- edit
     def load_edit_model(self, state: GameState) -> None:

@@ -1,4 +1,4 @@
-"""The checkers board: click a piece, then where it goes; a multi-jump hop by hop.
+"""The checkers board: click a piece, then where it goes, or drag it there; a multi-jump hop by hop.
 
 * When captures are mandatory, the pieces that can capture are ringed.
 * Click a piece that can move: dots mark its next landing squares. For a multi-jump, click
@@ -6,6 +6,9 @@
   drawn where it stands and the men jumped so far fade. The move is emitted as soon as the
   clicked hops leave exactly one legal move (the rest of its path is forced). Clicking the
   final square of a capture directly works too when only one path leads there.
+* Dragging does the same as clicking: press on the piece, drop it on a landing square (or
+  on the final square when one path leads there); in a multi-jump drag it on from where it
+  stands, hop by hop. A press and release on the same square is a click.
 * Square numbers (PDN) are written small in the corner of the empty dark squares (never
   under a piece, where they would be half hidden): checkers players name squares by number. Kings wear a crown.
 * Edit mode: palette of black/white men and kings, an eraser and the side to move.
@@ -23,7 +26,7 @@ from PySide6.QtWidgets import QWidget
 from games.base import GameState
 from games.checkers import BLACK, WHITE, CheckersMove, square_at, square_column, square_row
 from games.checkers.notation import ParsedPosition, format_fen
-from gui.boards.base import Cell, GridBoard
+from gui.boards.base import DRAG_THRESHOLD, Cell, GridBoard
 from gui.resources import board_font
 from gui.theme import Theme
 
@@ -36,6 +39,8 @@ PIECE_FRACTION = 0.78
 NUMBER_FRACTION = 0.2
 """Height of the square numbers, in squares."""
 JUMPED_OPACITY = 0.35
+DRAG_GHOST_OPACITY = 0.3
+"""The dragged piece's square shows it faintly, so the player sees where it came from."""
 PIECE_CACHE_SIZE = 64
 """Rendered piece pixmaps kept (4 pieces at a few sizes: board, palette, turn marker)."""
 ERASE_TOOL = "erase"
@@ -70,6 +75,12 @@ class CheckersBoard(GridBoard):
     def __init__(self, theme: Theme | None = None, parent: QWidget | None = None) -> None:
         super().__init__(theme, parent)
         self._path: tuple[Square, ...] = ()
+        self._press_point: QPointF | None = None
+        """Where the press that may start a drag of the selected piece was."""
+        self._drag_point: QPointF | None = None
+        """Where the dragged piece is drawn (None: not dragging)."""
+        self._was_selected = False
+        """The pressed piece was selected before the press (a click on it lets go of it)."""
         self._edit_pieces: dict[Square, Piece] = {}
         self._edit_player = BLACK
         self._requested: CheckersMove | None = None
@@ -119,6 +130,12 @@ class CheckersBoard(GridBoard):
     # ------------------------------------------------------------- moves
     def reset_interaction(self) -> None:
         self._path = ()
+        self._press_point = None
+        self._drag_point = None
+        self._was_selected = False
+
+    def is_dragging(self) -> bool:
+        return self._drag_point is not None
 
     def entered_path(self) -> tuple[Square, ...]:
         """The squares clicked so far: the piece, then each hop entered."""
@@ -142,7 +159,9 @@ class CheckersBoard(GridBoard):
         return {move.origin for move in moves}
 
     def is_clickable(self, square: Square) -> bool:
-        return square in self.next_hops() if self._path else self._movable(square)
+        if self._path and (square in self.next_hops() or square == self._path[-1]):
+            return True
+        return self._movable(square)
 
     def _movable(self, square: Square | None) -> bool:
         return square is not None and any(move.origin == square for move in self.legal_moves())
@@ -154,18 +173,55 @@ class CheckersBoard(GridBoard):
         if button != Qt.MouseButton.LeftButton or not self.accepts_moves() or square is None:
             self.reset_interaction()
             return
-        if self._path:
-            if square in self.next_hops():
-                self._advance(square)
+        if self._path and self._land(square):
+            return
+        if self._path and square == self._path[-1]:
+            # the piece being moved, where it stands: a drag may take it on
+            self._was_selected = True
+        elif self._movable(square):
+            self._was_selected = self._path == (square,)
+            self._path = (square,)
+        else:
+            self.reset_interaction()
+            return
+        self._press_point = point
+        self._drag_point = None
+
+    def pointer_moved(self, point: QPointF, dragging: bool) -> None:
+        if self._press_point is None or not dragging or not self._path:
+            return
+        if self._drag_point is None:
+            moved = point - self._press_point
+            if abs(moved.x()) + abs(moved.y()) < DRAG_THRESHOLD:
                 return
-            finishing = [move for move in self.candidates() if move.destination == square]
-            if len(finishing) == 1 and len(self._path) < len(finishing[0].path):
-                self.request_move(finishing[0])
-                return
-            if square == self._path[0] and len(self._path) == 1:
-                self.reset_interaction()
-                return
-        self._path = (square,) if self._movable(square) else ()
+        self._drag_point = point
+        self.update()
+
+    def square_released(self, square: Square | None, point: QPointF, button: Qt.MouseButton) -> None:
+        if button != Qt.MouseButton.LeftButton or self._press_point is None:
+            return
+        was_dragging, was_selected = self._drag_point is not None, self._was_selected
+        self._press_point = self._drag_point = None
+        self._was_selected = False
+        if not self._path or square is None:
+            return
+        if was_dragging:
+            if square != self._path[-1]:
+                self._land(square)  # dropped where it cannot go: it stays picked up
+        elif square == self._path[0] and len(self._path) == 1 and was_selected:
+            self._path = ()  # a second click on the selected piece lets go of it
+
+    def _land(self, square: Square) -> bool:
+        """Put the piece being moved on ``square`` if it may land there: the next hop, or
+        the final square of the only path that leads there. Whether it did."""
+        if square in self.next_hops():
+            self._advance(square)
+            return True
+        finishing = [move for move in self.candidates() if move.destination == square]
+        if len(finishing) == 1 and len(self._path) < len(finishing[0].path):
+            self.request_move(finishing[0])
+            return True
+        return False
 
     def _advance(self, square: Square) -> None:
         path = self._path + (square,)
@@ -174,6 +230,7 @@ class CheckersBoard(GridBoard):
             self.request_move(remaining[0])
         else:
             self._path = path
+            self._press_point = self._drag_point = None
 
     # -------------------------------------------------------------- edit
     def load_edit_model(self, state: GameState) -> None:
@@ -292,9 +349,12 @@ class CheckersBoard(GridBoard):
     def paint_pieces(self, painter: QPainter) -> None:
         pieces, jumped = self.shown_pieces()
         sliding = self._sliding
+        dragged = self._path[-1] if self._path and self._drag_point is not None else None
         for square, piece in pieces.items():
             if square in jumped:
                 painter.setOpacity(JUMPED_OPACITY)
+            elif square == dragged:
+                painter.setOpacity(DRAG_GHOST_OPACITY)
             self._paint_piece(painter, self.square_rect(square), piece)
             painter.setOpacity(1.0)
         if sliding is not None:
@@ -369,6 +429,12 @@ class CheckersBoard(GridBoard):
         best = self._best_move
         if isinstance(best, CheckersMove) and not self._edit_mode:
             self.draw_arrow(painter, best.path, self._theme.color("best_move_arrow"))
+        if self._drag_point is not None and self._path:
+            piece = self.shown_pieces()[0].get(self._path[-1])
+            if piece is not None:
+                size = self.grid().square
+                cell = QRectF(self._drag_point.x() - size / 2, self._drag_point.y() - size / 2, size, size)
+                self._paint_piece(painter, cell, piece)
 
 
 __all__ = ["CheckersBoard", "crown_path"]

@@ -23,12 +23,10 @@ from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QRadialGradient
 from PySide6.QtWidgets import QWidget
 
 from games.base import GameState
-from gui.boards.base import Cell, GridBoard
+from gui.boards.base import DRAG_THRESHOLD, Cell, GridBoard
 from gui.resources import chess_pieces
 from gui.theme import Theme
 
-DRAG_THRESHOLD = 4.0
-"""Pixels the pointer must travel with the button down before a press becomes a drag."""
 PROMOTION_CHOICES: tuple[chess.PieceType, ...] = (chess.QUEEN, chess.KNIGHT, chess.ROOK, chess.BISHOP)
 """Top to bottom in the chooser, as Lichess orders them."""
 CAPTURE_HOLE_FRACTION = 0.42
