@@ -5,6 +5,11 @@ Points are in the mover's numbering (bar = 25, off = 0). One checker's consecuti
 written as one path, showing an intermediate point only where it hits (``13/7*/5``);
 identical paths are grouped with a count (``8/5(2)``).
 
+A board shows one numbering at a time, so a program that puts text beside a board can ask
+for a play in the *opponent's* numbering instead (``format_play(..., numbering=OPPONENT)``):
+point ``p`` is written ``25 - p``, so the same play reads ``1/10`` where its mover writes
+``24/15``. Files, the command line and gnubg always get the mover's numbering.
+
 Parsing is lenient in form and strict in meaning: spaces or commas between paths, ``bar`` or
 ``25``, ``off`` or ``0``, ``(2)`` multipliers, ``*`` optional, ``-`` accepted for ``/``, any
 combination of a checker's hops into one path. The parser only produces a ``PlayText`` (where
@@ -14,6 +19,7 @@ against its legal plays by the position it reaches.
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass
 
@@ -65,8 +71,31 @@ def parse_roll(text: str) -> Roll:
 
 
 # ---------------------------------------------------------------- naming plays
-def format_play(mine: Board, theirs: Board, play: Play) -> str:
-    """gnubg-style name of ``play`` for the owner of ``mine`` (boards before the play)."""
+class Numbering(enum.Enum):
+    """Whose point numbers a play is written in."""
+
+    MOVER = "mover"
+    """The standard: every player counts from their own home board (gnubg, files, CLI)."""
+    OPPONENT = "opponent"
+    """The other player's numbers: a play written as it reads on a board labelled for the
+    player who did not make it."""
+
+
+MOVER = Numbering.MOVER
+OPPONENT = Numbering.OPPONENT
+
+
+def _written_point(point: int, numbering: Numbering) -> str:
+    """``point`` (mover's numbering) as written in ``numbering``; bar and off keep their names."""
+    if numbering is OPPONENT and point not in (BAR, OFF):
+        return point_name(BAR - point)
+    return point_name(point)
+
+
+def format_play(mine: Board, theirs: Board, play: Play, numbering: Numbering = MOVER) -> str:
+    """gnubg-style name of ``play`` for the owner of ``mine`` (boards before the play),
+    written in ``numbering`` (the mover's own, unless a board labelled for the other player
+    shows it)."""
     if play == NO_MOVE:
         return NO_MOVE_NAME
     opponent_blots = {point for point in range(1, BAR) if theirs[BAR - point] == 1}
@@ -95,12 +124,12 @@ def format_play(mine: Board, theirs: Board, play: Play) -> str:
             groups[route] = (hits, 1)
     written = []
     for route, (hits, count) in groups.items():
-        shown = [point_name(route[0])]
+        shown = [_written_point(route[0], numbering)]
         for index in range(1, len(route)):
             if hits[index]:
-                shown.append(point_name(route[index]) + "*")
+                shown.append(_written_point(route[index], numbering) + "*")
             elif index == len(route) - 1:
-                shown.append(point_name(route[index]))
+                shown.append(_written_point(route[index], numbering))
         text = "/".join(shown)
         written.append(text if count == 1 else f"{text}({count})")
     return " ".join(written)

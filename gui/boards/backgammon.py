@@ -52,7 +52,7 @@ from PySide6.QtWidgets import QWidget
 
 from games.backgammon.board import BAR, CHECKERS, DIE_FACES, NO_MOVE, OFF, POINTS, Board, Hop, Play
 from games.backgammon.gnubg_ids import CENTRED
-from games.backgammon.notation import DOUBLE, DROP, NO_DOUBLE, TAKE, format_play, roll_name
+from games.backgammon.notation import DOUBLE, DROP, MOVER, NO_DOUBLE, OPPONENT, TAKE, format_play, roll_name
 from games.backgammon.state import (
     CHECKER_PLAY,
     CUBE_DECISION,
@@ -508,6 +508,23 @@ class BackgammonBoard(BoardWidget):
         if self._builder is None or self._selected is None:
             return []
         return sorted(self._builder.options().get(self._selected, {}))
+
+    # ------------------------------------------------------------- move text
+    def move_text(self, state: GameState, move: Any) -> str:
+        """A checker play written in the numbering the board's labels show (the bottom
+        player's), so "1/10" beside the board is the checker that went from the point
+        labelled 1 to the one labelled 10, whoever moved it; rolls and cube actions as the
+        game names them."""
+        if (
+            isinstance(state, BackgammonState)
+            and state.phase == CHECKER_PLAY
+            and isinstance(move, tuple)
+            and all(isinstance(hop, tuple) for hop in move)
+        ):
+            mover = state.player
+            numbering = MOVER if mover == self.bottom_player() else OPPONENT
+            return format_play(state.boards[mover], state.boards[1 - mover], move, numbering)
+        return state.move_name(move)
 
     # -------------------------------------------------- where things are (widget coords)
     def bottom_player(self) -> Player:
@@ -1349,7 +1366,7 @@ class BackgammonBoard(BoardWidget):
             if builder is not None and builder.is_forced_no_move():
                 return f"rolled {roll_name(state.dice)}: no move"
             if builder is not None and builder.steps:
-                entered = format_play(state.boards[player], state.boards[1 - player], builder.hops)
+                entered = self.move_text(state, builder.hops)
                 return f"to play {roll_name(state.dice)}:  {entered}"
             return f"to play {roll_name(state.dice)}"
         if phase == CUBE_DECISION:
