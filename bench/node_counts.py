@@ -5,24 +5,23 @@ alpha-beta (no table, no ordering), alpha-beta with table and move ordering, PVS
 (all three with iterative deepening, which is how the table and the killers get their
 knowledge: their counts include every iteration). Quiescence, the Othello solver and the chess
 selectivity are off, so every column searches the same tree and finds the same value (the
-last column checks it). EBF is the effective branching factor ``nodes ** (1 / depth)``.
+last column checks it, and says NO when a column searched nothing). The opening books are off:
+a book move is an answer without a search, which has no node count to compare. EBF is the
+effective branching factor ``nodes ** (1 / depth)``.
 
-Run: ``python bench/node_counts.py`` (about two minutes on the reference machine).
+Run: ``python -m bench.node_counts`` (about two minutes on the reference machine).
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from ai.engine import search  # noqa: E402
-from ai.settings import Limits, SearchSettings  # noqa: E402
-from games import new_game  # noqa: E402
+from ai.engine import search
+from ai.settings import Limits, SearchSettings
+from games import GameState, new_game
 
 SAME_TREE = dict(
+    book=False,
     quiescence=False,
     solver_empties=0,
     check_extensions=False,
@@ -75,6 +74,26 @@ CASES: tuple[tuple[str, int, tuple[Case, ...]], ...] = (
 )
 
 
+@dataclass(frozen=True)
+class Row:
+    """One position searched by every column: the nodes each visited and the value each found."""
+
+    nodes: tuple[int, ...]
+    values: tuple[float, ...]
+
+    @property
+    def same_value(self) -> bool:
+        """Every column searched (a column with no node found its value without a search, so
+        there is nothing to compare) and all found the same value."""
+        return all(count > 0 for count in self.nodes) and len(set(self.values)) == 1
+
+
+def count_nodes(state: GameState, depth: int, columns: tuple[Column, ...] = COLUMNS) -> Row:
+    """``state`` searched to ``depth`` by each column."""
+    answers = [search(state, column.settings, Limits(depth=depth)) for column in columns]
+    return Row(tuple(answer.nodes for answer in answers), tuple(answer.score.value for answer in answers))
+
+
 def main() -> None:
     name_width = 28
     header = f"{'position':<{name_width}}" + "".join(f"{column.title:>20}" for column in COLUMNS) + "  same value"
@@ -89,14 +108,9 @@ def main() -> None:
             except (ValueError, ImportError) as error:
                 print(f"{label:<{name_width}}  skipped: {error}")
                 continue
-            cells = []
-            values = set()
-            for column in COLUMNS:
-                answer = search(state, column.settings, Limits(depth=depth))
-                values.add(answer.score.value)
-                ebf = answer.nodes ** (1 / depth)
-                cells.append(f"{answer.nodes:>11,} ({ebf:5.2f})")
-            print(f"{label:<{name_width}}" + "".join(f"{cell:>20}" for cell in cells) + f"  {'yes' if len(values) == 1 else 'NO'}")
+            row = count_nodes(state, depth)
+            cells = [f"{nodes:>11,} ({nodes ** (1 / depth):5.2f})" for nodes in row.nodes]
+            print(f"{label:<{name_width}}" + "".join(f"{cell:>20}" for cell in cells) + f"  {'yes' if row.same_value else 'NO'}")
 
 
 if __name__ == "__main__":
