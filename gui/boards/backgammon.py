@@ -371,12 +371,14 @@ class BackgammonBoard(BoardWidget):
         When ``state`` continues the shown one with a checker play this board did not ask
         for (the opponent's), its checkers slide there hop by hop."""
         previous = self._state
-        self._stop_motion()
+        sliding_on = _continues_without_play(previous, state) and bool(self._motion_hops)
+        if not sliding_on:  # a roll or a cube action after the play lets it finish sliding
+            self._stop_motion()
         super().set_state(state)
         shown = self._state
         self._builder = TurnBuilder(shown) if isinstance(shown, BackgammonState) and shown.phase == CHECKER_PLAY else None
         self._close_picker()
-        if isinstance(previous, BackgammonState) and isinstance(shown, BackgammonState):
+        if not sliding_on and isinstance(previous, BackgammonState) and isinstance(shown, BackgammonState):
             self._start_motion(previous, shown)
         self._requested = None
         self.update()
@@ -1525,6 +1527,17 @@ def _bow_control(geometry: _Geometry, start: QPointF, end: QPointF) -> QPointF:
         toward_middle = -1.0 if control.y() > geometry.middle else 1.0
         control.setY(control.y() + toward_middle * min(0.35 * abs(dx), 2.4 * geometry.unit))
     return control
+
+
+def _continues_without_play(previous: GameState | None, state: GameState | None) -> bool:
+    """Whether ``state`` is ``previous`` (the same game) with nothing new but rolls and cube
+    actions: no checker has moved, so what is sliding may go on sliding."""
+    if not isinstance(previous, BackgammonState) or not isinstance(state, BackgammonState):
+        return False
+    old, new = previous.history, state.history
+    if len(new) < len(old) or (old and new[len(old) - 1] != old[-1]):
+        return False
+    return all(snapshot[0] != CHECKER_PLAY or not move for snapshot, move, _ in new[len(old) :])
 
 
 def _boards_before(state: BackgammonState, mover: Player, play: Play, hits: Sequence[bool]) -> tuple[Board, Board]:

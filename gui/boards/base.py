@@ -144,6 +144,13 @@ def compute_geometry(
     return GridGeometry(rows, columns, left, top, square, margin, flipped)
 
 
+def _same_position(first: GameState | None, second: GameState | None) -> bool:
+    """Whether two states are the same position of the same game (by their hash key)."""
+    if first is None or second is None or type(first) is not type(second):
+        return False
+    return first.key() == second.key()
+
+
 def arrow_path(points: Sequence[QPointF], square: float) -> QPainterPath:
     """One filled outline for an arrow through ``points`` (centres of squares), sized for
     squares of side ``square``: a shaft along the polyline and a head at the last point.
@@ -454,17 +461,48 @@ class GridBoard(BoardWidget):
         self._motion.valueChanged.connect(self.update)
         self._motion.finished.connect(self.stop_motion)
         self._motion_running = False
+        self._arrived_from: GameState | None = None
+        """The position shown before the current one, until ``set_last_move`` looks at it."""
+        self._move_is_new = False
+        """The last move named is the one that led here from the position shown before."""
 
     # -------------------------------------------------------------- motion
     def set_state(self, state: GameState | None) -> None:
-        self.stop_motion()
-        self._annotations = []
+        """Show ``state``; the same position shown again (the app refreshes on Think, Hint,
+        a pause) keeps a move's animation running and the player's own arrows."""
+        previous = self._state
+        if not _same_position(previous, state):
+            self.stop_motion()
+            self._annotations = []
         super().set_state(state)
+        self._arrived_from = previous
+        self._move_is_new = False
+
+    def set_last_move(self, move: Any) -> None:
+        """Highlight ``move``; it may be animated only if it is what turned the position
+        shown before into this one (the app shows the same position again on Think, Hint
+        or a pause, and the position before after an undo: none of these replays a move)."""
+        previous, self._arrived_from = self._arrived_from, None
+        self._move_is_new = previous is not None and self._leads_here(previous, move)
+        super().set_last_move(move)
+
+    def _leads_here(self, previous: GameState, move: Any) -> bool:
+        state = self._state
+        if state is None or move is None or previous.is_terminal():
+            return False
+        try:
+            if move not in previous.legal_moves():
+                return False
+            return previous.result(move).key() == state.key()
+        except GameError:
+            return False
 
     def start_motion(self, scale: float = 1.0) -> bool:
         """Start the move animation (``scale`` times the usual length) if the board is on
-        screen and animations are on; subclasses paint from ``motion_progress``."""
-        if self.animation_ms <= 0 or not self.isVisible() or self._edit_mode:
+        screen, animations are on and the last move is new here (see ``set_last_move``);
+        subclasses paint from ``motion_progress``."""
+        is_new, self._move_is_new = self._move_is_new, False
+        if self.animation_ms <= 0 or not self.isVisible() or self._edit_mode or not is_new:
             return False
         self._motion.stop()
         self._motion.setDuration(max(1, round(self.animation_ms * scale)))
