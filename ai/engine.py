@@ -20,6 +20,8 @@ move, or a deeper analysis) starts with what this one learned. ``clear_memory()`
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
 import queue
 import random
@@ -37,6 +39,7 @@ from ai.control import SearchControl, collecting_young_objects
 from ai.events import Finished, SearchEvent
 from ai.observer import SearchObserver
 from ai.reporting import answer_known
+from ai.scores import WIN_SCORE, to_report
 from ai.search import CHANCE_ALGORITHMS, AlgorithmSpec, get_algorithm
 from ai.settings import Limits, SearchRequest, SearchSettings
 
@@ -351,6 +354,48 @@ def known_answer(state: GameState, settings: SearchSettings, root_moves: Sequenc
         if move is not None:
             return KnownAnswer(move, book=True)
     return None
+
+
+def only_move_answer(prepared: PreparedSearch) -> Finished | None:
+    """The answer at a root with exactly one legal move (a forced pass, a capture with no
+    alternative, a backgammon roll with one distinct play), or ``None`` (search).
+
+    Nothing is searched: depth and nodes are 0, no ``Iteration`` comes before it, and it says
+    ``only_move``. Its score is the static EVAL of the position after the move, for the side
+    to move (the root's own EVAL would miss what the forced move changes: a king in check
+    taking the checking queen), or the result when the move ends the game. A player with one
+    choice spends no time on it: the app's players ask this before they start a search. A
+    front end that wants the position searched anyway (analysis, UCI's ``go depth``) simply
+    does not ask."""
+    state = prepared.state
+    mover = state.to_move()
+    if mover == CHANCE or state.is_terminal():
+        return None
+    moves = state.legal_moves()
+    if len(moves) != 1:
+        return None
+    request = prepared.request
+    use_weights(type(state), request.settings.weights)
+    type(state).set_network(request.settings.network)
+    context = SearchContext(
+        settings=request.settings, control=SearchControl(request.limits), search_id=request.search_id
+    )
+    answer = answer_known(state, context, moves[0], book=False)
+    score = to_report(_value_after(state, moves[0], mover), mover, type(state), view=mover)
+    return dataclasses.replace(answer, score=score, forced=False, only_move=True)
+
+
+def _value_after(state: GameState, move: Any, player: int) -> float:
+    """``player``'s raw score of the position after ``move``: its result if the game ends
+    there (a win one ply away), else its static EVAL."""
+    child = state.copy()
+    child.play(move)
+    if not child.is_terminal():
+        return child.evaluate(player)
+    utility = child.utility(player)
+    if state.UTILITY_KIND == "win_loss":
+        return 0.0 if utility == 0 else math.copysign(WIN_SCORE - 1, utility)
+    return utility * state.EVAL_SCALE
 
 
 def book_move(state: GameState, seed: int) -> Any | None:

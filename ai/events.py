@@ -187,6 +187,12 @@ class Finished:
     forced: bool = False
     """The move is the game's forced answer (``GameState.forced_answer``, e.g. a backgammon
     cube decision from the chances): nothing was searched (depth and nodes are 0)."""
+    only_move: bool = False
+    """The move is the only legal one, played without a search (depth and nodes are 0; the
+    score is the position's static evaluation, not a searched value)."""
+    fault: str | None = None
+    """A fault the search survived, in one line (a worker process died): the answer is the
+    last iteration completed before it. Front ends say it once; ``error`` stays ``None``."""
 
 
 SearchEvent = Iteration | CurrentMove | Progress | Finished

@@ -55,7 +55,7 @@ from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal, Slot
 
-from ai.engine import prepare
+from ai.engine import PreparedSearch, only_move_answer, prepare
 from ai.events import CurrentMove, Finished, Iteration, Progress
 from ai.settings import Limits, SearchRequest, SearchSettings
 from games.base import GameState
@@ -181,6 +181,9 @@ class EngineBridge(QObject):
     * ``iteration_received(Iteration)``, every iteration, delivered in ~10 Hz batches;
     * ``progress_received(Progress)`` and ``current_move_received(CurrentMove)``: the latest;
     * ``search_finished(Finished)``: the answer (``stopped`` set after ``move_now`` or a limit);
+      at a root with one legal move it comes at once, with no search and no pool
+      (``only_move`` set: ``ai.engine.only_move_answer``), so the computer plays a forced
+      move, a forced pass or a roll with one play without spending its time;
     * ``search_failed(str)``: the search could not run or a worker failed; one clear line.
 
     After ``stop()`` (or a new ``start_search``) nothing more of the old search is emitted.
@@ -276,19 +279,24 @@ class EngineBridge(QObject):
             self._fail_later("the engine was shut down")
             return None
         try:
-            request, root = self._request_for(target, settings, limits)
+            prepared = self._prepared(target, settings, limits)
         except ValueError as error:
             self._fail_later(str(error))
             return None
+        request = prepared.request
         with self._lock:
             self._generation += 1
             generation = self._generation
             self._pending = _Pending()
             self._wake_posted = False
-        self._info = SearchInfo(generation, root, request.settings, request.limits)
+        self._info = SearchInfo(generation, prepared.state, request.settings, request.limits)
         self._last_delivery = 0.0  # the first events are shown at once
-        self._admin.submit(self._submit_on_admin, generation, request)
+        only_move = only_move_answer(prepared)
+        if only_move is None:
+            self._admin.submit(self._submit_on_admin, generation, request)
         self.search_started.emit(self._info)
+        if only_move is not None:  # one legal move: answered here at once, nothing to search
+            self._receive(generation, only_move)
         return generation
 
     def move_now(self) -> None:
@@ -337,9 +345,9 @@ class EngineBridge(QObject):
 
     # ------------------------------------------------------------ set-up helpers
     @staticmethod
-    def _request_for(
+    def _prepared(
         target: GameState | SearchRequest, settings: SearchSettings | None, limits: Limits | None
-    ) -> tuple[SearchRequest, GameState]:
+    ) -> PreparedSearch:
         if isinstance(target, SearchRequest):
             request = target
             if settings is not None:
@@ -353,7 +361,7 @@ class EngineBridge(QObject):
                 settings=SearchSettings() if settings is None else settings,
                 limits=Limits() if limits is None else limits,
             )
-        return request, prepare(request).state  # fails fast, with the reason, on a bad request
+        return prepare(request)  # fails fast, with the reason, on a bad request
 
     def _fail_later(self, message: str) -> None:
         """Emit ``search_failed`` from the event loop, as a failing search would."""

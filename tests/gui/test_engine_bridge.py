@@ -269,3 +269,61 @@ def test_worker_processes_run_below_the_app() -> None:
         assert os.getpriority(os.PRIO_PROCESS, child.pid) == max(WORKER_NICENESS, os.getpriority(os.PRIO_PROCESS, 0))
     finally:
         child.communicate(b"")
+
+
+ONE_MOVE_POSITIONS = [
+    ("tictactoe", "oox.xxoxo", "pvs"),  # one empty square
+    ("checkers", "B:W17,18,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,11,12,14,16", "pvs"),  # 14x21, a forced capture
+    ("othello", "XXXXXXXXXOOO-XXXXOOOOXXXXXXXXXOOXXOXXOOOOOOOOOXOOOOOOXOOOOOOOOOO O", "mcts"),  # e2
+    ("othello", "O--------X-----------------XX------XX--------------------------- X", "mcts"),  # a forced pass
+    ("chess", "7k/8/8/8/8/8/P5q1/7K w - - 0 1", "native"),  # in check: only Kxg2
+    ("backgammon", "i56FASHg8+AAQw:EgEbAAAAAAAA", "star2"),  # a roll with no play at all
+]
+"""Positions with exactly one legal move, each with an algorithm the game is played with."""
+
+
+@pytest.mark.parametrize(("game", "position", "algorithm"), ONE_MOVE_POSITIONS)
+def test_a_root_with_one_legal_move_is_answered_at_once_without_a_search(
+    qtbot: QtBot, game: str, position: str, algorithm: str
+) -> None:
+    """The pool is never asked (this one would never answer): the answer is the only move,
+    nothing searched, no iteration, and it says ``only_move``, whatever the time allowed."""
+    pool = ScriptedPool()
+    bridge = EngineBridge(pool)
+    seen = record(bridge)
+    state = new_game(game, position)
+    (only,) = state.legal_moves()
+    with qtbot.waitSignal(bridge.search_finished, timeout=5000) as answer:
+        search_id = bridge.start_search(state, SearchSettings(algorithm=algorithm), Limits(time=60.0))
+    finished = answer.args[0]
+    assert finished.search_id == search_id and finished.only_move and not (finished.book or finished.forced)
+    assert finished.best_move == only and finished.pv == (only,)
+    assert finished.nodes == 0 and finished.depth == 0 and not finished.stopped and finished.error is None
+    assert seen["iteration"] == [] and seen["failed"] == [] and pool.searches == {}
+    assert not bridge.is_searching
+    bridge.shutdown()
+
+
+def test_a_computer_plays_its_only_move_without_waiting_for_the_engine(qtbot: QtBot) -> None:
+    """A computer side with a minute a move and a pool that never answers still plays an
+    Othello move that is its only one, and then passes when it must."""
+    from gui.players import COMPUTER, HUMAN, PlayerConfig
+    from gui.session import GameSession
+
+    pool = ScriptedPool()
+    bridge = EngineBridge(pool)
+    slow = PlayerConfig(kind=COMPUTER, algorithm="mcts", strength="time", seconds=60.0)
+    position = "O--------X-----------------XX------XX--------------------------- X"  # X must pass
+    session = GameSession(bridge, "othello", (slow, PlayerConfig(kind=HUMAN)), start=position)
+    qtbot.waitUntil(lambda: len(session.history) >= 1, timeout=10_000)
+    assert session.move_names()[0].lower() == "pass"
+    assert pool.searches == {}  # nothing was ever sent to the engine
+    session.close()
+    bridge.shutdown()
+
+
+def test_a_root_with_several_moves_is_still_searched(qtbot: QtBot, scripted: tuple[ScriptedPool, EngineBridge]) -> None:
+    pool, bridge = scripted
+    bridge.start_search(new_game("othello"), SearchSettings(algorithm="mcts"), Limits(time=60.0))
+    submitted(qtbot, pool, 1)
+    assert bridge.is_searching
