@@ -47,8 +47,8 @@ bench: setup
 	$(BIN)/plyground bench
 	$(BIN)/plyground bench --game chess --algorithm native --depth 14
 	$(BIN)/python bench/perft_speed.py
-	$(BIN)/python bench/node_counts.py
-	$(BIN)/python bench/engine_speed.py
+	$(BIN)/python -m bench.node_counts
+	$(BIN)/python -m bench.engine_speed
 	$(BIN)/python bench/stop_latency.py
 	$(BIN)/python bench/othello_ffo.py
 	$(BIN)/python bench/backgammon_eval.py --games 400
