@@ -67,8 +67,8 @@ from games.backgammon.state import (
 )
 from games.base import GameState, Player
 from games.backgammon.turn import TurnBuilder
-from gui.boards.base import MOTION_MS, BoardWidget
-from gui.resources import board_font
+from gui.boards.base import MIN_TEXT_PIXELS, MOTION_MS, BoardWidget
+from gui.boards.base import text_font as board_font
 from gui.theme import Theme
 
 # --------------------------------------------------------------------- geometry
@@ -109,6 +109,16 @@ SLAB = (POINT_LENGTH + MIDDLE_GAP / 2 - FRAME / 2 - 0.4) / CHECKERS
 
 BOARD_WIDTH = 4 * FRAME + 2 * TRAY + 12 + BAR_WIDTH
 BOARD_HEIGHT = 2 * LABEL_BAND + 2 * NUMBER_STRIP + 2 * POINT_LENGTH + MIDDLE_GAP
+NUMBER_WIDTH = 0.75
+"""The widest a point number may be, in points: the rest keeps neighbours apart."""
+NUMBER_FONT_FALLBACKS: tuple[tuple[bool, int], ...] = ((True, 100), (False, 100), (False, 87), (False, 75))
+"""(bold, stretch %) tried in turn for the point numbers until "24" fits ``NUMBER_WIDTH``."""
+CUBE_TEXT_PADDING = 0.25
+"""Room round the cube's number, in units: a small board's cube grows to fit readable text."""
+MIN_NUMBER_STRIP_PIXELS = 1.3 * MIN_TEXT_PIXELS
+MIN_LABEL_BAND_PIXELS = 1.7 * MIN_TEXT_PIXELS
+"""On a small board the strips with the point numbers and the bands with the names and pip
+counts keep room for readable text; the fields shrink instead."""
 CENTRED_CUBE_FACE = 64
 """A centred cube shows 64, as on a real board."""
 
@@ -247,13 +257,18 @@ class _Geometry:
     """Where everything is for one widget size: the unit, the fields, trays and bar."""
 
     def __init__(self, width: float, height: float) -> None:
-        self.unit = unit = min(width / BOARD_WIDTH, height / BOARD_HEIGHT)
+        unit = min(width / BOARD_WIDTH, height / BOARD_HEIGHT)
+        fields = BOARD_HEIGHT - 2 * (LABEL_BAND + NUMBER_STRIP)
+        strip = max(NUMBER_STRIP * unit, MIN_NUMBER_STRIP_PIXELS)
+        band = max(LABEL_BAND * unit, MIN_LABEL_BAND_PIXELS)
+        unit = max(1.0, min(unit, (height - 2 * (strip + band)) / fields))
+        self.unit = unit
+        self.number_strip = strip = max(NUMBER_STRIP * unit, MIN_NUMBER_STRIP_PIXELS)
+        self.label_band = band = max(LABEL_BAND * unit, MIN_LABEL_BAND_PIXELS)
         self.left = (width - BOARD_WIDTH * unit) / 2
-        self.top = (height - BOARD_HEIGHT * unit) / 2
-        self.frame_rect = QRectF(
-            self.left, self.top + LABEL_BAND * unit, BOARD_WIDTH * unit, (BOARD_HEIGHT - 2 * LABEL_BAND) * unit
-        )
-        self.field_top = self.frame_rect.top() + NUMBER_STRIP * unit
+        self.top = (height - fields * unit - 2 * (strip + band)) / 2
+        self.frame_rect = QRectF(self.left, self.top + band, BOARD_WIDTH * unit, fields * unit + 2 * strip)
+        self.field_top = self.frame_rect.top() + strip
         self.field_height = (2 * POINT_LENGTH + MIDDLE_GAP) * unit
         self.field_bottom = self.field_top + self.field_height
         self.middle = self.field_top + self.field_height / 2
@@ -269,10 +284,8 @@ class _Geometry:
         self.right_tray_x = x
         tray_height = (self.field_height - FRAME * unit) / 2
         self.tray_height = tray_height
-        self.top_band = QRectF(self.left, self.top, BOARD_WIDTH * unit, LABEL_BAND * unit)
-        self.bottom_band = QRectF(
-            self.left, self.frame_rect.bottom(), BOARD_WIDTH * unit, LABEL_BAND * unit
-        )
+        self.top_band = QRectF(self.left, self.top, BOARD_WIDTH * unit, band)
+        self.bottom_band = QRectF(self.left, self.frame_rect.bottom(), BOARD_WIDTH * unit, band)
 
     def tray(self, right: bool, top: bool) -> QRectF:
         x = self.right_tray_x if right else self.left_tray_x
@@ -733,7 +746,8 @@ class BackgammonBoard(BoardWidget):
         spacing = 0.25 * unit
         metrics = QFontMetricsF(board_font(PICKER_LABEL * unit))
         label = max(2.0 * unit, max(metrics.horizontalAdvance(text) for text in self._picker_rows()) + 0.4 * unit)
-        width = label + 6 * die + 5 * spacing + 0.8 * unit
+        title = QFontMetricsF(self._picker_title_font(unit)).horizontalAdvance(self._picker_title())
+        width = max(label + 6 * die + 5 * spacing + 0.8 * unit, title + 1.6 * unit)  # the title beside the close box
         height = 4.0 * unit
         centre = QPointF(
             (geometry.left_field.left() + geometry.right_field.right()) / 2, geometry.middle
@@ -747,6 +761,14 @@ class BackgammonBoard(BoardWidget):
             )
         close = QRectF(panel.right() - 0.75 * unit, panel.top() + 0.2 * unit, 0.55 * unit, 0.55 * unit)
         return panel, rows, close
+
+    def _picker_title(self) -> str:
+        opening = self._state is not None and self._state.phase == OPENING
+        return "Enter the opening roll" if opening else "Enter the roll"
+
+    @staticmethod
+    def _picker_title_font(unit: float) -> QFont:
+        return board_font(0.42 * unit, bold=True)
 
     def _pick_die(self, row: int, face: int) -> None:
         self._picked[row] = face
@@ -1012,15 +1034,27 @@ class BackgammonBoard(BoardWidget):
         painter.drawLine(geometry.bar.topLeft(), geometry.bar.bottomLeft())
         painter.drawLine(geometry.bar.topRight(), geometry.bar.bottomRight())
         # point numbers, from the bottom player's point of view
-        painter.setFont(board_font(0.36 * unit, bold=True))
+        painter.setFont(self._number_font(unit))
         painter.setPen(QColor(colours.frame_text))
         for point in range(1, POINTS + 1):
             column, top = geometry.point_column(point)
             if top:
-                strip = QRectF(column.left(), geometry.frame_rect.top(), unit, NUMBER_STRIP * unit)
+                strip = QRectF(column.left(), geometry.frame_rect.top(), unit, geometry.number_strip)
             else:
-                strip = QRectF(column.left(), geometry.field_bottom, unit, NUMBER_STRIP * unit)
+                strip = QRectF(column.left(), geometry.field_bottom, unit, geometry.number_strip)
             painter.drawText(strip, Qt.AlignmentFlag.AlignCenter, str(point))
+
+    @staticmethod
+    def _number_font(unit: float) -> QFont:
+        """The point numbers' font: bold while "24" leaves a quarter of a point free, then
+        regular, then narrowed, so neighbouring numbers never run together on a small board."""
+        font = board_font(0.36 * unit, bold=True)
+        for bold, stretch in NUMBER_FONT_FALLBACKS:
+            font.setBold(bold)
+            font.setStretch(stretch)
+            if QFontMetricsF(font).horizontalAdvance("24") <= NUMBER_WIDTH * unit:
+                break
+        return font
 
     def _paint_points(self, painter: QPainter, geometry: _Geometry) -> None:
         colours, unit = self._colours, geometry.unit
@@ -1207,8 +1241,9 @@ class BackgammonBoard(BoardWidget):
         """Where the cube is: centred on the left side, or at its owner's end; an offered
         cube sits in the middle of the half opposite the decision buttons."""
         unit = geometry.unit
-        side = CUBE * unit
         state = self._shown
+        text_width = QFontMetricsF(self._cube_font(unit, self._cube_face())).horizontalAdvance(str(self._cube_face()))
+        side = max(CUBE * unit, text_width + 2 * CUBE_TEXT_PADDING * unit)
         if state.phase == TAKE_DECISION:
             centre = geometry.half_centre(not self._dice_on_right())
         else:
@@ -1222,22 +1257,31 @@ class BackgammonBoard(BoardWidget):
             centre = QPointF(x, y)
         return QRectF(centre.x() - side / 2, centre.y() - side / 2, side, side)
 
+    def _cube_face(self) -> int:
+        """The number on the cube: 64 while centred, the value offered during a take decision."""
+        state = self._shown
+        if state.phase == TAKE_DECISION:
+            return state.cube_value * 2
+        return CENTRED_CUBE_FACE if state.cube_owner == CENTRED else state.cube_value
+
+    @staticmethod
+    def _cube_font(unit: float, face: int) -> QFont:
+        digits = len(str(face))
+        size = 0.5 if digits <= 2 else 0.36 if digits <= 3 else 0.27
+        return board_font(size * unit, bold=True)
+
     def _paint_cube(self, painter: QPainter, geometry: _Geometry) -> None:
         state = self._shown
         if not state.cube_enabled:
             return
         unit = geometry.unit
         rect = self._cube_rect(geometry)
-        value = state.cube_value
-        if state.phase == TAKE_DECISION:
-            value *= 2
-        face = CENTRED_CUBE_FACE if state.cube_owner == CENTRED and state.phase != TAKE_DECISION else value
+        face = self._cube_face()
         painter.setPen(QPen(QColor(0, 0, 0, 140), max(1.0, 0.04 * unit)))
         painter.setBrush(QColor(self._colours.cube))
         painter.drawRoundedRect(rect, 0.14 * unit, 0.14 * unit)
         text = str(face)
-        size = 0.5 if len(text) <= 2 else 0.36 if len(text) <= 3 else 0.27
-        painter.setFont(board_font(size * unit, bold=True))
+        painter.setFont(self._cube_font(unit, face))
         painter.setPen(QColor(self._colours.cube_text))
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
@@ -1335,17 +1379,32 @@ class BackgammonBoard(BoardWidget):
             name_rect = QRectF(x, band.top(), 4.5 * unit, band.height())
             painter.drawText(name_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, name)
             name_width = painter.fontMetrics().horizontalAdvance(name)
-            painter.setFont(board_font(0.38 * unit))
-            painter.setPen(QColor(colours.label_dim))
+            details_left = x + name_width + 0.45 * unit
+            status = self._status_text(player) if is_deciding or state.phase == GAME_OVER else ""
+            status_font = board_font(0.38 * unit, bold=is_deciding)
+            details_font = board_font(0.38 * unit)
+            # On a narrow board the status keeps its words and the details give way:
+            # first the checkers off, then the roll before the steps entered.
+            room = band.right() - 0.4 * unit - details_left - 0.6 * unit
             details = f"pips {pips}    off {board[OFF]}"
+            for candidate_details, candidate_status in (
+                (details, status),
+                (f"pips {pips}", status),
+                (f"pips {pips}", status.split(":  ", 1)[-1]),
+            ):
+                details, status = candidate_details, candidate_status
+                used = QFontMetricsF(details_font).horizontalAdvance(details) + QFontMetricsF(status_font).horizontalAdvance(status)
+                if used <= room:
+                    break
+            painter.setFont(details_font)
+            painter.setPen(QColor(colours.label_dim))
             painter.drawText(
-                QRectF(x + name_width + 0.45 * unit, band.top(), 8 * unit, band.height()),
+                QRectF(details_left, band.top(), max(8 * unit, room), band.height()),
                 Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
                 details,
             )
-            status = self._status_text(player) if is_deciding or state.phase == GAME_OVER else ""
             if status:
-                painter.setFont(board_font(0.38 * unit, bold=is_deciding))
+                painter.setFont(status_font)
                 painter.setPen(QColor(colours.label_text))
                 painter.drawText(
                     band.adjusted(0, 0, -0.4 * unit, 0),
@@ -1483,14 +1542,10 @@ class BackgammonBoard(BoardWidget):
         painter.setBrush(QColor(colours.overlay))
         painter.drawRoundedRect(panel, 0.3 * unit, 0.3 * unit)
         painter.setPen(QColor(colours.button_text))
-        painter.setFont(board_font(0.42 * unit, bold=True))
-        title = QRectF(panel.left() + 0.4 * unit, panel.top() + 0.2 * unit, panel.width() - 1.6 * unit, 0.7 * unit)
+        painter.setFont(self._picker_title_font(unit))
+        title = QRectF(panel.left() + 0.4 * unit, panel.top() + 0.2 * unit, panel.width() - 1.2 * unit, 0.7 * unit)
         opening = self._shown.phase == OPENING
-        painter.drawText(
-            title,
-            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-            "Enter the opening roll" if opening else "Enter the roll",
-        )
+        painter.drawText(title, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self._picker_title())
         # close box: a cross
         pen = QPen(QColor(colours.button_text), 0.07 * unit)
         pen.setCapStyle(Qt.PenCapStyle.RoundCap)

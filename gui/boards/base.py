@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 from PySide6.QtCore import QEasingCurve, QEvent, QPointF, QRectF, QSize, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import (
     QColor,
+    QFont,
     QHelpEvent,
     QKeyEvent,
     QMouseEvent,
@@ -66,6 +67,11 @@ DOT_FRACTION = 0.3
 """Diameter of a legal-destination dot, in squares (Lichess: about a third)."""
 RING_WIDTH_FRACTION = 0.09
 ANNOTATION_RING_FRACTION = 0.07
+MIN_TEXT_PIXELS = 11
+"""The smallest text a board paints (labels, coordinates, numbers, counts): most platform
+guidelines put their smallest type at 11-12 px; board text scales with the board above it."""
+MIN_MARGIN_PIXELS = 15
+"""The coordinate margin never gets narrower than this, so text of ``MIN_TEXT_PIXELS`` fits."""
 MIN_SIDE = 120
 PREFERRED_SIDE = 480
 DRAG_THRESHOLD = 4.0
@@ -135,13 +141,20 @@ def compute_geometry(
     span_x = columns + 2 * MARGIN_FRACTION
     span_y = rows + 2 * MARGIN_FRACTION + extra_rows
     square = max(1.0, min(width / span_x, height / span_y))
+    if square * MARGIN_FRACTION < MIN_MARGIN_PIXELS:  # a small board keeps room for readable labels
+        square = max(1.0, min((width - 2 * MIN_MARGIN_PIXELS) / columns, (height - 2 * MIN_MARGIN_PIXELS) / (rows + extra_rows)))
     ratio = max(device_pixel_ratio, 1e-6)
     square = max(1.0, math.floor(square * ratio)) / ratio
-    margin = square * MARGIN_FRACTION
+    margin = max(square * MARGIN_FRACTION, MIN_MARGIN_PIXELS)
     content_height = rows * square + 2 * margin + extra_rows * square
     left = round((width - columns * square) / 2 * ratio) / ratio
     top = round(((height - content_height) / 2 + margin) * ratio) / ratio
     return GridGeometry(rows, columns, left, top, square, margin, flipped)
+
+
+def text_font(pixel_size: float, bold: bool = False) -> QFont:
+    """The board font at ``pixel_size`` pixels, never smaller than ``MIN_TEXT_PIXELS``."""
+    return board_font(max(pixel_size, MIN_TEXT_PIXELS), bold)
 
 
 def _same_position(first: GameState | None, second: GameState | None) -> bool:
@@ -774,7 +787,7 @@ class GridBoard(BoardWidget):
         geometry = self.grid()
         painter.save()
         painter.setPen(self._theme.color("coordinates"))
-        painter.setFont(board_font(geometry.square * COORDINATE_FRACTION))
+        painter.setFont(text_font(geometry.square * COORDINATE_FRACTION))
         board = geometry.board_rect
         files, ranks = list(self.file_labels()), list(self.rank_labels())
         for column, label in enumerate(files):
@@ -882,4 +895,5 @@ __all__ = [
     "GridGeometry",
     "arrow_path",
     "compute_geometry",
+    "text_font",
 ]

@@ -26,8 +26,7 @@ from PySide6.QtWidgets import QWidget
 from games.base import GameState
 from games.checkers import BLACK, WHITE, CheckersMove, square_at, square_column, square_row
 from games.checkers.notation import ParsedPosition, format_fen
-from gui.boards.base import DRAG_THRESHOLD, Cell, GridBoard
-from gui.resources import board_font
+from gui.boards.base import DRAG_THRESHOLD, MIN_TEXT_PIXELS, Cell, GridBoard, text_font
 from gui.theme import Theme
 
 Square = int
@@ -38,6 +37,8 @@ PIECE_FRACTION = 0.78
 """Diameter of a piece, in squares."""
 NUMBER_FRACTION = 0.2
 """Height of the square numbers, in squares."""
+NUMBER_MIN_SQUARE = 2.2 * MIN_TEXT_PIXELS
+"""Squares smaller than this (pixels) have no room for a readable number: none is drawn."""
 JUMPED_OPACITY = 0.35
 DRAG_GHOST_OPACITY = 0.3
 """The dragged piece's square shows it faintly, so the player sees where it came from."""
@@ -302,11 +303,11 @@ class CheckersBoard(GridBoard):
     # ---------------------------------------------------------- painting
     def paint_background(self, painter: QPainter) -> None:
         super().paint_background(painter)
-        if not self.coordinates_visible():
-            return
         geometry = self.grid()
+        if not self.coordinates_visible() or geometry.square < NUMBER_MIN_SQUARE:
+            return
         painter.save()
-        painter.setFont(board_font(geometry.square * NUMBER_FRACTION))
+        painter.setFont(text_font(geometry.square * NUMBER_FRACTION))
         painter.setPen(QColor(self._theme.board.coordinates_on_dark))
         pad = geometry.square * 0.06
         occupied = set(self.shown_pieces()[0])

@@ -23,8 +23,7 @@ from PySide6.QtWidgets import QWidget
 
 from games.base import GameState
 from games.othello import BLACK, PASS, WHITE, OthelloState
-from gui.boards.base import COORDINATE_FRACTION, Cell, GridBoard
-from gui.resources import board_font
+from gui.boards.base import COORDINATE_FRACTION, Cell, GridBoard, text_font
 from gui.theme import Theme
 
 Square = int
@@ -308,7 +307,7 @@ class OthelloBoard(GridBoard):
         band = QRectF(board.left(), board.bottom(), board.width(), geometry.margin)
         disc = geometry.margin * 0.62
         gap = geometry.square * 0.5  # between the two counters
-        fonts = [board_font(geometry.square * COORDINATE_FRACTION * 1.1, bold=owner == mover) for owner in (BLACK, WHITE)]
+        fonts = [text_font(geometry.square * COORDINATE_FRACTION * 1.1, bold=owner == mover) for owner in (BLACK, WHITE)]
         widths = [QFontMetricsF(font).horizontalAdvance(text) for font, text in zip(fonts, texts)]
         spacing = disc * 0.45  # between a disc and its number
         total = 2 * (disc + spacing) + widths[0] + widths[1] + gap
