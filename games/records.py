@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from games import GAME_NAMES, new_game
 from games.base import GameError, GameState
+from games.chess_game.pgn import echo
 
 FORMAT_NAME = "plyground-game"
 FORMAT_VERSION = 1
@@ -39,6 +40,18 @@ DEFAULT_EVENT = "Plyground game"
 JSON_EXTENSION = "json"
 
 _EVAL_COMMENT = re.compile(r"\[%eval\s+([^\]\s]+)\s*\]")
+_BRACKETED = re.compile(r"\[[^\]]*(?:\]|\Z)|\{[^}]*(?:\}|\Z)")
+"""A tag or a comment; one never closed runs to the end of the text. Matching the end too
+keeps the scan linear: a pattern that needs the closing bracket rescans the rest of the
+text from every unclosed one (quadratic)."""
+_COMMENT = re.compile(r"\{[^}]*(?:\}|\Z)")
+"""A PDN comment, or an unclosed one to the end of the text (linear, as ``_BRACKETED``)."""
+MAX_NESTING = 100
+MESSAGE_LIMIT = 240
+"""Characters of a reading error's message shown before it is cut."""
+_JSON_STRUCTURE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+"""A JSON string (skipped whole) or a bracket."""
+"""JSON nested deeper than this is no game file (a game file nests three levels)."""
 
 
 class RecordError(ValueError):
@@ -236,7 +249,25 @@ def evaluation_from_token(token: str) -> str:
 def read_game(text: str, hint: str | None = None) -> GameRecord:
     """The game in ``text`` (PGN, PDN or Plyground JSON; ``hint`` is a file extension or
     a format name that is tried first). Every move is checked against the rules.
-    ``RecordError`` says what is wrong."""
+    ``RecordError`` says what is wrong, whatever is wrong: a reader's own failure on a
+    hostile text (a structure nested too deep for the recursion limit, say) is still one
+    ``RecordError``, never another exception."""
+    try:
+        return _read_game(text, hint)
+    except GameError as error:  # RecordError too: a message may quote the file
+        raise RecordError(one_line(str(error))) from None
+    except (ValueError, RecursionError, MemoryError, OverflowError, TypeError, KeyError, IndexError) as error:
+        raise RecordError(one_line(f"the text cannot be read as a game ({type(error).__name__}: {error})")) from None
+
+
+def one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``message`` as one line of at most about ``limit`` characters: a reason that quotes
+    a hostile text (a 100,000-character FEN) is cut, never shown whole."""
+    flat = " ".join(message.split())
+    return flat if len(flat) <= limit else f"{flat[:limit]}... ({len(flat):,} characters)"
+
+
+def _read_game(text: str, hint: str | None) -> GameRecord:
     if not isinstance(text, str):
         raise RecordError(f"a game file is text, not {type(text).__name__}")
     if len(text) > MAX_FILE_CHARS:
@@ -255,7 +286,7 @@ def read_game(text: str, hint: str | None = None) -> GameRecord:
 def _looks_like_pdn(text: str) -> bool:
     if re.search(r'\[GameType\s+"2[01]', text):
         return True
-    movetext = re.sub(r"\[[^\]]*\]|\{[^}]*\}", " ", text)
+    movetext = _BRACKETED.sub(" ", text)
     return bool(re.search(r"\b\d{1,2}\s*[-x]\s*\d{1,2}\b", movetext)) and not re.search(
         r"\b[a-h][1-8]\b", movetext
     )
@@ -263,11 +294,29 @@ def _looks_like_pdn(text: str) -> bool:
 
 def read_json(text: str) -> GameRecord:
     """One Plyground JSON document, every field and move checked."""
+    _check_nesting(text)
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    except ValueError as error:  # a number too long to convert (Python's 4,300-digit limit)
+        raise RecordError("not a game file: a number in it has more digits than any game needs") from None
     return from_json(document)
+
+
+def _check_nesting(text: str) -> None:
+    """``RecordError`` for JSON nested deeper than ``MAX_NESTING``, before the decoder
+    recurses into it. Counts brackets outside strings in one pass (a bracket inside a
+    string is skipped with the string)."""
+    depth = 0
+    for match in _JSON_STRUCTURE.finditer(text):
+        token = match.group(0)
+        if token in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise RecordError(f"not a game file: its JSON nests more than {MAX_NESTING} levels deep")
+        elif token in "]}":
+            depth -= 1
 
 
 def from_json(document: object) -> GameRecord:
@@ -327,8 +376,6 @@ def _fit(evaluations: list[str | None], count: int) -> list[str | None]:
 
 def read_pgn(text: str) -> GameRecord:
     """The first game of PGN ``text``, read strictly, with its ``[%eval]`` comments."""
-    import chess.pgn
-
     from games.chess_game.pgn import from_pgn
 
     try:
@@ -344,11 +391,9 @@ def read_pgn(text: str) -> GameRecord:
         names.append(board.san(move))
         board.push(move)
     evaluations: list[str | None] = []
-    game = chess.pgn.read_game(io.StringIO(text))
-    if game is not None:
-        for node in game.mainline():
-            match = _EVAL_COMMENT.search(node.comment or "")
-            evaluations.append(evaluation_from_token(match.group(1)) if match else None)
+    for comment in parsed.comments:
+        match = _EVAL_COMMENT.search(comment)
+        evaluations.append(evaluation_from_token(match.group(1)) if match else None)
     headers = parsed.headers
     result = parsed.result
     return GameRecord(
@@ -383,7 +428,7 @@ def read_pdn(text: str) -> GameRecord:
         if line:
             match = _PDN_TAG.match(line)
             if not match:
-                raise RecordError(f'PDN line {index + 1} is not a tag of the form [Name "value"]: {line[:60]!r}')
+                raise RecordError(f'PDN line {index + 1} is not a tag of the form [Name "value"]: {echo(line)!r}')
             tags[match.group(1)] = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
         index += 1
     game_type = tags.get("GameType", "21").split(",")[0].strip()
@@ -392,16 +437,18 @@ def read_pdn(text: str) -> GameRecord:
     body = "\n".join(lines[index:])
     if re.search(r"\n\s*\[", "\n" + body):
         body = re.split(r"\n\s*\[", "\n" + body, maxsplit=1)[0]  # only the first game
-    if "{" in re.sub(r"\{[^}]*\}", "", body):
+    comments = list(_COMMENT.finditer(body))
+    if comments and not comments[-1].group(0).endswith("}"):
         raise RecordError("a PDN comment opened with '{' is never closed with '}'")
     evaluations_by_move: dict[int, str] = {}
     tokens: list[tuple[str, str]] = []
+    moves_read = 0
     for match in re.finditer(r"\{([^}]*)\}|\(|\)|[^\s{}()]+", body):
         word = match.group(0)
         if word.startswith("{"):
             found = _EVAL_COMMENT.search(match.group(1))
-            if found and tokens:
-                evaluations_by_move[len([t for t in tokens if t[0] == "move"]) - 1] = evaluation_from_token(found.group(1))
+            if found and moves_read:
+                evaluations_by_move[moves_read - 1] = evaluation_from_token(found.group(1))
             continue
         if word in "()":
             raise RecordError("PDN variations in parentheses are not read: save the main line only")
@@ -411,8 +458,9 @@ def read_pdn(text: str) -> GameRecord:
             kind = "number"
         elif _PDN_MOVE.match(word):
             kind = "move"
+            moves_read += 1
         else:
-            raise RecordError(f"PDN movetext word {word!r} is not a move, move number or result")
+            raise RecordError(f"PDN movetext word {echo(word)!r} is not a move, move number or result")
         tokens.append((kind, word))
     start = tags.get("FEN") or new_game("checkers").to_text()
     try:

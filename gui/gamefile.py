@@ -63,6 +63,7 @@ from games.records import (
     default_extension,
     evaluation_from_token,
     evaluation_token,
+    one_line,
     read_game,
     write_game,
 )
@@ -105,13 +106,13 @@ def read_position(text: str, preferred: str | None = None) -> PastedPosition:
     for name in order:
         try:
             state = get_game(name).from_text(cleaned)
-        except (GameError, ValueError) as error:
+        except (GameError, ValueError, RecursionError, OverflowError) as error:
             reasons[name] = str(error)
             continue
         return PastedPosition(name, state)
     first = order[0]
     short = cleaned if len(cleaned) <= 40 else cleaned[:37] + "..."
-    raise RecordError(f"{short!r} is no position of any game; as {first}: {reasons[first]}")
+    raise RecordError(one_line(f"{short!r} is no position of any game; as {first}: {reasons[first]}"))
 
 
 def read_paste(text: str, preferred: str | None = None) -> GameRecord:

@@ -46,8 +46,18 @@ _VALID_TOKEN = re.compile(
 a glyph or a result."""
 _MOVE_WORD = re.compile(rf"^(?:\d+\.+)?{_SAN}[!?]{{0,2}}$")
 """A movetext word that is a move (possibly with its number and a glyph)."""
-_COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")
+_COMMENT_START = re.compile(r"[{;]")
+_EVAL = re.compile(r"\[%eval\s+[^\]\s]+\s*\]")
+"""A Lichess-style evaluation in a comment (``[%eval 0.35]``, ``[%eval #-3]``)."""
 _MOVETEXT_TOKEN = re.compile(r"[()]|[^\s()]+")
+ECHO_LIMIT = 60
+"""Characters of the file's own text quoted in an error message before it is cut."""
+
+
+def echo(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` fit to quote in a one-line message: a long word of a hostile file is cut
+    to its first ``limit`` characters and its length."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 class PgnError(BadPositionError):
@@ -65,6 +75,8 @@ class PgnGame:
     headers: dict[str, str]
     state: ChessState
     moves: list[chess.Move] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    """The comment after each move of ``moves``: its ``[%eval]`` if it had one, else ""."""
 
     @property
     def result(self) -> str:
@@ -132,9 +144,9 @@ def from_pgn(text: str) -> PgnGame:
         raise PgnError(f"PGN is text, not {type(text).__name__}")
     if not text.strip():
         raise PgnError("empty PGN: no game")
-    _check_syntax(text)
+    readable = _check_syntax(text)
     try:
-        game = chess.pgn.read_game(io.StringIO(text), Visitor=_QuietGameBuilder)
+        game = chess.pgn.read_game(io.StringIO(readable), Visitor=_QuietGameBuilder)
     except Exception as error:  # noqa: BLE001 - python-chess's reader has no error type of its own
         raise PgnError(f"PGN cannot be read: {error or type(error).__name__}") from None
     if game is None:
@@ -163,7 +175,8 @@ def from_pgn(text: str) -> PgnGame:
         # chess.pgn has checked each move's legality. Our stricter end-of-game rules are
         # not applied here: an over-the-board game may go on after an unclaimed draw.
         state.play(move)
-    return PgnGame(headers=dict(game.headers), state=state, moves=moves)
+    comments = [node.comment for node in game.mainline()]
+    return PgnGame(headers=dict(game.headers), state=state, moves=moves, comments=comments)
 
 
 def _check_movetext(movetext: str) -> None:
@@ -177,19 +190,19 @@ def _check_movetext(movetext: str) -> None:
         word = match.group(0)
         context = movetext[max(0, match.start() - 20) : match.end()].strip()
         if result:
-            raise PgnError(f"PGN movetext goes on after the result {result!r}: {context!r}")
+            raise PgnError(f"PGN movetext goes on after the result {result!r}: {echo(context)!r}")
         if word == "(":
             if not moves_at_depth[-1]:
-                raise PgnError(f"PGN variation opened with '(' before any move it could replace: {context!r}")
+                raise PgnError(f"PGN variation opened with '(' before any move it could replace: {echo(context)!r}")
             depth += 1
             moves_at_depth.append(0)
         elif word == ")":
             if depth == 0:
-                raise PgnError(f"PGN variation closed with ')' that was never opened: {context!r}")
+                raise PgnError(f"PGN variation closed with ')' that was never opened: {echo(context)!r}")
             depth -= 1
             moves_at_depth.pop()
         elif not _VALID_TOKEN.match(word):
-            raise PgnError(f"PGN movetext word {word!r} is not a move, move number, comment or result")
+            raise PgnError(f"PGN movetext word {echo(word)!r} is not a move, move number, comment or result")
         elif word in RESULTS:
             if depth:
                 raise PgnError(f"{depth} PGN variation(s) opened with '(' never closed with ')' before the result {word!r}")
@@ -200,23 +213,82 @@ def _check_movetext(movetext: str) -> None:
         raise PgnError(f"{depth} PGN variation(s) opened with '(' never closed with ')'")
 
 
-def _check_syntax(text: str) -> None:
-    """Refuse header lines and movetext words ``chess.pgn`` would silently skip."""
+def _check_syntax(text: str) -> str:
+    """Refuse header lines and movetext words ``chess.pgn`` would silently skip; return the
+    game as ``chess.pgn`` should read it: the first game's headers and movetext with every
+    comment dropped but a move's first ``[%eval]`` (``chess.pgn`` joins a node's comments
+    by repeated string concatenation, quadratic in their number, and its reader is only
+    needed for the moves and the evaluations). One pass over the text: a comment is found
+    with one search and an unclosed ``{`` swallows the rest of the text at once, so no
+    text is scanned twice (a pattern like ``\\{[^}]*\\}`` rescans to the end of the text
+    from every unclosed ``{``: quadratic)."""
     lines = text.lstrip("\ufeff").splitlines()
     index = 0
     while index < len(lines) and (not lines[index].strip() or lines[index].lstrip().startswith("[")):
         line = lines[index].strip()
         if line and not chess.pgn.TAG_REGEX.match(line):
-            raise PgnError(f"PGN line {index + 1} is not a header of the form [Name \"value\"]: {line!r}")
+            raise PgnError(f"PGN line {index + 1} is not a header of the form [Name \"value\"]: {echo(line)!r}")
         index += 1
-    movetext_lines = []
-    for line in lines[index:]:
-        if line.startswith("["):  # the next game's headers: only the first game is read
-            break
-        if not line.startswith("%"):  # PGN escape lines
-            movetext_lines.append(line)
-    movetext = "\n".join(movetext_lines)
-    movetext = _COMMENT.sub(" ", movetext)
-    if "{" in movetext:
-        raise PgnError("a PGN comment opened with '{' is never closed with '}'")
+    movetext, kept = _split_comments(lines[index:])
     _check_movetext(movetext)
+    headers = "\n".join(line for line in lines[:index] if line.strip())
+    return f"{headers}\n\n{kept}\n" if headers else f"{kept}\n"
+
+
+def _split_comments(lines: list[str]) -> tuple[str, str]:
+    """The movetext of ``lines`` (up to the next game's headers, escape lines left out)
+    without its comments, and the same movetext with each move's first ``[%eval]``
+    comment kept and no blank line (``chess.pgn`` ends a game's movetext at a blank line,
+    and every word of the movetext is checked, so all of it must be read).
+    ``PgnError`` for a ``{`` never closed."""
+    bare: list[str] = []
+    kept: list[str] = []
+    in_comment = False
+    comment: list[str] = []
+    kept_a_comment = False
+    """Whether the last thing kept was a comment: a move keeps one comment only."""
+    for line in lines:
+        if not in_comment:
+            if line.startswith("["):  # the next game's headers: only the first game is read
+                break
+            if line.startswith("%"):  # a PGN escape line
+                continue
+        line_kept: list[str] = []
+        position = 0
+        while position < len(line):
+            if in_comment:
+                end = line.find("}", position)
+                if end < 0:
+                    comment.append(line[position:])
+                    break
+                comment.append(line[position:end])
+                in_comment = False
+                position = end + 1
+                found = _EVAL.search(" ".join(comment))
+                comment = []
+                if found and not kept_a_comment:
+                    line_kept.append(" {" + found.group(0) + "} ")
+                    kept_a_comment = True
+                bare.append(" ")
+                continue
+            opening = _COMMENT_START.search(line, position)
+            stop = len(line) if opening is None else opening.start()
+            piece = line[position:stop]
+            bare.append(piece)
+            line_kept.append(piece)
+            if piece.strip():
+                kept_a_comment = False
+            if opening is None:
+                break
+            if opening.group(0) == ";":  # a comment to the end of the line
+                bare.append(" ")
+                break
+            in_comment = True
+            position = stop + 1
+        bare.append("\n")
+        joined = "".join(line_kept)
+        if joined.strip():
+            kept.append(joined + "\n")
+    if in_comment:
+        raise PgnError("a PGN comment opened with '{' is never closed with '}'")
+    return "".join(bare), "".join(kept)
