@@ -1,5 +1,7 @@
 """Screenshots of the main window: the start page, the new-game dialog and every game
-mid-game with the engine thinking, light and dark, at two window sizes (offscreen ``grab()``).
+mid-game with the engine thinking, light and dark, at three window sizes (offscreen ``grab()``):
+large 1400×860, small 1000×680 and compact 900×600 (a small laptop's window, where the board
+must keep its room).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python bench/gui_screens_app.py [--out DIR]
 
@@ -31,7 +33,7 @@ from gui.app import load_fonts  # noqa: E402
 from gui.main_window import MainWindow, apply_theme  # noqa: E402
 from gui.players import COMPUTER, HUMAN, PlayerConfig  # noqa: E402
 
-SIZES = {"large": (1400, 860), "small": (1000, 680)}
+SIZES = {"large": (1400, 860), "small": (1000, 680), "compact": (900, 600)}
 DEFAULT_OUT = Path(__file__).resolve().parent / "screens"
 LIVE_MS = 700
 """How long the hint search runs before the picture (a 3 s hint, see ``grab_thinking``): long enough for
