@@ -344,6 +344,8 @@ def command_analyse(args: argparse.Namespace) -> int:
             signal.signal(signal.SIGINT, previous)
     if finished.error is not None:
         raise SearchFailed(finished.error)
+    if finished.fault is not None:  # a worker died; the answer is its last iteration
+        print(f"{PROGRAM}: warning: {finished.fault}", file=sys.stderr)
     show(finished)
     if not args.json:
         print(f"score {score_text(finished.score, game, FIXED_VIEW, unit=True)}")

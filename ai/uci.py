@@ -489,6 +489,8 @@ class UciEngine:
                 finished = run_search(prepared, on_event=on_event, should_stop=self.should_stop)
             if finished.error is not None:
                 raise RuntimeError(finished.error)
+            if finished.fault is not None:  # a worker died; the answer is its last iteration
+                self.send(f"info string {one_line(finished.fault)}")
             best_move = finished.best_move
             if drawn:
                 finished = replace(finished, score=replace(finished.score, value=0.0, win_in_plies=None))

@@ -115,7 +115,9 @@ def run_app(args: argparse.Namespace) -> int:
     window = MainWindow(settings=settings, workers=args.workers, offer_resume=not (args.self_test or args.smoke_test))
     window.show()
     quit_app = lambda *_: app.quit()  # noqa: E731
-    previous = {sig: signal.signal(sig, quit_app) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # Closing the terminal that started the app (SIGHUP) quits it as SIGTERM does.
+    quitting = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {sig: signal.signal(sig, quit_app) for sig in quitting}
     heartbeat = QTimer()
     heartbeat.timeout.connect(lambda: None)
     heartbeat.start(HEARTBEAT_MS)

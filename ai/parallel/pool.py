@@ -44,7 +44,10 @@ reads the workers' pipes, merges, and delivers events to ``on_event`` (so every 
 runs on that thread, and the events of one search arrive in order). A search is stopped
 through one shared word that every worker polls every few milliseconds. A worker that dies
 (even by SIGKILL) is replaced at once; the search goes on with the others, and the caller
-always gets its ``Finished``. Workers watch their parent and exit when it is gone.
+always gets its ``Finished``: when no other worker can answer for the dead one, the last
+completed iteration delivered answers (as a search stopped by its limit does), with
+``Finished.fault`` saying what happened. Workers watch their parent and exit when it is
+gone, freeing its shared memory (``ai.parallel.segment``).
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ import queue
 import threading
 import time
 import traceback
+import warnings
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -70,6 +74,7 @@ from games.base import CHANCE
 
 from ai import engine
 from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, SearchEvent, SearchStats
+from ai.parallel.segment import SEGMENT_DIRECTORY, reclaim_segments
 from ai.parallel.shared_table import DEFAULT_MEGABYTES, SharedTable, entries_for
 from ai.parallel.worker import NODES, QUIT, STOP_WORD, Role, Task, failed, worker_main
 from ai.search.common import tree_signature
@@ -161,6 +166,9 @@ class _Search:
     deaths: list[str] = field(default_factory=list)
     uses_table: bool = False
     """The algorithm keeps a transposition table (the alpha-beta family)."""
+    last_iteration: Iteration | None = None
+    """The last completed iteration delivered to the caller (exact, with a line): the
+    answer when the worker that would have answered dies (``_answer_from_last_iteration``)."""
 
 
 class EnginePool:
@@ -180,6 +188,7 @@ class EnginePool:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"the pool needs at least 1 worker, not {workers!r}")
         self._size = min(workers, cores)
+        reclaim_segments()  # tables left by programs killed with their workers (SIGKILL of the group)
         _pool_started()
         try:
             self._table = _create_table(hash_megabytes)
@@ -342,7 +351,12 @@ class EnginePool:
             name=f"plyground-engine-{index}",
             daemon=True,
         )
-        process.start()
+        with warnings.catch_warnings():
+            # A spawn relaunches multiprocessing's resource tracker if it was killed (with
+            # its process group, say) and warns that "some resources might leak": none of
+            # ours can, since the pool registers nothing with it (``ai.parallel.segment``).
+            warnings.filterwarnings("ignore", message="resource_tracker: process died unexpectedly")
+            process.start()
         child_end.close()
         return _Worker(index, process, parent_end)
 
@@ -690,6 +704,8 @@ class EnginePool:
         died = "; ".join(search.deaths)
         gave_up = any(part.abandoned for part in search.parts) and search.stop_at is None
         if not answered or (search.mode == "split" and (lost or gave_up)):
+            if died and search.last_iteration is not None:
+                return self._answer_from_last_iteration(search, died)
             reason = f"the search was lost: {died}" if died else "no worker could run the search"
             return failed(search.search_id, reason)
         nodes = sum(part.nodes for part in search.parts)
@@ -711,6 +727,32 @@ class EnginePool:
                 finished = dataclasses.replace(finished, stats=_summed_stats(answered))
         elapsed = max(finished.time, 1e-9)
         return dataclasses.replace(finished, search_id=search.search_id, nodes=nodes, nps=nodes / elapsed)
+
+    @staticmethod
+    def _answer_from_last_iteration(search: _Search, died: str) -> Finished:
+        """The answer of a search whose answering worker died: its last completed iteration
+        (as a search stopped by its limit answers with it), marked ``stopped`` and with the
+        ``fault`` said. Every iteration delivered was complete (a root split's only once
+        every part had completed it), so its line is one the search stands by."""
+        last = search.last_iteration
+        assert last is not None and last.pv
+        elapsed = max(time.perf_counter() - search.started, 1e-9)
+        nodes = sum(part.nodes for part in search.parts)
+        return Finished(
+            search_id=search.search_id,
+            best_move=last.pv[0],
+            score=last.score,
+            pv=last.pv,
+            depth=last.depth,
+            seldepth=last.seldepth,
+            nodes=nodes,
+            nps=nodes / elapsed,
+            time=elapsed,
+            stats=SearchStats(nodes=nodes),
+            root_moves=last.root_moves,
+            stopped=True,
+            fault=f"an engine process died ({died}); the answer is the last completed iteration, depth {last.depth}",
+        )
 
     @staticmethod
     def _best_of(answers: list[Finished]) -> Finished:
@@ -787,6 +829,8 @@ class EnginePool:
 
     # ------------------------------------------------------------ delivery
     def _deliver(self, search: _Search, event: SearchEvent) -> None:
+        if type(event) is Iteration and event.bound == "exact" and event.pv:
+            search.last_iteration = event
         with self._lock:
             if search.search_id in self._cancelled:
                 return
@@ -860,10 +904,6 @@ def _summed_stats(answers: list[Finished]) -> SearchStats:
     )
 
 
-SHARED_MEMORY_DIRECTORY: Final = "/dev/shm"
-"""Where POSIX shared memory lives on Linux (a tmpfs)."""
-
-
 def _create_table(megabytes: float) -> SharedTable:
     """A shared table, or ``ValueError`` saying why none of that size can be made.
 
@@ -886,14 +926,14 @@ def _create_table(megabytes: float) -> SharedTable:
 def _free_shared_megabytes() -> float | None:
     """Free space for shared memory in MB, or ``None`` where that cannot be known."""
     try:
-        stats = os.statvfs(SHARED_MEMORY_DIRECTORY)
+        stats = os.statvfs(SEGMENT_DIRECTORY)
     except (OSError, AttributeError):
         return None
     return stats.f_bavail * stats.f_frsize / (1 << 20)
 
 
-# multiprocessing's resource tracker is a child process started on first use of shared
-# memory or of a spawn process, and kept until the interpreter exits. The pools end it when
+# multiprocessing's resource tracker is a child process started by the first spawn process
+# (the pool's shared memory does not use it), and kept until the interpreter exits. The pools end it when
 # the last of them ends, if it was not running before the first began: no child process is
 # left behind. (It must outlive every worker: ending it waits for their copies of its pipe.)
 _pools_lock = threading.Lock()

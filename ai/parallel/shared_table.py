@@ -1,8 +1,8 @@
 """A transposition table in shared memory, for Lazy SMP across worker processes.
 
 Every worker of the pool searches the same root and shares what it learns through one table
-that lives in ``multiprocessing.shared_memory``. It implements ``ai.tt.SearchTable`` with the
-semantics of ``ai.tt.TranspositionTable`` (one entry per slot, indexed by ``key % size``,
+that lives in shared memory (``ai.parallel.segment``). It implements ``ai.tt.SearchTable``
+with the semantics of ``ai.tt.TranspositionTable`` (one entry per slot, indexed by ``key % size``,
 verified by the full key; depth-preferred replacement within a search, older generations
 always replaceable; ``move=None`` keeps a move already known for the key).
 
@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
-from multiprocessing import shared_memory
 from typing import Any, Final
 
 from games.base import GameState
 
+from ai.parallel.segment import Segment
 from ai.tt import HASHFULL_SAMPLE, BYTES_PER_MEGABYTE, Entry
 
 ENTRY_BYTES: Final = 32
@@ -93,13 +93,11 @@ class SharedTable:
         "_pack",
     )
 
-    def __init__(self, memory: shared_memory.SharedMemory, is_owner: bool) -> None:
+    def __init__(self, memory: Segment, is_owner: bool) -> None:
         self._memory = memory
         self.name = memory.name
         self.is_owner = is_owner
-        buffer = memory.buf
-        assert buffer is not None  # a SharedMemory just made or attached has its mapping
-        self._buffer: memoryview = buffer
+        self._buffer: memoryview = memory.buffer
         self.size, self.generation = _HEADER.unpack_from(self._buffer, 0)
         scratch = memoryview(bytearray(8))
         self._scratch = scratch
@@ -120,7 +118,7 @@ class SharedTable:
     def create(cls, megabytes: float = DEFAULT_MEGABYTES) -> SharedTable:
         """A new, empty table of about ``megabytes`` MB, owned by the calling process."""
         size = entries_for(megabytes)
-        memory = shared_memory.SharedMemory(create=True, size=HEADER_BYTES + size * ENTRY_BYTES)
+        memory = Segment.create(HEADER_BYTES + size * ENTRY_BYTES)
         table = cls(memory, is_owner=True)
         _HEADER.pack_into(table._buffer, 0, size, 1)
         table.size, table.generation = size, 1
@@ -129,7 +127,7 @@ class SharedTable:
     @classmethod
     def attach(cls, name: str) -> SharedTable:
         """The table ``name`` made by another process (a worker's handle)."""
-        return cls(shared_memory.SharedMemory(name=name), is_owner=False)
+        return cls(Segment.attach(name), is_owner=False)
 
     @property
     def megabytes(self) -> float:
@@ -139,14 +137,10 @@ class SharedTable:
         """Let go of the memory in this process (idempotent); the owner also frees it."""
         if self._buffer is None:
             return
-        self._buffer.release()
         self._buffer = None  # type: ignore[assignment]
         self._memory.close()
         if self.is_owner:
-            try:
-                self._memory.unlink()
-            except FileNotFoundError:
-                pass
+            self._memory.unlink()
 
     # ------------------------------------------------------------ the codec
     def use_codec(self, state: GameState) -> None:

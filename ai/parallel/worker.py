@@ -32,6 +32,7 @@ from typing import Any, Final
 
 from ai import engine
 from ai.events import CurrentMove, Finished, Progress, Score, SearchEvent
+from ai.parallel.segment import reclaim_segments
 from ai.parallel.shared_table import SharedTable
 from ai.search.common import TT_KEY, TT_SIGNATURE_KEY
 from ai.settings import SearchRequest
@@ -84,10 +85,21 @@ NODES: Final = "nodes"
 """The message kind of a helper's node count: ``(NODES, token, index, nodes)``."""
 
 
+FOLLOWED_SIGNALS: Final = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""Signals a worker ignores: Ctrl-C, a termination request, the terminal closing. Sent to
+the whole process group, they are for the program, which decides; a worker ends when its
+pool tells it to or when its parent has gone, and in the second case it frees its parent's
+shared memory first (``ai.parallel.segment``), so it must outlive the signal that ended the
+parent. The pool itself ends a worker with SIGKILL, which cannot be ignored."""
+
+
 def worker_main(connection: Connection, control: Any, index: int) -> None:
     """The process target: run tasks from ``connection`` until told to quit, the pipe
     closes, or the parent dies. ``control`` is the pool's shared stop word array."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent: it decides
+    for number in FOLLOWED_SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     runner = _Runner(connection, control, index, parent)
     try:
@@ -96,6 +108,8 @@ def worker_main(connection: Connection, control: Any, index: int) -> None:
         pass  # the pool is gone or going: nothing to tell anyone
     finally:
         runner.close()
+        if parent is not None and not parent.is_alive():
+            reclaim_segments(owner=parent.pid)  # nobody else is left to free the table
 
 
 class _Runner:

@@ -29,6 +29,7 @@ from ai.events import Finished, Iteration, Progress, SearchEvent
 from ai.parallel import EnginePool
 from ai.parallel import pool as pool_module
 from ai.parallel.pool import available_cores
+from ai.parallel.segment import Segment, owner_of, reclaim_segments
 from ai.parallel.shared_table import SharedTable
 from ai.parallel.worker import NODES, STOP_WORD, Role, Task, _Runner
 from ai.search.common import tree_signature
@@ -408,6 +409,61 @@ def test_a_killed_worker_is_replaced_and_the_search_still_answers(two_workers: E
     assert wait_gone(killed[0])
     assert answer(two_workers, request("checkers", depth=3)).error is None  # the replacement works
     assert killed[0] not in two_workers.worker_pids and len(two_workers.worker_pids) == len(before)
+
+
+@LINUX_ONLY
+@pytest.mark.parametrize(("algorithm", "threads"), [("native", 2), ("pvs", 1)], ids=["native", "python"])
+def test_a_search_whose_answering_worker_dies_answers_with_its_last_iteration(
+    two_workers: EnginePool, algorithm: str, threads: int
+) -> None:
+    """No worker is left to answer (the compiled search runs on one; a one-thread search
+    too): the answer is the last iteration delivered, not an error, and ``fault`` says why."""
+    if algorithm == "native" and games.get_game("chess").NATIVE_SEARCH is None:
+        pytest.skip("the compiled chess search is not built")
+    search_request = request("chess", algorithm=algorithm)  # no limit: it runs until the kill
+    search_request = replace(search_request, settings=replace(search_request.settings, threads=threads))
+    collector = Collector()
+    killed: list[int] = []
+
+    def kill_after_two_iterations(event: SearchEvent) -> None:
+        collector(event)
+        done = [item for item in collector.events if isinstance(item, Iteration) and item.pv]
+        if len(done) >= 2 and not killed:
+            killed.extend(two_workers.worker_pids)
+            for pid in killed:
+                os.kill(pid, signal.SIGKILL)
+
+    two_workers.clear_table()
+    two_workers.submit(search_request, kill_after_two_iterations)
+    finished = collector.next_of(Finished)
+    last = [event for event in collector.events if isinstance(event, Iteration) and event.pv][-1]
+    assert finished.error is None and finished.stopped
+    assert finished.best_move == last.pv[0] and finished.pv == last.pv and finished.depth == last.depth
+    assert finished.score == last.score
+    assert finished.fault is not None and "killed by signal 9" in finished.fault
+    assert all(wait_gone(pid) for pid in killed)
+    assert answer(two_workers, request("tictactoe", depth=2)).error is None  # the replacements work
+
+
+LEAKING_SCRIPT = "from ai.parallel.segment import Segment; print(Segment.create(4096).name)"
+"""A program that makes a segment and ends without freeing it, as one killed would."""
+
+
+@LINUX_ONLY
+def test_segments_of_dead_owners_are_reclaimed_and_live_ones_kept() -> None:
+    leaker = subprocess.run([sys.executable, "-c", LEAKING_SCRIPT], cwd=REPO, capture_output=True, text=True, timeout=WAIT)
+    leaked = leaker.stdout.strip()
+    assert leaker.returncode == 0 and (Path("/dev/shm") / leaked).exists(), leaker.stderr
+    mine = Segment.create(4096)
+    try:
+        assert owner_of(mine.name) == os.getpid() and owner_of(leaked) not in (None, os.getpid())
+        assert leaked in reclaim_segments()
+        assert not (Path("/dev/shm") / leaked).exists()
+        assert (Path("/dev/shm") / mine.name).exists()  # its owner lives
+    finally:
+        mine.close()
+        mine.unlink()
+    assert not (Path("/dev/shm") / mine.name).exists()
 
 
 def test_a_killed_root_split_worker_has_its_moves_searched_again(two_workers: EnginePool) -> None:
