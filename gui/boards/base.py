@@ -72,7 +72,9 @@ MIN_TEXT_PIXELS = 11
 guidelines put their smallest type at 11-12 px; board text scales with the board above it."""
 MIN_MARGIN_PIXELS = 15
 """The coordinate margin never gets narrower than this, so text of ``MIN_TEXT_PIXELS`` fits."""
-MIN_SIDE = 120
+MIN_SIDE = 224
+"""The smallest board the layout should give: eight squares of 24 px (room for a readable
+square number) and two margins of ``MIN_MARGIN_PIXELS``; smaller, text would crowd the squares."""
 PREFERRED_SIDE = 480
 DRAG_THRESHOLD = 4.0
 """Pixels the pointer must travel with the button down before a press becomes a drag."""
