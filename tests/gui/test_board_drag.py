@@ -18,7 +18,7 @@ from games.backgammon.state import CHECKER_PLAY, BackgammonState, X
 from games.checkers import CheckersMove
 from gui.boards import board_for
 from gui.boards.backgammon import BackgammonBoard
-from gui.boards.base import BoardWidget
+from gui.boards.base import BoardWidget, GridBoard
 from gui.boards.checkers import CheckersBoard
 from gui.resources import load_fonts
 
@@ -51,7 +51,8 @@ def drag(qtbot: QtBot, board: BoardWidget, start: QPointF, end: QPointF) -> None
 
 
 def drag_squares(qtbot: QtBot, board: BoardWidget, origin: object, target: object) -> None:
-    drag(qtbot, board, board.point_of(origin), board.point_of(target))  # type: ignore[attr-defined]
+    assert isinstance(board, GridBoard)
+    drag(qtbot, board, board.point_of(origin), board.point_of(target))
 
 
 class Recorder:
@@ -140,6 +141,7 @@ def test_chess_drag_and_click_click_both_move(qtbot: QtBot) -> None:
     assert recorder.moves == [chess.Move.from_uci("g1f3")]
     state.play(recorder.moves[-1])
     board.set_state(state)
+    assert isinstance(board, GridBoard)
     qtbot.mouseClick(board, LEFT, pos=at(board.point_of(chess.E7)))
     qtbot.mouseClick(board, LEFT, pos=at(board.point_of(chess.E5)))
     assert recorder.moves[-1] == chess.Move.from_uci("e7e5")

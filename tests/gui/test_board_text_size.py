@@ -58,7 +58,7 @@ def recorded_text() -> Iterator[list[tuple[int, str]]]:
                 PLACED.append((text, placed(box, args[1], width, QFontMetricsF(painter.font()).height())))
         return original(painter, *args)  # type: ignore[call-overload]
 
-    QPainter.drawText = recording  # type: ignore[method-assign]
+    QPainter.drawText = recording  # type: ignore[assignment,method-assign]
     try:
         yield seen
     finally:
@@ -130,6 +130,11 @@ def enter_steps(board: BackgammonBoard, steps: tuple[tuple[int, int], ...]) -> N
             QTest.mouseClick(board, Qt.MouseButton.LeftButton, pos=board.point_position(mover, point).toPoint())
 
 
+def open_picker(board: BackgammonBoard) -> None:
+    board.set_dice_entry(True)
+    assert board.open_dice_picker()
+
+
 def backgammon_states() -> list[tuple[GameState, Callable[[BackgammonBoard], object] | None]]:
     opening = BackgammonState.initial()
     opening.play((1, 3))  # X to play 3-1: dice and the status line
@@ -141,7 +146,7 @@ def backgammon_states() -> list[tuple[GameState, Callable[[BackgammonBoard], obj
         (opening, None),
         (cube, None),
         (tall_stack_position(), None),
-        (rolling, lambda board: (board.set_dice_entry(True), board.open_dice_picker())),
+        (rolling, open_picker),
         (long_status, lambda board: enter_steps(board, steps)),
     ]
 
