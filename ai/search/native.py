@@ -105,6 +105,9 @@ def run(state: GameState, context: SearchContext) -> Finished:
 
     max_depth = min(limits.depth or MAX_ITERATION_DEPTH, MAX_ITERATION_DEPTH)
     soft = soft_deadline(limits, control.elapsed(), trusts_partial_iteration=True)
+    # One root move under a time limit: the first iteration answers (its move is the only
+    # one), as ``ai.iterative`` does; a depth limit is searched out, for its score.
+    only_move = limits.time is not None and len(root_moves) == 1
     last: list[Any] = []  # [depth, raw score, line] of the last completed iteration
     nodes_before = [0]
 
@@ -132,7 +135,7 @@ def run(state: GameState, context: SearchContext) -> Finished:
         nodes_before[0] = report.nodes
         proven = report.win_in_plies is not None and report.depth >= abs(report.win_in_plies)
         late = soft is not None and control.elapsed() >= soft
-        return proven or late
+        return proven or late or only_move
 
     interval = POLL_INTERVAL if limits.nodes is None else max(1, min(POLL_INTERVAL, limits.nodes))
     stopped = False

@@ -98,6 +98,23 @@ def test_a_time_limit_is_kept() -> None:
     assert answer.depth >= 4
 
 
+@pytest.mark.parametrize("game", ["chess", "checkers"])
+def test_one_legal_move_under_a_time_limit_is_answered_by_the_first_iteration(game: str) -> None:
+    """As the Python searches do: the time is not waited out for a move that has no rival
+    (a depth limit is still searched to its end, for the score)."""
+    if get_game(game).NATIVE_SEARCH is None:
+        pytest.skip(f"the compiled {game} search is not built")
+    position = {
+        "chess": "7k/8/8/8/8/8/P5q1/7K w - - 0 1",  # in check: only Kxg2
+        "checkers": "B:W17,18,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,11,12,14,16",  # only 14x21
+    }[game]
+    state = new_game(game, position)
+    assert len(state.legal_moves()) == 1
+    answer = search(state, NATIVE, Limits(time=60.0))
+    assert answer.depth == 1 and answer.best_move == state.legal_moves()[0]
+    assert search(state, NATIVE, Limits(depth=3)).depth == 3
+
+
 def test_root_moves_are_honoured() -> None:
     state = new_game("chess", MIDDLEGAME)
     moves = [state.parse_move(text) for text in ("a3", "h3")]
