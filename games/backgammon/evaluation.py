@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 
-from games.backgammon.board import BAR, HOME_POINTS, OFF, Board
+from games.backgammon.board import BAR, HOME_POINTS, OFF, Board, is_race
 
 RACE_FEATURES: tuple[str, ...] = ("race_lead", "checkers_off")
 CONTACT_FEATURES: tuple[str, ...] = (
@@ -216,6 +216,30 @@ def contact_values(board: Board, opponent: Board, on_roll: int) -> tuple[float, 
     )
 
 
+def ranking_sum(board: Board, opponent: Board) -> float:
+    """A cheap ranking of the plays of the owner of ``board`` (the opponent on roll next):
+    the linear EVAL's sum without the terms that cost most (the hit chances of
+    ``shot_risk``, the prime), with the default weights. The network's look-ahead reads the
+    best few plays by it (``network.lookahead_probabilities``)."""
+    if is_race(board, opponent):
+        lead, off = race_values(board, opponent, -1)
+        return RACE_WEIGHTS["race_lead"] * lead + RACE_WEIGHTS["checkers_off"] * off
+    my_home, my_outfield, my_anchors, my_blots, my_stragglers, my_pips = _structure(board)
+    their_home, their_outfield, their_anchors, their_blots, their_stragglers, their_pips = _structure(opponent)
+    weights = CONTACT_WEIGHTS
+    return (
+        weights["pip_lead"] * (their_pips - my_pips)
+        + weights["home_points"] * (my_home - their_home)
+        + weights["outfield_points"] * (my_outfield - their_outfield)
+        + weights["anchors"] * (my_anchors - their_anchors)
+        + weights["blots"] * (their_blots - my_blots)
+        + weights["bar"] * (opponent[BAR] - board[BAR])
+        + weights["attack"] * (opponent[BAR] * my_home - board[BAR] * their_home) / HOME_POINTS
+        + weights["stragglers"] * (their_stragglers - my_stragglers)
+        + weights["checkers_off"] * (board[OFF] - opponent[OFF])
+    )
+
+
 def squash(linear: float, limit: float = EQUITY_LIMIT) -> float:
     """``limit * tanh(linear / limit)``: near-linear for small sums, never beyond ``limit``."""
     return limit * math.tanh(linear / limit)
@@ -229,6 +253,7 @@ __all__ = [
     "RACE_WEIGHTS",
     "contact_values",
     "hit_probability",
+    "ranking_sum",
     "shot_cost",
     "race_values",
     "squash",

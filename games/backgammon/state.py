@@ -568,10 +568,20 @@ class BackgammonState(GameState):
 
         The network reads positions from the side on roll; for the other side its answer is
         flipped, so both players' chances are the same numbers seen from two sides. Before the
-        opening roll nobody is on roll: the average of both readings."""
+        opening roll nobody is on roll: the average of both readings. After a dance (the side
+        not on roll is on the bar) the network is blind (``network.is_trained_position``):
+        the side on roll looks one roll ahead (``network.lookahead_probabilities``; the known
+        dice only once they are rolled), so that a search that reaches the position after
+        the opponent's dance scores it as well as the position after a play."""
         net = network.current_network()
         board, opponent = self.boards[player], self.boards[1 - player]
         on_roll = self._on_roll()
+        if on_roll is not None and not network.is_trained_position(self.boards[on_roll], self.boards[1 - on_roll]):
+            rolls = ((self.dice, 1.0),) if self.phase == CHECKER_PLAY else ROLL_OUTCOMES
+            ahead = network.lookahead_probabilities(
+                net, self.boards[on_roll], self.boards[1 - on_roll], rolls, self._gammons_count()
+            )
+            return ahead if on_roll == player else network.flip(ahead)
         if on_roll == player:
             return net.probabilities(board, opponent)
         if on_roll is not None:

@@ -421,6 +421,37 @@ def test_star1_and_star2_equal_expectiminimax_on_backgammon(depth: int) -> None:
         assert totals["star2"] < totals["star1"]
 
 
+GAMMON_POSITIONS = (
+    "f7wBAGBbuwVCAA:cAkJAAAAAAAQ",  # X closed out two O checkers: O dances, gammons likely
+    pytest.param("bBvwASHg25EFIA:cIkNAAAAAAAQ", marks=pytest.mark.slow),  # X on the bar: partial entries
+    "+HYGA0Db3ICFAA:cIkWAAAAAAAQ",  # bearing in against checkers back: gammons possible
+)
+"""Positions whose 2-ply trees hold gammons and backgammons, dances and partial entries:
+the leaves the network reads with its look-ahead (``network.is_trained_position``)."""
+
+
+@pytest.mark.parametrize("position", GAMMON_POSITIONS)
+def test_star1_and_star2_equal_expectiminimax_at_two_plies_where_gammons_count(position: str) -> None:
+    """Star1/Star2 prune against the bounds +-3 (a backgammon): the network's leaves must
+    stay inside them, including the look-ahead after a dance, or a cut-off is wrong."""
+    from games.backgammon.state import BackgammonState
+
+    assert_same_values(BackgammonState.from_text(position), 2)
+
+
+def test_two_plies_keep_the_value_of_a_closed_out_position() -> None:
+    """X to play 2-2 with two O checkers closed out: every O roll dances, so the 2-ply
+    value is the 1-ply value seen after O's dance. A leaf misread there (the network alone
+    gave +1.48 at 1 ply and -0.04 at 2 plies) made the 2-ply search lose to its own 1-ply
+    against gnubg."""
+    from games.backgammon.state import BackgammonState
+
+    state = BackgammonState.from_text("f7wBAGBbuwVCAA:cAkJAAAAAAAQ")
+    one, two = fixed_depth("star2", state, 1), fixed_depth("star2", state, 2)
+    assert one.score.value > 1.0
+    assert two.score.value == pytest.approx(one.score.value, abs=0.25)
+
+
 def test_backgammon_with_the_cube_and_at_chance_roots() -> None:
     """Cube decisions are decisions of the same turn (no extra ply); a root before the roll
     is a chance node: searched for its expected value, with no move to choose."""
