@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import errno
+import logging
 import math
 import os
 import signal
@@ -35,7 +36,15 @@ from typing import TYPE_CHECKING, NoReturn
 from ai import INTERRUPTED_STATUS, interrupted_while_starting
 from ai.display import echo, one_line
 from ai.scores import MAX_PLY
-from ai.settings import Limits, SearchRequest, SearchSettings
+from ai.settings import (
+    MAX_HASH_MB,
+    Limits,
+    SearchRequest,
+    SearchSettings,
+    SettingError,
+    check_input_file,
+    parse_setting,
+)
 from games import CHANCE, GAME_NAMES, GameState
 
 if TYPE_CHECKING:
@@ -57,11 +66,6 @@ PROGRAM = "plyground"
 MAX_DEPTH = MAX_PLY
 """No search line is longer: a deeper limit means nothing."""
 MAX_PERFT_DEPTH = 100
-MAX_HASH_MB = 4096
-"""Transposition table sizes ``analyse`` accepts, in MB (the table is allocated up front)."""
-MAX_NODES = 2**63 - 1
-MAX_SEED = 2**64 - 1
-MAX_SOLVER_EMPTIES = 64
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -81,14 +85,6 @@ class UsageError(ValueError):
 
 
 # ------------------------------------------------------------------ option types
-def core_count() -> int:
-    """The most worker processes a search may use: the pool's ``available_cores`` (imported
-    only when asked: the pool's modules are not needed to start the program)."""
-    from ai.parallel import available_cores
-
-    return available_cores()
-
-
 def integer(name: str, low: int, high: int | Callable[[], int], unit: str = "") -> Callable[[str], int]:
     """An argparse type: an integer in ``low..high``, refused with the range stated
     (``high`` may be a function, asked only when the option is given)."""
@@ -110,9 +106,9 @@ def integer(name: str, low: int, high: int | Callable[[], int], unit: str = "") 
     return parse
 
 
-def positive_number(name: str, *, infinite: str | None = None) -> Callable[[str], float]:
+def positive_number(name: str, *, infinite: str | None = None, highest: float = math.inf) -> Callable[[str], float]:
     """An argparse type: a positive number, finite unless ``infinite`` says what ``inf``
-    means (then it passes as ``math.inf``). ``nan`` never passes."""
+    means (then it passes as ``math.inf``), at most ``highest``. ``nan`` never passes."""
 
     def parse(text: str) -> float:
         try:
@@ -124,23 +120,42 @@ def positive_number(name: str, *, infinite: str | None = None) -> Callable[[str]
         if not 0 < value < math.inf:  # nan fails both comparisons
             allowed = f" or 'inf' ({infinite})" if infinite else ""
             raise argparse.ArgumentTypeError(f"must be a positive number{allowed}, not {echo(text)}")
+        if value > highest:
+            raise argparse.ArgumentTypeError(f"must be at most {highest:g}, not {echo(text)}")
         return value
 
     parse.__name__ = name
     return parse
 
 
-def non_negative_number(name: str) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{echo(text)!r} is not a number")
-        if not 0 <= value < math.inf:  # nan fails both comparisons
-            raise argparse.ArgumentTypeError(f"must be a finite number 0 or more, not {echo(text)}")
-        return value
+def setting(name: str, option: str) -> Callable[[str], object]:
+    """An argparse type for the ``SearchSettings`` (or ``Limits``) field ``name``: the one
+    range of ``ai.settings`` that match specs, UCI and the app's settings file share."""
 
-    parse.__name__ = name
+    def parse(text: str) -> object:
+        try:
+            return parse_setting(name, text)
+        except SettingError as error:
+            raise argparse.ArgumentTypeError(error.problem) from None
+
+    parse.__name__ = option
+    return parse
+
+
+def input_file(option: str, noun: str, *, words: Sequence[str] = ()) -> Callable[[str], str]:
+    """An argparse type: a readable regular file of bounded size (``check_input_file``),
+    or one of ``words`` (``off``)."""
+
+    def parse(text: str) -> str:
+        if text in words:
+            return text
+        try:
+            check_input_file(text, option, noun)
+        except SettingError as error:
+            raise argparse.ArgumentTypeError(error.problem) from None
+        return text
+
+    parse.__name__ = option
     return parse
 
 
@@ -378,7 +393,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
 
     group.add_argument(
         "--algorithm",
-        type=choice("an algorithm", algorithm_names),
+        type=setting("algorithm", "--algorithm"),
         default=unset,
         help=f"one of: {', '.join(algorithm_names)} (default: the game's own, e.g. star2 for dice games)",
     )
@@ -387,7 +402,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--aspiration-window",
         dest="aspiration_window",
-        type=positive_number("--aspiration-window"),
+        type=setting("aspiration_window", "--aspiration-window"),
         default=unset,
         metavar="UNITS",
         help="half-width of the first aspiration window, in evaluation units",
@@ -396,7 +411,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--hash",
         dest="tt_megabytes",
-        type=integer("--hash", 1, MAX_HASH_MB, "MB"),
+        type=setting("tt_megabytes", "--hash"),
         default=unset,
         metavar="MB",
         help=f"transposition table size, 1..{MAX_HASH_MB} MB",
@@ -421,7 +436,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--solver-empties",
         dest="solver_empties",
-        type=integer("--solver-empties", 0, MAX_SOLVER_EMPTIES),
+        type=setting("solver_empties", "--solver-empties"),
         default=unset,
         metavar="N",
         help="Othello: solve exactly with at most N empty squares; checkers: probe the endgame databases with at most N pieces (up to 4); 0: off",
@@ -429,7 +444,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--exploration",
         dest="exploration",
-        type=non_negative_number("--exploration"),
+        type=setting("exploration", "--exploration"),
         default=unset,
         metavar="C",
         help="MCTS: the UCT exploration constant",
@@ -437,7 +452,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--playout",
         dest="playout",
-        type=choice("a playout", ("random", "eval")),
+        type=setting("playout", "--playout"),
         default=unset,
         metavar="{random,eval}",
         help="MCTS: random playouts to the end, or short ones scored by the evaluation",
@@ -445,18 +460,18 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--playout-depth",
         dest="playout_depth",
-        type=integer("--playout-depth", 1, MAX_DEPTH),
+        type=setting("playout_depth", "--playout-depth"),
         default=unset,
         metavar="PLIES",
         help="MCTS: plies of an 'eval' playout",
     )
     group.add_argument(
-        "--seed", dest="seed", type=integer("--seed", 0, MAX_SEED), default=unset, help="MCTS: random seed"
+        "--seed", dest="seed", type=setting("seed", "--seed"), default=unset, help="MCTS: random seed"
     )
     group.add_argument(
         "--threads",
         dest="threads",
-        type=integer("--threads", 1, core_count),
+        type=setting("threads", "--threads"),
         default=unset,
         metavar="N",
         help="worker processes, 1 up to the cores this process may use; more than 1 searches on the engine "
@@ -465,6 +480,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--weights",
         dest="weights",
+        type=input_file("--weights", "weights file"),
         default=unset,
         metavar="FILE",
         help="a JSON file of evaluation weights (a tuner's output) instead of the packaged ones",
@@ -472,6 +488,7 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--network",
         dest="network",
+        type=input_file("--network", "network file", words=("", "off")),
         default=unset,
         metavar="FILE|off",
         help="chess, native: the learned network added to the EVAL (a trainer's output), or off; "
@@ -531,7 +548,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     limit = analyse.add_mutually_exclusive_group()
     limit.add_argument(
-        "--depth", type=integer("--depth", 1, MAX_DEPTH), help=f"search to this depth (1..{MAX_DEPTH}; default {DEFAULT_DEPTH})"
+        "--depth", type=setting("depth", "--depth"), help=f"search to this depth (1..{MAX_DEPTH}; default {DEFAULT_DEPTH})"
     )
     limit.add_argument(
         "--time",
@@ -540,7 +557,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="answer within this many seconds, set-up included; 'inf' = no limit: search until "
         "the game is solved or Ctrl-C, which stops the search and prints its answer",
     )
-    limit.add_argument("--nodes", type=integer("--nodes", 1, MAX_NODES), help="search this many nodes (1 or more)")
+    limit.add_argument("--nodes", type=setting("nodes", "--nodes"), help="search this many nodes (1 or more)")
     add_settings_options(analyse)
     analyse.add_argument(
         "--json",
@@ -574,10 +591,40 @@ def quiet_stdout() -> None:
         pass
 
 
+def closed_output() -> int | None:
+    """Started with stdout closed (``plyground uci >&-``): the status to end with, said in
+    one line on stderr when stderr is open; ``None`` when stdout is there. (Python makes
+    ``sys.stdout`` None for a closed descriptor, and ``print`` would drop every line.)"""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - errors then go nowhere, not to stdout
+    if sys.stdout is not None:
+        return None
+    print(f"{PROGRAM}: error: the standard output is closed: nothing could be written", file=sys.stderr)
+    return EXIT_USAGE
+
+
+LIBRARY_LOGGERS = ("chess", "asyncio")
+"""Libraries that log what they also raise (python-chess's PGN reader on an illegal move,
+asyncio on an engine process killed at a time-out): the command line says each problem
+once, in its own words, so their log lines are not shown."""
+
+
+def quiet_library_logs() -> None:
+    for name in LIBRARY_LOGGERS:
+        logger = logging.getLogger(name)
+        if not logger.handlers:
+            logger.addHandler(logging.NullHandler())
+        logger.propagate = False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     Parser.arguments = arguments
     INTERRUPTED.clear()
+    closed = closed_output()
+    if closed is not None:
+        return closed
+    quiet_library_logs()
     try:
         if signal.getsignal(signal.SIGINT) is interrupted_while_starting:
             signal.signal(signal.SIGINT, on_interrupt)  # Ctrl-C now ends below

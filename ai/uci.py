@@ -38,7 +38,7 @@ from ai.parallel import available_cores as core_count
 from ai.scores import MAX_PLY
 from ai.search import ALGORITHMS, algorithms_for
 from games import get_game
-from ai.settings import Limits, SearchRequest, SearchSettings
+from ai.settings import SETTING_RANGES, Limits, SearchRequest, SearchSettings, SettingError, check_setting
 
 if TYPE_CHECKING:
     from ai.parallel import EnginePool
@@ -287,14 +287,14 @@ class UciEngine:
         split = lowered.index(" value ")
         name, value = text[len("name ") : split].strip().lower(), text[split + len(" value ") :].strip()
         if name == "hash":
-            megabytes = self.spin("Hash", value, 1, HASH_MB_MAX)
+            megabytes = self.spin("Hash", "tt_megabytes", value, HASH_MB_MAX)
             self.stop_search()
             self.settings = replace(self.settings, tt_megabytes=megabytes)
             clear_memory(GAME)
             if self.pool is not None:
                 self.pool.resize_table(megabytes)
         elif name == "threads":
-            threads = self.spin("Threads", value, 1, core_count())
+            threads = self.spin("Threads", "threads", value, core_count())
             if threads != self.settings.threads:
                 self.stop_search()
                 self.close_pool()
@@ -318,11 +318,19 @@ class UciEngine:
             raise ValueError(f"no option named {echo(name)!r}")
 
     @staticmethod
-    def spin(option: str, value: str, low: int, high: int) -> int:
+    def spin(option: str, field: str, value: str, high: int) -> int:
+        """A ``spin`` option's value for the settings field ``field``: in the field's one
+        range (``ai.settings``, as the CLI and the app check it) and at most the ``max``
+        this engine declares for the option."""
+        low = int(SETTING_RANGES[field].low)
         try:
             number = int(value)
         except ValueError:
             raise ValueError(f"{option} must be a whole number {low}..{high}, not {echo(value)!r}") from None
+        try:
+            check_setting(field, number)
+        except SettingError:
+            number = high + 1  # out of the shared range: refused below with the declared one
         if not low <= number <= high:
             raise ValueError(f"{option} must be {low}..{high}, not {echo(value)}")
         return number

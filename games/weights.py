@@ -41,6 +41,8 @@ def read_weights(path: str | Path, game: str | None = None) -> dict[str, Any]:
     path = Path(path)
     try:
         size = path.stat().st_size
+        if not path.is_file():  # a device or a pipe (/dev/zero) has no size and never ends
+            raise WeightsError(f"weights file {str(path)!r} is not a regular file")
         if size > MAX_FILE_BYTES:
             raise WeightsError(f"weights file {str(path)!r} is {size:,} bytes, more than the {MAX_FILE_BYTES:,} allowed")
         text = path.read_text(encoding="utf-8")

@@ -11,6 +11,7 @@ stderr when it is a terminal (nothing when it is not); the result goes to stdout
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -28,11 +29,17 @@ from games.records import default_extension
 DEFAULT_SECONDS = 1.0
 """Seconds a move when neither ``--time`` nor ``--depth`` is given."""
 BAR_WIDTH = 24
+PROGRAM = "plyground"
+EXIT_OUTPUT_FAILED = 1
+"""The games could not be written (the match was played and summed up all the same)."""
 UNTIMED_TIMEOUT = 120.0
 """Default seconds a move for programs that play at their own level (GTP, gnubg) whatever
 ``--time`` says, and for any program under ``--depth``."""
 
 
+MAX_SECONDS = 7 * 24 * 3600.0
+"""The longest time a move, move time-out or start time-out: a week. Longer is a mistake,
+and a wait on a thread cannot be much longer (``threading.TIMEOUT_MAX``)."""
 MAX_GAMES = 1_000_000
 MAX_PLIES_LIMIT = 100_000
 
@@ -40,7 +47,7 @@ MAX_PLIES_LIMIT = 100_000
 def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Register ``match`` on the ``plyground`` command line (the option types are the CLI's
     own, so a bad value is refused in one line with its range)."""
-    from ai.cli import MAX_DEPTH, MAX_SEED, choice, core_count, integer, positive_number
+    from ai.cli import choice, integer, positive_number, setting
 
     match = commands.add_parser("match", help="play engine against engine and report the Elo difference")
     match.add_argument("--game", required=True, type=choice("a game", GAME_NAMES), help=f"one of: {', '.join(GAME_NAMES)}")
@@ -49,17 +56,20 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     match.add_argument("--games", required=True, type=integer("--games", 1, MAX_GAMES),
                        help="number of games (even: each opening with both colours)")
     limit = match.add_mutually_exclusive_group()
-    limit.add_argument("--time", type=positive_number("--time"), metavar="SECONDS", help=f"seconds a move (default {DEFAULT_SECONDS:g})")
-    limit.add_argument("--depth", type=integer("--depth", 1, MAX_DEPTH), help="search depth a move (UCI engines too)")
-    match.add_argument("--threads", type=integer("--threads", 1, core_count), default=1, metavar="N",
+    limit.add_argument("--time", type=positive_number("--time", highest=MAX_SECONDS), metavar="SECONDS", help=f"seconds a move (default {DEFAULT_SECONDS:g})")
+    limit.add_argument("--depth", type=setting("depth", "--depth"), help="search depth a move (UCI engines too)")
+    match.add_argument("--threads", type=setting("threads", "--threads"), default=1, metavar="N",
                        help="worker processes for each built-in player (the engine pool)")
     match.add_argument("--openings", metavar="FILE", help="openings file (chess: EPD/FEN, PGN or a Polyglot book .bin; others: lines of moves or positions)")
     match.add_argument("--out", metavar="FILE", help="write the games here (PGN chess, PDN checkers, JSON lines otherwise)")
-    match.add_argument("--seed", type=integer("--seed", 0, MAX_SEED), default=1, help="seed of the opening order and of the dice")
-    match.add_argument("--move-timeout", type=positive_number("--move-timeout"), default=None, metavar="SECONDS",
+    match.add_argument("--seed", type=setting("seed", "--seed"), default=1, help="seed of the opening order and of the dice")
+    match.add_argument("--move-timeout", type=positive_number("--move-timeout", highest=MAX_SECONDS), default=None, metavar="SECONDS",
                        help="an external engine that takes longer than this for a move loses the game "
                        "(default: UCI engines 3 x the time a move + 10 s; programs that play at their "
                        f"own level, GTP and gnubg, {UNTIMED_TIMEOUT:g} s)")
+    match.add_argument("--start-timeout", type=positive_number("--start-timeout", highest=MAX_SECONDS), default=None, metavar="SECONDS",
+                       help="an external program that is not ready within this is refused before the match "
+                       "(default: UCI 20 s, GTP 10 s, gnubg 60 s)")
     match.add_argument("--cube", action="store_true",
                        help="backgammon: money games with the doubling cube (each side decides its own doubles and takes)")
     match.add_argument("--max-plies", type=integer("--max-plies", 1, MAX_PLIES_LIMIT), default=DEFAULT_MAX_PLIES,
@@ -82,41 +92,70 @@ def command_match(args: argparse.Namespace) -> int:
             openings = opening_book.built_in(args.game, args.seed, args.cube)
         except ValueError as error:  # --cube for a game without a cube
             raise SpecError(str(error)) from None
-    out = Path(args.out) if args.out else None
-    if out is not None and not out.parent.exists():
-        raise SpecError(f"--out {args.out}: the folder {str(out.parent)!r} does not exist")
+    out = check_output(args.out) if args.out else None
     timed_timeout = 3 * limits.time + 10.0 if limits.time else UNTIMED_TIMEOUT
+    write_failure: list[str] = []
 
     players: list[Player] = []
-    try:
-        for spec in (args.a, args.b):
-            player = make_player(spec, args.game, args.threads)
-            players.append(player)
-            if hasattr(player, "move_timeout"):
-                follows_time = getattr(player, "FOLLOWS_TIME_LIMIT", False)
-                player.move_timeout = args.move_timeout or (timed_timeout if follows_time else UNTIMED_TIMEOUT)  # type: ignore[attr-defined]
-        names = (f"A: {players[0].name}", f"B: {players[1].name}")
-        progress = ProgressBar(sys.stderr, args.games)
-        limit_text = f"depth {limits.depth}" if limits.depth is not None else f"{limits.time:g} s a move"
-        print(f"{game.NAME} match, {args.games} games at {limit_text}; {len(openings)} openings\n  {names[0]}\n  {names[1]}", flush=True)
+    # The cores first (a bad lock folder is said before anything starts, and the engines
+    # start once the match can run), then the players, then the games.
+    with CoreReservation(args.threads, wait=not args.no_wait, on_wait=lambda text: print(text, file=sys.stderr, flush=True)):
+        try:
+            for spec in (args.a, args.b):
+                player = make_player(spec, args.game, args.threads, args.start_timeout)
+                players.append(player)
+                if hasattr(player, "move_timeout"):
+                    follows_time = getattr(player, "FOLLOWS_TIME_LIMIT", False)
+                    player.move_timeout = args.move_timeout or (timed_timeout if follows_time else UNTIMED_TIMEOUT)  # type: ignore[attr-defined]
+            names = (f"A: {players[0].name}", f"B: {players[1].name}")
+            progress = ProgressBar(sys.stderr, args.games)
+            limit_text = f"depth {limits.depth}" if limits.depth is not None else f"{limits.time:g} s a move"
+            print(f"{game.NAME} match, {args.games} games at {limit_text}; {len(openings)} openings\n  {names[0]}\n  {names[1]}", flush=True)
 
-        def on_game(outcome: GameOutcome, result: MatchResult) -> None:
-            progress.update(result)
-            if outcome.failure:
-                progress.message(f"game {outcome.number}: {outcome.failure}")
-            if out is not None:
-                out.write_text(write_games([o.record for o in result.outcomes], args.game), encoding="utf-8")
+            def on_game(outcome: GameOutcome, result: MatchResult) -> None:
+                progress.update(result)
+                if outcome.failure:
+                    progress.message(f"game {outcome.number}: {outcome.failure}")
+                if out is not None and not write_failure:
+                    try:
+                        out.write_text(write_games([o.record for o in result.outcomes], args.game), encoding="utf-8")
+                    except OSError as error:  # the match goes on; the summary still comes
+                        write_failure.append(f"cannot write the games to {str(out)!r}: {error.strerror or error}")
+                        progress.message(f"{PROGRAM}: error: {write_failure[0]}")
 
-        with CoreReservation(args.threads, wait=not args.no_wait, on_wait=lambda text: print(text, file=sys.stderr, flush=True)):
             result = run_match(args.game, (players[0], players[1]), args.games, limits, openings, args.seed, args.max_plies, on_game)
-        progress.finish()
-    finally:
-        for player in players:
-            player.close()
+            progress.finish()
+        finally:
+            for player in players:
+                player.close()
     print_summary(result, sys.stdout)
+    if write_failure:
+        print(f"{PROGRAM}: error: {write_failure[0]}", file=sys.stderr)
+        return EXIT_OUTPUT_FAILED
     if out is not None:
         print(f"games written to {out} ({default_extension(args.game).upper()})")
     return 0
+
+
+def check_output(text: str) -> Path:
+    """The ``--out`` file, checked before the first game: a writable file, or a new one in
+    a folder that exists and may be written (``SpecError`` names the file and the problem)."""
+    out = Path(text)
+    shown = repr(text)
+    if out.is_dir():
+        raise SpecError(f"--out {shown}: is a folder; name a file to write the games to")
+    if out.exists():
+        if not out.is_file():
+            raise SpecError(f"--out {shown}: not a regular file (a device or a pipe)")
+        if not os.access(out, os.W_OK):
+            raise SpecError(f"--out {shown}: the file cannot be written (permission denied)")
+        return out
+    folder = out.parent
+    if not folder.is_dir():
+        raise SpecError(f"--out {shown}: the folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise SpecError(f"--out {shown}: the folder {str(folder)!r} cannot be written (permission denied)")
+    return out
 
 
 def score_line(result: MatchResult) -> str:

@@ -37,6 +37,10 @@ class NoFreeCore(ValueError):
     """Every core is reserved by other matches and the caller would not wait."""
 
 
+class CoreLockError(ValueError):
+    """The folder of the core locks cannot be made or written."""
+
+
 def usable_cores() -> int:
     """The cores this process may run on."""
     try:
@@ -72,9 +76,8 @@ class CoreReservation:
     def __enter__(self) -> CoreReservation:
         if fcntl is None:
             return self
-        self.folder.mkdir(parents=True, exist_ok=True)
         said = False
-        while not self._try_reserve():
+        while not self._reserve_or_say_why():
             if not self.wait:
                 raise NoFreeCore(
                     f"all {self.cores} cores are reserved by other matches (need {self.count}); "
@@ -85,6 +88,19 @@ class CoreReservation:
                 said = True
             time.sleep(POLL_SECONDS)  # a CLI process with nothing else to do; never on a GUI thread
         return self
+
+    def _reserve_or_say_why(self) -> bool:
+        """``_try_reserve``, with a lock folder that cannot be used said as such (it is the
+        user's setting, ``PLYGROUND_CORE_LOCKS``, or the temporary folder)."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            return self._try_reserve()
+        except OSError as error:
+            self.release()
+            where = f"{LOCK_FOLDER_VARIABLE}={str(self.folder)!r}" if os.environ.get(LOCK_FOLDER_VARIABLE) else repr(str(self.folder))
+            raise CoreLockError(
+                f"cannot reserve a core: the lock folder {where} cannot be used: {error.strerror or error}"
+            ) from None
 
     def _try_reserve(self) -> bool:
         """Take ``count`` core locks at once, or none."""
@@ -113,4 +129,4 @@ class CoreReservation:
         self.release()
 
 
-__all__ = ["CoreReservation", "NoFreeCore", "lock_folder", "usable_cores"]
+__all__ = ["CoreLockError", "CoreReservation", "NoFreeCore", "lock_folder", "usable_cores"]

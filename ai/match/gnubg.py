@@ -35,21 +35,24 @@ class GnubgPlayer:
         self.plies = plies
         self.name = name
         self.move_timeout = 60.0
+        self.start_timeout = START_TIMEOUT
         self.process: LineProcess | None = None
 
     @classmethod
-    def from_spec(cls, rest: str, spec: str) -> GnubgPlayer:
+    def from_spec(cls, rest: str, spec: str, start_timeout: float | None = None) -> GnubgPlayer:
         try:
             plies = int(rest) if rest.strip() else 0
         except ValueError:
             raise SpecError(f"player {spec!r}: write gnubg:PLIES with PLIES 0-{MAX_PLIES}") from None
         if not 0 <= plies <= MAX_PLIES:
             raise SpecError(f"player {spec!r}: plies must be 0-{MAX_PLIES}, not {plies}")
-        return started(cls([find_program("gnubg", spec), "-t", "-q", "-r", "-p", str(SERVER)], plies, spec), spec)
+        player = cls([find_program("gnubg", spec), "-t", "-q", "-r", "-p", str(SERVER)], plies, spec)
+        player.start_timeout = start_timeout or START_TIMEOUT
+        return started(player, spec)
 
     def start(self) -> None:
         self.process = LineProcess(self.command)
-        self._answer(time.monotonic() + START_TIMEOUT, "start-up")
+        self._answer(time.monotonic() + self.start_timeout, "start-up")
 
     def _answer(self, deadline: float, waiting_for: str) -> str:
         assert self.process is not None

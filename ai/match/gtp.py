@@ -33,19 +33,25 @@ class GtpPlayer:
         self.command = command
         self.name = name
         self.move_timeout = 30.0
+        self.start_timeout = START_TIMEOUT
         self.process: LineProcess | None = None
         self.synced: list[str] | None = None
         """The moves the program's board has seen (``None``: it must be cleared first)."""
 
     @classmethod
-    def from_spec(cls, rest: str, spec: str) -> GtpPlayer:
-        return started(cls(split_command(rest, spec), spec), spec)
+    def from_spec(cls, rest: str, spec: str, start_timeout: float | None = None) -> GtpPlayer:
+        player = cls(split_command(rest, spec), spec)
+        player.start_timeout = start_timeout or START_TIMEOUT
+        return started(player, spec)
 
     # ------------------------------------------------------------------ process
     def start(self) -> None:
         self.process = LineProcess(self.command)
         self.synced = None
-        self.command_answer(f"boardsize {BOARD_SIZE}", START_TIMEOUT)
+        try:
+            self.command_answer(f"boardsize {BOARD_SIZE}", self.start_timeout)
+        except GtpError as error:
+            raise PlayerFailure(f"refused 'boardsize {BOARD_SIZE}': {error}") from None
 
     def command_answer(self, command: str, timeout: float) -> str:
         """Send ``command``; the text of its ``=`` answer, or ``GtpError`` for ``?``."""

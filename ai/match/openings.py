@@ -28,6 +28,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ai.settings import SettingError, check_input_file
 from games import GameState, get_game, new_game
 from games.base import GameError
 
@@ -177,11 +178,18 @@ def _legal_lines(state: GameState, plies: int) -> list[tuple[str, ...]]:
 
 
 def load(path: str | Path, game: str) -> list[Opening]:
-    """The openings in the file at ``path`` for ``game`` (``OpeningError`` says what is wrong)."""
+    """The openings in the file at ``path`` for ``game`` (``OpeningError`` says what is wrong:
+    also a file that is not a regular one, ``/dev/zero``, or one too large to be openings)."""
+    try:
+        check_input_file(path, "--openings", "openings file")
+    except SettingError as error:
+        raise OpeningError(error.problem) from None
     try:
         text = "" if game == "chess" and _is_polyglot(path) else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise OpeningError(f"openings file {str(path)!r}: {getattr(error, 'strerror', None) or error}") from None
+    except UnicodeDecodeError:
+        raise OpeningError(f"openings file {str(path)!r}: not UTF-8 text") from None
+    except OSError as error:
+        raise OpeningError(f"openings file {str(path)!r}: {error.strerror or error}") from None
     if game == "chess" and _is_polyglot(path):
         return _from_polyglot(path)
     if game == "chess" and _looks_like_pgn(text):

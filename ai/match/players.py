@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from ai.levels import LEVELS
-from ai.settings import Limits, SearchSettings
+from ai.settings import Limits, SearchSettings, SettingError, check_input_file, check_limits, check_settings, parse_setting
 from games import GameState, get_game
 
 
@@ -80,8 +80,9 @@ def started(player: Program, spec: str) -> Program:
 
 
 
-_BOOLEAN_WORDS = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
 _LIMIT_KEYS = {"depth": int, "time": float, "nodes": int}
+FILE_KEYS = ("weights", "network")
+"""Settings that name a file (checked: a regular file of bounded size; ``network=off`` is none)."""
 _SETTING_TYPES = {field.name: field.type for field in dataclasses.fields(SearchSettings)}
 
 
@@ -118,21 +119,32 @@ def parse_builtin(text: str, game: str) -> BuiltinSpec:
                     raise SpecError(f"player {text!r}: levels are 1-{len(LEVELS)}, not {level}")
                 chosen = LEVELS[level - 1]
                 limits.update(depth=chosen.depth, time=chosen.seconds)
-            elif key in _LIMIT_KEYS:
-                limits[key] = _parse_number(_LIMIT_KEYS[key], raw, key, text)
-            elif key == "weights" or (key == "network" and raw != "off"):
-                values[key] = str(Path(raw).expanduser().resolve())  # workers may run elsewhere
-            elif key in _SETTING_TYPES and key != "threads":
-                values[key] = _parse_setting(key, raw, text)
+            elif key in _LIMIT_KEYS or (key in _SETTING_TYPES and key not in FILE_KEYS and key != "threads"):
+                try:  # the one range of each value: the CLI's options, UCI and the app use it too
+                    parsed = parse_setting(key, raw)
+                except SettingError as error:
+                    raise SpecError(f"player {text!r}: {error}") from None
+                (limits if key in _LIMIT_KEYS else values)[key] = parsed
+            elif key in FILE_KEYS:
+                if key == "network" and raw == "off":
+                    values[key] = raw
+                else:
+                    try:
+                        path = check_input_file(Path(raw).expanduser(), key, f"{key} file")
+                    except SettingError as error:
+                        raise SpecError(f"player {text!r}: {error.problem}") from None
+                    values[key] = str(path.resolve())  # workers may run elsewhere
             else:
                 known = ", ".join(sorted([*_SETTING_TYPES.keys() - {"threads"}, *_LIMIT_KEYS, "level"]))
                 raise SpecError(f"player {text!r}: unknown key {key!r}; known keys: {known}")
     settings = SearchSettings(**values)
     try:
+        check_settings(settings)
+        check_limits(Limits(**limits))
         get_algorithm(settings.algorithm).check_game(get_game(game))
-        from ai.engine import check_settings, weights_for
+        from ai.engine import check_settings as check_search, weights_for
 
-        check_settings(settings, Limits(**limits))
+        check_search(settings, Limits(**limits))
         weights_for(get_game(game), settings.weights)
         get_game(game).set_network(settings.network)
     except ValueError as error:
@@ -145,23 +157,6 @@ def _parse_number(kind: Callable[[str], Any], raw: str, key: str, text: str) -> 
         return kind(raw)
     except ValueError:
         raise SpecError(f"player {text!r}: {key} must be a number, not {raw!r}") from None
-
-
-def _parse_setting(key: str, raw: str, text: str) -> Any:
-    """``raw`` as the type ``SearchSettings`` declares for ``key`` (``bool``, ``int``, ``float``,
-    ``str``, any of them ``| None``: ``default`` then means the algorithm's own choice)."""
-    kinds = {part.strip() for part in str(_SETTING_TYPES[key]).replace("<class '", "").replace("'>", "").split("|")}
-    if "None" in kinds and raw.lower() == "default":
-        return None
-    if "bool" in kinds:
-        if raw.lower() not in _BOOLEAN_WORDS:
-            raise SpecError(f"player {text!r}: {key} is on or off, not {raw!r}")
-        return _BOOLEAN_WORDS[raw.lower()]
-    if "int" in kinds:
-        return _parse_number(int, raw, key, text)
-    if "float" in kinds:
-        return _parse_number(float, raw, key, text)
-    return raw
 
 
 class BuiltinPlayer:
@@ -257,8 +252,9 @@ def _external_player_class(kind: str) -> Any:
     return GnubgPlayer
 
 
-def make_player(spec: str, game: str, threads: int = 1) -> Player:
-    """The player ``spec`` names for ``game``; ``SpecError`` when it cannot be made."""
+def make_player(spec: str, game: str, threads: int = 1, start_timeout: float | None = None) -> Player:
+    """The player ``spec`` names for ``game``; ``SpecError`` when it cannot be made.
+    ``start_timeout``: seconds an external program may take to be ready (else its kind's own)."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("a player SPEC is empty: give e.g. algorithm=pvs,depth=4 or uci:stockfish")
     kind, colon, rest = spec.partition(":")
@@ -266,5 +262,5 @@ def make_player(spec: str, game: str, threads: int = 1) -> Player:
         plays, words = EXTERNAL_GAMES[kind]
         if game != plays:
             raise SpecError(f"player {spec!r}: {words}, not {game}")
-        return _external_player_class(kind).from_spec(rest, spec)
+        return _external_player_class(kind).from_spec(rest, spec, start_timeout)
     return BuiltinPlayer(parse_builtin(spec, game), game, threads)

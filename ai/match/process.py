@@ -2,11 +2,18 @@
 
 A thread reads the program's output into a queue so that a wait can time out; a program that
 misses its deadline is killed (no zombie: ``kill`` waits for it).
+
+Every external program runs in a process group of its own, and ending it ends the whole
+group: an engine that is a shell script (or starts helpers) leaves no child running when it
+is killed or quits. The group also keeps the terminal's Ctrl-C away from the engines: the
+match decides what an interrupt means, and closes them itself.
 """
 
 from __future__ import annotations
 
+import os
 import queue
+import signal
 import subprocess
 import threading
 import time
@@ -14,15 +21,26 @@ import time
 from ai.match.players import PlayerFailure
 
 
+def kill_group(group: int | None) -> None:
+    """SIGKILL every process left in the process group ``group`` (the pid of the program
+    started as its leader); nothing when the group is gone already."""
+    if group is None or group <= 0 or not hasattr(os, "killpg"):
+        return
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 class LineProcess:
     def __init__(self, command: list[str]) -> None:
         try:
             self.process: subprocess.Popen[str] | None = subprocess.Popen(
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                text=True, bufsize=1,
+                text=True, bufsize=1, process_group=0,
             )
-        except OSError as error:
-            raise PlayerFailure(f"the program did not start: {error.strerror or error}") from None
+        except (OSError, ValueError) as error:
+            raise PlayerFailure(f"the program did not start: {getattr(error, 'strerror', None) or error}") from None
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, args=(self.process, self.lines), daemon=True).start()
 
@@ -69,6 +87,7 @@ class LineProcess:
         if process.poll() is None:
             process.kill()
         status = process.wait()
+        kill_group(process.pid)  # the program's own children (its group outlives it)
         for stream in (process.stdin, process.stdout):
             try:
                 if stream is not None:

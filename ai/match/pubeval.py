@@ -92,7 +92,8 @@ class PubevalPlayer:
         self.name = name
 
     @classmethod
-    def from_spec(cls, rest: str, spec: str) -> PubevalPlayer:
+    def from_spec(cls, rest: str, spec: str, start_timeout: float | None = None) -> PubevalPlayer:
+        """``pubeval`` (no options); ``start_timeout`` is unused: it runs in this process."""
         if rest.strip():
             raise SpecError(f"player {spec!r}: pubeval takes no options (write pubeval)")
         weights()

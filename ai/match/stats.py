@@ -132,4 +132,8 @@ def format_elo_line(stats: MatchStatistics) -> str:
     if math.isinf(stats.elo):
         side = "every game won" if stats.elo > 0 else "every game lost"
         return f"Elo {format_elo(stats.elo)} ({side}: no finite estimate; play more games or a stronger opponent)"
+    if stats.games == 1:  # one result has no spread: an interval of width 0 would claim certainty
+        return f"Elo {format_elo(stats.elo)} (one game: no interval; play more games)"
+    if stats.score_standard_error == 0.0:
+        return f"Elo {format_elo(stats.elo)} (every game drawn: no interval; play more games)"
     return f"Elo {format_elo(stats.elo)} (95%: {format_elo(low)} .. {format_elo(high)})"

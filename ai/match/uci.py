@@ -24,6 +24,7 @@ import chess
 import chess.engine
 
 from ai.match.players import GameHistory, PlayerFailure, SpecError, started
+from ai.match.process import kill_group
 from ai.settings import Limits
 from games import GameState
 
@@ -80,31 +81,58 @@ class UciPlayer:
         self.name = name
         self.move_timeout = 30.0
         self.engine: chess.engine.SimpleEngine | None = None
+        self.group: int | None = None
+        """The engine's process group (its pid), ended with it."""
+        self.start_timeout = START_TIMEOUT
         self.game_token = object()
 
     @classmethod
-    def from_spec(cls, rest: str, spec: str) -> UciPlayer:
+    def from_spec(cls, rest: str, spec: str, start_timeout: float | None = None) -> UciPlayer:
         command_text, _, query = rest.partition("?")
         options = {key: _option_value(value) for key, value in parse_qsl(query, keep_blank_values=True)}
         if query and not options:
             raise SpecError(f"player {spec!r}: options go as Name=value&Name=value after '?'")
-        return started(cls(split_command(command_text, spec), options, spec), spec)
+        player = cls(split_command(command_text, spec), options, spec)
+        player.start_timeout = start_timeout or START_TIMEOUT
+        return started(player, spec)
 
     def start(self) -> None:
+        started: list[int] = []
+
+        class Protocol(chess.engine.UciProtocol):
+            """python-chess's UCI protocol, noting the program's pid as soon as it runs,
+            so that its process group can be ended even when the handshake never ends."""
+
+            def connection_made(self, transport: Any) -> None:
+                started.append(transport.get_pid())
+                super().connection_made(transport)
+
+        timeout = self.start_timeout
         try:
-            engine = chess.engine.SimpleEngine.popen_uci(self.command, timeout=START_TIMEOUT)
-        except (OSError, chess.engine.EngineError, asyncio.TimeoutError, concurrent.futures.TimeoutError) as error:
-            raise PlayerFailure(f"the engine did not start: {error or type(error).__name__}") from None
+            # setpgrp: the engine leads a process group of its own (``ai.match.process``)
+            engine = chess.engine.SimpleEngine.popen(Protocol, self.command, timeout=timeout, setpgrp=True)
+        except (asyncio.TimeoutError, concurrent.futures.TimeoutError):
+            kill_group(started[0] if started else None)
+            raise PlayerFailure(f"the engine did not start: it did not finish the UCI handshake ('uci' … 'uciok') within {timeout:g} s") from None
+        except chess.engine.EngineTerminatedError as error:
+            kill_group(started[0] if started else None)
+            raise PlayerFailure(f"the engine did not start: it exited during the UCI handshake ({describe(error)})") from None
+        except (OSError, ValueError, chess.engine.EngineError) as error:
+            kill_group(started[0] if started else None)
+            raise PlayerFailure(f"the engine did not start: {describe(error)}") from None
+        self.group = started[0] if started else None
         try:
             for option in self.options:
                 if option not in engine.options:
                     raise PlayerFailure(f"the engine has no option {option!r}")
             engine.configure(self.options)
         except (chess.engine.EngineError, ValueError, asyncio.TimeoutError, concurrent.futures.TimeoutError) as error:
-            engine.close()
-            raise PlayerFailure(f"option rejected: {error}") from None
+            self.engine = engine
+            self._kill()
+            raise PlayerFailure(f"option rejected: {describe(error)}") from None
         except PlayerFailure:
-            engine.close()
+            self.engine = engine
+            self._kill()
             raise
         self.engine = engine
 
@@ -141,13 +169,23 @@ class UciPlayer:
         if self.engine is not None:
             self.engine.close()  # closing the transport kills the process if it still runs
             self.engine = None
+        kill_group(self.group)  # and whatever it started
+        self.group = None
 
     def close(self) -> None:
         engine, self.engine = self.engine, None
-        if engine is None:
-            return
-        try:
-            engine.quit()
-        except Exception:  # noqa: BLE001 - an engine that will not quit is killed below
-            pass
-        engine.close()
+        if engine is not None:
+            try:
+                engine.quit()
+            except Exception:  # noqa: BLE001 - an engine that will not quit is killed below
+                pass
+            engine.close()
+        kill_group(self.group)
+        self.group = None
+
+
+def describe(error: BaseException) -> str:
+    """An exception as one line of text: its message, or its kind when it has none (a
+    time-out carries no message)."""
+    text = " ".join(str(error).split())
+    return text or type(error).__name__

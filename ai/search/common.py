@@ -443,6 +443,12 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
     control = tools.control
     time_limit = control.limits.time
     budget = math.inf if time_limit is None else ROOT_SOLVE_TIME_FRACTION * time_limit
+    depth_limit = control.limits.depth
+    if depth_limit is not None and time_limit is None:
+        # A depth limit bounds the exact solve too (it is a search to the game's end): past
+        # the default solver depth, measured to finish in a moment, the root is solved only
+        # when the end is within the depth limit; no time limit would stop it otherwise.
+        empties = min(empties, max(depth_limit, SearchSettings().solver_empties))
 
     def poll(count: int, check: bool = True) -> None:
         control.count_nodes(count, check)

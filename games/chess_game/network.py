@@ -141,8 +141,22 @@ def parse_network(text: str) -> Network:
 
 def read_network(path: str | Path) -> Network:
     """The network in the file at ``path`` (``ValueError`` when it is not one, ``OSError``
-    when it cannot be read)."""
-    return parse_network(Path(path).read_text(encoding="utf-8"))
+    when it cannot be read). A device or a pipe (``/dev/zero``) or a file larger than
+    ``MAX_FILE_BYTES`` is refused before it is read: it could fill the memory."""
+    size = Path(path).stat().st_size
+    if not Path(path).is_file():
+        raise ValueError(f"chess network {str(path)!r}: not a regular file")
+    if size > MAX_FILE_BYTES:
+        raise ValueError(f"chess network {str(path)!r}: {size:,} bytes, more than the {MAX_FILE_BYTES:,} allowed")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"chess network {str(path)!r}: not UTF-8 text (a network is a JSON file)") from None
+    return parse_network(text)
+
+
+MAX_FILE_BYTES: Final = 64 * 1024 * 1024
+"""The largest network file read (the shipped one is well under 1 MB)."""
 
 
 def input_index(view: chess.Color, piece: chess.Piece, square: chess.Square) -> int:

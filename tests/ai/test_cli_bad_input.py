@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -158,8 +159,10 @@ def test_every_search_setting_has_an_option() -> None:
 
 
 @pytest.mark.parametrize("field", sorted(SWITCHES))
-def test_each_option_sets_its_field_and_nothing_else(field: str) -> None:
+def test_each_option_sets_its_field_and_nothing_else(field: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     argv, value = SWITCHES[field]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tuned.json").write_text("{}", encoding="utf-8")  # a file option names a file that exists
     game = get_game("chess")
     args = build_parser().parse_args(["analyse", "--game", "chess", *argv])
     chosen = settings_from(args, game)

@@ -199,13 +199,13 @@ def test_a_failing_gtp_engine_forfeits(capsys: pytest.CaptureFixture[str], tmp_p
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--game", "chess", "--a", "depth=x", "--b", "depth=1"], "depth must be a number"),
+        (["--game", "chess", "--a", "depth=x", "--b", "depth=1"], "depth: 'x' is not a whole number"),
         (["--game", "chess", "--a", "colour=red", "--b", "depth=1"], "unknown key 'colour'"),
-        (["--game", "chess", "--a", "algorithm=star9", "--b", "depth=1"], "unknown algorithm"),
+        (["--game", "chess", "--a", "algorithm=star9", "--b", "depth=1"], "'star9' is not an algorithm"),
         (["--game", "backgammon", "--a", "algorithm=pvs", "--b", "depth=1"], "chance nodes"),
         (["--game", "chess", "--a", "quiescence=maybe", "--b", "depth=1"], "on or off"),
         (["--game", "chess", "--a", "level=11", "--b", "depth=1"], "levels are 1-10"),
-        (["--game", "chess", "--a", "time=nan", "--b", "depth=1"], "the time limit must be positive, not nan"),
+        (["--game", "chess", "--a", "time=nan", "--b", "depth=1"], "time: must be a positive number, not nan"),
         (["--game", "othello", "--a", "uci:stockfish", "--b", "depth=1"], "UCI engines play chess"),
         (["--game", "chess", "--a", "gtp:gtp-rhino", "--b", "depth=1"], "GTP engines play Othello"),
         (["--game", "tictactoe", "--a", "depth=1", "--b", "depth=1", "--openings", "/nonexistent/book"], "No such file"),
