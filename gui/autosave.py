@@ -5,7 +5,8 @@ The autosave is a Plyground JSON game file (see ``gui.gamefile``) with one more 
 atomically (a temporary file in the same directory, flushed and synced, then
 ``os.replace``), so a crash or a kill in the middle of a write leaves the previous complete
 file, never half of one. At start-up a file that says ``"clean_exit": false`` means the app
-died during a game: the app offers to resume it.
+died during a game: the app offers to resume it. A file that cannot be read is never
+overwritten unseen: ``check`` (at start-up) and ``save`` keep it as ``autosave.json.bad``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from gui.gamefile import GameRecord, RecordError, read_game, write_game
+from gui.gamefile import GameRecord, RecordError, one_line, read_game, write_game
 from gui.players import PlayerConfig
 
 AUTOSAVE_NAME = "autosave.json"
@@ -114,6 +115,8 @@ def save(
     clean_exit: bool = False,
     finished: bool = False,
 ) -> Path:
+    """Write the game; an autosave already there that cannot be read is first kept as
+    ``autosave.json.bad`` (the user's last game is never silently overwritten)."""
     document = json.loads(write_game(record, "json"))
     document["autosave"] = {
         "players": [side.to_dict() for side in players],
@@ -122,27 +125,108 @@ def save(
     }
     path = directory / AUTOSAVE_NAME
     directory.mkdir(parents=True, exist_ok=True)  # the app's own folder may be made again
+    if _signature(path) not in (None, _known_good.get(path)):
+        try:
+            _read(path)
+        except UnreadableAutosave:
+            keep_aside(path)
     write_atomically(path, json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+    _known_good[path] = _signature(path)
     return path
+
+
+class UnreadableAutosave(Exception):
+    """The autosave file is there but is no game the app can resume; says why."""
+
+
+BAD_SUFFIX = ".bad"
+"""An unreadable autosave is kept beside it under this suffix, for the user to look at."""
+
+_known_good: dict[Path, tuple[int, int, int] | None] = {}
+"""The file (inode, size, modification time) last written or read successfully here: a
+save checks what it replaces only when the file changed since (cheap on every move)."""
+
+
+def _signature(path: Path) -> tuple[int, int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return (status.st_ino, status.st_size, status.st_mtime_ns)
+
+
+def _read(path: Path) -> tuple[GameRecord, dict[str, object]]:
+    """The record and the ``autosave`` entry of ``path``; ``UnreadableAutosave`` says why
+    not (``FileNotFoundError`` when there is no file)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        raise UnreadableAutosave(f"it cannot be read: {error.strerror or error}") from None
+    try:
+        text = raw.decode("utf-8")
+        record = read_game(text, "json")
+        extra = json.loads(text).get("autosave", {})
+    except (ValueError, RecordError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
+        raise UnreadableAutosave(str(error).splitlines()[0] if str(error) else type(error).__name__) from None
+    return record, extra if isinstance(extra, dict) else {}
+
+
+def _players(extra: dict[str, object], game: str) -> tuple[tuple[PlayerConfig, PlayerConfig], str]:
+    """The sides saved with the game, or the default sides and why they were not used."""
+    default = (PlayerConfig(), PlayerConfig(kind="computer").for_game(game))
+    sides = extra.get("players")
+    if sides is None:
+        return default, ""
+    if not (isinstance(sides, list) and len(sides) == 2 and all(isinstance(side, dict) for side in sides)):
+        return default, "the sides saved with it are not a pair"
+    try:
+        return (PlayerConfig.from_dict(sides[0]).for_game(game), PlayerConfig.from_dict(sides[1]).for_game(game)), ""
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as error:
+        return default, f"the sides saved with it cannot be read ({type(error).__name__})"
+
+
+def keep_aside(path: Path) -> Path | None:
+    """Move ``path`` to ``path.bad`` (replacing an older copy); the copy's path, or None
+    when it could not be moved (then the file stays where it is)."""
+    copy = path.with_name(path.name + BAD_SUFFIX)
+    try:
+        os.replace(path, copy)
+    except OSError:
+        return None
+    return copy
+
+
+def check(directory: Path) -> str | None:
+    """At start-up: ``None`` when the autosave reads (or there is none), else the one
+    message for the user. An unreadable file is kept as ``autosave.json.bad`` and no
+    longer offered; a game whose sides cannot be read is offered with the default sides."""
+    path = directory / AUTOSAVE_NAME
+    try:
+        record, extra = _read(path)
+    except FileNotFoundError:
+        return None
+    except UnreadableAutosave as error:
+        copy = keep_aside(path)
+        where = f"it is kept as {copy}" if copy is not None else f"it stays as {path}"
+        return f"The autosaved game could not be read ({one_line(str(error), 160)}): {where}, and a new autosave starts."
+    _known_good[path] = _signature(path)
+    _sides, problem = _players(extra, record.game)
+    if problem:
+        return f"The autosaved game is kept, but {problem}: human against computer instead."
+    return None
 
 
 def load(directory: Path) -> Autosaved | None:
     """The autosaved game, or ``None`` when there is none or it cannot be read (a file
-    that fails to read is never the reason the app does not start)."""
+    that fails to read is never the reason the app does not start: ``check`` says why)."""
     path = directory / AUTOSAVE_NAME
     try:
-        text = path.read_text(encoding="utf-8")
-        record = read_game(text, "json")
-        extra = json.loads(text).get("autosave", {})
-    except (OSError, ValueError, RecordError):
+        record, extra = _read(path)
+    except (FileNotFoundError, UnreadableAutosave):
         return None
-    if not isinstance(extra, dict):
-        extra = {}
-    sides = extra.get("players")
-    if isinstance(sides, list) and len(sides) == 2:
-        players = (PlayerConfig.from_dict(sides[0]).for_game(record.game), PlayerConfig.from_dict(sides[1]).for_game(record.game))
-    else:
-        players = (PlayerConfig(), PlayerConfig(kind="computer").for_game(record.game))
+    players, _problem = _players(extra, record.game)
     return Autosaved(
         record=record,
         players=players,

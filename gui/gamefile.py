@@ -79,6 +79,7 @@ __all__ = [
     "default_extension",
     "evaluation_from_token",
     "evaluation_token",
+    "one_line",
     "read_game",
     "read_paste",
     "read_position",

@@ -16,8 +16,9 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 
-from ai.settings import SearchSettings
+from ai.settings import SearchSettings, SettingError, check_setting
 from games import GAME_NAMES
+from gui.gamefile import one_line
 from gui.players import PlayerConfig
 from gui.theme import BOARD_SCHEMES, DEFAULT_BOARD
 
@@ -25,6 +26,9 @@ ORGANIZATION = "Plyground"
 APPLICATION = "Plyground"
 DATA_DIR_ENV = "PLYGROUND_DATA_DIR"
 """Overrides where settings and the autosave live (tests use a temporary directory)."""
+
+MAX_ENTRY_CHARS = 100_000
+"""A stored entry longer than this is not one this app wrote (its longest is well under 1 kB)."""
 
 THEMES = ("light", "dark")
 DEFAULT_THEME = "light"
@@ -34,16 +38,55 @@ DEFAULT_PIECE_THEME = "cburnett"
 
 
 def data_dir() -> Path:
-    """The app's data directory (made if missing): ``$PLYGROUND_DATA_DIR`` or the
-    platform's application-data location."""
+    """The app's data directory (made if missing and possible): ``$PLYGROUND_DATA_DIR`` or
+    the platform's application-data location. Never raises: a folder that cannot be made
+    (a read-only home, the variable naming a file) is the app running without its data,
+    which ``data_dir_problem`` explains; it is never the reason the app does not start."""
     override = os.environ.get(DATA_DIR_ENV)
     if override:
         path = Path(override)
     else:
         location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
         path = Path(location) if location else Path.home() / ".plyground"
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass
     return path
+
+
+def data_dir_problem(path: Path) -> str | None:
+    """Why the data folder ``path`` cannot keep the settings and the autosave, or ``None``
+    (a missing folder is made first)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass
+    if not path.is_dir():
+        what = "is a file, not a folder" if path.exists() else "cannot be made"
+        return f"The data folder {path} {what}: settings and the autosave are not kept this time."
+    if not os.access(path, os.W_OK | os.X_OK):
+        return f"The data folder {path} cannot be written: settings and the autosave are not kept this time."
+    return None
+
+
+def stored_data_problems(settings: Settings, directory: Path) -> list[str]:
+    """At start-up, what the app found unusable and set aside, one line each (the window
+    shows them in one message): the data folder, the autosave (an unreadable one is kept
+    as ``autosave.json.bad``), settings entries out of range or unreadable (the defaults
+    apply). Reading them again afterwards finds nothing more to say."""
+    from gui import autosave
+
+    problems: list[str] = []
+    folder = data_dir_problem(directory)
+    if folder is not None:
+        problems.append(folder)
+    else:
+        problem = autosave.check(directory)
+        if problem is not None:
+            problems.append(problem)
+    problems.extend(settings.check())
+    return problems
 
 
 def default_engine_settings() -> SearchSettings:
@@ -80,13 +123,22 @@ class Settings:
         return default
 
     def _json(self, key: str) -> Any:
+        return self._json_entry(key)[0]
+
+    def _json_entry(self, key: str) -> tuple[Any, str]:
+        """The JSON value stored under ``key`` (``None`` when there is none) and, when the
+        text is there but is no JSON this app can read, why (the value is then ``None``)."""
         raw = self._store.value(key, "")
-        if not isinstance(raw, str) or not raw:
-            return None
+        if raw is None or raw == "":
+            return None, ""
+        if not isinstance(raw, str):
+            return None, "not text"
+        if len(raw) > MAX_ENTRY_CHARS:
+            return None, f"{len(raw):,} characters long"
         try:
-            return json.loads(raw)
-        except ValueError:
-            return None
+            return json.loads(raw), ""
+        except (ValueError, RecursionError) as error:
+            return None, "nested too deep" if isinstance(error, RecursionError) else "not valid JSON"
 
     def sync(self) -> None:
         self._store.sync()
@@ -148,11 +200,21 @@ class Settings:
             self._store.setValue("games/last", value)
 
     def players(self, game: str) -> tuple[PlayerConfig, PlayerConfig]:
-        """The sides last chosen for ``game`` (default: human vs computer)."""
-        data = self._json(f"games/{game}/players")
-        if isinstance(data, list) and len(data) == 2:
-            return (PlayerConfig.from_dict(data[0]).for_game(game), PlayerConfig.from_dict(data[1]).for_game(game))
-        return (PlayerConfig(), PlayerConfig(kind="computer").for_game(game))
+        """The sides last chosen for ``game`` (default: human vs computer; also for an
+        entry that cannot be read, which ``check`` reports)."""
+        return self._players_entry(game)[0]
+
+    def _players_entry(self, game: str) -> tuple[tuple[PlayerConfig, PlayerConfig], str]:
+        default = (PlayerConfig(), PlayerConfig(kind="computer").for_game(game))
+        data, problem = self._json_entry(f"games/{game}/players")
+        if problem or data is None:
+            return default, problem
+        if not (isinstance(data, list) and len(data) == 2 and all(isinstance(side, dict) for side in data)):
+            return default, "not a pair of sides"
+        try:
+            return (PlayerConfig.from_dict(data[0]).for_game(game), PlayerConfig.from_dict(data[1]).for_game(game)), ""
+        except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as error:
+            return default, f"a side cannot be read ({type(error).__name__})"
 
     def set_players(self, game: str, players: tuple[PlayerConfig, PlayerConfig]) -> None:
         self._store.setValue(f"games/{game}/players", json.dumps([side.to_dict() for side in players]))
@@ -169,27 +231,64 @@ class Settings:
     # ------------------------------------------------------------------ engine
     @property
     def engine_settings(self) -> SearchSettings:
-        """The settings panel's switches (the algorithm is each computer side's own)."""
-        data = self._json("engine/settings")
+        """The settings panel's switches (the algorithm is each computer side's own). A
+        stored value of the wrong type or out of its range (``ai.settings.check_setting``,
+        the one validation the command line and UCI use too) is left out: the default
+        applies, and ``check`` reports it."""
+        return self._engine_entry()[0]
+
+    def _engine_entry(self) -> tuple[SearchSettings, list[str]]:
+        data, problem = self._json_entry("engine/settings")
         default = default_engine_settings()
+        if problem:
+            return default, [f"the engine settings are {problem}"]
+        if data is None:
+            return default, []
         if not isinstance(data, dict):
-            return default
+            return default, ["the engine settings are not a table of values"]
         fields = {field.name: field for field in dataclasses.fields(SearchSettings)}
         values: dict[str, Any] = {}
+        problems: list[str] = []
         for name, value in data.items():
             field = fields.get(name)
             if field is None:
-                continue
+                continue  # a setting of another version of the app
             current = getattr(default, name)
             if current is None:
                 if value is None or isinstance(value, bool):
                     values[name] = value  # an optional switch (None: the algorithm's default)
-            elif type(value) is type(current) or (isinstance(current, float) and isinstance(value, int)):
-                values[name] = type(current)(value)
+                    continue
+            elif type(value) is type(current) or (isinstance(current, float) and isinstance(value, int) and not isinstance(value, bool)):
+                candidate = type(current)(value)
+                try:
+                    check_setting(name, candidate)
+                except SettingError as error:
+                    problems.append(str(error))
+                    continue
+                values[name] = candidate
+                continue
+            problems.append(f"{name}: {one_line(repr(value), 40)} is not a {type(current).__name__ if current is not None else 'switch'}")
         try:
-            return dataclasses.replace(default, **values)
-        except (TypeError, ValueError):
-            return default
+            return dataclasses.replace(default, **values), problems
+        except (TypeError, ValueError) as error:
+            return default, [*problems, f"the engine settings do not fit together ({error})"]
+
+    def check(self) -> list[str]:
+        """Every stored entry that cannot be used, one line each (for the one message at
+        start-up), and each of them removed so that the defaults apply from now on and the
+        next start has nothing to say."""
+        problems: list[str] = []
+        for game in GAME_NAMES:
+            _sides, problem = self._players_entry(game)
+            if problem:
+                problems.append(f"Settings: the sides for {game} were ignored ({problem}).")
+                self._store.remove(f"games/{game}/players")
+        settings, engine_problems = self._engine_entry()
+        if engine_problems:
+            shown = "; ".join(engine_problems[:3]) + (f"; and {len(engine_problems) - 3} more" if len(engine_problems) > 3 else "")
+            problems.append(f"Settings: engine values ignored, the defaults apply ({one_line(shown, 300)}).")
+            self.engine_settings = settings
+        return problems
 
     @engine_settings.setter
     def engine_settings(self, value: SearchSettings) -> None:
