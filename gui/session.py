@@ -38,7 +38,7 @@ from ai.settings import Limits, SearchRequest, SearchSettings
 from games import CHANCE, GameState, get_game, new_game
 from games.base import GameError
 from gui.gamefile import GameRecord
-from gui.panels.display import capitalised, player_names
+from gui.panels.display import capitalised, is_game_evaluation, player_names
 from gui.panels.display import score_text as shown_score_text
 from gui.players import PlayerConfig, default_algorithm, noisy_root_moves
 
@@ -528,8 +528,10 @@ class GameSession(QObject):
             # from White's view, for Black's hint, read as if Black were mated).
             self.notice.emit(f"Hint: {self._state.move_name(move)} ({shown_score_text(finished.score, self.game_class)})")
             return
-        score = finished.score.for_player(0)
-        self._apply(move, self._score_text(finished.score), score)
+        if not is_game_evaluation(finished, len(self._legal_now())):  # a book move, the only move:
+            self._apply(move)  # no score for the eval bar, the graph or the file
+            return
+        self._apply(move, self._score_text(finished.score), finished.score.for_player(0))
 
     def _on_search_failed(self, message: str) -> None:
         if self._search_id is None or self._closed:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ai import display
-from ai.events import Score
+from ai.events import Finished, Score
 from games.base import GameState
 
 FIXED_VIEW = 0
@@ -83,18 +83,44 @@ def result_words(score: Score, game: type[GameState], bound: str = "exact") -> s
     return f"at best {words}" if winners_bound == "upper" else words
 
 
+def leader(score: Score, game: type[GameState]) -> int | None:
+    """The player ``score`` says is ahead, as its text shows it: ``None`` when it reads as
+    even (``+0.00`` at the game's decimals), so a name never changes sides on a rounding."""
+    seen = score.for_player(FIXED_VIEW)
+    if seen.is_win:
+        return winner_of(score)
+    shown = round(display.in_units(seen, game), game.SCORE_DECIMALS)
+    if shown == 0:
+        return None
+    return FIXED_VIEW if shown > 0 else 1 - FIXED_VIEW
+
+
 def score_text(score: Score, game: type[GameState], bound: str = "exact") -> str:
-    """The score with the player whose view it is: ``White +0.35``, ``O equity +0.120``;
-    a proven result names its winner (``White mates in 3``, ``X wins in 5 plies``). An
-    aspiration bound (``bound`` from ``score.view``) reads ``White ≥ +0.35``."""
+    """The score said by the side it favours, as the eval bar says it (the leader's initial
+    over the margin): ``White +0.35``, ``O equity +0.120``; an even score is player 0's
+    (``White +0.00``), as the tables' scores are. A proven result names its winner (``White
+    mates in 3``, ``X wins in 5 plies``). An aspiration bound (``bound`` from ``score.view``)
+    turns with the view: ``Black ≥ +0.35``. The tables keep one player's view (their header
+    names it) so that their rows compare line by line."""
     if score.is_win:
         return result_words(score, game, bound)
-    value = score_value_text(score, game)
-    mark = bound_mark(bound, score)
-    name = player_names(game)[FIXED_VIEW]
+    ahead = leader(score, game)
+    view = FIXED_VIEW if ahead is None else ahead
+    seen, seen_bound = display.turned(score, bound, view)
+    value = display.value_text(seen, game)
+    mark = "" if seen_bound == "exact" else ("≥ " if seen_bound == "lower" else "≤ ")
+    name = player_names(game)[view]
     if game.UTILITY_KIND == "equity":
         return f"{name} equity {mark}{value}"
     return f"{name} {mark}{value}"
+
+
+def view_score_text(score: Score, game: type[GameState], view: int = FIXED_VIEW) -> str:
+    """The score as player ``view`` sees it, named (``White -0.08 pawns``): a sum the panel
+    shows from one player's view (the evaluation's breakdown)."""
+    seen = score.for_player(view)
+    text = f"{player_names(game)[view]} {display.value_text(seen, game)}"
+    return text if seen.is_win else f"{text} {game.SCORE_UNIT}"
 
 
 def bound_mark(bound: str, score: Score) -> str:
@@ -113,12 +139,17 @@ def widest_score_value(game: type[GameState]) -> str:
     return max(f"≤ {display.value_text(loss, game)}", f"≥ -{estimate}", key=len)
 
 
+BAR_DIGITS = 3
+"""Significant digits of an estimate on the eval bar (``0.35``, ``12.3``, ``148``): the
+number stays within the bar's width at a readable size; the headline has the rest."""
+
+
 def bar_label(score: Score, game: type[GameState]) -> str:
     """The short score on the eval bar, under the leader's initial, Lichess-style: the
-    margin without its sign (the initial says whose it is: ``1.2``, ``62%``), chess's
-    mate as ``#3`` / ``#-3`` (from player 0's, i.e. White's, view, as Lichess writes it),
-    another game's proven win as ``wins`` / ``in 5`` (two lines: plies), ``won`` when the
-    game is over."""
+    margin without its sign (the initial says whose it is: ``1.25``, ``12.3``), rounded to
+    ``BAR_DIGITS`` significant digits, chess's mate as ``#3`` / ``#-3`` (from player 0's,
+    i.e. White's, view, as Lichess writes it), another game's proven win as ``wins`` /
+    ``in 5`` (two lines: plies), ``won`` when the game is over."""
     seen = score.for_player(FIXED_VIEW)
     if seen.is_win:
         if not seen.plies_to_end:
@@ -126,8 +157,13 @@ def bar_label(score: Score, game: type[GameState]) -> str:
         if game.WIN_WORDING == "mate":
             return f"#{seen.mate_in_moves()}"
         return f"wins\nin {seen.plies_to_end}"
-    text = score_value_text(score, game)
-    return text.lstrip("+-")
+    text = score_value_text(score, game).lstrip("+-")
+    whole = len(text.split(".")[0])
+    if "." in text and whole >= BAR_DIGITS:
+        return text.split(".")[0]
+    if "." in text and len(text) - 1 > BAR_DIGITS:
+        return f"{float(text):.{BAR_DIGITS - whole}f}"
+    return text
 
 
 SPREAD_PAWNS = 5.4
@@ -151,6 +187,18 @@ def player0_share(score: Score | None, game: type[GameState]) -> float:
     if game.UTILITY_KIND == "margin":
         return 0.5 + 0.5 * math.tanh(units / SPREAD_DISCS)
     return 0.5 + 0.5 * math.tanh(units / SPREAD_PAWNS)
+
+
+def is_game_evaluation(finished: Finished, choices: int) -> bool:
+    """Whether a computer's move search answered with an evaluation of the game's position,
+    the one thing the eval bar and graph show: a search of at least one full depth among
+    ``choices`` >= 2 legal moves. Not a book move (nothing searched: a static evaluation),
+    not a known answer or the only legal move (a trivial or static score of a reply with no
+    choice), not a failed search. A hint is never the game's evaluation either: it is
+    advice, searched with the hint's own small limits, and its caller does not ask."""
+    if finished.error is not None or finished.book or finished.forced or finished.only_move:
+        return False
+    return choices >= 2 and finished.depth >= 1
 
 
 def count_text(count: float) -> str:

@@ -157,11 +157,12 @@ ITERATION_DROP_ORDER = (7, 6, 5, 4, 3)
 the label above), the rates (the latest are in the counters), the time; depth, score and
 nodes always stay."""
 ROOT_MOVE_COLUMNS = [
-    Column("Move", "24/18 13/11 24/18 13/11", ALIGN_TEXT),
+    Column("Move", "", ALIGN_TEXT),  # takes the width the numbers leave (a backgammon turn is long)
     Column("Visits", "99,999,999"),
     Column("Share", "100.0%"),
-    Column("Value", "+9.999"),
+    Column("Value", "≥ +9.999"),
 ]
+VALUE_COLUMN = 3
 
 
 class FittingTable(QTableView):
@@ -335,6 +336,10 @@ class EnginePanel(QWidget):
         self._last_score: Score | None = None
         self._exact_line = display.NO_VALUE
         """The principal variation of the last complete iteration (kept through a fail)."""
+        self._last_exact: Iteration | None = None
+        """The last complete iteration's report: the answer is checked against it."""
+        self._current_depth: int | None = None
+        """The depth the "Searching" line speaks of (``None``: no search running)."""
         self._shown_game: type[GameState] | None = None
         """The game whose numbers the labels show (``None``: dashes)."""
         self._best_move: object | None = None
@@ -407,6 +412,9 @@ class EnginePanel(QWidget):
         self.root_moves = RowsModel([Column(c.header, c.widest, c.align) for c in ROOT_MOVE_COLUMNS], self)
         self.iteration_view = make_table(self.iterations, self.font(), ITERATION_DROP_ORDER)
         self.root_move_view = make_table(self.root_moves, self.font())
+        root_header = self.root_move_view.horizontalHeader()
+        root_header.setStretchLastSection(False)  # the moves' names stretch, elided, whole in a tooltip
+        root_header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.iteration_view, "Iterations")
         self.tabs.addTab(self.root_move_view, "Root moves")
@@ -474,6 +482,7 @@ class EnginePanel(QWidget):
         self._game = type(info.root)
         self._last_score = None
         self._exact_line = display.NO_VALUE
+        self._last_exact = None
         self._set_best_move(None)
         game = self._game
         self.iterations.clear()
@@ -487,7 +496,8 @@ class EnginePanel(QWidget):
         mover_name = display.player_names(game)[mover] if mover is not None else display.NO_VALUE
         self.root_moves.set_header(0, "Roll" if is_chance else "Move")
         self.root_moves.set_header(2, "Chance" if is_chance else "Share")
-        self.root_moves.set_header(3, f"Value ({mover_name})")
+        self.root_moves.set_header(VALUE_COLUMN, f"Value ({mover_name})")
+        self.root_move_view.size_column(VALUE_COLUMN)  # as wide as its header names the player
         self.tabs.setTabEnabled(self.tabs.indexOf(self.root_move_view), False)
         self.status_label.setText(f"Thinking: {game_title(game.NAME)}, {self._limits_text(info)}")
         if self._shown_game is game:  # the last search's numbers stay, greyed, until this one has its own
@@ -497,7 +507,7 @@ class EnginePanel(QWidget):
             self.pv_label.setText(display.NO_VALUE)
             for label in self.stat_labels.values():
                 label.setText(display.NO_VALUE)
-        self.stat_labels["current"].setText(display.NO_VALUE)
+        self._clear_current()
         self.settings_label.setText(display.settings_summary(info.settings, game))
         self.tabs.setCurrentWidget(self.iteration_view)
 
@@ -518,6 +528,7 @@ class EnginePanel(QWidget):
         self.score_label.setText(display.score_text(event.score, game, event.bound))
         if is_exact:
             self._exact_line = line
+            self._last_exact = event
             self.pv_label.setText(line)
             self.pv_label.setToolTip(line)  # the whole line, should it not fit its three rows
         else:
@@ -568,34 +579,88 @@ class EnginePanel(QWidget):
             return f"{first} …"
         return before
 
+    def _answer_row(self, info: SearchInfo, event: Finished) -> tuple[int, int | None, str]:
+        """The depth, selective depth and bound the answer is shown with.
+
+        The answer is the last complete iteration's (its row says it all), or a search cut
+        short mid-iteration kept the better move that iteration had already found: then that
+        move's score is the cut iteration's lower bound for the side to move (the other moves
+        were not searched yet), and it gets a row of its own, ``≥`` marked. An MCTS answer
+        has more visits than its last report: its own row too. Nothing searched depth by depth
+        (a book move, a known answer): no row, the answer's own depth."""
+        last, game = self._last_exact, self._game
+        assert game is not None
+        if last is None:
+            return event.depth, event.seldepth, "exact"
+        first = last.pv[0] if last.pv else None
+        if event.score == last.score and event.best_move == first:
+            return last.depth, last.seldepth, "exact"
+        mover = info.root.to_move()
+        is_cut = event.stopped and mover != CHANCE and info.settings.algorithm != "mcts"
+        if is_cut:
+            depth, bound = last.depth + 1, "lower" if event.score.view == mover else "upper"
+            note = f"{display.move_text(info.root, event.best_move)}: the best move so far, depth cut short"
+        else:
+            depth, bound = event.depth, "exact"
+            note = display.line_text(info.root, event.pv)
+        seldepth = max(event.seldepth, depth)
+        self.iterations.append(
+            (
+                f"{depth}/{seldepth}",
+                display.bound_mark(bound, event.score) + display.score_value_text(event.score, game),
+                display.count_text(event.nodes),
+                display.seconds_text(event.time),
+                display.NO_VALUE,
+                display.percent_text(event.stats.tt_hit_rate, compact=True),
+                display.percent_text(event.stats.first_move_cutoff_rate, compact=True),
+                note,
+            )
+        )
+        self.iteration_view.scrollToBottom()
+        return depth, seldepth, bound
+
     @Slot(object)
     def on_progress(self, event: Progress) -> None:
         if self._info is None or event.search_id != self._info.search_id:
             return
         self._set_counters_stale(False)
         self._show_counters(event.nodes, event.nps, event.time, event.hashfull, event.depth, None)
+        if event.depth != self._current_depth:  # a depth under way whose first move is not named yet
+            self._current_depth = event.depth
+            current = self.stat_labels["current"]
+            current.setText(f"depth {event.depth} …")
+            current.setToolTip(f"Depth {event.depth} is being searched; it has not named a root move yet")
 
     @Slot(object)
     def on_current_move(self, event: CurrentMove) -> None:
+        """The root move (or, before the dice, the roll) being searched, its place in the
+        root's order and the depth: ``24/18 13/11 (3/12), depth 2``."""
         info = self._info
         if info is None or event.search_id != info.search_id:
             return
+        self._current_depth = event.depth
         name = display.move_text(info.root, event.move)
-        self.stat_labels["current"].setText(f"{name} ({event.number}/{event.total})")
+        current = self.stat_labels["current"]
+        current.setText(f"{name} ({event.number}/{event.total}), depth {event.depth}")
+        current.setToolTip(current.text())
 
     @Slot(object)
     def on_finished(self, event: Finished) -> None:
+        """The answer. Its score, line and depth are those of a row of the table: the last
+        complete iteration's when the answer is that iteration's; otherwise the answer gets
+        its own row first (``answer_row``), so the headline never shows a number no row has."""
         info, game = self._info, self._game
         if info is None or game is None or event.search_id != info.search_id:
             return
         self._last_score = event.score
         self._set_stale(False)
-        self.score_label.setText(display.score_text(event.score, game))
+        depth, seldepth, bound = self._answer_row(info, event)
+        self.score_label.setText(display.score_text(event.score, game, bound))
         if event.pv:
             self.pv_label.setText(display.line_text(info.root, event.pv))
         elif event.best_move is not None:
             self.pv_label.setText(display.move_text(info.root, event.best_move))
-        self._show_counters(event.nodes, event.nps, event.time, None, event.depth, event.seldepth)
+        self._show_counters(event.nodes, event.nps, event.time, None, depth, seldepth)
         if not self.iterations.rows:  # nothing searched depth by depth (a book move, a known
             for key in ("tt", "cutoffs", "first_cut", "ebf"):  # answer): the last search's
                 self.stat_labels[key].setText(display.NO_VALUE)  # rates are not this one's
@@ -605,7 +670,7 @@ class EnginePanel(QWidget):
         if stats.cutoffs:
             self.stat_labels["cutoffs"].setText(display.count_text(stats.cutoffs))
             self.stat_labels["first_cut"].setText(display.percent_text(stats.first_move_cutoff_rate))
-        self.stat_labels["current"].setText(display.NO_VALUE)
+        self._clear_current()
         if event.root_moves:
             self._show_root_moves(event.root_moves)
         self._set_best_move(event.best_move)
@@ -616,19 +681,24 @@ class EnginePanel(QWidget):
             what, how = f"Book move {display.move_text(info.root, event.best_move)}", "static evaluation"
         elif event.forced:
             what, how = f"Known answer {display.move_text(info.root, event.best_move)}", "no search needed"
+        elif event.only_move:  # one legal move: played at once, its score a static evaluation
+            what, how = f"Only move {display.move_text(info.root, event.best_move)}", "no search needed"
         else:
             what = f"Best move {display.move_text(info.root, event.best_move)}"
-        if event.book or event.forced:
-            self.status_label.setText(f"{what} ({how})")
+        if event.book or event.forced or event.only_move:
+            status = f"{what} ({how})"
         else:
-            self.status_label.setText(f"{what} ({how}, {display.seconds_text(event.time)})")
+            status = f"{what} ({how}, {display.seconds_text(event.time)})"
+        if event.fault is not None:  # survived: the answer is the last iteration before it
+            status += f"; {event.fault}"
+        self.status_label.setText(status)
         self._finished_status = self.status_label.text()
         self._keep_game_over()
 
     @Slot(str)
     def on_failed(self, message: str) -> None:
         self.status_label.setText(f"Engine error: {message}")
-        self.stat_labels["current"].setText(display.NO_VALUE)
+        self._clear_current()
 
     def clear(self) -> None:
         """Back to idle with nothing shown (a new game: the last game's numbers mean nothing)."""
@@ -648,6 +718,14 @@ class EnginePanel(QWidget):
             label.setText(display.NO_VALUE)
         self.iterations.clear()
         self.root_moves.clear()
+        self._last_exact = None
+        self._clear_current()
+        self.settings_label.setText("")  # the next search names its algorithm and settings
+        for model, columns in ((self.iterations, ITERATION_COLUMNS), (self.root_moves, ROOT_MOVE_COLUMNS)):
+            for column, spec in enumerate(columns):
+                model.set_header(column, spec.header)  # no player of the last game
+        self.tabs.setTabEnabled(self.tabs.indexOf(self.root_move_view), False)
+        self.tabs.setCurrentWidget(self.iteration_view)
 
     # ----------------------------------------------------------------- helpers
     def _set_stale(self, is_stale: bool) -> None:
@@ -659,6 +737,12 @@ class EnginePanel(QWidget):
             if label.isEnabled() == is_stale:
                 label.setEnabled(not is_stale)
         self._set_counters_stale(is_stale)
+
+    def _clear_current(self) -> None:
+        """Nothing is being searched."""
+        self._current_depth = None
+        self.stat_labels["current"].setText(display.NO_VALUE)
+        self.stat_labels["current"].setToolTip("")
 
     def _set_counters_stale(self, is_stale: bool) -> None:
         for label in self.stat_labels.values():

@@ -2,17 +2,19 @@
 
 As on Lichess: the side at the bottom of the board has its colour at the bottom of the bar;
 a proven win fills it; a small number says the score, under the initial of the side ahead
-(``W``/``B``, ``X``/``O``), so the bar says whose advantage it shows. Backgammon reads equity
-as a win chance (``display.player0_share``). After a hint the bar keeps the hint's score
-until the position changes (``GameSession.hint_score``).
+(``W``/``B``, ``X``/``O``), the side the engine panel's headline names, so the bar says whose
+advantage it shows. Backgammon reads equity as a win chance (``display.player0_share``).
+
+The bar and the eval graph show the game's evaluation: the scores of the computer's own move
+searches (``display.is_game_evaluation``), never a hint's or a forced reply's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ai.events import Score
@@ -22,7 +24,14 @@ from gui.theme import Theme
 
 LIGHT_SIDE = QColor("#f4f4f0")
 DARK_SIDE = QColor("#2a2a2a")
-BAR_WIDTH = 26
+MIN_LABEL_POINTS = 8.0
+"""The number on the bar is never smaller than this (bold): about 11 px at 96 dpi, the size
+of a small caption, readable at any window size."""
+WIDEST_LABELS = (">99%", "#-12", "99.9", "wins", "in 12")
+"""The widest texts the bar shows (``display.bar_label`` keeps estimates to three digits):
+the bar is as wide as the widest of them at the label's font, so no number is shrunk."""
+LABEL_PADDING = 6
+"""Pixels beside the widest label (the bar's frame and a little air)."""
 
 
 def player_colors(game: type[GameState], light: QColor = LIGHT_SIDE, dark: QColor = DARK_SIDE) -> tuple[QColor, QColor]:
@@ -62,9 +71,30 @@ class EvalBar(QWidget):
         self._side_colors: Callable[[], tuple[QColor, QColor] | None] | None = None
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Expanding)
         self.setMinimumHeight(120)
+        self.setFixedWidth(self.bar_width())
+
+    def label_font(self) -> QFont:
+        """The font of the number: the widget's own size (never under ``MIN_LABEL_POINTS``), bold."""
+        font = QFont(self.font())
+        font.setPointSizeF(max(MIN_LABEL_POINTS, font.pointSizeF()))
+        font.setBold(True)
+        return font
+
+    def bar_width(self) -> int:
+        """Wide enough for the widest label at the label's font."""
+        metrics = QFontMetrics(self.label_font())
+        return max(metrics.horizontalAdvance(text) for text in WIDEST_LABELS) + LABEL_PADDING
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
-        return QSize(BAR_WIDTH, 400)
+        return QSize(self.bar_width(), 400)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.FontChange:
+            self.setFixedWidth(self.bar_width())
+        super().changeEvent(event)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(self.bar_width(), 120)
 
     def set_game(self, game: type[GameState]) -> None:
         self._game = game
@@ -100,9 +130,9 @@ class EvalBar(QWidget):
 
     def leader(self) -> int | None:
         """The player the bar shows ahead (``None``: no score, or an even one)."""
-        if self._game is None or self._score is None or abs(self._share - 0.5) < 1e-9:
+        if self._game is None or self._score is None:
             return None
-        return 0 if self._share > 0.5 else 1
+        return display.leader(self._score, self._game)  # as the engine panel's headline names it
 
     def leader_mark(self) -> str:
         """The leading side's initial drawn next to the number (``W``, ``B``, ``X``, ``O``), so
@@ -164,18 +194,10 @@ class EvalBar(QWidget):
         painter.drawRect(rect)
         text = self.label_text()
         if text:
-            font = painter.font()
-            font.setPointSizeF(max(6.0, font.pointSizeF() * 0.75))
-            font.setBold(True)
+            font = self.label_font()
             painter.setFont(font)
             metrics = QFontMetrics(font)
             words = text.split("\n")
-            widest = max(words, key=metrics.horizontalAdvance)
-            while metrics.horizontalAdvance(widest) > rect.width() - 2 and font.pointSizeF() > 5:
-                font.setPointSizeF(font.pointSizeF() - 0.5)
-                painter.setFont(font)
-                metrics = QFontMetrics(font)
-                widest = max(words, key=metrics.horizontalAdvance)
             # The number sits at the end of the leading side, dark on light or light on dark,
             # read top down after the leader's initial: "W / 1.2", "B / #-3", "X / wins / in 5".
             mark = self.leader_mark()

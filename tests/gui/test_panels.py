@@ -113,7 +113,8 @@ def test_backgammon_scores_read_as_equity_and_win_chance(qtbot: QtBot) -> None:
     assert bar.label_text() == "70%"
     from gui.panels.display import score_text
 
-    assert score_text(Score(0.4, view=1), game) == "O equity -0.400"
+    assert score_text(Score(0.4, view=1), game) == "X equity +0.400"  # the side the bar shows ahead
+    assert bar.leader_mark() == "X"
 
 
 def test_the_eval_graph_reports_the_clicked_ply(qtbot: QtBot) -> None:

@@ -60,6 +60,16 @@ def pawns_for_white(score: Score) -> str:
     return f"{round(value / 100.0, 2) + 0.0:+.2f}"
 
 
+def headline(value: str, mark: str = "") -> str:
+    """The headline for White's ``value`` (and bound ``mark``), written apart from the display
+    module: it names the side the score favours, as the eval bar does, so White's -0.14 reads
+    "Black +0.14" and White's "at most" is Black's "at least"."""
+    if not value.startswith("-"):
+        return f"White {mark + ' ' if mark else ''}{value}"
+    turned = {"≥": "≤", "≤": "≥", "": ""}[mark]
+    return f"Black {turned + ' ' if turned else ''}+{value[1:]}"
+
+
 # ------------------------------------------------------------------ aspiration fails
 def test_an_aspiration_fail_shows_its_bound_and_never_a_dash(qtbot: QtBot) -> None:
     state = get_game("chess").from_text(FAILING)
@@ -79,13 +89,13 @@ def test_an_aspiration_fail_shows_its_bound_and_never_a_dash(qtbot: QtBot) -> No
         score_cell = panel.iterations.rows[-1][1]
         if event.bound == "exact":
             last_line = "  ".join(state.line_names(event.pv))
-            assert panel.score_label.text() == f"White {value}"
+            assert panel.score_label.text() == headline(value)
             assert score_cell == value
             assert panel.pv_text() == last_line
         else:
             # a lower bound for the side to move (White here) is "at least" for White
             mark = "≥" if event.bound == "lower" else "≤"
-            assert panel.score_label.text() == f"White {mark} {value}", event
+            assert panel.score_label.text() == headline(value, mark), event
             assert score_cell == f"{mark} {value}"
             assert panel.pv_text() not in ("", display.NO_VALUE)
             if not event.pv:  # a fail low has no line: the last complete one stays
@@ -93,7 +103,7 @@ def test_an_aspiration_fail_shows_its_bound_and_never_a_dash(qtbot: QtBot) -> No
             note = panel.iterations.rows[-1][-1]
             assert ("fails high" if event.bound == "lower" else "fails low") in note.lower()
     feed(panel, [], finished)
-    assert panel.score_label.text() == f"White {pawns_for_white(finished.score)}"
+    assert panel.score_label.text() == headline(pawns_for_white(finished.score))
 
 
 def test_the_next_search_keeps_the_last_numbers_greyed_until_its_own_come(qtbot: QtBot) -> None:
@@ -112,7 +122,7 @@ def test_the_next_search_keeps_the_last_numbers_greyed_until_its_own_come(qtbot:
     assert panel.score_label.text() == shown and not panel.score_label.isEnabled()
     first = next(event for event in events if isinstance(event, Iteration))
     panel.on_iteration(dataclasses.replace(first, search_id=2))
-    assert panel.score_label.isEnabled() and panel.score_label.text() == f"White {pawns_for_white(first.score)}"
+    assert panel.score_label.isEnabled() and panel.score_label.text() == headline(pawns_for_white(first.score))
 
     panel.clear()  # a new game: nothing of the old one stays
     assert panel.score_label.text() == display.NO_VALUE and panel.iterations.rowCount() == 0

@@ -1,0 +1,207 @@
+"""The engine dock's numbers agree with each other: the headline, the depth counter and the
+iteration rows have one source (the answer gets its own row when a cut iteration found
+it), the eval bar names the side and sign the headline names, only the game's evaluation
+(the computer's own move searches) moves the bar and the graph, a new game starts with a
+clean panel, and "Searching" always says what is being searched."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from ai.engine import search
+from ai.events import CurrentMove, Finished, Iteration, Progress, Score
+from ai.settings import Limits, SearchSettings
+from games import GAME_NAMES, get_game, new_game
+from gui.engine_bridge import SearchInfo
+from gui.panels import display
+from gui.panels.engine_panel import EnginePanel
+from gui.panels.eval_bar import EvalBar
+from gui.players import COMPUTER, HUMAN, PlayerConfig
+
+ONLY_REPLY = "7k/6R1/8/8/8/8/P7/K7 b - - 0 1"
+"""Black's one legal move is Kxg7."""
+
+
+@pytest.fixture
+def window(qtbot: QtBot, bridge: Any, tmp_path: Any) -> Iterator[Any]:
+    from gui.main_window import MainWindow
+
+    made = MainWindow(bridge=bridge, data_directory=tmp_path, offer_resume=False, seed=3)
+    qtbot.addWidget(made)
+    made.show()
+    qtbot.waitExposed(made)
+    yield made
+    made.shutdown()
+
+
+def fed(qtbot: QtBot, state: Any, settings: SearchSettings, limits: Limits) -> tuple[EnginePanel, Finished]:
+    events: list[Any] = []
+    finished = search(state, settings, limits, on_event=events.append, search_id=1)
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    panel.on_search_started(SearchInfo(1, state.copy(), settings, limits))
+    for event in events:
+        if isinstance(event, Iteration):
+            panel.on_iteration(event)
+        elif isinstance(event, Progress):
+            panel.on_progress(event)
+        elif isinstance(event, CurrentMove):
+            panel.on_current_move(event)
+    panel.on_finished(finished)
+    return panel, finished
+
+
+def as_player0(headline: str, names: tuple[str, str]) -> str:
+    """A headline (``Black ≤ +0.03``) as player 0's signed value with its bound mark, the way
+    the table's score column writes it (``≥ -0.03``), worked out apart from the display code."""
+    name, _, rest = headline.partition(" ")
+    mark = ""
+    if rest[:1] in "≥≤":
+        mark, rest = rest[:1], rest[2:]
+    if name == names[0]:
+        return f"{mark} {rest}".strip()
+    flipped = {"≥": "≤", "≤": "≥", "": ""}[mark]
+    value = f"-{rest[1:]}" if rest.startswith("+") else rest
+    return f"{flipped} {value}".strip()
+
+
+# ------------------------------------------------------------- item 7: one source
+@pytest.mark.parametrize("game", ["checkers", "tictactoe"])
+def test_every_answer_shown_is_a_rows_answer(qtbot: QtBot, game: str) -> None:
+    """Searches cut at node limits that fall mid-iteration: the depth counter names a row and
+    the headline says that row's score (with its bound mark); a cut iteration's better move,
+    whose score bounds the unfinished depth from below, has its own ``≥`` row."""
+    names = display.player_names(get_game(game))
+    limits = range(3000, 40000, 3000) if game == "checkers" else range(100, 3000, 400)
+    cut_rows = 0
+    for nodes in limits:
+        panel, finished = fed(qtbot, new_game(game), SearchSettings(book=False), Limits(nodes=nodes))
+        depth = panel.stat_labels["depth"].text().replace(" ", "")
+        rows = [row for row in panel.iterations.rows if row[0] == depth]
+        assert rows, (nodes, depth, panel.iterations.rows)
+        assert as_player0(panel.score_label.text(), names) == rows[-1][1], (nodes, panel.score_label.text(), rows[-1])
+        if "cut short" in panel.iterations.rows[-1][-1]:
+            cut_rows += 1
+            assert panel.iterations.rows[-1][1].startswith(("≥", "≤"))  # a bound, marked
+            assert panel.pv_text().startswith(display.move_text(new_game(game), finished.best_move))
+    if game == "checkers":
+        assert cut_rows, "no limit cut an iteration that had found a better move: the test tested nothing"
+
+
+# -------------------------------------------------- item 12: the bar and the headline
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_bar_names_the_side_and_sign_the_headline_names(qtbot: QtBot, name: str) -> None:
+    """Checkers' White 0.02 ahead was "Black −0.02" in the headline beside "W 0.02" on the bar:
+    both now name the side ahead, with the same number."""
+    game = get_game(name)
+    names = display.player_names(game)
+    bar = EvalBar()
+    qtbot.addWidget(bar)
+    bar.set_game(game)
+    unit = game.SCORE_UNIT_SIZE
+    for value in (2.0, 35.0, 250.0, 1234.0, 0.4 * unit, 3.0 * unit):
+        for sign in (1, -1):
+            for view in (0, 1):
+                score = Score(sign * value, view)
+                bar.set_score(score)
+                headline = display.score_text(score, game)
+                if bar.leader() is None:
+                    assert headline.startswith(f"{names[0]} +0") and bar.leader_mark() == ""
+                    continue
+                assert headline.startswith(names[bar.leader()] + " "), (headline, bar.leader_mark())
+                assert bar.leader_mark() == headline[:1]
+                number = headline.rsplit(" ", 1)[-1]
+                assert number.startswith("+"), headline  # the side ahead is never behind
+                if game.UTILITY_KIND != "equity":  # the bar shows equity as a win chance
+                    assert float(bar.label_text()) == pytest.approx(float(number), rel=0.01, abs=0.5 / 10**game.SCORE_DECIMALS)
+
+
+# ----------------------------------------- item 12: what moves the bar and the graph
+def test_a_forced_reply_and_a_hint_leave_the_bar_and_graph_alone(qtbot: QtBot, window: Any) -> None:
+    """Black's only legal move, searched or not, is no evaluation of the game: the graph gets
+    no point for it and the bar stays even; a hint of the human's next move is advice, and
+    leaves them too."""
+    computer = PlayerConfig(kind=COMPUTER, strength="depth", depth=3).for_game("chess")
+    session = window.start_game("chess", (PlayerConfig(kind=HUMAN), computer), start=ONLY_REPLY)
+    qtbot.waitUntil(lambda: len(session.history) == 1 and not session.is_thinking, timeout=20_000)
+    assert session.move_names() == ["Kxg7"]
+    assert session.history[0].score is None and session.history[0].evaluation is None
+    qtbot.waitUntil(lambda: len(window.eval_graph.scores) == 2)
+    assert window.eval_graph.scores == [None, None]
+    assert window.eval_bar.leader() is None and window.eval_bar.label_text() == ""
+    with qtbot.waitSignal(session.hint_found, timeout=20_000):
+        session.request_hint()
+    qtbot.waitUntil(lambda: not session.is_thinking, timeout=5_000)
+    assert window.engine_panel.score_label.text() != display.NO_VALUE  # the panel shows the hint's search
+    assert window.eval_bar.label_text() == "" and window.eval_graph.scores == [None, None]
+
+
+@pytest.mark.parametrize(
+    ("changes", "counts"),
+    [({}, True), ({"book": True}, False), ({"forced": True}, False), ({"only_move": True}, False), ({"depth": 0}, False)],
+    ids=["searched", "book", "known-answer", "only-move", "nothing-completed"],
+)
+def test_the_rule_for_the_games_evaluation(changes: dict[str, Any], counts: bool) -> None:
+    import dataclasses
+
+    state = new_game("chess")
+    searched = search(state, SearchSettings(book=False), Limits(depth=2), search_id=1)
+    answer = dataclasses.replace(searched, **changes)
+    assert display.is_game_evaluation(answer, len(state.legal_moves())) is counts
+    assert not display.is_game_evaluation(searched, 1)  # one legal move: nothing was chosen
+
+
+# ------------------------------------------------------------ item 3: a clean start
+def test_a_new_game_starts_with_a_clean_engine_panel(qtbot: QtBot, window: Any) -> None:
+    computer = PlayerConfig(kind=COMPUTER, strength="depth", depth=2).for_game("checkers")
+    session = window.start_game("checkers", (computer, PlayerConfig(kind=HUMAN)))
+    qtbot.waitUntil(lambda: len(session.history) == 1 and not session.is_thinking, timeout=20_000)
+    panel = window.engine_panel
+    assert panel.iterations.columns[1].header == "Score (Black)"
+    assert "databases" in panel.settings_label.text()  # checkers' own switch
+    window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)))
+    assert panel.iterations.columns[1].header == "Score"  # no player of the last game
+    assert [column.header for column in panel.root_moves.columns] == ["Move", "Visits", "Share", "Value"]
+    assert panel.settings_label.text() == "" and panel.status_label.text() == "Engine idle"
+    assert panel.score_label.text() == panel.pv_text() == display.NO_VALUE
+    assert panel.iterations.rowCount() == 0
+
+
+# ---------------------------------------------------------- item 1: "Searching"
+def test_searching_always_says_what_is_searched(qtbot: QtBot) -> None:
+    """Between a depth's start and its first root move the line names the depth, never a
+    dash; a root move is named with its place and depth; the answer clears it."""
+    state = new_game("chess")
+    settings, limits = SearchSettings(book=False), Limits(depth=3)
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    panel.on_search_started(SearchInfo(1, state.copy(), settings, limits))
+    current = panel.stat_labels["current"]
+    panel.on_progress(Progress(1, nodes=10, nps=100.0, time=0.1, hashfull=0.0, depth=2))
+    assert current.text() != display.NO_VALUE and "depth 2" in current.text()
+    move = state.legal_moves()[3]
+    panel.on_current_move(CurrentMove(1, depth=2, move=move, number=4, total=20))
+    assert current.text() == f"{state.move_name(move)} (4/20), depth 2"
+    panel.on_progress(Progress(1, nodes=20, nps=100.0, time=0.2, hashfull=0.0, depth=2))
+    assert current.text().startswith(state.move_name(move))  # the same depth: the move stays
+    panel.on_progress(Progress(1, nodes=30, nps=100.0, time=0.3, hashfull=0.0, depth=3))
+    assert "depth 3" in current.text()
+    panel.on_finished(search(state, settings, limits, search_id=1))
+    assert current.text() == display.NO_VALUE
+
+
+def test_a_chance_root_names_the_roll_searched(qtbot: QtBot) -> None:
+    """Before the dice, the root's moves are the rolls: the line names the roll."""
+    state = new_game("backgammon")  # the opening roll
+    assert state.to_move() < 0
+    settings, limits = SearchSettings(algorithm="star2"), Limits(depth=1)
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    panel.on_search_started(SearchInfo(1, state.copy(), settings, limits))
+    roll = state.chance_outcomes()[2][0]
+    panel.on_current_move(CurrentMove(1, depth=1, move=roll, number=3, total=len(state.chance_outcomes())))
+    assert panel.stat_labels["current"].text().startswith(state.move_name(roll))
