@@ -137,6 +137,13 @@ class CurrentMove:
     number: int
     """1-based index of ``move`` in the root move order."""
     total: int
+    roll: Move | None = None
+    """The expectimax family below a decision root: the chance outcome now searched in the
+    first chance layer under ``move`` (backgammon: the opponent's roll after the root play),
+    a move value of the position after ``move``; ``None`` elsewhere."""
+    roll_number: int = 0
+    """1-based index of ``roll`` among that chance node's outcomes (0: no roll)."""
+    roll_total: int = 0
 
 
 @dataclass(frozen=True)

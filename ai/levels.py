@@ -8,7 +8,12 @@ game (a depth that is instant in tic-tac-toe takes long in backgammon).
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
+
+from games.base import CHANCE, GameState
 
 
 @dataclass(frozen=True)
@@ -44,3 +49,134 @@ def level(number: int) -> Level:
     if not 1 <= number <= len(LEVELS):
         raise ValueError(f"levels are 1-{len(LEVELS)}, not {number}")
     return LEVELS[number - 1]
+
+
+# ------------------------------------------------------------ a typed depth's cost
+DEPTH_TIME_CAP: Final = 5.0
+"""Seconds a move searched to a typed depth ("Strength: Depth") may take at most: a depth
+expected to take longer is capped (``plan_depth``), and the search stops here in any case."""
+
+GROWTH_EXPONENTS: Final[dict[str, float]] = {
+    "minimax": 1.0,
+    "expectiminimax": 1.0,
+    "alphabeta": 0.75,
+    "pvs": 0.7,
+    "mtdf": 0.7,
+    "star1": 0.95,
+    "star2": 0.8,
+}
+"""Per algorithm, the exponent ``e`` of the branching ``b**e`` it searches at each decision
+ply: 1 for a full-width tree; alpha-beta with perfect ordering reaches 0.5 (Knuth & Moore
+1975), real ordering 0.7-0.75. Star1/Star2 prune only at chance nodes: measured on
+backgammon at 2 plies, Star1 visits 0.6-0.8 and Star2 0.15-0.35 of expectiminimax's nodes.
+Algorithms without a depth (MCTS) or not searched in Python (the compiled search) are
+absent: no estimate."""
+
+NODE_OVERHEAD: Final = 1.5
+"""A searched node costs about this many times a leaf's play, EVAL and undo (the node's
+own bookkeeping and move generation)."""
+
+
+@dataclass(frozen=True)
+class DepthPlan:
+    """What a typed depth will search: the depth, capped when it cannot finish in time."""
+
+    requested: int
+    depth: int
+    """The depth searched: ``requested``, or the deepest expected to finish within ``time_cap``."""
+    expected_seconds: float | None
+    """Expected time of ``depth`` (all its iterations); ``None``: no estimate."""
+    requested_seconds: float | None
+    """Expected time of ``requested``; ``None``: no estimate."""
+    time_cap: float
+    """The search stops here whatever the estimate said."""
+
+    @property
+    def is_capped(self) -> bool:
+        return self.depth < self.requested
+
+
+def leaf_seconds(state: GameState, samples: int = 8) -> float:
+    """A quick measure of one leaf's cost in ``state``'s game: a root move played, EVAL read
+    and the move taken back, the median over a few root moves (a few milliseconds)."""
+    probe = state.copy()
+    if probe.is_terminal():
+        return 0.0
+    player = probe.to_move()
+    moves = probe.legal_moves()[:samples] if player != CHANCE else [o for o, _ in probe.chance_outcomes()][:samples]
+    viewer = 0 if player == CHANCE else player
+    costs = []
+    for move in moves:
+        started = time.perf_counter()
+        probe.play(move)
+        probe.evaluate(viewer)
+        probe.undo()
+        costs.append(time.perf_counter() - started)
+    costs.sort()
+    return costs[len(costs) // 2] if costs else 0.0
+
+
+def branching(state: GameState) -> tuple[int, int]:
+    """``(b, c)``: the decision branching at ``state`` (its legal moves; at a chance root,
+    those after its first outcome) and the number of chance outcomes between two decisions
+    (1 in a game without dice)."""
+    probe = state.copy()
+    plays = 0
+    chance = 1
+    while not probe.is_terminal() and probe.to_move() == CHANCE:
+        chance = max(chance, len(probe.chance_outcomes()))
+        probe.play(probe.chance_outcomes()[0][0])
+        plays += 1
+    moves = probe.legal_moves() if not probe.is_terminal() else []
+    if probe.HAS_CHANCE and moves and chance == 1:
+        probe.play(moves[0])
+        plays += 1
+        while not probe.is_terminal() and probe.to_move() != CHANCE:
+            follow = probe.legal_moves()
+            probe.play(follow[0])
+            plays += 1
+        if not probe.is_terminal():
+            chance = len(probe.chance_outcomes())
+    return max(1, len(moves)), chance
+
+
+def expected_seconds(
+    state: GameState, algorithm: str, depth: int, seconds_per_leaf: float | None = None
+) -> float | None:
+    """The expected time of a search of ``state`` to ``depth`` with ``algorithm`` (iterative
+    deepening: the iterations 1..depth), from the game's branching here (``branching``) and
+    a leaf's measured cost (``leaf_seconds``, or ``seconds_per_leaf``): a decision ply
+    multiplies the leaves by ``b ** e`` (``GROWTH_EXPONENTS``) and a chance layer by its
+    outcomes. ``None`` for an algorithm without a depth or an estimate (MCTS, native).
+
+    An estimate to an order of magnitude: it says whether a depth takes a second or an hour
+    (backgammon's expectiminimax: depth 2 a few seconds, 3 about an hour, 4 days)."""
+    exponent = GROWTH_EXPONENTS.get(algorithm)
+    if exponent is None or depth < 1:
+        return None
+    moves, outcomes = branching(state)
+    leaf = leaf_seconds(state) if seconds_per_leaf is None else seconds_per_leaf
+    per_ply = float(moves) ** exponent
+    leaves = 0.0
+    for ply in range(1, depth + 1):
+        leaves += per_ply**ply * outcomes ** (ply - 1)
+    return leaves * leaf * NODE_OVERHEAD
+
+
+def plan_depth(
+    state: GameState,
+    algorithm: str,
+    depth: int,
+    time_cap: float = DEPTH_TIME_CAP,
+    seconds_per_leaf: float | None = None,
+) -> DepthPlan:
+    """The depth a typed ``depth`` searches: the deepest at most ``depth`` expected to
+    finish within ``time_cap`` (at least 1), with the expected times to show beside it."""
+    leaf = leaf_seconds(state) if seconds_per_leaf is None else seconds_per_leaf
+    estimate: Callable[[int], float | None] = lambda d: expected_seconds(state, algorithm, d, leaf)
+    requested_seconds = estimate(depth)
+    chosen = depth
+    if requested_seconds is not None:
+        while chosen > 1 and (estimate(chosen) or 0.0) > time_cap:
+            chosen -= 1
+    return DepthPlan(depth, chosen, estimate(chosen), requested_seconds, time_cap)

@@ -143,11 +143,17 @@ class Reporter:
             )
         )
 
-    def current_move(self, depth: int, move: Any, number: int, total: int) -> None:
-        """Emit ``CurrentMove``: root move ``number`` of ``total`` (UCI's currmove)."""
+    def current_move(
+        self, depth: int, move: Any, number: int, total: int, roll: Any = None, roll_number: int = 0, roll_total: int = 0
+    ) -> None:
+        """Emit ``CurrentMove``: root move ``number`` of ``total`` (UCI's currmove), and for
+        the expectimax family the roll under it now searched."""
         if self.is_listening:
             self.context.emit(
-                CurrentMove(search_id=self.context.search_id, depth=depth, move=move, number=number, total=total)
+                CurrentMove(
+                    search_id=self.context.search_id, depth=depth, move=move, number=number, total=total,
+                    roll=roll, roll_number=roll_number, roll_total=roll_total,
+                )
             )
 
     def progress(self) -> None:

@@ -161,6 +161,11 @@ class ChanceTools:
         self.completed_root_values: dict[int, tuple[Any, float]] = {}
         """``root_values`` of the last completed iteration: the answer's."""
         self.root_move_count = len(self.root_moves)
+        self.current_root: tuple[Any, int] | None = None
+        """The decision root's move now searched and its 1-based number (for ``CurrentMove``)."""
+        self.roll_ply = -1
+        """The ply of the first chance layer under the current root move (-1: not met yet):
+        its outcomes are the rolls ``CurrentMove`` names."""
         self.reporter = Reporter(context, self.game, self.root_player, self)
         """Builds this search's events; scores are the root player's."""
 
@@ -198,6 +203,7 @@ class ChanceTools:
     # ------------------------------------------------------------- root
     def start_iteration(self, depth: int) -> None:
         self.iteration_depth = depth
+        self.current_root = None
         self.root_best_move = None
         self.root_best_value = -INFINITY
         self.root_line = NO_LINE
@@ -223,7 +229,26 @@ class ChanceTools:
 
     def report_root_move(self, move: Any, number: int) -> None:
         """Emit ``CurrentMove`` for root move ``number`` (1-based; UCI's currmove)."""
+        self.current_root = (move, number)
+        self.roll_ply = -1
         self.reporter.current_move(self.iteration_depth, move, number, self.root_move_count)
+
+    def report_roll(self, ply: int, outcome: Any, number: int, total: int) -> None:
+        """Emit ``CurrentMove`` for the root move with the roll now searched under it, at
+        the first chance layer below the root move (a deeper layer's rolls change too fast
+        to read, and say less); at a chance root, the root's own outcome is the "move". Call
+        only while listening (``is_listening``)."""
+        if self.root_is_chance:
+            if ply == 0:
+                self.reporter.current_move(self.iteration_depth, outcome, number, total)
+            return
+        if self.current_root is None or (self.roll_ply >= 0 and ply != self.roll_ply):
+            return
+        self.roll_ply = ply
+        move, move_number = self.current_root
+        self.reporter.current_move(
+            self.iteration_depth, move, move_number, self.root_move_count, outcome, number, total
+        )
 
     def completed_line(self, state: GameState, depth: int) -> list[Any]:
         """The line of the iteration just completed (none at a chance root: a line of play

@@ -63,7 +63,10 @@ def build(tools: ChanceTools) -> RootSearch:
 
         if player == CHANCE:  # sum_r P(r) * EXPECTIMINIMAX(RESULT(s, r))
             expected = 0.0
-            for index, (outcome, probability) in enumerate(tools.chance_outcomes(state, ply)):
+            outcomes = tools.chance_outcomes(state, ply)
+            for index, (outcome, probability) in enumerate(outcomes):
+                if is_listening:
+                    tools.report_roll(ply, outcome, index + 1, len(outcomes))
                 state.play(outcome)
                 if observer is not None:
                     path.append(outcome)

@@ -227,6 +227,8 @@ class Star1Search:
 
         expected = 0.0  # S: the sum of P_j v_j over the outcomes searched so far
         for index, (outcome, probability) in enumerate(outcomes):
+            if tools.is_listening:
+                tools.report_roll(ply, outcome, index + 1, count)
             low, high = lows[index], highs[index]
             lowest = expected + probability * low + rest_low[index]
             highest = expected + probability * high + rest_high[index]

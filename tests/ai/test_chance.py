@@ -518,6 +518,61 @@ def test_iterations_and_current_moves_are_reported(name: str) -> None:
     assert all(event.total == 7 for event in current)
 
 
+@pytest.mark.parametrize("name", CHANCE_FAMILY)
+def test_current_moves_name_the_roll_searched_under_the_root_move(name: str) -> None:
+    """"Searching" shows the move and the roll: below a decision root every outcome of the
+    first chance layer under the root move is reported with that move; at a chance root
+    the root's rolls are the moves."""
+    from games.backgammon.state import BackgammonState
+
+    state = BackgammonState.from_text(GAMMON_POSITIONS[2])
+    _, events = collect(name, state, Limits(depth=2))
+    rolls = [event for event in events if isinstance(event, CurrentMove) and event.roll is not None]
+    assert rolls and all(event.depth == 2 and event.roll_total == 21 for event in rolls)
+    roll_values = [outcome for outcome, _ in state.result(state.legal_moves()[0]).chance_outcomes()]
+    for event in rolls:
+        assert event.move in state.legal_moves() and 1 <= event.number <= event.total
+        assert event.roll == roll_values[event.roll_number - 1]
+    if name != "star2":  # Star2's probes can decide a roll layer without the pass
+        first = [event.roll_number for event in rolls if event.number == 1]
+        assert first == list(range(1, 22))
+
+    before_roll = state.copy()
+    before_roll.play(state.legal_moves()[0])
+    assert before_roll.to_move() == CHANCE
+    _, events = collect(name, before_roll, Limits(depth=1))
+    current = [event for event in events if isinstance(event, CurrentMove)]
+    assert [event.move for event in current] == [outcome for outcome, _ in before_roll.chance_outcomes()]
+    assert all(event.roll is None and event.total == 21 for event in current)
+
+
+def test_a_typed_depth_is_capped_to_what_finishes_in_the_time_cap() -> None:
+    """Backgammon's default depth 4 with expectiminimax is hours of search: the plan caps it
+    to a depth expected within the cap and says so; a tic-tac-toe depth stays. (A fixed
+    leaf cost keeps the estimate free of this machine's speed.)"""
+    from games.backgammon.state import BackgammonState
+
+    from ai.levels import DEPTH_TIME_CAP, expected_seconds, plan_depth
+
+    state = BackgammonState.from_text(GAMMON_POSITIONS[2])
+    leaf = 1e-4
+    times = [expected_seconds(state, "expectiminimax", depth, leaf) for depth in range(1, 5)]
+    assert all(t is not None for t in times)
+    assert times == sorted(times) and times[3] > 100 * DEPTH_TIME_CAP  # type: ignore[operator]
+    plan = plan_depth(state, "expectiminimax", 4, seconds_per_leaf=leaf)
+    assert plan.is_capped and 1 <= plan.depth < 4 and plan.time_cap == DEPTH_TIME_CAP
+    assert plan.expected_seconds is not None and plan.expected_seconds <= DEPTH_TIME_CAP
+    assert plan.requested_seconds == times[3]
+    deeper = expected_seconds(state, "expectiminimax", plan.depth + 1, leaf)
+    assert deeper is not None and deeper > DEPTH_TIME_CAP
+    pruned = plan_depth(state, "star2", 4, seconds_per_leaf=leaf)
+    assert plan.depth <= pruned.depth < 4  # Star2 prunes: no shallower than expectiminimax
+
+    tictactoe = plan_depth(new_game("tictactoe"), "expectiminimax", 4, seconds_per_leaf=leaf)
+    assert not tictactoe.is_capped and tictactoe.depth == 4
+    assert plan_depth(state, "mcts", 4).expected_seconds is None  # no depth to estimate
+
+
 def test_progress_is_emitted_on_ticks() -> None:
     ticks = iter(range(10**9))
 
