@@ -338,6 +338,8 @@ class EnginePanel(QWidget):
         """The principal variation of the last complete iteration (kept through a fail)."""
         self._last_exact: Iteration | None = None
         """The last complete iteration's report: the answer is checked against it."""
+        self._value_player = display.NO_VALUE
+        """The player whose view the root moves' values are (the side to move at the root)."""
         self._current_depth: int | None = None
         """The depth the "Searching" line speaks of (``None``: no search running)."""
         self._shown_game: type[GameState] | None = None
@@ -496,6 +498,7 @@ class EnginePanel(QWidget):
         mover_name = display.player_names(game)[mover] if mover is not None else display.NO_VALUE
         self.root_moves.set_header(0, "Roll" if is_chance else "Move")
         self.root_moves.set_header(2, "Chance" if is_chance else "Share")
+        self._value_player = mover_name
         self.root_moves.set_header(VALUE_COLUMN, f"Value ({mover_name})")
         self.root_move_view.size_column(VALUE_COLUMN)  # as wide as its header names the player
         self.tabs.setTabEnabled(self.tabs.indexOf(self.root_move_view), False)
@@ -790,6 +793,10 @@ class EnginePanel(QWidget):
             visits = display.count_text(stat.visits) if total else display.NO_VALUE
             rows.append((display.move_text(root, stat.move), visits, share, f"{stat.value:+.3f}"))
         self.root_moves.replace(rows)
+        # MCTS's value of a move is its playouts' mean result (-1 loss .. +1 win), not a score
+        # on the headline's scale: the header says which it is.
+        self.root_moves.set_header(VALUE_COLUMN, f"{'Mean' if total else 'Value'} ({self._value_player})")
+        self.root_move_view.size_column(VALUE_COLUMN)
         # Columns with nothing to say are hidden, so the value stays in sight in a narrow dock:
         # visits are MCTS's, a share MCTS's or the dice's (a chance root).
         self.root_move_view.setColumnHidden(1, not total)

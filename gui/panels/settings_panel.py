@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -31,6 +32,7 @@ from ai.settings import SearchSettings
 from games.base import GameState
 from gui.dialogs.new_game import game_title
 from gui.panels.display import SELECTIVITY, USED_BY, game_has_noisy_moves, game_takes
+from gui.players import ALGORITHM_LABELS
 
 MAX_TABLE_MEGABYTES = 4096
 MAX_SOLVER_EMPTIES = 24
@@ -45,7 +47,8 @@ def valid_algorithms(game: type[GameState]) -> list[str]:
 
 COMBO_LETTERS = 10
 """A choice box asks for room for this many letters, not its longest item: the engine dock
-of a small window is about 300 px wide (the long item is elided; the list shows it whole)."""
+of a small window is about 300 px wide. The algorithms' names are short (the new-game
+dialog's); each one's description is a wrapped line under the box, never cut off."""
 
 
 def narrow_combo(box: QComboBox) -> None:
@@ -104,6 +107,11 @@ class SettingsPanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         top = QFormLayout()
         top.addRow("Algorithm", self.algorithm)
+        self.algorithm_summary = QLabel("")
+        self.algorithm_summary.setObjectName("algorithmSummary")
+        self.algorithm_summary.setWordWrap(True)  # the whole description, wrapped, never clipped
+        self.algorithm_summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        top.addRow("", self.algorithm_summary)
         cores = os.cpu_count() or 1
         top.addRow("Threads", spin("threads", 1, cores, f" of {cores}"))
         top.addRow(check("book", "Opening book", "Play a book move, without searching, while the game is in the book"))
@@ -176,7 +184,7 @@ class SettingsPanel(QWidget):
         self._is_loading = True
         self.algorithm.clear()
         for name in names:
-            self.algorithm.addItem(f"{name}: {ALGORITHMS[name].summary}", name)
+            self.algorithm.addItem(ALGORITHM_LABELS.get(name, name), name)
             self.algorithm.setItemData(self.algorithm.count() - 1, ALGORITHMS[name].summary, Qt.ItemDataRole.ToolTipRole)
         self._is_loading = False
         self.set_settings(dataclasses.replace(self._settings, algorithm=current))
@@ -192,7 +200,7 @@ class SettingsPanel(QWidget):
             index = self.algorithm.findData(settings.algorithm)
             if index < 0 and self.algorithm.count() == 0:
                 spec = ALGORITHMS[settings.algorithm]
-                self.algorithm.addItem(f"{spec.name}: {spec.summary}", spec.name)
+                self.algorithm.addItem(ALGORITHM_LABELS.get(spec.name, spec.name), spec.name)
                 index = 0
             if index >= 0:
                 self.algorithm.setCurrentIndex(index)
@@ -262,6 +270,8 @@ class SettingsPanel(QWidget):
 
     def _update_enabled(self) -> None:
         settings, game = self._settings, self._game
+        spec = ALGORITHMS.get(settings.algorithm)
+        self.algorithm_summary.setText(spec.summary[:1].upper() + spec.summary[1:] if spec else "")
         for field, users in USED_BY.items():
             control = self.controls[field]
             reason = ""
