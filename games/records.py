@@ -19,6 +19,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
 
 from games import GAME_NAMES, new_game
 from games.base import GameError, GameState
@@ -87,12 +88,42 @@ class GameRecord:
             state = new_game(self.game, self.start)
         except GameError as error:
             raise RecordError(f"start position: {error}") from None
+        claims = isinstance(state, DrawClaims)
         for number, name in enumerate(self.moves, start=1):
             try:
-                state.play_checked(state.parse_move(name))
+                play_recorded(state, state.parse_move(name), claims)
             except GameError as error:
-                raise RecordError(f"move {number} ({name!r}): {error}") from None
+                raise RecordError(one_line(f"move {number} ({echo(name)!r}): {error}")) from None
         return state
+
+
+@runtime_checkable
+class DrawClaims(Protocol):
+    """A game whose rules end it at a draw the players may claim and need not (chess:
+    threefold repetition, the fifty-move rule). A recorded game may go on past one that
+    nobody claimed; a reader of records must follow it, as a PGN reader and UCI do."""
+
+    def claimable_draw(self) -> str:
+        """The claimable draw the game has reached (its reason), or ""."""
+
+    def all_legal_moves(self) -> list[Any]:
+        """The moves the rules of movement allow, also at a claimable draw."""
+
+
+def play_recorded(state: GameState, move: Any, claims: bool | None = None) -> bool:
+    """Play ``move`` of a recorded game, checked like ``play_checked``; at a claimable
+    draw (``DrawClaims``) nobody claimed, a move the rules of movement allow is played
+    too. Returns whether the move went on past such a draw. ``claims``: whether ``state``
+    is a ``DrawClaims`` (checked once by a caller playing many moves)."""
+    if claims is None:
+        claims = isinstance(state, DrawClaims)
+    if claims:
+        assert isinstance(state, DrawClaims)
+        if state.claimable_draw() and move in state.all_legal_moves():
+            state.play(move)
+            return True
+    state.play_checked(move)
+    return False
 
 
 def default_extension(game: str) -> str:

@@ -25,18 +25,22 @@ Results use the PGN markers: ``1-0`` (the first player won), ``0-1``, ``1/2-1/2`
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ai.display import value_text
+from ai.display import one_line, value_text
+from ai.scores import WIN_SCORE
 from ai.events import Finished, Score
 from ai.settings import Limits, SearchRequest, SearchSettings
 from games import CHANCE, GameState, get_game, new_game
 from games.base import GameError
+from games.records import DrawClaims, play_recorded
 from gui.gamefile import GameRecord
 from gui.panels.display import capitalised, is_game_evaluation, player_names
 from gui.panels.display import score_text as shown_score_text
@@ -66,6 +70,9 @@ class PlayedMove:
     """The engine's score for the position after the move, first player's view, as text."""
     score: Score | None = None
     """The same score as a value (first player's view), for the eval graph."""
+    past_claimable_draw: bool = False
+    """Played from a claimable draw nobody claimed (a loaded game went on): the engine's
+    replay of the game refuses such a move, so its requests start after it."""
 
 
 class GameSession(QObject):
@@ -121,6 +128,8 @@ class GameSession(QObject):
         self._turn_token = 0
         """Bumped by every change of position: a delayed action of an older turn is dropped."""
         self._closed = False
+        self._claim_open = False
+        """A loaded game stopped at a claimable draw: it is offered, not forced (``claimable_draw``)."""
         self._hint: tuple[int, Score] | None = None
         """The last hint's score and the ``_turn_token`` of the position it was found in."""
         bridge.search_finished.connect(self._on_search_finished)
@@ -167,7 +176,7 @@ class GameSession(QObject):
     def can_human_move(self) -> bool:
         """Whether a move from the board or the move box is accepted now: a human's turn,
         or a computer's turn while the game is paused (you may move for it)."""
-        if self.is_over or self._closed or self._state.is_terminal():
+        if self.is_over or self._closed or self._is_over_by_rules():
             return False
         if self._thinking and not self.is_finding_hint():  # a hint never blocks the human
             return False
@@ -245,13 +254,14 @@ class GameSession(QObject):
         """A move typed in the game's notation; returns the error message or ``None``."""
         if not self.can_human_move():
             return "the engine is thinking: wait or press Space" if self._thinking else "no move can be made now"
+        typed = text.strip()
         try:
-            move = self._state.parse_move(text.strip())
+            move = self._state.parse_move(typed)
             if move not in self._legal_now():
                 self._state.copy().play_checked(move)  # raises with the rules' reason
-                return f"{text.strip()} is not legal here"
+                return one_line(f"{typed} is not legal here", [typed])
         except GameError as error:
-            return str(error)
+            return one_line(str(error), [typed])  # what was typed is quoted, cut to a line
         self._stop_hint()
         self._apply(move)
         return None
@@ -275,6 +285,8 @@ class GameSession(QObject):
             self.paused = True
         self._redo.append(list(reversed(group)))
         self._reopen()
+        # Back at a claimable draw means back where the game went on from one: offer it again.
+        self._claim_open = isinstance(self._state, DrawClaims) and self._state.claimable_draw() != ""
         self._changed()
         self._schedule_advance()
 
@@ -339,6 +351,9 @@ class GameSession(QObject):
         """Ask the engine for the best move of the human to move (``hint_found``)."""
         if self.is_over or self._thinking or self._state.to_move() == CHANCE:
             return
+        if self.claimable_draw():  # the engine sees a finished game here
+            self.notice.emit("No hint at a claimable draw: claim it or play on")
+            return
         self._start_search("hint")
 
     def roll_dice(self, roll: Any | None = None) -> None:
@@ -364,16 +379,44 @@ class GameSession(QObject):
             pass
 
     def load_history(self, names: Sequence[str], evaluations: Sequence[str | None] = ()) -> None:
-        """Play ``names`` from the start (a loaded game); ``GameError`` if one is illegal."""
+        """Play ``names`` from the start (a loaded game); ``GameError`` if one is illegal.
+
+        A game that went on past a claimable draw nobody claimed (threefold repetition, the
+        fifty-move rule) is followed, as the PGN reader and UCI do (``play_recorded``); if
+        it stops at such a draw, the draw is offered, not forced (``claimable_draw``).
+        Saved evaluations become the moves' scores, so the eval bar and graph show them."""
+        claims = isinstance(self._state, DrawClaims)
         for index, name in enumerate(names):
             mover = self._state.to_move()
             move = self._state.parse_move(name)
             canonical = self._state.move_name(move)
-            self._state.play_checked(move)
+            went_on = play_recorded(self._state, move, claims)
             evaluation = evaluations[index] if index < len(evaluations) else None
-            self.history.append(PlayedMove(move, canonical, mover, evaluation))
+            score = None if evaluation is None else score_from_text(evaluation, self.game_class, self._state.to_move())
+            self.history.append(PlayedMove(move, canonical, mover, evaluation, score, went_on))
+        self._claim_open = isinstance(self._state, DrawClaims) and bool(names) and self._state.claimable_draw() != ""
+        if self._claim_open:
+            self.notice.emit(f"{capitalised(self.claimable_draw())}: a draw may be claimed, or play on")
         self._changed()
         self._schedule_advance()
+
+    def claimable_draw(self) -> str:
+        """The draw that may be claimed now instead of being forced (``threefold
+        repetition``, ``fifty-move rule``): only where a loaded game stopped at one nobody
+        claimed (in play, the app ends the game at such a draw at once); else ""."""
+        if not self._claim_open or self.is_over or not isinstance(self._state, DrawClaims):
+            return ""
+        return self._state.claimable_draw()
+
+    def claim_draw(self) -> bool:
+        """End the game as a draw by the claimable draw reached (``claimable_draw``)."""
+        reason = self.claimable_draw()
+        if not reason:
+            return False
+        self._cancel_search()
+        self._claim_open = False
+        self._finish(DRAW, f"{reason} (claimed)")
+        return True
 
     def finish_from_record(self, result: str, reason: str) -> None:
         """A loaded game that ended by resignation (or any result the rules do not show)."""
@@ -381,16 +424,25 @@ class GameSession(QObject):
             self._finish(result, reason or "result from the file")
 
     # ------------------------------------------------------------------ internals
+    def _is_over_by_rules(self) -> bool:
+        """The rules end the game here (a draw offered for a claim does not)."""
+        return self._state.is_terminal() and not self.claimable_draw()
+
     def _legal_now(self) -> list[Any]:
         if self._state.to_move() == CHANCE:
             return [outcome for outcome, _ in self._state.chance_outcomes()]
+        if self.claimable_draw():
+            assert isinstance(self._state, DrawClaims)
+            return self._state.all_legal_moves()
         return self._state.legal_moves()
 
     def _apply(self, move: Any, evaluation: str | None = None, score: Score | None = None) -> None:
         mover = self._state.to_move()
         name = self._state.move_name(move)
+        went_on = self.claimable_draw() != ""
+        self._claim_open = False  # playing on declines the claim
         self._state.play(move)
-        entry = PlayedMove(move, name, mover, evaluation, score)
+        entry = PlayedMove(move, name, mover, evaluation, score, went_on)
         self.history.append(entry)
         self._redo.clear()
         if name in FORCED_PASS_NAMES and mover != CHANCE:
@@ -421,8 +473,12 @@ class GameSession(QObject):
             return
         state = self._state
         if state.is_terminal():
-            self._finish_by_rules()
-            return
+            if not self.claimable_draw():
+                self._finish_by_rules()
+                return
+            if self.is_computer_turn() and not self.paused:  # a computer claims the draw offered
+                self.claim_draw()
+                return
         mover = state.to_move()
         if mover == CHANCE:
             if self.manual_dice:
@@ -458,10 +514,13 @@ class GameSession(QObject):
     def _request(self, side: PlayerConfig, purpose: str) -> SearchRequest:
         settings = side.settings(self.engine_settings)
         limits = side.limits() if purpose == "move" else HINT_LIMITS
+        # The engine replays the game with every rule: it starts after the last move played
+        # on from a claimable draw, which its replay would refuse.
+        base = next((index + 1 for index in range(len(self.history) - 1, -1, -1) if self.history[index].past_claimable_draw), 0)
         fields: dict[str, Any] = {
             "game": self.game,
-            "position": self.start_text,
-            "moves": tuple(self.move_names()),
+            "position": self.start_text if base == 0 else self.state_at(base).to_text(),
+            "moves": tuple(self.move_names()[base:]),
             "settings": settings,
             "limits": limits,
         }
@@ -568,6 +627,38 @@ class GameSession(QObject):
         self.reason = reason
         self._changed()
         self.game_over.emit(result, reason)
+
+
+_PROVEN = re.compile(r"(mate|mated|win|loss) in (\d{1,4})(?: plies| ply)?")
+
+
+def score_from_text(text: str, game: type[GameState], to_move: int) -> Score | None:
+    """The score a saved evaluation says (``ai.display.value_text``'s words, player 0's
+    view, as the app writes them and ``games.records`` reads PGN's ``[%eval]``): ``+0.35``
+    in the game's unit, ``mate in 3`` / ``mated in 2`` / ``win in 5 plies`` / ``loss in 4
+    plies`` / ``won`` / ``lost`` as proven results. ``to_move`` is the player to move in
+    the position evaluated (a mate in N moves is 2N-1 plies away for the side to move,
+    2N for the other). ``None`` for text that says no score (a file from elsewhere)."""
+    words = text.strip().lower()
+    if words in ("won", "lost"):
+        plies = 0
+        won = words == "won"
+    else:
+        proven = _PROVEN.fullmatch(words)
+        if proven is None:
+            try:
+                value = float(words)
+            except ValueError:
+                return None
+            if not math.isfinite(value):
+                return None
+            return Score(value * game.SCORE_UNIT_SIZE, 0, None, float(game.EVAL_SCALE))
+        kind, count = proven.group(1), int(proven.group(2))
+        won = kind in ("mate", "win")
+        winner = 0 if won else 1
+        plies = count if kind in ("win", "loss") else 2 * count - (1 if to_move == winner else 0)
+    signed = plies if won else -plies
+    return Score(float(WIN_SCORE - plies if won else -WIN_SCORE + plies), 0, signed, float(game.EVAL_SCALE))
 
 
 def named(reason: str, player_names: tuple[str, str]) -> str:

@@ -67,6 +67,8 @@ FIFTY_MOVE_PLIES = 100
 MIN_REPETITION_PLIES = 4
 """A position cannot occur for the third time sooner (with null moves; 8 without)."""
 REPETITIONS_TO_DRAW = 3
+CLAIMABLE_DRAWS = frozenset({"fifty-move rule", "threefold repetition"})
+"""The ``termination_reason``s of draws a player may claim or play on from."""
 PAWN_DOUBLE_STEP = 16
 CASTLING_KING_STEP = 2
 
@@ -452,6 +454,14 @@ class ChessState(GameState):
             return self.board.is_repetition(REPETITIONS_TO_DRAW)
         return True
 
+    def claimable_draw(self) -> str:
+        """``fifty-move rule`` or ``threefold repetition`` when the game has ended by one of
+        the draws a player may claim and need not (FIDE 9.2, 9.3), with moves left to
+        play; "" otherwise. The app ends a game there at once, but a recorded game may have
+        gone on (nobody claimed), and reading it must follow it."""
+        reason = self.termination_reason() if self.is_terminal() else ""
+        return reason if reason in CLAIMABLE_DRAWS else ""
+
     def utility(self, player: Player) -> float:
         """+1/-1 for checkmate, 0 for every draw (and for a game still going on)."""
         if self.is_in_check() and not self._has_legal_move():
@@ -588,8 +598,10 @@ class ChessState(GameState):
         return self.board.fen(en_passant="xfen")
 
     def parse_move(self, text: str) -> chess.Move:
-        """SAN (``Nf3``, ``exd5``, ``O-O``, ``e8=Q+``) or UCI (``g1f3``, ``e7e8q``)."""
-        if self.is_terminal():
+        """SAN (``Nf3``, ``exd5``, ``O-O``, ``e8=Q+``) or UCI (``g1f3``, ``e7e8q``). At a
+        draw a player may claim (``claimable_draw``) the move is parsed; ``play_checked``
+        still refuses it (a recorded game that went on plays it with ``play``)."""
+        if self.is_terminal() and not self.claimable_draw():
             raise notation.IllegalMoveError(
                 f"the game is over ({self.termination_reason()}): no move is legal"
             )

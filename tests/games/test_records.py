@@ -43,3 +43,25 @@ def test_both_front_ends_raise_the_one_error_class() -> None:
     with pytest.raises(RecordError, match="opening_plies"):
         read_game('{"format": "plyground-game", "version": 1, "game": "othello", "opening_plies": 3}', "json")
     assert issubclass(RecordError, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("start", "pgn"),
+    [
+        (None, "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 e5 *"),
+        ("4k3/8/8/8/8/8/4P3/4K3 w - - 99 80", '[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 99 80"]\n[SetUp "1"]\n\n80. Kd1 Kd8 81. e4 *'),
+    ],
+    ids=["past threefold", "past fifty moves"],
+)
+def test_pgn_and_json_agree_on_games_that_went_on_past_a_claimable_draw(start: str | None, pgn: str) -> None:
+    """A draw nobody claimed is no end: both formats read the whole game, and write it back."""
+    from_pgn = read_game(pgn, "pgn")
+    from_json = read_game(write_game(from_pgn, "json"), "json")
+    assert from_json.moves == from_pgn.moves and len(from_pgn.moves) in (3, 10)
+    assert not from_json.replay().is_terminal()
+    assert read_game(write_game(from_json, "pgn"), "pgn").moves == from_pgn.moves
+
+
+def test_a_move_after_checkmate_is_still_refused() -> None:
+    with pytest.raises(RecordError, match="game is over"):
+        GameRecord("chess", "startpos", ["f3", "e5", "g4", "Qh4#", "a3"]).replay()

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -149,3 +152,45 @@ def test_the_json_format_is_documented_and_stable() -> None:
     import gui.gamefile
 
     assert '"format": "plyground-game"' in (gui.gamefile.__doc__ or "")
+
+
+# ---------------------------------------------------------------- in the app (issue 29: items 4, 15)
+EVALUATED_PGN = '[Event "x"]\n[Result "*"]\n\n1. e4 { [%eval 0.30] } e5 { [%eval 0.25] } 2. Qh5 { [%eval -1.20] } Nc6 *\n'
+
+
+@pytest.fixture
+def window(qtbot: Any, bridge: Any, data_directory: Path) -> Iterator[Any]:
+    from gui.main_window import MainWindow
+
+    made = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False, seed=3)
+    made.ask = lambda question: True  # type: ignore[method-assign]  # replace the game without a dialog
+    qtbot.addWidget(made)
+    yield made
+    made.shutdown()
+
+
+def test_opening_a_file_fills_the_eval_graph_and_bar_and_continue_restores_them(window: Any, tmp_path: Path) -> None:
+    path = tmp_path / "evaluated.pgn"
+    path.write_text(EVALUATED_PGN, encoding="utf-8")
+    assert window.open_path(path)
+    graph = [None if score is None else round(score.value) for score in window.eval_graph.scores]
+    assert graph == [None, 30, 25, -120, None]
+    assert window.eval_bar.describe()  # the last saved score, not an empty bar
+    shown = window.eval_bar.describe()
+    window.show_start_page()
+    assert window.continue_last_game()
+    assert [None if score is None else round(score.value) for score in window.eval_graph.scores] == graph
+    assert window.eval_bar.describe() == shown
+
+
+@pytest.mark.parametrize("pgn", ["1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 e5 *",
+                                 '[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 99 80"]\n\n80. Kd1 Kd8 81. e4 *'],
+                         ids=["past threefold", "past fifty moves"])
+def test_pasting_a_game_that_went_on_past_a_claimable_draw_keeps_it_playable(window: Any, pgn: str) -> None:
+    from gui.players import HUMAN, PlayerConfig
+
+    window.settings.set_players("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)))
+    assert window.paste_text(pgn)
+    session = window.session
+    assert session is not None and len(session.move_names()) in (3, 10) and not session.is_over
+    assert session.play_text("d4" if len(session.move_names()) == 10 else "Kc7") is None

@@ -218,3 +218,85 @@ def test_a_reason_names_players_as_the_app_does_and_keeps_the_rest() -> None:
     assert named("white has no discs left", ("Black", "White")) == "White has no discs left"
     assert named("checkmate", ("White", "Black")) == "checkmate"  # "Black wins — checkmate"
     assert named("", ("White", "Black")) == ""
+
+
+# ---------------------------------------------------------------- loaded games (issue 29: 4, 15, 29)
+PAST_THREEFOLD = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "e4", "e5"]
+"""Threefold repetition after 4... Ng8, not claimed: the game went on."""
+PAST_FIFTY = ("4k3/8/8/8/8/8/4P3/4K3 w - - 99 80", ["Kd1", "Kd8", "e4"])
+"""The fifty-move rule reached after 80. Kd1, not claimed: the game went on."""
+
+
+@pytest.mark.parametrize(("start", "names"), [(None, PAST_THREEFOLD), PAST_FIFTY], ids=["threefold", "fifty moves"])
+def test_a_loaded_game_that_went_on_past_a_claimable_draw_loads_and_plays_on(
+    qtbot: QtBot, make_session: Callable[..., GameSession], start: str | None, names: list[str]
+) -> None:
+    session = make_session("chess", (HUMAN_SIDE, HUMAN_SIDE), start=start)
+    session.load_history(names)
+    assert session.move_names() == names and not session.is_over
+    assert session.can_human_move() and session.play_text("d4" if start is None else "Kc7") is None
+    qtbot.wait(50)  # let the scheduled turn logic run: it must not end the game
+    assert not session.is_over
+
+
+def test_the_computer_plays_on_after_a_loaded_unclaimed_draw(qtbot: QtBot, make_session: Callable[..., GameSession]) -> None:
+    session = make_session("chess", (HUMAN_SIDE, computer(depth=1)), paused=False)
+    session.load_history(PAST_THREEFOLD + ["Nc3"])
+    qtbot.waitUntil(lambda: len(session.history) == len(PAST_THREEFOLD) + 2, timeout=30_000)
+    assert not session.is_over
+
+
+def test_a_loaded_game_stopping_at_a_claimable_draw_offers_the_claim(qtbot: QtBot, make_session: Callable[..., GameSession]) -> None:
+    notices: list[str] = []
+    session = make_session("chess", (HUMAN_SIDE, HUMAN_SIDE))
+    session.notice.connect(notices.append)
+    session.load_history(PAST_THREEFOLD[:8])
+    qtbot.wait(50)
+    assert session.claimable_draw() == "threefold repetition" and not session.is_over
+    assert any("claimed" in notice for notice in notices)
+    assert session.can_human_move()
+    with qtbot.waitSignal(session.game_over, timeout=2_000) as over:
+        assert session.claim_draw()
+    assert over.args[0] == "1/2-1/2" and "threefold" in over.args[1]
+
+
+def test_playing_on_from_a_claimable_draw_declines_it(qtbot: QtBot, make_session: Callable[..., GameSession]) -> None:
+    session = make_session("chess", (HUMAN_SIDE, HUMAN_SIDE))
+    session.load_history(PAST_THREEFOLD[:8])
+    assert session.play_text("e4") is None
+    assert session.claimable_draw() == "" and not session.is_over
+    assert session.to_record().moves == PAST_THREEFOLD[:8] + ["e4"]
+
+
+def test_saved_evaluations_become_the_moves_scores(make_session: Callable[..., GameSession]) -> None:
+    session = make_session("chess", (HUMAN_SIDE, HUMAN_SIDE))
+    session.load_history(["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"], ["+0.30", None, "-1.20", "mate in 2", None, "mate in 1"])
+    scores = [entry.score for entry in session.history]
+    assert scores[1] is None and scores[4] is None
+    assert scores[0] is not None and scores[0].view == 0 and scores[0].value > 0 and not scores[0].is_win
+    assert scores[2] is not None and scores[2].value < 0
+    assert scores[3] is not None and scores[3].outcome == 1 and scores[3].mate_in_moves() == 2
+    assert scores[5] is not None and scores[5].mate_in_moves() == 1
+    from ai.display import value_text
+
+    assert [None if score is None else value_text(score, session.game_class) for score in scores] == \
+        [entry.evaluation for entry in session.history]
+
+
+def test_a_long_typed_move_gives_a_short_error(make_session: Callable[..., GameSession]) -> None:
+    session = make_session("chess", (HUMAN_SIDE, HUMAN_SIDE))
+    for typed in ("N" * 10_000, "e" * 10_000 + "4", "Qh5" + "!" * 10_000 + "x", "a1" * 5_000):
+        error = session.play_text(typed)
+        assert error is not None and len(error) < 400 and "\n" not in error, len(error or "")
+    assert session.move_names() == []
+
+
+def test_undo_back_to_a_claimable_draw_offers_it_again(qtbot: QtBot, make_session: Callable[..., GameSession]) -> None:
+    session = make_session("chess", (HUMAN_SIDE, HUMAN_SIDE))
+    session.load_history(PAST_THREEFOLD)
+    session.undo()
+    session.undo()
+    qtbot.wait(50)
+    assert session.claimable_draw() == "threefold repetition" and not session.is_over
+    session.redo()
+    assert session.claimable_draw() == "" and not session.is_over
