@@ -142,7 +142,7 @@ class TicTacToeState(GameState):
         if not self.is_terminal():
             return ""
         winner = self.winner()
-        return "draw: the board is full" if winner is None else f"{SYMBOLS[winner]} has three in a row"
+        return "the board is full" if winner is None else f"{SYMBOLS[winner]} has three in a row"
 
     def key(self) -> int:
         return self._key

@@ -231,6 +231,7 @@ class GameView(QWidget):
             self.board.position_edited.connect(self._on_position_edited)
             self.board.edit_problem_changed.connect(self._on_edit_problem)
         self.setup_bar.hide()
+        self.moves.clear_entry()  # the last game's typed text and its error are not this game's
         session.state_changed.connect(self.refresh)
         session.hint_found.connect(self._on_hint)
         names = player_names(session.game_class)
@@ -327,6 +328,12 @@ class GameView(QWidget):
         if self.session is not None:
             self.session.set_paused(not self.session.paused)
 
+    def leave_move_box(self) -> None:
+        """The focus goes from the move box to the board (or the list), where single keys
+        are shortcuts again."""
+        target = self.board if self.board is not None else self.moves.moves
+        target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
     def show_live(self) -> None:
         """Back to the current position (after looking back)."""
         if self._viewing is not None:
@@ -368,7 +375,7 @@ class GameView(QWidget):
             self.board.set_state(shown)
             self.board.set_last_move(last)
             self.board.set_interactive(False)
-            self.viewing_label.setText(f"Looking at move {self._viewing} of {len(history)} — press End to go back")
+            self.viewing_label.setText(self._viewing_text(self._viewing))
             self.viewing_label.show()
         names = player_names(session.game_class)
         mover = state.to_move()
@@ -408,6 +415,14 @@ class GameView(QWidget):
         self.moves.set_example(example)
         self.moves.box.setEnabled(session.can_human_move())
         self.status_changed.emit(session.status_text())
+
+    def _viewing_text(self, ply: int) -> str:
+        """Where the board is when looking back, in the move list's numbering."""
+        sheet = self.moves.moves
+        number = sheet.move_number_of(ply)
+        if number == 0:
+            return "Looking at the start position — press End to go back"
+        return f"Looking at move {number} of {sheet.move_count} — press End to go back"
 
     # ------------------------------------------------------------------ intents
     def _on_board_move(self, move: Any) -> None:

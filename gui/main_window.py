@@ -1,11 +1,13 @@
 """The main window: the start page and the game view, the menus and shortcuts, files,
 autosave and the engine dock.
 
-Shortcuts: Ctrl+N new game, Ctrl+O open, Ctrl+S save, Ctrl+Z undo, Ctrl+Y / Ctrl+Shift+Z
-redo, F flip, H hint, Space think/stop (step a paused computer), P pause/resume, Ctrl+C copy
-the position, Ctrl+Shift+C copy the game, Ctrl+V paste a position or a game, Escape back to
-the live position. Single keys never reach the board while the move box has the focus (the
-line edit takes printable keys first).
+Shortcuts are the menu actions' own (F1 lists them from the actions, so the list cannot
+drift): Ctrl+N new game, Ctrl+O open, Ctrl+S save, Ctrl+Z undo, Ctrl+Y / Ctrl+Shift+Z redo,
+Ctrl+E set up, F flip, H hint, Space think/stop, P pause/resume, Ctrl+C / Ctrl+Shift+C copy,
+Ctrl+V paste, Ctrl+Shift+D dark theme, Escape back to the live position. A shortcut with
+Ctrl, Alt or Meta works wherever the focus is: a text field of the window (the move box, a
+spin box) does not keep it for its own editing (``ShortcutKeeper``). Single keys are typed
+into the move box while it has the focus; Escape leaves the box, and then they act.
 
 Engine widgets (the panels helper's) plug in through ``add_engine_panel(widget, title)``
 (tabs of the "Engine" dock) and ``game_view.set_eval_bar(widget)``; they connect to
@@ -21,15 +23,18 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QFileDialog,
     QFrame,
     QLabel,
+    QAbstractSpinBox,
+    QLineEdit,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QScrollArea,
     QSizePolicy,
@@ -44,15 +49,16 @@ from ai.settings import SearchSettings
 from gui import autosave
 from gui.engine_bridge import EngineBridge
 from gui.dialogs.new_game import NewGameDialog, game_title
-from gui.gamefile import GameRecord, RecordError, default_extension, read_game, read_paste, write_game
+from gui.gamefile import GameRecord, RecordError, default_extension, read_game_file, read_paste, write_game
 from gui.game_view import GameView
 from gui.players import PlayerConfig
 from gui.session import DRAW, FIRST_WINS, SECOND_WINS, GameSession, named, result_text
-from gui.settings import Settings, data_dir
+from gui.settings import Settings, data_dir, stored_data_problems
 from gui.panels.engine_panel import EnginePanel
 from gui.panels.eval_bar import EvalBar
 from gui.panels.display import player_names
 from gui.panels.eval_graph import EvalGraph
+from gui.panels.move_list import record_movers, sheet_moves
 from gui.panels.features import FeaturesPanel
 from gui.panels.settings_panel import SettingsPanel
 from gui.start_page import StartPage
@@ -67,6 +73,44 @@ MAX_OPEN_BYTES = 5_000_000
 FILE_FILTERS = "Games (*.pgn *.pdn *.json);;Chess PGN (*.pgn);;Checkers PDN (*.pdn);;Plyground JSON (*.json);;All files (*)"
 ActionDef = tuple[str, str, Callable[[], object], Any]
 """A menu action: its name in ``actions_by_name``, its text, its slot and its shortcut(s)."""
+
+
+COMMAND_MODIFIERS = (
+    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
+)
+"""A key with one of these is a command, never text: the window's shortcut wins over a text
+field's own binding of it (QLineEdit keeps Ctrl+Z, Ctrl+E, Ctrl+Home … for editing)."""
+TEXT_FIELDS = (QLineEdit, QAbstractSpinBox)
+EXTRA_KEYS = (
+    ("← → ↑ ↓, Home, End", "step through the moves (move list)"),
+    ("Esc in the move box", "leave the box: single-key shortcuts act again"),
+)
+"""Keys that are no menu action, for the F1 list."""
+
+
+class ShortcutKeeper(QObject):
+    """An event filter for the window's text fields: a command key that is one of the
+    window's enabled actions goes to the action, not to the field, so Ctrl+Z takes back a
+    move even while the move box has the focus. Two keys stay the field's when it has
+    something to do with them: Ctrl+C with text selected copies that text, and Ctrl+V
+    pastes into the field when the clipboard holds no position or game (``wants_key``)."""
+
+    def __init__(self, actions: Callable[[], list[QAction]], wants_key: Callable[[QObject, QKeySequence], bool]) -> None:
+        super().__init__()
+        self._actions = actions
+        self._wants_key = wants_key
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+            if event.modifiers() & COMMAND_MODIFIERS:
+                pressed = QKeySequence(event.keyCombination())
+                for action in self._actions():
+                    if action.isEnabled() and any(pressed.matches(keys) == QKeySequence.SequenceMatch.ExactMatch for keys in action.shortcuts()):
+                        if self._wants_key(watched, pressed):
+                            return False
+                        event.ignore()  # not overridden: the shortcut map gives it to the action
+                        return True
+        return super().eventFilter(watched, event)
 
 
 def make_bridge() -> EngineBridge:
@@ -86,6 +130,12 @@ def result_score(result: str) -> Score | None:
     if result == DRAW:
         return Score(0.0, 0)
     return None
+
+
+def saved_moves(record: GameRecord) -> int:
+    """A saved game's length as its move list will number it."""
+    movers = record_movers(record.game, record.start, record.moves)
+    return len(record.moves) if movers is None else sheet_moves(movers, record.moves)
 
 
 def apply_theme(app: QApplication, name: str, board: str = DEFAULT_BOARD) -> Theme:
@@ -128,6 +178,8 @@ class MainWindow(QMainWindow):
         self.file_path: Path | None = None
         self._shut_down = False
         self._autosaved: tuple[int, str] | None = None
+        self._kept: tuple[int, str] | None = None
+        """The game's signature when it was last saved to or opened from ``file_path``."""
 
         self.stack = QStackedWidget()
         self.start_page = StartPage()
@@ -183,8 +235,19 @@ class MainWindow(QMainWindow):
 
         self.status_label = QLabel()
         self.status_label.setObjectName("statusLabel")
-        self.statusBar().addPermanentWidget(self.status_label, 1)
+        # A normal (not permanent) widget: the status bar hides it while a notice ("Saved
+        # game.pgn") shows, so the notice has the room instead of being painted under it.
+        self.statusBar().addWidget(self.status_label, 1)
         self._build_actions()
+        self.shortcut_keeper = ShortcutKeeper(self.actions, self._text_field_wants)
+        self.game_view.moves.box.installEventFilter(self.shortcut_keeper)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._on_focus_changed)
+        self.data_problems = stored_data_problems(self.settings, self.data_directory)
+        """What was found unusable at start-up (set aside; shown once, in one message)."""
+        if self.data_problems:
+            QTimer.singleShot(0, lambda: self.error_message("\n".join(self.data_problems)))
         self._refresh_continue()
         geometry = self.settings.window_geometry
         if geometry is None or not self.restoreGeometry(geometry):
@@ -258,7 +321,7 @@ class MainWindow(QMainWindow):
         self.actions_by_name["engine_dock"] = self.engine_dock.toggleViewAction()
         self.actions_by_name["engine_dock"].setText("&Engine panel")
         self.actions_by_name["engine_dock"].setShortcut(QKeySequence("Ctrl+Shift+E"))
-        self.actions_by_name["live"] = self._action("Back to the &live position", self.game_view.show_live, "Esc")
+        self.actions_by_name["live"] = self._action("Back to the &live position", self.back_to_live, "Esc")
         for name in ("flip", "dark", "engine_dock", "live"):
             view.addAction(self.actions_by_name[name])
         boards = view.addMenu("&Board colours")
@@ -295,6 +358,45 @@ class MainWindow(QMainWindow):
             self.actions_by_name[name].setEnabled(in_game)
         self.actions_by_name["setup"].setEnabled(in_game and self.game_view.can_set_up())
 
+    def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        """Every text field of this window that takes the focus lets the window's command
+        keys through (installing the filter again is a no-op)."""
+        if isinstance(new, TEXT_FIELDS) and new.window() is self:
+            new.installEventFilter(self.shortcut_keeper)
+
+    def _text_field_wants(self, field: QObject, pressed: QKeySequence) -> bool:
+        """Whether a text field keeps a command key of the window for itself: Ctrl+C with
+        text selected, Ctrl+V of text that is no position or game (a move to type)."""
+        if not isinstance(field, QLineEdit):
+            return False
+        if pressed.matches(QKeySequence(QKeySequence.StandardKey.Copy)) == QKeySequence.SequenceMatch.ExactMatch:
+            return field.hasSelectedText()
+        if pressed.matches(QKeySequence(QKeySequence.StandardKey.Paste)) == QKeySequence.SequenceMatch.ExactMatch:
+            try:
+                read_paste(QGuiApplication.clipboard().text(), self.session.game if self.session else None)
+            except RecordError:
+                return True
+        return False
+
+    def back_to_live(self) -> None:
+        """Escape: back to the live position, and out of the move box (where single keys
+        are text) so that F, H, Space and P act again."""
+        self.game_view.show_live()
+        if self.game_view.moves.box.hasFocus():
+            self.game_view.leave_move_box()
+
+    def shortcut_rows(self) -> list[tuple[str, str]]:
+        """The F1 list: every action with a shortcut, in menu order, then the keys that are
+        no action."""
+        rows: list[tuple[str, str]] = []
+        for menu in self.menuBar().actions():
+            submenu = menu.menu()
+            for action in submenu.actions() if isinstance(submenu, QMenu) else []:
+                texts = [keys.toString(QKeySequence.SequenceFormat.NativeText) for keys in action.shortcuts() if not keys.isEmpty()]
+                if texts:
+                    rows.append((", ".join(texts), action.text().replace("&", "").rstrip("…")))
+        return rows + list(EXTRA_KEYS)
+
     # ------------------------------------------------------------------ engine area
     def fit_engine_dock(self) -> None:
         """Give the engine dock about 30 % of the window's width; the board keeps the rest."""
@@ -319,6 +421,8 @@ class MainWindow(QMainWindow):
         self._loading_panels = True
         try:
             self.engine_panel.clear()
+            board = self.game_view.board  # moves named as the board labels them (backgammon's points)
+            self.engine_panel.set_move_namer(board.move_text, board.line_texts)
             self.eval_bar.set_game(game_class)
             self.eval_bar.set_side_colors(getattr(self.game_view.board, "side_colors", None))
             self.eval_graph.set_game(game_class)
@@ -359,9 +463,8 @@ class MainWindow(QMainWindow):
         if not state.is_terminal():
             self.features_panel.set_state(state)
         last = next((score for score in reversed(scores[: (len(scores) if shown is None else shown + 1)]) if score is not None), None)
-        if not session.is_thinking:
-            hint = session.hint_score() if shown is None else None
-            self.eval_bar.set_score(last if hint is None else hint)
+        if not session.is_thinking:  # the game's evaluation, never a hint's (display.is_game_evaluation)
+            self.eval_bar.set_score(last)
 
     def _on_move_for_panels(self, entry: Any) -> None:
         if entry.score is not None:
@@ -399,7 +502,8 @@ class MainWindow(QMainWindow):
         if session is None or not session.is_thinking or not getattr(iteration, "pv", None):
             return
         self.game_view.show_best_move(iteration.pv[0])
-        if getattr(iteration, "bound", "exact") == "exact":
+        is_playing = not session.is_finding_hint() and len(session.state.legal_moves()) > 1  # no advice, no forced reply
+        if getattr(iteration, "bound", "exact") == "exact" and is_playing:
             self.eval_bar.set_score(iteration.score)
 
     # ------------------------------------------------------------------ games
@@ -452,6 +556,7 @@ class MainWindow(QMainWindow):
             session.finish_from_record(record.result, record.reason)
         self.session = session
         self._autosaved = None
+        self._kept = None
         session.move_played.connect(lambda _entry: self.autosave())
         session.game_over.connect(self._on_game_over)
         session.state_changed.connect(self.autosave)
@@ -474,10 +579,12 @@ class MainWindow(QMainWindow):
     def begin_setup(self) -> bool:
         """Edit → Set up position: place pieces on the board (tic-tac-toe, checkers,
         chess, Othello)."""
-        if self.session is None or not self.game_view.begin_setup():
+        if self.session is None or not self.game_view.can_set_up():
             self.notify("This board has no set-up mode: paste a position instead (Ctrl+V)")
             return False
-        return True
+        if not self.may_replace_game("Setting up a position"):
+            return False
+        return self.game_view.begin_setup()
 
     def _on_setup_finished(self, state: Any) -> None:
         session = self.session
@@ -522,13 +629,31 @@ class MainWindow(QMainWindow):
         saved = autosave.load(self.data_directory)
         if saved is None or saved.clean_exit or saved.finished or not saved.record.moves:
             return
-        count = len(saved.record.moves)
+        count = saved_moves(saved.record)
         question = (
             f"Plyground stopped during your game of {game_title(saved.record.game)} "
             f"({count} move{'s' if count != 1 else ''}). Resume where it stopped?"
         )
         if self.ask(question):
             self.continue_last_game()
+
+    def _game_signature(self) -> tuple[int, str] | None:
+        """What a kept copy of the game is compared by: its length and result."""
+        return None if self.session is None else (len(self.session.history), self.session.result)
+
+    def may_replace_game(self, what: str) -> bool:
+        """Whether ``what`` (opening a file, a paste, a set-up) may replace the current game:
+        a finished game, one without moves, or one saved to a file since its last move goes
+        without a word; an unfinished one only if the player says yes (``ask``), since the
+        replacement cannot be taken back and the autosave then holds the new game."""
+        session = self.session
+        if session is None or session.is_over or not session.history or self._kept == self._game_signature():
+            return True
+        count = sheet_moves([entry.mover for entry in session.history], session.move_names())
+        return self.ask(
+            f"{what} ends your unfinished game of {game_title(session.game)} "
+            f"({count} move{'s' if count != 1 else ''}); it cannot be taken back. Go on?"
+        )
 
     def ask(self, question: str) -> bool:
         """A yes/no question (tests replace this)."""
@@ -541,7 +666,7 @@ class MainWindow(QMainWindow):
             self.start_page.set_continue(None)
             return
         record = saved.record
-        count = len(record.moves)
+        count = saved_moves(record)
         state = "finished" if saved.finished else "in progress"
         self.start_page.set_continue(f"{game_title(record.game)}, {count} move{'s' if count != 1 else ''}, {state}")
 
@@ -617,7 +742,8 @@ class MainWindow(QMainWindow):
             self.error_message(f"Could not save {path.name}: {getattr(error, 'strerror', None) or error}")
             return False
         self.file_path = path
-        self.notify(f"Saved {path.name}")
+        self._kept = self._game_signature()
+        self.notify(f"Saved {path.name} in {path.parent}")
         return True
 
     def open_file(self) -> bool:
@@ -629,22 +755,18 @@ class MainWindow(QMainWindow):
     def open_path(self, path: Path) -> bool:
         """Load the game in ``path``; a bad file leaves the current game untouched."""
         try:
-            if path.stat().st_size > MAX_OPEN_BYTES:
-                raise RecordError(f"{path.stat().st_size:,} bytes is far too big for a game file")
-            raw = path.read_bytes()
-            try:
-                text = raw.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                text = raw.decode("latin-1")
-            record = read_game(text, path.suffix)
+            record = read_game_file(path)  # size, encoding (BOMs, UTF-16) and format checked
         except OSError as error:
             self.error_message(f"Could not open {path.name}: {error.strerror or error}")
             return False
         except RecordError as error:
             self.error_message(f"{path.name} is not a game Plyground can read:\n{error}")
             return False
+        if not self.may_replace_game(f"Opening {path.name}"):
+            return False
         self.load_record(record)
         self.file_path = path
+        self._kept = self._game_signature()
         self.notify(f"Opened {path.name}")
         return True
 
@@ -674,6 +796,8 @@ class MainWindow(QMainWindow):
         except RecordError as error:
             self.error_message(f"Cannot paste this:\n{error}")
             return False
+        if not self.may_replace_game(f"Pasting a {'game' if record.moves else 'position'}"):
+            return False
         self.file_path = None
         self.load_record(record)
         self.notify(f"Pasted a {game_title(record.game)} {'game' if record.moves else 'position'}")
@@ -699,18 +823,14 @@ class MainWindow(QMainWindow):
             self.status_label.setText(text)
 
     def show_shortcuts(self) -> None:
-        rows = "".join(
-            f"<tr><td><b>{keys}</b></td><td>{what}</td></tr>"
-            for keys, what in (
-                ("Ctrl+N", "new game"), ("Ctrl+O / Ctrl+S", "open / save a game"),
-                ("Ctrl+Z", "take back"), ("Ctrl+Y, Ctrl+Shift+Z", "redo"), ("F", "flip the board"),
-                ("H", "hint: the engine's best move"), ("Space", "engine: move now / step / think"),
-                ("P", "pause or resume the computer"), ("← →, Home, End", "step through the moves (move list)"),
-                ("Esc", "back to the live position"), ("Ctrl+C / Ctrl+Shift+C", "copy the position / the game"),
-                ("Ctrl+V", "paste a position (FEN, PDN, Othello, gnubg id) or a game"),
-            )
-        )
-        QMessageBox.information(self, "Keyboard shortcuts", f"<table cellpadding=3>{rows}</table>")
+        """Help → Keyboard shortcuts (F1): the rows of ``shortcut_rows``, in a box that does
+        not block the event loop."""
+        rows = "".join(f"<tr><td><b>{keys}</b></td><td>{what}</td></tr>" for keys, what in self.shortcut_rows())
+        box = QMessageBox(QMessageBox.Icon.NoIcon, "Keyboard shortcuts", f"<table cellpadding=3>{rows}</table>",
+                          QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("shortcutsBox")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
 
     def show_about(self) -> None:
         """Help → About: version, licence notice and the bundled parts' licences (gui.about)."""

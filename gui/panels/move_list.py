@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from games import CHANCE
+from games import CHANCE, new_game
+from games.base import GameError
 from games.backgammon.notation import NO_DOUBLE
 
 SILENT_NAMES = frozenset({NO_DOUBLE})
@@ -88,6 +89,27 @@ def score_sheet(movers: Sequence[int], names: Sequence[str]) -> list[Cell]:
     return cells
 
 
+def sheet_moves(movers: Sequence[int], names: Sequence[str]) -> int:
+    """How many moves a game has, counted as its score sheet counts them (a row per move
+    number: White's and Black's halves are one move; backgammon's rolls and "roll" are
+    part of a turn). Every "N moves" the app shows is this number."""
+    return max((cell.row for cell in score_sheet(movers, names)), default=-1) + 1
+
+
+def record_movers(game: str, start: str | None, names: Sequence[str]) -> list[int] | None:
+    """Who made each move of a saved game (replayed from ``start``), or ``None`` when the
+    moves do not replay."""
+    try:
+        state = new_game(game, start or None)
+        movers = []
+        for name in names:
+            movers.append(state.to_move())
+            state.play(state.parse_move(name))
+    except (GameError, ValueError):
+        return None
+    return movers
+
+
 class MoveList(QTableWidget):
     """The score sheet; keys step through the game."""
 
@@ -128,6 +150,17 @@ class MoveList(QTableWidget):
     @property
     def total_plies(self) -> int:
         return self._total
+
+    @property
+    def move_count(self) -> int:
+        """The moves on the sheet (its rows)."""
+        return self.rowCount()
+
+    def move_number_of(self, ply: int) -> int:
+        """The sheet's move number (row) of the last written move at or before ``ply``;
+        0 at the start."""
+        rows = [row for cell_ply, (row, _column) in self._cells.items() if cell_ply <= ply]
+        return max(rows, default=-1) + 1
 
     def set_players(self, names: Sequence[str]) -> None:
         self.setHorizontalHeaderLabels(list(names))
@@ -262,6 +295,11 @@ class MovePanel(QWidget):
         text = self.box.text().strip()
         if text:
             self.move_entered.emit(text)
+
+    def clear_entry(self) -> None:
+        """An empty box without an error (a new game)."""
+        self.box.clear()
+        self.clear_error()
 
     def accept_move(self) -> None:
         """The typed move was played: empty the box."""

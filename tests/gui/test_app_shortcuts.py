@@ -1,0 +1,124 @@
+"""The window's shortcuts work wherever the focus is: real key presses on the focused move box
+reach every action with a Ctrl/Alt key; single keys are text in the box until Escape
+leaves it; F1 lists every action's keys (derived from the actions, so it cannot drift)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QApplication, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from gui.main_window import MainWindow
+from gui.players import HUMAN, PlayerConfig
+
+HUMANS = (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN))
+COMMAND_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
+
+
+@pytest.fixture
+def window(qtbot: QtBot, bridge: Any, data_directory: Path) -> Iterator[MainWindow]:
+    made = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False, seed=3)
+    qtbot.addWidget(made)
+    made.show()
+    qtbot.waitExposed(made)
+    made.activateWindow()
+    yield made
+    made.shutdown()
+
+
+def shortcut_actions(window: MainWindow) -> list[tuple[str, QAction, QKeySequence]]:
+    """Every (name, action, key) of the window's actions with a shortcut."""
+    return [(name, action, keys) for name, action in window.actions_by_name.items() for keys in action.shortcuts() if not keys.isEmpty()]
+
+
+def recorded(action: QAction) -> list[bool]:
+    """The action's own slot replaced by a recorder (no modal dialog opens in a test)."""
+    fired: list[bool] = []
+    action.triggered.disconnect()
+    action.triggered.connect(lambda *_: fired.append(True))
+    return fired
+
+
+def press(qtbot: QtBot, widget: Any, keys: QKeySequence) -> None:
+    combination = keys[0]
+    qtbot.keyClick(widget, combination.key(), combination.keyboardModifiers())
+
+
+def focus_box_after_a_typed_move(qtbot: QtBot, window: MainWindow) -> Any:
+    """A chess game with one move typed in the box, which keeps the focus (as after Return)."""
+    window.start_game("chess", HUMANS)
+    box = window.game_view.moves.box
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus, timeout=2_000)
+    qtbot.keyClicks(box, "e4")
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert window.session is not None and window.session.move_names() == ["e4"]
+    assert box.hasFocus()
+    return box
+
+
+def test_every_command_shortcut_works_in_the_focused_move_box(qtbot: QtBot, window: MainWindow) -> None:
+    box = focus_box_after_a_typed_move(qtbot, window)
+    QGuiApplication.clipboard().setText("4k3/8/8/8/8/8/8/4K3 w - - 0 1")  # Ctrl+V has a position to paste
+    commands = [(name, action, keys) for name, action, keys in shortcut_actions(window) if keys[0].keyboardModifiers() & COMMAND_MODIFIERS]
+    assert {"undo", "redo", "setup", "dark", "copy_position", "paste", "home", "new", "open", "save"} <= {name for name, _, _ in commands}
+    fired = {name: recorded(action) for name, action, _ in commands}
+    dead = []
+    for name, action, keys in commands:
+        assert action.isEnabled(), name
+        box.setFocus()
+        count = len(fired[name])
+        press(qtbot, box, keys)
+        if len(fired[name]) != count + 1:
+            dead.append(f"{keys.toString()} ({name})")
+    assert not dead, f"dead in the move box: {dead}"
+    assert box.text() == ""  # none of them edited the box
+
+
+def test_ctrl_z_takes_back_and_ctrl_e_sets_up_from_the_move_box(qtbot: QtBot, window: MainWindow) -> None:
+    box = focus_box_after_a_typed_move(qtbot, window)
+    qtbot.keyClick(box, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.session is not None and window.session.move_names() == []
+    qtbot.keyClick(box, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert window.session.move_names() == ["e4"]
+    window.ask = lambda _question: True  # type: ignore[method-assign]
+    box.setFocus()
+    qtbot.keyClick(box, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert window.game_view.is_setting_up()
+
+
+def test_single_keys_are_text_in_the_box_until_escape_leaves_it(qtbot: QtBot, window: MainWindow) -> None:
+    box = focus_box_after_a_typed_move(qtbot, window)
+    singles = [(name, action, keys) for name, action, keys in shortcut_actions(window)
+               if not keys[0].keyboardModifiers() & COMMAND_MODIFIERS and name != "live" and keys[0].key() != Qt.Key.Key_F1]
+    assert {"flip", "hint", "think", "pause"} <= {name for name, _, _ in singles}
+    fired = {name: recorded(action) for name, action, _ in singles}
+    for name, action, keys in singles:
+        box.setFocus()
+        press(qtbot, box, keys)
+        assert not fired[name], f"{keys.toString()} acted while typing a move"
+    assert len(box.text()) == len(singles)  # each went into the box as text
+    qtbot.keyClick(box, Qt.Key.Key_Escape)
+    assert not box.hasFocus()
+    for name, action, keys in singles:
+        focused = QApplication.focusWidget() or window
+        press(qtbot, focused, keys)
+        assert fired[name], f"{keys.toString()} ({name}) did nothing after Escape"
+
+
+def test_f1_lists_every_shortcut_of_the_menus(qtbot: QtBot, window: MainWindow) -> None:
+    window.start_game("chess", HUMANS)
+    qtbot.keyClick(window, Qt.Key.Key_F1)
+    box = window.findChild(QMessageBox, "shortcutsBox")
+    assert box is not None
+    text = box.text()
+    box.close()
+    for name, action, keys in shortcut_actions(window):
+        assert keys.toString(QKeySequence.SequenceFormat.NativeText) in text, f"{name} missing from F1's list"
+    assert "Ctrl+E" in text and "Ctrl+Shift+D" in text
