@@ -48,8 +48,10 @@ game, so pasting a FEN while playing Othello switches to chess.
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from games import GAME_NAMES, get_game
 from games.base import GameError, GameState
@@ -76,15 +78,80 @@ __all__ = [
     "GameRecord",
     "PastedPosition",
     "RecordError",
+    "decode_game_text",
     "default_extension",
     "evaluation_from_token",
     "evaluation_token",
     "one_line",
     "read_game",
+    "read_game_file",
     "read_paste",
     "read_position",
     "write_game",
 ]
+
+
+# --------------------------------------------------------------------------- files
+MAX_FILE_BYTES = 5_000_000
+"""A game file bigger than this is not a game (as ``MAX_FILE_CHARS`` for text)."""
+BACKGROUND_BYTES = 200_000
+"""A file bigger than this is read off the GUI thread: the worst 5 MB file of comments takes
+a few seconds to check even in linear time, and a game of 1,000 moves is a few kB."""
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16 LE, whose mark begins the same
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+SNIFF_BYTES = 4096
+"""How much of a file without a byte-order mark is looked at to tell UTF-16 by its zeros."""
+
+
+def decode_game_text(raw: bytes) -> str:
+    """The text of a game file's bytes: a byte-order mark decides (UTF-8, UTF-16, UTF-32;
+    Windows tools write UTF-16 with one); without one, text whose every other byte is zero
+    is UTF-16 (ASCII moves and tags in two bytes each); then UTF-8, then Windows-1252
+    (ChessBase and older tools), then Latin-1 (which reads any bytes).
+    ``RecordError`` when the mark's encoding does not fit the bytes."""
+    for mark, encoding in _BOMS:
+        if raw.startswith(mark):
+            return _decode(raw[len(mark):], encoding)
+    head = raw[:SNIFF_BYTES]
+    if len(head) >= 2 and head.count(0) * 4 >= len(head):
+        even_zeros, odd_zeros = head[0::2].count(0), head[1::2].count(0)
+        if odd_zeros > 2 * even_zeros:
+            return _decode(raw, "utf-16-le")
+        if even_zeros > 2 * odd_zeros:
+            return _decode(raw, "utf-16-be")
+    for encoding in ("utf-8", "cp1252"):
+        try:
+            return raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return raw.decode("latin-1")
+
+
+def _decode(raw: bytes, encoding: str) -> str:
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError as error:
+        raise RecordError(f"the file looks like {encoding.upper()} text, but byte {error.start:,} is not") from None
+
+
+def read_game_file(path: Path) -> GameRecord:
+    """The game in the file ``path`` (its size checked before it is read, its encoding
+    found by ``decode_game_text``, its format by its extension and content). ``OSError``
+    when it cannot be read, ``RecordError`` when it is no game. Pure work with no Qt: may
+    run on any thread (the window reads files over ``BACKGROUND_BYTES`` off the GUI one)."""
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise RecordError(f"{size:,} bytes is far too big for a game file")
+    with open(path, "rb") as file:
+        raw = file.read(MAX_FILE_BYTES + 1)  # a file that grew, or a device that never ends
+    if len(raw) > MAX_FILE_BYTES:
+        raise RecordError(f"more than {MAX_FILE_BYTES:,} bytes is far too big for a game file")
+    return read_game(decode_game_text(raw), path.suffix)
 
 
 # --------------------------------------------------------------------------- positions

@@ -237,6 +237,10 @@ class Settings:
         applies, and ``check`` reports it."""
         return self._engine_entry()[0]
 
+    @engine_settings.setter
+    def engine_settings(self, value: SearchSettings) -> None:
+        self._store.setValue("engine/settings", json.dumps(dataclasses.asdict(value)))
+
     def _engine_entry(self) -> tuple[SearchSettings, list[str]]:
         data, problem = self._json_entry("engine/settings")
         default = default_engine_settings()
@@ -289,8 +293,4 @@ class Settings:
             problems.append(f"Settings: engine values ignored, the defaults apply ({one_line(shown, 300)}).")
             self.engine_settings = settings
         return problems
-
-    @engine_settings.setter
-    def engine_settings(self, value: SearchSettings) -> None:
-        self._store.setValue("engine/settings", json.dumps(dataclasses.asdict(value)))
 

@@ -194,3 +194,10 @@ def test_pasting_a_game_that_went_on_past_a_claimable_draw_keeps_it_playable(win
     session = window.session
     assert session is not None and len(session.move_names()) in (3, 10) and not session.is_over
     assert session.play_text("d4" if len(session.move_names()) == 10 else "Kc7") is None
+
+
+def test_the_window_opens_a_utf16_game_file(window: Any, tmp_path: Path) -> None:
+    path = tmp_path / "windows.pgn"
+    path.write_bytes('[White "Müller"]\n\n1. e4 e5 *\n'.encode("utf-16"))
+    assert window.open_path(path), window.last_error
+    assert window.session is not None and window.session.move_names() == ["e4", "e5"]

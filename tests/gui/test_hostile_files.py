@@ -4,9 +4,11 @@ and reading is linear in the text's length (a 5 MB file is allowed in)."""
 
 from __future__ import annotations
 
+import codecs
 import io
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import chess.pgn
 import pytest
@@ -14,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.records import MAX_FILE_CHARS
-from gui.gamefile import GameRecord, RecordError, read_game, read_paste
+from gui.gamefile import GameRecord, RecordError, read_game, read_game_file, read_paste
 
 MESSAGE_LIMIT = 300
 """A reading error is one line a person reads: never the hostile text itself."""
@@ -166,3 +168,25 @@ def test_reading_grows_linearly_with_the_text(shape: str) -> None:
     print(f"\n{shape:28s} {small:>9,} chars: {small_time:.3f} s   {large:>9,} chars: {large_time:.3f} s")
     assert large_time < 24 * small_time + 0.1, (small_time, large_time)
     assert len(make(MAX_FILE_CHARS)) > 0
+
+
+GAME_WITH_ACCENTS = '[Event "Café"]\n[White "Müller"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 *\n'
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "cp1252", "latin-1"])
+def test_a_game_file_in_any_common_encoding_reads_the_same(tmp_path: Path, encoding: str) -> None:
+    path = tmp_path / "game.pgn"
+    path.write_bytes(GAME_WITH_ACCENTS.encode(encoding))
+    record = read_game_file(path)
+    assert record.players[0] == "Müller" and record.moves == ["e4", "e5", "Nf3"]
+
+
+def test_a_file_that_never_ends_is_refused_after_the_limit(tmp_path: Path) -> None:
+    with pytest.raises(RecordError) as caught:
+        read_game_file(Path("/dev/zero"))
+    assert_one_line(str(caught.value))
+    broken = tmp_path / "broken.pgn"
+    broken.write_bytes(codecs.BOM_UTF16_LE + b"\x00\xd8")  # a lone surrogate after the mark
+    with pytest.raises(RecordError) as caught:
+        read_game_file(broken)
+    assert_one_line(str(caught.value))
