@@ -45,9 +45,14 @@ def move_text(root: GameState, move: Any) -> str:
 
 def line_text(root: GameState, moves: Sequence[Any]) -> str:
     """A principal variation played from ``root``, in the game's notation."""
-    if not moves:
+    return joined_line(root.line_names(moves) if moves else [])
+
+
+def joined_line(names: Sequence[str]) -> str:
+    """Move names as one line: two spaces between them, `` | `` when a name has spaces of
+    its own (a backgammon turn)."""
+    if not names:
         return NO_VALUE
-    names = root.line_names(moves)
     separator = " | " if any(" " in name for name in names) else MOVE_SEPARATOR
     return separator.join(names)
 

@@ -11,7 +11,7 @@ Connect it to an ``EngineBridge`` with ``connect_bridge`` (or call the ``on_*`` 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal, Slot
@@ -37,6 +37,10 @@ from gui.dialogs.new_game import game_title
 from gui.panels import display
 
 Index = QModelIndex | QPersistentModelIndex
+MoveNamer = Callable[[GameState, Any], str]
+"""Names a move played from a state (the board's ``move_text``)."""
+LineNamer = Callable[[GameState, Sequence[Any]], list[str]]
+"""Names a line of moves played from a state, one name a move (the board's ``line_texts``)."""
 ALIGN_NUMBER = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 ALIGN_TEXT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
@@ -342,6 +346,10 @@ class EnginePanel(QWidget):
         """The player whose view the root moves' values are (the side to move at the root)."""
         self._current_depth: int | None = None
         """The depth the "Searching" line speaks of (``None``: no search running)."""
+        self._after_move: tuple[Any, GameState] | None = None
+        """The root move last reported with a roll, and the position after it."""
+        self._move_namer: MoveNamer | None = None
+        self._line_namer: LineNamer | None = None
         self._shown_game: type[GameState] | None = None
         """The game whose numbers the labels show (``None``: dashes)."""
         self._best_move: object | None = None
@@ -423,6 +431,22 @@ class EnginePanel(QWidget):
         layout.addWidget(self.tabs, 1)
 
     # ------------------------------------------------------------------ wiring
+    def set_move_namer(self, move_text: MoveNamer | None, line_texts: LineNamer | None = None) -> None:
+        """Name moves as the board labels them (``board.move_text`` / ``board.line_texts``:
+        backgammon's points in the numbering the board shows); ``None``: the game's notation."""
+        self._move_namer = move_text
+        self._line_namer = line_texts
+
+    def _move_text(self, root: GameState, move: Any) -> str:
+        if move is None or self._move_namer is None:
+            return display.move_text(root, move)
+        return self._move_namer(root, move)
+
+    def _line_text(self, root: GameState, moves: Sequence[Any]) -> str:
+        if not moves or self._line_namer is None:
+            return display.line_text(root, moves)
+        return display.joined_line(self._line_namer(root, moves))
+
     def connect_bridge(self, bridge: EngineBridge) -> None:
         bridge.search_started.connect(self.on_search_started)
         bridge.iteration_received.connect(self.on_iteration)
@@ -527,7 +551,7 @@ class EnginePanel(QWidget):
         self._set_stale(False)
         if is_exact or self._last_score is None:
             self._last_score = event.score
-        line = display.line_text(info.root, event.pv)
+        line = self._line_text(info.root, event.pv)
         self.score_label.setText(display.score_text(event.score, game, event.bound))
         if is_exact:
             self._exact_line = line
@@ -562,13 +586,12 @@ class EnginePanel(QWidget):
             self._show_root_moves(event.root_moves)
         self._keep_game_over()
 
-    @staticmethod
-    def _fail_note(root: GameState, event: Iteration) -> str:
+    def _fail_note(self, root: GameState, event: Iteration) -> str:
         """An aspiration fail's row in the table: ``Rd1: fails high, re-searching`` (high or
         low for the side to move, whose search it is; the score column has the bound)."""
         note = f"{'fails high' if event.bound == 'lower' else 'fails low'}, re-searching"
         if event.pv:
-            return f"{display.move_text(root, event.pv[0])}: {note}"
+            return f"{self._move_text(root, event.pv[0])}: {note}"
         return note[:1].upper() + note[1:]
 
     def _fail_line(self, root: GameState, event: Iteration) -> str:
@@ -576,7 +599,7 @@ class EnginePanel(QWidget):
         a fail high, that line if it starts with the new move, else the new move alone."""
         before = self._exact_line
         if event.pv:
-            first = display.move_text(root, event.pv[0])
+            first = self._move_text(root, event.pv[0])
             if before.startswith(first + display.MOVE_SEPARATOR) or before.startswith(first + " | "):
                 return before
             return f"{first} …"
@@ -602,10 +625,10 @@ class EnginePanel(QWidget):
         is_cut = event.stopped and mover != CHANCE and info.settings.algorithm != "mcts"
         if is_cut:
             depth, bound = last.depth + 1, "lower" if event.score.view == mover else "upper"
-            note = f"{display.move_text(info.root, event.best_move)}: the best move so far, depth cut short"
+            note = f"{self._move_text(info.root, event.best_move)}: the best move so far, depth cut short"
         else:
             depth, bound = event.depth, "exact"
-            note = display.line_text(info.root, event.pv)
+            note = self._line_text(info.root, event.pv)
         seldepth = max(event.seldepth, depth)
         self.iterations.append(
             (
@@ -637,15 +660,27 @@ class EnginePanel(QWidget):
     @Slot(object)
     def on_current_move(self, event: CurrentMove) -> None:
         """The root move (or, before the dice, the roll) being searched, its place in the
-        root's order and the depth: ``24/18 13/11 (3/12), depth 2``."""
+        root's order, the roll searched under it (the expectimax family) and the depth:
+        ``24/18 13/11 (3/12), roll 6-5 (2/21), depth 3``."""
         info = self._info
         if info is None or event.search_id != info.search_id:
             return
         self._current_depth = event.depth
-        name = display.move_text(info.root, event.move)
+        text = f"{self._move_text(info.root, event.move)} ({event.number}/{event.total})"
+        if event.roll is not None:  # the expectimax family: the roll searched under the move
+            text += f", roll {self._move_text(self._after(event.move), event.roll)} ({event.roll_number}/{event.roll_total})"
         current = self.stat_labels["current"]
-        current.setText(f"{name} ({event.number}/{event.total}), depth {event.depth}")
+        current.setText(f"{text}, depth {event.depth}")
         current.setToolTip(current.text())
+
+    def _after(self, move: Any) -> GameState:
+        """The root after ``move`` (it names the rolls searched under the move), made once a
+        move: the search reports each of its rolls."""
+        info = self._info
+        assert info is not None
+        if self._after_move is None or self._after_move[0] != move:
+            self._after_move = (move, info.root.result(move))
+        return self._after_move[1]
 
     @Slot(object)
     def on_finished(self, event: Finished) -> None:
@@ -660,9 +695,9 @@ class EnginePanel(QWidget):
         depth, seldepth, bound = self._answer_row(info, event)
         self.score_label.setText(display.score_text(event.score, game, bound))
         if event.pv:
-            self.pv_label.setText(display.line_text(info.root, event.pv))
+            self.pv_label.setText(self._line_text(info.root, event.pv))
         elif event.best_move is not None:
-            self.pv_label.setText(display.move_text(info.root, event.best_move))
+            self.pv_label.setText(self._move_text(info.root, event.best_move))
         self._show_counters(event.nodes, event.nps, event.time, None, depth, seldepth)
         if not self.iterations.rows:  # nothing searched depth by depth (a book move, a known
             for key in ("tt", "cutoffs", "first_cut", "ebf"):  # answer): the last search's
@@ -681,13 +716,13 @@ class EnginePanel(QWidget):
         if info.root.to_move() == CHANCE:  # nothing to choose before the dice: a value
             what = "Value before the roll"
         elif event.book:  # nothing searched: the score is the position's static evaluation
-            what, how = f"Book move {display.move_text(info.root, event.best_move)}", "static evaluation"
+            what, how = f"Book move {self._move_text(info.root, event.best_move)}", "static evaluation"
         elif event.forced:
-            what, how = f"Known answer {display.move_text(info.root, event.best_move)}", "no search needed"
+            what, how = f"Known answer {self._move_text(info.root, event.best_move)}", "no search needed"
         elif event.only_move:  # one legal move: played at once, its score a static evaluation
-            what, how = f"Only move {display.move_text(info.root, event.best_move)}", "no search needed"
+            what, how = f"Only move {self._move_text(info.root, event.best_move)}", "no search needed"
         else:
-            what = f"Best move {display.move_text(info.root, event.best_move)}"
+            what = f"Best move {self._move_text(info.root, event.best_move)}"
         if event.book or event.forced or event.only_move:
             status = f"{what} ({how})"
         else:
@@ -744,6 +779,7 @@ class EnginePanel(QWidget):
     def _clear_current(self) -> None:
         """Nothing is being searched."""
         self._current_depth = None
+        self._after_move = None
         self.stat_labels["current"].setText(display.NO_VALUE)
         self.stat_labels["current"].setToolTip("")
 
@@ -791,7 +827,7 @@ class EnginePanel(QWidget):
             else:
                 share = display.NO_VALUE
             visits = display.count_text(stat.visits) if total else display.NO_VALUE
-            rows.append((display.move_text(root, stat.move), visits, share, f"{stat.value:+.3f}"))
+            rows.append((self._move_text(root, stat.move), visits, share, f"{stat.value:+.3f}"))
         self.root_moves.replace(rows)
         # MCTS's value of a move is its playouts' mean result (-1 loss .. +1 win), not a score
         # on the headline's scale: the header says which it is.

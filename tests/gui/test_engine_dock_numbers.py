@@ -205,3 +205,40 @@ def test_a_chance_root_names_the_roll_searched(qtbot: QtBot) -> None:
     roll = state.chance_outcomes()[2][0]
     panel.on_current_move(CurrentMove(1, depth=1, move=roll, number=3, total=len(state.chance_outcomes())))
     assert panel.stat_labels["current"].text().startswith(state.move_name(roll))
+
+
+def test_a_backgammon_search_names_the_move_and_the_roll(qtbot: QtBot) -> None:
+    """Below a decision root the chance family searches each root play under every roll of
+    the reply: the line names both, as the search reports them."""
+    state = new_game("backgammon")
+    state.play(state.chance_outcomes()[0][0])  # the opening roll: the starter plays it
+    settings, limits = SearchSettings(algorithm="star2", book=False), Limits(depth=2)
+    events: list[Any] = []
+    search(state, settings, limits, on_event=events.append, search_id=1)
+    with_rolls = [event for event in events if isinstance(event, CurrentMove) and event.roll is not None]
+    assert with_rolls
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    panel.on_search_started(SearchInfo(1, state.copy(), settings, limits))
+    for event in with_rolls[:: max(1, len(with_rolls) // 20)]:
+        panel.on_current_move(event)
+        text = panel.stat_labels["current"].text()
+        after = state.copy()
+        after.play(event.move)
+        assert text.startswith(f"{state.move_name(event.move)} ({event.number}/{event.total})"), text
+        assert f"roll {after.move_name(event.roll)} ({event.roll_number}/{event.roll_total})" in text, text
+        assert text.endswith(f"depth {event.depth}")
+
+
+def test_the_panel_names_moves_as_the_board_labels_them(qtbot: QtBot, window: Any) -> None:
+    """Backgammon's plays beside the board are in the numbering the board shows: the engine
+    panel asks the board, as the move list does."""
+    computer = PlayerConfig(kind=COMPUTER, strength="depth", depth=1, algorithm="star2").for_game("backgammon")
+    session = window.start_game("backgammon", (PlayerConfig(kind=HUMAN), computer), manual_dice=False)
+    qtbot.waitUntil(lambda: any(entry.mover == 1 for entry in session.history) and not session.is_thinking, timeout=30_000)
+    played = next(index for index, entry in enumerate(session.history) if entry.mover == 1)
+    before = session.state_at(played)
+    board = window.game_view.board
+    named = board.move_text(before, session.history[played].move)
+    assert named != before.move_name(session.history[played].move)  # X's move, O at the bottom
+    assert window.engine_panel.status_label.text().startswith(f"Best move {named} ")
