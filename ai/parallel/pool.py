@@ -723,6 +723,11 @@ class EnginePool:
         else:
             main = search.parts[search.main].finished
             finished = main if main is not None else answered[0]
+            last = search.last_iteration
+            if died and last is not None and last.depth > finished.depth:
+                # The main search died and a helper answered, from a shallower search than
+                # the one already shown: the deeper completed iteration answers.
+                return self._answer_from_last_iteration(search, died)
             if search.mode == "smp":
                 finished = dataclasses.replace(finished, stats=_summed_stats(answered))
         elapsed = max(finished.time, 1e-9)

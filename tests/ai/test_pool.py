@@ -445,6 +445,33 @@ def test_a_search_whose_answering_worker_dies_answers_with_its_last_iteration(
     assert answer(two_workers, request("tictactoe", depth=2)).error is None  # the replacements work
 
 
+@LINUX_ONLY
+def test_a_helper_answering_for_a_dead_main_search_is_never_shallower_than_what_was_shown(
+    two_workers: EnginePool,
+) -> None:
+    """Lazy SMP: the main search's worker dies, a helper goes on; asked to answer, the
+    search gives the deeper of the helper's answer and the last iteration already shown."""
+    main_pid = two_workers.worker_pids[0]  # the first idle worker takes part 0, the main search
+    collector = Collector()
+    killed = threading.Event()
+
+    def kill_the_main_search(event: SearchEvent) -> None:
+        collector(event)
+        done = [item for item in collector.events if isinstance(item, Iteration) and item.pv]
+        if len(done) >= 3 and not killed.is_set():
+            os.kill(main_pid, signal.SIGKILL)
+            killed.set()
+
+    two_workers.clear_table()
+    search_id = two_workers.submit(request("chess"), kill_the_main_search)  # threads=2, no limit
+    assert killed.wait(WAIT) and wait_gone(main_pid)
+    two_workers.move_now(search_id)
+    finished = collector.next_of(Finished)
+    last = [event for event in collector.events if isinstance(event, Iteration) and event.pv][-1]
+    assert finished.error is None and finished.best_move in games.new_game("chess").legal_moves()
+    assert finished.depth >= last.depth
+
+
 LEAKING_SCRIPT = "from ai.parallel.segment import Segment; print(Segment.create(4096).name)"
 """A program that makes a segment and ends without freeing it, as one killed would."""
 
