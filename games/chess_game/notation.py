@@ -40,6 +40,7 @@ NEGATIVE_NUMBER = re.compile(r"-0*[1-9][0-9]*")
 """FEN counters: ASCII digits only (``str.isdigit`` also takes ``²``, which ``int`` refuses)."""
 NULL_MOVE_WORDS = frozenset({"--", "0000", "Z0", "@@@@"})
 PROMOTION_LETTERS = "qrbn"
+PROMOTION_PIECES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 CASTLING_SIDES = {chess.H1: "K", chess.A1: "Q", chess.H8: "k", chess.A8: "q"}
 KING_HOMES = {chess.WHITE: chess.E1, chess.BLACK: chess.E8}
 
@@ -281,6 +282,9 @@ def _why_not_san(board: chess.Board, san: str) -> str:
     if match is None:
         return "no legal move is written like that"
     piece_type, from_mask, target = _san_origins(match)
+    promotion = _promotion_problem(piece_type, target, chess.PIECE_SYMBOLS.index(match.group(5)[-1].lower()) if match.group(5) else None, board.turn)
+    if promotion:
+        return promotion
     if piece_type == chess.PAWN and not match.group(2):  # a pawn push stays on its file
         from_mask &= chess.BB_FILES[chess.square_file(target)]
     return _why_not_piece(board, bare, piece_type, from_mask, target, is_capture="x" in bare)
@@ -295,6 +299,9 @@ def why_not_move(board: chess.Board, move: chess.Move) -> str:
         return f"{name} is empty"
     if piece.color != board.turn:
         return f"the piece on {name} is not {side}'s: it is a {COLOR_NAMES[piece.color]} {chess.piece_name(piece.piece_type)}"
+    promotion = _promotion_problem(piece.piece_type, move.to_square, move.promotion, board.turn)
+    if promotion:
+        return promotion
     if piece.piece_type == chess.KING and move.from_square == KING_HOMES[board.turn]:
         to_file = chess.square_file(move.to_square)
         if chess.square_rank(move.to_square) == chess.square_rank(move.from_square) and to_file in (0, 2, 6, 7):
@@ -307,6 +314,21 @@ def why_not_move(board: chess.Board, move: chess.Move) -> str:
         move.to_square,
         is_capture=board.piece_at(move.to_square) is not None,
     )
+
+
+def _promotion_problem(piece_type: chess.PieceType, target: chess.Square, promotion: chess.PieceType | None, turn: chess.Color) -> str:
+    """Why a move's promotion part is impossible whatever the position: only a pawn
+    reaching the last rank promotes, and only to a queen, rook, bishop or knight; "" when
+    the promotion part is fine (or there is none)."""
+    if promotion is None:
+        return ""
+    if piece_type != chess.PAWN:
+        return f"only a pawn promotes, and a {chess.piece_name(piece_type)} is no pawn"
+    if chess.square_rank(target) != (7 if turn == chess.WHITE else 0):
+        return f"a pawn promotes only on the last rank, and {chess.SQUARE_NAMES[target]} is not on it"
+    if promotion not in PROMOTION_PIECES:
+        return f"a pawn promotes to a queen, rook, bishop or knight, never to a {chess.piece_name(promotion)}"
+    return ""
 
 
 def _why_not_piece(
