@@ -145,3 +145,77 @@ def test_uci_own_book_option(books_on: None) -> None:
     assert engine.settings.book and " depth 0 " in last_info and " nodes 0 " in last_info  # nothing searched
     engine.handle("setoption name OwnBook value maybe")
     assert "OwnBook must be true or false" in output.getvalue().splitlines()[-1]
+
+
+def reachable_book() -> dict[int, list[chess.polyglot.Entry]]:
+    """Every position of the shipped book reached from the start by any line that stays in the
+    book (its own moves, and any move into a position it has: the common openings it answers)
+    -> its entries, each checked to be a legal move there."""
+    reached: dict[int, list[chess.polyglot.Entry]] = {}
+    with chess.polyglot.open_reader(shipped_path()) as reader:
+        frontier = [chess.Board()]
+        while frontier:
+            board = frontier.pop()
+            key = chess.polyglot.zobrist_hash(board)
+            entries = list(reader.find_all(board))
+            if key in reached or not entries:
+                continue
+            reached[key] = entries
+            for entry in entries:
+                assert entry.move in board.legal_moves, f"{entry.move} in {board.fen()}"
+            for move in board.legal_moves:
+                child = board.copy()
+                child.push(move)
+                frontier.append(child)
+    return reached
+
+
+def test_every_book_entry_is_a_legal_move_of_a_position_the_book_reaches() -> None:
+    """No entry belongs to a position outside the book's tree (so every entry was checked for
+    legality above, in the position it belongs to)."""
+    reached = reachable_book()
+    assert set(book.parse(shipped_path().read_bytes())) == set(reached)
+    assert len(reached) >= 60  # a book, not a handful of moves
+
+
+def test_the_book_answers_common_first_moves() -> None:
+    """The openings people play first are in the book even where our engine would not play
+    them (1.e4 d5 is not its own choice), so the engine answers them from it."""
+    for line in ("e4", "d4", "c4", "Nf3", "e4 d5", "e4 c6", "d4 f5", "e4 d5 exd5"):
+        assert ChessState.from_board(after(*line.split())).book_moves(), line
+
+
+def test_the_scandinavian_book_move_is_not_bf5() -> None:
+    """After 1.e4 d5 2.exd5, 2...Bf5 gives White +0.91 (Stockfish, depth 20) against +0.63
+    for 2...Qxd5: a deep enough analysis does not make it the book's top move."""
+    moves = ChessState.from_board(after("e4", "d5", "exd5")).book_moves()
+    assert moves, "the Scandinavian is in the book"
+    top_move = max(moves, key=lambda entry: entry[1])[0]
+    assert top_move != chess.Move.from_uci("c8f5")
+
+
+BOOK_CHECK_DEPTH = 20
+"""The deeper search that checks the book (built at depth 18 by bench/chess_book.py)."""
+BOOK_CHECK_MARGIN_CP = 50.0
+"""A top move may lose this much against the deeper search's best: twice the builder's
+25 cp margin, room for the deeper search's own verdict moving between near-equal moves."""
+
+
+@pytest.mark.slow
+def test_every_top_move_holds_up_in_a_deeper_search() -> None:
+    """Each book position's top move scores within ``BOOK_CHECK_MARGIN_CP`` of the best by our
+    compiled search at ``BOOK_CHECK_DEPTH`` (bench/chess_book_check.py prints the same table,
+    and Stockfish's)."""
+    pytest.importorskip("games.chess_game._search")
+    from bench.chess_book_check import NativeChecker, book_positions
+
+    checker = NativeChecker(BOOK_CHECK_DEPTH)
+    failures = []
+    for position in book_positions(shipped_path()):
+        verdict = checker.verdict(position)
+        if not verdict.agrees(BOOK_CHECK_MARGIN_CP):
+            board = position.board
+            failures.append(
+                f"{' '.join(position.line)}: {board.san(position.top_move)} loses {verdict.loss:.0f} cp to {board.san(verdict.best_move)}"
+            )
+    assert failures == []
