@@ -7,8 +7,9 @@ from __future__ import annotations
 import codecs
 import io
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import chess.pgn
 import pytest
@@ -190,3 +191,34 @@ def test_a_file_that_never_ends_is_refused_after_the_limit(tmp_path: Path) -> No
     with pytest.raises(RecordError) as caught:
         read_game_file(broken)
     assert_one_line(str(caught.value))
+
+
+@pytest.fixture
+def window(qtbot: Any, bridge: Any, data_directory: Path) -> Iterator[Any]:
+    from gui.main_window import MainWindow
+
+    made = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False, seed=3)
+    made.ask = lambda question: True  # type: ignore[method-assign]
+    qtbot.addWidget(made)
+    yield made
+    made.shutdown()
+
+
+def test_hostile_files_and_pastes_leave_the_game_and_its_autosave_untouched(window: Any, tmp_path: Path, data_directory: Path) -> None:
+    from gui.players import HUMAN, PlayerConfig
+
+    session = window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)))
+    assert session.play_text("d4") is None and session.play_text("d5") is None
+    autosaved = (data_directory / "autosave.json").read_bytes()
+    for number, (name, text) in enumerate(HOSTILE.items()):
+        path = tmp_path / f"hostile-{number}.{['pgn', 'pdn', 'json'][number % 3]}"
+        path.write_text(text, encoding="utf-8", errors="surrogateescape")
+        window.last_error = ""
+        assert not window.open_path(path), name
+        header, _, reason = window.last_error.partition("\n")
+        assert path.name in header and reason and "\n" not in reason and len(reason) <= MESSAGE_LIMIT + 40, name
+        window.last_error = ""
+        assert not window.paste_text(text), name
+        assert window.last_error and "Traceback" not in window.last_error
+        assert window.session is session and session.move_names() == ["d4", "d5"], name
+    assert (data_directory / "autosave.json").read_bytes() == autosaved
