@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections.abc import Iterator
 
 import pytest
@@ -90,3 +91,30 @@ def test_the_first_search_of_a_new_pool_has_all_of_its_time(qtbot: QtBot, bridge
     assert finished.depth >= 1, finished
     assert state.move_name(finished.best_move) == "Ra1#"
     assert finished.score.win_in_plies is not None and finished.score.outcome > 0
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="waits on pidfds")
+@pytest.mark.parametrize("algorithm", ["native", "pvs"])
+def test_a_dead_worker_still_gives_the_app_a_move_and_says_why(qtbot: QtBot, bridge: EngineBridge, algorithm: str) -> None:
+    """Every worker killed while the computer thinks: the app still gets a move, the last
+    iteration it showed, and ``fault`` says what happened (not an engine error)."""
+    if algorithm == "native" and get_game("chess").NATIVE_SEARCH is None:
+        pytest.skip("the compiled chess search is not built")
+    state = get_game("chess").from_text("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    iterations: list[object] = []
+    bridge.iteration_received.connect(iterations.append)
+    failures: list[str] = []
+    bridge.search_failed.connect(failures.append)
+    bridge.start_search(state, SearchSettings(algorithm=algorithm, threads=THREADS, book=False), Limits(time=120.0))
+    qtbot.waitUntil(lambda: len(iterations) >= 2, timeout=SPAWN_TIMEOUT_MS)
+    pool = bridge.pool
+    assert pool is not None
+    victims = list(getattr(pool, "worker_pids", ()))
+    with qtbot.waitSignal(bridge.search_finished, timeout=SPAWN_TIMEOUT_MS) as answer:
+        for pid in victims:
+            os.kill(pid, signal.SIGKILL)
+    finished = answer.args[0]
+    shown = [event for event in iterations if getattr(event, "pv", ())]
+    assert failures == [] and finished.error is None
+    assert finished.best_move == shown[-1].pv[0] and finished.best_move in state.legal_moves()  # type: ignore[attr-defined]
+    assert finished.fault is not None and "killed by signal 9" in finished.fault
