@@ -439,6 +439,13 @@ def test_star1_and_star2_equal_expectiminimax_at_two_plies_where_gammons_count(p
     assert_same_values(BackgammonState.from_text(position), 2)
 
 
+@pytest.mark.slow
+def test_star1_and_star2_equal_expectiminimax_at_two_plies_on_many_positions() -> None:
+    """The same check on a dozen random mid-game positions (about a minute)."""
+    for state in backgammon_positions(12, seed=29, cube=False):
+        assert_same_values(state, 2)
+
+
 def test_two_plies_keep_the_value_of_a_closed_out_position() -> None:
     """X to play 2-2 with two O checkers closed out: every O roll dances, so the 2-ply
     value is the 1-ply value seen after O's dance. A leaf misread there (the network alone
