@@ -541,6 +541,11 @@ class BackgammonBoard(BoardWidget):
             return format_play(state.boards[mover], state.boards[1 - mover], move, numbering)
         return state.move_name(move)
 
+    def history_texts(self, start: GameState, moves: Sequence[Any], names: Sequence[str] | None = None) -> list[str]:
+        """The game's moves renamed in the board's numbering (the game's own ``names`` are in
+        each mover's, so they are not used)."""
+        return self.line_texts(start, moves)
+
     # -------------------------------------------------- where things are (widget coords)
     def bottom_player(self) -> Player:
         return O if self._flipped else X

@@ -382,8 +382,12 @@ class BoardWidget(QWidget):
             position.play(move)
         return names
 
-    def history_texts(self, start: GameState, moves: Sequence[Any]) -> list[str]:
-        """A game played from ``start`` (chance outcomes included), one name per move."""
+    def history_texts(self, start: GameState, moves: Sequence[Any], names: Sequence[str] | None = None) -> list[str]:
+        """A game played from ``start`` (chance outcomes included), one name per move.
+        ``names``, the game's own names of the moves, are the answer of a board whose
+        labels do not turn with it (nothing is replayed then)."""
+        if names is not None and len(names) == len(moves):
+            return list(names)
         return self.line_texts(start, moves)
 
     # -------------------------------------------------------------------- edit

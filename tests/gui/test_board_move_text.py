@@ -142,3 +142,4 @@ def test_the_opponents_numbering_is_each_point_counted_from_the_other_side() -> 
 def _is_count(text: str, match: re.Match[str]) -> bool:
     """Whether the number matched is a checker count ``(2)``, not a point."""
     return match.start() > 0 and text[match.start() - 1] == "("
+
