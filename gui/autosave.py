@@ -183,8 +183,8 @@ def _players(extra: dict[str, object], game: str) -> tuple[tuple[PlayerConfig, P
         return default, "the sides saved with it are not a pair"
     try:
         return (PlayerConfig.from_dict(sides[0]).for_game(game), PlayerConfig.from_dict(sides[1]).for_game(game)), ""
-    except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as error:
-        return default, f"the sides saved with it cannot be read ({type(error).__name__})"
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
+        return default, "the sides saved with it cannot be read"
 
 
 def keep_aside(path: Path) -> Path | None:

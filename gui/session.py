@@ -235,6 +235,9 @@ class GameSession(QObject):
             return f"{names[mover]} ({side.describe()}) is thinking…"
         if side.is_computer and self.paused:
             return f"{names[mover]} to move (computer, paused: press Space to step)"
+        claim = self.claimable_draw()
+        if claim:  # the offer stays in sight while it stands
+            return f"{names[mover]} to move — {claim}: a draw may be claimed, or play on"
         return f"{names[mover]} to move"
 
     # ------------------------------------------------------------------ commands
@@ -395,8 +398,6 @@ class GameSession(QObject):
             score = None if evaluation is None else score_from_text(evaluation, self.game_class, self._state.to_move())
             self.history.append(PlayedMove(move, canonical, mover, evaluation, score, went_on))
         self._claim_open = isinstance(self._state, DrawClaims) and bool(names) and self._state.claimable_draw() != ""
-        if self._claim_open:
-            self.notice.emit(f"{capitalised(self.claimable_draw())}: a draw may be claimed, or play on")
         self._changed()
         self._schedule_advance()
 

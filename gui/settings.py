@@ -213,8 +213,8 @@ class Settings:
             return default, "not a pair of sides"
         try:
             return (PlayerConfig.from_dict(data[0]).for_game(game), PlayerConfig.from_dict(data[1]).for_game(game)), ""
-        except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as error:
-            return default, f"a side cannot be read ({type(error).__name__})"
+        except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
+            return default, "a side cannot be read"
 
     def set_players(self, game: str, players: tuple[PlayerConfig, PlayerConfig]) -> None:
         self._store.setValue(f"games/{game}/players", json.dumps([side.to_dict() for side in players]))
