@@ -2,11 +2,15 @@
 and strength (a named level 1-10, a fixed depth, or seconds per move).
 
 The algorithms offered are those ``ai.search.ALGORITHMS`` says can play the game (those
-that handle chance for backgammon), the game's default first.
+that handle chance for backgammon), the game's default first. A fixed depth shows what it
+costs (``ai.levels.plan_depth`` at the game's start position): the expected time of a move,
+and when the depth cannot finish within the time cap, the depth that is searched instead.
+The dialog is always as tall as what it shows (a game without dice has no dice row).
 """
 
 from __future__ import annotations
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -18,14 +22,15 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QRadioButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from ai.levels import LEVELS
-from games import GAME_NAMES, get_game
+from ai.levels import LEVELS, DepthPlan, plan_depth
+from games import GAME_NAMES, get_game, new_game
 from gui.players import ALGORITHM_LABELS, COMPUTER, HUMAN, PlayerConfig, algorithms_for
 from gui.panels.display import player_names
 
@@ -43,8 +48,40 @@ def game_title(name: str) -> str:
     return GAME_TITLES.get(name, name.capitalize())
 
 
+DURATION_STEPS = ((60.0, 1.0, "s"), (2 * 3600.0, 60.0, "min"), (2 * 86400.0, 3600.0, "h"), (2 * 365 * 86400.0, 86400.0, "days"))
+"""(below this many seconds, count in units of, unit name) for ``duration_text``."""
+
+
+def duration_text(seconds: float) -> str:
+    """An expected time to an order of magnitude: ``0.3 s``, ``4 min``, ``36 h``, ``more
+    than a year``."""
+    if seconds < 0.1:
+        return "under 0.1 s"
+    for below, unit, name in DURATION_STEPS:
+        if seconds < below:
+            value = seconds / unit
+            return f"{value:.1f} {name}" if value < 10 and name == "s" else f"{value:.0f} {name}"
+    return "more than a year"
+
+
+def depth_note(plan: DepthPlan) -> str:
+    """What a typed depth costs, in one or two lines for the dialog."""
+    if plan.expected_seconds is None:
+        return f"No time estimate for this algorithm; a move stops after {plan.time_cap:g} s at most."
+    if not plan.is_capped:
+        return f"About {duration_text(plan.expected_seconds)} a move."
+    wanted = duration_text(plan.requested_seconds) if plan.requested_seconds is not None else "too long"
+    return (
+        f"Depth {plan.requested} would take about {wanted} a move: depth {plan.depth} is searched "
+        f"(about {duration_text(plan.expected_seconds)}, at most {plan.time_cap:g} s)."
+    )
+
+
 class SideEditor(QGroupBox):
     """One side: Human or Computer, and the computer's algorithm and strength."""
+
+    shown_changed = Signal()
+    """Human/Computer or the kind of strength changed (the dialog's notes follow)."""
 
     def __init__(self, player_name: str, parent: QWidget | None = None) -> None:
         super().__init__(player_name, parent)
@@ -69,6 +106,9 @@ class SideEditor(QGroupBox):
         self.seconds.setRange(0.1, 600.0)
         self.seconds.setDecimals(1)
         self.seconds.setSuffix(" s")
+        self.depth_note = QLabel()
+        self.depth_note.setObjectName("depthNote")
+        self.depth_note.setWordWrap(True)
         kind_row = QHBoxLayout()
         kind_row.addWidget(self.human)
         kind_row.addWidget(self.computer)
@@ -79,11 +119,27 @@ class SideEditor(QGroupBox):
         form.addRow("Strength", self.strength)
         form.addRow("Level", self.level)
         form.addRow("Depth", self.depth_box)
+        form.addRow(self.depth_note)
         form.addRow("Time", self.seconds)
         self.setLayout(form)
         self._form = form
         self.human.toggled.connect(self._update_enabled)
         self.strength.currentIndexChanged.connect(self._update_enabled)
+        self.algorithm.currentIndexChanged.connect(self._update_depth_note)
+        self.depth_box.valueChanged.connect(self._update_depth_note)
+
+    def plan(self) -> DepthPlan:
+        """What the depth chosen will search, at the game's start position."""
+        algorithm = self.algorithm.currentData() or algorithms_for(self._game)[0]
+        return plan_depth(new_game(self._game), algorithm, self.depth_box.value())
+
+    def uses_levels(self) -> bool:
+        return self.computer.isChecked() and self.strength.currentData() == "level"
+
+    def _update_depth_note(self) -> None:
+        shown = self.computer.isChecked() and self.strength.currentData() == "depth"
+        self.depth_note.setText(depth_note(self.plan()) if shown else "")
+        self.depth_note.setVisible(shown)
 
     def set_game(self, game: str) -> None:
         self._game = game
@@ -128,6 +184,8 @@ class SideEditor(QGroupBox):
             label = self._form.labelForField(widget)
             if label is not None:
                 label.setVisible(shown)
+        self._update_depth_note()
+        self.shown_changed.emit()
 
 
 class NewGameDialog(QDialog):
@@ -167,6 +225,9 @@ class NewGameDialog(QDialog):
         layout.addWidget(self.manual_dice)
         layout.addWidget(self.hint)
         layout.addWidget(buttons)
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetFixedSize)  # as tall as what it shows
+        for side in self.sides:
+            side.shown_changed.connect(self._update_hint)
         self._current = ""
         self.game.currentIndexChanged.connect(self._on_game_changed)
         self.game.setCurrentIndex(max(0, self.game.findData(game)))
@@ -184,6 +245,11 @@ class NewGameDialog(QDialog):
             side.set_game(name)
             side.set_config(defaults[index])
         self.manual_dice.setVisible(game_class.HAS_CHANCE)
+        self._update_hint()
+
+    def _update_hint(self) -> None:
+        """The note on levels only when a side plays by level."""
+        self.hint.setVisible(any(side.uses_levels() for side in self.sides))
 
     def choice(self) -> tuple[str, tuple[PlayerConfig, PlayerConfig], bool]:
         """The game, its two sides, and whether the player enters the dice."""

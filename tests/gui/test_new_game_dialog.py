@@ -7,7 +7,7 @@ from pytestqt.qtbot import QtBot
 
 from ai.search import ALGORITHMS
 from games import get_game
-from gui.dialogs.new_game import NewGameDialog
+from gui.dialogs.new_game import NewGameDialog, SideEditor, duration_text
 from gui.players import COMPUTER, HUMAN, PlayerConfig
 
 
@@ -37,3 +37,63 @@ def test_the_dialog_offers_what_each_game_can_use_and_returns_the_sides(qtbot: Q
     dialog.game.setCurrentIndex(dialog.game.findData("chess"))
     assert dialog.choice()[1] == sides["chess"]
     assert dialog.sides[0].config().kind == HUMAN
+
+
+def choose(side: SideEditor, *, strength: str, algorithm: str | None = None, depth: int | None = None) -> None:
+    side.computer.setChecked(True)
+    side.strength.setCurrentIndex(side.strength.findData(strength))
+    if algorithm is not None:
+        side.algorithm.setCurrentIndex(side.algorithm.findData(algorithm))
+    if depth is not None:
+        side.depth_box.setValue(depth)
+
+
+def test_the_levels_note_shows_only_when_a_side_plays_by_level(qtbot: QtBot) -> None:
+    dialog = NewGameDialog("chess", {"chess": (PlayerConfig(), PlayerConfig(kind=COMPUTER, strength="depth", depth=3))})
+    qtbot.addWidget(dialog)
+    dialog.show()
+    white, black = dialog.sides
+    assert not dialog.hint.isVisibleTo(dialog)  # a human and a depth
+    choose(black, strength="time")
+    assert not dialog.hint.isVisibleTo(dialog)
+    choose(black, strength="level")
+    assert dialog.hint.isVisibleTo(dialog)
+    black.human.setChecked(True)
+    assert not dialog.hint.isVisibleTo(dialog)
+
+
+def test_the_dialog_is_as_tall_as_the_game_it_shows(qtbot: QtBot) -> None:
+    dialog = NewGameDialog("chess", {})
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    height = dialog.height()
+    dialog.game.setCurrentIndex(dialog.game.findData("backgammon"))
+    qtbot.waitUntil(lambda: dialog.height() > height)  # the dice row
+    dialog.game.setCurrentIndex(dialog.game.findData("chess"))
+    qtbot.waitUntil(lambda: dialog.height() == height)
+
+
+def test_a_depth_shows_its_expected_time_and_a_cap(qtbot: QtBot) -> None:
+    dialog = NewGameDialog("backgammon", {})
+    qtbot.addWidget(dialog)
+    dialog.show()
+    side = dialog.sides[1]
+    choose(side, strength="depth", algorithm="expectiminimax", depth=4)
+    plan = side.plan()
+    assert plan.is_capped  # four plies of expectiminimax take hours
+    note = side.depth_note.text()
+    assert side.depth_note.isVisibleTo(dialog)
+    assert "Depth 4 would take" in note and f"depth {plan.depth} is searched" in note
+    dialog.game.setCurrentIndex(dialog.game.findData("chess"))
+    choose(side, strength="depth", algorithm="pvs", depth=2)
+    assert not side.plan().is_capped
+    assert side.depth_note.text().startswith("About ") and "a move" in side.depth_note.text()
+    choose(side, strength="level")
+    assert not side.depth_note.isVisibleTo(dialog)
+
+
+def test_durations_read_as_orders_of_magnitude() -> None:
+    assert duration_text(0.01) == "under 0.1 s" and duration_text(0.34) == "0.3 s" and duration_text(45) == "45 s"
+    assert duration_text(200) == "3 min" and duration_text(126_000) == "35 h" and duration_text(2e7) == "231 days"
+    assert duration_text(1e12) == "more than a year"
