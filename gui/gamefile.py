@@ -174,8 +174,8 @@ def read_position(text: str, preferred: str | None = None) -> PastedPosition:
     for name in order:
         try:
             state = get_game(name).from_text(cleaned)
-        except (GameError, ValueError, RecursionError, OverflowError) as error:
-            reasons[name] = str(error)
+        except (ValueError, RecursionError, OverflowError, TypeError, KeyError, IndexError) as error:  # GameError too
+            reasons[name] = str(error) or type(error).__name__  # a game's reader failing on hostile text is a reason, not a crash
             continue
         return PastedPosition(name, state)
     first = order[0]
