@@ -347,7 +347,7 @@ class EnginePanel(QWidget):
         self._current_depth: int | None = None
         """The depth the "Searching" line speaks of (``None``: no search running)."""
         self._after_move: tuple[Any, GameState] | None = None
-        """The root move last reported with a roll, and the position after it."""
+        """The root move last reported with a roll, and the chance node its rolls come from."""
         self._move_namer: MoveNamer | None = None
         self._line_namer: LineNamer | None = None
         self._shown_game: type[GameState] | None = None
@@ -668,18 +668,27 @@ class EnginePanel(QWidget):
         self._current_depth = event.depth
         text = f"{self._move_text(info.root, event.move)} ({event.number}/{event.total})"
         if event.roll is not None:  # the expectimax family: the roll searched under the move
-            text += f", roll {self._move_text(self._after(event.move), event.roll)} ({event.roll_number}/{event.roll_total})"
+            text += f", roll {self._move_text(self._rolled_from(event.move, event.roll), event.roll)} ({event.roll_number}/{event.roll_total})"
         current = self.stat_labels["current"]
         current.setText(f"{text}, depth {event.depth}")
         current.setToolTip(current.text())
 
-    def _after(self, move: Any) -> GameState:
-        """The root after ``move`` (it names the rolls searched under the move), made once a
-        move: the search reports each of its rolls."""
+    def _rolled_from(self, move: Any, roll: Any) -> GameState:
+        """The chance node under root move ``move`` where ``roll`` is thrown, which names it:
+        the position after the move, or (a decision comes first: backgammon's cube) the one
+        after the decision that leads to the dice. Found once a move: the search reports
+        each of its rolls in turn."""
         info = self._info
         assert info is not None
         if self._after_move is None or self._after_move[0] != move:
-            self._after_move = (move, info.root.result(move))
+            after = info.root.result(move)
+            if after.to_move() != CHANCE and not after.is_terminal():
+                for decision in after.legal_moves():
+                    child = after.result(decision)
+                    if child.to_move() == CHANCE and any(outcome == roll for outcome, _ in child.chance_outcomes()):
+                        after = child
+                        break
+            self._after_move = (move, after)
         return self._after_move[1]
 
     @Slot(object)

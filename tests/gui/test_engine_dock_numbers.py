@@ -223,10 +223,9 @@ def test_a_backgammon_search_names_the_move_and_the_roll(qtbot: QtBot) -> None:
     for event in with_rolls[:: max(1, len(with_rolls) // 20)]:
         panel.on_current_move(event)
         text = panel.stat_labels["current"].text()
-        after = state.copy()
-        after.play(event.move)
         assert text.startswith(f"{state.move_name(event.move)} ({event.number}/{event.total})"), text
-        assert f"roll {after.move_name(event.roll)} ({event.roll_number}/{event.roll_total})" in text, text
+        high, low = max(event.roll), min(event.roll)  # as the move list writes a roll: "6-5"
+        assert f"roll {high}-{low} ({event.roll_number}/{event.roll_total})" in text, text
         assert text.endswith(f"depth {event.depth}")
 
 
