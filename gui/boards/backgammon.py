@@ -67,8 +67,7 @@ from games.backgammon.state import (
 )
 from games.base import GameState, Player
 from games.backgammon.turn import TurnBuilder
-from gui.boards.base import MIN_TEXT_PIXELS, MOTION_MS, BoardWidget
-from gui.boards.base import text_font as board_font
+from gui.boards.base import MIN_TEXT_PIXELS, MOTION_MS, BoardWidget, text_font
 from gui.theme import Theme
 
 # --------------------------------------------------------------------- geometry
@@ -726,7 +725,7 @@ class BackgammonBoard(BoardWidget):
 
     @staticmethod
     def _button_font(unit: float) -> QFont:
-        return board_font(0.38 * unit, bold=True)
+        return text_font(0.38 * unit, bold=True)
 
     def _buttons(self, geometry: _Geometry) -> list[_Button]:
         return self._middle_row(geometry)[1]
@@ -749,7 +748,7 @@ class BackgammonBoard(BoardWidget):
         unit = geometry.unit
         die = 0.85 * unit
         spacing = 0.25 * unit
-        metrics = QFontMetricsF(board_font(PICKER_LABEL * unit))
+        metrics = QFontMetricsF(text_font(PICKER_LABEL * unit))
         label = max(2.0 * unit, max(metrics.horizontalAdvance(text) for text in self._picker_rows()) + 0.4 * unit)
         title = QFontMetricsF(self._picker_title_font(unit)).horizontalAdvance(self._picker_title())
         width = max(label + 6 * die + 5 * spacing + 0.8 * unit, title + 1.6 * unit)  # the title beside the close box
@@ -773,7 +772,7 @@ class BackgammonBoard(BoardWidget):
 
     @staticmethod
     def _picker_title_font(unit: float) -> QFont:
-        return board_font(0.42 * unit, bold=True)
+        return text_font(0.42 * unit, bold=True)
 
     def _pick_die(self, row: int, face: int) -> None:
         self._picked[row] = face
@@ -1053,7 +1052,7 @@ class BackgammonBoard(BoardWidget):
     def _number_font(unit: float) -> QFont:
         """The point numbers' font: bold while "24" leaves a quarter of a point free, then
         regular, then narrowed, so neighbouring numbers never run together on a small board."""
-        font = board_font(0.36 * unit, bold=True)
+        font = text_font(0.36 * unit, bold=True)
         for bold, stretch in NUMBER_FONT_FALLBACKS:
             font.setBold(bold)
             font.setStretch(stretch)
@@ -1216,7 +1215,7 @@ class BackgammonBoard(BoardWidget):
         painter.drawEllipse(centre, 0.66 * radius, 0.66 * radius)
 
     def _draw_count(self, painter: QPainter, centre: QPointF, radius: float, player: Player, count: int) -> None:
-        painter.setFont(board_font(0.95 * radius, bold=True))
+        painter.setFont(text_font(0.95 * radius, bold=True))
         painter.setPen(QColor(self._colours.checker_text[player]))
         box = QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius)
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, str(count))
@@ -1273,7 +1272,7 @@ class BackgammonBoard(BoardWidget):
     def _cube_font(unit: float, face: int) -> QFont:
         digits = len(str(face))
         size = 0.5 if digits <= 2 else 0.36 if digits <= 3 else 0.27
-        return board_font(size * unit, bold=True)
+        return text_font(size * unit, bold=True)
 
     def _paint_cube(self, painter: QPainter, geometry: _Geometry) -> None:
         state = self._shown
@@ -1378,7 +1377,7 @@ class BackgammonBoard(BoardWidget):
             self._draw_checker(painter, marker, radius, player)
             x = marker.x() + 0.5 * unit
             is_deciding = decider == player
-            painter.setFont(board_font(0.42 * unit, bold=True))
+            painter.setFont(text_font(0.42 * unit, bold=True))
             painter.setPen(QColor(colours.label_text))
             name = self._player_names[player]
             name_rect = QRectF(x, band.top(), 4.5 * unit, band.height())
@@ -1386,8 +1385,8 @@ class BackgammonBoard(BoardWidget):
             name_width = painter.fontMetrics().horizontalAdvance(name)
             details_left = x + name_width + 0.45 * unit
             status = self._status_text(player) if is_deciding or state.phase == GAME_OVER else ""
-            status_font = board_font(0.38 * unit, bold=is_deciding)
-            details_font = board_font(0.38 * unit)
+            status_font = text_font(0.38 * unit, bold=is_deciding)
+            details_font = text_font(0.38 * unit)
             # On a narrow board the status keeps its words and the details give way:
             # first the checkers off, then the roll before the steps entered.
             room = band.right() - 0.4 * unit - details_left - 0.6 * unit
@@ -1562,7 +1561,7 @@ class BackgammonBoard(BoardWidget):
         roller = self._shown.player
         for row, rects in enumerate(rows):
             owner = (O if row == 0 else X) if opening else roller
-            painter.setFont(board_font(PICKER_LABEL * unit))
+            painter.setFont(text_font(PICKER_LABEL * unit))
             painter.setPen(QColor(colours.button_text))
             painter.drawText(
                 QRectF(panel.left() + 0.4 * unit, rects[0].top(), rects[0].left() - panel.left(), rects[0].height()),
