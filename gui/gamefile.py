@@ -85,6 +85,7 @@ __all__ = [
     "one_line",
     "read_game",
     "read_game_file",
+    "try_read_game_file",
     "read_paste",
     "read_position",
     "write_game",
@@ -152,6 +153,15 @@ def read_game_file(path: Path) -> GameRecord:
     if len(raw) > MAX_FILE_BYTES:
         raise RecordError(f"more than {MAX_FILE_BYTES:,} bytes is far too big for a game file")
     return read_game(decode_game_text(raw), path.suffix)
+
+
+def try_read_game_file(path: Path) -> GameRecord | OSError | RecordError:
+    """``read_game_file``'s game or its error as a value: what a reading thread hands
+    back to the GUI thread."""
+    try:
+        return read_game_file(path)
+    except (OSError, RecordError) as error:
+        return error
 
 
 # --------------------------------------------------------------------------- positions

@@ -204,7 +204,7 @@ def window(qtbot: Any, bridge: Any, data_directory: Path) -> Iterator[Any]:
     made.shutdown()
 
 
-def test_hostile_files_and_pastes_leave_the_game_and_its_autosave_untouched(window: Any, tmp_path: Path, data_directory: Path) -> None:
+def test_hostile_files_and_pastes_leave_the_game_and_its_autosave_untouched(qtbot: Any, window: Any, tmp_path: Path, data_directory: Path) -> None:
     from gui.players import HUMAN, PlayerConfig
 
     session = window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)))
@@ -214,7 +214,8 @@ def test_hostile_files_and_pastes_leave_the_game_and_its_autosave_untouched(wind
         path = tmp_path / f"hostile-{number}.{['pgn', 'pdn', 'json'][number % 3]}"
         path.write_text(text, encoding="utf-8", errors="surrogateescape")
         window.last_error = ""
-        assert not window.open_path(path), name
+        window.open_path(path)  # a large one is read in the background: its error comes later
+        qtbot.waitUntil(lambda: bool(window.last_error), timeout=60_000)
         header, _, reason = window.last_error.partition("\n")
         assert path.name in header and reason and "\n" not in reason and len(reason) <= MESSAGE_LIMIT + 40, name
         window.last_error = ""
@@ -222,3 +223,34 @@ def test_hostile_files_and_pastes_leave_the_game_and_its_autosave_untouched(wind
         assert window.last_error and "Traceback" not in window.last_error
         assert window.session is session and session.move_names() == ["d4", "d5"], name
     assert (data_directory / "autosave.json").read_bytes() == autosaved
+
+
+def test_a_large_file_is_read_off_the_gui_thread(qtbot: Any, window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    import gui.main_window
+    from gui.gamefile import BACKGROUND_BYTES, try_read_game_file
+
+    readers: list[threading.Thread] = []
+
+    def spy(path: Path) -> object:
+        readers.append(threading.current_thread())
+        return try_read_game_file(path)
+
+    monkeypatch.setattr(gui.main_window, "try_read_game_file", spy)
+    path = tmp_path / "commented.pgn"
+    path.write_text("1. e4 { [%eval 0.20] } " + "{ a long note } " * (BACKGROUND_BYTES // 10) + "e5 2. Nf3 *", encoding="utf-8")
+    small = tmp_path / "small.pgn"
+    small.write_text("1. d4 d5 *", encoding="utf-8")
+    assert window.open_path(small) and readers[-1] is threading.main_thread()
+    before = window.session
+    assert window.open_path(path)  # being read: the window goes on meanwhile
+    qtbot.waitUntil(lambda: window.session is not before, timeout=60_000)
+    assert readers[-1] is not threading.main_thread()
+    assert window.session.move_names() == ["e4", "e5", "Nf3"] and window.file_path == path
+    bad = tmp_path / "bad.pgn"
+    bad.write_text("1. e4 " + "{" * BACKGROUND_BYTES, encoding="utf-8")
+    window.last_error = ""
+    assert window.open_path(bad)
+    qtbot.waitUntil(lambda: bool(window.last_error), timeout=60_000)
+    assert "bad.pgn" in window.last_error and window.session.move_names() == ["e4", "e5", "Nf3"]
