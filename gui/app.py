@@ -64,8 +64,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "plyground COMMAND --help says more.",
     )
     parser.add_argument("--self-test", action="store_true", help="play a few moves of every game through the app, check, exit")
-    parser.add_argument("--timeout", type=float, default=120.0, help="self-test watchdog in seconds (default 120)")
-    parser.add_argument("--screenshot", metavar="PNG", help="with --self-test: save the window at the end")
+    from gui.selftest import screenshot_argument, timeout_argument  # checked here: one line, exit 2
+
+    parser.add_argument("--timeout", type=timeout_argument, default=120.0, help="self-test watchdog in seconds (default 120)")
+    parser.add_argument("--screenshot", type=screenshot_argument, metavar="PNG", help="with --self-test: save the window at the end")
     parser.add_argument("--smoke-test", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--workers", type=int, default=None, help="engine worker processes (default: the settings, all cores)")
     return parser.parse_args(list(argv))

@@ -6,12 +6,15 @@ lets the computer answer through the session, the bridge and the engine pool, an
 what the window shows: the board's picture is not blank, the move list holds the moves,
 take-back works. The start page is checked too. A watchdog ends a stuck run.
 
-Exit status: 0 passed; 1 a check failed (one line on stderr says which); 3 the watchdog.
-The run uses a temporary data directory, never the user's settings or autosave.
+Exit status: 0 passed; 1 a check failed (one line on stderr says which), or the app was
+asked to quit (SIGTERM, SIGINT) before every check ran; 3 the watchdog. Only a run that
+made every check passes. The run uses a temporary data directory, never the user's
+settings or autosave.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -33,14 +36,43 @@ EXIT_FAILED = 1
 EXIT_TIMEOUT = 3
 HUMAN_MOVES = 3
 """Moves the human side makes in each game (each answered by the computer)."""
+MAX_TIMEOUT = (2**31 - 1) / 1000
+"""The longest watchdog, in seconds: a Qt timer's interval is a 32-bit count of ms (24.8 days)."""
 STEP_TIMEOUT = 60.0
 """Seconds one computer answer may take before the check fails."""
+QUITTING = -1
+"""What ``QEventLoop.exec`` returns when the application is already quitting."""
 AVOID_FIRST = ("double", "drop", "resign")
 """Moves the self-test's human avoids when it has a choice (they would end the game)."""
 
 
 class SelfTestFailure(Exception):
     """A check failed; the message is the one line printed."""
+
+
+class SelfTestStopped(SelfTestFailure):
+    """The application was asked to quit (a signal) while the self-test ran."""
+
+
+def check_timeout(seconds: float) -> float:
+    """``seconds`` when it can be a watchdog: positive, finite, and at most ``MAX_TIMEOUT``
+    (``ValueError`` otherwise: a NaN or infinite watchdog never fires)."""
+    if not 0 < seconds <= MAX_TIMEOUT:  # nan fails both comparisons
+        raise ValueError(f"the self-test timeout must be more than 0 and at most {MAX_TIMEOUT:.0f} s, not {seconds:g}")
+    return seconds
+
+
+def check_screenshot(path: str) -> str:
+    """``path`` when a PNG can be written there (its folder exists), else ``ValueError``:
+    a screenshot that cannot be saved is found before the run, not silently after it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise ValueError(f"{path!r} is a folder; name a PNG file")
+    if not os.path.isdir(folder):
+        raise ValueError(f"cannot save {path!r}: the folder {folder!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"cannot save {path!r}: the folder {folder!r} cannot be written")
+    return path
 
 
 def isolate_data() -> None:
@@ -62,15 +94,34 @@ def is_blank(image: QImage, samples: int = 24) -> bool:
     return len(colours) < 3
 
 
+def timeout_argument(text: str) -> float:
+    """The app's ``--timeout`` option (argparse type): a number ``check_timeout`` accepts."""
+    try:
+        return check_timeout(float(text))
+    except ValueError as error:
+        message = str(error) if "timeout" in str(error) else f"{text[:40]!r} is not a number"
+        raise argparse.ArgumentTypeError(message) from None
+
+
+def screenshot_argument(text: str) -> str:
+    """The app's ``--screenshot`` option (argparse type): a file ``check_screenshot`` accepts."""
+    try:
+        return check_screenshot(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 class SelfTest:
     """Drives the window from the event loop (``run`` is started by a zero timer)."""
 
     def __init__(self, window: Any, *, timeout: float = 120.0, screenshot: str | None = None, quick: bool = False) -> None:
         self.window = window
-        self.timeout = timeout
-        self.screenshot = screenshot
+        self.timeout = check_timeout(timeout)
+        self.screenshot = check_screenshot(screenshot) if screenshot else None
         self.quick = quick
         self.failure: str | None = None
+        self.completed = False
+        """Whether every check ran (a run stopped by a signal never passes)."""
         self.timed_out = False
         self.started = time.monotonic()
         self.watchdog = QTimer()
@@ -87,8 +138,9 @@ class SelfTest:
                 for game in GAME_NAMES:
                     self.check_game(game)
                 self.check_workers()
-            if self.screenshot:
-                self.window.grab().save(self.screenshot)
+            if self.screenshot and not self.window.grab().save(self.screenshot):
+                raise SelfTestFailure(f"the screenshot could not be saved to {self.screenshot!r}")
+            self.completed = True
         except SelfTestFailure as failure:
             self.failure = str(failure)
         except Exception as error:  # noqa: BLE001 - any crash is a failed self-test, said in one line
@@ -104,15 +156,24 @@ class SelfTest:
         if self.failure is not None:
             print(f"plyground: self-test failed: {self.failure}", file=sys.stderr)
             return EXIT_FAILED
+        if not self.completed:  # the event loop ended before the run did (a signal)
+            print(f"plyground: self-test failed: {self.stopped_text()}", file=sys.stderr)
+            return EXIT_FAILED
         elapsed = time.monotonic() - self.started
         print(f"plyground: self-test passed in {elapsed:.1f} s: {'; '.join(self.report)}")
         return EXIT_OK
+
+    def stopped_text(self) -> str:
+        done = "; ".join(self.report) or "nothing"
+        return f"stopped before it finished (the app was asked to quit); checked: {done}"
 
     def _on_watchdog(self) -> None:
         self.timed_out = True
 
     def wait_until(self, condition: Callable[[], bool], seconds: float, what: str) -> None:
-        """Run the event loop until ``condition`` holds; fail after ``seconds``."""
+        """Run the event loop until ``condition`` holds; fail after ``seconds``, or at once
+        when the application is quitting (a signal asked it to): Qt then ends every event
+        loop, and a new one returns at once with -1, which would spin to the deadline."""
         deadline = time.monotonic() + seconds
         loop = QEventLoop()
         while not condition():
@@ -121,7 +182,8 @@ class SelfTest:
             if time.monotonic() > deadline:
                 raise SelfTestFailure(f"{what}: not within {seconds:g} s")
             QTimer.singleShot(20, loop.quit)
-            loop.exec()
+            if loop.exec() == QUITTING:
+                raise SelfTestStopped(self.stopped_text())
 
     # ------------------------------------------------------------------ checks
     def check_start_page(self) -> None:
