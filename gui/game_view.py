@@ -8,6 +8,7 @@ graph and the settings panel (``MainWindow.add_engine_panel``).
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -28,6 +29,18 @@ from gui.dialogs.new_game import game_title
 from gui.panels.display import player_names
 from gui.panels.move_list import MovePanel
 from gui.session import GameSession
+
+
+NO_BREAK_SPACE = "\u00a0"
+WORD_JOINER = "\u2060"
+"""No line break on either side (Unicode line breaking, UAX #14): keeps "s/move" whole."""
+
+
+def unbroken_phrases(text: str) -> str:
+    """Rich text of ``text`` that wraps only after its commas: ``Computer (PVS, 1 s/move)``
+    breaks as "Computer (PVS," / "1 s/move)", never inside "1 s/move" (a line break may
+    follow a "/" or a space)."""
+    return ", ".join(html.escape(part).replace(" ", NO_BREAK_SPACE).replace("/", "/" + WORD_JOINER) for part in text.split(", "))
 
 
 class BoardArea(QWidget):
@@ -224,6 +237,7 @@ class GameView(QWidget):
         self._orient(session)
         self.board_area.set_board(self.board)
         self.board.move_requested.connect(self._on_board_move)
+        self.board.move_texts_changed.connect(self._on_move_texts_changed)
         dice_entered = getattr(self.board, "dice_entered", None)
         if dice_entered is not None:
             dice_entered.connect(self._on_dice_entered)
@@ -351,6 +365,32 @@ class GameView(QWidget):
             self.board.set_best_move(move)
 
     # ------------------------------------------------------------------ rendering
+    def move_names(self) -> list[str]:
+        """The game's moves as the board labels them (backgammon: in the numbering its point
+        numbers show), for everything shown beside the board."""
+        session = self.session
+        if session is None or self.board is None:
+            return []
+        history = session.history
+        return self.board.history_texts(
+            session.state_at(0), [entry.move for entry in history], [entry.name for entry in history]
+        )
+
+    def _show_move_names(self) -> None:
+        """Fill the move list (again after the board turned: its numbering may have changed)."""
+        session = self.session
+        if session is None:
+            return
+        state = session.state
+        roller = state.to_move() if session.history and session.history[-1].mover == CHANCE else None
+        self.moves.moves.set_history([entry.mover for entry in session.history], self.move_names(), roller)
+
+    def _on_move_texts_changed(self) -> None:
+        """The board turned: the moves are named again, the move looked at stays shown."""
+        self._show_move_names()
+        if self._viewing is not None:
+            self.moves.moves.show_ply(self._viewing)
+
     def refresh(self) -> None:
         session = self.session
         if session is None or self.board is None:
@@ -358,7 +398,7 @@ class GameView(QWidget):
         history = session.history
         if len(history) != self._history_length:
             self._history_length = len(history)
-            self.moves.moves.set_history([entry.mover for entry in history], [entry.name for entry in history])
+            self._show_move_names()
             self._viewing = None
             self.board.set_best_move(None)
         state = session.state
@@ -384,7 +424,7 @@ class GameView(QWidget):
             thinking = " — thinking…" if (session.is_thinking and mover == player) else ""
             if thinking and session.is_finding_hint():
                 thinking = " — the engine looks for a hint…"
-            label.setText(f"{marker}<b>{names[player]}</b>: {session.players[player].describe()}{thinking}")
+            label.setText(f"{marker}<b>{names[player]}</b>: {unbroken_phrases(session.players[player].describe())}{thinking}")
         self.undo_button.setEnabled(session.can_undo())
         self.redo_button.setEnabled(session.can_redo())
         self.hint_button.setEnabled(not session.is_over and not session.is_computer_turn() and mover != CHANCE)

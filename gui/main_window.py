@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import threading
 from pathlib import Path
 from collections.abc import Callable
 from typing import Any
@@ -49,7 +50,7 @@ from ai.settings import SearchSettings
 from gui import autosave
 from gui.engine_bridge import EngineBridge
 from gui.dialogs.new_game import NewGameDialog, game_title
-from gui.gamefile import GameRecord, RecordError, default_extension, read_game_file, read_paste, write_game
+from gui.gamefile import BACKGROUND_BYTES, GameRecord, RecordError, default_extension, read_paste, try_read_game_file, write_game
 from gui.game_view import GameView
 from gui.players import PlayerConfig
 from gui.session import DRAW, FIRST_WINS, SECOND_WINS, GameSession, named, result_text
@@ -152,6 +153,8 @@ class MainWindow(QMainWindow):
 
     session_changed = Signal(object)
     """A new ``GameSession`` is shown (engine panels reset for it)."""
+    file_read = Signal(object, object)
+    """``(path, GameRecord or its OSError/RecordError)`` from the thread that read a large file."""
     theme_changed = Signal(str)
 
     def __init__(
@@ -248,6 +251,7 @@ class MainWindow(QMainWindow):
         """What was found unusable at start-up (set aside; shown once, in one message)."""
         if self.data_problems:
             QTimer.singleShot(0, lambda: self.error_message("\n".join(self.data_problems)))
+        self.file_read.connect(self._open_read)
         self._refresh_continue()
         geometry = self.settings.window_geometry
         if geometry is None or not self.restoreGeometry(geometry):
@@ -451,7 +455,7 @@ class MainWindow(QMainWindow):
         if final is not None:  # the last position is over: its score is the result, not the
             scores[-1] = final  # last search's forecast ("mates in 1" after the mate)
         if self.eval_graph.scores != scores:
-            self.eval_graph.set_scores(scores, ["", *[entry.name for entry in session.history]])
+            self.eval_graph.set_scores(scores, ["", *self.game_view.move_names()])
         shown = self.game_view.shown_ply()
         self.eval_graph.set_current_ply(len(scores) - 1 if shown is None else shown)  # the live position too
         if session.is_over:
@@ -721,7 +725,7 @@ class MainWindow(QMainWindow):
         if self.session is None:
             return False
         extension = default_extension(self.session.game)
-        suggested = str(Path.home() / f"{self.session.game}-{self.record_date().replace('.', '-')}.{extension}")
+        suggested = str(self.settings.last_folder / f"{self.session.game}-{self.record_date().replace('.', '-')}.{extension}")
         path, _filter = QFileDialog.getSaveFileName(self, "Save game", suggested, FILE_FILTERS)
         if not path:
             return False
@@ -743,30 +747,52 @@ class MainWindow(QMainWindow):
             return False
         self.file_path = path
         self._kept = self._game_signature()
+        self.settings.last_folder = path.absolute().parent
         self.notify(f"Saved {path.name} in {path.parent}")
         return True
 
     def open_file(self) -> bool:
-        path, _filter = QFileDialog.getOpenFileName(self, "Open game", str(Path.home()), FILE_FILTERS)
+        path, _filter = QFileDialog.getOpenFileName(self, "Open game", str(self.settings.last_folder), FILE_FILTERS)
         if not path:
             return False
         return self.open_path(Path(path))
 
     def open_path(self, path: Path) -> bool:
-        """Load the game in ``path``; a bad file leaves the current game untouched."""
+        """Load the game in ``path``; a bad file leaves the current game untouched. A file
+        over ``BACKGROUND_BYTES`` is read off the GUI thread (checking the largest file
+        allowed takes seconds): ``True`` then says it is being read, and ``file_read``
+        brings the game or the error back to ``_open_read``."""
         try:
-            record = read_game_file(path)  # size, encoding (BOMs, UTF-16) and format checked
-        except OSError as error:
-            self.error_message(f"Could not open {path.name}: {error.strerror or error}")
+            large = path.stat().st_size > BACKGROUND_BYTES
+        except OSError:
+            large = False  # reading says why
+        if large:
+            self.notify(f"Reading {path.name}…")
+            threading.Thread(target=self._read_in_background, args=(path,), name="read-game-file", daemon=True).start()
+            return True
+        return self._open_read(path, try_read_game_file(path))
+
+    def _read_in_background(self, path: Path) -> None:
+        result = try_read_game_file(path)  # size, encoding (BOMs, UTF-16) and format checked
+        try:
+            self.file_read.emit(path, result)  # queued to the GUI thread
+        except RuntimeError:
+            pass  # the window was closed while the file was read
+
+    def _open_read(self, path: Path, result: GameRecord | OSError | RecordError) -> bool:
+        if isinstance(result, OSError):
+            self.error_message(f"Could not open {path.name}: {result.strerror or result}")
             return False
-        except RecordError as error:
-            self.error_message(f"{path.name} is not a game Plyground can read:\n{error}")
+        if isinstance(result, RecordError):
+            self.error_message(f"{path.name} is not a game Plyground can read:\n{result}")
             return False
+        record = result
         if not self.may_replace_game(f"Opening {path.name}"):
             return False
         self.load_record(record)
         self.file_path = path
         self._kept = self._game_signature()
+        self.settings.last_folder = path.absolute().parent
         self.notify(f"Opened {path.name}")
         return True
 

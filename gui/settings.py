@@ -228,6 +228,18 @@ class Settings:
     def manual_dice(self, value: bool) -> None:
         self._store.setValue("games/manual_dice", bool(value))
 
+    @property
+    def last_folder(self) -> Path:
+        """The folder of the last game opened or saved (the file dialogs start there); the
+        home folder when none was used or it is gone."""
+        value = self._text("files/last_folder", "")
+        folder = Path(value) if value else Path.home()
+        return folder if folder.is_dir() else Path.home()
+
+    @last_folder.setter
+    def last_folder(self, value: Path) -> None:
+        self._store.setValue("files/last_folder", str(value))
+
     # ------------------------------------------------------------------ engine
     @property
     def engine_settings(self) -> SearchSettings:

@@ -157,3 +157,71 @@ def test_a_draw_is_said_once(qtbot: QtBot, window: MainWindow) -> None:
     words = session.status_text().lower().replace("—", " ").replace(":", " ").split()
     assert words.count("draw") == 1, session.status_text()
     assert window.game_view.result_label.text().lower().count("draw") == 1
+
+
+def wrapped_lines(rich_text: str, width: int, font: Any) -> list[str]:
+    """The lines a label's rich text breaks into at ``width`` (QLabel lays it out so)."""
+    from PySide6.QtGui import QTextDocument
+
+    document = QTextDocument()
+    document.setDefaultFont(font)
+    document.setDocumentMargin(0)
+    document.setHtml(rich_text)
+    document.setTextWidth(width)
+    document.size()  # lays the text out
+    lines = []
+    block = document.begin()
+    while block.isValid():
+        layout = block.layout()
+        for index in range(layout.lineCount()):
+            line = layout.lineAt(index)
+            text = block.text()[line.textStart(): line.textStart() + line.textLength()]
+            lines.append(text.replace("\xa0", " ").replace("\u2060", "").strip())
+        block = block.next()
+    return lines
+
+
+def test_player_lines_wrap_between_phrases_not_inside_them(window: MainWindow) -> None:
+    timed = PlayerConfig(kind="computer", strength="time", seconds=1.0)
+    window.start_game("chess", (PlayerConfig(kind=HUMAN), timed))  # Black's label: "Computer (PVS, 1 s/move)"
+    label = window.game_view.player_labels[1]
+    phrase = "1 s/move)"
+    for width in range(60, 400, 7):
+        lines = wrapped_lines(label.text(), width, label.font())
+        assert any(phrase in line for line in lines), (width, lines)
+
+
+def test_file_dialogs_start_in_the_last_folder_used(qtbot: QtBot, window: MainWindow, bridge: Any, data_directory: Path,
+                                                     tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    asked: list[str] = []
+    answers: list[Path] = []
+
+    def dialog(_parent: Any, _title: str, where: str, _filters: str) -> tuple[str, str]:
+        asked.append(where)
+        return str(answers.pop(0)), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", dialog)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", dialog)
+    saves, opens = tmp_path / "saves", tmp_path / "opens"
+    saves.mkdir()
+    opens.mkdir()
+    session = window.start_game("chess", HUMANS)
+    play(session, ["e4"])
+    answers.append(saves / "one.pgn")
+    assert window.save_file_as()
+    answers.append(saves / "one.pgn")
+    assert window.open_file()
+    assert Path(asked[1]) == saves  # the folder saved to, not the home folder
+    (opens / "two.pgn").write_text("1. d4 *", encoding="utf-8")
+    answers.append(opens / "two.pgn")
+    window.open_file()
+    answers.append(opens / "three.pgn")
+    assert window.save_file_as()
+    assert Path(asked[3]).parent == opens
+    later = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False)  # the next run
+    qtbot.addWidget(later)
+    answers.append(opens / "two.pgn")
+    assert later.open_file() and Path(asked[4]) == opens
+    later.shutdown()
