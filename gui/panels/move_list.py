@@ -58,8 +58,9 @@ def roll_only(name: str) -> str:
     return roll if roll and len(who) == 1 and who.isalpha() and roll[:1].isdigit() else name
 
 
-def score_sheet(movers: Sequence[int], names: Sequence[str]) -> list[Cell]:
-    """Lay the history out as rows of (first player, second player) cells.
+def score_sheet(movers: Sequence[int], names: Sequence[str], roller: int | None = None) -> list[Cell]:
+    """Lay the history out as rows of (first player, second player) cells; ``roller`` is
+    who rolled the dice of a last chance entry not yet played (its cell goes in that column).
 
     A chance entry is shown in front of the next move of a player; a player who moves twice
     in a row (a pass that is not written, a cube action) starts a new row as needed.
@@ -81,7 +82,11 @@ def score_sheet(movers: Sequence[int], names: Sequence[str]) -> list[Cell]:
             taken = set()
         taken.add(mover)
         cells.append(Cell(row, mover, text, ply))
-    if prefix:  # a roll not played yet: in the first free cell
+    if prefix and roller in (0, 1):  # a roll not played yet, in the column of who rolled it
+        if roller in taken or (roller == 0 and 1 in taken):
+            row += 1
+        cells.append(Cell(row, roller, " ".join(roll_only(roll) for roll in prefix) + ":", len(names)))
+    elif prefix:  # the roller unknown: in the first free cell
         column = 0 if (0 not in taken and 1 not in taken) else 1
         if column in taken:
             row, column = row + 1, 0
@@ -165,9 +170,9 @@ class MoveList(QTableWidget):
     def set_players(self, names: Sequence[str]) -> None:
         self.setHorizontalHeaderLabels(list(names))
 
-    def set_history(self, movers: Sequence[int], names: Sequence[str]) -> None:
-        """Show the game; the last move becomes the shown one."""
-        cells = score_sheet(movers, names)
+    def set_history(self, movers: Sequence[int], names: Sequence[str], roller: int | None = None) -> None:
+        """Show the game; the last move becomes the shown one (``roller``: see ``score_sheet``)."""
+        cells = score_sheet(movers, names, roller)
         self.setRowCount(max((cell.row for cell in cells), default=-1) + 1)
         self.clearContents()
         self._plies = [0]
