@@ -436,7 +436,7 @@ def test_a_search_whose_answering_worker_dies_answers_with_its_last_iteration(
     two_workers.clear_table()
     two_workers.submit(search_request, kill_after_two_iterations)
     finished = collector.next_of(Finished)
-    last = [event for event in collector.events if isinstance(event, Iteration) and event.pv][-1]
+    last = [event for event in collector.events if isinstance(event, Iteration) and event.pv and event.bound == "exact"][-1]
     assert finished.error is None and finished.stopped
     assert finished.best_move == last.pv[0] and finished.pv == last.pv and finished.depth == last.depth
     assert finished.score == last.score
@@ -467,7 +467,7 @@ def test_a_helper_answering_for_a_dead_main_search_is_never_shallower_than_what_
     assert killed.wait(WAIT) and wait_gone(main_pid)
     two_workers.move_now(search_id)
     finished = collector.next_of(Finished)
-    last = [event for event in collector.events if isinstance(event, Iteration) and event.pv][-1]
+    last = [event for event in collector.events if isinstance(event, Iteration) and event.pv and event.bound == "exact"][-1]
     assert finished.error is None and finished.best_move in games.new_game("chess").legal_moves()
     assert finished.depth >= last.depth
 
