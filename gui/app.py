@@ -5,8 +5,9 @@
   the command line starts fast and works where Qt cannot (no display, no GL libraries).
 
 This module imports nothing of Qt at its top: the GUI is imported only on the app's path.
-Without a display (no ``DISPLAY``/``WAYLAND_DISPLAY`` and no ``QT_QPA_PLATFORM``) Qt would
-abort the process; the app says so in one line and exits 2 instead.
+When the Qt platform chosen needs a display that is not there (no ``DISPLAY``, a ``DISPLAY``
+nobody answers on, ``QT_QPA_PLATFORM=xcb`` without one) Qt would abort the process; the app
+says so in one line and exits 2 instead.
 
 ``plyground --self-test`` opens the main window, plays a few moves of every game against the
 engine through the real session, bridge and pool, checks what it drew, and exits 0 — or 1
@@ -19,8 +20,10 @@ import argparse
 import multiprocessing
 import os
 import signal
+import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 APP_NAME = "Plyground"
 EXIT_NO_DISPLAY = 2
@@ -28,22 +31,103 @@ HEARTBEAT_MS = 200
 """A no-op timer this often lets Python run its signal handlers while Qt's loop runs."""
 
 
+GAME_FILE_SUFFIXES = (".pgn", ".pdn", ".json")
+"""The game files the app opens (``gui.main_window.FILE_FILTERS``)."""
+
+
 def is_cli(argv: Sequence[str]) -> bool:
-    """Whether the arguments select the engine's command line (a subcommand first)."""
-    return bool(argv) and not argv[0].startswith("-")
+    """Whether the arguments select the engine's command line (a subcommand first) rather
+    than the app (options, or a game file to open: ``plyground game.pgn``)."""
+    return bool(argv) and not argv[0].startswith("-") and not names_a_file(argv[0])
 
 
-def display_problem(environ: dict[str, str] | os._Environ[str], platform: str = sys.platform) -> str | None:
-    """The one line to print when Qt has no display to open a window on, else ``None``."""
+def names_a_file(word: str) -> bool:
+    """Whether a first argument is a file for the app: a game file's suffix, a path with a
+    folder, or an existing file that is no subcommand's name."""
+    if word.lower().endswith(GAME_FILE_SUFFIXES) or os.sep in word:
+        return True
+    return os.path.isfile(word) and word not in cli_commands()
+
+
+DISPLAY_ADVICE = (
+    "run the app on a desktop, or without a window with QT_QPA_PLATFORM=offscreen plyground --self-test; "
+    "the engine's command line needs no display (plyground perft|analyse|uci ...)"
+)
+DEFAULT_PLATFORMS = "wayland;xcb"
+"""What Qt tries on Linux when ``QT_QPA_PLATFORM`` is unset: Wayland, then X11."""
+CONNECT_TIMEOUT_S = 1.0
+"""How long the check waits for a display server to accept a connection."""
+
+
+def display_problem(environ: Mapping[str, str], platform: str = sys.platform) -> str | None:
+    """The one line to print when the Qt platform chosen (``QT_QPA_PLATFORM``, a list
+    ``a;b`` of fallbacks, each ``name:options``) needs a display server that is not there,
+    else ``None``. Qt itself would abort the process (SIGABRT, exit 134) in that case.
+
+    ``xcb`` needs ``DISPLAY`` to name a server that answers, ``wayland*`` a compositor's
+    socket; every other platform (offscreen, minimal, vnc, eglfs, ...) needs none."""
     if not platform.startswith("linux"):
         return None
-    if environ.get("QT_QPA_PLATFORM") or environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"):
+    chosen = environ.get("QT_QPA_PLATFORM", "").strip()
+    if not chosen and not environ.get("DISPLAY") and not environ.get("WAYLAND_DISPLAY"):
+        return f"plyground: no display (DISPLAY and WAYLAND_DISPLAY are unset): {DISPLAY_ADVICE}"
+    reasons = []
+    for entry in (chosen or DEFAULT_PLATFORMS).split(";"):
+        name = entry.split(":", 1)[0].strip().lower()
+        if not name:
+            continue
+        reason = _missing_display(name, environ)
+        if reason is None:
+            return None
+        if chosen or not reason.endswith("is unset"):  # Qt's own default list: only what was set
+            reasons.append(reason)
+    if not reasons:
         return None
-    return (
-        "plyground: no display (DISPLAY and WAYLAND_DISPLAY are unset): run the app on a desktop, "
-        "or without a window with QT_QPA_PLATFORM=offscreen plyground --self-test; "
-        "the engine's command line needs no display (plyground perft|analyse|uci ...)"
-    )
+    return f"plyground: no display ({'; '.join(dict.fromkeys(reasons))}): {DISPLAY_ADVICE}"
+
+
+def _missing_display(platform_name: str, environ: Mapping[str, str]) -> str | None:
+    """Why ``platform_name`` cannot open a window here, or ``None`` when it can."""
+    if platform_name == "xcb":
+        display = environ.get("DISPLAY", "")
+        if not display:
+            return "QT_QPA_PLATFORM=xcb needs DISPLAY, which is unset"
+        return None if x11_display_answers(display) else f"no X server answers on DISPLAY={display}"
+    if platform_name.startswith("wayland"):
+        name = environ.get("WAYLAND_DISPLAY", "")
+        if not name:
+            return "WAYLAND_DISPLAY is unset"
+        runtime = environ.get("XDG_RUNTIME_DIR", "")
+        path = name if name.startswith("/") else (os.path.join(runtime, name) if runtime else "")
+        return None if path and _unix_socket_answers(path) else f"no Wayland compositor answers on WAYLAND_DISPLAY={name}"
+    return None
+
+
+def x11_display_answers(display: str) -> bool:
+    """Whether an X server accepts a connection on ``display`` (``:N``, ``unix:N``,
+    ``host:N`` with an optional ``.screen``)."""
+    host, separator, rest = display.rpartition(":")
+    number = rest.split(".", 1)[0]
+    if not separator or not number.isdigit():
+        return False
+    if host in ("", "unix"):
+        path = f"/tmp/.X11-unix/X{number}"
+        return _unix_socket_answers(path) or _unix_socket_answers("\0" + path)  # file or abstract socket
+    try:
+        with socket.create_connection((host, 6000 + int(number)), timeout=CONNECT_TIMEOUT_S):
+            return True
+    except OSError:
+        return False
+
+
+def _unix_socket_answers(path: str) -> bool:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+        connection.settimeout(CONNECT_TIMEOUT_S)
+        try:
+            connection.connect(path)
+        except OSError:
+            return False
+    return True
 
 
 def cli_commands() -> list[str]:
@@ -63,6 +147,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         epilog=f"The engine's command line (no window, no Qt): plyground {{{','.join(cli_commands())}}} ...; "
         "plyground COMMAND --help says more.",
     )
+    parser.add_argument("file", nargs="?", metavar="FILE", help="a game to open (PGN, PDN or Plyground JSON), as Game > Open does")
     parser.add_argument("--self-test", action="store_true", help="play a few moves of every game through the app, check, exit")
     from gui.selftest import screenshot_argument, timeout_argument  # checked here: one line, exit 2
 
@@ -114,8 +199,11 @@ def run_app(args: argparse.Namespace) -> int:
     load_fonts()
     settings = Settings()
     apply_theme(app, settings.theme)
-    window = MainWindow(settings=settings, workers=args.workers, offer_resume=not (args.self_test or args.smoke_test))
+    testing = args.self_test or args.smoke_test
+    window = MainWindow(settings=settings, workers=args.workers, offer_resume=not (testing or args.file))
     window.show()
+    if args.file and not testing:  # a file given (a file manager's "Open with"): Game > Open's checks and messages
+        QTimer.singleShot(0, lambda: window.open_path(Path(args.file)))
     quit_app = lambda *_: app.quit()  # noqa: E731
     # Closing the terminal that started the app (SIGHUP) quits it as SIGTERM does.
     quitting = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)]
