@@ -8,6 +8,9 @@ an arrow or a taken-back move.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 from pytestqt.qtbot import QtBot
 
@@ -15,6 +18,8 @@ from games import GameState, new_game
 from games.backgammon.state import CHECKER_PLAY, BackgammonState
 from gui.boards import board_for
 from gui.boards.base import BoardWidget
+from gui.main_window import MainWindow
+from gui.players import HUMAN, PlayerConfig
 from gui.resources import load_fonts
 
 OPENINGS: dict[str, tuple[str, ...]] = {
@@ -110,3 +115,25 @@ def test_backgammon_slides_the_opponents_play_once(qtbot: QtBot) -> None:
         board.set_best_move(state.legal_moves()[0])
         show(board, state, play)
         assert not animating(board)
+
+
+def test_in_the_app_think_and_hint_do_not_replay_a_castling(qtbot: QtBot, bridge: Any, data_directory: Path) -> None:
+    window = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False, seed=3)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    try:
+        session = window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)))
+        board = window.game_view.board
+        for text in OPENINGS["chess"]:
+            assert session.play_text(text) is None  # typed: the board slides each move
+        assert animating(board)  # the castling king and rook slide once
+        qtbot.waitUntil(lambda: not animating(board), timeout=ANIMATION_TIMEOUT_MS)
+        with qtbot.waitSignal(session.hint_found, timeout=30_000):
+            session.request_hint()  # Hint (Think on a human's turn asks for one too)
+            assert not animating(board)
+        assert not animating(board) and board.best_move() is not None  # the arrow, no replay
+        session.set_paused(True)
+        assert not animating(board)
+    finally:
+        window.shutdown()
