@@ -21,6 +21,7 @@ can be reproduced here.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import errno
 import logging
@@ -30,7 +31,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from ai import INTERRUPTED_STATUS, interrupted_while_starting
@@ -82,6 +83,35 @@ def on_interrupt(_signum: int, _frame: object) -> None:
 
 class UsageError(ValueError):
     """Bad command-line input that is not about a game's rules."""
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP (the terminal closed) while a command holds processes of its own
+    (``match``'s engines): raised like ``KeyboardInterrupt`` so that they are ended on the
+    way out; the program then ends with status 128 + the signal's number, as a shell reports."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def ending_on_stop_signals() -> Iterator[None]:
+    """Within the block SIGTERM and SIGHUP raise ``Terminated`` (``finally`` blocks run);
+    the previous handlers are back after it."""
+
+    def stop(signum: int, _frame: object) -> None:
+        raise Terminated(signum)
+
+    previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 # ------------------------------------------------------------------ option types
@@ -646,6 +676,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_SEARCH_FAILED
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    except Terminated as stop:
+        return 128 + stop.signum
     except BrokenPipeError:  # the reader went away (``plyground perft ... | head``)
         quiet_stdout()
         return EXIT_BROKEN_PIPE

@@ -81,6 +81,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def command_match(args: argparse.Namespace) -> int:
+    from ai.cli import ending_on_stop_signals
+
     game = get_game(args.game)  # every number was range-checked by its option type
     limits = Limits(depth=args.depth) if args.depth is not None else Limits(time=args.time or DEFAULT_SECONDS)
     if args.cube and args.openings:
@@ -98,8 +100,11 @@ def command_match(args: argparse.Namespace) -> int:
 
     players: list[Player] = []
     # The cores first (a bad lock folder is said before anything starts, and the engines
-    # start once the match can run), then the players, then the games.
-    with CoreReservation(args.threads, wait=not args.no_wait, on_wait=lambda text: print(text, file=sys.stderr, flush=True)):
+    # start once the match can run), then the players, then the games. SIGTERM and SIGHUP
+    # end the match through ``finally``: the engines run in process groups of their own,
+    # which no signal to the match's group reaches.
+    reservation = CoreReservation(args.threads, wait=not args.no_wait, on_wait=lambda text: print(text, file=sys.stderr, flush=True))
+    with ending_on_stop_signals(), reservation:
         try:
             for spec in (args.a, args.b):
                 player = make_player(spec, args.game, args.threads, args.start_timeout)

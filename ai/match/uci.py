@@ -32,6 +32,8 @@ EXTRA_DIRECTORIES = ("/usr/games", "/usr/local/games")
 """Where Debian puts game programs (Stockfish, gnubg, gtp-rhino), often not on ``PATH``."""
 START_TIMEOUT = 20.0
 """Seconds an engine may take to start and answer ``uci`` / ``isready``."""
+QUIT_TIMEOUT = 2.0
+"""Seconds an engine gets to leave after ``quit`` before it is killed."""
 
 
 def find_program(word: str, spec: str) -> str:
@@ -84,6 +86,8 @@ class UciPlayer:
         self.group: int | None = None
         """The engine's process group (its pid), ended with it."""
         self.start_timeout = START_TIMEOUT
+        self.thinking = False
+        """A move was asked for and not yet answered."""
         self.game_token = object()
 
     @classmethod
@@ -147,8 +151,10 @@ class UciPlayer:
         board: chess.Board = state.board  # type: ignore[attr-defined]
         limit = chess.engine.Limit(time=limits.time, depth=limits.depth, nodes=limits.nodes)
         coroutine = asyncio.wait_for(engine.protocol.play(board, limit, game=self.game_token), self.move_timeout)
+        self.thinking = True  # until the answer: an interrupted wait leaves the engine busy
         try:
             answer = asyncio.run_coroutine_threadsafe(coroutine, engine.protocol.loop).result()
+            self.thinking = False
         except (asyncio.TimeoutError, concurrent.futures.TimeoutError):
             self._kill()
             raise PlayerFailure(f"no move within {self.move_timeout:g} s (killed)") from None
@@ -171,17 +177,23 @@ class UciPlayer:
             self.engine = None
         kill_group(self.group)  # and whatever it started
         self.group = None
+        self.thinking = False
 
     def close(self) -> None:
+        """``quit`` to an idle engine, given ``QUIT_TIMEOUT`` to leave; an engine still
+        thinking (the match was interrupted mid-move) is killed at once, with its group."""
         engine, self.engine = self.engine, None
         if engine is not None:
-            try:
-                engine.quit()
-            except Exception:  # noqa: BLE001 - an engine that will not quit is killed below
-                pass
+            if not self.thinking:
+                leaving = asyncio.wait_for(engine.protocol.quit(), QUIT_TIMEOUT)
+                try:
+                    asyncio.run_coroutine_threadsafe(leaving, engine.protocol.loop).result(QUIT_TIMEOUT + 1)
+                except Exception:  # noqa: BLE001 - an engine that will not quit is killed below
+                    pass
             engine.close()
         kill_group(self.group)
         self.group = None
+        self.thinking = False
 
 
 def describe(error: BaseException) -> str:

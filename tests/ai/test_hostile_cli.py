@@ -16,6 +16,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -308,3 +309,38 @@ def test_a_depth_limit_bounds_the_othello_solver() -> None:
     outcome = run_case(["analyse", "--game", "othello", "--solver-empties", "64", "--depth", "1"], {})
     assert outcome.status == 0, outcome.stderr
     assert outcome.stdout.splitlines()[-1].startswith("bestmove ")
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
+def test_a_stopped_match_ends_its_engines(fixtures: Path, tmp_path: Path, signal_name: str) -> None:
+    """SIGTERM or SIGHUP (the terminal closed) while an engine thinks: the match ends with
+    128 + the signal and ends the engine's process group (which the signal never reached)."""
+    mark = uuid.uuid4().hex
+    env = {**os.environ, MARK: mark, "PLYGROUND_CORE_LOCKS": str(tmp_path / "locks")}
+    process = subprocess.Popen(
+        [PROGRAM, "match", "--game", "chess", "--games", "2", "--time", "0.1", "--a", f"uci:{fixtures}/sleeper.sh", "--b", "depth=1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    try:
+        started = time.monotonic()
+        while not any(Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"sleep\x001000") for pid in alive(processes_marked(mark))):
+            assert process.poll() is None, process.communicate()[1]
+            assert time.monotonic() - started < CASE_TIMEOUT, "the engine never started thinking"
+            time.sleep(0.05)  # polling other processes: there is no event to wait on
+        process.send_signal(getattr(signal, signal_name))
+        _, err = process.communicate(timeout=CASE_TIMEOUT)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    left = processes_marked(mark)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert process.returncode == 128 + getattr(signal, signal_name), err
+    assert "Traceback" not in err, err
+    assert left == [], f"{len(left)} processes left"
+
+
+def alive(pids: list[int]) -> list[int]:
+    """The pids whose command line can still be read."""
+    return [pid for pid in pids if Path(f"/proc/{pid}/cmdline").exists()]
