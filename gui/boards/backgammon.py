@@ -91,6 +91,10 @@ CHECKER = 0.94
 STACK_SHOWN = 5
 """Checkers drawn on one point; a taller stack shows its count on the outermost one."""
 DIE = 0.8
+MIN_DIE_PIXELS = 16.0
+"""Dice never drawn smaller than this, so their pips stay countable on a small board."""
+MIN_GAP_SCALE = 0.2
+"""How far the gaps between dice and buttons may close before the dice and buttons shrink."""
 TURN_EVENTS = 5
 """The most a game moves on between two positions a session shows: a double, a take, a
 roll and a play (and the opponent's cube turn); more than that is a jump, not slid."""
@@ -573,6 +577,10 @@ class BackgammonBoard(BoardWidget):
                 return button.rect.center()
         return None
 
+    def dice_rects(self) -> list[QRectF]:
+        """Where the dice of the roll being played are drawn (none outside checker play)."""
+        return self._dice_rects(self._geometry())
+
     def dice_position(self) -> QPointF:
         """The centre of the dice area of the player on roll."""
         geometry = self._geometry()
@@ -700,14 +708,18 @@ class BackgammonBoard(BoardWidget):
         keys = self._button_keys()
         metrics = QFontMetricsF(self._button_font(unit))
         texts = [NO_MOVE_TEXT if key == NO_MOVE else _BUTTON_TEXT[key] for key in keys]
-        widths: list[float] = [DIE * unit] * len(values) + [
+        widths: list[float] = [max(DIE * unit, MIN_DIE_PIXELS)] * len(values) + [
             max(BUTTON_WIDTH * unit, metrics.horizontalAdvance(text) + 0.7 * unit) for text in texts
         ]
         # the space before item i + 1: between dice a narrow one, else a button's gap
         spacings = [die_spacing if index < len(values) else gap for index in range(1, len(widths))]
-        total = sum(widths) + sum(spacings)
-        scale = min(1.0, (area_right - area_left) / total) if total else 1.0
-        x = (area_left + area_right) / 2 - total * scale / 2
+        # a row too wide for the half closes its gaps first; dice and buttons (whose text
+        # must stay readable) shrink only on a board below its minimum size
+        room, items, gaps = area_right - area_left, sum(widths), sum(spacings)
+        gap_scale = min(1.0, max(MIN_GAP_SCALE, (room - items) / gaps)) if gaps else 1.0
+        scale = min(1.0, room / (items + gaps * gap_scale)) if items else 1.0
+        total = (items + gaps * gap_scale) * scale
+        x = (area_left + area_right) / 2 - total / 2
         dice: list[QRectF] = []
         buttons: list[_Button] = []
         for index, width in enumerate(widths):
@@ -718,7 +730,7 @@ class BackgammonBoard(BoardWidget):
                 key = keys[index - len(values)]
                 rect = QRectF(x, centre_y - BUTTON_HEIGHT * unit / 2, width, BUTTON_HEIGHT * unit)
                 buttons.append(_Button(key, texts[index - len(values)], rect))
-            x += width + (spacings[index] * scale if index < len(spacings) else 0.0)
+            x += width + (spacings[index] * gap_scale * scale if index < len(spacings) else 0.0)
         if undo is not None and self.can_undo_step():
             buttons.append(_Button(UNDO_KEY, "", undo))
         return dice, buttons
@@ -746,7 +758,7 @@ class BackgammonBoard(BoardWidget):
     def _picker_layout(self, geometry: _Geometry) -> tuple[QRectF, list[list[QRectF]], QRectF]:
         """The panel, the 2 x 6 die rects and the close box."""
         unit = geometry.unit
-        die = 0.85 * unit
+        die = max(0.85 * unit, MIN_DIE_PIXELS)
         spacing = 0.25 * unit
         metrics = QFontMetricsF(text_font(PICKER_LABEL * unit))
         label = max(2.0 * unit, max(metrics.horizontalAdvance(text) for text in self._picker_rows()) + 0.4 * unit)

@@ -194,3 +194,26 @@ def test_board_text_grows_with_the_board(qtbot: QtBot, game: str) -> None:
     large = painted_sizes(qtbot, game, *LARGE_SIZE)
     assert min(size for size, _ in large) > min(size for size, _ in small)
     assert max(size for size, _ in large) > 1.5 * max(size for size, _ in small)
+
+
+COUNTABLE_DIE_PIXELS = 16
+"""A die whose pips a person counts at a glance (its pips are then about 3 px across)."""
+
+
+def test_backgammon_dice_stay_countable_on_a_small_board(qtbot: QtBot) -> None:
+    board = make_board(qtbot, "backgammon")
+    assert isinstance(board, BackgammonBoard)
+    doubles, _ = long_status_position()  # four dice and the undo button in one half
+    for state in (doubles, backgammon_states()[0][0]):
+        board.set_state(state)
+        for width, height in SMALL_SIZES:
+            board.resize(width, height)
+            rects = board.dice_rects()
+            assert rects and min(rect.width() for rect in rects) >= COUNTABLE_DIE_PIXELS, (width, height)
+            assert all(a.right() <= b.left() for a, b in zip(rects, rects[1:]))  # side by side, apart
+    board.set_dice_entry(True)
+    board.set_state(BackgammonState.initial())
+    assert board.open_dice_picker()  # the picker's dice too: one face to the next is a die and a gap
+    first, second = board.picker_die_position(0, 1), board.picker_die_position(0, 2)
+    assert first is not None and second is not None
+    assert second.x() - first.x() > COUNTABLE_DIE_PIXELS
