@@ -622,7 +622,8 @@ class EnginePanel(QWidget):
         if event.score == last.score and event.best_move == first:
             return last.depth, last.seldepth, "exact"
         mover = info.root.to_move()
-        is_cut = event.stopped and mover != CHANCE and info.settings.algorithm != "mcts"
+        is_estimate = any(stat.visits for stat in event.root_moves)  # MCTS: more playouts, no bound
+        is_cut = event.stopped and mover != CHANCE and not is_estimate
         if is_cut:
             depth, bound = last.depth + 1, "lower" if event.score.view == mover else "upper"
             note = f"{self._move_text(info.root, event.best_move)}: the best move so far, depth cut short"
@@ -695,7 +696,7 @@ class EnginePanel(QWidget):
     def on_finished(self, event: Finished) -> None:
         """The answer. Its score, line and depth are those of a row of the table: the last
         complete iteration's when the answer is that iteration's; otherwise the answer gets
-        its own row first (``answer_row``), so the headline never shows a number no row has."""
+        its own row first (``_answer_row``), so the headline never shows a number no row has."""
         info, game = self._info, self._game
         if info is None or game is None or event.search_id != info.search_id:
             return
@@ -840,8 +841,10 @@ class EnginePanel(QWidget):
         self.root_moves.replace(rows)
         # MCTS's value of a move is its playouts' mean result (-1 loss .. +1 win), not a score
         # on the headline's scale: the header says which it is.
-        self.root_moves.set_header(VALUE_COLUMN, f"{'Mean' if total else 'Value'} ({self._value_player})")
-        self.root_move_view.size_column(VALUE_COLUMN)
+        header = f"{'Mean' if total else 'Value'} ({self._value_player})"
+        if self.root_moves.columns[VALUE_COLUMN].header != header:
+            self.root_moves.set_header(VALUE_COLUMN, header)
+            self.root_move_view.size_column(VALUE_COLUMN)
         # Columns with nothing to say are hidden, so the value stays in sight in a narrow dock:
         # visits are MCTS's, a share MCTS's or the dice's (a chance root).
         self.root_move_view.setColumnHidden(1, not total)
