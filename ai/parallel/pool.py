@@ -101,7 +101,8 @@ SHUTDOWN_SECONDS: Final = 2.0
 """How long ``shutdown`` lets a search unwind and a worker exit before killing it."""
 NOT_STARTED: Final = "the engine pool was shut down before the search started"
 MAX_PART_ATTEMPTS: Final = 2
-"""A part of a root split whose worker died this many times ends the search with an error."""
+"""A part searched again after its worker died (a root split's share, or a one-worker search
+that had shown nothing yet) ends the search when its worker dies this many times."""
 
 
 def available_cores() -> int:
@@ -652,9 +653,12 @@ class EnginePool:
             return
         search.deaths.append(f"worker {worker.index} {how}")
         stopping = self._control[STOP_WORD] != search.token
-        if search.mode == "split" and not stopping and part.attempts < MAX_PART_ATTEMPTS:
+        # A lost part is searched again by another worker when nothing else can answer
+        # for it: a root split's moves, or a lone search that has shown no iteration yet.
+        again = search.mode == "split" or (search.mode == "single" and search.last_iteration is None)
+        if again and not stopping and part.attempts < MAX_PART_ATTEMPTS:
             part.earlier_nodes = part.nodes  # searched, if lost: the counts never go back
-            search.pending.append(part)  # another worker searches its root moves again
+            search.pending.append(part)  # another worker searches it again
         else:
             part.abandoned = True
             if part.number == search.main:

@@ -472,6 +472,35 @@ def test_a_helper_answering_for_a_dead_main_search_is_never_shallower_than_what_
     assert finished.depth >= last.depth
 
 
+@LINUX_ONLY
+def test_a_lone_search_whose_worker_dies_before_any_iteration_is_searched_again(two_workers: EnginePool) -> None:
+    """Nothing shown yet, nothing to answer with: another worker searches it from the start
+    (before: an error, and UCI played the first legal move)."""
+    collector = Collector()
+    killed: list[int] = []
+    shown_before_the_kill: list[int] = []
+
+    def kill_on_first_progress(event: SearchEvent) -> None:
+        collector(event)
+        if isinstance(event, Progress) and not killed:
+            shown_before_the_kill.append(sum(isinstance(item, Iteration) for item in collector.events))
+            killed.extend(two_workers.worker_pids)
+            for pid in killed:
+                os.kill(pid, signal.SIGKILL)
+
+    search_request = request("chess", algorithm="minimax", depth=3)
+    search_request = replace(
+        search_request,
+        settings=replace(search_request.settings, threads=1, iterative_deepening=False),  # one long iteration
+    )
+    two_workers.submit(search_request, kill_on_first_progress)
+    finished = collector.next_of(Finished)
+    assert killed and shown_before_the_kill == [0], "the search showed an iteration before its first heartbeat"
+    assert finished.error is None and finished.depth == 3 and not finished.stopped
+    assert finished.best_move in games.new_game("chess").legal_moves()
+    assert all(wait_gone(pid) for pid in killed)
+
+
 LEAKING_SCRIPT = "from ai.parallel.segment import Segment; print(Segment.create(4096).name)"
 """A program that makes a segment and ends without freeing it, as one killed would."""
 
