@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -43,6 +43,10 @@ def unbroken_phrases(text: str) -> str:
     return ", ".join(html.escape(part).replace(" ", NO_BREAK_SPACE).replace("/", "/" + WORD_JOINER) for part in text.split(", "))
 
 
+MIN_BOARD_AREA = (260, 240)
+"""The board area's least size before a board is shown."""
+
+
 class BoardArea(QWidget):
     """The board and, beside it, the eval bar, kept together: the board gets the biggest
     rectangle of its own shape (its ``sizeHint``'s aspect) that fits, and the bar stands
@@ -62,6 +66,7 @@ class BoardArea(QWidget):
         self.board = board
         board.setParent(self)
         board.show()
+        self.updateGeometry()  # a new minimum size
         self._place()
 
     def set_bar(self, bar: QWidget) -> None:
@@ -75,6 +80,16 @@ class BoardArea(QWidget):
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
         self._place()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        """Room for the board at its own minimum (what its text needs to stay readable) and
+        the bar: the side panels give way first."""
+        smallest = QSize(*MIN_BOARD_AREA)
+        if self.board is None:
+            return smallest
+        board = self.board.minimumSizeHint()
+        bar_width = self.bar.sizeHint().width() + self.SPACING if self.bar is not None else 0
+        return smallest.expandedTo(QSize(board.width() + bar_width, board.height()))
 
     def _place(self) -> None:
         if self.board is None:
@@ -119,7 +134,6 @@ class GameView(QWidget):
         self.board_area = BoardArea()
         self.board_area.setObjectName("boardArea")
         self.board_area.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.board_area.setMinimumSize(260, 240)
         self.viewing_label = QLabel()
         self.viewing_label.setObjectName("viewingLabel")
         self.viewing_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -207,6 +221,10 @@ class GameView(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 1)
         splitter.setChildrenCollapsible(False)
+        self.side_column = right
+        """The players, moves and controls: beside the board, or a tab of the engine dock in
+        a small window (``take_side_column`` / ``restore_side_column``, the window decides)."""
+        self._splitter = splitter
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
@@ -284,6 +302,18 @@ class GameView(QWidget):
         if fixed == "none":  # a board without BOTTOM_PLAYER: flipped shows the first player below
             return 0 if self._flipped else 1
         return int(fixed) if not self._flipped else 1 - int(fixed)
+
+    # ------------------------------------------------------------------ layout
+    def has_side_column(self) -> bool:
+        """Whether the players, moves and controls stand beside the board."""
+        return self._splitter.indexOf(self.side_column) >= 0
+
+    def restore_side_column(self) -> None:
+        """The side column back beside the board (after a tab of the engine dock held it)."""
+        if not self.has_side_column():
+            self._splitter.addWidget(self.side_column)
+            self._splitter.setStretchFactor(1, 1)
+            self.side_column.show()
 
     # ------------------------------------------------------------------ set-up mode
     def can_set_up(self) -> bool:

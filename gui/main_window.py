@@ -68,6 +68,10 @@ from gui.theme import BOARD_SCHEMES, DEFAULT_BOARD, THEMES, Theme, theme_named
 APP_NAME = "Plyground"
 NOTICE_MS = 6000
 ENGINE_DOCK_SHARE = 0.3
+COMPACT_WIDTH = 1000
+"""Below this window width the board has priority: the game's column (players, moves,
+controls) becomes the first tab of the engine dock instead of a column of its own, so that
+at 900×600 the board is about 520 px instead of 260."""
 GRAPH_ASPECT = 0.45
 """The eval graph's height over its width in its own tab (Lichess's is wide and low)."""
 MAX_OPEN_BYTES = 5_000_000
@@ -205,6 +209,8 @@ class MainWindow(QMainWindow):
         self.engine_dock.setWidget(self.engine_tabs)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.engine_dock)
         self.engine_dock.hide()
+        self.engine_dock.visibilityChanged.connect(lambda _visible: QTimer.singleShot(0, self.arrange_for_size))
+        self.engine_dock.topLevelChanged.connect(lambda _floating: QTimer.singleShot(0, self.arrange_for_size))
         self.engine_panel = EnginePanel()
         self.engine_panel.connect_bridge(self.bridge)
         self.eval_graph = EvalGraph()
@@ -408,8 +414,32 @@ class MainWindow(QMainWindow):
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
+        self.arrange_for_size()
         if self.engine_dock.isVisible() and not self.engine_dock.isFloating():
             self.fit_engine_dock()
+
+    def is_compact(self) -> bool:
+        """Whether the game's column is a tab of the engine dock (a small window)."""
+        return self.engine_tabs.indexOf(self.game_view.side_column) >= 0
+
+    def arrange_for_size(self) -> None:
+        """A window narrower than ``COMPACT_WIDTH`` with the engine dock beside the board
+        shows the game's column as the dock's first tab; otherwise beside the board."""
+        compact = (
+            self.width() < COMPACT_WIDTH
+            and self.stack.currentWidget() is self.game_view
+            and not self.engine_dock.isHidden()
+            and not self.engine_dock.isFloating()
+        )
+        if compact == self.is_compact():
+            return
+        column = self.game_view.side_column
+        if compact:
+            self.engine_tabs.insertTab(0, column, "Game")
+            self.engine_tabs.setCurrentIndex(0)
+        else:
+            self.engine_tabs.removeTab(self.engine_tabs.indexOf(column))
+            self.game_view.restore_side_column()
 
     def engine_settings(self) -> SearchSettings:
         settings = self.settings.engine_settings
@@ -573,6 +603,7 @@ class MainWindow(QMainWindow):
         if not self.engine_dock.isVisible():
             self.engine_dock.show()
             self.fit_engine_dock()
+        self.arrange_for_size()
         self._update_actions()
         self.setWindowTitle(f"{game_title(game)} — {APP_NAME}")
         self._connect_panels(session)
@@ -614,6 +645,7 @@ class MainWindow(QMainWindow):
         self._refresh_continue()
         self.stack.setCurrentWidget(self.start_page)
         self.engine_dock.hide()
+        self.arrange_for_size()
         self.status_label.clear()
         self.setWindowTitle(APP_NAME)
         self._update_actions()
