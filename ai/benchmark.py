@@ -170,7 +170,7 @@ def show(result: BenchResult, count: int, as_json: bool) -> None:
 
 def add_parser(commands: Any, game_choice: Callable[[str], str], max_depth: int) -> None:
     """The ``bench`` subcommand, its options next to ``analyse``'s settings options."""
-    from ai.cli import add_settings_options, integer
+    from ai.cli import add_settings_options, setting
     from games.bench_positions import BENCH_SETS
 
     bench = commands.add_parser("bench", help="search fixed positions: the node-count signature and nodes/s")
@@ -183,7 +183,7 @@ def add_parser(commands: Any, game_choice: Callable[[str], str], max_depth: int)
     )
     bench.add_argument(
         "--depth",
-        type=integer("--depth", 1, max_depth),
+        type=setting("depth", "--depth"),
         help="search every position to this depth (default: each game's own: "
         + ", ".join(f"{name} {bench_set.depth}" for name, bench_set in BENCH_SETS.items())
         + ")",

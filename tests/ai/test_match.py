@@ -304,3 +304,25 @@ def test_threads_play_on_the_engine_pool_and_leave_no_process(capsys: pytest.Cap
     assert status == 0, err
     assert all(record.result == "1/2-1/2" for record in read_games(out.read_text(), "tictactoe"))  # perfect play draws
     assert multiprocessing.active_children() == []
+
+
+def test_games_that_cannot_be_written_are_named_and_the_summary_still_comes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk fills during the match: one message names the file and the reason, the
+    games go on, the summary is printed, and the status says output was lost."""
+    import errno
+
+    out = tmp_path / "games.json"
+    real_write = Path.write_text
+
+    def full_disk(self: Path, *args: object, **kwargs: object) -> int:
+        if self == out:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_write(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "write_text", full_disk)
+    status, text, err = run(capsys, "match", "--game", "tictactoe", "--a", "depth=1", "--b", "depth=1", "--games", "3", "--out", str(out))
+    assert status == 1
+    assert "score: " in text and "in 3 games" in text
+    assert err.splitlines() == [f"plyground: error: cannot write the games to {str(out)!r}: No space left on device"]
