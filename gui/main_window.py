@@ -87,8 +87,8 @@ COMMAND_MODIFIERS = (
 field's own binding of it (QLineEdit keeps Ctrl+Z, Ctrl+E, Ctrl+Home … for editing)."""
 TEXT_FIELDS = (QLineEdit, QAbstractSpinBox)
 EXTRA_KEYS = (
-    ("← → ↑ ↓, Home, End", "step through the moves (move list)"),
-    ("Esc in the move box", "leave the box: single-key shortcuts act again"),
+    ("← → ↑ ↓, Home, End", "Step through the moves (move list)"),
+    ("Esc in the move box", "Leave the box: single-key shortcuts act again"),
 )
 """Keys that are no menu action, for the F1 list."""
 
@@ -305,6 +305,8 @@ class MainWindow(QMainWindow):
         game.addSeparator()
         self.actions_by_name["resign"] = self._action("&Resign", self._session_slot("resign"))
         game.addAction(self.actions_by_name["resign"])
+        self.actions_by_name["claim_draw"] = self._action("&Claim a draw", self._session_slot("claim_draw"))
+        game.addAction(self.actions_by_name["claim_draw"])
         self.actions_by_name["home"] = self._action("Start &page", self.show_start_page, "Ctrl+Home")
         game.addAction(self.actions_by_name["home"])
         game.addSeparator()
@@ -367,6 +369,8 @@ class MainWindow(QMainWindow):
         for name in ("save", "save_as", "resign", "undo", "redo", "copy_position", "copy_game", "flip", "hint", "think", "pause", "live"):
             self.actions_by_name[name].setEnabled(in_game)
         self.actions_by_name["setup"].setEnabled(in_game and self.game_view.can_set_up())
+        # a loaded game that stopped at a draw nobody claimed (threefold repetition, fifty moves)
+        self.actions_by_name["claim_draw"].setEnabled(in_game and self.session is not None and self.session.claimable_draw() != "")
 
     def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
         """Every text field of this window that takes the focus lets the window's command
@@ -594,6 +598,7 @@ class MainWindow(QMainWindow):
         session.move_played.connect(lambda _entry: self.autosave())
         session.game_over.connect(self._on_game_over)
         session.state_changed.connect(self.autosave)
+        session.state_changed.connect(self._update_actions)
         session.notice.connect(self.notify)
         session.engine_failed.connect(self._on_engine_failed)
         self.settings.last_game = game

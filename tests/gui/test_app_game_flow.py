@@ -225,3 +225,15 @@ def test_file_dialogs_start_in_the_last_folder_used(qtbot: QtBot, window: MainWi
     answers.append(opens / "two.pgn")
     assert later.open_file() and Path(asked[4]) == opens
     later.shutdown()
+
+
+def test_a_loaded_game_at_an_unclaimed_draw_can_be_claimed_from_the_menu(qtbot: QtBot, window: MainWindow) -> None:
+    claim = window.actions_by_name["claim_draw"]
+    session = window.start_game("chess", HUMANS)
+    assert not claim.isEnabled()
+    assert window.paste_text("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *")  # threefold, not claimed
+    assert window.session is not None and window.session is not session
+    qtbot.waitUntil(claim.isEnabled, timeout=2_000)
+    with qtbot.waitSignal(window.session.game_over, timeout=2_000) as over:
+        claim.trigger()
+    assert over.args[0] == "1/2-1/2" and not claim.isEnabled()
