@@ -535,6 +535,9 @@ class EnginePanel(QWidget):
             for label in self.stat_labels.values():
                 label.setText(display.NO_VALUE)
         self._clear_current()
+        current = self.stat_labels["current"]
+        current.setText("starting …")  # until the engine's first report (a new pool's workers start first)
+        current.setToolTip("The engine has not reported on this search yet")
         self.settings_label.setText(display.settings_summary(info.settings, game))
         self.tabs.setCurrentWidget(self.iteration_view)
 

@@ -183,6 +183,7 @@ def test_searching_always_says_what_is_searched(qtbot: QtBot) -> None:
     qtbot.addWidget(panel)
     panel.on_search_started(SearchInfo(1, state.copy(), settings, limits))
     current = panel.stat_labels["current"]
+    assert current.text() != display.NO_VALUE  # before the engine's first report
     panel.on_progress(Progress(1, nodes=10, nps=100.0, time=0.1, hashfull=0.0, depth=2))
     assert current.text() != display.NO_VALUE and "depth 2" in current.text()
     move = state.legal_moves()[3]
