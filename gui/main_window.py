@@ -93,10 +93,20 @@ EXTRA_KEYS = (
 """Keys that are no menu action, for the F1 list."""
 
 
+NUMBER_CHARACTERS = frozenset("0123456789.,+-eE")
+
+
+def is_number_text(text: str) -> bool:
+    """Whether a key's text can be part of a number typed into a spin box (a letter such as
+    F, H or P, or a space, cannot: there it is the window's shortcut)."""
+    return bool(text) and all(character in NUMBER_CHARACTERS for character in text)
+
+
 class ShortcutKeeper(QObject):
     """An event filter for the window's text fields: a command key that is one of the
     window's enabled actions goes to the action, not to the field, so Ctrl+Z takes back a
-    move even while the move box has the focus. Two keys stay the field's when it has
+    move even while the move box has the focus; in a spin box (numbers only) so do the
+    single keys that cannot be part of a number. Two keys stay the field's when it has
     something to do with them: Ctrl+C with text selected copies that text, and Ctrl+V
     pastes into the field when the clipboard holds no position or game (``wants_key``)."""
 
@@ -107,7 +117,7 @@ class ShortcutKeeper(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
-            if event.modifiers() & COMMAND_MODIFIERS:
+            if event.modifiers() & COMMAND_MODIFIERS or (isinstance(watched, QAbstractSpinBox) and not is_number_text(event.text())):
                 pressed = QKeySequence(event.keyCombination())
                 for action in self._actions():
                     if action.isEnabled() and any(pressed.matches(keys) == QKeySequence.SequenceMatch.ExactMatch for keys in action.shortcuts()):

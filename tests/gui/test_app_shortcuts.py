@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from gui.main_window import MainWindow
@@ -28,6 +28,7 @@ def window(qtbot: QtBot, bridge: Any, data_directory: Path) -> Iterator[MainWind
     made.show()
     qtbot.waitExposed(made)
     made.activateWindow()
+    qtbot.waitActive(made)  # a window shortcut needs its window active (on a real display too)
     yield made
     made.shutdown()
 
@@ -122,3 +123,31 @@ def test_f1_lists_every_shortcut_of_the_menus(qtbot: QtBot, window: MainWindow) 
     for name, action, keys in shortcut_actions(window):
         assert keys.toString(QKeySequence.SequenceFormat.NativeText) in text, f"{name} missing from F1's list"
     assert "Ctrl+E" in text and "Ctrl+Shift+D" in text
+
+
+FOCUS_TARGETS = {
+    "move list": lambda window: window.game_view.moves.moves,
+    "board": lambda window: window.game_view.board,
+    "engine tabs": lambda window: window.engine_tabs.tabBar(),
+    "settings spin box": lambda window: window.settings_panel.findChild(QAbstractSpinBox),
+}
+
+
+@pytest.mark.parametrize("target", list(FOCUS_TARGETS))
+def test_every_shortcut_works_wherever_else_the_focus_is(qtbot: QtBot, window: MainWindow, target: str) -> None:
+    """Outside the move box every key of every action acts: a spin box takes digits only."""
+    window.start_game("chess", HUMANS)
+    QGuiApplication.clipboard().setText("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    window.engine_tabs.setCurrentWidget(window.settings_page)
+    widget = FOCUS_TARGETS[target](window)
+    assert widget is not None
+    keys_of = shortcut_actions(window)
+    fired = {name: recorded(action) for name, action, _ in keys_of}
+    dead = []
+    for name, action, keys in keys_of:
+        widget.setFocus()
+        count = len(fired[name])
+        press(qtbot, widget, keys)
+        if len(fired[name]) != count + 1:
+            dead.append(f"{keys.toString()} ({name})")
+    assert not dead, f"dead with the focus on the {target}: {dead}"
