@@ -195,6 +195,8 @@ class MainWindow(QMainWindow):
         self.file_path: Path | None = None
         self._shut_down = False
         self._autosaved: tuple[int, str] | None = None
+        self._autosave_problem = ""
+        """The last autosave failure shown (the same one is not repeated on every move)."""
         self._kept: tuple[int, str] | None = None
         """The game's signature when it was last saved to or opened from ``file_path``."""
 
@@ -732,9 +734,13 @@ class MainWindow(QMainWindow):
         try:
             autosave.save(self.data_directory, session.to_record(), session.players, finished=session.is_over)
         except OSError as error:
-            self.notify(f"Could not autosave: {error.strerror or error}")
+            message = f"Could not autosave: {error.strerror or error}"
+            if message != self._autosave_problem:  # said once, not after every move
+                self._autosave_problem = message
+                self.notify(message)
             return
         self._autosaved = signature
+        self._autosave_problem = ""
 
     def _on_game_over(self, result: str, reason: str) -> None:
         self.autosave()

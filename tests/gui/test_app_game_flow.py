@@ -237,3 +237,17 @@ def test_a_loaded_game_at_an_unclaimed_draw_can_be_claimed_from_the_menu(qtbot: 
     with qtbot.waitSignal(window.session.game_over, timeout=2_000) as over:
         claim.trigger()
     assert over.args[0] == "1/2-1/2" and not claim.isEnabled()
+
+
+def test_an_autosave_failure_is_said_once_not_after_every_move(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gui import autosave
+
+    def refuse(*_args: Any, **_kwargs: Any) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    notices: list[str] = []
+    monkeypatch.setattr(window, "notify", notices.append)
+    monkeypatch.setattr(autosave, "save", refuse)
+    session = window.start_game("chess", HUMANS)
+    play(session, ["e4", "e5", "Nf3", "Nc6"])
+    assert [notice for notice in notices if "autosave" in notice] == ["Could not autosave: Permission denied"]
