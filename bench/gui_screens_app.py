@@ -107,6 +107,14 @@ def grab_new_game_dialog(window: MainWindow, path: Path) -> None:
     dialog.close()
 
 
+def size_note(window: MainWindow, path: Path, width: int, height: int) -> str | None:
+    """A line when the window could not take the requested size (its minimum is larger), so
+    the picture is not what its name says."""
+    if (window.width(), window.height()) == (width, height):
+        return None
+    return f"{path.name}: the window is {window.width()}x{window.height()}, not {width}x{height} (its minimum size)"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default: bench/screens/)")
@@ -118,6 +126,7 @@ def main() -> int:
     window = MainWindow(offer_resume=False, seed=5)
     window.show()
     written = []
+    notes: list[str | None] = []
     try:
         for theme in ("light", "dark"):
             apply_theme(app, theme)  # type: ignore[arg-type]
@@ -129,6 +138,7 @@ def main() -> int:
                 path = args.out / f"start-{theme}-{size_name}.png"
                 window.grab().save(str(path), "PNG", 0)  # 0: the smallest file
                 written.append(path)
+                notes.append(size_note(window, path, width, height))
             path = args.out / f"new-game-{theme}.png"
             grab_new_game_dialog(window, path)
             written.append(path)
@@ -140,10 +150,14 @@ def main() -> int:
                     path = args.out / f"{game}-{theme}-{size_name}.png"
                     grab_thinking(window, path)
                     written.append(path)
+                    notes.append(size_note(window, path, width, height))
     finally:
         window.shutdown()
     for path in written:
         print(path)
+    for note in notes:
+        if note is not None:
+            print(note, file=sys.stderr)
     return 0
 
 
