@@ -285,7 +285,7 @@ def read_game(text: str, hint: str | None = None) -> GameRecord:
     ``RecordError``, never another exception."""
     try:
         return _read_game(text, hint)
-    except GameError as error:  # RecordError too: a message may quote the file
+    except (GameError, RecordError) as error:  # a message may quote the file: one line, cut
         raise RecordError(one_line(str(error))) from None
     except (ValueError, RecursionError, MemoryError, OverflowError, TypeError, KeyError, IndexError) as error:
         raise RecordError(one_line(f"the text cannot be read as a game ({type(error).__name__}: {error})")) from None

@@ -47,6 +47,15 @@ a glyph or a result."""
 _MOVE_WORD = re.compile(rf"^(?:\d+\.+)?{_SAN}[!?]{{0,2}}$")
 """A movetext word that is a move (possibly with its number and a glyph)."""
 _COMMENT_START = re.compile(r"[{;]")
+_DROPPED = re.compile(
+    r"(\{[^}]*\Z|\{[^}%]*%[^}]*\})"  # kept: a comment never closed (reported by the scan), one with a % command
+    r"|\{[^}]*\}|;[^\n]*|^%[^\n]*"  # dropped: other comments, escape lines
+    r"|(?s:^\[.*)",  # dropped: the next game's headers and all after them
+    re.MULTILINE,
+)
+"""What the line-by-line scan need not see, matched left to right as a PGN reader reads (a
+comment's ``;`` or ``{`` is the comment's own), removed at C speed: most of a big file. Each
+alternative stops at its comment's end or at the text's, so the pass is linear."""
 _EVAL = re.compile(r"\[%eval\s+[^\]\s]+\s*\]")
 """A Lichess-style evaluation in a comment (``[%eval 0.35]``, ``[%eval #-3]``)."""
 _MOVETEXT_TOKEN = re.compile(r"[()]|[^\s()]+")
@@ -247,12 +256,18 @@ def _split_comments(lines: list[str]) -> tuple[str, str]:
     comment: list[str] = []
     kept_a_comment = False
     """Whether the last thing kept was a comment: a move keeps one comment only."""
+    # split, not sub with a group template: the template costs a Python call per match
+    parts = _DROPPED.split("\n".join(lines))  # text, kept comment or None, text, ...
+    parts[1::2] = [" " if part is None else f" {part} " for part in parts[1::2]]
+    lines = "".join(parts).split("\n")
     for line in lines:
         if not in_comment:
             if line.startswith("["):  # the next game's headers: only the first game is read
                 break
             if line.startswith("%"):  # a PGN escape line
                 continue
+        if line.isspace() or not line:
+            continue
         line_kept: list[str] = []
         position = 0
         while position < len(line):
@@ -286,8 +301,8 @@ def _split_comments(lines: list[str]) -> tuple[str, str]:
             in_comment = True
             position = stop + 1
         bare.append("\n")
-        joined = "".join(line_kept)
-        if joined.strip():
+        joined = " ".join("".join(line_kept).split())  # what comments leave is mostly blanks
+        if joined:
             kept.append(joined + "\n")
     if in_comment:
         raise PgnError("a PGN comment opened with '{' is never closed with '}'")

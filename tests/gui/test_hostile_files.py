@@ -138,6 +138,9 @@ HOSTILE_SHAPES: dict[str, Callable[[int], str]] = {
     "tagged, unclosed [": lambda n: '[Event "x"]\n\n1. e4 ' + "[" * n,
     "comments": lambda n: "1. e4 e5 " + "{a} " * (n // 4) + "*",
     "semicolons": lambda n: "1. e4 " + ";" * n + "\n*",
+    "line comments": lambda n: "1. e4\n" + ";a\n" * (n // 3) + "*",
+    "comments over lines": lambda n: "1. e4\n" + "{\n}\n" * (n // 4) + "*",
+    "unclosed { with %": lambda n: "1. e4 " + "{%" * (n // 2),
     "pdn, unclosed {": lambda n: "1. 11-15 " + "{" * n,
     "pdn comments": lambda n: "1. 11-15 " + "{a} " * (n // 4) + "*",
     "json, brackets in a string": lambda n: '{"format": "' + "[" * n + '"}',
@@ -254,3 +257,23 @@ def test_a_large_file_is_read_off_the_gui_thread(qtbot: Any, window: Any, tmp_pa
     assert window.open_path(bad)
     qtbot.waitUntil(lambda: bool(window.last_error), timeout=60_000)
     assert "bad.pgn" in window.last_error and window.session.move_names() == ["e4", "e5", "Nf3"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. e4 {a {b} e5 *",  # a '{' inside a comment is the comment's
+        "1. e4 ; note {x\ne5 *",  # so is one inside a ';' comment, to the end of its line
+        "1. e4 {a ; b} e5 *",  # and a ';' inside braces
+        "1. e4 {a\n[not a header] } e5 *",  # a line starting with '[' inside a comment
+        "1. e4\n% an escape line {\ne5 *",
+        "1. e4 e5 *\n\n[Event \"next\"]\n\n1. d4 *",  # only the first game
+    ],
+)
+def test_comments_read_as_a_pgn_reader_reads_them(text: str) -> None:
+    assert read_game(text, "pgn").moves == ["e4", "e5"]
+
+
+def test_the_first_evaluation_after_a_move_is_kept() -> None:
+    record = read_game("1. e4 { [%eval 0.10] } { [%eval 0.20] ; x } e5 {[%eval -0.3] %clk 0:01} *", "pgn")
+    assert record.evaluations == ["+0.10", "-0.30"]
