@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from gui.gamefile import GameRecord, RecordError, one_line, read_game, write_game
+from gui.gamefile import MAX_FILE_BYTES, GameRecord, RecordError, one_line, read_game, write_game
 from gui.players import PlayerConfig
 
 AUTOSAVE_NAME = "autosave.json"
@@ -129,7 +129,8 @@ def save(
         try:
             _read(path)
         except UnreadableAutosave:
-            keep_aside(path)
+            if keep_aside(path) is None:  # no copy: the file is kept, this game is not autosaved
+                raise OSError(errno.EEXIST, f"{path} cannot be read and cannot be moved aside: it is kept") from None
     write_atomically(path, json.dumps(document, indent=1, ensure_ascii=False) + "\n")
     _known_good[path] = _signature(path)
     return path
@@ -159,11 +160,16 @@ def _read(path: Path) -> tuple[GameRecord, dict[str, object]]:
     """The record and the ``autosave`` entry of ``path``; ``UnreadableAutosave`` says why
     not (``FileNotFoundError`` when there is no file)."""
     try:
-        raw = path.read_bytes()
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe would block the start for ever
+            raise UnreadableAutosave("it is not a regular file")
+        with open(path, "rb") as file:
+            raw = file.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise
     except OSError as error:
         raise UnreadableAutosave(f"it cannot be read: {error.strerror or error}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise UnreadableAutosave(f"it is far bigger than a game ({MAX_FILE_BYTES:,} bytes at most)")
     try:
         text = raw.decode("utf-8")
         record = read_game(text, "json")

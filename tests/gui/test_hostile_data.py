@@ -172,3 +172,27 @@ def test_fuzzed_settings_entries_never_stop_a_start(tmp_path: Path, players: obj
         assert "\n" not in problem and len(problem) < 600
     settings_.players("othello")
     assert isinstance(settings_.engine_settings, SearchSettings)
+
+
+def test_an_autosave_that_is_a_pipe_a_folder_or_huge_never_blocks_the_start(data_directory: Path) -> None:
+    import os
+
+    data_directory.mkdir(parents=True, exist_ok=True)
+    path = data_directory / autosave.AUTOSAVE_NAME
+    os.mkfifo(path)  # opening it to read would wait for a writer for ever
+    assert "autosave.json.bad" in (autosave.check(data_directory) or "")
+    (data_directory / "autosave.json.bad").unlink()
+    path.mkdir()
+    assert "autosave.json.bad" in (autosave.check(data_directory) or "")
+    with open(path.parent / "big", "wb") as file:
+        file.truncate(autosave.MAX_FILE_BYTES + 10)  # sparse: no disk used
+    os.replace(path.parent / "big", path)
+    assert "far bigger" in (autosave.check(data_directory) or "")  # .bad is a folder now: the file stays
+    record = autosave.GameRecord("chess", "startpos", ["e4"])
+    with pytest.raises(OSError):  # no copy can be kept: the unreadable file is not overwritten
+        autosave.save(data_directory, record, HUMANS)
+    assert path.stat().st_size > autosave.MAX_FILE_BYTES
+    (data_directory / "autosave.json.bad").rmdir()
+    autosave.save(data_directory, record, HUMANS)
+    assert autosave.load(data_directory) is not None
+    assert (data_directory / "autosave.json.bad").stat().st_size > autosave.MAX_FILE_BYTES
