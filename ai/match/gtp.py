@@ -26,6 +26,8 @@ from games.base import GameError
 BOARD_SIZE = 8
 START_TIMEOUT = 10.0
 PASS = "pass"
+MAX_ANSWER_LINES = 100
+"""The longest GTP answer read (``showboard`` is 10 lines)."""
 
 
 class GtpPlayer:
@@ -73,6 +75,9 @@ class GtpPlayer:
                     break
                 continue
             answer.append(line)
+            if len(answer) > MAX_ANSWER_LINES:  # an answer ends with a blank line; this one does not
+                self.synced = None
+                raise process.failure(f"not a GTP answer: more than {MAX_ANSWER_LINES} lines without an end")
         first = answer[0]
         if first.startswith("?"):
             raise GtpError(first[1:].strip())

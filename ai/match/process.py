@@ -21,6 +21,15 @@ import time
 from ai.match.players import PlayerFailure
 
 
+MAX_LINE_CHARS = 64 * 1024
+"""The longest line read from a program (a protocol line is a few hundred characters)."""
+MAX_QUEUED_LINES = 10_000
+"""Lines read ahead of the player; past this the reader waits (and so does the program)."""
+POLL_SECONDS = 0.5
+TOO_LONG = "\0 a line too long \0"
+"""Queued (this very object) in place of a line longer than ``MAX_LINE_CHARS``."""
+
+
 def kill_group(group: int | None) -> None:
     """SIGKILL every process left in the process group ``group`` (the pid of the program
     started as its leader); nothing when the group is gone already."""
@@ -37,19 +46,41 @@ class LineProcess:
         try:
             self.process: subprocess.Popen[str] | None = subprocess.Popen(
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                text=True, bufsize=1, process_group=0,
+                text=True, errors="replace", bufsize=1, process_group=0,
             )
         except (OSError, ValueError) as error:
             raise PlayerFailure(f"the program did not start: {getattr(error, 'strerror', None) or error}") from None
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.lines: queue.Queue[str | None] = queue.Queue(maxsize=MAX_QUEUED_LINES)
         threading.Thread(target=self._read, args=(self.process, self.lines), daemon=True).start()
 
     @staticmethod
     def _read(process: subprocess.Popen[str], lines: queue.Queue[str | None]) -> None:
+        """Queue the program's lines; a line longer than ``MAX_LINE_CHARS`` is queued as
+        ``TOO_LONG`` and reading stops (a program writing ``/dev/zero`` would fill the
+        memory). A full queue holds the program back until the line is taken or it ends."""
         assert process.stdout is not None
-        for line in process.stdout:
-            lines.put(line)
-        lines.put(None)  # end of output: the program exited
+        try:
+            while True:
+                line = process.stdout.readline(MAX_LINE_CHARS)
+                if not line:
+                    break
+                if len(line) >= MAX_LINE_CHARS and not line.endswith("\n"):
+                    line = TOO_LONG
+                while True:
+                    try:
+                        lines.put(line, timeout=POLL_SECONDS)
+                        break
+                    except queue.Full:
+                        if process.poll() is not None:
+                            return
+                if line is TOO_LONG:
+                    return
+        except (OSError, ValueError):  # the pipe was closed under the reader (the program killed)
+            pass
+        try:
+            lines.put(None, timeout=POLL_SECONDS)  # end of output: the program exited
+        except queue.Full:
+            pass
 
     @property
     def is_running(self) -> bool:
@@ -68,10 +99,15 @@ class LineProcess:
     def read_line(self, deadline: float, waiting_for: str) -> str:
         """The next line (without its end), or ``PlayerFailure`` when the program exited or
         ``deadline`` (``time.monotonic()``) passed (it is killed then)."""
+        left = deadline - time.monotonic()
         try:
-            line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            if left <= 0:  # checked first: a program that floods its output never lets the queue empty
+                raise queue.Empty
+            line = self.lines.get(timeout=left)
         except queue.Empty:
             raise self.failure(f"no answer to {waiting_for} within the deadline (killed)") from None
+        if line is TOO_LONG:
+            raise self.failure(f"a line of more than {MAX_LINE_CHARS:,} characters while waiting for {waiting_for} (killed)")
         if line is None:
             raise self.failure("the program exited")
         return line.rstrip("\r\n")

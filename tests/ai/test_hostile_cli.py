@@ -122,8 +122,14 @@ REFUSED: tuple[Case, ...] = (
          env={"PLYGROUND_CORE_LOCKS": "{tmp}/empty.txt/locks"}),
     case("match-uci-mute", "handshake", *CHESS_MATCH, "--a", "uci:{tmp}/mute.sh", "--b", "depth=1", "--start-timeout", "1"),
     case("match-uci-exits", "exited", *CHESS_MATCH, "--a", "uci:{tmp}/exits.sh", "--b", "depth=1"),
+    case("match-uci-zeros", "handshake", *CHESS_MATCH, "--a", "uci:{tmp}/zeros.sh", "--b", "depth=1", "--start-timeout", "1"),
+    case("match-uci-chatty", "handshake", *CHESS_MATCH, "--a", "uci:{tmp}/chatty.sh", "--b", "depth=1", "--start-timeout", "1"),
     case("match-gtp-mute", "boardsize", "match", "--game", "othello", "--games", "2", "--depth", "1",
          "--a", "gtp:{tmp}/mute.sh", "--b", "depth=1", "--start-timeout", "1"),
+    case("match-gtp-zeros", "a line of more than", "match", "--game", "othello", "--games", "2", "--depth", "1",
+         "--a", "gtp:{tmp}/zeros.sh", "--b", "depth=1", "--start-timeout", "5"),
+    case("match-gtp-chatty", "not a GTP answer", "match", "--game", "othello", "--games", "2", "--depth", "1",
+         "--a", "gtp:{tmp}/chatty.sh", "--b", "depth=1", "--start-timeout", "5"),
     # bench
     case("bench-depth-nan", "--depth", "bench", "--depth", "nan"),
     case("bench-game-empty", "--game", "bench", "--game", ""),
@@ -132,6 +138,8 @@ REFUSED: tuple[Case, ...] = (
 SCRIPTS = {
     "mute.sh": "#!/bin/sh\n# starts a child, then never answers\nsleep 1000 &\nexec sleep 1000\n",
     "exits.sh": "#!/bin/sh\nexit 7\n",
+    "zeros.sh": "#!/bin/sh\n# one endless line of NUL bytes\nexec cat /dev/zero\n",
+    "chatty.sh": "#!/bin/sh\n# endless lines, never 'uciok'\nexec yes 'info string hello'\n",
     "sleeper.sh": textwrap.dedent(
         """\
         #!/bin/sh
