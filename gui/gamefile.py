@@ -49,7 +49,9 @@ game, so pasting a FEN while playing Othello switches to chess.
 from __future__ import annotations
 
 import codecs
+import errno
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,7 +147,12 @@ def read_game_file(path: Path) -> GameRecord:
     found by ``decode_game_text``, its format by its extension and content). ``OSError``
     when it cannot be read, ``RecordError`` when it is no game. Pure work with no Qt: may
     run on any thread (the window reads files over ``BACKGROUND_BYTES`` off the GUI one)."""
-    size = path.stat().st_size
+    status = path.stat()
+    if stat.S_ISDIR(status.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "it is a folder, not a file")
+    if not stat.S_ISREG(status.st_mode):  # a pipe would block the reader, a device never end
+        raise RecordError("it is not a regular file (a device or a pipe), so no game file")
+    size = status.st_size
     if size > MAX_FILE_BYTES:
         raise RecordError(f"{size:,} bytes is far too big for a game file")
     with open(path, "rb") as file:

@@ -277,3 +277,15 @@ def test_comments_read_as_a_pgn_reader_reads_them(text: str) -> None:
 def test_the_first_evaluation_after_a_move_is_kept() -> None:
     record = read_game("1. e4 { [%eval 0.10] } { [%eval 0.20] ; x } e5 {[%eval -0.3] %clk 0:01} *", "pgn")
     assert record.evaluations == ["+0.10", "-0.30"]
+
+
+def test_a_pipe_or_a_folder_is_refused_without_blocking(tmp_path: Path) -> None:
+    import os
+
+    pipe = tmp_path / "pipe.pgn"
+    os.mkfifo(pipe)  # opening it would wait for a writer for ever
+    with pytest.raises(RecordError) as caught:
+        read_game_file(pipe)
+    assert_one_line(str(caught.value))
+    with pytest.raises(OSError):
+        read_game_file(tmp_path)
