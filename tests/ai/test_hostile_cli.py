@@ -195,14 +195,19 @@ def processes_marked(mark: str) -> list[int]:
     return found
 
 
-def run_case(args: list[str], env: dict[str, str], stdin: str | None = None, **popen: object) -> Outcome:
-    """Run ``plyground ARGS``; kill what it leaves behind (and report it)."""
+def close_stdout() -> None:
+    os.close(1)
+
+
+def run_case(args: list[str], env: dict[str, str], stdin: str | None = None, *, stdout_closed: bool = False) -> Outcome:
+    """Run ``plyground ARGS`` (with its stdout closed: ``>&-``); kill what it leaves behind
+    (and report it)."""
     mark = uuid.uuid4().hex
     environment = {**os.environ, **env, MARK: mark}
     try:
         done = subprocess.run(
             [PROGRAM, *args], input=stdin, capture_output=True, text=True, timeout=CASE_TIMEOUT,
-            env=environment, errors="replace", **popen,  # type: ignore[arg-type]
+            env=environment, errors="replace", preexec_fn=close_stdout if stdout_closed else None,
         )
         outcome = Outcome(done.returncode, done.stdout, done.stderr)
     except subprocess.TimeoutExpired as expired:
@@ -265,7 +270,7 @@ def test_bad_input_is_one_line_and_exit_2(refused: dict[str, Outcome], one: Case
 )
 def test_a_closed_stdout_is_one_line_and_exit_2(args: list[str]) -> None:
     """``plyground uci >&-``: Python has no ``sys.stdout`` at all; one line, status 2."""
-    outcome = run_case(args, {}, "uci\ngo depth 1\n", stdout=None, pass_fds=(), preexec_fn=lambda: os.close(1))
+    outcome = run_case(args, {}, "uci\ngo depth 1\n", stdout_closed=True)
     assert outcome.status == USAGE and "Traceback" not in outcome.stderr, outcome.stderr
     assert outcome.stderr.splitlines() == ["plyground: error: the standard output is closed: nothing could be written"]
 
