@@ -227,10 +227,9 @@ def _check_syntax(text: str) -> str:
     game as ``chess.pgn`` should read it: the first game's headers and movetext with every
     comment dropped but a move's first ``[%eval]`` (``chess.pgn`` joins a node's comments
     by repeated string concatenation, quadratic in their number, and its reader is only
-    needed for the moves and the evaluations). One pass over the text: a comment is found
-    with one search and an unclosed ``{`` swallows the rest of the text at once, so no
-    text is scanned twice (a pattern like ``\\{[^}]*\\}`` rescans to the end of the text
-    from every unclosed ``{``: quadratic)."""
+    needed for the moves and the evaluations). Linear in the text: no part of it is
+    scanned more than a few times (a pattern like ``\\{[^}]*\\}`` alone rescans to the end
+    of the text from every unclosed ``{``: quadratic)."""
     lines = text.lstrip("\ufeff").splitlines()
     index = 0
     while index < len(lines) and (not lines[index].strip() or lines[index].lstrip().startswith("[")):
@@ -249,7 +248,8 @@ def _split_comments(lines: list[str]) -> tuple[str, str]:
     without its comments, and the same movetext with each move's first ``[%eval]``
     comment kept and no blank line (``chess.pgn`` ends a game's movetext at a blank line,
     and every word of the movetext is checked, so all of it must be read).
-    ``PgnError`` for a ``{`` never closed."""
+    ``PgnError`` for a ``{`` never closed. ``_DROPPED`` takes out what needs no look first;
+    the scan below follows the comments that are left across lines."""
     bare: list[str] = []
     kept: list[str] = []
     in_comment = False
