@@ -47,12 +47,8 @@ keeps the scan linear: a pattern that needs the closing bracket rescans the rest
 text from every unclosed one (quadratic)."""
 _COMMENT = re.compile(r"\{[^}]*(?:\}|\Z)")
 """A PDN comment, or an unclosed one to the end of the text (linear, as ``_BRACKETED``)."""
-MAX_NESTING = 100
 MESSAGE_LIMIT = 240
 """Characters of a reading error's message shown before it is cut."""
-_JSON_STRUCTURE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
-"""A JSON string (skipped whole) or a bracket."""
-"""JSON nested deeper than this is no game file (a game file nests three levels)."""
 
 
 class RecordError(ValueError):
@@ -325,29 +321,15 @@ def _looks_like_pdn(text: str) -> bool:
 
 def read_json(text: str) -> GameRecord:
     """One Plyground JSON document, every field and move checked."""
-    _check_nesting(text)
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
-    except ValueError as error:  # a number too long to convert (Python's 4,300-digit limit)
+    except ValueError:  # a number too long to convert (Python's 4,300-digit limit)
         raise RecordError("not a game file: a number in it has more digits than any game needs") from None
+    except RecursionError:  # the decoder checks its depth and stops cleanly
+        raise RecordError("not a game file: its JSON nests far deeper than a game file does") from None
     return from_json(document)
-
-
-def _check_nesting(text: str) -> None:
-    """``RecordError`` for JSON nested deeper than ``MAX_NESTING``, before the decoder
-    recurses into it. Counts brackets outside strings in one pass (a bracket inside a
-    string is skipped with the string)."""
-    depth = 0
-    for match in _JSON_STRUCTURE.finditer(text):
-        token = match.group(0)
-        if token in "[{":
-            depth += 1
-            if depth > MAX_NESTING:
-                raise RecordError(f"not a game file: its JSON nests more than {MAX_NESTING} levels deep")
-        elif token in "]}":
-            depth -= 1
 
 
 def from_json(document: object) -> GameRecord:
