@@ -405,7 +405,9 @@ def command_uci(_args: argparse.Namespace) -> int:
     """Speak UCI on stdin/stdout until ``quit``."""
     from ai.uci import serve
 
-    return serve()
+    if sys.stdin is None:  # started with stdin closed (``<&-``): Python gives no stream at all
+        raise UsageError("the standard input is closed: no UCI command can be read")
+    return serve(sys.stdin, sys.stdout)
 
 
 # ------------------------------------------------------------------ the parser

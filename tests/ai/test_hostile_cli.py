@@ -275,6 +275,16 @@ def test_a_closed_stdout_is_one_line_and_exit_2(args: list[str]) -> None:
     assert outcome.stderr.splitlines() == ["plyground: error: the standard output is closed: nothing could be written"]
 
 
+def test_uci_with_its_stdin_closed_is_one_line_and_exit_2() -> None:
+    done = subprocess.run([PROGRAM, "uci"], stdin=None, capture_output=True, text=True, timeout=CASE_TIMEOUT, preexec_fn=close_stdin)
+    assert done.returncode == USAGE, done.stderr
+    assert done.stderr.splitlines() == ["plyground: error: the standard input is closed: no UCI command can be read"]
+
+
+def close_stdin() -> None:
+    os.close(0)
+
+
 def test_closed_stdout_and_stderr_end_quietly() -> None:
     done = subprocess.run(
         [PROGRAM, "perft", "--game", "tictactoe", "--depth", "1"],
