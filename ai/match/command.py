@@ -99,12 +99,13 @@ def command_match(args: argparse.Namespace) -> int:
     write_failure: list[str] = []
 
     players: list[Player] = []
-    # The cores first (a bad lock folder is said before anything starts, and the engines
-    # start once the match can run), then the players, then the games. SIGTERM and SIGHUP
-    # end the match through ``finally``: the engines run in process groups of their own,
-    # which no signal to the match's group reaches.
+    # Everything that can be wrong is said before a game starts: the lock folder is checked
+    # here, the players' specs (and their programs' start) next, and only then does the match
+    # wait for its cores. SIGTERM and SIGHUP end the match through ``finally``: the engines
+    # run in process groups of their own, which no signal to the match's group reaches.
     reservation = CoreReservation(args.threads, wait=not args.no_wait, on_wait=lambda text: print(text, file=sys.stderr, flush=True))
-    with ending_on_stop_signals(), reservation:
+    reservation.check_folder()
+    with ending_on_stop_signals():
         try:
             for spec in (args.a, args.b):
                 player = make_player(spec, args.game, args.threads, args.start_timeout)
@@ -128,7 +129,8 @@ def command_match(args: argparse.Namespace) -> int:
                         write_failure.append(f"cannot write the games to {str(out)!r}: {error.strerror or error}")
                         progress.message(f"{PROGRAM}: error: {write_failure[0]}")
 
-            result = run_match(args.game, (players[0], players[1]), args.games, limits, openings, args.seed, args.max_plies, on_game)
+            with reservation:
+                result = run_match(args.game, (players[0], players[1]), args.games, limits, openings, args.seed, args.max_plies, on_game)
             progress.finish()
         finally:
             for player in players:

@@ -89,18 +89,32 @@ class CoreReservation:
             time.sleep(POLL_SECONDS)  # a CLI process with nothing else to do; never on a GUI thread
         return self
 
+    def check_folder(self) -> None:
+        """``CoreLockError`` now if the lock folder cannot hold the lock files (made if
+        missing), rather than when the match is about to start."""
+        if fcntl is None:
+            return
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with open(self.folder / "core-0.lock", "ab"):
+                pass
+        except OSError as error:
+            raise self._folder_error(error) from None
+
+    def _folder_error(self, error: OSError) -> CoreLockError:
+        """The lock folder cannot be used, said as such (it is the user's setting,
+        ``PLYGROUND_CORE_LOCKS``, or the temporary folder)."""
+        where = f"{LOCK_FOLDER_VARIABLE}={str(self.folder)!r}" if os.environ.get(LOCK_FOLDER_VARIABLE) else repr(str(self.folder))
+        return CoreLockError(f"cannot reserve a core: the lock folder {where} cannot be used: {error.strerror or error}")
+
     def _reserve_or_say_why(self) -> bool:
-        """``_try_reserve``, with a lock folder that cannot be used said as such (it is the
-        user's setting, ``PLYGROUND_CORE_LOCKS``, or the temporary folder)."""
+        """``_try_reserve``, with a lock folder that cannot be used said as such."""
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             return self._try_reserve()
         except OSError as error:
             self.release()
-            where = f"{LOCK_FOLDER_VARIABLE}={str(self.folder)!r}" if os.environ.get(LOCK_FOLDER_VARIABLE) else repr(str(self.folder))
-            raise CoreLockError(
-                f"cannot reserve a core: the lock folder {where} cannot be used: {error.strerror or error}"
-            ) from None
+            raise self._folder_error(error) from None
 
     def _try_reserve(self) -> bool:
         """Take ``count`` core locks at once, or none."""

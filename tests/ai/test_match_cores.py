@@ -79,3 +79,31 @@ def test_match_no_wait_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytes
     error = capsys.readouterr().err
     assert status == 2 and "cores are reserved" in error and "Traceback" not in error
     assert main(["match", "--game", "tictactoe", "--a", "depth=1", "--b", "depth=1", "--games", "2", "--no-wait"]) == 0
+
+
+def test_bad_specs_are_refused_before_waiting_for_a_core(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every core held by other matches: a spec error is still said at once (the match
+    would otherwise wait for a core, then refuse)."""
+    from ai.cli import main
+    from ai.match import cores
+
+    monkeypatch.setenv(cores.LOCK_FOLDER_VARIABLE, str(tmp_path))
+    with CoreReservation(cores.usable_cores(), folder=tmp_path):
+        status = main(["match", "--game", "tictactoe", "--a", "depth=x", "--b", "depth=1", "--games", "2"])
+    error = capsys.readouterr().err
+    assert status == 2 and "'x' is not a whole number" in error and "waiting" not in error
+
+
+def test_an_unusable_lock_folder_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from ai.cli import main
+    from ai.match import cores
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv(cores.LOCK_FOLDER_VARIABLE, str(blocker / "locks"))
+    status = main(["match", "--game", "tictactoe", "--a", "depth=1", "--b", "depth=1", "--games", "2"])
+    captured = capsys.readouterr()
+    assert status == 2 and captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("plyground: error: cannot reserve a core: the lock folder PLYGROUND_CORE_LOCKS=")
+    assert lines[0].endswith("cannot be used: Not a directory")
