@@ -127,7 +127,11 @@ class Program:
         assert self.process.stdout is not None
         while True:
             line = self.process.stdout.readline()
-            assert line, f"the program ended first; it said {self.lines[-5:]}"
+            if not line:
+                assert self.process.stderr is not None
+                err = self.process.stderr.read()
+                self.process.wait(timeout=WAIT)
+                raise AssertionError(f"the program ended first ({self.process.returncode}): {self.lines[-5:]} {err[-2000:]}")
             self.lines.append(line.rstrip("\n"))
             if wanted(self.lines[-1]):
                 return self.lines[-1]
@@ -142,8 +146,13 @@ class Program:
             pass
 
     def finish(self) -> tuple[int, str, str]:
-        """Wait for the end: (exit status, the rest of stdout, stderr)."""
-        out, err = self.process.communicate(timeout=WAIT)
+        """Wait for the end: (exit status, the rest of stdout, stderr). Read through the
+        same buffered streams as ``read_until`` (``communicate`` reads the pipes beneath
+        them and would miss lines already buffered); the watchdog ends a program that hangs."""
+        assert self.process.stdout is not None and self.process.stderr is not None
+        out = self.process.stdout.read()
+        err = self.process.stderr.read()
+        self.process.wait(timeout=WAIT)
         self._watchdog.cancel()
         self.lines.extend(out.splitlines())
         return self.process.returncode, out, err
@@ -273,7 +282,7 @@ def test_a_dead_worker_answers_with_the_last_iteration(algorithm: str) -> None:
         status, out, err = cli.finish()
         assert status == 0, err
         last = [line for line in cli.lines if is_iteration(line) and is_completed(line)][-1]
-        assert re.search(rf"^bestmove {re.escape(first_pv_move(last))}$", out, re.MULTILINE)
+        assert re.search(rf"^bestmove {re.escape(first_pv_move(last))}$", out, re.MULTILINE), (cli.lines[-6:], err)
         lines = err.splitlines()
         assert len(lines) == 1 and lines[0].startswith("plyground: warning:") and "killed by signal 9" in lines[0], err
         wait_all_gone(cli.mark)

@@ -162,9 +162,9 @@ def reclaim_segments(owner: int | None = None) -> list[str]:
     reclaimed = []
     for name in names:
         pid = owner_of(name)
-        if pid is None or pid == os.getpid():
+        if pid is None or pid == os.getpid() or (owner is not None and pid != owner):
             continue
-        if (pid == owner) if owner is not None else not is_alive(pid):
+        if not is_alive(pid):  # asked of ``owner`` too: its number may be a new process's by now
             _unlink(name)
             reclaimed.append(name)
     return reclaimed
