@@ -1,11 +1,17 @@
 """``plyground match``: engine against engine, with a running score and the Elo difference.
 
     plyground match --game G --a SPEC --b SPEC --games N [--time S | --depth D]
-                    [--threads T] [--openings FILE] [--out FILE] [--seed K] [--move-timeout S] [--no-wait]
+                    [--threads T] [--openings FILE] [--out FILE] [--seed K] [--move-timeout S]
+                    [--start-timeout S] [--no-wait]
 
 SPECs are described in ``ai.match.players``; openings in ``ai.match.openings``; the numbers
 printed at the end in ``ai.match.stats``. A progress bar with the running score goes to
 stderr when it is a terminal (nothing when it is not); the result goes to stdout.
+
+Whatever can be wrong is said in one line before the first game (exit status 2): the
+players' specs (ranges of ``ai.settings``), their programs' start, the openings file, the
+``--out`` file and the core-lock folder. Games that cannot be written later are said once;
+the match goes on, sums up, and ends with status 1.
 """
 
 from __future__ import annotations
