@@ -5,7 +5,9 @@ option out of range) as one line ``plyground: error: ...`` on stderr and exit st
 never a traceback; a value too long to echo is cut (its first characters and its length).
 Output that cannot be written (``| head -1``, a full disk) ends the program quietly with a
 non-zero status; so does Ctrl-C during start-up (during ``analyse`` it stops the search,
-which still answers).
+which still answers). A program started with stdout closed (``>&-``) says so in one line on
+stderr and exits 2 (quietly when stderr is closed too). The ranges of every search setting
+are ``ai.settings``'s, shared with match specs, UCI and the app.
 
 The front end knows no game by name: each game says its default algorithm, its dice hook
 (``GameState.roll_moves``) and its score units and words (read by ``ai.display``).
