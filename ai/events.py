@@ -196,7 +196,7 @@ class Finished:
     cube decision from the chances): nothing was searched (depth and nodes are 0)."""
     only_move: bool = False
     """The move is the only legal one, played without a search (depth and nodes are 0; the
-    score is the position's static evaluation, not a searched value)."""
+    score is the static evaluation of the position after it, not a searched value)."""
     fault: str | None = None
     """A fault the search survived, in one line (a worker process died): the answer is the
     last iteration completed before it. Front ends say it once; ``error`` stays ``None``."""
