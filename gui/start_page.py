@@ -25,6 +25,8 @@ from gui.panels.display import player_names
 from gui.theme import LIGHT
 
 CARD_SIZE = QSize(200, 230)
+CARD_MIN_SIZE = QSize(150, 170)
+"""A card's least size: two rows of cards, the title and Continue fit a 900×600 window."""
 TAGLINES = {
     "tictactoe": "Solved in a blink: watch minimax prove the draw",
     "checkers": "English draughts, forced captures, multi-jumps",
@@ -235,7 +237,7 @@ class GameCard(QFrame):
         self.setObjectName(f"card_{game}")
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setMinimumSize(CARD_SIZE)
+        self.setMinimumSize(CARD_MIN_SIZE)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         names = player_names(get_game(game))
         self.setToolTip(f"New game of {game_title(game)}: {names[0]} against {names[1]}")

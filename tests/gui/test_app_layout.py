@@ -71,3 +71,14 @@ def test_the_game_column_works_as_a_tab_and_comes_back(qtbot: QtBot, window: Mai
     window.show_start_page()
     sized_start = window.size().toTuple()
     assert sized_start == (1600, 1000) and window.game_view.has_side_column()
+
+
+def test_the_start_page_fits_a_900_by_600_window(qtbot: QtBot, window: MainWindow) -> None:
+    window.show_start_page()
+    window.resize(900, 600)
+    qtbot.waitUntil(lambda: window.start_page.isVisible())
+    assert window.minimumSizeHint().height() <= 600 and window.minimumSizeHint().width() <= 900
+    qtbot.waitUntil(lambda: window.size().toTuple() == (900, 600))
+    for card in window.start_page.cards.values():  # every card whole inside the page
+        corner = card.mapTo(window.start_page, card.rect().bottomRight())
+        assert window.start_page.rect().contains(corner), card.game
