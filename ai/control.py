@@ -64,6 +64,7 @@ class SearchControl:
         "nodes",
         "started",
         "deadline",
+        "deadline_waits",
         "stopped",
         "_next_check",
         "_next_tick",
@@ -88,6 +89,11 @@ class SearchControl:
         self.nodes = 0
         self.started = clock() if started is None else started
         self.deadline = self.started + limits.time if limits.time is not None else None
+        # While set, the deadline is not enforced: iterative deepening sets it until its
+        # first iteration completes, so a timed search always answers with a searched move
+        # (as Stockfish does), even when the time went before the first node (a pool's
+        # workers still starting, a loaded machine). Stop requests and node limits still stop.
+        self.deadline_waits = False
         self.stopped = False
         self._interval = min(FIRST_CHECK_INTERVAL, CHECK_INTERVAL)
         self._next_check = self._interval if limits.nodes is None else min(self._interval, limits.nodes)
@@ -121,7 +127,7 @@ class SearchControl:
             raise SearchStopped
         if limit is not None and self.nodes >= limit:
             self.stop()
-        if self.deadline is not None and now >= self.deadline:
+        if self.deadline is not None and now >= self.deadline and not self.deadline_waits:
             self.stop()
         if self.should_stop is not None and self.should_stop():
             self.stop()

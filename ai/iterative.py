@@ -152,6 +152,9 @@ def deepen(
     completed_score: float | None = None
     completed_line: list[Any] = []
     stopped = False
+    # Depth 1 is cheap in every game; searched whatever the clock says, it keeps a short or
+    # late-starting timed search from answering with an unsearched move.
+    control.deadline_waits = timed and depths[0] == 1
     try:
         for depth in depths:
             if helper and skips_depth(helper, depth, target):
@@ -162,6 +165,7 @@ def deepen(
             score = iterate(root, depth, completed_score)
             line = tools.completed_line(state, depth)
             completed_depth, completed_score, completed_line = depth, score, line
+            control.deadline_waits = False
             reporter.iteration(depth, score, line, control.nodes - nodes_before)
             if tools.horizon_leaves == horizon_before:
                 break  # no leaf was cut by the horizon: the value is exact, deeper changes nothing
@@ -173,6 +177,8 @@ def deepen(
     except SearchStopped:
         stopped = True
         completed_score, completed_line = tools.stopped_answer(state, completed_score, completed_line)
+    finally:
+        control.deadline_waits = False
     assert completed_score is not None  # an iteration completed, or ``stopped_answer`` gave one
     return completed_depth, completed_score, completed_line, stopped
 

@@ -95,6 +95,10 @@ STOP_GRACE_SECONDS: Final = 3.0
 normally answered within milliseconds): the caller never waits for a stuck worker."""
 TIME_LIMIT_GRACE_SECONDS: Final = 0.5
 """The pool stops a search itself this long after its time limit, should a worker not."""
+FIRST_ITERATION_GRACE_SECONDS: Final = 10.0
+"""Before any iteration was shown, the pool waits this long past the time limit instead: a
+worker's deepening completes its first iteration whatever the clock says
+(``SearchControl.deadline_waits``), and a search stopped before it answers unsearched."""
 DISPATCH_TICK_SECONDS: Final = 0.05
 """How often the dispatcher looks at the clock while a search runs (stop grace, limits)."""
 SHUTDOWN_SECONDS: Final = 2.0
@@ -674,7 +678,8 @@ class EnginePool:
             return
         now = time.perf_counter()
         limit = search.request.limits.time
-        if search.stop_at is None and limit is not None and now > search.started + limit + TIME_LIMIT_GRACE_SECONDS:
+        grace_after_limit = TIME_LIMIT_GRACE_SECONDS if search.last_iteration is not None else FIRST_ITERATION_GRACE_SECONDS
+        if search.stop_at is None and limit is not None and now > search.started + limit + grace_after_limit:
             with self._lock:
                 self._stop_workers(search)
         grace = SHUTDOWN_SECONDS if self._closed else STOP_GRACE_SECONDS

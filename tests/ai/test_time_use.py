@@ -3,12 +3,15 @@ new iteration is likely to finish (``ai.iterative.soft_deadline``)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from ai.engine import search
+from ai.control import FIRST_CHECK_INTERVAL
+from ai.engine import run_search, search
 from ai.events import Finished
 from ai.iterative import SOFT_TIME_FRACTION, soft_deadline
-from ai.settings import Limits, SearchSettings
+from ai.settings import Limits, SearchRequest, SearchSettings
 from games import get_game, new_game
 
 
@@ -52,3 +55,22 @@ def test_a_forced_move_is_answered_at_once_whatever_the_time() -> None:
     assert len(moves) == 1
     finished: Finished = search(forced, SearchSettings(), Limits(time=30.0))
     assert finished.depth == 1 and finished.time < 5
+
+
+@pytest.mark.parametrize(
+    ("game", "algorithm"),
+    [("chess", "pvs"), ("checkers", "alphabeta"), ("othello", "mtdf"), ("tictactoe", "minimax"), ("backgammon", "star2")],
+)
+def test_a_timed_search_whose_time_went_before_its_first_node_still_searches_depth_1(game: str, algorithm: str) -> None:
+    """A pool's worker may get its request after the time it was given has passed (workers
+    still starting, a loaded machine): the answer is still a searched move (depth 1), never
+    one chosen with no search. A stop request still answers at once."""
+    state = new_game(game)
+    if game == "backgammon":
+        state.play(state.chance_outcomes()[0][0])
+    request = SearchRequest(game=game, settings=SearchSettings(algorithm=algorithm, book=False), limits=Limits(time=0.1), position=state.to_text())
+    finished = run_search(request, started=time.perf_counter() - 5.0)
+    assert finished.depth >= 1 and finished.nodes > 0, finished
+    assert finished.best_move in state.legal_moves()
+    stopped = run_search(request, should_stop=lambda: True, started=time.perf_counter() - 5.0)
+    assert stopped.stopped and stopped.nodes <= FIRST_CHECK_INTERVAL + 1, stopped
