@@ -483,6 +483,8 @@ class EnginePool:
                     self._report_split_iteration(search)
             elif type(event) is Progress and part is self._first_running(search):
                 self._deliver(search, self._with_nodes(search, event))
+            elif type(event) is CurrentMove and part is self._first_running(search):
+                self._deliver(search, self._with_nodes(search, self._in_whole_root(search, part, event)))
             return
         if type(event) is Iteration and search.mode == "mcts":
             part.root_moves = event.root_moves
@@ -602,7 +604,7 @@ class EnginePool:
             _Part(
                 k,
                 dataclasses.replace(request, root_moves=share, limits=node_share(request.limits, k, len(shares))),
-                Role(sends_current_moves=False),
+                Role(),
             )
             for k, share in enumerate(shares)
         ]
@@ -820,6 +822,17 @@ class EnginePool:
             search.reported_depth = depth
             self._deliver(search, self._with_nodes(search, best))
             depth += 1
+
+    @staticmethod
+    def _in_whole_root(search: _Search, part: _Part, event: CurrentMove) -> CurrentMove:
+        """A root split part's current move, numbered among all the root's moves: part k
+        searches every count-th move from the k-th, so its n-th is about the whole root's
+        (k + (n - 1) * count + 1)-th. Only the first running part's are shown, so the
+        count goes up as the search does rather than jumping between the parts."""
+        count = len(search.parts)
+        total = sum(len(other.request.root_moves) for other in search.parts)
+        number = min(total, part.number + (event.number - 1) * count + 1)
+        return dataclasses.replace(event, number=number, total=total)
 
     def _first_running(self, search: _Search) -> _Part | None:
         return next((part for part in search.parts if not part.is_done), None)

@@ -25,7 +25,7 @@ import pytest
 
 import games
 from ai.engine import clear_memory, search
-from ai.events import Finished, Iteration, Progress, SearchEvent
+from ai.events import CurrentMove, Finished, Iteration, Progress, SearchEvent
 from ai.parallel import EnginePool
 from ai.parallel import pool as pool_module
 from ai.parallel.pool import available_cores
@@ -199,6 +199,22 @@ def test_the_root_split_divides_the_work_and_reports_every_depth(pool: EnginePoo
     assert isinstance(finished, Finished) and finished.score.value == single.score.value
     assert finished.nodes < 1.3 * single.nodes
     assert [event.depth for event in events if isinstance(event, Iteration)] == [1, 2, 3, 4]
+
+
+def test_a_root_split_shows_what_it_searches_among_all_the_root_moves(pool: EnginePool) -> None:
+    """The parts of a root split search shares of the root; the caller still hears which
+    move is searched (UCI's currmove, the app's "Searching"), numbered among all the root's
+    moves, and from a backgammon decision the roll under it."""
+    state = games.new_game("backgammon")
+    state.play(state.chance_outcomes()[0][0])
+    moves = state.legal_moves()
+    search_request = request("backgammon", state.to_text(), algorithm="expectiminimax", depth=2)
+    events = list(pool.search(search_request))
+    current = [event for event in events if isinstance(event, CurrentMove)]
+    assert current, "no CurrentMove from a root split"
+    assert {event.total for event in current} == {len(moves)}
+    assert all(1 <= event.number <= len(moves) and event.move in moves for event in current)
+    assert any(event.roll is not None for event in current)
 
 
 def test_mcts_merges_the_trees(two_workers: EnginePool) -> None:
