@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import games
 from games.base import CHANCE, GameState, IllegalMoveError
 from games.weights import WeightsError, read_weights
+from games.records import DrawClaims, play_recorded
 
 from ai.context import DISCARD_EVENTS, SearchContext
 from ai.control import SearchControl, collecting_young_objects
@@ -68,13 +69,17 @@ def clear_memory(game: str | None = None) -> None:
 def build_state(request: SearchRequest) -> GameState:
     """The position of ``request``: its position text (or the start) with its moves played.
 
+    The moves are a game's record: they may go on past a draw nobody claimed (threefold
+    repetition, fifty moves), as a PGN file and UCI's ``position ... moves`` may.
+
     Raises ``ValueError`` (``BadPositionError``/``IllegalMoveError``) naming the problem.
     """
     state = games.new_game(request.game, request.position)
+    claims = isinstance(state, DrawClaims)
     for number, text in enumerate(request.moves, start=1):
         try:
             move = state.parse_move(text)
-            state.play_checked(move)
+            play_recorded(state, move, claims)
         except ValueError as error:
             raise type(error)(f"move {number} ({text!r}): {error}") from None
     return state

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ai.engine import search
+from ai.engine import build_state, search
 from ai.search.common import SOLVED_DEPTH, TT_KEY
-from ai.settings import Limits, SearchSettings
+from ai.settings import Limits, SearchRequest, SearchSettings
 from games.checkers import CheckersState
 from games.checkers.state import NO_PROGRESS_LIMIT
 
@@ -32,3 +32,14 @@ def test_a_natural_end_is_still_solved() -> None:
     state = CheckersState.from_text("B:WK10:BK6")
     finished = search(state, SearchSettings(), Limits(depth=6))
     assert finished.score.is_win and finished.depth == 1
+
+
+def test_a_request_whose_moves_go_on_past_an_unclaimed_draw_is_searched() -> None:
+    """A game's moves may go on past a threefold repetition nobody claimed, as a PGN file
+    and UCI's ``position ... moves`` may: ``analyse --moves`` and the pool's requests read
+    them so too, and a position that stands at the draw still is one."""
+    shuffle = ("Nf3", "Nf6", "Ng1", "Ng8") * 2
+    state = build_state(SearchRequest("chess", moves=(*shuffle, "e4", "e5")))
+    assert state.to_text().startswith("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w")
+    assert not state.is_terminal()
+    assert build_state(SearchRequest("chess", moves=shuffle)).is_terminal()
