@@ -68,7 +68,7 @@ def time_to_depth(pool: EnginePool, game: str, position: str, depth: int) -> tup
     """(seconds from submission to the answer, aggregate nodes/s, nodes per worker
     CPU-second) of one search."""
     pool.clear_table()
-    settings = SearchSettings(algorithm="pvs", threads=pool.workers, tt_megabytes=round(pool.hash_megabytes))
+    settings = SearchSettings(algorithm="pvs", threads=pool.workers, tt_megabytes=round(pool.hash_megabytes), book=False)
     request = SearchRequest(game, position, settings=settings, limits=Limits(depth=depth))
     pids = pool.worker_pids
     cpu_before = cpu_seconds(pids)
@@ -170,7 +170,7 @@ def timers(pool: EnginePool, seconds: float) -> None:
     print(describe_gaps("thread, idle", thread_timer_gaps(seconds)))
     busy = threading.Event()
     search_id = pool.submit(
-        SearchRequest("chess", POSITIONS[0][1], settings=SearchSettings(threads=pool.workers), limits=Limits()),
+        SearchRequest("chess", POSITIONS[0][1], settings=SearchSettings(threads=pool.workers, book=False), limits=Limits()),
         lambda event: busy.set() if isinstance(event, Iteration) else None,
     )
     busy.wait(60)

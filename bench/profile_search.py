@@ -17,8 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai.engine import run_search  # noqa: E402
-from ai.settings import Limits, SearchRequest, SearchSettings  # noqa: E402
-from bench.engine_speed import ALGORITHM, sample_positions  # noqa: E402
+from ai.settings import Limits, SearchRequest  # noqa: E402
+from bench.engine_speed import sample_positions, search_settings  # noqa: E402
 
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
 TOP_FUNCTIONS = 25
@@ -29,7 +29,7 @@ def profile_game(game: str, seconds: float) -> str:
     request = SearchRequest(
         game=game,
         position=position,
-        settings=SearchSettings(algorithm=ALGORITHM.get(game, "pvs")),
+        settings=search_settings(game),  # the books off: a profile of a search
         limits=Limits(time=seconds),
     )
     profiler = cProfile.Profile()

@@ -27,11 +27,11 @@ ITALIAN = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
 
 def cases() -> list[tuple[str, GameState, SearchSettings]]:
     """The positions and algorithms of the stop tests."""
-    rows = [("othello 22 empties, solver", othello_with_empties(22), SearchSettings(algorithm="pvs", solver_empties=22))]
+    rows = [("othello 22 empties, solver", othello_with_empties(22), SearchSettings(algorithm="pvs", solver_empties=22, book=False))]
     for algorithm in ("alphabeta", "pvs", "mtdf", "minimax", "mcts"):
-        rows.append((f"chess Italian, {algorithm}", new_game("chess", ITALIAN), SearchSettings(algorithm=algorithm)))
+        rows.append((f"chess Italian, {algorithm}", new_game("chess", ITALIAN), SearchSettings(algorithm=algorithm, book=False)))
     for algorithm in ("expectiminimax", "star1", "star2", "mcts"):
-        rows.append((f"backgammon midgame, {algorithm}", backgammon_midgame(), SearchSettings(algorithm=algorithm)))
+        rows.append((f"backgammon midgame, {algorithm}", backgammon_midgame(), SearchSettings(algorithm=algorithm, book=False)))
     return rows
 
 
