@@ -178,7 +178,7 @@ def is_trained_position(on_roll: Board, opponent: Board) -> bool:
     played leaves the bar whenever it can. The position after a *dance* -- the side that
     could not enter still on the bar, the other on roll -- is outside that set, and there
     the network is far off: against gnubg's 0-ply equity it errs by -0.70 on average (rms
-    0.84) where it errs by 0.10 (rms) elsewhere, always seeing the side on roll as losing.
+    0.84) where it errs by 0.10 (rms) elsewhere: it reads the side on roll as far worse off.
     A 1-ply search never asks about such a position (its leaves follow its own plays), but a
     2-ply search does after every roll the opponent dances with."""
     return not opponent[BAR]
