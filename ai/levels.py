@@ -8,11 +8,13 @@ game (a depth that is instant in tic-tac-toe takes long in backgammon).
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from ai.settings import Limits
 from games.base import CHANCE, GameState
 
 
@@ -52,7 +54,7 @@ def level(number: int) -> Level:
 
 
 # ------------------------------------------------------------ a typed depth's cost
-DEPTH_TIME_CAP: Final = 5.0
+DEPTH_TIME_CAP: Final = 10.0
 """Seconds a move searched to a typed depth ("Strength: Depth") may take at most: a depth
 expected to take longer is capped (``plan_depth``), and the search stops here in any case."""
 
@@ -75,6 +77,27 @@ absent: no estimate."""
 NODE_OVERHEAD: Final = 1.5
 """A searched node costs about this many times a leaf's play, EVAL and undo (the node's
 own bookkeeping and move generation)."""
+
+
+DETERMINISTIC_ESTIMATE_MARGIN: Final = 30.0
+"""How far an estimate may exceed the cap before a game without dice searches a shallower
+depth: measured at the start positions, the estimates ran 30 times high for chess's PVS at
+depth 5 and 10 times low for Othello's at depth 6 (``plan_depth``)."""
+
+
+def limits_for_depth(state: GameState, algorithm: str, depth: int) -> Limits:
+    """The limits a move searched to a typed ``depth`` gets: the planned depth and the
+    time cap as a hard stop, so no typed depth makes the computer think for long."""
+    leaf = _LEAF_SECONDS_BY_GAME.get(state.NAME)
+    if leaf is None:
+        leaf = _LEAF_SECONDS_BY_GAME[state.NAME] = leaf_seconds(state)
+    plan = plan_depth(state, algorithm, depth, seconds_per_leaf=leaf)
+    return Limits(depth=plan.depth, time=plan.time_cap)
+
+
+_LEAF_SECONDS_BY_GAME: dict[str, float] = {}
+"""A leaf's cost, measured once per game in this process (the caller may be a GUI thread:
+a backgammon leaf after a dance looks a roll ahead, and eight of them take a while)."""
 
 
 @dataclass(frozen=True)
@@ -154,13 +177,45 @@ def expected_seconds(
     exponent = GROWTH_EXPONENTS.get(algorithm)
     if exponent is None or depth < 1:
         return None
-    moves, outcomes = branching(state)
     leaf = leaf_seconds(state) if seconds_per_leaf is None else seconds_per_leaf
-    per_ply = float(moves) ** exponent
     leaves = 0.0
-    for ply in range(1, depth + 1):
-        leaves += per_ply**ply * outcomes ** (ply - 1)
+    if state.HAS_CHANCE:
+        moves, outcomes = branching(state)
+        per_ply = float(moves) ** exponent
+        for ply in range(1, depth + 1):
+            leaves += per_ply**ply * outcomes ** (ply - 1)
+    else:
+        # A game without dice: the branching of each ply down the line, which shrinks as a
+        # board fills (tic-tac-toe: 9, 8, 7, ...) and ends where the game does.
+        width = 1.0
+        for moves in branching_by_ply(state, depth):
+            width *= float(moves) ** exponent
+            leaves += width
     return leaves * leaf * NODE_OVERHEAD
+
+
+LINES_SAMPLED: Final = 4
+"""Random lines ``branching_by_ply`` walks down; a ply's branching is their mean."""
+
+
+def branching_by_ply(state: GameState, depth: int, seed: int = 0) -> list[float]:
+    """The mean number of legal moves at each of the first ``depth`` plies from ``state``,
+    over a few random lines (a line that ends counts no moves from there on); stops at the
+    first ply where every line has ended."""
+    rng = random.Random(seed)
+    totals = [0.0] * depth
+    for _ in range(LINES_SAMPLED):
+        probe = state.copy()
+        for ply in range(depth):
+            if probe.is_terminal():
+                break
+            moves = probe.legal_moves()
+            totals[ply] += len(moves)
+            probe.play(rng.choice(moves))
+    means = [total / LINES_SAMPLED for total in totals]
+    while means and means[-1] == 0.0:
+        means.pop()
+    return means
 
 
 def plan_depth(
@@ -171,12 +226,19 @@ def plan_depth(
     seconds_per_leaf: float | None = None,
 ) -> DepthPlan:
     """The depth a typed ``depth`` searches: the deepest at most ``depth`` expected to
-    finish within ``time_cap`` (at least 1), with the expected times to show beside it."""
+    finish within ``time_cap`` (at least 1), with the expected times to show beside it.
+
+    In a game without dice a depth is dropped only when its estimate exceeds the cap
+    ``DETERMINISTIC_ESTIMATE_MARGIN`` times over: there the estimate is good to an order of
+    magnitude at best, and the cap itself stops a search that runs long (iterative
+    deepening then answers with the deepest depth it completed). With dice a ply costs
+    hundreds of times the one before, so the estimate decides alone."""
     leaf = leaf_seconds(state) if seconds_per_leaf is None else seconds_per_leaf
     estimate: Callable[[int], float | None] = lambda d: expected_seconds(state, algorithm, d, leaf)
     requested_seconds = estimate(depth)
+    allowed = time_cap if state.HAS_CHANCE else time_cap * DETERMINISTIC_ESTIMATE_MARGIN
     chosen = depth
     if requested_seconds is not None:
-        while chosen > 1 and (estimate(chosen) or 0.0) > time_cap:
+        while chosen > 1 and (estimate(chosen) or 0.0) > allowed:
             chosen -= 1
     return DepthPlan(depth, chosen, estimate(chosen), requested_seconds, time_cap)

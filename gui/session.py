@@ -37,6 +37,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from ai.display import one_line, value_text
 from ai.scores import WIN_SCORE
 from ai.events import Finished, Score
+from ai.levels import limits_for_depth
 from ai.settings import Limits, SearchRequest, SearchSettings
 from games import CHANCE, GameState, get_game, new_game
 from games.base import GameError
@@ -514,7 +515,12 @@ class GameSession(QObject):
 
     def _request(self, side: PlayerConfig, purpose: str) -> SearchRequest:
         settings = side.settings(self.engine_settings)
-        limits = side.limits() if purpose == "move" else HINT_LIMITS
+        if purpose != "move":
+            limits = HINT_LIMITS
+        elif side.strength == "depth":
+            limits = limits_for_depth(self._state, settings.algorithm, side.depth)
+        else:
+            limits = side.limits()
         # The engine replays the game with every rule: it starts after the last move played
         # on from a claimable draw, which its replay would refuse.
         base = next((index + 1 for index in range(len(self.history) - 1, -1, -1) if self.history[index].past_claimable_draw), 0)

@@ -68,12 +68,15 @@ def depth_note(plan: DepthPlan) -> str:
     """What a typed depth costs, in one or two lines for the dialog."""
     if plan.expected_seconds is None:
         return f"No time estimate for this algorithm; a move stops after {plan.time_cap:g} s at most."
+    stop = f"a move stops after {plan.time_cap:g} s at most, with the deepest depth completed"
     if not plan.is_capped:
-        return f"About {duration_text(plan.expected_seconds)} a move."
+        if plan.expected_seconds <= plan.time_cap:
+            return f"About {duration_text(plan.expected_seconds)} a move."
+        return f"About {duration_text(plan.expected_seconds)} a move (a rough estimate): {stop}."
     wanted = duration_text(plan.requested_seconds) if plan.requested_seconds is not None else "too long"
     return (
         f"Depth {plan.requested} would take about {wanted} a move: depth {plan.depth} is searched "
-        f"(about {duration_text(plan.expected_seconds)}, at most {plan.time_cap:g} s)."
+        f"(about {duration_text(plan.expected_seconds)}); {stop}."
     )
 
 

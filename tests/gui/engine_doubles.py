@@ -107,10 +107,12 @@ class ScriptedPool:
         self.is_shut_down = False
         self.workers = 1
         self.hash_megabytes = 64
+        self.requests: list[SearchRequest] = []
 
     def submit(self, request: SearchRequest, on_event: Callable[[Any], None]) -> int:
         search_id = next(self._ids)
         self.searches[search_id] = _Search(on_event)
+        self.requests.append(request)
         return search_id
 
     def send(self, search_id: int, events: Iterable[object]) -> threading.Thread:

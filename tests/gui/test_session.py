@@ -298,3 +298,31 @@ def test_undo_back_to_a_claimable_draw_offers_it_again(qtbot: QtBot, make_sessio
     assert session.claimable_draw() == "threefold repetition" and not session.is_over
     session.redo()
     assert session.claimable_draw() == "" and not session.is_over
+
+
+@pytest.mark.parametrize(
+    ("game", "algorithm", "depth", "capped"),
+    [("backgammon", "expectiminimax", 4, True), ("backgammon", "star2", 4, True), ("tictactoe", "minimax", 9, False)],
+)
+def test_a_typed_depth_is_searched_with_the_time_cap_and_capped_where_it_cannot_finish(
+    qtbot: QtBot, game: str, algorithm: str, depth: int, capped: bool
+) -> None:
+    """"Strength: Depth" never makes the computer think for long: backgammon's depth 4
+    (days of expectiminimax) is searched to the depth the new-game dialog names, and every
+    typed depth has the time cap as a hard stop; tic-tac-toe's full-depth minimax is kept."""
+    from ai.levels import DEPTH_TIME_CAP
+    from gui.engine_bridge import EngineBridge
+    from tests.gui.engine_doubles import ScriptedPool
+
+    pool = ScriptedPool()
+    bridge = EngineBridge(pool)
+    side = PlayerConfig(kind=COMPUTER, algorithm=algorithm, strength="depth", depth=depth)
+    session = GameSession(bridge, game, (side, side), seed=1, paused=False)
+    try:
+        qtbot.waitUntil(lambda: len(pool.requests) >= 1, timeout=10_000)
+        limits = pool.requests[0].limits
+        assert limits.time == DEPTH_TIME_CAP
+        assert limits.depth is not None and (limits.depth < depth if capped else limits.depth == depth), limits
+    finally:
+        session.close()
+        bridge.shutdown()
