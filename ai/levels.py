@@ -188,8 +188,8 @@ def expected_seconds(
         # A game without dice: the branching of each ply down the line, which shrinks as a
         # board fills (tic-tac-toe: 9, 8, 7, ...) and ends where the game does.
         width = 1.0
-        for moves in branching_by_ply(state, depth):
-            width *= float(moves) ** exponent
+        for mean_moves in branching_by_ply(state, depth):
+            width *= mean_moves**exponent
             leaves += width
     return leaves * leaf * NODE_OVERHEAD
 
