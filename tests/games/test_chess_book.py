@@ -202,6 +202,7 @@ BOOK_CHECK_MARGIN_CP = 50.0
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # 260 depth-20 searches: 5 CPU-minutes, far longer on a shared machine
 def test_every_top_move_holds_up_in_a_deeper_search() -> None:
     """Each book position's top move scores within ``BOOK_CHECK_MARGIN_CP`` of the best by our
     compiled search at ``BOOK_CHECK_DEPTH`` (bench/chess_book_check.py prints the same table,
