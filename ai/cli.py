@@ -637,7 +637,7 @@ def closed_output() -> int | None:
     return EXIT_USAGE
 
 
-LIBRARY_LOGGERS = ("chess", "asyncio")
+LIBRARY_LOGGERS = ("chess.pgn", "chess.engine", "asyncio")
 """Libraries that log what they also raise (python-chess's PGN reader on an illegal move,
 asyncio on an engine process killed at a time-out): the command line says each problem
 once, in its own words, so their log lines are not shown."""
