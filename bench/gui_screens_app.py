@@ -145,6 +145,11 @@ def main() -> int:
             for game in args.games:
                 play_game(window, game)
                 for size_name, (width, height) in SIZES.items():
+                    # Twice: a window shrunk past COMPACT_WIDTH in one step is held at the
+                    # wide layout's minimum until the layout turns compact, as a window
+                    # dragged smaller passes through every width on the way.
+                    window.resize(width, height)
+                    settle()
                     window.resize(width, height)
                     settle()
                     path = args.out / f"{game}-{theme}-{size_name}.png"
