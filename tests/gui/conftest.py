@@ -29,3 +29,17 @@ def bridge(qapp: Any) -> Iterator[Any]:
     made = make_bridge()
     yield made
     made.shutdown()
+
+
+@pytest.fixture
+def window(qtbot: Any, bridge: Any, data_directory: Path) -> Iterator[Any]:
+    """The main window at its default size on the module's bridge, shown; a test module
+    that needs more (answers to its questions, an active window) wraps this one."""
+    from gui.main_window import MainWindow
+
+    made = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False, seed=3)
+    qtbot.addWidget(made)
+    made.show()
+    qtbot.waitExposed(made)
+    yield made
+    made.shutdown()

@@ -4,7 +4,6 @@ and a result is said once."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +19,6 @@ from gui.session import GameSession
 
 HUMANS = (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN))
 FEN = "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
-
-
-@pytest.fixture
-def window(qtbot: QtBot, bridge: Any, data_directory: Path) -> Iterator[MainWindow]:
-    made = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False, seed=3)
-    qtbot.addWidget(made)
-    made.show()
-    qtbot.waitExposed(made)
-    yield made
-    made.shutdown()
 
 
 class Answers:

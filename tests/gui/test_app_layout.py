@@ -4,10 +4,6 @@ window everything stands side by side."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
 import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
@@ -20,16 +16,6 @@ HUMANS = (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN))
 SMALL_WINDOW_BOARD_SHARE = 0.55
 """At 900×600 the board is at least this share of the window's width (it was 0.29: 263 px)."""
 LARGE_WINDOW_BOARD_SHARE = 0.4
-
-
-@pytest.fixture
-def window(qtbot: QtBot, bridge: Any, data_directory: Path) -> Iterator[MainWindow]:
-    made = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False, seed=3)
-    qtbot.addWidget(made)
-    made.show()
-    qtbot.waitExposed(made)
-    yield made
-    made.shutdown()
 
 
 def sized(qtbot: QtBot, window: MainWindow, width: int, height: int) -> None:

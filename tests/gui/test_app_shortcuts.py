@@ -4,8 +4,6 @@ leaves it; F1 lists every action's keys (derived from the actions, so it cannot 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,15 +20,10 @@ COMMAND_MODIFIERS = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.Al
 
 
 @pytest.fixture
-def window(qtbot: QtBot, bridge: Any, data_directory: Path) -> Iterator[MainWindow]:
-    made = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False, seed=3)
-    qtbot.addWidget(made)
-    made.show()
-    qtbot.waitExposed(made)
-    made.activateWindow()
-    qtbot.waitActive(made)  # a window shortcut needs its window active (on a real display too)
-    yield made
-    made.shutdown()
+def window(qtbot: QtBot, window: MainWindow) -> MainWindow:
+    window.activateWindow()
+    qtbot.waitActive(window)  # a window shortcut needs its window active (on a real display too)
+    return window
 
 
 def shortcut_actions(window: MainWindow) -> list[tuple[str, QAction, QKeySequence]]:

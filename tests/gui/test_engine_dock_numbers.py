@@ -6,7 +6,6 @@ clean panel, and "Searching" always says what is being searched."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,18 +23,6 @@ from gui.players import COMPUTER, HUMAN, PlayerConfig
 
 ONLY_REPLY = "7k/6R1/8/8/8/8/P7/K7 b - - 0 1"
 """Black's one legal move is Kxg7."""
-
-
-@pytest.fixture
-def window(qtbot: QtBot, bridge: Any, tmp_path: Any) -> Iterator[Any]:
-    from gui.main_window import MainWindow
-
-    made = MainWindow(bridge=bridge, data_directory=tmp_path, offer_resume=False, seed=3)
-    qtbot.addWidget(made)
-    made.show()
-    qtbot.waitExposed(made)
-    yield made
-    made.shutdown()
 
 
 def fed(qtbot: QtBot, state: Any, settings: SearchSettings, limits: Limits) -> tuple[EnginePanel, Finished]:

@@ -5,7 +5,6 @@ the eval bar's number is readable (never under ``MIN_LABEL_POINTS``) at every wi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -28,19 +27,6 @@ HUMANS = (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN))
 HEADER_MARGIN = 8
 """Pixels a header section needs beside its text (the style's margins): less and Qt elides."""
 CELL_MARGIN = 6
-
-
-@pytest.fixture
-def window(qtbot: QtBot, bridge: Any, tmp_path: Any) -> Iterator[Any]:
-    """The window at its default size (a fresh data folder has no saved geometry)."""
-    from gui.main_window import MainWindow
-
-    made = MainWindow(bridge=bridge, data_directory=tmp_path, offer_resume=False, seed=3)
-    qtbot.addWidget(made)
-    made.show()
-    qtbot.waitExposed(made)
-    yield made
-    made.shutdown()
 
 
 DOCK_WIDTH = 300
