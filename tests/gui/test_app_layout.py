@@ -14,7 +14,7 @@ from gui.players import HUMAN, PlayerConfig
 
 HUMANS = (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN))
 SMALL_WINDOW_BOARD_SHARE = 0.55
-"""At 900×600 the board is at least this share of the window's width (it was 0.29: 263 px)."""
+"""At 900×600 the board is at least this share of the window's width (the side panels give way first)."""
 LARGE_WINDOW_BOARD_SHARE = 0.4
 
 

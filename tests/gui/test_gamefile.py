@@ -154,7 +154,7 @@ def test_the_json_format_is_documented_and_stable() -> None:
     assert '"format": "plyground-game"' in (gui.gamefile.__doc__ or "")
 
 
-# ---------------------------------------------------------------- in the app (issue 29: items 4, 15)
+# ---------------------------------------------------------------- in the app: saved evaluations, games past a claimable draw
 EVALUATED_PGN = '[Event "x"]\n[Result "*"]\n\n1. e4 { [%eval 0.30] } e5 { [%eval 0.25] } 2. Qh5 { [%eval -1.20] } Nc6 *\n'
 
 

@@ -220,7 +220,7 @@ def test_a_reason_names_players_as_the_app_does_and_keeps_the_rest() -> None:
     assert named("", ("White", "Black")) == ""
 
 
-# ---------------------------------------------------------------- loaded games (issue 29: 4, 15, 29)
+# ---------------------------------------------------------------- loaded games: evaluations, claimable draws, long moves
 PAST_THREEFOLD = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "e4", "e5"]
 """Threefold repetition after 4... Ng8, not claimed: the game went on."""
 PAST_FIFTY = ("4k3/8/8/8/8/8/4P3/4K3 w - - 99 80", ["Kd1", "Kd8", "e4"])
