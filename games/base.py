@@ -282,6 +282,11 @@ class GameState(ABC):
         take from here; Star1/Star2 chance-node pruning (Ballard 1983) needs them."""
         return (-1.0, 1.0)
 
+    def stake(self) -> float:
+        """What one game is played for from here, in utility units: 1, or backgammon's cube
+        value. An equity divided by it reads as a chance on the eval bar, whatever the cube."""
+        return 1.0
+
     def winner(self) -> Player | None:
         """At a terminal state: the winner, or ``None`` for a draw."""
         value = self.utility(0)

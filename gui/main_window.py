@@ -226,6 +226,7 @@ class MainWindow(QMainWindow):
         self.engine_panel = EnginePanel()
         self.engine_panel.connect_bridge(self.bridge)
         self.eval_graph = EvalGraph()
+        self._graph_stakes: list[float] = []
         self.features_panel = FeaturesPanel()
         self.settings_panel = SettingsPanel()
         self.eval_bar = EvalBar()
@@ -500,8 +501,10 @@ class MainWindow(QMainWindow):
         final = result_score(session.result)
         if final is not None:  # the last position is over: its score is the result, not the
             scores[-1] = final  # last search's forecast ("mates in 1" after the mate)
-        if self.eval_graph.scores != scores:
-            self.eval_graph.set_scores(scores, ["", *self.game_view.move_names()])
+        stakes = session.stakes()
+        if self.eval_graph.scores != scores or stakes != self._graph_stakes:
+            self._graph_stakes = stakes
+            self.eval_graph.set_scores(scores, ["", *self.game_view.move_names()], stakes)
         shown = self.game_view.shown_ply()
         self.eval_graph.set_current_ply(len(scores) - 1 if shown is None else shown)  # the live position too
         if session.is_over:
@@ -512,13 +515,14 @@ class MainWindow(QMainWindow):
         state = session.state if shown is None else session.state_at(shown)
         if not state.is_terminal():
             self.features_panel.set_state(state)
-        last = next((score for score in reversed(scores[: (len(scores) if shown is None else shown + 1)]) if score is not None), None)
+        upto = len(scores) if shown is None else shown + 1
+        last = next(((score, ply) for ply, score in reversed(list(enumerate(scores[:upto]))) if score is not None), None)
         if not session.is_thinking:  # the game's evaluation, never a hint's (display.is_game_evaluation)
-            self.eval_bar.set_score(last)
+            self.eval_bar.set_score(None if last is None else last[0], 1.0 if last is None else stakes[last[1]])
 
     def _on_move_for_panels(self, entry: Any) -> None:
-        if entry.score is not None:
-            self.eval_bar.set_score(entry.score)
+        if entry.score is not None and self.session is not None:
+            self.eval_bar.set_score(entry.score, self.session.state.stake())
 
     def _on_ply_shown(self, _ply: int) -> None:
         self._update_panels()
@@ -554,7 +558,7 @@ class MainWindow(QMainWindow):
         self.game_view.show_best_move(iteration.pv[0])
         is_playing = not session.is_finding_hint() and len(session.state.legal_moves()) > 1  # no advice, no forced reply
         if getattr(iteration, "bound", "exact") == "exact" and is_playing:
-            self.eval_bar.set_score(iteration.score)
+            self.eval_bar.set_score(iteration.score, session.state.stake())
 
     # ------------------------------------------------------------------ games
     def choose_new_game(self, game: str) -> None:

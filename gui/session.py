@@ -202,6 +202,18 @@ class GameSession(QObject):
             state.play(entry.move)
         return state
 
+    def stakes(self) -> list[float]:
+        """``GameState.stake`` of every position of the game (index = plies played), for
+        the eval bar and graph; one replay, and none in a game whose stake never changes."""
+        if self.game_class.stake is GameState.stake:
+            return [1.0] * (len(self.history) + 1)
+        state = new_game(self.game, self.start_text)
+        stakes = [state.stake()]
+        for entry in self.history:
+            state.play(entry.move)
+            stakes.append(state.stake())
+        return stakes
+
     def last_move(self) -> Any:
         for entry in reversed(self.history):
             if entry.mover != CHANCE:

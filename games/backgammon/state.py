@@ -459,6 +459,9 @@ class BackgammonState(GameState):
             return 0.0
         return float(self.points if player == self.game_winner else -self.points)
 
+    def stake(self) -> float:
+        return float(self.cube_value)
+
     def utility_bounds(self) -> tuple[float, float]:
         """Sound bounds of the result from here, in points.
 

@@ -177,10 +177,11 @@ SPREAD_DISCS = 16.0
 """Othello: a 16-disc margin is most of the way to a sure win."""
 
 
-def player0_share(score: Score | None, game: type[GameState]) -> float:
+def player0_share(score: Score | None, game: type[GameState], stake: float = 1.0) -> float:
     """How much of the eval bar is player 0's (0..1): a proven win is all of it; an
-    equity game reads equity as cubeless win chance ((1 + E) / 2, gammons ignored); otherwise
-    a winning-chance curve over the score in the game's units."""
+    equity game reads equity per ``stake`` (the position's ``GameState.stake``: a doubled
+    cube doubles the equity, not the chances) as a win chance ((1 + E) / 2, gammons
+    ignored); otherwise a winning-chance curve over the score in the game's units."""
     if score is None:
         return 0.5
     seen = score.for_player(FIXED_VIEW)
@@ -188,7 +189,7 @@ def player0_share(score: Score | None, game: type[GameState]) -> float:
         return 1.0 if seen.outcome > 0 else 0.0
     units = display.in_units(seen, game)
     if game.UTILITY_KIND == "equity":
-        return min(1.0, max(0.0, (1.0 + units) / 2.0))
+        return min(1.0, max(0.0, (1.0 + units / stake) / 2.0))
     if game.UTILITY_KIND == "margin":
         return 0.5 + 0.5 * math.tanh(units / SPREAD_DISCS)
     return 0.5 + 0.5 * math.tanh(units / SPREAD_PAWNS)

@@ -120,10 +120,11 @@ class EvalBar(QWidget):
         self._is_flipped = is_flipped
         self.update()
 
-    def set_score(self, score: Score | None) -> None:
-        """Show ``score`` (``None``: no evaluation yet, an even bar)."""
+    def set_score(self, score: Score | None, stake: float = 1.0) -> None:
+        """Show ``score`` (``None``: no evaluation yet, an even bar) of a position whose
+        ``GameState.stake`` is ``stake``."""
         self._score = score
-        self._share = 0.5 if self._game is None else display.player0_share(score, self._game)
+        self._share = 0.5 if self._game is None else display.player0_share(score, self._game, stake)
         self.setToolTip(self.describe())
         self.setAccessibleName(self.describe() or "Evaluation")
         self.update()

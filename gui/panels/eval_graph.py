@@ -39,6 +39,7 @@ class EvalGraph(QWidget):
         super().__init__(parent)
         self._game: type[GameState] | None = None
         self._scores: list[Score | None] = []
+        self._stakes: list[float] = []
         self._move_names: list[str] = []
         """The move that led to each position (index = plies played; ``""`` for the start)."""
         self._current: int | None = None
@@ -79,6 +80,7 @@ class EvalGraph(QWidget):
     def set_game(self, game: type[GameState]) -> None:
         self._game = game
         self._scores = []
+        self._stakes = []
         self._current = None
         self.update()
 
@@ -93,11 +95,15 @@ class EvalGraph(QWidget):
         self._side_colors = source
         self.update()
 
-    def set_scores(self, scores: Sequence[Score | None], move_names: Sequence[str] = ()) -> None:
+    def set_scores(
+        self, scores: Sequence[Score | None], move_names: Sequence[str] = (), stakes: Sequence[float] = ()
+    ) -> None:
         """The score of every position (index = plies played; ``None`` = not evaluated) and,
-        for the tooltip, the name of the move that led to each (index 0: the start)."""
+        for the tooltip, the name of the move that led to each (index 0: the start); the
+        ``GameState.stake`` of each position where it is not 1 (backgammon's cube)."""
         self._scores = list(scores)
         self._move_names = list(move_names)
+        self._stakes = list(stakes)
         self.update()
 
     def set_score(self, ply: int, score: Score | None) -> None:
@@ -150,9 +156,10 @@ class EvalGraph(QWidget):
         fraction = (x - plies.left()) / plies.width() if plies.width() > 0 else 0.0
         return min(len(self._scores) - 1, max(0, round(fraction * self._span())))
 
-    def _y_of(self, score: Score) -> float:
+    def _y_of(self, score: Score, ply: int) -> float:
         plot = self._plot_rect()
-        share = display.player0_share(score, self._game) if self._game else 0.5
+        stake = self._stakes[ply] if ply < len(self._stakes) else 1.0
+        share = display.player0_share(score, self._game, stake) if self._game else 0.5
         return plot.bottom() - plot.height() * share
 
     # ---------------------------------------------------------------------- input
@@ -196,7 +203,7 @@ class EvalGraph(QWidget):
             # Both colours stand against each other, whatever the panel's background.
             own = self._side_colors() if self._side_colors is not None else None
             first_color, second_color = own if own is not None else player_colors(self._game, *theme_sides(self._theme))
-            curve = [QPointF(self.x_of(ply), self._y_of(score)) for ply, score in points]
+            curve = [QPointF(self.x_of(ply), self._y_of(score, ply)) for ply, score in points]
             lower = QPainterPath(QPointF(plot.left(), plot.bottom()))
             lower.lineTo(QPointF(plot.left(), curve[0].y()))  # flat before the first score
             for point in curve:
@@ -243,7 +250,7 @@ class EvalGraph(QWidget):
         score = self._scores[ply]
         if score is not None:  # on the curve, kept whole at a won game's top or bottom edge
             low, high = plot.top() + MARKER_RADIUS + 1, plot.bottom() - MARKER_RADIUS - 1
-            y = min(max(self._y_of(score), low), high)
+            y = min(max(self._y_of(score, ply), low), high)
             painter.setPen(QPen(edge, 1.5))
             painter.setBrush(accent)
             painter.drawEllipse(QPointF(x, y), MARKER_RADIUS, MARKER_RADIUS)

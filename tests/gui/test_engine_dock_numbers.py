@@ -231,3 +231,33 @@ def test_the_panel_names_moves_as_the_board_labels_them(qtbot: QtBot, window: An
     named = board.move_text(before, session.history[played].move)
     assert named != before.move_name(session.history[played].move)  # X's move, O at the bottom
     assert window.engine_panel.status_label.text().startswith(f"Best move {named} ")
+
+
+def test_a_doubled_cube_doubles_the_equity_not_the_chances_on_the_bar(qtbot: QtBot) -> None:
+    """After a double and a take the equity counts two points a game: X's +1.004 read as
+    "X >99%" on the bar. The bar and the graph read equity per the position's stake."""
+    from gui.panels.eval_graph import EvalGraph
+
+    state = new_game("backgammon")
+    state.play(state.chance_outcomes()[0][0])
+    state.play(state.legal_moves()[0])
+    for name in ("double", "take"):
+        state.play(next(move for move in state.legal_moves() if state.move_name(move) == name))
+    assert state.stake() == 2.0 and new_game("chess").stake() == 1.0
+    game = get_game("backgammon")
+    bar = EvalBar()
+    qtbot.addWidget(bar)
+    bar.set_game(game)
+    score = Score(1.004 * game.SCORE_UNIT_SIZE, 0)
+    bar.set_score(score, state.stake())
+    assert bar.share == pytest.approx(0.751, abs=0.001) and bar.label_text() == "75%"
+    bar.set_score(score)
+    assert bar.label_text() == ">99%"  # the same equity at stake 1 is near a certain win
+    graph = EvalGraph()
+    qtbot.addWidget(graph)
+    graph.set_game(game)
+    graph.resize(300, 120)
+    graph.set_scores([None, score], ["", "x"], [1.0, 2.0])
+    doubled = graph._y_of(score, 1)
+    graph.set_scores([None, score], ["", "x"], [1.0, 1.0])
+    assert doubled > graph._y_of(score, 1)  # lower on the graph: a smaller share for player 0
