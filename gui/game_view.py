@@ -13,6 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -129,6 +130,9 @@ class GameView(QWidget):
         self._viewing: int | None = None
         """The ply shown when looking back through the game; ``None`` at the live position."""
         self._history_length = -1
+        self._focus_left_by_box: QWidget | None = None
+        """Where Qt put the move box's focus when the box was disabled (the computer's
+        turn); it goes back to the box when the box is enabled, unless the user moved it."""
 
         # left: the board with the eval bar beside it
         self.board_area = BoardArea()
@@ -372,6 +376,24 @@ class GameView(QWidget):
         if self.session is not None:
             self.session.set_paused(not self.session.paused)
 
+    def _enable_move_box(self, enabled: bool) -> None:
+        """Enable or disable the move box, keeping a typist's focus across the computer's
+        turn: a disabled box loses the focus, and the next typed move would otherwise go to
+        the single-key shortcuts (the f of Nf3 flips the board)."""
+        box = self.moves.box
+        if enabled == box.isEnabled():
+            return
+        had_focus = box.hasFocus()
+        box.setEnabled(enabled)
+        if not enabled:
+            self._focus_left_by_box = QApplication.focusWidget() if had_focus else None
+            if had_focus and self._focus_left_by_box is None:
+                self._focus_left_by_box = self  # nothing took the focus: still the box's
+            return
+        left, self._focus_left_by_box = self._focus_left_by_box, None
+        if left is not None and QApplication.focusWidget() in (left, None):
+            box.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def leave_move_box(self) -> None:
         """The focus goes from the move box to the board (or the list), where single keys
         are shortcuts again."""
@@ -483,7 +505,7 @@ class GameView(QWidget):
             if moves:
                 example = state.move_name(moves[len(moves) // 2])
         self.moves.set_example(example)
-        self.moves.box.setEnabled(session.can_human_move())
+        self._enable_move_box(session.can_human_move())
         self.status_changed.emit(session.status_text())
 
     def _viewing_text(self, ply: int) -> str:

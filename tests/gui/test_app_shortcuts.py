@@ -144,3 +144,28 @@ def test_every_shortcut_works_wherever_else_the_focus_is(qtbot: QtBot, window: M
         if len(fired[name]) != count + 1:
             dead.append(f"{keys.toString()} ({name})")
     assert not dead, f"dead with the focus on the {target}: {dead}"
+
+
+def test_the_move_box_keeps_the_focus_while_the_computer_answers(qtbot: QtBot, window: MainWindow) -> None:
+    """The box is disabled while the computer thinks, and Qt hands its focus on; once the
+    computer has answered the focus comes back, so the next typed move (Nf3) goes into the
+    box and not to the single-key shortcuts (its f flipped the board)."""
+    from gui.players import COMPUTER
+
+    computer = PlayerConfig(kind=COMPUTER, strength="depth", depth=1)
+    window.start_game("chess", (PlayerConfig(kind=HUMAN), computer))
+    session = window.session
+    assert session is not None
+    box = window.game_view.moves.box
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus, timeout=2_000)
+    qtbot.keyClicks(box, "e4")
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: len(session.move_names()) == 2 and box.isEnabled(), timeout=60_000)
+    assert box.hasFocus()
+    board = window.game_view.board
+    assert board is not None
+    flipped = board.is_flipped()
+    qtbot.keyClicks(box, "Nf3")
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert session.move_names()[2] == "Nf3" and board.is_flipped() == flipped
