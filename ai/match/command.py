@@ -122,7 +122,7 @@ def command_match(args: argparse.Namespace) -> int:
             names = (f"A: {players[0].name}", f"B: {players[1].name}")
             progress = ProgressBar(sys.stderr, args.games)
             limit_text = f"depth {limits.depth}" if limits.depth is not None else f"{limits.time:g} s a move"
-            print(f"{game.NAME} match, {args.games} games at {limit_text}; {len(openings)} openings\n  {names[0]}\n  {names[1]}", flush=True)
+            print(f"{game.NAME} match, {games_text(args.games)} at {limit_text}; {len(openings)} openings\n  {names[0]}\n  {names[1]}", flush=True)
 
             def on_game(outcome: GameOutcome, result: MatchResult) -> None:
                 progress.update(result)
@@ -182,7 +182,7 @@ def score_line(result: MatchResult) -> str:
 def print_summary(result: MatchResult, stream: TextIO) -> None:
     stats = result.statistics
     game = get_game(result.game)
-    print(f"score: {score_line(result)} in {stats.games} games", file=stream)
+    print(f"score: {score_line(result)} in {games_text(stats.games)}", file=stream)
     print(f"draws: {stats.draws}", file=stream)
     print(f"{format_elo_line(stats)} for A", file=stream)
     print(f"likelihood of superiority (A stronger): {100 * stats.los:.1f}%", file=stream)
@@ -222,3 +222,8 @@ class ProgressBar:
         if self.active:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def games_text(count: int) -> str:
+    """``1 game``, ``20 games``."""
+    return f"{count} game" if count == 1 else f"{count} games"

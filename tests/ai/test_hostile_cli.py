@@ -323,6 +323,7 @@ def test_one_game_has_no_interval() -> None:
     assert outcome.status == 0, outcome.stderr
     elo = [line for line in outcome.stdout.splitlines() if line.startswith("Elo")]
     assert len(elo) == 1 and "one game: no interval" in elo[0] and "95%" not in elo[0], elo
+    assert "in 1 game\n" in outcome.stdout and "1 games" not in outcome.stdout
 
 
 # ------------------------------------------------------------------ limits that must hold
