@@ -227,6 +227,7 @@ class MainWindow(QMainWindow):
         self.engine_panel.connect_bridge(self.bridge)
         self.eval_graph = EvalGraph()
         self._graph_stakes: list[float] = []
+        self._panel_history_length = 0
         self.features_panel = FeaturesPanel()
         self.settings_panel = SettingsPanel()
         self.eval_bar = EvalBar()
@@ -491,6 +492,7 @@ class MainWindow(QMainWindow):
             self._loading_panels = False
         session.state_changed.connect(self._update_panels)
         session.move_played.connect(self._on_move_for_panels)
+        self._panel_history_length = len(session.history)
         self._update_panels()
 
     def _update_panels(self) -> None:
@@ -501,6 +503,9 @@ class MainWindow(QMainWindow):
         final = result_score(session.result)
         if final is not None:  # the last position is over: its score is the result, not the
             scores[-1] = final  # last search's forecast ("mates in 1" after the mate)
+        if len(session.history) < self._panel_history_length and not session.is_thinking:
+            self.engine_panel.show_taken_back()
+        self._panel_history_length = len(session.history)
         stakes = session.stakes()
         if self.eval_graph.scores != scores or stakes != self._graph_stakes:
             self._graph_stakes = stakes

@@ -489,6 +489,14 @@ class EnginePanel(QWidget):
         self.score_label.setText(headline)
         self._set_stale(False)
 
+    def show_taken_back(self) -> None:
+        """The position the last search was of was taken back: its numbers stay, greyed,
+        and the status line says they are of a position no longer on the board."""
+        if self._info is None or self._game_over is not None:
+            return
+        self.status_label.setText("Engine idle: below, the last search, of a position taken back")
+        self._set_stale(True)
+
     @property
     def is_showing_game_over(self) -> bool:
         return self._game_over is not None

@@ -261,3 +261,18 @@ def test_a_doubled_cube_doubles_the_equity_not_the_chances_on_the_bar(qtbot: QtB
     doubled = graph._y_of(score, 1)
     graph.set_scores([None, score], ["", "x"], [1.0, 1.0])
     assert doubled > graph._y_of(score, 1)  # lower on the graph: a smaller share for player 0
+
+
+def test_a_take_back_greys_the_search_of_the_position_taken_back(qtbot: QtBot, window: Any) -> None:
+    """After Ctrl+Z the panel showed "Best move c1 … X +5" as if it were of the board's
+    position, beside a bar that had moved on: its numbers are now greyed and said to be of
+    a position taken back."""
+    computer = PlayerConfig(kind=COMPUTER, strength="depth", depth=1)
+    session = window.start_game("tictactoe", (PlayerConfig(kind=HUMAN), computer))
+    panel = window.engine_panel
+    assert session.play_text("b2") is None
+    qtbot.waitUntil(lambda: len(session.move_names()) == 2 and not session.is_thinking, timeout=60_000)
+    assert panel.score_label.isEnabled()
+    session.undo()
+    qtbot.waitUntil(lambda: not panel.score_label.isEnabled(), timeout=5_000)
+    assert "taken back" in panel.status_label.text()
