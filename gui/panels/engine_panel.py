@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal, Slot
-from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -251,6 +251,25 @@ class StatLabel(QLabel):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
 
+class ElidedLabel(QLabel):
+    """One line of text that never runs past its width: cut in the middle with "…" (so a
+    searched move's start and its depth at the end both stay), the whole text in a tooltip."""
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        super().setText(text)
+        self.setToolTip(text)
+        self.update()
+
+    def shown_text(self) -> str:
+        """The text as drawn: elided to the label's width."""
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideMiddle, self.contentsRect().width())
+
+    def paintEvent(self, _event: Any) -> None:  # noqa: N802 (Qt's name)
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(self.contentsRect(), int(self.alignment()), self.shown_text())
+
+
 STATS: list[tuple[str, str, str]] = [
     # key, caption, widest value
     ("depth", "Depth / sel.", "99 / 99"),
@@ -390,7 +409,7 @@ class EnginePanel(QWidget):
         self.pv_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         layout.addWidget(self.pv_label)
 
-        self.stat_labels: dict[str, StatLabel] = {}
+        self.stat_labels: dict[str, QLabel] = {}
         half = (len(STATS) + 1) // 2
         metrics = QFontMetrics(numbers)
         pairs: list[tuple[QLabel, QWidget]] = []
@@ -400,9 +419,9 @@ class EnginePanel(QWidget):
                 value = StatLabel(width, numbers)
                 pairs.append((QLabel(caption), value))
                 self.stat_labels[key] = value
-        current = StatLabel(0, numbers)
+        current = ElidedLabel(display.NO_VALUE)
+        current.setFont(numbers)
         current.setMinimumWidth(0)
-        current.setMaximumWidth(16777215)
         current.setAlignment(ALIGN_TEXT)
         current.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.stat_labels[CURRENT_MOVE[0]] = current

@@ -155,3 +155,21 @@ def test_the_eval_bars_number_is_readable_at_every_size(qtbot: QtBot, window: An
             bar.set_score(score)
             for line in [bar.leader_mark(), *bar.label_text().split("\n")]:
                 assert metrics.horizontalAdvance(line) + 2 <= bar.width(), (name, size, line, bar.width())
+
+
+def test_the_searching_line_never_runs_past_the_panel(qtbot: QtBot) -> None:
+    """A backgammon move with its roll and depth is long: in a narrow dock the line was cut
+    at the right edge ("…, depth" with its number gone); it is cut in the middle, keeping
+    the move and the depth, with the whole line in a tooltip."""
+    from gui.panels.engine_panel import EnginePanel
+
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    current = panel.stat_labels["current"]
+    text = "bar/22 13/7 8/7 6/5 (13/20), roll 6-5 (2/21), depth 3"
+    current.setText(text)
+    current.resize(120, current.sizeHint().height())
+    shown = current.shown_text()  # type: ignore[attr-defined]
+    assert shown != text and shown.startswith("bar") and shown.endswith("depth 3")
+    assert current.fontMetrics().horizontalAdvance(shown) <= current.contentsRect().width()
+    assert current.toolTip() == text
