@@ -291,6 +291,18 @@ class MovePanel(QWidget):
     def show_error(self, message: str) -> None:
         self.error.setText(message)
         self.error.show()
+        self._fit_error()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_error()
+
+    def _fit_error(self) -> None:
+        """The error label as tall as its wrapped lines at the panel's width: a layout in a
+        dock does not ask a word-wrapped label for its height, and cut a three-line error
+        at the top and bottom."""
+        if not self.error.isHidden():  # the panel's layout has no margins
+            self.error.setMinimumHeight(self.error.heightForWidth(max(1, self.width())))
 
     def clear_error(self) -> None:
         self.error.clear()

@@ -240,3 +240,16 @@ def test_an_autosave_failure_is_said_once_not_after_every_move(window: MainWindo
     session = window.start_game("chess", HUMANS)
     play(session, ["e4", "e5", "Nf3", "Nc6"])
     assert [notice for notice in notices if "autosave" in notice] == ["Could not autosave: Permission denied"]
+
+
+def test_a_long_error_under_the_move_box_is_shown_whole(qtbot: QtBot, window: MainWindow) -> None:
+    """A 10,000-character paste into the move box gives a three-line error at the dock's
+    width; it was cut at the top and the bottom."""
+    window.start_game("chess", HUMANS)
+    panel = window.game_view.moves
+    panel.box.setText("e4" * 5_000)
+    panel.box.returnPressed.emit()
+    error = panel.error
+    qtbot.waitUntil(error.isVisible, timeout=2_000)
+    assert error.height() >= error.heightForWidth(error.width()), (error.height(), error.heightForWidth(error.width()))
+    assert len(error.text()) < 300
