@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from ai.parallel.segment import SEGMENT_DIRECTORY, owner_of
+from tests.processes import processes_marked
 
 ROOT = Path(__file__).resolve().parents[1]
 WAIT = 90.0
@@ -39,20 +40,6 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc and
 def segments_of(pid: int) -> list[str]:
     """The pool segments in /dev/shm whose owner is process ``pid``."""
     return [name for name in os.listdir(SEGMENT_DIRECTORY) if owner_of(name) == pid]
-
-
-def marked(mark: str) -> list[int]:
-    """Live processes whose environment carries ``PLYGROUND_TEST_MARK=mark`` (every process
-    a program starts inherits it; a zombie's environment cannot be read, so it is not live)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if f"PLYGROUND_TEST_MARK={mark}".encode() in (entry / "environ").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
 
 
 def children(pid: int) -> list[tuple[int, str]]:
@@ -88,9 +75,9 @@ def wait_gone(pid: int, timeout: float = WAIT) -> bool:
 
 
 def wait_all_gone(mark: str) -> None:
-    for pid in marked(mark):
+    for pid in processes_marked(mark):
         assert wait_gone(pid), f"process {pid} was left behind"
-    assert marked(mark) == []
+    assert processes_marked(mark) == []
 
 
 class Program:

@@ -25,12 +25,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import MARK, processes_marked
+
 PROGRAM = str(Path(sys.executable).parent / "plyground")
 USAGE = 2
 CASE_TIMEOUT = 60.0
 """Seconds a case may take before it counts as hung (a hang guard, not a timing check)."""
 PARALLEL = 4
-MARK = "PLYGROUND_TEST_MARK"
 
 
 @dataclass(frozen=True)
@@ -179,20 +180,6 @@ class Outcome:
     stderr: str
     left: list[int] = field(default_factory=list)
     """Processes of the case still alive after it ended."""
-
-
-def processes_marked(mark: str) -> list[int]:
-    """Live processes whose environment carries ``mark`` (every child inherits it)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if f"{MARK}={mark}".encode() in (entry / "environ").read_bytes():
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
 
 
 def close_stdout() -> None:

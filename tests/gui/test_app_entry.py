@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from gui.app import display_problem, is_cli
+from tests.processes import processes_marked
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,20 +67,6 @@ def test_self_test_passes_offscreen_and_leaves_no_process(tmp_path: Path) -> Non
     assert "engine pool of" in done.stdout  # the moves came from worker processes
     assert (tmp_path / "end.png").stat().st_size > 1000
     assert not processes_marked(mark), "the self-test left processes behind"
-
-
-def processes_marked(mark: str) -> list[int]:
-    """Live processes whose environment carries ``mark`` (children inherit it)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if f"PLYGROUND_TEST_MARK={mark}".encode() in (entry / "environ").read_bytes():
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
 
 
 SIGNAL_DRIVER = """
