@@ -282,6 +282,11 @@ class GameState(ABC):
         take from here; Star1/Star2 chance-node pruning (Ballard 1983) needs them."""
         return (-1.0, 1.0)
 
+    def move_number(self) -> int:
+        """The score sheet's number of the move to be played from here: 1 where a game
+        starts; a position set up mid-game may carry its own (a FEN's move number)."""
+        return 1
+
     def stake(self) -> float:
         """What one game is played for from here, in utility units: 1, or backgammon's cube
         value. An equity divided by it reads as a chance on the eval bar, whatever the cube."""

@@ -435,7 +435,8 @@ class GameView(QWidget):
             return
         state = session.state
         roller = state.to_move() if session.history and session.history[-1].mover == CHANCE else None
-        self.moves.moves.set_history([entry.mover for entry in session.history], self.move_names(), roller)
+        first_number = session.state_at(0).move_number()
+        self.moves.moves.set_history([entry.mover for entry in session.history], self.move_names(), roller, first_number)
 
     def _on_move_texts_changed(self) -> None:
         """The board turned: the moves are named again, the move looked at stays shown."""
@@ -514,7 +515,8 @@ class GameView(QWidget):
         number = sheet.move_number_of(ply)
         if number == 0:
             return "Looking at the start position — press End to go back"
-        return f"Looking at move {number} of {sheet.move_count} — press End to go back"
+        offset = sheet.first_number - 1  # rows are numbered from the start position's move number
+        return f"Looking at move {offset + number} of {offset + sheet.move_count} — press End to go back"
 
     # ------------------------------------------------------------------ intents
     def _on_board_move(self, move: Any) -> None:

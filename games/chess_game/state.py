@@ -592,6 +592,9 @@ class ChessState(GameState):
         """A FEN (the last fields may be left out), or the word ``startpos``."""
         return cls(notation.parse_fen(text))
 
+    def move_number(self) -> int:
+        return self.board.fullmove_number
+
     def to_text(self) -> str:
         """FEN, with the en passant square written when a pawn stands ready to capture
         (X-FEN's convention, which is also exactly what the polyglot key hashes)."""

@@ -146,6 +146,8 @@ class MoveList(QTableWidget):
         self._cells: dict[int, tuple[int, int]] = {}
         self._total = 0
         self._shown = 0
+        self.first_number = 1
+        """The first row's move number (a game set up mid-way starts from its own)."""
         self.cellClicked.connect(self._on_clicked)
 
     @property
@@ -170,8 +172,11 @@ class MoveList(QTableWidget):
     def set_players(self, names: Sequence[str]) -> None:
         self.setHorizontalHeaderLabels(list(names))
 
-    def set_history(self, movers: Sequence[int], names: Sequence[str], roller: int | None = None) -> None:
-        """Show the game; the last move becomes the shown one (``roller``: see ``score_sheet``)."""
+    def set_history(
+        self, movers: Sequence[int], names: Sequence[str], roller: int | None = None, first_number: int = 1
+    ) -> None:
+        """Show the game; the last move becomes the shown one (``roller``: see ``score_sheet``;
+        ``first_number``: the first row's move number, ``GameState.move_number`` at the start)."""
         cells = score_sheet(movers, names, roller)
         self.setRowCount(max((cell.row for cell in cells), default=-1) + 1)
         self.clearContents()
@@ -184,7 +189,8 @@ class MoveList(QTableWidget):
             self.setItem(cell.row, cell.column, item)
             self._plies.append(cell.ply)
             self._cells[cell.ply] = (cell.row, cell.column)
-        self.setVerticalHeaderLabels([f"{row + 1}" for row in range(self.rowCount())])
+        self.first_number = first_number
+        self.setVerticalHeaderLabels([f"{first_number + row}" for row in range(self.rowCount())])
         self.resizeRowsToContents()
         self._total = len(names)
         self._select(self._total, emit=False)

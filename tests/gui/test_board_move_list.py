@@ -45,3 +45,18 @@ def test_the_move_list_writes_plays_and_rolls_as_the_board_shows_them(
         assert sheet_text(window, 0, X) == "3-1: 8/5 6/5"
     finally:
         window.shutdown()
+
+
+def test_a_game_set_up_mid_way_is_numbered_from_its_own_move_number(qtbot: QtBot, window: Any) -> None:
+    """A game from a FEN at move 80 was written as moves 1 and 2; the sheet and "Looking
+    at move N" now count from 80, as the PGN does."""
+    humans = (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN))
+    window.start_game("chess", humans, start="4k3/8/8/8/8/8/4P3/4K3 w - - 0 80")
+    session = window.session
+    for name in ("Kd1", "Kd8", "e4"):
+        assert session.play_text(name) is None
+    sheet = window.game_view.moves.moves
+    assert [sheet.verticalHeaderItem(row).text() for row in range(sheet.rowCount())] == ["80", "81"]  # type: ignore[union-attr]
+    assert "move 81 of 81" in window.game_view._viewing_text(3)
+    window.start_game("chess", humans)
+    assert session is not window.session and window.game_view.moves.moves.first_number == 1
