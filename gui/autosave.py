@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gui.gamefile import MAX_FILE_BYTES, GameRecord, RecordError, one_line, read_game, write_game
-from gui.players import PlayerConfig
+from gui.players import COMPUTER, PlayerConfig, sides_from_data
 
 AUTOSAVE_NAME = "autosave.json"
 
@@ -181,16 +181,11 @@ def _read(path: Path) -> tuple[GameRecord, dict[str, object]]:
 
 def _players(extra: dict[str, object], game: str) -> tuple[tuple[PlayerConfig, PlayerConfig], str]:
     """The sides saved with the game, or the default sides and why they were not used."""
-    default = (PlayerConfig(), PlayerConfig(kind="computer").for_game(game))
     sides = extra.get("players")
     if sides is None:
-        return default, ""
-    if not (isinstance(sides, list) and len(sides) == 2 and all(isinstance(side, dict) for side in sides)):
-        return default, "the sides saved with it are not a pair"
-    try:
-        return (PlayerConfig.from_dict(sides[0]).for_game(game), PlayerConfig.from_dict(sides[1]).for_game(game)), ""
-    except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
-        return default, "the sides saved with it cannot be read"
+        return (PlayerConfig(), PlayerConfig(kind=COMPUTER).for_game(game)), ""
+    players, problem = sides_from_data(sides, game)
+    return players, f"the sides saved with it: {problem}" if problem else ""
 
 
 def keep_aside(path: Path) -> Path | None:

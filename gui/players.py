@@ -142,6 +142,19 @@ class PlayerConfig:
         return cls(kind, algorithm, strength, number, depth, seconds)  # type: ignore[arg-type]
 
 
+def sides_from_data(data: object, game: str) -> tuple[tuple[PlayerConfig, PlayerConfig], str]:
+    """The two sides of ``game`` from saved data (a settings entry, an autosave), and why
+    they were not used when they were not: the default sides and "not a pair of sides" or
+    "a side cannot be read"."""
+    default = (PlayerConfig(), PlayerConfig(kind=COMPUTER).for_game(game))
+    if not (isinstance(data, list) and len(data) == 2 and all(isinstance(side, dict) for side in data)):
+        return default, "not a pair of sides"
+    try:
+        return (PlayerConfig.from_dict(data[0]).for_game(game), PlayerConfig.from_dict(data[1]).for_game(game)), ""
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
+        return default, "a side cannot be read"
+
+
 def _int_in(value: object, low: int, high: int, default: int) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high else default
 

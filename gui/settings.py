@@ -19,7 +19,7 @@ from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 from ai.settings import SearchSettings, SettingError, check_setting
 from games import GAME_NAMES
 from gui.gamefile import one_line
-from gui.players import PlayerConfig
+from gui.players import COMPUTER, PlayerConfig, sides_from_data
 from gui.theme import BOARD_SCHEMES, DEFAULT_BOARD
 
 ORGANIZATION = "Plyground"
@@ -205,16 +205,10 @@ class Settings:
         return self._players_entry(game)[0]
 
     def _players_entry(self, game: str) -> tuple[tuple[PlayerConfig, PlayerConfig], str]:
-        default = (PlayerConfig(), PlayerConfig(kind="computer").for_game(game))
         data, problem = self._json_entry(f"games/{game}/players")
         if problem or data is None:
-            return default, problem
-        if not (isinstance(data, list) and len(data) == 2 and all(isinstance(side, dict) for side in data)):
-            return default, "not a pair of sides"
-        try:
-            return (PlayerConfig.from_dict(data[0]).for_game(game), PlayerConfig.from_dict(data[1]).for_game(game)), ""
-        except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
-            return default, "a side cannot be read"
+            return (PlayerConfig(), PlayerConfig(kind=COMPUTER).for_game(game)), problem
+        return sides_from_data(data, game)
 
     def set_players(self, game: str, players: tuple[PlayerConfig, PlayerConfig]) -> None:
         self._store.setValue(f"games/{game}/players", json.dumps([side.to_dict() for side in players]))
