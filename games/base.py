@@ -447,10 +447,9 @@ class GameState(ABC):
 
     # -------------------------------------------------------------------- perft
     def perft(self, depth: int) -> int:
-        """Leaf count of the legal-move tree to ``depth`` (see ``games.perft`` for the
-        convention). Games override this with a faster or literature-specific version."""
-        from games.perft import perft
-
+        """Leaf count of the legal-move tree to ``depth`` (the module function ``perft``
+        states the convention). Games override this with a faster or literature-specific
+        version."""
         return perft(self, depth)
 
     def perft_moves(self) -> list[Any]:
@@ -463,7 +462,7 @@ class GameState(ABC):
         to ``perft(depth)``. ``depth`` must be at least 1."""
         if depth < 1:
             raise ValueError(f"divide needs a depth of at least 1, not {depth}")
-        # A chance outcome uses no ply in perft (see games.perft), so its child keeps the depth.
+        # A chance outcome uses no ply in perft (see ``perft`` below), so its child keeps the depth.
         child_depth = depth if self.to_move() == CHANCE else depth - 1
         rows: list[tuple[str, int]] = []
         for move in self.perft_moves():
@@ -511,3 +510,33 @@ class GameState(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.from_text({self.to_text()!r})"
+
+
+def perft(state: GameState, depth: int) -> int:
+    """Leaf count of the move tree of ``state`` to ``depth`` plies (make/unmake): the
+    standard test of move generators.
+
+    Convention (as in chess): ``perft(s, 0) == 1``; a node with no legal move contributes 0
+    at any remaining depth. Chance nodes are expanded over every outcome without using up a
+    ply, so for backgammon ``depth`` counts decisions. Games whose literature counts
+    differently (Othello counts a finished game as one leaf at any depth) override
+    ``GameState.perft`` and document the convention they follow.
+    """
+    if depth == 0:
+        return 1
+    if state.to_move() == CHANCE:
+        total = 0
+        for outcome, _probability in state.chance_outcomes():
+            state.play(outcome)
+            total += perft(state, depth)
+            state.undo()
+        return total
+    moves = state.legal_moves()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        state.play(move)
+        total += perft(state, depth - 1)
+        state.undo()
+    return total

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from games import get_game
 from games.base import BadPositionError, IllegalMoveError
+from games.base import perft as generic_perft
 from games.checkers import (
     BLACK,
     DEFAULT_WEIGHTS,
@@ -32,7 +33,6 @@ from games.checkers import (
     square_row,
 )
 from games.checkers.state import REPEATED_KEY
-from games.perft import perft as generic_perft
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "checkers"
 PERFT = {int(depth): count for depth, count in json.loads((DATA / "perft.json").read_text())["perft"].items()}

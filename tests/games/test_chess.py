@@ -20,9 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import get_game
-from games.base import BadPositionError, GameError, IllegalMoveError
+from games.base import BadPositionError, GameError, IllegalMoveError, perft
 from games.chess_game import ChessState, PgnError, evaluation, from_pgn, game_result, to_pgn
-from games.perft import perft
 from tests.conftest import DATA_DIR
 
 CHESS_DATA = DATA_DIR / "chess"
@@ -123,7 +122,7 @@ def test_copy_is_independent() -> None:
 @pytest.mark.parametrize("fen, counts", PERFTSUITE, ids=[f"suite{i + 1}" for i in range(len(PERFTSUITE))])
 def test_perftsuite_depth_2(fen: str, counts: dict[int, int]) -> None:
     """Perft counts by the rules of movement (``ChessState.perft``); where no draw by rule
-    can intervene, the protocol's own ``legal_moves`` tree (``games.perft``) agrees."""
+    can intervene, the protocol's own ``legal_moves`` tree (``games.base.perft``) agrees."""
     state = ChessState.from_text(fen)
     assert state.perft(1) == counts[1]
     assert state.perft(2) == counts[2]
