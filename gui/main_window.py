@@ -53,7 +53,7 @@ from gui.dialogs.new_game import NewGameDialog, game_title
 from gui.gamefile import BACKGROUND_BYTES, GameRecord, RecordError, default_extension, read_paste, try_read_game_file, write_game
 from gui.game_view import GameView
 from gui.players import PlayerConfig
-from gui.session import DRAW, FIRST_WINS, SECOND_WINS, GameSession, named, result_text
+from gui.session import GameSession, Outcome, Result, named
 from gui.settings import Settings, data_dir, stored_data_problems
 from gui.panels.engine_panel import EnginePanel
 from gui.panels.eval_bar import EvalBar
@@ -134,17 +134,15 @@ def make_bridge() -> EngineBridge:
     return EngineBridge()
 
 
-def result_score(result: str) -> Score | None:
+def result_score(result: Result) -> Score | None:
     """A finished game's result as a score for the eval bar and graph (player 0's view):
     a win over at the root (``won`` under the winner's initial), a draw even; ``None`` while
     the game goes on."""
-    if result == FIRST_WINS:
-        return Score(1.0, 0, 0)
-    if result == SECOND_WINS:
-        return Score(-1.0, 0, 0)
-    if result == DRAW:
+    if result is Result.UNFINISHED:
+        return None
+    if result.winner is None:
         return Score(0.0, 0)
-    return None
+    return Score(1.0 if result.winner == 0 else -1.0, 0, 0)
 
 
 def saved_moves(record: GameRecord) -> int:
@@ -194,10 +192,10 @@ class MainWindow(QMainWindow):
         self.session: GameSession | None = None
         self.file_path: Path | None = None
         self._shut_down = False
-        self._autosaved: tuple[int, str] | None = None
+        self._autosaved: tuple[int, Result] | None = None
         self._autosave_problem = ""
         """The last autosave failure shown (the same one is not repeated on every move)."""
-        self._kept: tuple[int, str] | None = None
+        self._kept: tuple[int, Result] | None = None
         """The game's signature when it was last saved to or opened from ``file_path``."""
 
         self.stack = QStackedWidget()
@@ -514,7 +512,7 @@ class MainWindow(QMainWindow):
         self.eval_graph.set_current_ply(len(scores) - 1 if shown is None else shown)  # the live position too
         if session.is_over:
             names = player_names(session.game_class)
-            self.engine_panel.show_game_over(result_text(session.result, names), named(session.reason, names))
+            self.engine_panel.show_game_over(session.result.text(names), named(session.reason, names))
         else:
             self.engine_panel.clear_game_over()
         state = session.state if shown is None else session.state_at(shown)
@@ -699,7 +697,7 @@ class MainWindow(QMainWindow):
         if self.ask(question):
             self.continue_last_game()
 
-    def _game_signature(self) -> tuple[int, str] | None:
+    def _game_signature(self) -> tuple[int, Result] | None:
         """What a kept copy of the game is compared by: its length and result."""
         return None if self.session is None else (len(self.session.history), self.session.result)
 
@@ -751,7 +749,7 @@ class MainWindow(QMainWindow):
         self._autosaved = signature
         self._autosave_problem = ""
 
-    def _on_game_over(self, result: str, reason: str) -> None:
+    def _on_game_over(self, _outcome: Outcome) -> None:
         self.autosave()
         if self.session is not None:
             self.notify(self.session.status_text())

@@ -19,7 +19,8 @@ Undo takes back to the previous turn of a human (against the computer: your move
 reply); redo replays what undo took back, without searching. With two computer sides the
 game can be paused and stepped a move at a time.
 
-Results use the PGN markers: ``1-0`` (the first player won), ``0-1``, ``1/2-1/2``.
+A finished game is an ``Outcome``: its ``Result`` (PGN's markers ``1-0``, ``0-1``,
+``1/2-1/2``) and the reason in words; a search is asked for a ``SearchPurpose``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum, StrEnum
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -56,7 +58,62 @@ COMPUTER_MOVE_DELAY_MS = 0
 WATCHING_DELAY_MS = 400
 """Pause before each move of a computer-against-computer game, so that people can follow it."""
 HINT_LIMITS = Limits(depth=6, time=1.0)
-FIRST_WINS, SECOND_WINS, DRAW, UNFINISHED = "1-0", "0-1", "1/2-1/2", "*"
+
+
+class Result(StrEnum):
+    """How a game stands, as PGN marks it: the text is what game files and the autosave
+    hold (``games.records.RESULTS``), so a result compares equal to its marker."""
+
+    FIRST_WINS = "1-0"
+    SECOND_WINS = "0-1"
+    DRAW = "1/2-1/2"
+    UNFINISHED = "*"
+
+    @classmethod
+    def won_by(cls, winner: int | None) -> Result:
+        """The result of a game ``winner`` (0 or 1) won, or a draw (``None``)."""
+        if winner is None:
+            return cls.DRAW
+        return cls.FIRST_WINS if winner == 0 else cls.SECOND_WINS
+
+    @property
+    def winner(self) -> int | None:
+        """The player who won (0 or 1); ``None`` for a draw or a game still going on."""
+        return {Result.FIRST_WINS: 0, Result.SECOND_WINS: 1}.get(self)
+
+    def text(self, player_names: tuple[str, str]) -> str:
+        """``White wins``, ``Draw``, ``Game in progress``."""
+        if self.winner is not None:
+            return f"{player_names[self.winner]} wins"
+        return "Draw" if self is Result.DRAW else "Game in progress"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the result and why, in the words the rules (or the app) give."""
+
+    result: Result
+    reason: str
+    """``checkmate``, ``Black resigned``, ``threefold repetition (claimed)``, a game's own
+    sentence (``O bore off all checkers and wins a gammon: 2 points``), or empty."""
+
+    def text(self, player_names: tuple[str, str]) -> str:
+        """One line for the status bar: ``Black wins — checkmate``; a reason that already
+        names the winner (backgammon's points) stands alone."""
+        if names_the_winner(self.reason):
+            return capitalised(self.reason)
+        shown = self.result.text(player_names)
+        return f"{shown} — {named(self.reason, player_names)}" if self.reason else shown
+
+
+class SearchPurpose(Enum):
+    """Why the session asked the engine for a search."""
+
+    MOVE = "move"
+    """The move of a computer side, played when the answer comes."""
+    HINT = "hint"
+    """Advice for the human to move: shown as an arrow, never played, never the game's
+    evaluation; searched with ``HINT_LIMITS``."""
 
 
 @dataclass(frozen=True)
@@ -83,8 +140,8 @@ class GameSession(QObject):
     """Anything about the position, the history or the turn changed."""
     move_played = Signal(object)
     """A ``PlayedMove`` was added to the history (not for undo/redo)."""
-    game_over = Signal(str, str)
-    """``(result, reason)``: ``1-0``/``0-1``/``1/2-1/2`` and why (``checkmate``, ...)."""
+    game_over = Signal(object)
+    """The game's ``Outcome`` (the result and why: ``checkmate``, ...)."""
     thinking_changed = Signal(bool)
     notice = Signal(str)
     """A short message for the status bar (passes, dice, resignation ...)."""
@@ -118,10 +175,10 @@ class GameSession(QObject):
         self.history: list[PlayedMove] = []
         self._redo: list[list[PlayedMove]] = []
         self._rng = random.Random(seed)
-        self.result = UNFINISHED
-        self.reason = ""
+        self.outcome: Outcome | None = None
+        """How the game ended; ``None`` while it goes on."""
         self._search_id: int | None = None
-        self._search_purpose = ""
+        self._search_purpose: SearchPurpose | None = None
         self._thinking = False
         both_computers = all(side.is_computer for side in self.players)
         self.paused = both_computers if paused is None else paused
@@ -145,7 +202,17 @@ class GameSession(QObject):
 
     @property
     def is_over(self) -> bool:
-        return self.result != UNFINISHED
+        return self.outcome is not None
+
+    @property
+    def result(self) -> Result:
+        """The game's result: ``Result.UNFINISHED`` while it goes on."""
+        return Result.UNFINISHED if self.outcome is None else self.outcome.result
+
+    @property
+    def reason(self) -> str:
+        """Why the game ended (``checkmate``); empty while it goes on."""
+        return "" if self.outcome is None else self.outcome.reason
 
     @property
     def is_thinking(self) -> bool:
@@ -153,7 +220,7 @@ class GameSession(QObject):
 
     def is_finding_hint(self) -> bool:
         """The engine searches a hint for the human to move (not the computer's own move)."""
-        return self._thinking and self._search_purpose == "hint"
+        return self._thinking and self._search_purpose is SearchPurpose.HINT
 
     def hint_score(self) -> Score | None:
         """The score of the last hint while its position is still the current one (the eval
@@ -234,15 +301,13 @@ class GameSession(QObject):
     def status_text(self) -> str:
         """One line for the status bar: whose turn, or the result."""
         names = player_names(self.game_class)
-        if self.is_over:
-            if names_the_winner(self.reason):  # backgammon's "X dropped the cube: O wins 1 point"
-                return capitalised(self.reason)
-            return f"{result_text(self.result, names)} — {named(self.reason, names)}" if self.reason else result_text(self.result, names)
+        if self.outcome is not None:
+            return self.outcome.text(names)
         mover = self._state.to_move()
         if mover == CHANCE:
             return "Enter the dice roll (e.g. 3-1)" if self.manual_dice else "Rolling the dice"
         side = self.players[mover]
-        if self._thinking and self._search_purpose == "hint":  # the human is not the one thinking
+        if self.is_finding_hint():  # the human is not the one thinking
             return f"The engine is looking for a hint for {names[mover]}…"
         if self._thinking:
             return f"{names[mover]} ({side.describe()}) is thinking…"
@@ -328,13 +393,13 @@ class GameSession(QObject):
         humans = [player for player in (0, 1) if not self.players[player].is_computer]
         loser = mover if mover in humans else (humans[0] if humans else (mover if mover != CHANCE else 0))
         names = player_names(self.game_class)
-        self._finish(SECOND_WINS if loser == 0 else FIRST_WINS, f"{names[loser]} resigned")
+        self._finish(Result.won_by(1 - loser), f"{names[loser]} resigned")
 
     def set_paused(self, paused: bool) -> None:
         if paused == self.paused:
             return
         self.paused = paused
-        if paused and self._search_purpose == "move":
+        if paused and self._search_purpose is SearchPurpose.MOVE:
             self._cancel_search()
         self._changed()
         self._schedule_advance()
@@ -344,7 +409,7 @@ class GameSession(QObject):
         if self.is_over or self._thinking:
             return
         if self.is_computer_turn():
-            self._start_search("move")
+            self._start_search(SearchPurpose.MOVE)
         elif self._state.to_move() == CHANCE and not self.manual_dice:
             self._roll()
 
@@ -370,7 +435,7 @@ class GameSession(QObject):
         if self.claimable_draw():  # the engine sees a finished game here
             self.notice.emit("No hint at a claimable draw: claim it or play on")
             return
-        self._start_search("hint")
+        self._start_search(SearchPurpose.HINT)
 
     def roll_dice(self, roll: Any | None = None) -> None:
         """Manual dice: play ``roll`` (an outcome of ``chance_outcomes``)."""
@@ -429,13 +494,14 @@ class GameSession(QObject):
             return False
         self._cancel_search()
         self._claim_open = False
-        self._finish(DRAW, f"{reason} (claimed)")
+        self._finish(Result.DRAW, f"{reason} (claimed)")
         return True
 
     def finish_from_record(self, result: str, reason: str) -> None:
-        """A loaded game that ended by resignation (or any result the rules do not show)."""
-        if result != UNFINISHED and not self._state.is_terminal():
-            self._finish(result, reason or "result from the file")
+        """A loaded game that ended by resignation (or any result the rules do not show):
+        ``result`` is the record's marker (``games.records.RESULTS``)."""
+        if Result(result) is not Result.UNFINISHED and not self._state.is_terminal():
+            self._finish(Result(result), reason or "result from the file")
 
     # ------------------------------------------------------------------ internals
     def _is_over_by_rules(self) -> bool:
@@ -471,8 +537,7 @@ class GameSession(QObject):
         return entry
 
     def _reopen(self) -> None:
-        self.result = UNFINISHED
-        self.reason = ""
+        self.outcome = None
 
     def _changed(self) -> None:
         self._turn_token += 1
@@ -518,16 +583,16 @@ class GameSession(QObject):
 
     def _start_move_search(self, token: int) -> None:
         if token == self._turn_token and not self._closed and not self.is_over and not self._thinking:
-            self._start_search("move")
+            self._start_search(SearchPurpose.MOVE)
 
     def _roll(self) -> None:
         outcomes = self._state.chance_outcomes()
         roll = self._rng.choices([outcome for outcome, _ in outcomes], weights=[p for _, p in outcomes])[0]
         self._apply(roll)
 
-    def _request(self, side: PlayerConfig, purpose: str) -> SearchRequest:
+    def _request(self, side: PlayerConfig, purpose: SearchPurpose) -> SearchRequest:
         settings = side.settings(self.engine_settings)
-        if purpose != "move":
+        if purpose is SearchPurpose.HINT:
             limits = HINT_LIMITS
         elif side.strength == "depth":
             limits = limits_for_depth(self._state, settings.algorithm, side.depth)
@@ -536,29 +601,30 @@ class GameSession(QObject):
         # The engine replays the game with every rule: it starts after the last move played
         # on from a claimable draw, which its replay would refuse.
         base = next((index + 1 for index in range(len(self.history) - 1, -1, -1) if self.history[index].past_claimable_draw), 0)
-        fields: dict[str, Any] = {
-            "game": self.game,
-            "position": self.start_text if base == 0 else self.state_at(base).to_text(),
-            "moves": tuple(self.move_names()[base:]),
-            "settings": settings,
-            "limits": limits,
-        }
-        if purpose == "move" and "root_moves" in {field.name for field in dataclasses.fields(SearchRequest)}:
+        root_moves: tuple[str, ...] = ()
+        if purpose is SearchPurpose.MOVE:  # a weaker level searches a random share of the moves
             names = [self._state.move_name(move) for move in self._state.legal_moves()]
-            fields["root_moves"] = noisy_root_moves(names, side.root_share(), self._rng)
-        return SearchRequest(**fields)
+            root_moves = noisy_root_moves(names, side.root_share(), self._rng)
+        return SearchRequest(
+            game=self.game,
+            position=self.start_text if base == 0 else self.state_at(base).to_text(),
+            moves=tuple(self.move_names()[base:]),
+            settings=settings,
+            limits=limits,
+            root_moves=root_moves,
+        )
 
-    def _start_search(self, purpose: str) -> None:
+    def _start_search(self, purpose: SearchPurpose) -> None:
         mover = self._state.to_move()
         if mover == CHANCE:
             return
         side = self.players[mover]
-        if purpose == "hint":
+        if purpose is SearchPurpose.HINT:
             if side.is_computer:
                 return
             adviser = next((other for other in self.players if other.is_computer), None)
             algorithm = adviser.algorithm if adviser else default_algorithm(self.game)
-            request = self._request(dataclasses.replace(side, algorithm=algorithm), "hint")
+            request = self._request(dataclasses.replace(side, algorithm=algorithm), purpose)
         else:
             request = self._request(side, purpose)
         self._search_purpose = purpose
@@ -584,7 +650,7 @@ class GameSession(QObject):
         if self._search_id is not None:
             self._bridge.stop()
         self._search_id = None
-        self._search_purpose = ""
+        self._search_purpose = None
         self._set_thinking(False)
 
     def _on_search_finished(self, finished: Finished) -> None:
@@ -592,15 +658,15 @@ class GameSession(QObject):
             return
         purpose = self._search_purpose
         self._search_id = None
-        self._search_purpose = ""
+        self._search_purpose = None
         move = self._as_move(finished.best_move)
-        if purpose == "hint" and move is not None:  # before state_changed: the panels read it
+        if purpose is SearchPurpose.HINT and move is not None:  # before state_changed: the panels read it
             self._hint = (self._turn_token, finished.score)
         self._set_thinking(False)
         if move is None:
             self._engine_failure("the engine returned no move" if finished.best_move is None else f"the engine returned {finished.best_move!r}, which is not legal here")
             return
-        if purpose == "hint":
+        if purpose is SearchPurpose.HINT:
             self.hint_found.emit(move)
             # Said as the panel says it: "White +0.35", "Black mates in 2" (a bare "mated in 2"
             # from White's view, for Black's hint, read as if Black were mated).
@@ -615,7 +681,7 @@ class GameSession(QObject):
         if self._search_id is None or self._closed:
             return
         self._search_id = None
-        self._search_purpose = ""
+        self._search_purpose = None
         self._set_thinking(False)
         self._engine_failure(message)
 
@@ -635,17 +701,16 @@ class GameSession(QObject):
 
     def _finish_by_rules(self) -> None:
         winner = self._state.winner()
-        result = DRAW if winner is None else (FIRST_WINS if winner == 0 else SECOND_WINS)
+        result = Result.won_by(winner)
         reason = self._state.termination_reason() or "game over"
         if self.game_class.UTILITY_KIND != "win_loss" and winner is not None and not names_the_winner(reason):
             reason = f"{reason}; {player_names(self.game_class)[winner]} wins by {abs(self._state.utility(0)):g}"
         self._finish(result, reason)
 
-    def _finish(self, result: str, reason: str) -> None:
-        self.result = result
-        self.reason = reason
+    def _finish(self, result: Result, reason: str) -> None:
+        self.outcome = Outcome(result, reason)
         self._changed()
-        self.game_over.emit(result, reason)
+        self.game_over.emit(self.outcome)
 
 
 _PROVEN = re.compile(r"(mate|mated|win|loss) in (\d{1,4})(?: plies| ply)?")
@@ -696,13 +761,3 @@ def names_the_winner(reason: str) -> bool:
     ``O bore off all checkers and wins a gammon: 2 points``): the app then shows it alone."""
     return " wins" in f" {reason.lower()}"
 
-
-def result_text(result: str, player_names: tuple[str, str]) -> str:
-    """``White wins``, ``Draw``, ``Game in progress``."""
-    if result == FIRST_WINS:
-        return f"{player_names[0]} wins"
-    if result == SECOND_WINS:
-        return f"{player_names[1]} wins"
-    if result == DRAW:
-        return "Draw"
-    return "Game in progress"

@@ -225,7 +225,7 @@ def test_a_loaded_game_at_an_unclaimed_draw_can_be_claimed_from_the_menu(qtbot: 
     qtbot.waitUntil(claim.isEnabled, timeout=2_000)
     with qtbot.waitSignal(window.session.game_over, timeout=2_000) as over:
         claim.trigger()
-    assert over.args[0] == "1/2-1/2" and not claim.isEnabled()
+    assert over.args[0].result == "1/2-1/2" and not claim.isEnabled()
 
 
 def test_an_autosave_failure_is_said_once_not_after_every_move(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,7 +11,9 @@ from pytestqt.qtbot import QtBot
 
 from games import CHANCE, GAME_NAMES, new_game
 from gui.players import COMPUTER, HUMAN, PlayerConfig
-from gui.session import GameSession
+from gui.engine_bridge import EngineBridge
+from gui.session import HINT_LIMITS, GameSession, Outcome, Result, named
+from tests.gui.engine_doubles import ScriptedPool
 
 HUMAN_SIDE = PlayerConfig(kind=HUMAN)
 
@@ -108,7 +110,7 @@ def test_computer_against_computer_starts_paused_and_steps(qtbot: QtBot, bridge:
     assert len(session.history) == 1 and not session.is_thinking
     with qtbot.waitSignal(session.game_over, timeout=60_000) as over:
         session.set_paused(False)
-    assert over.args[0] == "1/2-1/2"  # perfect play draws
+    assert over.args[0].result is Result.DRAW  # perfect play draws
 
 
 def test_the_end_by_the_rules_has_a_result_and_a_reason(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
@@ -116,7 +118,8 @@ def test_the_end_by_the_rules_has_a_result_and_a_reason(qtbot: QtBot, bridge: An
     with qtbot.waitSignal(session.game_over, timeout=2_000) as over:
         for name in ("f3", "e5", "g4", "Qh4#"):
             assert session.play_text(name) is None
-    assert over.args == ["0-1", "checkmate"]
+    assert over.args == [Outcome(Result.SECOND_WINS, "checkmate")]
+    assert session.result == "0-1" and session.reason == "checkmate"  # the marker files hold
     assert not session.can_human_move()
     session.undo()
     assert not session.is_over and session.can_human_move()
@@ -126,7 +129,7 @@ def test_resign_ends_the_game_for_the_human(qtbot: QtBot, bridge: Any, make_sess
     session = make_session("checkers", (HUMAN_SIDE, computer(1, "checkers")))
     with qtbot.waitSignal(session.game_over, timeout=2_000) as over:
         session.resign()
-    assert over.args == ["0-1", "Black resigned"]
+    assert over.args == [Outcome(Result.SECOND_WINS, "Black resigned")]
 
 
 def test_othello_forced_pass_is_announced_then_played(qtbot: QtBot, bridge: Any, make_session: Callable[..., GameSession]) -> None:
@@ -212,8 +215,6 @@ def test_a_margin_game_still_says_the_margin(qtbot: QtBot, make_session: Callabl
 
 
 def test_a_reason_names_players_as_the_app_does_and_keeps_the_rest() -> None:
-    from gui.session import named
-
     assert named("x has three in a row", ("X", "O")) == "X has three in a row"
     assert named("white has no discs left", ("Black", "White")) == "White has no discs left"
     assert named("checkmate", ("White", "Black")) == "checkmate"  # "Black wins — checkmate"
@@ -255,7 +256,7 @@ def test_a_loaded_game_stopping_at_a_claimable_draw_offers_the_claim(qtbot: QtBo
     assert session.can_human_move()
     with qtbot.waitSignal(session.game_over, timeout=2_000) as over:
         assert session.claim_draw()
-    assert over.args[0] == "1/2-1/2" and "threefold" in over.args[1]
+    assert over.args[0].result is Result.DRAW and "threefold" in over.args[0].reason
 
 
 def test_playing_on_from_a_claimable_draw_declines_it(qtbot: QtBot, make_session: Callable[..., GameSession]) -> None:
@@ -311,8 +312,6 @@ def test_a_typed_depth_is_searched_with_the_time_cap_and_capped_where_it_cannot_
     (days of expectiminimax) is searched to the depth the new-game dialog names, and every
     typed depth has the time cap as a hard stop; tic-tac-toe's full-depth minimax is kept."""
     from ai.levels import DEPTH_TIME_CAP
-    from gui.engine_bridge import EngineBridge
-    from tests.gui.engine_doubles import ScriptedPool
 
     pool = ScriptedPool()
     bridge = EngineBridge(pool)
@@ -323,6 +322,45 @@ def test_a_typed_depth_is_searched_with_the_time_cap_and_capped_where_it_cannot_
         limits = pool.requests[0].limits
         assert limits.time == DEPTH_TIME_CAP
         assert limits.depth is not None and (limits.depth < depth if capped else limits.depth == depth), limits
+    finally:
+        session.close()
+        bridge.shutdown()
+
+
+def test_a_result_is_its_pgn_marker_and_names_its_winner() -> None:
+    assert [Result.won_by(winner) for winner in (0, 1, None)] == [Result.FIRST_WINS, Result.SECOND_WINS, Result.DRAW]
+    assert [str(result) for result in Result] == ["1-0", "0-1", "1/2-1/2", "*"]  # as files write them
+    assert [Result(marker).winner for marker in ("1-0", "0-1", "1/2-1/2", "*")] == [0, 1, None, None]
+    names = ("White", "Black")
+    assert [result.text(names) for result in Result] == ["White wins", "Black wins", "Draw", "Game in progress"]
+    assert Outcome(Result.SECOND_WINS, "checkmate").text(names) == "Black wins — checkmate"
+    assert Outcome(Result.FIRST_WINS, "black has no discs left").text(("Black", "White")) == "Black wins — Black has no discs left"
+    assert Outcome(Result.DRAW, "").text(names) == "Draw"
+    gammon = "O bore off all checkers and wins a gammon: 2 points"  # names its winner: said once
+    assert Outcome(Result.SECOND_WINS, gammon).text(("X", "O")) == gammon
+
+
+def test_a_hint_is_asked_with_its_own_limits_and_a_computer_move_with_its_level(qtbot: QtBot) -> None:
+    """The purpose of a search decides its request: the computer's move at a beginner
+    level searches a random share of the root moves; a hint searches them all, with the
+    hint's small limits, and never blocks the human."""
+    pool = ScriptedPool()
+    bridge = EngineBridge(pool)
+    beginner = PlayerConfig(kind=COMPUTER, strength="level", level=1).for_game("chess")
+    session = GameSession(bridge, "chess", (HUMAN_SIDE, beginner), seed=1)
+    try:
+        session.request_hint()
+        assert session.is_finding_hint() and session.can_human_move()
+        qtbot.waitUntil(lambda: len(pool.requests) == 1, timeout=10_000)
+        hint = pool.requests[0]
+        assert hint.limits == HINT_LIMITS and hint.root_moves == ()
+        assert session.play_text("e4") is None  # the human's move drops the hint's search
+        assert not session.is_finding_hint()
+        qtbot.waitUntil(lambda: len(pool.requests) == 2, timeout=10_000)
+        move = pool.requests[1]
+        assert move.limits != HINT_LIMITS
+        assert 1 <= len(move.root_moves) < len(session.state.legal_moves())
+        assert session.is_thinking and not session.is_finding_hint()
     finally:
         session.close()
         bridge.shutdown()
