@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ai.match.players import GameHistory, PlayerFailure, SpecError, started
+from ai.match.protocol import GameHistory, PlayerFailure, SpecError, started
 from ai.match.process import LineProcess
 from ai.match.uci import find_program
 from ai.settings import Limits

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ai.match.players import GameHistory, PlayerFailure, started
+from ai.match.protocol import GameHistory, PlayerFailure, started
 from ai.match.process import LineProcess
 from ai.match.uci import split_command
 from ai.settings import Limits

@@ -23,62 +23,22 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
+from ai.events import Finished
 from ai.levels import LEVELS
-from ai.settings import Limits, SearchSettings, SettingError, check_input_file, check_limits, check_settings, parse_setting
+from ai.match.protocol import GameHistory, Player, PlayerFailure, SpecError
+from ai.settings import (
+    Limits,
+    SearchRequest,
+    SearchSettings,
+    SettingError,
+    check_input_file,
+    check_limits,
+    check_settings,
+    parse_setting,
+)
 from games import GameState, get_game
-
-
-class SpecError(ValueError):
-    """A player SPEC that cannot be understood; the message says what is wrong."""
-
-
-class PlayerFailure(Exception):
-    """A player could not produce a legal move; ``str()`` is the reason recorded."""
-
-
-@dataclass
-class GameHistory:
-    """A game so far as text: its start position and every move since, by name."""
-
-    start: str
-    moves: list[str] = dataclasses.field(default_factory=list)
-
-
-class Player(Protocol):
-    name: str
-
-    def new_game(self, state: GameState) -> None:
-        """A game starts at ``state`` (after the opening moves)."""
-
-    def choose(self, state: GameState, history: GameHistory, limits: Limits) -> Any:
-        """A legal move of ``state`` (never changed), within ``limits``; or ``PlayerFailure``.
-        ``history`` is the game so far in notation (an external program replays it)."""
-
-    def close(self) -> None:
-        """Release the player's processes (idempotent)."""
-
-
-class ProgramPlayer(Player, Protocol):
-    """A player that is an external program, started once before the match."""
-
-    def start(self) -> None:
-        """Start the program and wait until it is ready; ``PlayerFailure`` if it is not."""
-
-
-Program = TypeVar("Program", bound=ProgramPlayer)
-
-
-def started(player: Program, spec: str) -> Program:
-    """``player``, started: a program that cannot start is a bad SPEC, said in one line."""
-    try:
-        player.start()
-    except PlayerFailure as error:
-        raise SpecError(f"player {spec!r}: {error}") from None
-    return player
-
-
 
 _LIMIT_KEYS = {"depth": int, "time": float, "nodes": int}
 FILE_KEYS = ("weights", "network")
@@ -174,10 +134,8 @@ class BuiltinPlayer:
         self.shared: dict[str, Any] = {}
         self.pool: Any = None
         if threads > 1:
-            try:
-                from ai.parallel import EnginePool
-            except ImportError:
-                raise SpecError("--threads above 1 needs the engine pool (ai.parallel), not in this build") from None
+            from ai.parallel import EnginePool  # the pool's import is paid only by a match on threads
+
             self.pool = EnginePool(workers=threads)
 
     def new_game(self, state: GameState) -> None:
@@ -203,9 +161,6 @@ class BuiltinPlayer:
         return finished.best_move
 
     def _pool_search(self, history: GameHistory, limits: Limits) -> Any:
-        from ai.events import Finished
-        from ai.settings import SearchRequest
-
         request = SearchRequest(
             game=self.game, position=history.start, moves=tuple(history.moves),
             settings=replace(self.spec.settings, threads=self.threads), limits=limits,

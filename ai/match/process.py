@@ -18,7 +18,7 @@ import subprocess
 import threading
 import time
 
-from ai.match.players import PlayerFailure
+from ai.match.protocol import PlayerFailure
 
 
 MAX_LINE_CHARS = 64 * 1024

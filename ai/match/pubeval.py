@@ -18,7 +18,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ai.match.players import GameHistory, SpecError
+from ai.match.protocol import GameHistory, SpecError
 from ai.settings import Limits
 from games import GameState
 from games.backgammon import BackgammonState

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ai.match.openings import Opening
-from ai.match.players import GameHistory, Player, PlayerFailure
+from ai.match.protocol import GameHistory, Player, PlayerFailure
 from ai.match.stats import MatchStatistics, PointStatistics
 from ai.settings import Limits
 from games import CHANCE, get_game

@@ -23,7 +23,7 @@ from urllib.parse import parse_qsl
 import chess
 import chess.engine
 
-from ai.match.players import GameHistory, PlayerFailure, SpecError, started
+from ai.match.protocol import GameHistory, PlayerFailure, SpecError, started
 from ai.match.process import kill_group
 from ai.settings import Limits
 from games import GameState
