@@ -1,7 +1,8 @@
 """Text and numbers of the engine displays: moves named by the search's root state, scores
 from a named player's view, counts people can read at a glance.
 
-Events carry values (contracts §1); the root state the search started from names them.
+Events carry values, never text (text made in a worker could not follow the app's
+numbering or words); the root state the search started from names them.
 Scores come through the engine's one score display (``ai.display``), so the app says
 "mate in 3" and "+0.35" exactly as the command line does.
 """

@@ -56,7 +56,7 @@ def as_player0(headline: str, names: tuple[str, str]) -> str:
     return f"{flipped} {value}".strip()
 
 
-# ------------------------------------------------------------- item 7: one source
+# ---------------------------------------------------------------------------- one source
 @pytest.mark.parametrize(("game", "algorithm"), [("checkers", "pvs"), ("tictactoe", "pvs"), ("tictactoe", "mcts")])
 def test_every_answer_shown_is_a_rows_answer(qtbot: QtBot, game: str, algorithm: str) -> None:
     """Searches cut at node limits that fall mid-iteration: the depth counter names a row and
@@ -81,7 +81,7 @@ def test_every_answer_shown_is_a_rows_answer(qtbot: QtBot, game: str, algorithm:
         assert cut_rows, "no limit cut an iteration that had found a better move: the test tested nothing"
 
 
-# -------------------------------------------------- item 12: the bar and the headline
+# -------------------------------------------------------------- the bar and the headline
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_the_bar_names_the_side_and_sign_the_headline_names(qtbot: QtBot, name: str) -> None:
     """Checkers' White 0.02 ahead was "Black −0.02" in the headline beside "W 0.02" on the bar:
@@ -109,7 +109,7 @@ def test_the_bar_names_the_side_and_sign_the_headline_names(qtbot: QtBot, name: 
                     assert float(bar.label_text()) == pytest.approx(float(number), rel=0.01, abs=0.5 / 10**game.SCORE_DECIMALS)
 
 
-# ----------------------------------------- item 12: what moves the bar and the graph
+# ------------------------------------------------------ what moves the bar and the graph
 def test_a_forced_reply_and_a_hint_leave_the_bar_and_graph_alone(qtbot: QtBot, window: Any) -> None:
     """Black's only legal move, searched or not, is no evaluation of the game: the graph gets
     no point for it and the bar stays even; a hint of the human's next move is advice, and
@@ -144,7 +144,7 @@ def test_the_rule_for_the_games_evaluation(changes: dict[str, Any], counts: bool
     assert not display.is_game_evaluation(searched, 1)  # one legal move: nothing was chosen
 
 
-# ------------------------------------------------------------ item 3: a clean start
+# ------------------------------------------------------------------------- a clean start
 def test_a_new_game_starts_with_a_clean_engine_panel(qtbot: QtBot, window: Any) -> None:
     computer = PlayerConfig(kind=COMPUTER, strength="depth", depth=2).for_game("checkers")
     session = window.start_game("checkers", (computer, PlayerConfig(kind=HUMAN)))
@@ -160,7 +160,7 @@ def test_a_new_game_starts_with_a_clean_engine_panel(qtbot: QtBot, window: Any) 
     assert panel.iterations.rowCount() == 0
 
 
-# ---------------------------------------------------------- item 1: "Searching"
+# --------------------------------------------------------------------------- "Searching"
 def test_searching_always_says_what_is_searched(qtbot: QtBot) -> None:
     """Between a depth's start and its first root move the line names the depth, never a
     dash; a root move is named with its place and depth; the answer clears it."""

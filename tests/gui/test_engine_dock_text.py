@@ -64,7 +64,7 @@ def assert_fits(view: QTableView, stretched: int) -> None:
                 assert metrics.horizontalAdvance(row[column]) + CELL_MARGIN <= size, (text, row[column], size)
 
 
-# ---------------------------------------------------------------- item 6: Evaluation
+# ---------------------------------------------------------------------------- Evaluation
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_the_evaluation_tab_fits_and_sums_in_the_games_unit(qtbot: QtBot, window: Any, name: str) -> None:
     session = window.start_game(name, HUMANS, manual_dice=False)
@@ -83,7 +83,7 @@ def test_the_evaluation_tab_fits_and_sums_in_the_games_unit(qtbot: QtBot, window
         assert panel.total_label.text().startswith(f"Σ = {shown} {game.SCORE_UNIT}"), panel.total_label.text()
 
 
-# ------------------------------------------------------------ item 6: root moves
+# ---------------------------------------------------------------------------- root moves
 @pytest.mark.parametrize(("name", "algorithm"), [("tictactoe", "mcts"), ("othello", "mcts"), ("backgammon", "star2")])
 def test_the_root_moves_headers_fit(qtbot: QtBot, window: Any, name: str, algorithm: str) -> None:
     """"lue (W" was "Value (White)" cut to its column at the default size."""
@@ -112,7 +112,7 @@ def test_the_root_moves_headers_fit(qtbot: QtBot, window: Any, name: str, algori
     assert_fits(panel.iteration_view, stretched=panel.iterations.columnCount() - 1)
 
 
-# --------------------------------------------------------------- item 6: Settings
+# ------------------------------------------------------------------------------ Settings
 def test_every_algorithms_name_fits_its_box(qtbot: QtBot, window: Any) -> None:
     """"(NegaScou" was "pvs: principal variation search (NegaScout)" cut by the box: the box
     names the algorithm, the line under it describes it, wrapped."""
@@ -132,7 +132,7 @@ def test_every_algorithms_name_fits_its_box(qtbot: QtBot, window: Any) -> None:
         assert box.count() == len(valid_algorithms(get_game(name)))
 
 
-# ------------------------------------------------------------- item 10: the eval bar
+# -------------------------------------------------------------------------- the eval bar
 @pytest.mark.parametrize("size", [(900, 600), (1180, 760), (1600, 1000)])
 def test_the_eval_bars_number_is_readable_at_every_size(qtbot: QtBot, window: Any, size: tuple[int, int]) -> None:
     """The number is at least ``MIN_LABEL_POINTS`` (bold) whatever the window's size, and every
