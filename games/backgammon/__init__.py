@@ -9,26 +9,20 @@
 * ``cube``: Janowski's cubeful money equity and cube decisions from the network's chances.
 * ``evaluation``: the older named race/contact linear features and weights, kept as the
   measured baseline (``BackgammonState.linear_evaluate``) and for the shot-risk helpers.
+* ``phase``: the phases of a turn (``Phase``, an ``IntEnum``).
+* ``hashing``: the Zobrist keys; ``codec``: moves as integers; ``diagram``: gnubg's text board.
+* ``turn``: a turn entered hop by hop (what a board may offer next), for the GUI.
 * ``state``: ``BackgammonState``, the ``games.base.GameState`` protocol.
 """
 
 from __future__ import annotations
 
-from games.backgammon.board import BAR, NO_MOVE, OFF, Board, Hop, Play, Roll
+from games.backgammon.board import BAR, NO_MOVE, OFF, Board, Hop, O, Play, Roll, X
 from games.backgammon.evaluation import CONTACT_WEIGHTS, RACE_WEIGHTS
 from games.backgammon.gnubg_ids import CENTRED, MatchKey
 from games.backgammon.notation import DOUBLE, DROP, NO_DOUBLE, NO_MOVE_NAME, TAKE
-from games.backgammon.state import (
-    CHECKER_PLAY,
-    CUBE_DECISION,
-    GAME_OVER,
-    O,
-    OPENING,
-    ROLL,
-    TAKE_DECISION,
-    X,
-    BackgammonState,
-)
+from games.backgammon.phase import CHECKER_PLAY, CUBE_DECISION, GAME_OVER, OPENING, ROLL, TAKE_DECISION, Phase
+from games.backgammon.state import BackgammonState
 
 __all__ = [
     "BAR",
@@ -45,6 +39,7 @@ __all__ = [
     "O",
     "OFF",
     "OPENING",
+    "Phase",
     "RACE_WEIGHTS",
     "ROLL",
     "TAKE",

@@ -13,6 +13,14 @@ back of the board forward so that replaying them in that order is always possibl
 
 from __future__ import annotations
 
+from games.base import Player
+
+O: Player = 0
+X: Player = 1
+PLAYER_NAMES: tuple[str, str] = ("O", "X")
+"""Player 0 is O and player 1 is X, as in gnubg (whose Match ID stores "player 0/1" with the
+same meaning, and which draws X at the bottom)."""
+
 Point = int
 """A point in the mover's numbering: 1..24, ``BAR`` (25) or ``OFF`` (0)."""
 

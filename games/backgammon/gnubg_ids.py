@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from dataclasses import dataclass
 
-from games.backgammon.board import BOARD_SIZE, CHECKERS, Board, empty_board
+from games.backgammon.board import BAR, BOARD_SIZE, CHECKERS, HOME_POINTS, OFF, PLAYER_NAMES, Board, empty_board
 from games.base import BadPositionError
 
 POSITION_ID_LENGTH = 14
@@ -223,6 +224,93 @@ def decode_match_id(text: str) -> MatchKey:
     )
 
 
+# ------------------------------------------------------------------ the ids in text
+_GNUBG_COMMAND = re.compile(r"(?i)^\s*(?:set\s+)?gnubgid\b")
+"""``set gnubgid p:m`` / ``gnubgid p:m``: the command gnubg reads ids with."""
+_POSITION_LABEL = re.compile(r"(?i)\bposition\s*id\s*:\s*(\S*)")
+_MATCH_LABEL = re.compile(r"(?i)\bmatch\s*id\s*:\s*(\S*)")
+"""gnubg's display labels ("Position ID: 4HPwATDgc/ABMA", "Match ID   : cAkAAAAAAAAA");
+text around labelled ids (gnubg's banner, say) is ignored."""
+
+
+def split_gnubg_ids(text: str) -> tuple[str, str | None]:
+    """``(position id, match id or None)`` from ``p:m``, ``p m``, ``p``, ``gnubgid p:m`` or
+    gnubg's labelled display (``Position ID: p  Match ID: m``, in either order)."""
+    position_label, match_label = _POSITION_LABEL.search(text), _MATCH_LABEL.search(text)
+    if position_label is not None:
+        if not position_label.group(1):
+            raise BadPositionError(f"{text.strip()!r}: 'Position ID:' is followed by no id")
+        if match_label is not None and not match_label.group(1):
+            raise BadPositionError(f"{text.strip()!r}: 'Match ID:' is followed by no id")
+        return position_label.group(1), None if match_label is None else match_label.group(1)
+    if match_label is not None:
+        raise BadPositionError(f"{text.strip()!r}: a Match ID alone is no position; give the Position ID too")
+    cleaned = _GNUBG_COMMAND.sub(" ", text).strip()
+    words = cleaned.replace(":", " : ").split()
+    if ":" in words:
+        if words.count(":") > 1:
+            raise BadPositionError(f"{text.strip()!r}: expected PositionID:MatchID, found {words.count(':') + 1} ':'-separated parts")
+        if words[0] == ":":
+            raise BadPositionError(f"{text.strip()!r}: no Position ID before ':'")
+        if words[-1] == ":":
+            raise BadPositionError(f"{text.strip()!r}: no Match ID after ':' (or leave the ':' out for a money game)")
+        words.remove(":")
+    if len(words) > 2:
+        raise BadPositionError(
+            f"{text.strip()!r}: expected PositionID:MatchID (or the two ids separated by a space), found {len(words)} words"
+        )
+    if len(words) == 2 and (len(words[0]), len(words[1])) == (MATCH_ID_LENGTH, POSITION_ID_LENGTH):
+        raise BadPositionError(
+            f"{text.strip()!r}: the Position ID comes first and the Match ID second: {words[1]}:{words[0]}"
+        )
+    if not words:
+        raise BadPositionError(f"no gnubg id in {text!r}: expected PositionID:MatchID, such as 4HPwATDgc/ABMA:cAkAAAAAAAAA")
+    return words[0], words[1] if len(words) == 2 else None
+
+
+# ---------------------------------------------------------- what an id may describe
+def check_match_rules(match: MatchKey) -> None:
+    """``BadPositionError`` for a Match ID whose rules no Plyground game reaches: a
+    resignation (not supported), a finished match, Jacoby in a match, Crawford in money
+    play, a cube value its owner contradicts, a turned cube with cube play off or in the
+    Crawford game."""
+    if match.resignation or match.game_state == GAME_RESIGNED:
+        raise BadPositionError("the match id holds a resignation; resigning is not supported")
+    if match.match_length:
+        for player in (0, 1):
+            if match.score[player] >= match.match_length:
+                raise BadPositionError(
+                    f"{PLAYER_NAMES[player]} has {match.score[player]} points in a {match.match_length}-point match: "
+                    "that match is already over"
+                )
+        if match.jacoby:
+            raise BadPositionError("the Jacoby rule applies to money play only, not to a match")
+    elif match.crawford:
+        raise BadPositionError("a money game has no Crawford game")
+    if match.cube_owner == CENTRED and match.cube_value != 1:
+        raise BadPositionError(f"a centred cube shows 1, not {match.cube_value} (no automatic doubles)")
+    if match.cube_owner != CENTRED and match.cube_value == 1:
+        raise BadPositionError(f"{PLAYER_NAMES[match.cube_owner]} cannot own a cube that was never turned (value 1)")
+    if match.cubeless and (match.cube_value != 1 or match.doubled):
+        raise BadPositionError("cube play is off, yet the cube has been turned or offered")
+    if match.crawford and (match.cube_value != 1 or match.doubled):
+        raise BadPositionError("no doubling in the Crawford game, yet the cube has been turned or offered")
+
+
+def check_boards(board_o: Board, board_x: Board) -> None:
+    """``BadPositionError`` for two boards no game reaches: a point held by both players,
+    both sides borne off, or both on the bar against closed boards."""
+    for point in range(1, BAR):
+        if board_x[point] and board_o[BAR - point]:
+            raise BadPositionError(f"X's point {point} (O's point {BAR - point}) holds checkers of both players")
+    if board_o[OFF] == CHECKERS and board_x[OFF] == CHECKERS:
+        raise BadPositionError("both players have borne off all 15 checkers")
+    closed_o = all(board_o[point] >= 2 for point in range(1, HOME_POINTS + 1))
+    closed_x = all(board_x[point] >= 2 for point in range(1, HOME_POINTS + 1))
+    if board_o[BAR] and board_x[BAR] and closed_o and closed_x:
+        raise BadPositionError("both players are on the bar against closed boards: no game reaches that")
+
+
 __all__ = [
     "CENTRED",
     "GAME_DROPPED",
@@ -231,8 +319,11 @@ __all__ = [
     "GAME_PLAYING",
     "GAME_RESIGNED",
     "MatchKey",
+    "check_boards",
+    "check_match_rules",
     "decode_match_id",
     "decode_position_id",
     "encode_match_id",
     "encode_position_id",
+    "split_gnubg_ids",
 ]

@@ -4,23 +4,12 @@ Players: 0 is **O** and 1 is **X**, as in gnubg (whose Match ID stores "player 0
 same meaning, and which draws X at the bottom). Each player's checkers are a ``Board`` in
 their own numbering (see ``board``).
 
-One turn is a sequence of nodes, each a phase of the state:
-
-* ``OPENING`` (chance): both players throw one die; the 30 ordered pairs of different dice
-  are equally likely (1/30 each; equal dice are re-thrown, so they never appear). The
-  outcome ``(O's die, X's die)`` decides who starts, and the starter plays those two dice.
-* ``CUBE_DECISION`` (player on roll): ``"double"`` or ``"roll"``. Only when cube play is on,
-  the player may double (the cube is centred or theirs, it is not the Crawford game, the cube
-  is below 32768) and the dice are not yet rolled; otherwise the turn goes straight to ROLL.
-* ``TAKE_DECISION`` (the opponent): ``"take"`` (the cube doubles and the taker owns it) or
-  ``"drop"`` (the game ends; the doubler wins the cube value before doubling).
-* ``ROLL`` (chance): the 21 distinct rolls ``(high, low)``, doubles 1/36, others 2/36.
-* ``CHECKER_PLAY`` (player on roll): one whole play, a tuple of hops (``board.Play``); the
-  empty tuple is the forced "no move".
-* ``GAME_OVER``: single game, gammon (the loser has borne off nothing) or backgammon (and
-  still has a checker on the bar or in the winner's home board): 1, 2 or 3 times the cube.
-  With the Jacoby rule (money play only, off by default) gammons count single while the cube
-  has not been turned.
+One turn is a sequence of nodes, each a ``Phase`` of the state (``phase``: the opening
+roll, a cube decision, a take decision, the roll, the checker play, the end). At the end
+the result is a single game, a gammon (the loser has borne off nothing) or a backgammon
+(and still has a checker on the bar or in the winner's home board): 1, 2 or 3 times the
+cube. With the Jacoby rule (money play only, off by default) gammons count single while the
+cube has not been turned.
 
 Scores are equities in points: ``utility`` is +-points at the end, ``evaluate`` estimates
 the same: the learned network's cubeless chances (``network``), turned into cubeful equity
@@ -31,49 +20,66 @@ Crawford) for faithful gnubg ids, and no doubling happens in the Crawford game, 
 engine scores the current game in points, not in match-winning chances.
 
 Text: ``PositionID:MatchID`` exactly as gnubg's ``set gnubgid`` takes it (see ``gnubg_ids``
-for the layout and the three spare-bit flags Plyground adds).
+for the layout and the three spare-bit flags Plyground adds); ``str(state)`` is gnubg's
+text diagram (``diagram``). Moves as integers: ``codec``; Zobrist keys: ``hashing``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import Any, ClassVar
 
-from games.backgammon import cube, diagnosis, evaluation, gnubg_ids, network, notation
+from games.backgammon import codec, cube, diagnosis, evaluation, gnubg_ids, network, notation
 from games.backgammon.board import (
     BAR,
-    BOARD_SIZE,
     CHECKERS,
     DIE_FACES,
     HOME_POINTS,
     NO_MOVE,
     OFF,
+    PLAYER_NAMES,
     Board,
+    O,
     Play,
     Roll,
+    X,
     empty_board,
     is_race,
     pip_count,
     starting_board,
 )
+from games.backgammon.diagram import diagram
 from games.backgammon.gnubg_ids import CENTRED, MatchKey
+from games.backgammon.hashing import (
+    CHECKER_KEYS,
+    CRAWFORD_KEY,
+    CUBE_KEYS,
+    CUBE_OWNERS,
+    CUBELESS_KEY,
+    DICE_KEYS,
+    DIE_VALUES,
+    DROPPED_KEY,
+    JACOBY_KEY,
+    MATCH_LENGTH_KEY,
+    PHASE_KEYS,
+    SCORE0_KEY,
+    SCORE1_KEY,
+    board_key,
+)
 from games.backgammon.movegen import generate_plays, hit_points
 from games.backgammon.notation import DOUBLE, DROP, NO_DOUBLE, TAKE
+from games.backgammon.phase import (
+    CHECKER_PLAY,
+    CUBE_DECISION,
+    GAME_OVER,
+    OPENING,
+    ROLL,
+    TAKE_DECISION,
+    Phase,
+)
 from games.base import CHANCE, BadPositionError, GameState, IllegalMoveError, Player
-from games.zobrist import MASK64, zobrist_keys
-
-O: Player = 0
-X: Player = 1
-PLAYER_NAMES: tuple[str, str] = ("O", "X")
-
-OPENING = 0
-CUBE_DECISION = 1
-TAKE_DECISION = 2
-ROLL = 3
-CHECKER_PLAY = 4
-GAME_OVER = 5
-PHASE_NAMES = ("opening roll", "cube decision", "take decision", "roll", "checker play", "game over")
+from games.zobrist import MASK64
 
 SINGLE, GAMMON, BACKGAMMON = 1, 2, 3
 RESULT_NAMES = {SINGLE: "a single game", GAMMON: "a gammon", BACKGAMMON: "a backgammon"}
@@ -95,58 +101,22 @@ ROLL_OUTCOMES: tuple[tuple[Roll, float], ...] = tuple(
     for low in range(high, 0, -1)
 )
 
-# Zobrist keys: checker counts per player/point, then phase x player, dice, cube and flags.
-_COUNT_LEVELS = CHECKERS + 1
-_CUBE_LEVELS = gnubg_ids.MAX_CUBE_LOG + 1
-_DIE_VALUES = DIE_FACES + 1
-"""0 (not rolled) to 6."""
-_RULE_KEYS = 7
-_KEYS = zobrist_keys(
-    2 * BOARD_SIZE * _COUNT_LEVELS + len(PHASE_NAMES) * 2 + _DIE_VALUES**2 + _CUBE_LEVELS * 3 + _RULE_KEYS,
-    seed=0xBAC6A11,
+SNAPSHOT_FIELDS: tuple[str, ...] = (
+    "phase",
+    "player",
+    "dice",
+    "cube_value",
+    "cube_owner",
+    "game_winner",
+    "points",
+    "dropped",
+    "_checker_key",
+    "_key",
 )
-_CHECKER_KEYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(
-        tuple(_KEYS[(player * BOARD_SIZE + point) * _COUNT_LEVELS + count] for count in range(_COUNT_LEVELS))
-        for point in range(BOARD_SIZE)
-    )
-    for player in (O, X)
-)
-_offset = 2 * BOARD_SIZE * _COUNT_LEVELS
-_PHASE_KEYS = _KEYS[_offset : _offset + len(PHASE_NAMES) * 2]
-_offset += len(PHASE_NAMES) * 2
-_DICE_KEYS = _KEYS[_offset : _offset + _DIE_VALUES**2]
-_offset += _DIE_VALUES**2
-_CUBE_KEYS = _KEYS[_offset : _offset + _CUBE_LEVELS * 3]
-_offset += _CUBE_LEVELS * 3
-(
-    _CUBELESS_KEY,
-    _JACOBY_KEY,
-    _CRAWFORD_KEY,
-    _DROPPED_KEY,
-    _MATCH_LENGTH_KEY,
-    _SCORE0_KEY,
-    _SCORE1_KEY,
-) = _KEYS[_offset : _offset + _RULE_KEYS]
-
-
-# Move codes (``encode_move``): the low two bits say the kind, the rest carry it.
-_PLAY_CODE, _ROLL_CODE, _CUBE_CODE = 0, 1, 2
-_CODE_KIND_BITS = 2
-_HOP_COUNT_BITS = 3
-"""A play has at most 4 hops (doubles)."""
-_POINT_BITS = 5
-"""A point 0..25 (``OFF``..``BAR``)."""
-_POINT_MASK = (1 << _POINT_BITS) - 1
-_CUBE_ACTIONS: tuple[str, ...] = (NO_DOUBLE, DOUBLE, TAKE, DROP)
-
-
-def _board_key(player: Player, board: Board) -> int:
-    keys = _CHECKER_KEYS[player]
-    key = 0
-    for point in range(BOARD_SIZE):
-        key ^= keys[point][board[point]]
-    return key
+"""What ``play`` records in ``history`` to be restored by ``undo`` (the checkers are put
+back from the play's hops instead). Phase and player come first: readers of ``history``
+(the board's animation) take them from there."""
+_snapshot_of = attrgetter(*SNAPSHOT_FIELDS)
 
 
 class BackgammonState(GameState):
@@ -198,7 +168,7 @@ class BackgammonState(GameState):
         boards: tuple[Board, Board] | None = None,
         *,
         player: Player = O,
-        phase: int = OPENING,
+        phase: Phase = OPENING,
         dice: Roll = (0, 0),
         cube_value: int = 1,
         cube_owner: int = CENTRED,
@@ -212,7 +182,7 @@ class BackgammonState(GameState):
         validate) rather than this."""
         self.boards: list[Board] = [list(board) for board in boards] if boards else [starting_board(), starting_board()]
         self.player = player
-        self.phase = phase
+        self.phase = Phase(phase)
         self.dice = dice
         self.cube_value = cube_value
         self.cube_owner = cube_owner
@@ -225,7 +195,7 @@ class BackgammonState(GameState):
         self.points = 0
         self.dropped = False
         self.history: list[tuple[Any, ...]] = []
-        self._checker_key = _board_key(O, self.boards[O]) ^ _board_key(X, self.boards[X])
+        self._checker_key = board_key(O, self.boards[O]) ^ board_key(X, self.boards[X])
         self._key = self._checker_key ^ self._state_key()
         self._cached_key = -1
         self._cached_moves: list[Move] = []
@@ -297,7 +267,7 @@ class BackgammonState(GameState):
             return list(ROLL_OUTCOMES)
         if self.phase == OPENING:
             return list(OPENING_OUTCOMES)
-        raise ValueError(f"no dice are rolled in the {PHASE_NAMES[self.phase]} phase")
+        raise ValueError(f"no dice are rolled in the {self.phase.label} phase")
 
     def roll_moves(self, text: str) -> list[Move]:
         """The moves that roll the dice ``text`` (``3-1``) from here.
@@ -330,22 +300,8 @@ class BackgammonState(GameState):
             rolled.play(move)
         return [*moves, rolled.parse_move(text)]
 
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (
-            self.phase,
-            self.player,
-            self.dice,
-            self.cube_value,
-            self.cube_owner,
-            self.game_winner,
-            self.points,
-            self.dropped,
-            self._checker_key,
-            self._key,
-        )
-
     def play(self, move: Move) -> None:
-        snapshot = self._snapshot()
+        snapshot = _snapshot_of(self)
         phase = self.phase
         hits: list[bool] | None = None
         if phase == CHECKER_PLAY:
@@ -375,7 +331,7 @@ class BackgammonState(GameState):
     def _play_checkers(self, play: Play) -> list[bool]:
         mover = self.player
         mine, theirs = self.boards[mover], self.boards[1 - mover]
-        my_keys, their_keys = _CHECKER_KEYS[mover], _CHECKER_KEYS[1 - mover]
+        my_keys, their_keys = CHECKER_KEYS[mover], CHECKER_KEYS[1 - mover]
         key = self._checker_key
         hits = []
         for source, target in play:
@@ -421,18 +377,8 @@ class BackgammonState(GameState):
 
     def undo(self) -> None:
         snapshot, move, hits = self.history.pop()
-        (
-            self.phase,
-            self.player,
-            self.dice,
-            self.cube_value,
-            self.cube_owner,
-            self.game_winner,
-            self.points,
-            self.dropped,
-            self._checker_key,
-            self._key,
-        ) = snapshot
+        for name, value in zip(SNAPSHOT_FIELDS, snapshot):
+            setattr(self, name, value)
         if hits is not None:
             mine, theirs = self.boards[self.player], self.boards[1 - self.player]
             for (source, target), hit in zip(reversed(move), reversed(hits)):
@@ -496,52 +442,29 @@ class BackgammonState(GameState):
         return self._key
 
     def encode_move(self, move: Move) -> int:
-        """Kind in the low 2 bits. A play: its hop count (3 bits), then ``from`` and ``to`` of
-        each hop (5 bits each; at most 45 bits in all). A roll: the two dice (3 bits each).
-        A cube action: its index in ``roll, double, take, drop``."""
-        if type(move) is str:
-            return _CUBE_ACTIONS.index(move) << _CODE_KIND_BITS | _CUBE_CODE
-        if move and type(move[0]) is int:  # a roll (two dice); a play is a tuple of hops
-            return (move[0] | move[1] << 3) << _CODE_KIND_BITS | _ROLL_CODE
-        payload = len(move)
-        shift = _HOP_COUNT_BITS
-        for source, target in move:
-            payload |= (source | target << _POINT_BITS) << shift
-            shift += 2 * _POINT_BITS
-        return payload << _CODE_KIND_BITS | _PLAY_CODE
+        """The move's integer code (``codec``: the same for every position)."""
+        return codec.encode_move(move)
 
     def decode_move(self, code: int) -> Move:
-        kind = code & 3
-        payload = code >> _CODE_KIND_BITS
-        if kind == _CUBE_CODE:
-            return _CUBE_ACTIONS[payload]
-        if kind == _ROLL_CODE:
-            return (payload & 7, payload >> 3 & 7)
-        count = payload & 7
-        payload >>= _HOP_COUNT_BITS
-        hops = []
-        for _ in range(count):
-            hops.append((payload & _POINT_MASK, payload >> _POINT_BITS & _POINT_MASK))
-            payload >>= 2 * _POINT_BITS
-        return tuple(hops)
+        return codec.decode_move(code)
 
     def _state_key(self) -> int:
         """Zobrist part of everything but the checkers (recomputed: a handful of lookups)."""
-        key = _PHASE_KEYS[self.phase * 2 + self.player] ^ _DICE_KEYS[self.dice[0] * _DIE_VALUES + self.dice[1]]
-        key ^= _CUBE_KEYS[(self.cube_value.bit_length() - 1) * 3 + self.cube_owner + 1]
+        key = PHASE_KEYS[self.phase * 2 + self.player] ^ DICE_KEYS[self.dice[0] * DIE_VALUES + self.dice[1]]
+        key ^= CUBE_KEYS[(self.cube_value.bit_length() - 1) * CUBE_OWNERS + self.cube_owner + 1]
         if not self.cube_enabled:
-            key ^= _CUBELESS_KEY
+            key ^= CUBELESS_KEY
         if self.jacoby:
-            key ^= _JACOBY_KEY
+            key ^= JACOBY_KEY
         if self.crawford:
-            key ^= _CRAWFORD_KEY
+            key ^= CRAWFORD_KEY
         if self.dropped:
-            key ^= _DROPPED_KEY
+            key ^= DROPPED_KEY
         if self.match_length:
             key ^= (
-                _MATCH_LENGTH_KEY * self.match_length
-                ^ _SCORE0_KEY * (self.score[0] + 1)
-                ^ _SCORE1_KEY * (self.score[1] + 1)
+                MATCH_LENGTH_KEY * self.match_length
+                ^ SCORE0_KEY * (self.score[0] + 1)
+                ^ SCORE1_KEY * (self.score[1] + 1)
             ) & MASK64
         return key
 
@@ -739,7 +662,7 @@ class BackgammonState(GameState):
         """
         if not isinstance(text, str):
             raise BadPositionError(f"a gnubg id is text, not {type(text).__name__}")
-        position_text, match_text = _split_gnubg_ids(text)
+        position_text, match_text = gnubg_ids.split_gnubg_ids(text)
         match = MatchKey() if match_text is None else gnubg_ids.decode_match_id(match_text)
         return cls._from_match_key(position_text, match)
 
@@ -750,8 +673,8 @@ class BackgammonState(GameState):
         not_on_roll_board, on_roll_board = gnubg_ids.decode_position_id(position_text, names)
         boards: list[Board] = [empty_board(), empty_board()]
         boards[on_roll], boards[1 - on_roll] = on_roll_board, not_on_roll_board
-        _check_rules(match)
-        _check_boards(boards[O], boards[X])
+        gnubg_ids.check_match_rules(match)
+        gnubg_ids.check_boards(boards[O], boards[X])
         state = cls(
             (boards[O], boards[X]),
             player=on_roll,
@@ -979,137 +902,26 @@ class BackgammonState(GameState):
     # ------------------------------------------------------------- display
     def __str__(self) -> str:
         """A gnubg-style text diagram: X at the bottom, points in X's numbering."""
-        return _diagram(self)
+        return diagram(self)
 
 
-_GNUBG_COMMAND = re.compile(r"(?i)^\s*(?:set\s+)?gnubgid\b")
-"""``set gnubgid p:m`` / ``gnubgid p:m``: the command gnubg reads ids with."""
-_POSITION_LABEL = re.compile(r"(?i)\bposition\s*id\s*:\s*(\S*)")
-_MATCH_LABEL = re.compile(r"(?i)\bmatch\s*id\s*:\s*(\S*)")
-"""gnubg's display labels ("Position ID: 4HPwATDgc/ABMA", "Match ID   : cAkAAAAAAAAA");
-text around labelled ids (gnubg's banner, say) is ignored."""
 
-
-def _split_gnubg_ids(text: str) -> tuple[str, str | None]:
-    """``(position id, match id or None)`` from ``p:m``, ``p m``, ``p``, ``gnubgid p:m`` or
-    gnubg's labelled display (``Position ID: p  Match ID: m``, in either order)."""
-    position_label, match_label = _POSITION_LABEL.search(text), _MATCH_LABEL.search(text)
-    if position_label is not None:
-        if not position_label.group(1):
-            raise BadPositionError(f"{text.strip()!r}: 'Position ID:' is followed by no id")
-        if match_label is not None and not match_label.group(1):
-            raise BadPositionError(f"{text.strip()!r}: 'Match ID:' is followed by no id")
-        return position_label.group(1), None if match_label is None else match_label.group(1)
-    if match_label is not None:
-        raise BadPositionError(f"{text.strip()!r}: a Match ID alone is no position; give the Position ID too")
-    cleaned = _GNUBG_COMMAND.sub(" ", text).strip()
-    words = cleaned.replace(":", " : ").split()
-    if ":" in words:
-        if words.count(":") > 1:
-            raise BadPositionError(f"{text.strip()!r}: expected PositionID:MatchID, found {words.count(':') + 1} ':'-separated parts")
-        if words[0] == ":":
-            raise BadPositionError(f"{text.strip()!r}: no Position ID before ':'")
-        if words[-1] == ":":
-            raise BadPositionError(f"{text.strip()!r}: no Match ID after ':' (or leave the ':' out for a money game)")
-        words.remove(":")
-    if len(words) > 2:
-        raise BadPositionError(
-            f"{text.strip()!r}: expected PositionID:MatchID (or the two ids separated by a space), found {len(words)} words"
-        )
-    if len(words) == 2 and (len(words[0]), len(words[1])) == (gnubg_ids.MATCH_ID_LENGTH, gnubg_ids.POSITION_ID_LENGTH):
-        raise BadPositionError(
-            f"{text.strip()!r}: the Position ID comes first and the Match ID second: {words[1]}:{words[0]}"
-        )
-    if not words:
-        raise BadPositionError(f"no gnubg id in {text!r}: expected PositionID:MatchID, such as 4HPwATDgc/ABMA:cAkAAAAAAAAA")
-    return words[0], words[1] if len(words) == 2 else None
-
-
-# ---------------------------------------------------------------- validation
-def _check_rules(match: MatchKey) -> None:
-    if match.resignation or match.game_state == gnubg_ids.GAME_RESIGNED:
-        raise BadPositionError("the match id holds a resignation; resigning is not supported")
-    if match.match_length:
-        for player in (O, X):
-            if match.score[player] >= match.match_length:
-                raise BadPositionError(
-                    f"{PLAYER_NAMES[player]} has {match.score[player]} points in a {match.match_length}-point match: "
-                    "that match is already over"
-                )
-        if match.jacoby:
-            raise BadPositionError("the Jacoby rule applies to money play only, not to a match")
-    elif match.crawford:
-        raise BadPositionError("a money game has no Crawford game")
-    if match.cube_owner == CENTRED and match.cube_value != 1:
-        raise BadPositionError(f"a centred cube shows 1, not {match.cube_value} (no automatic doubles)")
-    if match.cube_owner != CENTRED and match.cube_value == 1:
-        raise BadPositionError(f"{PLAYER_NAMES[match.cube_owner]} cannot own a cube that was never turned (value 1)")
-    if match.cubeless and (match.cube_value != 1 or match.doubled):
-        raise BadPositionError("cube play is off, yet the cube has been turned or offered")
-    if match.crawford and (match.cube_value != 1 or match.doubled):
-        raise BadPositionError("no doubling in the Crawford game, yet the cube has been turned or offered")
-
-
-def _check_boards(board_o: Board, board_x: Board) -> None:
-    for point in range(1, BAR):
-        if board_x[point] and board_o[BAR - point]:
-            raise BadPositionError(f"X's point {point} (O's point {BAR - point}) holds checkers of both players")
-    if board_o[OFF] == CHECKERS and board_x[OFF] == CHECKERS:
-        raise BadPositionError("both players have borne off all 15 checkers")
-    closed_o = all(board_o[point] >= 2 for point in range(1, HOME_POINTS + 1))
-    closed_x = all(board_x[point] >= 2 for point in range(1, HOME_POINTS + 1))
-    if board_o[BAR] and board_x[BAR] and closed_o and closed_x:
-        raise BadPositionError("both players are on the bar against closed boards: no game reaches that")
-
-
-# ------------------------------------------------------------------- display
-_ROWS = 5
-
-
-def _diagram(state: BackgammonState) -> str:
-    x_board, o_board = state.boards[X], state.boards[O]
-
-    def cell(x_point: int, row: int) -> str:
-        x_count, o_count = x_board[x_point], o_board[BAR - x_point]
-        count, mark = (x_count, "X") if x_count else (o_count, "O")
-        if count > row:
-            return f" {count if row == _ROWS - 1 and count > _ROWS else mark} "
-        return "   "
-
-    def bar_cell(board: Board, mark: str, row: int) -> str:
-        count = board[BAR]
-        return f" {count if row == _ROWS - 1 and count > _ROWS else mark} " if count > row else "   "
-
-    lines = [f" GNU Backgammon  Position ID: {state.position_id()}", f"                 Match ID   : {state.match_id()}"]
-    lines.append(
-        " +13-14-15-16-17-18------19-20-21-22-23-24-+     "
-        f"O: {state.pip_count(O)} pips, {o_board[OFF]} off"
-    )
-    for row in range(_ROWS):
-        left = "".join(cell(point, row) for point in range(13, 19))
-        right = "".join(cell(point, row) for point in range(19, 25))
-        lines.append(f" |{left}|{bar_cell(o_board, 'O', row)}|{right}|")
-    arrow = "v" if state.to_move() == X else "^" if state.to_move() == O else " "
-    lines.append(f"{arrow}|                  |BAR|                  |     {_status(state)}")
-    for row in reversed(range(_ROWS)):
-        left = "".join(cell(point, row) for point in range(12, 6, -1))
-        right = "".join(cell(point, row) for point in range(6, 0, -1))
-        lines.append(f" |{left}|{bar_cell(x_board, 'X', row)}|{right}|")
-    lines.append(
-        " +12-11-10--9--8--7-------6--5--4--3--2--1-+     "
-        f"X: {state.pip_count(X)} pips, {x_board[OFF]} off"
-    )
-    return "\n".join(lines)
-
-
-def _status(state: BackgammonState) -> str:
-    if state.phase == GAME_OVER:
-        return state.termination_reason()
-    cube = "cube off" if not state.cube_enabled else f"cube {state.cube_value}" + (
-        "" if state.cube_owner == CENTRED else f" ({PLAYER_NAMES[state.cube_owner]})"
-    )
-    if state.phase == CHECKER_PLAY:
-        return f"{PLAYER_NAMES[state.player]} to play {notation.roll_name(state.dice)}, {cube}"
-    if state.phase == OPENING:
-        return f"opening roll, {cube}"
-    return f"{PLAYER_NAMES[state.to_move()]}: {PHASE_NAMES[state.phase]}, {cube}"
+__all__ = [
+    "CHECKER_PLAY",
+    "CUBE_DECISION",
+    "GAME_OVER",
+    "MAX_CUBE",
+    "OPENING",
+    "OPENING_OUTCOMES",
+    "PHASE_NAMES",
+    "PLAYER_NAMES",
+    "RESULT_NAMES",
+    "ROLL",
+    "ROLL_OUTCOMES",
+    "SNAPSHOT_FIELDS",
+    "TAKE_DECISION",
+    "BackgammonState",
+    "O",
+    "Phase",
+    "X",
+]

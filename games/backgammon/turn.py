@@ -26,7 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.backgammon.board import BAR, HOME_POINTS, NO_MOVE, OFF, Board, Hop, Play
-from games.backgammon.state import CHECKER_PLAY, BackgammonState
+from games.backgammon.phase import CHECKER_PLAY
+from games.backgammon.state import BackgammonState
 
 Position = tuple[tuple[int, ...], tuple[int, ...]]
 """The mover's and the opponent's 26 counts: what identifies a play's result, hits included."""
