@@ -46,17 +46,17 @@ selftest: setup system-deps
 bench: setup
 	$(BIN)/plyground bench
 	$(BIN)/plyground bench --game chess --algorithm native --depth 14
-	$(BIN)/python bench/perft_speed.py
+	$(BIN)/python -m bench.perft_speed
 	$(BIN)/python -m bench.node_counts
 	$(BIN)/python -m bench.engine_speed
-	$(BIN)/python bench/stop_latency.py
-	$(BIN)/python bench/othello_ffo.py
-	$(BIN)/python bench/backgammon_eval.py --games 400
+	$(BIN)/python -m bench.stop_latency
+	$(BIN)/python -m bench.othello_ffo
+	$(BIN)/python -m bench.backgammon_eval --games 400
 
 # Strength against peers (about 25 minutes): WAC 300 at 1 s and Bratko-Kopec at 10 s.
 bench-full: bench
-	$(BIN)/python bench/chess_tactics.py --suite wac --seconds 1
-	$(BIN)/python bench/chess_tactics.py --suite bk --seconds 10
+	$(BIN)/python -m bench.chess_tactics --suite wac --seconds 1
+	$(BIN)/python -m bench.chess_tactics --suite bk --seconds 10
 
 # The standalone executable in dist/plyground/ (PyInstaller one-dir; ONEFILE=1: one file in
 # dist/onefile/), checked: self-test with worker processes, bundled font, CLI, licences, size.
@@ -69,7 +69,7 @@ release: setup
 
 # Launch to first painted window, median of 5 warm runs (from source, and the build if made).
 startup: setup
-	$(BIN)/python bench/startup.py
+	$(BIN)/python -m bench.startup
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

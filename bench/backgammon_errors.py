@@ -1,12 +1,12 @@
 """Backgammon search depth by move quality: the equity 1-ply and Star2 2-ply plays give up,
 judged by GNU Backgammon.
 
-Run: ``.venv/bin/python bench/backgammon_errors.py [--positions 200] [--seed 5] [--judge-plies 2]``.
+Run: ``.venv/bin/python -m bench.backgammon_errors [--positions 200] [--seed 5] [--judge-plies 2]``.
 
 Positions come from cubeless games of the shipped EVAL against itself at 1 ply (seeded
 dice; only rolls with a choice of plays). In each, the 1-ply play (the network alone) and
 the Star2 depth-2 play (``ai.engine.search``, the app's default algorithm) are both named
-and judged by gnubg at ``--judge-plies`` (``bench/gnubg_judge.py``): the equity each gives
+and judged by gnubg at ``--judge-plies`` (``tools/gnubg_judge.py``): the equity each gives
 up against gnubg's best. Both players face the same positions, so the paired difference of
 the mean errors says which depth plays better, with far fewer CPU seconds than a match of
 2-ply games. Printed: mean error per move (millipoints) with its 95% interval, the paired
@@ -22,18 +22,16 @@ import os
 import random
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from ai.engine import search  # noqa: E402
-from ai.settings import Limits, SearchSettings  # noqa: E402
-from games.backgammon import BackgammonState  # noqa: E402
-from games.base import CHANCE  # noqa: E402
+from ai.engine import search
+from ai.settings import Limits, SearchSettings
+from games.backgammon import BackgammonState
+from games.base import CHANCE
 
 
 def one_ply(state: BackgammonState) -> object:
@@ -127,9 +125,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         plays, losses = Path(folder) / "plays.txt", Path(folder) / "losses.txt"
         plays.write_text("\n".join(lines) + "\n")
-        environment = dict(os.environ, BG_REPO=str(ROOT), BG_IN=str(plays), BG_OUT=str(losses),
+        environment = dict(os.environ, PYTHONPATH=str(ROOT), BG_IN=str(plays), BG_OUT=str(losses),
                            BG_PLIES=str(args.judge_plies))
-        subprocess.run(["/usr/games/gnubg", "-t", "-q", "-r", "-p", str(ROOT / "bench" / "gnubg_judge.py")],
+        subprocess.run(["/usr/games/gnubg", "-t", "-q", "-r", "-p", str(ROOT / "tools" / "gnubg_judge.py")],
                        env=environment, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         rows = [[float(value) for value in line.split("\t")] for line in losses.read_text().splitlines()]
     shallow_errors, deep_errors = [row[0] for row in rows], [row[1] for row in rows]

@@ -1,6 +1,6 @@
 """Backgammon EVAL against Tesauro's pubeval: a cubeless money-game match, 1 ply each.
 
-Run: ``.venv/bin/python bench/backgammon_eval.py [--games 400] [--seed 2024]
+Run: ``.venv/bin/python -m bench.backgammon_eval [--games 400] [--seed 2024]
 [--evaluator net|linear|FILE] [--opponents random,pubeval,gnubg,net:FILE]``.
 
 Both sides pick the play whose resulting position their evaluator likes best (no search),
@@ -23,16 +23,14 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.match.pubeval import pubeval_play  # noqa: E402
-from games.backgammon import BackgammonState, network  # noqa: E402
-from games.base import CHANCE  # noqa: E402
+from ai.match.pubeval import pubeval_play
+from games.backgammon import BackgammonState, network
+from games.base import CHANCE
 
 Chooser = Callable[[BackgammonState, random.Random], object]
 

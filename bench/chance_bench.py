@@ -1,6 +1,6 @@
 """Chance-node pruning and MCTS speed: node counts and times, printed as tables.
 
-Run: ``.venv/bin/python bench/chance_bench.py [--positions 4] [--playout-seconds 1] [--cube]``.
+Run: ``.venv/bin/python -m bench.chance_bench [--positions 4] [--playout-seconds 1] [--cube]``.
 
 1. Expectiminimax vs Star1 vs Star2 on cubeless backgammon positions (dice rolled, seeded
    random play) at 1 and 2 plies (the opponent's 21 rolls between): one fixed-depth
@@ -15,20 +15,17 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.context import SearchContext  # noqa: E402
-from ai.control import SearchControl  # noqa: E402
-from ai.search import expectiminimax, mcts, star1, star2  # noqa: E402
-from ai.search.chance_common import ChanceTools  # noqa: E402
-from ai.iterative import run_chance_search  # noqa: E402
-from ai.settings import Limits, SearchSettings  # noqa: E402
-from games import CHANCE, GAME_NAMES, new_game  # noqa: E402
-from games.base import GameState  # noqa: E402
+from ai.context import SearchContext
+from ai.control import SearchControl
+from ai.search import expectiminimax, mcts, star1, star2
+from ai.search.chance_common import ChanceTools
+from ai.iterative import run_chance_search
+from ai.settings import Limits, SearchSettings
+from games import CHANCE, GAME_NAMES, new_game
+from games.base import GameState
 
 FAMILY = {"expectiminimax": expectiminimax, "star1": star1, "star2": star2}
 MIDGAME_PLIES = {"tictactoe": 3, "checkers": 14, "chess": 16, "othello": 20, "backgammon": 16}

@@ -6,24 +6,21 @@ the ``Progress`` heartbeat can only tick at a check. ``--ballast N`` first build
 objects, the heap of a long test session or an application, whose full collections are
 what the searches' ``gc.freeze`` keeps out of them.
 
-Run: ``.venv/bin/python bench/check_gaps.py [--seconds 1.5] [--ballast 0]``.
+Run: ``.venv/bin/python -m bench.check_gaps [--seconds 1.5] [--ballast 0]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import ai.control as control  # noqa: E402
-from ai.engine import search  # noqa: E402
-from ai.settings import Limits, SearchSettings  # noqa: E402
-from games import new_game  # noqa: E402
-from tests.ai.test_stop import backgammon_midgame  # noqa: E402
+import ai.control as control
+from ai.engine import search
+from ai.settings import Limits, SearchSettings
+from games import new_game
+from tests.ai.test_stop import backgammon_midgame
 
 CASES = [
     ("chess", dict(algorithm="mcts")),

@@ -1,6 +1,6 @@
 """Replay a checkers game and search each of one side's positions with two node budgets.
 
-Run: ``.venv/bin/python bench/checkers_budgets.py GAMES.pdn --game 1 --side black
+Run: ``.venv/bin/python -m bench.checkers_budgets GAMES.pdn --game 1 --side black
 [--first 10 --last 90] [--small 20000 --large 400000]``.
 
 What it is for: a match loss (``plyground match --out GAMES.pdn``) is a depth question when a
@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.engine import search  # noqa: E402
-from ai.settings import Limits, SearchSettings  # noqa: E402
-from games.checkers import BLACK, WHITE, CheckersState  # noqa: E402
+from ai.engine import search
+from ai.settings import Limits, SearchSettings
+from games.checkers import BLACK, WHITE, CheckersState
 
 RESULTS = ("2-0", "0-2", "1-1", "*")
 

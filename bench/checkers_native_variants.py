@@ -1,6 +1,6 @@
 """A/B of the compiled checkers search's tunable numbers, by match.
 
-    .venv/bin/python bench/checkers_native_variants.py --a lmr_min_depth=0 --b "" \\
+    .venv/bin/python -m bench.checkers_native_variants --a lmr_min_depth=0 --b "" \\
         --nodes 100000 [--openings 40] [--seed 1] [--threads 2] [--a-weights FILE]
 
 Each side is a ``games.checkers.native.CheckersNativeSearcher`` made with its ``parameters`` (names from
@@ -18,18 +18,16 @@ from __future__ import annotations
 import argparse
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.match.openings import built_in  # noqa: E402
-from ai.match.stats import MatchStatistics, format_elo  # noqa: E402
-from games.checkers import CheckersState  # noqa: E402
-from games.checkers import native as compiled  # noqa: E402
-from games.checkers.evaluation import DEFAULT_WEIGHTS, FEATURE_NAMES  # noqa: E402
-from games.checkers.native import CheckersNativeSearcher  # noqa: E402
-from games.weights import named_numbers, read_weights  # noqa: E402
+from ai.match.openings import built_in
+from ai.match.stats import MatchStatistics, format_elo
+from games.checkers import CheckersState
+from games.checkers import native as compiled
+from games.checkers.evaluation import DEFAULT_WEIGHTS, FEATURE_NAMES
+from games.checkers.native import CheckersNativeSearcher
+from games.weights import named_numbers, read_weights
 
 HASH_MB = 16
 

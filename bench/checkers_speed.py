@@ -1,6 +1,6 @@
 """Checkers search speed: nodes, CPU time and time to depth on fixed positions, fixed depth.
 
-Run: ``.venv/bin/python bench/checkers_speed.py [--runs 5] [--json out.json]``.
+Run: ``.venv/bin/python -m bench.checkers_speed [--runs 5] [--json out.json]``.
 
 Each position (the start, middlegames from self-play after 3-move ballots, and endgame
 problems of ``tests/data/checkers/problems.json``) is searched by the default engine
@@ -80,8 +80,8 @@ def measure_once(text: str, depth: int, seconds: float | None = None, algorithm:
 
 
 def worker(source: str, index: int, seconds: float | None, algorithm: str) -> None:
-    """Child process: import ``source``'s code and measure position ``index`` once."""
-    sys.path.insert(0, source)
+    """Child process, started with ``source`` on ``PYTHONPATH``: measure position ``index`` once
+    with that tree's code."""
     _label, text, depth = POSITIONS[index]
     result = measure_once(text, depth, seconds, algorithm)
     import games.checkers.state as module
@@ -97,6 +97,7 @@ def run_tree(source: str, index: int, seconds: float | None, algorithm: str) -> 
         check=True,
         capture_output=True,
         text=True,
+        env=dict(os.environ, PYTHONPATH=source),
     ).stdout
     result: dict[str, Any] = json.loads(output.splitlines()[-1])
     if Path(result["source"]) != Path(source).resolve():

@@ -13,7 +13,7 @@ time would avoid from one the EVAL keeps choosing.
 Prints one line per lost game, then a summary: in which phase the games turned, how many
 turning moves the verification confirms, and how often our re-searches repeat them.
 
-    .venv/bin/python bench/chess_blunders.py /tmp/sf72.pgn /tmp/sf73.pgn --depth 10 --times 0.2,1,4
+    .venv/bin/python -m bench.chess_blunders /tmp/sf72.pgn /tmp/sf73.pgn --depth 10 --times 0.2,1,4
 
 A dev tool (Stockfish is a peer to measure against, never part of the app): needs
 ``/usr/games/stockfish`` (Debian ``stockfish``).
@@ -22,7 +22,6 @@ A dev tool (Stockfish is a peer to measure against, never part of the app): need
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,11 +30,10 @@ import chess
 import chess.engine
 import chess.pgn
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import games  # noqa: E402
-from ai.engine import search  # noqa: E402
-from ai.settings import Limits, SearchSettings  # noqa: E402
+import games
+from ai.engine import search
+from ai.settings import Limits, SearchSettings
 
 MATE_CP = 3000
 """A mate as a centipawn score: far beyond any drop threshold."""

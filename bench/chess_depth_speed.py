@@ -1,7 +1,7 @@
 """Chess search speed at a fixed depth: nodes, seconds and nodes/s per position, for
 comparing two versions of the engine in one run on a shared machine.
 
-Run: ``.venv/bin/python bench/chess_depth_speed.py [--depth 6] [--limit 12] [--suite bk|wac|sample]
+Run: ``.venv/bin/python -m bench.chess_depth_speed [--depth 6] [--limit 12] [--suite bk|wac|sample]
 [--profile out.txt] [--compare /path/to/other/checkout]``. Each position of the EPD suite is
 searched from a fresh table to ``--depth`` (CPU time, ``time.process_time``). With
 ``--compare`` the other checkout's engine searches the same positions in a subprocess,
@@ -24,10 +24,9 @@ from pathlib import Path
 
 ROOT = Path.cwd() if "--serve" in sys.argv else Path(__file__).resolve().parent.parent
 """The checkout whose engine runs here (``--serve``: the other one, our working directory)."""
-sys.path.insert(0, str(ROOT))
 
-from ai.engine import run_search  # noqa: E402
-from ai.settings import Limits, SearchRequest, SearchSettings  # noqa: E402
+from ai.engine import run_search
+from ai.settings import Limits, SearchRequest, SearchSettings
 
 SUITES = {"bk": "bk.epd", "wac": "wac.epd", "kaufman": "kaufman.epd"}
 

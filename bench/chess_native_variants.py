@@ -1,6 +1,6 @@
 """A/B of the compiled chess search's build-time parameters, by match.
 
-    .venv/bin/python bench/chess_native_variants.py --a RFP_MARGIN=100 --b "" \\
+    .venv/bin/python -m bench.chess_native_variants --a RFP_MARGIN=100 --b "" \\
         --games 100 --time 0.05 --seed 1 [--cpu 1] [--keep /tmp/variants]
 
 Each side is a copy of this checkout's ``games``, ``ai`` and ``resources`` with

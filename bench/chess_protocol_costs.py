@@ -1,6 +1,6 @@
 """The chess wrapper's per-call costs, and a plain alpha-beta loop's nodes/s through it.
 
-Run: ``.venv/bin/python bench/chess_protocol_costs.py``. Prints microseconds per call of
+Run: ``.venv/bin/python -m bench.chess_protocol_costs``. Prints microseconds per call of
 the hot protocol methods (CPU time, best of 5 passes, on positions from random games) and
 the nodes/s of a minimal alpha-beta on Bratko-Kopec positions: the ceiling the engine's
 own overhead is measured against.
@@ -8,17 +8,14 @@ own overhead is measured against.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import chess
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.chess_game import ChessState, evaluation  # noqa: E402
-from tests.games.test_chess import epd_solutions, random_states  # noqa: E402
+from games.chess_game import ChessState, evaluation
+from tests.games.test_chess import epd_solutions, random_states
 
 MATE = 1_000_000.0
 

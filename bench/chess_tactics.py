@@ -1,6 +1,6 @@
 """Chess tactics: positions solved out of an EPD test suite at a fixed time per position.
 
-Run: ``.venv/bin/python bench/chess_tactics.py --suite wac --seconds 1 [--engines plyground,sunfish]``
+Run: ``.venv/bin/python -m bench.chess_tactics --suite wac --seconds 1 [--engines plyground,sunfish]``
 (``--suite bk --seconds 10`` for Bratko-Kopec). Each engine runs as a UCI process driven by
 python-chess, with the same time per move, one position after another; a position counts as
 solved when the engine's move is one of the suite's ``bm`` moves (and none of its ``am``).
@@ -27,9 +27,8 @@ from pathlib import Path
 import chess
 import chess.engine
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.peers import PROJECT_ROOT, plyground_command, sunfish_command  # noqa: E402
+from bench.peers import PROJECT_ROOT, plyground_command, sunfish_command
 
 SUITES = {
     "wac": PROJECT_ROOT / "tests" / "data" / "chess" / "wac.epd",

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 
 import chess
 import chess.engine

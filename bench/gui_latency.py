@@ -23,15 +23,15 @@ import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication, QHBoxLayout, QVBoxLayout, QWidget  # noqa: E402
+from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QVBoxLayout, QWidget
 
-from ai.settings import Limits, SearchSettings  # noqa: E402
-from games import new_game  # noqa: E402
-from gui.engine_bridge import EngineBridge, available_cores  # noqa: E402
-from gui.panels.engine_panel import EnginePanel  # noqa: E402
-from gui.panels.eval_bar import EvalBar  # noqa: E402
-from gui.panels.eval_graph import EvalGraph  # noqa: E402
+from ai.settings import Limits, SearchSettings
+from games import new_game
+from gui.engine_bridge import EngineBridge, available_cores
+from gui.panels.engine_panel import EnginePanel
+from gui.panels.eval_bar import EvalBar
+from gui.panels.eval_graph import EvalGraph
 
 TICK_MS = 10
 GOAL_P99_MS = 20.0

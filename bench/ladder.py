@@ -1,6 +1,6 @@
 """Elo ladder: Plyground against real opponents, one short match per rung, per game.
 
-Run: ``.venv/bin/python bench/ladder.py --game chess [--games 10] [--time 0.2] [--rungs sunfish,sf1350]``
+Run: ``.venv/bin/python -m bench.ladder --game chess [--games 10] [--time 0.2] [--rungs sunfish,sf1350]``
 (``--game all`` for every game). Each rung is a ``plyground match`` (``ai.match``): paired
 openings, colours alternating, backgammon dice paired; the line printed per rung is the
 score, the Elo difference with its 95% interval and the likelihood of superiority (and
@@ -23,19 +23,17 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.match.command import UNTIMED_TIMEOUT  # noqa: E402
-from ai.match.cores import CoreReservation  # noqa: E402
-from ai.match.openings import built_in  # noqa: E402
-from ai.match.players import Player, make_player  # noqa: E402
-from ai.match.runner import MatchResult, run_match  # noqa: E402
-from ai.match.stats import format_elo_line  # noqa: E402
-from ai.settings import Limits  # noqa: E402
-from games import get_game  # noqa: E402
+from ai.match.command import UNTIMED_TIMEOUT
+from ai.match.cores import CoreReservation
+from ai.match.openings import built_in
+from ai.match.players import Player, make_player
+from ai.match.runner import MatchResult, run_match
+from ai.match.stats import format_elo_line
+from ai.settings import Limits
+from games import get_game
 
 PLYGROUND = "default"
 """Our side: the strong default configuration at the ladder's time a move."""

@@ -1,8 +1,8 @@
 """Cost of the Othello EVAL models: microseconds an evaluation, and a fixed-depth search's
 nodes, nodes/s and time with each weights file.
 
-    .venv/bin/python bench/othello_eval_speed.py
-    .venv/bin/python bench/othello_eval_speed.py --weights resources/weights/othello_classic.json \\
+    .venv/bin/python -m bench.othello_eval_speed
+    .venv/bin/python -m bench.othello_eval_speed --weights resources/weights/othello_classic.json \\
         resources/weights/othello.json --depth 8
 
 Evaluation times are CPU time (``time.process_time``) over positions from seeded random
@@ -14,17 +14,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.engine import clear_memory, run_search  # noqa: E402
-from ai.settings import Limits, SearchRequest, SearchSettings  # noqa: E402
-from games.othello import evaluation  # noqa: E402
-from games.othello.state import OthelloState  # noqa: E402
-from games.weights import read_weights  # noqa: E402
+from ai.engine import clear_memory, run_search
+from ai.settings import Limits, SearchRequest, SearchSettings
+from games.othello import evaluation
+from games.othello.state import OthelloState
+from games.weights import read_weights
 
 LINES = (
     "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4",

@@ -1,6 +1,6 @@
 """Othello endgames: time to solve FFO positions exactly through the engine.
 
-Run: ``.venv/bin/python bench/othello_ffo.py [--suite 1-19|40-59] [--first N --last M]``
+Run: ``.venv/bin/python -m bench.othello_ffo [--suite 1-19|40-59] [--first N --last M]``
 (default: #1-#19; the issue's goal set: ``--suite 40-59 --first 40 --last 49``). Each position
 is searched by the default engine (PVS with the exact endgame solver switched on for every
 empty square) until it completes; we check the score against the suite's exact value and the
@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.engine import run_search  # noqa: E402
-from ai.settings import Limits, SearchRequest, SearchSettings  # noqa: E402
-from games import new_game  # noqa: E402
-from games.othello import exact  # noqa: E402
+from ai.engine import run_search
+from ai.settings import Limits, SearchRequest, SearchSettings
+from games import new_game
+from games.othello import exact
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "othello"
 SUITES = {"1-19": (DATA / "fforum-1-19.obf", 1), "40-59": (DATA / "fforum-40-59.obf", 40)}

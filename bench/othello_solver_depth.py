@@ -1,7 +1,7 @@
 """How many empties the exact solver settles in play time: the measurement behind
 ``games.othello.exact.NATIVE_SOLVER_EMPTIES`` (the engine's default ``solver_empties``).
 
-Run: ``.venv/bin/python bench/othello_solver_depth.py [--games 24 --empties 16,18,20,22,24]``.
+Run: ``.venv/bin/python -m bench.othello_solver_depth [--games 24 --empties 16,18,20,22,24]``.
 Positions come from seeded games of a greedy player (one ply of the app's evaluation, the
 first 10 plies random): one position per game at each listed number of empties. Each is
 solved with an empty table; we print the median, 90th percentile and maximum CPU time per
@@ -15,13 +15,10 @@ import argparse
 import os
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.othello import OthelloState, exact  # noqa: E402
+from games.othello import OthelloState, exact
 
 RANDOM_PLIES = 10
 

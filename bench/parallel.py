@@ -1,6 +1,6 @@
 """The engine pool on all cores against one worker, and how smooth the parent stays.
 
-Run: ``.venv/bin/python bench/parallel.py [--runs 3] [--seconds 3]``.
+Run: ``.venv/bin/python -m bench.parallel [--runs 3] [--seconds 3]``.
 
 In one run, for fixed chess, checkers and Othello positions (PVS, default settings):
 
@@ -27,16 +27,13 @@ import argparse
 import asyncio
 import os
 import statistics
-import sys
 import threading
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.events import Finished, Iteration  # noqa: E402
-from ai.parallel import EnginePool, available_cores  # noqa: E402
-from ai.settings import Limits, SearchRequest, SearchSettings  # noqa: E402
+from ai.events import Finished, Iteration
+from ai.parallel import EnginePool, available_cores
+from ai.settings import Limits, SearchRequest, SearchSettings
 
 POSITIONS: tuple[tuple[str, str, int], ...] = (
     ("chess", "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8", 6),
@@ -166,7 +163,7 @@ def describe_gaps(name: str, gaps: list[float]) -> str:
 def timers(pool: EnginePool, seconds: float) -> None:
     """The parent's timers with the pool idle (the machine's own jitter), then while an
     unlimited search keeps every worker busy."""
-    print(f"timer gaps in the parent, 10 ms period (goal while searching: p99 < 20 ms, worst < 50 ms):")
+    print("timer gaps in the parent, 10 ms period (goal while searching: p99 < 20 ms, worst < 50 ms):")
     print(describe_gaps("thread, idle", thread_timer_gaps(seconds)))
     busy = threading.Event()
     search_id = pool.submit(

@@ -1,6 +1,6 @@
 """Move-generator speed: perft nodes per second for every game.
 
-Run: ``.venv/bin/python bench/perft_speed.py [--repeat N]``. Prints, per game, the leaf
+Run: ``.venv/bin/python -m bench.perft_speed [--repeat N]``. Prints, per game, the leaf
 count (checked against the literature), the median wall time of N runs and leaves/s.
 Targets on the shared 2-core box: Othello perft(8) < 1 s, checkers perft(8) < 2 s.
 """
@@ -10,15 +10,12 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games import CHANCE, GameState, new_game  # noqa: E402
+from games import CHANCE, GameState, new_game
 
 EXPECTED = {
     ("chess", 4): 197_281,

@@ -1,6 +1,6 @@
 """Where the time goes: a cProfile of a search for each game, top functions by own time.
 
-Run: ``.venv/bin/python bench/profile_search.py [--seconds 10] [--games chess,othello]``.
+Run: ``.venv/bin/python -m bench.profile_search [--seconds 10] [--games chess,othello]``.
 Writes ``bench/profiles/<game>.txt`` (the top functions by own time, "tottime") and prints
 the top lines. These files decide what to speed up next; regenerate them after a change.
 """
@@ -11,14 +11,12 @@ import argparse
 import cProfile
 import io
 import pstats
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.engine import run_search  # noqa: E402
-from ai.settings import Limits, SearchRequest  # noqa: E402
-from bench.engine_speed import sample_positions, search_settings  # noqa: E402
+from ai.engine import run_search
+from ai.settings import Limits, SearchRequest
+from bench.engine_speed import sample_positions, search_settings
 
 PROFILE_DIR = Path(__file__).resolve().parent / "profiles"
 TOP_FUNCTIONS = 25

@@ -1,6 +1,6 @@
 """What a probe or a store of the shared-memory table costs from pure Python.
 
-Run: ``.venv/bin/python bench/shared_table.py``.
+Run: ``.venv/bin/python -m bench.shared_table``.
 
 Prints nanoseconds per call (best of several repeats, loop overhead taken off) for
 ``ai.parallel.SharedTable`` against the in-process ``ai.tt.TranspositionTable``: a probe that
@@ -14,17 +14,14 @@ from __future__ import annotations
 
 import random
 import struct
-import sys
 import timeit
 from collections.abc import Callable
 from multiprocessing import shared_memory
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import games  # noqa: E402
-from ai.parallel import SharedTable  # noqa: E402
-from ai.tt import EXACT, TranspositionTable, estimate_move_bytes  # noqa: E402
+import games
+from ai.parallel import SharedTable
+from ai.tt import EXACT, TranspositionTable, estimate_move_bytes
 
 KEYS = 1000
 REPEATS = 7

@@ -1,6 +1,6 @@
 """Launch to first painted window: the app from source and the frozen build, median of N.
 
-Run: ``.venv/bin/python bench/startup.py [--runs 5] [--platform offscreen|xcb] [--only source|frozen]
+Run: ``.venv/bin/python -m bench.startup [--runs 5] [--platform offscreen|xcb] [--only source|frozen]
 [--executable dist/onefile/plyground]``.
 
 Each run starts a fresh process with ``PLYGROUND_STARTUP_PROBE=<file>``; the app

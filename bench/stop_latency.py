@@ -5,22 +5,19 @@ other jobs on the machine cannot stretch; this prints what a user waits, on the 
 for the same positions and algorithms (the median and the worst of ``--runs``). On a loaded
 machine the wall-clock numbers grow with the load: compare runs on a quiet one.
 
-Run: ``.venv/bin/python bench/stop_latency.py [--runs 5]``.
+Run: ``.venv/bin/python -m bench.stop_latency [--runs 5]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.settings import SearchSettings  # noqa: E402
-from games import GameState, new_game  # noqa: E402
-from tests.ai.test_stop import STOP_BUDGET, backgammon_midgame, othello_with_empties, stop_latency  # noqa: E402
+from ai.settings import SearchSettings
+from games import GameState, new_game
+from tests.ai.test_stop import STOP_BUDGET, backgammon_midgame, othello_with_empties, stop_latency
 
 ITALIAN = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
 

@@ -1,6 +1,7 @@
 """The benchmarks of search measure a search: never an opening book's answer, and a "same
 value" check that cannot pass when nothing was searched. The books are on here (as in the
-app) so that a benchmark that leaves them on is caught."""
+app) so that a benchmark that leaves them on is caught. This is the one test module that
+imports bench/: it tests the measurements themselves."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ import pytest
 
 from ai.engine import search
 from ai.settings import Limits
-from bench import engine_speed, node_counts
+from bench import checkers_native_variants, engine_speed, node_counts
 from bench.peers import plyground_command
 from games import new_game
+from games.checkers import CheckersState
+from games.checkers import native as checkers_compiled
+from tests.conftest import DATA_DIR
 
 
 @pytest.mark.parametrize("game", ["chess", "othello"])
@@ -53,3 +57,21 @@ def test_gui_latency_searches_with_the_book_off(books_on: None) -> None:
     settings = gui_latency.bench_settings("pvs", threads=1)
     assert not settings.book
     assert search(new_game("chess"), settings, Limits(depth=1)).nodes > 0
+
+
+@pytest.mark.skipif(not checkers_compiled.NATIVE, reason="the compiled checkers search is not built")
+def test_the_checkers_variants_bench_plays_whole_games_by_the_rules() -> None:
+    """``bench/checkers_native_variants.py`` (how the compiled checkers search's numbers are
+    chosen): a game at a small budget ends by the rules, and a settings dict reaches its side."""
+    bench = checkers_native_variants
+    assert bench.parameters("lmr_min_depth=0, rfp_margin=60") == {"lmr_min_depth": 0, "rfp_margin": 60}
+    shipped = bench.side_weights("")
+    assert shipped == CheckersState.weights
+    tuned = bench.side_weights(str(DATA_DIR.parent.parent / "tools" / "checkers_tuned.json"))
+    assert tuned != shipped and tuned.keys() == shipped.keys()
+    results = {
+        bench.play((("9-13", "21-17", "5-9"), black, {"lmr_min_depth": 0}, {}, 300, 300, tuned, shipped))
+        for black in (True, False)
+    }
+    assert CheckersState.weights == shipped  # a game leaves the shipped weights in place
+    assert results <= {-1, 0, 1}

@@ -1,7 +1,7 @@
 """The checkers endgame databases (games/checkers/endgame.py, resources/endgames/).
 
 Truth comes from outside the generator: the rules as ``CheckersState`` implements them (a
-move generator independent of bench/checkers_endgame.c) for the retrograde consistency of
+move generator independent of tools/checkers_endgame.c) for the retrograde consistency of
 every sampled value, and published results for whole positions.
 """
 

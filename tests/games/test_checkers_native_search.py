@@ -388,29 +388,6 @@ def test_every_setting_still_finds_the_database_win(given: dict[str, int]) -> No
     assert report[2] > compiled.MATE_BOUND and tuple(report[4][0]) == compiled.move_boards(state.parse_move("15-10"))
 
 
-def test_the_variants_bench_plays_whole_games_by_the_rules() -> None:
-    """``bench/checkers_native_variants.py`` (how the numbers above are chosen): a game at a
-    small budget ends by the rules, and a settings dict reaches its side."""
-    import importlib.util
-
-    path = DATA_DIR.parent.parent / "bench" / "checkers_native_variants.py"
-    spec = importlib.util.spec_from_file_location("checkers_native_variants", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    assert bench.parameters("lmr_min_depth=0, rfp_margin=60") == {"lmr_min_depth": 0, "rfp_margin": 60}
-    shipped = bench.side_weights("")
-    assert shipped == CheckersState.weights
-    tuned = bench.side_weights(str(DATA_DIR.parent.parent / "bench" / "checkers_tuned.json"))
-    assert tuned != shipped and tuned.keys() == shipped.keys()
-    results = {
-        bench.play((("9-13", "21-17", "5-9"), black, {"lmr_min_depth": 0}, {}, 300, 300, tuned, shipped))
-        for black in (True, False)
-    }
-    assert CheckersState.weights == shipped  # a game leaves the shipped weights in place
-    assert results <= {-1, 0, 1}
-
-
 @pytest.mark.parametrize("position", ["B:W21,22,K30:B5,K9", "W:WK14,K18,K22:BK1,K3", "B:W25,26:B1,2,3"])
 def test_the_databases_are_asked_only_about_positions_they_hold(position: str) -> None:
     """C asks Python only where the databases answer (at most four pieces, or three kings

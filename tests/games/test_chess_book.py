@@ -195,7 +195,7 @@ def test_the_scandinavian_book_move_is_not_bf5() -> None:
 
 
 BOOK_CHECK_DEPTH = 20
-"""The deeper search that checks the book (built at depth 18 by bench/chess_book.py)."""
+"""The deeper search that checks the book (built at depth 18 by tools/chess_book.py)."""
 BOOK_CHECK_MARGIN_CP = 50.0
 """A top move may lose this much against the deeper search's best: twice the builder's
 25 cp margin, room for the deeper search's own verdict moving between near-equal moves."""
@@ -205,10 +205,10 @@ BOOK_CHECK_MARGIN_CP = 50.0
 @pytest.mark.timeout(3600)  # 260 depth-20 searches: 5 CPU-minutes, far longer on a shared machine
 def test_every_top_move_holds_up_in_a_deeper_search() -> None:
     """Each book position's top move scores within ``BOOK_CHECK_MARGIN_CP`` of the best by our
-    compiled search at ``BOOK_CHECK_DEPTH`` (bench/chess_book_check.py prints the same table,
+    compiled search at ``BOOK_CHECK_DEPTH`` (tools/chess_book_check.py prints the same table,
     and Stockfish's)."""
     pytest.importorskip("games.chess_game._search")
-    from bench.chess_book_check import NativeChecker, book_positions
+    from tools.chess_book_check import NativeChecker, book_positions
 
     checker = NativeChecker(BOOK_CHECK_DEPTH)
     failures = []

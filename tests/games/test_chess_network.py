@@ -229,9 +229,9 @@ def test_uci_use_network_option_switches_the_network_off_and_on() -> None:
 
 
 def test_the_training_data_numbers_the_inputs_as_the_engine_does() -> None:
-    """``bench/chess_net.py`` turns FENs into the trainer's input lists; a different
+    """``tools/chess_net.py`` turns FENs into the trainer's input lists; a different
     numbering would train a network the engine reads wrongly."""
-    from bench.chess_net import fen_features
+    from tools.chess_net import fen_features
 
     for line in random_games(seed=11, games=3, plies=60):
         board = chess.Board()

@@ -1,4 +1,4 @@
-"""The chess tuner's self-play (``bench/tune_chess.py selfplay``): our compiled search plays
+"""The chess tuner's self-play (``tools/tune_chess.py selfplay``): our compiled search plays
 legal, finished games whose results the ``positions`` step can read."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import random
 import chess
 import pytest
 
-from bench import tune_chess
+from tools import tune_chess
 from games.chess_game import ChessState
 from games.chess_game import native as compiled
 

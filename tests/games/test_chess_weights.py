@@ -168,9 +168,9 @@ def test_a_state_made_before_the_weights_changed_evaluates_with_the_new_ones() -
 
 
 def test_the_self_play_fit_kept_in_bench_is_a_valid_weights_file() -> None:
-    """bench/chess_tuned.json (resources/weights/README.md, session 14) stays loadable, so
-    ``--a weights=bench/chess_tuned.json`` keeps working as the weights change shape."""
-    path = Path(__file__).resolve().parents[2] / "bench" / "chess_tuned.json"
+    """tools/chess_tuned.json (resources/weights/README.md) stays loadable, so
+    ``--a weights=tools/chess_tuned.json`` keeps working as the weights change shape."""
+    path = Path(__file__).resolve().parents[2] / "tools" / "chess_tuned.json"
     weights = read_weights(path, "chess")
     ChessState.set_weights(weights)
     assert tables.EVAL_WEIGHTS["rook_threats"] == (38, 19)

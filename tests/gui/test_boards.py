@@ -433,7 +433,7 @@ def test_othello_turns_flipped_discs_and_checkers_slides_the_engine_move(qtbot: 
 
 
 def test_screenshot_script_writes_pictures(qtbot: QtBot, tmp_path: Path) -> None:
-    from bench import gui_screens_boards as screens_boards
+    from tools import gui_screens_boards as screens_boards
 
     assert screens_boards.main(["--out", str(tmp_path), "--only", "tictactoe-won"]) == 0
     written = sorted(path.name for path in tmp_path.glob("*.png"))

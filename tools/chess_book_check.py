@@ -15,7 +15,7 @@ Two checkers, each optional:
 
 Run (about a minute per checker and 100 positions)::
 
-    nice -n 10 .venv/bin/python -m bench.chess_book_check resources/books/chess.bin \\
+    nice -n 10 .venv/bin/python -m tools.chess_book_check resources/books/chess.bin \\
         --checkers native stockfish
 """
 

@@ -1,9 +1,10 @@
 """Training positions for the backgammon network, labelled by GNU Backgammon.
 
-Runs INSIDE gnubg (never imported by the app)::
+Runs INSIDE gnubg (never imported by the app), from the repository root (``PYTHONPATH`` puts
+the project's packages on gnubg's Python path)::
 
-    BG_SEED=11 BG_GAMES=2500 BG_PLIES=1 BG_OUT=/tmp/positions.txt \
-        /usr/games/gnubg -t -q -r -p bench/gnubg_positions.py
+    PYTHONPATH=. BG_SEED=11 BG_GAMES=2500 BG_PLIES=1 BG_OUT=/tmp/positions.txt \
+        /usr/games/gnubg -t -q -r -p tools/gnubg_positions.py
 
 gnubg plays cubeless games against itself. At every turn it lists **every legal play** of
 the roll with its chances (``gnubg.hint``: one call a turn); each play's resulting position
@@ -17,21 +18,17 @@ says which. The game goes on with gnubg's best play, or, with a per-game probabi
 One line a position, the side on roll being the one about to roll after the play: 25 counts
 of the side NOT on roll (points 1..24 in its own numbering, then the bar), 25 of the side on
 roll, then its win, win gammon, win backgammon, lose gammon, lose backgammon, then the plies
-of that evaluation. ``bench/train_backgammon.py`` reads these files.
+of that evaluation. ``tools/train_backgammon.py`` reads these files.
 """
 
 import os
 import random
-import sys
-from pathlib import Path
 
 import gnubg  # type: ignore[import-not-found]  # only inside gnubg
 
-sys.path.insert(0, str(Path(os.environ.get("BG_REPO", ".")).resolve()))
-
-from bench.gnubg_hints import use_hints  # noqa: E402
-from games.backgammon import BackgammonState  # noqa: E402
-from games.base import CHANCE  # noqa: E402
+from games.backgammon import BackgammonState
+from games.base import CHANCE
+from tools.gnubg_hints import use_hints
 
 DEVIATION_RATES = (0.0, 0.05, 0.1, 0.2, 0.3)
 """Per game: how often the played move is a random one of gnubg's five best."""

@@ -1,6 +1,6 @@
 """Photograph every board mid-game: light and dark themes, two sizes, highlights and arrows.
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/gui_screens_boards.py [--out /tmp/screens]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python -m tools.gui_screens_boards [--out /tmp/screens]
 
 Writes ``<game>-<variant>-<theme>-<size>.png`` (offscreen ``grab()``), to be opened and looked
 at: text cut off, blurry pieces, misaligned coordinates. Needs no display.
@@ -15,16 +15,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import chess  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+import chess
+from PySide6.QtWidgets import QApplication
 
-from games import GameState, new_game  # noqa: E402
-from gui.boards import board_for  # noqa: E402
-from gui.boards.base import BoardWidget  # noqa: E402
-from gui.resources import load_fonts  # noqa: E402
-from gui.theme import theme_named  # noqa: E402
+from games import GameState, new_game
+from gui.boards import board_for
+from gui.boards.base import BoardWidget
+from gui.resources import load_fonts
+from gui.theme import theme_named
 
 SIZES = (480, 900)
 THEMES = ("light", "dark")

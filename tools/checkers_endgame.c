@@ -4,7 +4,7 @@
  * loser holds out as long as it can). Draw rules (repetition, the 40-move rule) are
  * ignored, as in every checkers database.
  *
- * Built and run by bench/checkers_endgame.py, which documents the file format; this
+ * Built and run by tools/checkers_endgame.py, which documents the file format; this
  * program writes the raw tables (one byte a position) to the path given as argv[1].
  *
  * Positions are seen from the side to move ("mover"), whose men move down the board

@@ -1,8 +1,8 @@
 """Label cube decisions with GNU Backgammon: its cubeful money equities and cubeless chances.
 
-Runs INSIDE gnubg (never imported by the app); ``bench/backgammon_cube.py`` starts it::
+Runs INSIDE gnubg (never imported by the app); ``tools/backgammon_cube.py`` starts it::
 
-    BG_IN=ids.txt BG_OUT=labels.txt BG_PLIES=0 /usr/games/gnubg -t -q -r -p bench/gnubg_cube.py
+    BG_IN=ids.txt BG_OUT=labels.txt BG_PLIES=0 /usr/games/gnubg -t -q -r -p tools/gnubg_cube.py
 
 Each input line is a ``PositionID:MatchID`` at the cube decision of the player on roll (money
 play, Jacoby off). Each output line: gnubg's cubeful equities per unit of the current cube

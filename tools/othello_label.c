@@ -1,6 +1,6 @@
 /*
- * bench/othello_label.c: a plain fixed-depth alpha-beta in C for labelling training positions
- * of the Othello pattern EVAL (bench/othello_label.py builds and drives it). Dev-only: the
+ * tools/othello_label.c: a plain fixed-depth alpha-beta in C for labelling training positions
+ * of the Othello pattern EVAL (tools/othello_label.py builds and drives it). Dev-only: the
  * app's engine never loads it.
  *
  * It reuses the shipped extension's code (move generation, flips, both EVALs, the pattern-model

@@ -3,7 +3,7 @@
 No game or book of anybody else goes in: starting from the initial position, each position
 is searched by our compiled search (``native``: PVS with the shipped EVAL and network, a
 fixed depth deeper than a game move at blitz times, where its choices agree with a deeper
-search: ``bench/chess_book_check.py`` checks them), and its good moves are found one by one — the best move, then the best of
+search: ``tools/chess_book_check.py`` checks them), and its good moves are found one by one — the best move, then the best of
 the others (the same search restricted to the remaining root moves), and so on while a
 move scores within ``--margin`` centipawns of the best, at most ``--width`` moves. Each
 kept move gets a Polyglot weight that halves every ``HALVING_CP`` centipawns it is worse
@@ -21,7 +21,7 @@ Output: a Polyglot book (16-byte big-endian entries ``key u64, move u16, weight 
 learn u32``, sorted by key; castling written as king-takes-rook, as Polyglot does), which
 ``chess.polyglot`` and every Polyglot-aware GUI read. Usage::
 
-    nice -n 10 .venv/bin/python -m bench.chess_book --positions 120 --depth 18 \\
+    nice -n 10 .venv/bin/python -m tools.chess_book --positions 120 --depth 18 \\
         --seconds 3600 --out resources/books/chess.bin
 """
 

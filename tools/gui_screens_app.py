@@ -3,9 +3,9 @@ mid-game with the engine thinking, light and dark, at three window sizes (offscr
 large 1400×860, small 1000×680 and compact 900×600 (a small laptop's window, where the board
 must keep its room).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/gui_screens_app.py [--out DIR]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python -m tools.gui_screens_app [--out DIR]
 
-The default output is ``bench/screens/`` (kept in the repository, so a reader sees the app
+The default output is ``docs/screens/`` (kept in the repository, so a reader sees the app
 without running it). Each game is played through the real window: a few moves by the human
 side (the board's ``move_requested``, as a click) each answered by the engine; then the human
 asks for a hint and the picture is taken while that search runs, so the engine panel shows a
@@ -25,16 +25,16 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PLYGROUND_DATA_DIR", tempfile.mkdtemp(prefix="plyground-screens-"))
 
-from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtWidgets import QApplication
 
-from games import CHANCE, GAME_NAMES  # noqa: E402
-from gui.app import load_fonts  # noqa: E402
-from gui.main_window import MainWindow, apply_theme  # noqa: E402
-from gui.players import COMPUTER, HUMAN, PlayerConfig  # noqa: E402
+from games import GAME_NAMES
+from gui.app import load_fonts
+from gui.main_window import MainWindow, apply_theme
+from gui.players import COMPUTER, HUMAN, PlayerConfig
 
 SIZES = {"large": (1400, 860), "small": (1000, 680), "compact": (900, 600)}
-DEFAULT_OUT = Path(__file__).resolve().parent / "screens"
+DEFAULT_OUT = Path(__file__).resolve().parent.parent / "docs" / "screens"
 LIVE_MS = 700
 """How long the hint search runs before the picture (a 3 s hint, see ``grab_thinking``): long enough for
 a few iterations in the panel, short enough to catch it still thinking."""
@@ -117,7 +117,7 @@ def size_note(window: MainWindow, path: Path, width: int, height: int) -> str | 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default: bench/screens/)")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default: docs/screens/)")
     parser.add_argument("--games", nargs="*", default=list(GAME_NAMES))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)

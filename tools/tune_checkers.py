@@ -4,10 +4,10 @@ Two steps (numpy is a development extra: ``.venv/bin/pip install -e '.[tune]'``)
 
     # 1. self-play: fixed-depth games from the ACF 3-move deck, a little noise early on;
     #    every quiet position (no capture pending) with the game's result, one game a line
-    nice -n 10 .venv/bin/python bench/tune_checkers.py generate --games 400 --depth 4 \\
+    nice -n 10 .venv/bin/python -m tools.tune_checkers generate --games 400 --depth 4 \\
         --seed 1 --out /tmp/checkers_games.jsonl
     # 2. fit the weights (a man stays 100: it fixes the unit) and write a weights file
-    .venv/bin/python bench/tune_checkers.py fit /tmp/checkers_games.jsonl \\
+    .venv/bin/python -m tools.tune_checkers fit /tmp/checkers_games.jsonl \\
         --out /tmp/checkers_new.json
     # 3. measure before shipping: new against the packaged weights, paired ballot openings
     .venv/bin/plyground match --game checkers --a weights=/tmp/checkers_new.json --b default \\
@@ -23,19 +23,17 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.engine import search  # noqa: E402
-from ai.match.openings import ballot_openings  # noqa: E402
-from ai.settings import Limits, SearchSettings  # noqa: E402
-from games.checkers import BLACK, DEFAULT_WEIGHTS, FEATURE_NAMES, CheckersState  # noqa: E402
-from games.checkers.evaluation import feature_values  # noqa: E402
-from games.weights import weights_document  # noqa: E402
+from ai.engine import search
+from ai.match.openings import ballot_openings
+from ai.settings import Limits, SearchSettings
+from games.checkers import BLACK, DEFAULT_WEIGHTS, FEATURE_NAMES
+from games.checkers.evaluation import feature_values
+from games.weights import weights_document
 
 MAX_PLIES = 240
 """A game still going after this many plies is scored a draw."""
@@ -120,7 +118,7 @@ def fit(args: argparse.Namespace) -> None:
     games = sum(1 for path in args.data for line in Path(path).read_text().splitlines() if line.strip())
     description = (
         "Checkers EVAL (games/checkers/evaluation.py): a weighted sum of features, each Black's count minus "
-        "White's, in units where a man is 100. Texel-tuned by bench/tune_checkers.py on "
+        "White's, in units where a man is 100. Texel-tuned by tools/tune_checkers.py on "
         f"{result.positions:,} quiet positions from {games} fixed-depth self-play games (ACF 3-move openings)."
     )
     document = weights_document("checkers", fitted, description,

@@ -1,8 +1,9 @@
 """Judge checker plays with GNU Backgammon: the equity each named play gives up.
 
-Runs INSIDE gnubg (never imported by the app); ``bench/backgammon_errors.py`` starts it::
+Runs INSIDE gnubg (never imported by the app); ``bench/backgammon_errors.py`` starts it, from
+the repository root (``PYTHONPATH`` puts the project's packages on gnubg's Python path)::
 
-    BG_REPO=. BG_IN=plays.txt BG_OUT=losses.txt BG_PLIES=2 /usr/games/gnubg -t -q -r -p bench/gnubg_judge.py
+    PYTHONPATH=. BG_IN=plays.txt BG_OUT=losses.txt BG_PLIES=2 /usr/games/gnubg -t -q -r -p tools/gnubg_judge.py
 
 Each input line is ``PositionID:MatchID`` (a checker play, dice rolled) then plays in gnubg
 notation, tab-separated; each output line is, per play, gnubg's best cubeless equity minus
@@ -11,15 +12,11 @@ plays within 0.32 of the best are searched at full depth).
 """
 
 import os
-import sys
-from pathlib import Path
 
 import gnubg  # type: ignore[import-not-found]  # only inside gnubg
 
-sys.path.insert(0, str(Path(os.environ.get("BG_REPO", ".")).resolve()))
-
-from bench.gnubg_hints import use_hints  # noqa: E402
-from games.backgammon import BackgammonState  # noqa: E402
+from games.backgammon import BackgammonState
+from tools.gnubg_hints import use_hints
 
 CANDIDATES = 16
 WINDOW = 0.32

@@ -1,13 +1,13 @@
 """Fit the backgammon network (``games.backgammon.network``) to gnubg 0-ply chances.
 
 Supervised regression, not self-play learning: the positions and their targets come from
-``bench/gnubg_positions.py`` (run inside GNU Backgammon), and this script fits a network
+``tools/gnubg_positions.py`` (run inside GNU Backgammon), and this script fits a network
 with one hidden layer of sigmoids and five sigmoid outputs (win, win gammon, win
 backgammon, lose gammon, lose backgammon, for the side on roll) by cross-entropy with Adam.
 numpy is a development dependency only (``.venv/bin/pip install numpy``); the app reads the
 written JSON in pure Python.
 
-    .venv/bin/python bench/train_backgammon.py POSITIONS.txt [...] \
+    .venv/bin/python -m tools.train_backgammon POSITIONS.txt [...] \
         --hidden 64 --epochs 30 --out resources/weights/backgammon_net.json
 
 It prints the held-out (5%) cross-entropy and the root-mean-square error of the cubeless
@@ -24,9 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.backgammon.network import (  # noqa: E402
+from games.backgammon.network import (
     BAR_SCALE,
     INPUT_COUNT,
     OFF_SCALE,
@@ -34,7 +33,7 @@ from games.backgammon.network import (  # noqa: E402
     OUTPUTS,
     input_names,
 )
-from games.weights import weights_document  # noqa: E402
+from games.weights import weights_document
 
 CHECKERS = 15
 EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
@@ -68,9 +67,9 @@ def network_document(weights: dict, training: dict) -> dict:
         "has one row per input, in input_names order) are Tesauro's raw encoding of the side "
         "on roll then of the opponent; one hidden layer of sigmoids (hidden_bias); five "
         "sigmoid outputs (output_weights: one row per output, output_bias) giving the chances "
-        "in 'outputs' for the side on roll. Fitted by bench/train_backgammon.py to GNU "
+        "in 'outputs' for the side on roll. Fitted by tools/train_backgammon.py to GNU "
         "Backgammon's chances (1-ply for its best candidates, else 0-ply) of the positions after "
-        "every legal play in its self-play (bench/gnubg_positions.py).",
+        "every legal play in its self-play (tools/gnubg_positions.py).",
         training=training,
         outputs=list(OUTPUTS),
         input_names=list(input_names()),

@@ -1,6 +1,6 @@
 """Screenshots of the backgammon board in the situations a player meets, to look at.
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/gui_screens_backgammon.py [--out /tmp/screens]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python -m tools.gui_screens_backgammon [--out /tmp/screens]
 
 Writes ``bg-<scene>-<theme>-<width>.png`` for each scene (the start, a turn half entered
 with a checker picked up and its destinations lit, checkers on the bar and borne off, the
@@ -20,17 +20,17 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QPointF, Qt  # noqa: E402
-from PySide6.QtGui import QPixmap  # noqa: E402
-from PySide6.QtTest import QTest  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QPixmap
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
-from games.backgammon.notation import DOUBLE, NO_DOUBLE  # noqa: E402
-from games.backgammon.state import CHECKER_PLAY, BackgammonState, O, X  # noqa: E402
-from games.base import CHANCE  # noqa: E402
-from gui.boards.backgammon import BackgammonBoard  # noqa: E402
-from gui.resources import load_fonts  # noqa: E402
-from gui.theme import DARK, LIGHT  # noqa: E402
+from games.backgammon.notation import DOUBLE, NO_DOUBLE
+from games.backgammon.state import CHECKER_PLAY, BackgammonState, O, X
+from games.base import CHANCE
+from gui.boards.backgammon import BackgammonBoard
+from gui.resources import load_fonts
+from gui.theme import DARK, LIGHT
 
 SIZES = ((900, 740), (520, 430))
 THEMES = {"light": LIGHT, "dark": DARK}

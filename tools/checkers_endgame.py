@@ -1,9 +1,9 @@
 """Build the checkers endgame databases shipped in ``resources/endgames/``: ``checkers_4.xz``
 (every position of 2-4 pieces) and ``checkers_5.blk`` (three kings against two pieces).
 
-Run: ``.venv/bin/python bench/checkers_endgame.py`` (needs a C compiler; a few minutes of one
+Run: ``.venv/bin/python -m tools.checkers_endgame`` (needs a C compiler; a few minutes of one
 core; ``--four-only`` builds just the first file in under a minute).
-It compiles ``bench/checkers_endgame.c`` (the retrograde generator; its comment and
+It compiles ``tools/checkers_endgame.c`` (the retrograde generator; its comment and
 ``games/checkers/endgame.py`` describe the layout), runs it, and compresses its tables into
 the resources the app reads: LZMA for the small file, zlib blocks for the large one (read a
 block at a time). The app itself never runs the generator: the databases are data, like the
@@ -25,9 +25,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from games.checkers.endgame import (  # noqa: E402
+from games.checkers.endgame import (
     DATABASE_FILE,
     DATABASE_FOLDER,
     FIVE_FILE,
@@ -36,7 +35,7 @@ from games.checkers.endgame import (  # noqa: E402
     pack_blocks,
 )
 
-SOURCE = ROOT / "bench" / "checkers_endgame.c"
+SOURCE = ROOT / "tools" / "checkers_endgame.c"
 FOLDER = ROOT / "resources" / DATABASE_FOLDER
 
 

@@ -7,7 +7,7 @@ algorithm and the shipped EVAL, opening book off) to ``--depth``; their values a
 by negamax through the tree, so every book position gets the value of each of its moves.
 Frontier positions keep their searched best move with its value (one more ply of book).
 
-    nice -n 10 .venv/bin/python bench/othello_book.py --plies 6 --depth 6 \\
+    nice -n 10 .venv/bin/python -m tools.othello_book --plies 6 --depth 6 \\
         --out resources/books/othello_book.json
 """
 
@@ -15,17 +15,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.engine import run_search  # noqa: E402
-from ai.settings import Limits, SearchRequest, SearchSettings  # noqa: E402
-from games.othello.bitboard import flips, legal_moves_mask  # noqa: E402
-from games.othello.book import Key, canonical, key_text  # noqa: E402
-from games.othello.state import PASS, OthelloState  # noqa: E402
+from ai.engine import run_search
+from ai.settings import Limits, SearchRequest, SearchSettings
+from games.othello.bitboard import flips, legal_moves_mask
+from games.othello.book import Key, canonical, key_text
+from games.othello.state import PASS, OthelloState
 
 
 def children(key: Key) -> list[tuple[int, Key, int]]:
@@ -111,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         "format": 1,
         "description": "Othello opening book (games/othello/book.py): positions by canonical symmetric "
                        "image, each move's backed-up value for the side to move in 1/100 disc",
-        "search": f"bench/othello_book.py --plies {args.plies} --depth {args.depth}; "
+        "search": f"tools/othello_book.py --plies {args.plies} --depth {args.depth}; "
                   f"frontier searched by the default engine with the shipped EVAL",
         "positions": positions,
     }

@@ -1,6 +1,6 @@
 """Screenshots of the engine panels fed by real searches, in light and dark palettes.
 
-    QT_QPA_PLATFORM=offscreen python bench/gui_panel_screens.py [--out DIR]
+    QT_QPA_PLATFORM=offscreen python -m tools.gui_panel_screens [--out DIR]
 
 For tic-tac-toe, chess, Othello and backgammon: a position a few moves into a game, a real
 search (events delivered to the panels as the bridge would), the eval graph of the moves so
@@ -15,24 +15,23 @@ import sys
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtWidgets import QApplication, QHBoxLayout, QTabWidget, QVBoxLayout, QWidget  # noqa: E402
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QTabWidget, QVBoxLayout, QWidget
 
-from ai.engine import search  # noqa: E402
-from ai.events import CurrentMove, Finished, Score  # noqa: E402
-from ai.settings import Limits, SearchSettings  # noqa: E402
-from games import new_game  # noqa: E402
-from games.base import GameState  # noqa: E402
-from gui.engine_bridge import SearchInfo  # noqa: E402
-from gui.panels.engine_panel import EnginePanel  # noqa: E402
-from gui.panels.eval_bar import EvalBar  # noqa: E402
-from gui.panels.eval_graph import EvalGraph  # noqa: E402
-from gui.panels.features import FeaturesPanel  # noqa: E402
-from gui.panels.settings_panel import SettingsPanel  # noqa: E402
-from gui.players import default_algorithm  # noqa: E402
-from gui.resources import load_fonts  # noqa: E402
-from gui.theme import theme_named  # noqa: E402
+from ai.engine import search
+from ai.events import CurrentMove, Finished, Score
+from ai.settings import Limits, SearchSettings
+from games import new_game
+from games.base import GameState
+from gui.engine_bridge import SearchInfo
+from gui.panels.engine_panel import EnginePanel
+from gui.panels.eval_bar import EvalBar
+from gui.panels.eval_graph import EvalGraph
+from gui.panels.features import FeaturesPanel
+from gui.panels.settings_panel import SettingsPanel
+from gui.players import default_algorithm
+from gui.resources import load_fonts
+from gui.theme import theme_named
 from tests.gui.test_readability import feed as feed_panel  # noqa: E402  events to the panel as the bridge hands them
 
 OPENINGS: dict[str, tuple[tuple[str, ...], SearchSettings | None, Limits]] = {

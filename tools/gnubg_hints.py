@@ -1,6 +1,6 @@
 """Set up GNU Backgammon's hints for the scripts that run INSIDE gnubg (never imported by the app).
 
-``bench/gnubg_positions.py`` and ``bench/gnubg_judge.py`` both ask ``gnubg.hint`` for every
+``tools/gnubg_positions.py`` and ``tools/gnubg_judge.py`` both ask ``gnubg.hint`` for every
 legal play of a roll with its chances, cubeless, at a given depth; this is that set-up.
 """
 

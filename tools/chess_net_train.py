@@ -1,10 +1,10 @@
 """Train the chess network: a correction to the hand-written EVAL, learned from our own
-search's scores and game results (``bench/chess_net.py`` makes the data).
+search's scores and game results (``tools/chess_net.py`` makes the data).
 
 Dev-only: it needs PyTorch (CPU), which the app never loads. Run it from a venv of its own::
 
     python3 -m venv /tmp/torch && /tmp/torch/bin/pip install torch numpy
-    /tmp/torch/bin/python bench/chess_net_train.py POSITIONS.npz... --out resources/weights/chess_net.json
+    /tmp/torch/bin/python -m tools.chess_net_train POSITIONS.npz... --out resources/weights/chess_net.json
 
 The network (``games.chess_game.network`` evaluates the exported file; the compiled search
 updates its first layer incrementally): 768 inputs a perspective (piece type and colour
@@ -158,7 +158,7 @@ def quantisation_error(net: Network, held: dict[str, torch.Tensor], count: int =
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("positions", nargs="+", help=".npz files of bench/chess_net.py features")
+    parser.add_argument("positions", nargs="+", help=".npz files of tools/chess_net.py features")
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--lambda", dest="lam", type=float, default=0.5, help="weight of the game result")
     parser.add_argument("--epochs", type=int, default=12)

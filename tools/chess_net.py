@@ -3,7 +3,7 @@ each labelled with the search's own score and the game's result.
 
 ``data``
     Self-play games of the compiled search (``native``, the shipped EVAL), as
-    ``bench/tune_chess.py selfplay`` plays them: a random prefix of a built-in opening line,
+    ``tools/tune_chess.py selfplay`` plays them: a random prefix of a built-in opening line,
     a few random plies, then about ``--nodes`` nodes a move (varied +-50%), adjudicated by
     ``tune_chess.play_out``. Every position where a move was searched becomes one line::
 
@@ -14,7 +14,7 @@ each labelled with the search's own score and the game's result.
     No other program is involved: the labels are our own deeper search and our own results,
     the bootstrapping of Samuel's checkers player and of KnightCap's TD-Leaf.
 
-The trainer (PyTorch, a dev-only tool in its own venv) is ``bench/chess_net_train.py``.
+The trainer (PyTorch, a dev-only tool in its own venv) is ``tools/chess_net_train.py``.
 """
 
 from __future__ import annotations
@@ -23,14 +23,12 @@ import argparse
 import random
 import sys
 import time
-from pathlib import Path
 
 import chess
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.tune_chess import _opening_prefix, native_move, play_out  # noqa: E402
-from games.chess_game import ChessState  # noqa: E402
+from tools.tune_chess import _opening_prefix, native_move, play_out
+from games.chess_game import ChessState
 
 MATE_LABEL = 100_000.0
 """``native_move``'s score for a proven mate; such positions keep the label, clipped later."""

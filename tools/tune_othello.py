@@ -1,6 +1,6 @@
 """Fit the Othello pattern EVAL (``games.othello.patterns``) to labelled positions.
 
-Input: files of ``bench/othello_label.py label`` or ``bench/othello_selfplay.py`` (``own
+Input: files of ``tools/othello_label.py label`` or ``tools/othello_selfplay.py`` (``own
 opponent label`` lines: the bitboards of the side to move and of the other side in hex, and
 the label in discs: a deeper search's value or exact score, or the exact final margin the
 self-play game reached from there).
@@ -18,29 +18,27 @@ games, the files are in game order) is kept out of the fit and reported, with th
 EVAL's error on the same positions for comparison.
 
     .venv/bin/pip install numpy
-    .venv/bin/python bench/tune_othello.py /tmp/otheval/pos1.txt --out resources/weights/othello.json
+    .venv/bin/python -m tools.tune_othello /tmp/otheval/pos1.txt --out resources/weights/othello.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from games.othello.bitboard import FULL, SQUARE_COUNT, legal_moves_mask  # noqa: E402
-from games.othello.evaluation import (  # noqa: E402
+from games.othello.bitboard import FULL, SQUARE_COUNT, legal_moves_mask
+from games.othello.evaluation import (
     DEFAULT_WEIGHT_VECTOR,
     SCALAR_NAMES,
     classic_evaluate,
     neighbours,
 )
-from games.othello.patterns import PATTERNS, canonical_index, pattern_indices  # noqa: E402
+from games.othello.patterns import PATTERNS, canonical_index, pattern_indices
 
 OFFSETS = np.cumsum([0] + [pattern.size for pattern in PATTERNS])
 PATTERN_COLUMNS = int(OFFSETS[-1])
@@ -181,7 +179,7 @@ def predict(w_p: np.ndarray, w_s: np.ndarray, columns: np.ndarray, scalars: np.n
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("inputs", nargs="+", help="position files of bench/othello_selfplay.py")
+    parser.add_argument("inputs", nargs="+", help="position files of tools/othello_selfplay.py")
     parser.add_argument("--out", help="weights file to write (resources/weights/othello.json)")
     parser.add_argument("--phase-bounds", default="0,12,18,24,30,36,42,48,54,61")
     parser.add_argument("--overlap", type=int, default=3, help="empties each side of a phase")
@@ -247,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
             "description": (
                 "Othello pattern EVAL (games/othello/evaluation.py): per phase of empty squares, "
                 "pattern tables as [canonical index, value in 1/100 disc, ...] and scalars; fitted by "
-                "bench/tune_othello.py (see resources/weights/README.md)"),
+                "tools/tune_othello.py (see resources/weights/README.md)"),
             "training": {
                 "inputs": [Path(path).name for path in args.inputs],
                 "positions": int(len(data["labels"])),

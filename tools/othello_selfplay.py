@@ -16,7 +16,7 @@ Output: one line a position, ``own opponent label`` (bitboards of the side to mo
 other side as hex, the margin as an int). Run under ``nice`` with a time limit; it appends,
 so several runs (other seeds) may share a file::
 
-    nice -n 10 .venv/bin/python bench/othello_selfplay.py --out /tmp/othello_positions.txt \\
+    nice -n 10 .venv/bin/python -m tools.othello_selfplay --out /tmp/othello_positions.txt \\
         --seconds 1100 --seed 1
 """
 
@@ -24,15 +24,12 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.othello.bitboard import SQUARE_COUNT, Bitboard, final_margin, flips, legal_moves_mask  # noqa: E402
-from games.othello.solver import EndgameSolver  # noqa: E402
-from games.othello.state import OthelloState  # noqa: E402
+from games.othello.bitboard import SQUARE_COUNT, Bitboard, final_margin, flips, legal_moves_mask
+from games.othello.solver import EndgameSolver
+from games.othello.state import OthelloState
 
 INFINITY = 1 << 30
 

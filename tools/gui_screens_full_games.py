@@ -2,7 +2,7 @@
 window (small, 1000 x 680, large, 1400 x 860, or wide, 1600 x 1000) against the computer at a short time a move
 (offscreen ``grab()``).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python bench/gui_screens_full_games.py [--out DIR]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python -m tools.gui_screens_full_games [--out DIR]
         [--games chess othello ...] [--seconds 0.1] [--size small|large]
 
 The human side is driven as a person would: tic-tac-toe and Othello by a click on the square,
@@ -28,21 +28,20 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PLYGROUND_DATA_DIR", tempfile.mkdtemp(prefix="plyground-screens-"))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import chess  # noqa: E402
-from PySide6.QtCore import QPointF, Qt  # noqa: E402
-from PySide6.QtTest import QTest  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+import chess
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
-from games import GAME_NAMES  # noqa: E402
-from games.backgammon import DOUBLE, DROP, NO_DOUBLE, NO_MOVE, TAKE  # noqa: E402
-from gui.app import load_fonts  # noqa: E402
-from gui.main_window import MainWindow, apply_theme  # noqa: E402
-from gui.players import COMPUTER, HUMAN, PlayerConfig  # noqa: E402
-from gui.session import GameSession  # noqa: E402
+from games import GAME_NAMES
+from games.backgammon import DOUBLE, DROP, NO_DOUBLE, NO_MOVE, TAKE
+from gui.app import load_fonts
+from gui.main_window import MainWindow, apply_theme
+from gui.players import COMPUTER, HUMAN, PlayerConfig
+from gui.session import GameSession
 
-from bench.gui_screens_app import settle, spin  # noqa: E402
+from tools.gui_screens_app import settle, spin
 from tests.gui.test_full_games import (  # noqa: E402  the human's choice, as the test plays it
     backgammon_choice,
     checkers_choice,

@@ -1,12 +1,12 @@
 """Our money cube decisions against GNU Backgammon's: where they differ and what it costs.
 
-Run: ``.venv/bin/python bench/backgammon_cube.py [--positions 600] [--seed 7] [--plies 0]
+Run: ``.venv/bin/python -m tools.backgammon_cube [--positions 600] [--seed 7] [--plies 0]
 [--labels FILE]``.
 
 Positions come from cubeless games of the shipped network against itself at 1 ply (seeded
 dice), taken at the start of a turn (before the roll) where the player on roll is not the
 underdog by our chances (win >= 45%); every other one with the cube owned by the player on
-roll at 2 (a redouble), the rest centred. gnubg (``bench/gnubg_cube.py``, at ``--plies``)
+roll at 2 (a redouble), the rest centred. gnubg (``tools/gnubg_cube.py``, at ``--plies``)
 labels each with its cubeful equities per unit of cube (no double, double/take,
 double/pass) and its cubeless chances. ``--labels FILE`` keeps the labelled set (made once,
 then re-read: a change to ``games/backgammon/cube.py`` is re-measured in seconds).
@@ -26,9 +26,9 @@ chances beside gnubg's by bucket of gnubg's win chance (the network's calibratio
 labelled set (logistic regressions on soft targets, numpy: the ``tune`` extra) and write it
 as a weights document (the shipped one is ``resources/weights/backgammon_cube.json``)::
 
-    nice -n 10 .venv/bin/python bench/backgammon_cube.py --positions 3000 --seed 7 \
+    nice -n 10 .venv/bin/python -m tools.backgammon_cube --positions 3000 --seed 7 \
         --labels /tmp/train.tsv --fit resources/weights/backgammon_cube.json
-    nice -n 10 .venv/bin/python bench/backgammon_cube.py --positions 1000 --seed 8 --labels /tmp/test.tsv
+    nice -n 10 .venv/bin/python -m tools.backgammon_cube --positions 1000 --seed 8 --labels /tmp/test.tsv
 """
 
 from __future__ import annotations
@@ -46,13 +46,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from games.backgammon import CENTRED, BackgammonState  # noqa: E402
-from games.backgammon import cube  # noqa: E402
-from games.backgammon.board import pip_count  # noqa: E402
-from games.base import CHANCE  # noqa: E402
-from games.weights import weights_document  # noqa: E402
+from games.backgammon import CENTRED, BackgammonState
+from games.backgammon import cube
+from games.backgammon.board import pip_count
+from games.base import CHANCE
+from games.weights import weights_document
 
 GNUBG = "/usr/games/gnubg"
 MIN_WIN = 0.45
@@ -124,8 +123,8 @@ def label(states: list[BackgammonState], plies: int) -> list[Label]:
     with tempfile.TemporaryDirectory() as folder:
         ids, out = Path(folder) / "ids.txt", Path(folder) / "labels.txt"
         ids.write_text("".join(state.to_text() + "\n" for state in states))
-        environment = dict(os.environ, BG_IN=str(ids), BG_OUT=str(out), BG_PLIES=str(plies))
-        subprocess.run([GNUBG, "-t", "-q", "-r", "-p", str(ROOT / "bench" / "gnubg_cube.py")], env=environment,
+        environment = dict(os.environ, PYTHONPATH=str(ROOT), BG_IN=str(ids), BG_OUT=str(out), BG_PLIES=str(plies))
+        subprocess.run([GNUBG, "-t", "-q", "-r", "-p", str(ROOT / "tools" / "gnubg_cube.py")], env=environment,
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return [parse_label(line) for line in out.read_text().splitlines()]
 
@@ -259,7 +258,7 @@ def main() -> None:
         document = weights_document(
             "backgammon", weights,
             f"Calibration of the backgammon network's chances for the cube decisions (games/backgammon/cube.py), "
-            f"fitted by bench/backgammon_cube.py --fit to GNU Backgammon {args.plies}-ply chances at {len(rows)} "
+            f"fitted by tools/backgammon_cube.py --fit to GNU Backgammon {args.plies}-ply chances at {len(rows)} "
             f"cube decisions from the network's self-play (seed {args.seed}; contact positions only, "
             f"the ones it applies to).",
         )

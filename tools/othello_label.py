@@ -1,6 +1,6 @@
 """Training positions for the Othello pattern EVAL, labelled by deeper search (dev only).
 
-Two steps, both on ``bench/othello_label.c`` (a plain fixed-depth alpha-beta in C over the
+Two steps, both on ``tools/othello_label.c`` (a plain fixed-depth alpha-beta in C over the
 engine's own move generation and EVALs, built here on first use with the system's C
 compiler) and the native exact solver:
 
@@ -14,11 +14,11 @@ compiler) and the native exact solver:
   classic EVAL or by a pattern weights file (``--weights``; a TD-leaf style second round)
   and which searches to the end of the game from ``--exact-empties``. Output lines are
   ``own opponent label`` (label in discs, the side to move's view), the input of
-  ``bench/tune_othello.py`` (fit with ``--bootstrap 0``: these labels are not game results).
+  ``tools/tune_othello.py`` (fit with ``--bootstrap 0``: these labels are not game results).
 
-    nice -n 10 .venv/bin/python bench/othello_label.py play --out /tmp/p.txt --games 4000 --seed 1
-    nice -n 10 .venv/bin/python bench/othello_label.py label /tmp/p.txt --out /tmp/l.txt --depth 6
-    nice -n 10 .venv/bin/python bench/othello_label.py label /tmp/p.txt --out /tmp/l2.txt --depth 6 \\
+    nice -n 10 .venv/bin/python -m tools.othello_label play --out /tmp/p.txt --games 4000 --seed 1
+    nice -n 10 .venv/bin/python -m tools.othello_label label /tmp/p.txt --out /tmp/l.txt --depth 6
+    nice -n 10 .venv/bin/python -m tools.othello_label label /tmp/p.txt --out /tmp/l2.txt --depth 6 \\
         --weights /tmp/round1.json
 
 Both steps stop after ``--seconds`` and append, so a run can be continued (``label`` skips
@@ -31,7 +31,6 @@ import argparse
 import importlib.util
 import random
 import subprocess
-import sys
 import sysconfig
 import tempfile
 import time
@@ -39,20 +38,19 @@ from array import array
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.othello.bitboard import SQUARE_COUNT, flips, legal_moves_mask, squares_of  # noqa: E402
-from games.othello.evaluation import (  # noqa: E402
+from games.othello.bitboard import SQUARE_COUNT, flips, legal_moves_mask, squares_of
+from games.othello.evaluation import (
     DEFAULT_WEIGHT_VECTOR,
     DISC_PHASE_EMPTIES,
     PARITY_EMPTIES,
     PatternWeights,
     parse_weights,
 )
-from games.othello.exact import solve_exact  # noqa: E402
-from games.othello.patterns import PATTERNS, instance_squares  # noqa: E402
-from games.othello.state import OthelloState  # noqa: E402
-from games.weights import read_weights  # noqa: E402
+from games.othello.exact import solve_exact
+from games.othello.patterns import PATTERNS, instance_squares
+from games.othello.state import OthelloState
+from games.weights import read_weights
 
 SOURCE = Path(__file__).resolve().parent / "othello_label.c"
 FAST_SOURCE = Path(__file__).resolve().parent.parent / "games" / "othello" / "_fast.c"

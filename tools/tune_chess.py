@@ -58,12 +58,11 @@ from typing import Any
 import chess
 import chess.engine
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai.match.openings import CHESS_OPENINGS  # noqa: E402
-from bench.peers import stockfish_command  # noqa: E402
-from games.chess_game import ChessState, evaluation, tables  # noqa: E402
-from games.weights import read_weights, weights_document  # noqa: E402
+from ai.match.openings import CHESS_OPENINGS
+from bench.peers import stockfish_command
+from games.chess_game import ChessState, evaluation, tables
+from games.weights import read_weights, weights_document
 
 DECISIVE_CP = 800
 """Stockfish's score (side to move's view) beyond which a game is adjudicated as won..."""
@@ -407,7 +406,7 @@ def command_fit(arguments: argparse.Namespace) -> None:
         new_weights,
         DESCRIPTION,
         training=(
-            f"bench/tune_chess.py fit --only {arguments.only or '(all)'} --l2 {arguments.l2} "
+            f"tools/tune_chess.py fit --only {arguments.only or '(all)'} --l2 {arguments.l2} "
             f"--epochs {arguments.epochs} --min-seen {arguments.min_seen}: {summary}"
         ),
     )
