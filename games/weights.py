@@ -1,7 +1,7 @@
 """Evaluation weights as data: the JSON documents a game's EVAL reads its numbers from.
 
 Samuel's checkers player learned its evaluation weights; so do ours (the tuners in
-``bench/tune_<game>.py``). Keeping the numbers out of the code means a tuned set ships as a
+``tools/tune_<game>.py``). Keeping the numbers out of the code means a tuned set ships as a
 file in ``resources/weights/``, and a match can pit two sets against each other
 (``plyground match --a weights=new.json --b default``) without touching a line of code.
 

@@ -26,7 +26,7 @@ searched a ply deeper than "double, take"), and ``BackgammonState.evaluate`` use
 the cube decisions inside a search. Everything is seen from the player on roll.
 
 The network's chances are calibrated first (``Calibration``, fitted by
-``bench/backgammon_cube.py --fit`` to GNU Backgammon's 0-ply chances, shipped as
+``tools/backgammon_cube.py --fit`` to GNU Backgammon's 0-ply chances, shipped as
 ``resources/weights/backgammon_cube.json``): measured on positions of its own games, the
 network under-rates the gammons of the side that is well ahead (gnubg: 30% of games won
 are gammons at 90%+ wins, the network 18%), so it doubled positions that are too good to

@@ -8,7 +8,7 @@ in its own numbering: per point 1..24 the units ``n >= 1``, ``n >= 2``, ``n >= 3
 over 100, which the raw units only give a net with difficulty (198 inputs). Every input is a
 sum over points, which is what lets the first layer become a lookup table. The
 weights (``resources/weights/backgammon_net.json``, documented inside) were fitted offline
-by ``bench/train_backgammon.py`` to GNU Backgammon's 0-ply evaluations of positions from
+by ``tools/train_backgammon.py`` to GNU Backgammon's 0-ply evaluations of positions from
 its own noisy self-play; the network is ours, only the training targets came from gnubg.
 
 The EVAL stays a named sum: cubeless equity is ``2·win - 1 + win_gammon - lose_gammon +
@@ -173,7 +173,7 @@ def is_trained_position(on_roll: Board, opponent: Board) -> bool:
     """Whether the network was trained on positions like this one: the side *not* on roll
     has no checker on the bar.
 
-    The training positions are the results of a play (``bench/gnubg_positions.py`` writes
+    The training positions are the results of a play (``tools/gnubg_positions.py`` writes
     each play's resulting position, with the other side on roll), and a side that has just
     played leaves the bar whenever it can. The position after a *dance* -- the side that
     could not enter still on the bar, the other on roll -- is outside that set, and there

@@ -1,6 +1,6 @@
 """Endgame databases of English draughts: every position with at most four pieces, and
 every position of three kings against two pieces, solved by retrograde analysis
-(``bench/checkers_endgame.py`` builds them).
+(``tools/checkers_endgame.py`` builds them).
 
 For each position the database knows whether the side to move wins, loses or draws with
 perfect play, and the distance to the end of the game in plies (the winner winning as fast
@@ -15,7 +15,7 @@ always makes progress), ``0`` for a draw. ``solve`` knows nothing of the distanc
 search's root; the engine adds it (``CheckersState.SOLVED_WIN``, ``ai.scores.solved_score``)
 and reports a database win as "win in N plies" like a finished game.
 
-Layout (shared with the generator ``bench/checkers_endgame.c``): positions are seen from
+Layout (shared with the generator ``tools/checkers_endgame.c``): positions are seen from
 the side to move, whose men move down the board as Black's do; with White to move the board
 is turned round (square ``s`` -> ``33 - s``) and the colours swapped. Squares are 0-31
 (PDN square - 1). One table per material signature (mover men, mover kings, opponent men,
@@ -141,7 +141,7 @@ def _rank(squares: list[int], offset: int) -> int:
 
 
 def pack_blocks(data: bytes) -> bytes:
-    """``data`` as a ``checkers_5.blk`` file (``bench/checkers_endgame.py`` writes it)."""
+    """``data`` as a ``checkers_5.blk`` file (``tools/checkers_endgame.py`` writes it)."""
     blocks = [zlib.compress(data[start : start + FIVE_BLOCK], 9) for start in range(0, len(data), FIVE_BLOCK)]
     positions = [0]
     for block in blocks:

@@ -93,7 +93,7 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 WEIGHTS_FILE = "checkers.json"
 """The packaged weights (``resources/weights/checkers.json``): data, fitted by
-``bench/tune_checkers.py``."""
+``tools/tune_checkers.py``."""
 
 DEFAULT_WEIGHTS: dict[str, float] = named_numbers(shipped_weights(WEIGHTS_FILE, "checkers"), FEATURE_NAMES, "checkers")
 """Evaluation units per unit of each feature (a man = 100), as shipped."""

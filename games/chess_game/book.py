@@ -5,8 +5,8 @@ Polyglot (the de facto book format; ``chess.polyglot`` reads it too) is a sorted
 position's Polyglot Zobrist key, which ``ChessState.key()`` already is; the move packs
 ``to | from << 6 | promotion << 12`` (promotion 1 = knight .. 4 = queen) and writes
 castling as the king taking its own rook (``e1h1``). Our book was built by
-``bench/chess_book.py`` from our own engine's analysis (the compiled search at depth 18) and
-is checked against deeper searches by ``bench/chess_book_check.py`` (resources/books/README.md).
+``tools/chess_book.py`` from our own engine's analysis (the compiled search at depth 18) and
+is checked against deeper searches by ``tools/chess_book_check.py`` (resources/books/README.md).
 
 The only I/O is reading the packaged file, through ``importlib.resources``.
 """

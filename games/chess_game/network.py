@@ -2,7 +2,7 @@
 
 The hand-written EVAL (``evaluation.py``) is what the app explains, term by term; the
 network is what it does not know, learned from our own search's scores and game results
-(``bench/chess_net.py`` makes the data, ``bench/chess_net_train.py`` trains and writes the
+(``tools/chess_net.py`` makes the data, ``tools/chess_net_train.py`` trains and writes the
 file). Only the compiled search (``native``) uses it: it keeps the first layer's sums in
 each position and updates them with the pieces a move changes (the NNUE idea, Yu Nasu 2018).
 This module reads the file and evaluates the same integer arithmetic in plain Python, as the

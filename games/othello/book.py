@@ -1,6 +1,6 @@
 """The Othello opening book: positions near the start with the values of their moves.
 
-The book is data (``resources/books/othello_book.json``), made by ``bench/othello_book.py``
+The book is data (``resources/books/othello_book.json``), made by ``tools/othello_book.py``
 from the engine's own searches: every position up to a few plies deep (all moves, so that
 any reply is covered) is expanded, the frontier positions are searched at a fixed depth, and
 the values are backed up by negamax through the book tree. A book move is one whose value is

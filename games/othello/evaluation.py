@@ -8,7 +8,7 @@ the current model at call time (``set_weights`` switches it, per process):
   ``games.othello.patterns`` (Buro's Logistello, Edax), summed over the 46 instances, plus
   weights on mobility and potential mobility (and a per-phase constant and parity, shipped
   as 0). Fitted by least squares to the values of deeper searches (and exact solves near
-  the end) of self-play positions (``bench/othello_label.py``, ``bench/tune_othello.py``; see
+  the end) of self-play positions (``tools/othello_label.py``, ``tools/tune_othello.py``; see
   the weights folder's README). Tables are in hundredths of a disc. The default since it
   beat the classic model at a fixed time (``bench/STRENGTH.md``).
 * **classic** (``resources/weights/othello_classic.json``; ``DEFAULT_WEIGHTS``, also the
