@@ -35,9 +35,9 @@ PDN_RESULTS = {"2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2", "*": "*", "1-0": "1
 """PDN result markers (English draughts writes 2-0/0-2/1-1) -> the app's results."""
 PDN_RESULT_OUT = {"1-0": "2-0", "0-1": "0-2", "1/2-1/2": "1-1", "*": "*"}
 EXTENSIONS = {"chess": "pgn", "checkers": "pdn"}
+"""The file extension of each game's native format; others use JSON."""
 DEFAULT_EVENT = "Plyground game"
 """The PGN/PDN ``Event`` tag unless the writer is told another (matches say so)."""
-"""The file extension of each game's native format; others use JSON."""
 JSON_EXTENSION = "json"
 
 _EVAL_COMMENT = re.compile(r"\[%eval\s+([^\]\s]+)\s*\]")

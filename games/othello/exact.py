@@ -51,7 +51,7 @@ use half of it (``ai.search.common.ROOT_SOLVE_TIME_FRACTION``) and then gives wa
 search, so a solve that would not fit costs half a move's search, not the move: at 1 s a
 move most 20-empty solves finish. In play, from 20 engine-game positions at 22 empties
 (each with both colours, 1 s a move), 20 against 18 scored 23-17: 17 pairs split as the
-colours did, 3 pairs won twice by 20, none by 18 (``bench/STRENGTH.md``)."""
+colours did, 3 pairs won twice by 20, none by 18 (``bench/STRENGTH.md``, "Othello: endgame solver")."""
 
 _native: Any = None
 if os.environ.get(FORCE_PYTHON_VARIABLE, "") not in ("", "0"):

@@ -209,7 +209,8 @@ def test_a_man_in_the_dog_hole_is_a_weakness() -> None:
         losses[in_hole][0] += black_result(black, white, kings, player) < 0
         losses[in_hole][1] += 1
     assert losses[True][0] / losses[True][1] > 3 * losses[False][0] / losses[False][1]
-    # shipped at 0: no measurement showed it pays (bench/STRENGTH.md); never with the wrong sign
+    # shipped at 0: no measurement showed it pays (bench/STRENGTH.md, "Checkers: EVAL
+    # weights"); never with the wrong sign
     assert DEFAULT_WEIGHTS["dog_hole"] <= 0
 
 
@@ -226,7 +227,8 @@ def test_kings_on_the_edge_lose_more_often() -> None:
         tally[1] += 1
     rates = [losses[edge][0] / losses[edge][1] for edge in sorted(losses)]
     assert len(rates) == 5 and rates == sorted(rates) and rates[-1] > 2 * rates[1]
-    # shipped at 0: no measurement showed it pays (bench/STRENGTH.md); never with the wrong sign
+    # shipped at 0: no measurement showed it pays (bench/STRENGTH.md, "Checkers: EVAL
+    # weights"); never with the wrong sign
     assert DEFAULT_WEIGHTS["king_edge"] <= 0
 
 
@@ -236,7 +238,7 @@ def test_the_side_ahead_gains_by_trading_kings() -> None:
     # than 4 against 3 with the same kings on the same squares plus one each, and worse for
     # the side behind; 2 against 1 (a database win) is the end of that road.
     # The term's direction, with its weight on (shipped at 0: no measurement showed it pays,
-    # bench/STRENGTH.md; never negative).
+    # bench/STRENGTH.md, "Checkers: EVAL weights"; never negative).
     assert DEFAULT_WEIGHTS["simplify"] >= 0
     CheckersState.set_weights({**DEFAULT_WEIGHTS, "simplify": 15.0})
     four_three = CheckersState.from_text("W:WK14,K15,K18,K19:BK1,K5,K32")
