@@ -55,8 +55,10 @@ from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal, Slot
 
+from ai.cores import available_cores
 from ai.engine import PreparedSearch, only_move_answer, prepare
 from ai.events import CurrentMove, Finished, Iteration, Progress
+from ai.parallel import EnginePool
 from ai.settings import Limits, SearchRequest, SearchSettings
 from games.base import GameState
 
@@ -70,7 +72,7 @@ CLI and UCI engine keep full priority: this is the app's choice, made here."""
 
 
 class EnginePoolLike(Protocol):
-    """What the bridge uses of ``ai.parallel.EnginePool`` (contracts §3)."""
+    """What the bridge uses of ``ai.parallel.EnginePool`` (tests hand in doubles)."""
 
     @property
     def workers(self) -> int: ...
@@ -92,39 +94,14 @@ PoolFactory = Callable[[int, int], EnginePoolLike]
 """Makes a pool of so many worker processes with a table of so many MB."""
 
 
-WARM_UP_REQUEST = SearchRequest(game="tictactoe", position=".........", limits=Limits(depth=1))
-"""A search that costs nothing once the workers run: the smallest game, one ply."""
-
-
 def make_pool(workers: int, hash_megabytes: int) -> EnginePoolLike:
-    """The real engine pool (imported on first use: the app starts before any search),
-    returned once every worker process answers (see ``wait_until_ready``)."""
-    from ai.parallel import EnginePool
-
-    pool = EnginePool(workers=workers, hash_megabytes=hash_megabytes)
-    wait_until_ready(pool, workers)
-    return pool
-
-
-def wait_until_ready(pool: Any, workers: int) -> None:
-    """Block (the admin thread) until all ``workers`` of a new pool have started: a search
-    on every one of them ends only when each has taken its part.
-
-    A new pool's processes spend a second or more (spawn, imports; longer on a busy machine)
-    before they search, and a search's time limit counts from its submission: the first
+    """The real engine pool, returned once every worker process has started
+    (``EnginePool.ready``): a search's time limit counts from its submission, and the first
     search of a fresh pool, a 1-second hint, came back at depth 0 with an unsearched move
-    (``Rc8`` where ``Ra1#`` mates). Submitted after this, it has all of its time."""
-    request = dataclasses.replace(WARM_UP_REQUEST, settings=SearchSettings(threads=workers, book=False))
-    for _event in pool.search(request):
-        pass
-
-
-def available_cores() -> int:
-    """Cores this process may use (the most worker processes worth having)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
+    (``Rc8`` where ``Ra1#`` mates) while its processes were still starting."""
+    pool = EnginePool(workers=workers, hash_megabytes=hash_megabytes)
+    pool.ready()
+    return pool
 
 
 def lower_priority(pids: Iterable[int]) -> None:

@@ -81,6 +81,8 @@ class Task:
 
 QUIT: Final = "quit"
 """The message that ends a worker."""
+READY: Final = "ready"
+"""The message kind a worker sends once, when it has started: ``(READY, index)``."""
 NODES: Final = "nodes"
 """The message kind of a helper's node count: ``(NODES, token, index, nodes)``."""
 
@@ -128,7 +130,7 @@ class _Runner:
 
     def serve(self) -> None:
         connection = self.connection
-        connection.send(("ready", self.index))
+        connection.send((READY, self.index))
         while True:
             if not connection.poll(IDLE_POLL_SECONDS):
                 if not self.parent_alive():

@@ -8,6 +8,7 @@ a game the algorithm cannot handle.
 
 from __future__ import annotations
 
+import enum
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +21,23 @@ if TYPE_CHECKING:
     from games.base import GameState
 
 CHANCE_ALGORITHMS = ("expectiminimax", "star1", "star2", "mcts")
+
+
+class Parallelism(enum.Enum):
+    """How one search of an algorithm is shared among the pool's worker processes; the
+    pool's strategy for each (its plan and its merge) is in ``ai.parallel.strategies``."""
+
+    LAZY_SMP = "lazy-smp"
+    """Every worker searches the whole root over one shared transposition table; the main
+    search's answer is the answer (the alpha-beta family: its table is what is shared)."""
+    ROOT_PARALLEL = "root-parallel"
+    """Independent searches with different seeds whose root statistics are summed (MCTS)."""
+    ROOT_SPLIT = "root-split"
+    """The root moves dealt out among the workers; the best part's value wins (an algorithm
+    without a table to share: minimax and the expectiminimax family)."""
+    SINGLE_WORKER = "single-worker"
+    """One worker process whatever ``threads`` says (a compiled search, which runs its own
+    threads over its own table inside that process)."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +55,9 @@ class AlgorithmSpec:
     needs_native: bool = False
     """Whether it runs the game's own compiled search (``GameState.NATIVE_SEARCH``), which
     only some games have, instead of searching through the protocol."""
+    parallelism: Parallelism = Parallelism.ROOT_SPLIT
+    """How the pool shares one search among its workers (``ai.parallel.strategies``); a
+    root split is right for any algorithm that searches root moves and keeps no table."""
 
     def load(self) -> Callable[[GameState, SearchContext], Finished]:
         run: Callable[[GameState, SearchContext], Finished] = importlib.import_module(self.module).run
@@ -59,16 +80,48 @@ class AlgorithmSpec:
 ALGORITHMS: dict[str, AlgorithmSpec] = {
     spec.name: spec
     for spec in (
-        AlgorithmSpec("minimax", "ai.search.minimax", "plain depth-limited minimax", False, quiescence_by_default=False),
-        AlgorithmSpec("alphabeta", "ai.search.alphabeta", "fail-soft alpha-beta", False),
-        AlgorithmSpec("pvs", "ai.search.pvs", "principal variation search (NegaScout)", False),
-        AlgorithmSpec("mtdf", "ai.search.mtdf", "MTD(f): null-window alpha-beta with memory", False),
-        AlgorithmSpec("expectiminimax", "ai.search.expectiminimax", "expectiminimax", True),
-        AlgorithmSpec("star1", "ai.search.star1", "expectiminimax with Star1 chance pruning", True),
-        AlgorithmSpec("star2", "ai.search.star2", "expectiminimax with Star2 chance pruning", True),
-        AlgorithmSpec("mcts", "ai.search.mcts", "Monte Carlo tree search (UCT)", True),
         AlgorithmSpec(
-            "native", "ai.search.native", "the game's compiled PVS, for strength (chess, checkers)", False, needs_native=True
+            "minimax",
+            "ai.search.minimax",
+            "plain depth-limited minimax",
+            False,
+            quiescence_by_default=False,
+            parallelism=Parallelism.ROOT_SPLIT,
+        ),
+        AlgorithmSpec("alphabeta", "ai.search.alphabeta", "fail-soft alpha-beta", False, parallelism=Parallelism.LAZY_SMP),
+        AlgorithmSpec(
+            "pvs", "ai.search.pvs", "principal variation search (NegaScout)", False, parallelism=Parallelism.LAZY_SMP
+        ),
+        AlgorithmSpec(
+            "mtdf", "ai.search.mtdf", "MTD(f): null-window alpha-beta with memory", False, parallelism=Parallelism.LAZY_SMP
+        ),
+        AlgorithmSpec(
+            "expectiminimax", "ai.search.expectiminimax", "expectiminimax", True, parallelism=Parallelism.ROOT_SPLIT
+        ),
+        AlgorithmSpec(
+            "star1",
+            "ai.search.star1",
+            "expectiminimax with Star1 chance pruning",
+            True,
+            parallelism=Parallelism.ROOT_SPLIT,
+        ),
+        AlgorithmSpec(
+            "star2",
+            "ai.search.star2",
+            "expectiminimax with Star2 chance pruning",
+            True,
+            parallelism=Parallelism.ROOT_SPLIT,
+        ),
+        AlgorithmSpec(
+            "mcts", "ai.search.mcts", "Monte Carlo tree search (UCT)", True, parallelism=Parallelism.ROOT_PARALLEL
+        ),
+        AlgorithmSpec(
+            "native",
+            "ai.search.native",
+            "the game's compiled PVS, for strength (chess, checkers)",
+            False,
+            needs_native=True,
+            parallelism=Parallelism.SINGLE_WORKER,
         ),
     )
 }
