@@ -361,10 +361,10 @@ class CheckersState(GameState):
     WEIGHTS_FILE: ClassVar[str | None] = WEIGHTS_FILE
     SELECTIVE_SEARCH: ClassVar[frozenset[str]] = frozenset({"late_move_reductions", "futility_pruning"})
     """Late move reductions and futility pruning (reverse futility, futility, late move
-    pruning), measured in bench/STRENGTH.md (session 9). A capture to make is the "check"
-    (``is_in_check``) they never reduce or prune. Not check extensions: they would extend
-    every forced capture (13x the nodes to depth 11 with LMR, bench/STRENGTH.md). No null move
-    (zugzwang is everywhere in checkers), no SEE, no quiet checks."""
+    pruning), which pay by measurement (bench/STRENGTH.md, "Checkers: selective search"). A
+    capture to make is the "check" (``is_in_check``) they never reduce or prune. Not check
+    extensions: they would extend every forced capture (13x the nodes to depth 11 with LMR,
+    same section). No null move (zugzwang is everywhere in checkers), no SEE, no quiet checks."""
 
     @classmethod
     def set_weights(cls, weights: Mapping[str, Any] | None) -> None:
@@ -630,9 +630,9 @@ class CheckersState(GameState):
 
         A repeated position is a different search node: one more repetition draws it, so
         its value is not the value the table holds for its first occurrence (graph history
-        interaction). Without the mark, a search reusing the table saw a king endgame's
-        repeated position as the win it had stored, and the stronger side repeated moves
-        into a threefold draw (found on the Atkinson problem)."""
+        interaction). Without the mark, a search reusing the table sees a king endgame's
+        repeated position as the win it has stored, and the stronger side repeats moves
+        into a threefold draw (the Atkinson problem in tests/data/checkers/problems.json)."""
         if self.no_progress_plies >= SHORTEST_REPEAT_PLIES and self._occurrences() > 1:
             return self._key ^ REPEATED_KEY
         return self._key
