@@ -1,4 +1,4 @@
-"""``analyse --threads N`` and UCI ``Threads``: searches on the engine pool (contracts §3).
+"""``analyse --threads N`` and UCI ``Threads``: searches on the engine pool.
 
 The pool's own behaviour (values equal to one worker's, merging, faults) is tested with the
 pool; here: the front ends use it, stop it, and leave no worker behind."""
