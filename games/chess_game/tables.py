@@ -221,7 +221,6 @@ _CASTLING_ROOKS: tuple[tuple[Square, int], ...] = (
     (chess.H8, _POLYGLOT_CASTLING + 2),
     (chess.A8, _POLYGLOT_CASTLING + 3),
 )
-CASTLING_CORNERS: Bitboard = chess.BB_A1 | chess.BB_H1 | chess.BB_A8 | chess.BB_H8
 
 
 def castling_key(castling_rights: Bitboard) -> int:
@@ -275,12 +274,6 @@ MATERIAL_FEATURES: dict[str, PieceType] = {
     "queens": chess.QUEEN,
 }
 """Feature name -> piece type of the material features (weights: ``material``)."""
-MOBILITY_FEATURES: dict[PieceType, str] = {
-    chess.KNIGHT: "knight_mobility",
-    chess.BISHOP: "bishop_mobility",
-    chess.ROOK: "rook_mobility",
-    chess.QUEEN: "queen_mobility",
-}
 
 
 def packed_weight(name: str) -> Packed:
