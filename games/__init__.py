@@ -40,6 +40,18 @@ def new_game(name: str, text: str | None = None) -> GameState:
     return game.initial() if text is None else game.from_text(text)
 
 
+def default_solver_reach() -> int:
+    """The reach the games' exact solvers take by default (``SearchSettings.solver_empties``):
+    Othello's measured depth for the solver in use (``games.othello.exact``); checkers'
+    databases stop at their own reach (``CheckersState.SOLVER_REACH``).
+
+    The Othello module is imported here, when asked, so that importing the registry never
+    loads a game (asking for tic-tac-toe never pays for Othello's solver)."""
+    from games.othello.exact import SOLVER_EMPTIES
+
+    return SOLVER_EMPTIES
+
+
 __all__ = [
     "CHANCE",
     "BadPositionError",
@@ -48,6 +60,7 @@ __all__ = [
     "GameState",
     "IllegalMoveError",
     "Player",
+    "default_solver_reach",
     "get_game",
     "new_game",
 ]
