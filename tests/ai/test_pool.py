@@ -378,6 +378,25 @@ def test_move_now_delivers_a_finished_within_100_ms(pool: EnginePool) -> None:
     assert sorted(latencies)[1] < 0.1, latencies
 
 
+def test_answer_waits_for_the_finished_and_hands_on_every_other_event(pool: EnginePool) -> None:
+    shown: list[SearchEvent] = []
+    finished = pool.answer(request("tictactoe", depth=3), shown.append)
+    assert finished.error is None and finished.best_move is not None and not finished.stopped
+    assert any(isinstance(event, Iteration) for event in shown)
+    assert not any(isinstance(event, Finished) for event in shown)
+
+
+def test_answer_asks_for_the_move_now_once_should_stop_says_so(pool: EnginePool) -> None:
+    asked: list[bool] = []
+
+    def should_stop() -> bool:
+        asked.append(True)
+        return len(asked) > 1  # the search has been submitted and asked once
+
+    finished = pool.answer(request("chess"), lambda _event: None, should_stop, poll_seconds=0.01)  # no limit
+    assert finished.stopped and finished.best_move in games.new_game("chess").legal_moves()
+
+
 def test_nothing_is_delivered_after_stop_returns(pool: EnginePool) -> None:
     collector = Collector()
     search_id = pool.submit(request("chess"), collector)
@@ -577,6 +596,16 @@ def test_start_and_shutdown_cycles_leave_no_process_and_no_memory() -> None:
         pool.submit(request("tictactoe"), print)
 
 
+def test_a_pool_is_ready_once_every_worker_has_started() -> None:
+    pool = EnginePool(workers=1, hash_megabytes=1)
+    try:
+        assert pool.ready(timeout=WAIT)
+        assert pool.ready(timeout=0)  # and stays so
+    finally:
+        pool.shutdown()
+    assert not pool.ready(timeout=0)  # a pool shut down is not
+
+
 TWO_POOLS_SCRIPT = """
 import os
 from ai.parallel import EnginePool
@@ -704,7 +733,6 @@ def test_a_cleared_table_also_clears_the_compiled_search_in_its_worker(two_worke
     assert cleared.nodes == first.nodes and cleared.best_move == first.best_move
 
 
-# ---------------------------------------------------------------- the compiled search
 @pytest.mark.parametrize("game", ["chess", "checkers"])
 def test_the_compiled_search_runs_on_one_worker_and_stops_on_request(two_workers: EnginePool, game: str) -> None:
     """``native`` keeps its table in its own process: one worker, which runs ``threads``
