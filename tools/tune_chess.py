@@ -20,7 +20,7 @@ extra, never a runtime dependency); the games come from one of two sources:
     The same line format from our own compiled search playing itself (``native_move``: a
     few thousand nodes a move, varied), from a random prefix of a built-in opening line and
     a few random plies (the search is deterministic). No other program is involved; about
-    0.35 s a game on one core. Session 14 fitted to 14,000 of these
+    0.35 s a game on one core. The fit of ``tools/chess_tuned.json`` used 14,000 of these
     (``resources/weights/README.md``).
 
 ``positions``
