@@ -47,7 +47,7 @@ def choose_with_eval(state: BackgammonState, rng: random.Random) -> object:
 def network_chooser(path: str) -> Chooser:
     """1 ply on the network in ``path`` (a weights file like ``backgammon_net.json``)."""
     document = json.loads(Path(path).read_text())
-    if "weights" not in document:  # the first network's file (before the shared weights format)
+    if "weights" not in document:  # a network file without the shared weights format's header
         document = {"game": "backgammon", "format": 1, "weights": {name: document[name] for name in network.WEIGHT_NAMES}}
     net = network.from_document(document, path)
 

@@ -15,6 +15,10 @@ each labelled with the search's own score and the game's result.
     the bootstrapping of Samuel's checkers player and of KnightCap's TD-Leaf.
 
 The trainer (PyTorch, a dev-only tool in its own venv) is ``tools/chess_net_train.py``.
+
+Run: ``.venv/bin/python -m tools.chess_net data --games N --seed S [--network FILE] --out FILE`` and
+``.venv/bin/python -m tools.chess_net features FILE... --mirror --out FILE.npz`` (the commands that
+made the shipped network: ``resources/weights/README.md``, "chess_net.json").
 """
 
 from __future__ import annotations
@@ -26,9 +30,8 @@ import time
 
 import chess
 
-
-from tools.tune_chess import _opening_prefix, native_move, play_out
 from games.chess_game import ChessState
+from tools.tune_chess import _opening_prefix, native_move, play_out
 
 MATE_LABEL = 100_000.0
 """``native_move``'s score for a proven mate; such positions keep the label, clipped later."""

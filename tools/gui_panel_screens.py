@@ -32,7 +32,7 @@ from gui.panels.settings_panel import SettingsPanel
 from gui.players import default_algorithm
 from gui.resources import load_fonts
 from gui.theme import theme_named
-from tests.gui.test_readability import feed as feed_panel  # noqa: E402  events to the panel as the bridge hands them
+from tests.gui.test_readability import feed as feed_panel  # events to the panel as the bridge hands them
 
 OPENINGS: dict[str, tuple[tuple[str, ...], SearchSettings | None, Limits]] = {
     "tictactoe": (("b2", "a1", "c3"), SearchSettings(algorithm="mcts"), Limits(nodes=4000)),

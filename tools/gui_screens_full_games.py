@@ -40,15 +40,14 @@ from gui.app import load_fonts
 from gui.main_window import MainWindow, apply_theme
 from gui.players import COMPUTER, HUMAN, PlayerConfig
 from gui.session import GameSession
-
-from tools.gui_screens_app import settle, spin
-from tests.gui.test_full_games import (  # noqa: E402  the human's choice, as the test plays it
+from tests.gui.test_full_games import (  # the human's choice, as the test plays it
     backgammon_choice,
     checkers_choice,
     chess_choice,
     othello_choice,
     tictactoe_choice,
 )
+from tools.gui_screens_app import settle, spin
 
 SIZES = {"large": (1400, 860), "small": (1000, 680), "wide": (1600, 1000)}
 LEFT = Qt.MouseButton.LeftButton

@@ -40,7 +40,8 @@ Compare the new weights with the shipped ones before shipping them::
 
     plyground match --game chess --a weights=NEW.json --b default --games 100 --depth 4
 
-The commands that made the shipped file are in ``resources/weights/README.md``.
+Run: ``.venv/bin/python -m tools.tune_chess {games,selfplay,positions,fit} ...`` (``--help`` for
+each). The commands that made the shipped file are in ``resources/weights/README.md``.
 """
 
 from __future__ import annotations
