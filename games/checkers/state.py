@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Final, NamedTuple
 
 from games.base import GameState, IllegalMoveError, NodePoll, Player
+from games.capabilities import CaptureScores, CheckAware, ExactSolver
 from games.checkers.bitboards import (
     BLACK,
     CROWN_ROW,
@@ -341,7 +342,7 @@ def _names(moves: list[CheckersMove]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
-class CheckersState(GameState):
+class CheckersState(GameState, CheckAware, CaptureScores, ExactSolver):
     """A position of English draughts with its history (for ``undo`` and repetitions).
 
     ``black``, ``white`` and ``kings`` are bitboards in the ghost layout of

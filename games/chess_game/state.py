@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 import chess
 
 from games.base import GameState, Player
+from games.capabilities import CheckAware, ExchangeEvaluation, NullMoveSafe, QuietChecks, RepetitionRules
 from games.chess_game import book, evaluation, native, network, notation, see
 from games.chess_game.tables import (
     CAPTURE_ATTACKER_PENALTY,
@@ -106,7 +107,7 @@ def full_key(board: chess.Board) -> int:
     return key
 
 
-class ChessState(GameState):
+class ChessState(GameState, CheckAware, ExchangeEvaluation, NullMoveSafe, QuietChecks, RepetitionRules):
     """A chess position with its game history; White (player 0) moves first.
 
     ``board`` is the wrapped ``chess.Board``; read it freely, but change the position only

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Final
 
 from games.base import BadPositionError, GameState, IllegalMoveError, NodePoll, Player
+from games.capabilities import BestMoveSolver
 from games.othello.bitboard import (
     FILES,
     FULL,
@@ -97,7 +98,7 @@ def parse_square(text: str) -> Square:
     return (int(rank_digits) - 1) * len(FILES) + FILES.index(file_letter)
 
 
-class OthelloState(GameState):
+class OthelloState(GameState, BestMoveSolver):
     """An Othello position; Black (player 0, ``X``) moves first."""
 
     NAME: ClassVar[str] = "othello"
