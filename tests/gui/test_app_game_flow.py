@@ -244,7 +244,7 @@ def test_an_autosave_failure_is_said_once_not_after_every_move(window: MainWindo
 
 def test_a_long_error_under_the_move_box_is_shown_whole(qtbot: QtBot, window: MainWindow) -> None:
     """A 10,000-character paste into the move box gives a three-line error at the dock's
-    width; it was cut at the top and the bottom."""
+    width: the error is as tall as its lines, none cut at the top or the bottom."""
     window.start_game("chess", HUMANS)
     panel = window.game_view.moves
     panel.box.setText("e4" * 5_000)

@@ -84,8 +84,8 @@ def test_every_answer_shown_is_a_rows_answer(qtbot: QtBot, game: str, algorithm:
 # -------------------------------------------------------------- the bar and the headline
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_the_bar_names_the_side_and_sign_the_headline_names(qtbot: QtBot, name: str) -> None:
-    """Checkers' White 0.02 ahead was "Black −0.02" in the headline beside "W 0.02" on the bar:
-    both now name the side ahead, with the same number."""
+    """The headline and the bar name the same side ahead with the same number (checkers'
+    White 0.02 ahead is "White +0.02" beside "W 0.02", never "Black −0.02")."""
     game = get_game(name)
     names = display.player_names(game)
     bar = EvalBar()
@@ -264,9 +264,8 @@ def test_a_doubled_cube_doubles_the_equity_not_the_chances_on_the_bar(qtbot: QtB
 
 
 def test_a_take_back_greys_the_search_of_the_position_taken_back(qtbot: QtBot, window: Any) -> None:
-    """After Ctrl+Z the panel showed "Best move c1 … X +5" as if it were of the board's
-    position, beside a bar that had moved on: its numbers are now greyed and said to be of
-    a position taken back."""
+    """After Ctrl+Z the last search's numbers ("Best move c1 … X +5") are not of the board's
+    position: they are greyed and said to be of a position taken back."""
     computer = PlayerConfig(kind=COMPUTER, strength="depth", depth=1)
     session = window.start_game("tictactoe", (PlayerConfig(kind=HUMAN), computer))
     panel = window.engine_panel

@@ -86,7 +86,7 @@ def test_the_evaluation_tab_fits_and_sums_in_the_games_unit(qtbot: QtBot, window
 # ---------------------------------------------------------------------------- root moves
 @pytest.mark.parametrize(("name", "algorithm"), [("tictactoe", "mcts"), ("othello", "mcts"), ("backgammon", "star2")])
 def test_the_root_moves_headers_fit(qtbot: QtBot, window: Any, name: str, algorithm: str) -> None:
-    """"lue (W" was "Value (White)" cut to its column at the default size."""
+    """Each header ("Value (White)") fits its column at the default size, never cut to "lue (W"."""
     window.start_game(name, HUMANS, manual_dice=False)
     state = new_game(name)
     if name == "backgammon":
@@ -114,8 +114,8 @@ def test_the_root_moves_headers_fit(qtbot: QtBot, window: Any, name: str, algori
 
 # ------------------------------------------------------------------------------ Settings
 def test_every_algorithms_name_fits_its_box(qtbot: QtBot, window: Any) -> None:
-    """"(NegaScou" was "pvs: principal variation search (NegaScout)" cut by the box: the box
-    names the algorithm, the line under it describes it, wrapped."""
+    """The box names the algorithm in full ("PVS (NegaScout)", never cut to "(NegaScou"); the
+    line under it describes it, wrapped."""
     settings = window.settings_panel
     for name in GAME_NAMES:
         window.start_game(name, HUMANS, manual_dice=False)
@@ -158,9 +158,9 @@ def test_the_eval_bars_number_is_readable_at_every_size(qtbot: QtBot, window: An
 
 
 def test_the_searching_line_never_runs_past_the_panel(qtbot: QtBot) -> None:
-    """A backgammon move with its roll and depth is long: in a narrow dock the line was cut
-    at the right edge ("…, depth" with its number gone); it is cut in the middle, keeping
-    the move and the depth, with the whole line in a tooltip."""
+    """A backgammon move with its roll and depth is long: in a narrow dock the line is cut
+    in the middle, keeping the move and the depth (never "…, depth" with its number gone),
+    with the whole line in a tooltip."""
     from gui.panels.engine_panel import EnginePanel
 
     panel = EnginePanel()
