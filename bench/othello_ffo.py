@@ -2,8 +2,8 @@
 
 Run: ``.venv/bin/python -m bench.othello_ffo [--suite 1-19|40-59] [--first N --last M]``
 (default: #1-#19; the hard set, each to be solved within 60 s: ``--suite 40-59 --first 40
---last 49``). Each position is searched by the default engine (PVS with the exact endgame solver switched on for every
-empty square) until it completes; we check the score against the suite's exact value and the
+--last 49``). Each position is searched by the default engine (PVS with the exact endgame
+solver switched on for every empty square) until it completes; we check the score against the suite's exact value and the
 move against the suite's best moves, and print per-position wall and CPU time, nodes and
 nodes per CPU second, and the totals. The solver's table is emptied before each position.
 
