@@ -33,8 +33,8 @@ BOARD_API: tuple[str, ...] = (
     "move_requested",
     "position_edited",
 )
-"""What every board offers (contracts §5), whether it derives from ``BoardWidget`` (the grid
-games) or is a ``QWidget`` of its own with the same methods and signals (backgammon)."""
+"""What every board offers the app: methods and signals of ``BoardWidget``, which every board
+derives from (the backgammon board adds its own, such as dice entry)."""
 
 
 def board_for(game_name: str) -> type[QWidget]:

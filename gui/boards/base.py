@@ -212,7 +212,8 @@ def arrow_path(points: Sequence[QPointF], square: float) -> QPainterPath:
 
 
 class BoardWidget(QWidget):
-    """Base of every game's board (contracts §5). Subclasses paint and map input to moves.
+    """Base of every game's board (``gui.boards.BOARD_API``). Subclasses paint and map
+    input to moves.
 
     Signals:
       ``move_requested(move)``: a complete move from ``state.legal_moves()``.

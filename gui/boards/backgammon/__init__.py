@@ -1,0 +1,18 @@
+"""The backgammon board, split by job:
+
+* ``board``: the widget (``BackgammonBoard``): the board API, what is shown when, and the
+  clicks, drags and keys that enter a turn;
+* ``layout``: the proportions, in units of a point's width, and where everything is;
+* ``colours``: the palettes, light and dark, per board scheme;
+* ``painters``: how each thing is drawn (frame, points, checkers, cube, dice, buttons,
+  labels, arrows);
+* ``dice_picker``: the panel where a player enters a roll;
+* ``motion``: the opponent's play sliding in.
+"""
+
+from __future__ import annotations
+
+from gui.boards.backgammon.board import CONFIRM_KEY, ENTER_DICE_KEY, UNDO_KEY, BackgammonBoard
+from gui.boards.backgammon.colours import BoardColours
+
+__all__ = ["CONFIRM_KEY", "ENTER_DICE_KEY", "UNDO_KEY", "BackgammonBoard", "BoardColours"]

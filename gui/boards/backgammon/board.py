@@ -1,0 +1,750 @@
+"""The backgammon board: drawn with QPainter, a turn entered checker by checker.
+
+What a GNU Backgammon user expects to see: 24 points, the bar, a bear-off tray per player
+on the home-board side, checkers stacked (a number on stacks taller than five), point
+numbers from the viewpoint of the player at the bottom (X, as gnubg draws it, or O when
+flipped), both pip counts, the dice of the player on roll and the doubling cube at its
+owner's side (in the middle when centred, showing 64).
+
+Entering a turn: click a checker (or the bar), the points it can reach with the dice left
+are highlighted, click one of them (or the tray, to bear off), or drag the checker there.
+A checker may go as far as the remaining dice take it in one click. Right-click, Backspace
+or the small undo button takes the last step back; the roll beside the player's name reads
+the steps so far in gnubg's notation. When the steps make a whole legal play the board emits
+``move_requested(play)`` with that play, taken from ``state.legal_moves()``
+(``games.backgammon.turn`` decides what may be clicked: the rules live in games/; the
+board renders and emits).
+
+Everything else a turn can ask of the player appears as buttons on the board, in the half
+of the player who decides: "Double"/"Roll" and "Take"/"Drop" emit the cube action, "No
+move" the forced empty play. Dice are the app's: at a chance node the board shows nothing
+to click unless the app turned on dice entry (``set_dice_entry``, over-the-board play);
+then "Enter dice" (or a click on the dice area) opens a picker and the board emits
+``dice_entered(roll)``, a chance outcome of the state.
+
+The board never plays a move itself; the session does and calls ``set_state``. When the
+new state continues the shown game with a play the board did not ask for (the opponent's),
+its checkers slide there hop by hop.
+The parts, each in its own module of this package: ``layout`` (the proportions and where
+everything is), ``colours`` (the palettes), ``painters`` (how each thing is drawn),
+``dice_picker`` (the panel that enters a roll) and ``motion`` (the opponent's play sliding
+in). This module is the widget: the board API, what is shown when, and the input that
+builds a turn (``games.backgammon.turn.TurnBuilder`` holds the rules of a turn entered
+step by step).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFontMetricsF, QKeyEvent, QMouseEvent, QPainter
+from PySide6.QtWidgets import QWidget
+
+from games.backgammon.board import BAR, DIE_FACES, NO_MOVE, OFF, Board, Hop, Play, O, X
+from games.backgammon.gnubg_ids import CENTRED
+from games.backgammon.notation import DOUBLE, DROP, MOVER, NO_DOUBLE, OPPONENT, TAKE, format_play, roll_name
+from games.backgammon.phase import CHANCE_PHASES
+from games.backgammon.state import (
+    CHECKER_PLAY,
+    CUBE_DECISION,
+    GAME_OVER,
+    OPENING,
+    RESULT_NAMES,
+    TAKE_DECISION,
+    BackgammonState,
+)
+from games.backgammon.turn import TurnBuilder
+from games.base import GameState, Player
+from gui.boards.backgammon import painters
+from gui.boards.backgammon.colours import BoardColours
+from gui.boards.backgammon.dice_picker import DicePicker, RollWanted
+from gui.boards.backgammon.layout import (
+    BOARD_HEIGHT,
+    BOARD_WIDTH,
+    CENTRED_CUBE_FACE,
+    MINIMUM_UNIT_PIXELS,
+    PREFERRED_UNIT_PIXELS,
+    BoardGeometry,
+    BoardView,
+    Button,
+    button_font,
+    cube_font,
+    cube_rect,
+    middle_row,
+)
+from gui.boards.backgammon.motion import PlaySlide, continues_without_play, last_play, slide_hops
+from gui.boards.base import MOTION_MS, BoardWidget
+from gui.theme import Theme
+
+UNDO_KEY = "undo"
+"""The key of the small button that takes the last step back."""
+ENTER_DICE_KEY = "enter dice"
+"""The key of the button that opens the dice picker."""
+CONFIRM_KEY = "confirm"
+"""The key of the "Done" button that confirms a finished turn (without auto-confirm)."""
+BUTTON_TEXT = {
+    DOUBLE: "Double",
+    NO_DOUBLE: "Roll",
+    TAKE: "Take",
+    DROP: "Drop",
+    ENTER_DICE_KEY: "Enter dice",
+    CONFIRM_KEY: "Done",
+}
+"""The word on each button."""
+NO_MOVE_TEXT = "No move"
+"""The word on the button that plays the forced empty play."""
+DRAG_THRESHOLD = 0.25
+"""How far (in units) the pointer moves with the button down before a press becomes a drag."""
+BEST_MOVE_ARROW = 0.14
+"""Width of the engine's move arrows, in units."""
+LAST_MOVE_ARROW = 0.07
+"""Width of the last move's arrows, in units (thinner: it is history, not advice)."""
+LAST_MOVE_ALPHA = 150
+"""Opacity of the last move's arrows (of 255)."""
+
+
+class BackgammonBoard(BoardWidget):
+    """The backgammon board widget (see module doc for what it shows and emits).
+
+    Signals, besides the board API's ``move_requested`` (a play, ``()`` for "no move", or a
+    cube action ``"double"``/``"roll"``/``"take"``/``"drop"``):
+      * ``dice_entered(object)``: with dice entry on, the roll the player entered, as the
+        state's chance outcome (``(high, low)``; at the opening roll ``(O's die, X's die)``);
+      * ``partial_turn_changed(object)``: the hops entered so far in this turn (a tuple).
+    Positions are set up by pasting a gnubg id, so there is no edit mode
+    (``set_edit_mode(True)`` refuses, as on every board without one).
+    """
+
+    GAME = "backgammon"
+    _state: BackgammonState | None  # set_state refuses any other game's state
+    BOTTOM_PLAYER = X
+    """Not flipped, X is at the bottom, as gnubg draws it."""
+
+    dice_entered = Signal(object)
+    partial_turn_changed = Signal(object)
+
+    def __init__(self, theme: Theme | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(theme, parent)
+        self._colours = BoardColours.for_theme(self._theme)
+        self._auto_confirm = True
+        self._dice_entry = False
+        self._player_names: tuple[str, str] = BackgammonState.PLAYER_NAMES
+        self._builder: TurnBuilder | None = None
+        self._selected: int | None = None
+        """The source (mover's numbering) of the checker the player picked up."""
+        self._picker = DicePicker()
+        self._drag_start: QPointF | None = None
+        """Where the press that picked up the selected checker was (a drag may follow)."""
+        self._drag_position: QPointF | None = None
+        """Where a dragged checker is now (``None``: not dragging)."""
+        self._background = painters.BackgroundCache()
+        self._sprites = painters.CheckerSprites()
+        self.animation_ms = MOTION_MS
+        """How long one checker hop of an opponent's play slides; 0 switches it off."""
+        self._slide = PlaySlide(self)
+        self._slide.animation.valueChanged.connect(self.update)
+        self._slide.animation.finished.connect(self._stop_motion)
+        self._requested: tuple[Player, Play] | None = None
+        """The play this board last asked for: it is already on the board, never slid."""
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+
+    # ================================================================ board API
+    def set_state(self, state: GameState | None) -> None:
+        """Show ``state`` (the board keeps its own copy); a turn being entered is dropped.
+
+        When ``state`` continues the shown one with a checker play this board did not ask
+        for (the opponent's), its checkers slide there hop by hop."""
+        previous = self._state
+        sliding_on = continues_without_play(previous, state) and self._slide.is_running()
+        if not sliding_on:  # a roll or a cube action after the play lets it finish sliding
+            self._stop_motion()
+        super().set_state(state)
+        shown = self._state
+        self._builder = TurnBuilder(shown) if isinstance(shown, BackgammonState) and shown.phase == CHECKER_PLAY else None
+        self._picker.close()
+        if not sliding_on and isinstance(previous, BackgammonState) and isinstance(shown, BackgammonState):
+            self._start_motion(previous, shown)
+        self._requested = None
+        self.update()
+
+    def is_animating(self) -> bool:
+        """Whether an opponent's play is being shown sliding."""
+        return self._slide.is_running()
+
+    def _start_motion(self, previous: BackgammonState, shown: BackgammonState) -> None:
+        if self.animation_ms <= 0 or not self.isVisible():
+            return
+        hops = slide_hops(previous, shown, self._requested)
+        if hops:
+            self._slide.start(hops, self.animation_ms)
+
+    def _stop_motion(self) -> None:
+        if self._slide.stop():
+            self.update()
+
+    def reset_interaction(self) -> None:
+        """Put a picked-up checker down (the steps entered stay until the next state)."""
+        self._selected = None
+        self._drag_start = self._drag_position = None
+
+    def set_theme(self, theme: Theme) -> None:
+        self._colours = BoardColours.for_theme(theme)
+        super().set_theme(theme)
+
+    # ============================================================ backgammon API
+    def side_colors(self) -> tuple[QColor, QColor]:
+        """Players O's and X's checker colours (the eval bar shows each side in its colour)."""
+        return QColor(self._colours.checkers[0]), QColor(self._colours.checkers[1])
+
+    def set_dice_entry(self, enabled: bool) -> None:
+        """Over-the-board play: at a chance node the player enters the roll (an "Enter
+        dice" button and a click on the dice area open a picker; ``dice_entered`` carries
+        the roll). The app turns it on when it wants the next roll from the player."""
+        self._dice_entry = bool(enabled)
+        if not enabled:
+            self._picker.close()
+        self.update()
+
+    def open_dice_picker(self) -> bool:
+        """Open the dice picker now (dice entry on, state at a chance node); whether it opened."""
+        if not (self._dice_entry and self._state is not None and self._state.phase in CHANCE_PHASES):
+            return False
+        self._picker.open()
+        self.update()
+        return True
+
+    def is_dice_picker_open(self) -> bool:
+        return self._picker.is_open()
+
+    def set_auto_confirm(self, enabled: bool) -> None:
+        """True (default): a finished turn is emitted at once. False: a "Done" button (or a
+        click on the dice) confirms it, as in gnubg without auto-confirm."""
+        self._auto_confirm = bool(enabled)
+        self.update()
+
+    def set_player_names(self, names: Sequence[str] | None) -> None:
+        """Names shown beside the pip counts for O and X (default: "O" and "X")."""
+        self._player_names = (names[0], names[1]) if names else BackgammonState.PLAYER_NAMES
+        self.update()
+
+    def undo_step(self) -> bool:
+        """Take back the last checker step of the turn being entered; whether there was one."""
+        if self._builder is None or self._builder.undo_step() is None:
+            return False
+        self._selected = None
+        self.partial_turn_changed.emit(self._builder.hops)
+        self.update()
+        return True
+
+    def can_undo_step(self) -> bool:
+        return self._builder is not None and bool(self._builder.steps)
+
+    def partial_turn(self) -> tuple[Hop, ...]:
+        """The hops entered so far in this turn, in the mover's numbering."""
+        return self._builder.hops if self._builder is not None else ()
+
+    def no_move_play(self) -> Play | None:
+        """The forced empty play when the dice cannot be played at all (so the app can say
+        so and play it), else ``None``."""
+        if self._builder is not None and self._builder.is_forced_no_move():
+            return NO_MOVE
+        return None
+
+    def cube_actions(self) -> list[str]:
+        """The cube actions legal now (``[]`` outside a cube or take decision)."""
+        if self._state is not None and self._state.phase in (CUBE_DECISION, TAKE_DECISION):
+            return list(self.legal_moves())
+        return []
+
+    def selected_source(self) -> int | None:
+        """The point (mover's numbering, 25 = bar) of the checker picked up, if any."""
+        return self._selected
+
+    def targets(self) -> list[int]:
+        """Where the picked-up checker may go (mover's numbering, 0 = off)."""
+        if self._builder is None or self._selected is None:
+            return []
+        return sorted(self._builder.options().get(self._selected, {}))
+
+    # ------------------------------------------------------------- move text
+    def move_text(self, state: GameState, move: Any) -> str:
+        """A checker play written in the numbering the board's labels show (the bottom
+        player's), so "1/10" beside the board is the checker that went from the point
+        labelled 1 to the one labelled 10, whoever moved it; rolls and cube actions as the
+        game names them."""
+        if (
+            isinstance(state, BackgammonState)
+            and state.phase == CHECKER_PLAY
+            and isinstance(move, tuple)
+            and all(isinstance(hop, tuple) for hop in move)
+        ):
+            mover = state.player
+            numbering = MOVER if mover == self.bottom_player() else OPPONENT
+            return format_play(state.boards[mover], state.boards[1 - mover], move, numbering)
+        return state.move_name(move)
+
+    def history_texts(self, start: GameState, moves: Sequence[Any], names: Sequence[str] | None = None) -> list[str]:
+        """The game's moves renamed in the board's numbering (the game's own ``names`` are in
+        each mover's, so they are not used)."""
+        return self.line_texts(start, moves)
+
+    # -------------------------------------------------- where things are (widget coords)
+    def bottom_player(self) -> Player:
+        return O if self._flipped else X
+
+    def point_of(self, player: Player, point: int) -> QPointF:
+        """Same as ``point_position`` (the grid boards' name for "where is it")."""
+        return self.point_position(player, point)
+
+    def point_position(self, player: Player, point: int) -> QPointF:
+        """The centre of ``point`` in ``player``'s numbering (1..24; 25 = that player's bar
+        checkers; 0 = that player's bear-off tray): where a click picks or drops there."""
+        return self._view().point_position(player, point)
+
+    def button_position(self, key: Any) -> QPointF | None:
+        """Centre of the on-board button for ``key`` (a cube action, ``NO_MOVE``,
+        ``UNDO_KEY``, ``ENTER_DICE_KEY``, ``CONFIRM_KEY``), or ``None`` when not shown."""
+        for button in self._buttons(self._geometry()):
+            if button.key == key and type(button.key) is type(key):
+                return button.rect.center()
+        return None
+
+    def dice_rects(self) -> list[QRectF]:
+        """Where the dice of the roll being played are drawn (none outside checker play)."""
+        return self._dice_rects(self._geometry())
+
+    def dice_position(self) -> QPointF:
+        """The centre of the dice area of the player on roll."""
+        return self._geometry().half_centre(self._dice_on_right())
+
+    def picker_die_position(self, row: int, face: int) -> QPointF | None:
+        """Centre of die ``face`` (1..6) in picker row ``row`` (0 or 1), when it is open."""
+        if not self._picker.is_open():
+            return None
+        return self._picker.die_position(self._geometry(), self._roll_wanted(), row, face)
+
+    # ================================================================= sizing
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(round(BOARD_WIDTH * PREFERRED_UNIT_PIXELS), round(BOARD_HEIGHT * PREFERRED_UNIT_PIXELS))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(round(BOARD_WIDTH * MINIMUM_UNIT_PIXELS), round(BOARD_HEIGHT * MINIMUM_UNIT_PIXELS))
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
+        return round(width * BOARD_HEIGHT / BOARD_WIDTH)
+
+    def _geometry(self) -> BoardGeometry:
+        return BoardGeometry(self.width(), self.height())
+
+    def _view(self, geometry: BoardGeometry | None = None) -> BoardView:
+        """The geometry with the bottom player's side at the bottom."""
+        return BoardView(geometry or self._geometry(), self.bottom_player())
+
+    # ============================================================ what is shown
+    def _boards(self) -> tuple[Board, Board]:
+        """O's and X's boards as drawn: with the steps of the turn being entered."""
+        if self._slide.is_running():
+            return self._slide.frame()[2]
+        builder = self._builder
+        if builder is None:
+            assert self._state is not None
+            return self._state.boards[O], self._state.boards[X]
+        if builder.mover == O:
+            return builder.mine, builder.theirs
+        return builder.theirs, builder.mine
+
+    @property
+    def _shown(self) -> BackgammonState:
+        """The shown state, for the code that runs only while one is shown (painting the
+        pieces, the status lines, the picker): a board without a state paints only its frame."""
+        assert self._state is not None, "the backgammon board has no state to show"
+        return self._state
+
+    def _decider(self) -> Player | None:
+        """The player whose decision the board waits for (cube or checkers)."""
+        phase = self._shown.phase
+        if phase in (CHECKER_PLAY, CUBE_DECISION):
+            return self._shown.player
+        if phase == TAKE_DECISION:
+            return 1 - self._shown.player
+        return None
+
+    def _dice_on_right(self) -> bool:
+        """The dice and buttons sit in the right half for the bottom player, as in gnubg."""
+        if self._state is None:
+            return True
+        phase = self._state.phase
+        if phase in (OPENING, GAME_OVER):
+            return True
+        if phase == TAKE_DECISION:
+            return 1 - self._state.player == self.bottom_player()
+        return self._state.player == self.bottom_player()
+
+    def _accepts_clicks(self) -> bool:
+        return self.accepts_moves() and self._state is not None and self._state.phase != GAME_OVER
+
+    def _roll_wanted(self) -> RollWanted:
+        """The roll the dice picker asks for."""
+        state = self._shown
+        return RollWanted(opening=state.phase == OPENING, names=self._player_names, roller=state.player)
+
+    def _cube_face(self) -> int:
+        """The number on the cube: 64 while centred, the value offered during a take decision."""
+        state = self._shown
+        if state.phase == TAKE_DECISION:
+            return state.cube_value * 2
+        return CENTRED_CUBE_FACE if state.cube_owner == CENTRED else state.cube_value
+
+    def _cube_rect(self, geometry: BoardGeometry) -> QRectF:
+        """Where the cube is: centred on the left side, or at its owner's end; an offered
+        cube sits in the middle of the half opposite the decision buttons."""
+        state = self._shown
+        face = self._cube_face()
+        text_width = QFontMetricsF(cube_font(geometry.unit, face)).horizontalAdvance(str(face))
+        offered_right = not self._dice_on_right() if state.phase == TAKE_DECISION else None
+        owner_top = None if state.cube_owner == CENTRED else state.cube_owner != self.bottom_player()
+        return cube_rect(geometry, text_width, offered_right, owner_top)
+
+    def _status_text(self, player: Player) -> str:
+        """What ``player`` is to do (beside their name), or the result when the game is over."""
+        state = self._shown
+        phase = state.phase
+        if phase == GAME_OVER:
+            if player != state.game_winner:
+                return ""
+            multiplier = state.points // state.cube_value if not state.dropped else 1
+            what = "wins (cube dropped)" if state.dropped else f"wins {RESULT_NAMES.get(multiplier, 'the game')}"
+            plural = "s" if state.points != 1 else ""
+            return f"{what}: {state.points} point{plural}"
+        if phase == CHECKER_PLAY:
+            builder = self._builder
+            if builder is not None and builder.is_forced_no_move():
+                return f"rolled {roll_name(state.dice)}: no move"
+            if builder is not None and builder.steps:
+                entered = self.move_text(state, builder.hops)
+                return f"to play {roll_name(state.dice)}:  {entered}"
+            return f"to play {roll_name(state.dice)}"
+        if phase == CUBE_DECISION:
+            return "to double or roll"
+        if phase == TAKE_DECISION:
+            return f"doubled to {state.cube_value * 2}: take or drop?"
+        return ""
+
+    # ================================================= the middle row: dice and buttons
+    def _button_keys(self) -> list[Any]:
+        """The buttons the board shows now (see module doc), the undo button aside."""
+        state = self._state
+        if self._picker.is_open() or state is None:
+            return []
+        if state.phase in CHANCE_PHASES:
+            return [ENTER_DICE_KEY] if self._dice_entry else []
+        if not self._accepts_clicks():
+            return []
+        if state.phase == CUBE_DECISION:
+            return [DOUBLE, NO_DOUBLE]
+        if state.phase == TAKE_DECISION:
+            return [TAKE, DROP]
+        if state.phase == CHECKER_PLAY and self._builder is not None:
+            if self._builder.is_forced_no_move():
+                return [NO_MOVE]
+            if self._builder.is_complete() and not self._auto_confirm:
+                return [CONFIRM_KEY]
+        return []
+
+    def _dice_values(self) -> list[int]:
+        assert self._state is not None
+        high, low = self._state.dice
+        return [high] * 4 if high == low else [high, low]
+
+    def _middle_row(self, geometry: BoardGeometry) -> tuple[list[QRectF], list[Button]]:
+        """The dice (while checkers are to be played) and the buttons, in the decider's
+        half; while the player enters a turn the undo button has its place at the half's end."""
+        builder = self._builder
+        entering = (
+            self._state is not None
+            and self._state.phase == CHECKER_PLAY
+            and self._accepts_clicks()
+            and builder is not None
+            and not builder.is_forced_no_move()
+        )
+        dice = len(self._dice_values()) if self._state is not None and self._state.phase == CHECKER_PLAY else 0
+        metrics = QFontMetricsF(button_font(geometry.unit))
+        buttons = []
+        for key in self._button_keys():
+            text = NO_MOVE_TEXT if key == NO_MOVE else BUTTON_TEXT[key]
+            buttons.append((key, text, metrics.horizontalAdvance(text)))
+        undo = UNDO_KEY if entering and self.can_undo_step() else None
+        return middle_row(geometry, self._dice_on_right(), dice, buttons, undo, entering)
+
+    def _buttons(self, geometry: BoardGeometry) -> list[Button]:
+        return self._middle_row(geometry)[1]
+
+    def _dice_rects(self, geometry: BoardGeometry) -> list[QRectF]:
+        return self._middle_row(geometry)[0]
+
+    # ================================================================ input
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
+        position = event.position()
+        if self._state is None:
+            return
+        self._stop_motion()  # a click shows the position as it is
+        if event.button() == Qt.MouseButton.RightButton:
+            if self._picker.is_open():
+                self._picker.close()
+                self.update()
+            elif self._accepts_clicks():
+                self.undo_step()
+            event.accept()
+            return
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        event.accept()
+        geometry = self._geometry()
+        if self._picker.is_open():
+            self._enter_roll(self._picker.click(geometry, self._roll_wanted(), position))
+            return
+        for button in self._buttons(geometry):
+            if button.rect.contains(position):
+                self._press_button(button.key)
+                return
+        if self._dice_entry and self._state.phase in CHANCE_PHASES:
+            if geometry.dice_area(self._dice_on_right()).contains(position):
+                self.open_dice_picker()
+            return
+        if not self._accepts_clicks():
+            return
+        if self._state.phase == CUBE_DECISION and self._cube_rect(geometry).contains(position):
+            self.request_move(DOUBLE)
+            return
+        if self._builder is not None:
+            if self._builder.is_complete() and any(rect.contains(position) for rect in self._dice_rects(geometry)):
+                self._confirm()
+                return
+            self._click_checkers(geometry, position)
+
+    def _enter_roll(self, roll: tuple[int, int] | None) -> None:
+        """After a pick in the dice picker: show it, and emit the roll once complete."""
+        self.update()
+        if roll is not None:
+            self.dice_entered.emit(roll)
+
+    def _press_button(self, key: Any) -> None:
+        if key == ENTER_DICE_KEY:
+            self.open_dice_picker()
+        elif key == UNDO_KEY:
+            self.undo_step()
+        elif key == CONFIRM_KEY:
+            self._confirm()
+        elif key == NO_MOVE and isinstance(key, tuple):
+            self.request_move(NO_MOVE)  # nothing moves, nothing to slide
+        elif key in self.cube_actions():
+            self.request_move(key)
+
+    def _location(self, geometry: BoardGeometry, position: QPointF) -> int | None:
+        """What a click at ``position`` points at, in the mover's numbering: a point, the
+        bar (25) or the mover's tray (0); ``None`` elsewhere."""
+        assert self._builder is not None
+        return self._view(geometry).location(self._builder.mover, position)
+
+    def _click_checkers(self, geometry: BoardGeometry, position: QPointF) -> None:
+        """A press over the checkers: drop the picked-up checker on a destination, or pick
+        one up (a second press on it puts it down). The press may also start a drag."""
+        builder = self._builder
+        assert builder is not None
+        location = self._location(geometry, position)
+        if self._selected is not None and location in builder.options().get(self._selected, {}):
+            assert location is not None
+            self._step_to(location)
+            return
+        if location is not None and location in builder.options() and location != self._selected:
+            self._selected = location
+            self._drag_start = position
+        else:
+            self._selected = None
+        self.update()
+
+    def _step_to(self, location: int) -> None:
+        """Move the picked-up checker to ``location`` (one of its targets)."""
+        builder = self._builder
+        assert builder is not None and self._selected is not None
+        builder.play_step(self._selected, location)
+        self._selected = None
+        self._drag_start = self._drag_position = None
+        self.partial_turn_changed.emit(builder.hops)
+        self.update()
+        if builder.is_complete() and self._auto_confirm:
+            self._confirm()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
+        position = event.position()
+        if self._drag_start is None or self._selected is None or not event.buttons() & Qt.MouseButton.LeftButton:
+            clickable = self._is_clickable(position)
+            self.setCursor(Qt.CursorShape.PointingHandCursor if clickable else Qt.CursorShape.ArrowCursor)
+            return
+        if self._drag_position is None:
+            moved = position - self._drag_start
+            if math.hypot(moved.x(), moved.y()) < DRAG_THRESHOLD * self._geometry().unit:
+                return
+        self._drag_position = position
+        self.update()
+
+    def _is_clickable(self, position: QPointF) -> bool:
+        """Whether a click at ``position`` would do something (the pointer shows a hand)."""
+        if self._state is None:
+            return False
+        geometry = self._geometry()
+        if self._picker.is_open():
+            return self._picker.is_clickable(geometry, self._roll_wanted(), position)
+        if any(button.rect.contains(position) for button in self._buttons(geometry)):
+            return True
+        if self._dice_entry and self._state.phase in CHANCE_PHASES:
+            return geometry.dice_area(self._dice_on_right()).contains(position)
+        if not self._accepts_clicks():
+            return False
+        if self._state.phase == CUBE_DECISION:
+            return self._cube_rect(geometry).contains(position)
+        builder = self._builder
+        if builder is None:
+            return False
+        if builder.is_complete():
+            return any(rect.contains(position) for rect in self._dice_rects(geometry))
+        location = self._location(geometry, position)
+        options = builder.options()
+        return location in options or (self._selected is not None and location in options.get(self._selected, {}))
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
+        """The end of a drag: a checker dragged onto one of its destinations moves there."""
+        if event.button() != Qt.MouseButton.LeftButton or self._drag_start is None:
+            return
+        start, self._drag_start, self._drag_position = self._drag_start, None, None
+        self.update()
+        if self._selected is None or self._builder is None or not self._accepts_clicks():
+            return
+        geometry = self._geometry()
+        location = self._location(geometry, event.position())
+        if location == self._location(geometry, start):
+            return  # a click: the checker stays picked up
+        if location in self._builder.options().get(self._selected, {}):
+            assert location is not None
+            self._step_to(location)
+
+    def _confirm(self) -> None:
+        if self._builder is None:
+            return
+        play = self._builder.complete_play()
+        if play is not None:
+            self._requested = (self._builder.mover, play)
+            self.request_move(play)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        """Backspace takes a step back, Escape puts a checker down or closes the picker,
+        and with the picker open the keys 1-6 enter the dice."""
+        face = event.key() - Qt.Key.Key_0
+        if self._picker.is_open() and 1 <= face <= DIE_FACES:
+            self._enter_roll(self._picker.type_face(face, self._roll_wanted()))
+        elif event.key() == Qt.Key.Key_Backspace and self._accepts_clicks():
+            self.undo_step()
+        elif event.key() == Qt.Key.Key_Escape:
+            self._selected = None
+            self._picker.close()
+            self.update()
+        else:
+            super().keyPressEvent(event)
+
+    # ================================================================= painting
+    def paint(self, painter: QPainter) -> None:
+        geometry = self._geometry()
+        painter.drawPixmap(0, 0, self._background.pixmap(painter, geometry, self.width(), self.height(), self._colours))
+        if self._state is None:
+            return
+        view = self._view(geometry)
+        colours = self._colours
+        boards = self._boards()
+        builder = self._builder
+        if builder is not None and self._selected is not None and self._interactive:
+            painters.paint_targets(painter, view, colours, builder.mover, self.targets(), boards)
+        painters.paint_checkers(painter, view, colours, self._sprites, boards)
+        if self._selected is not None and builder is not None and self._interactive:
+            painters.paint_selection(
+                painter, view, colours, self._sprites, builder.mover, self._selected, boards, self._drag_position
+            )
+        if self._slide.is_running():
+            mover, hop, lifted, fraction = self._slide.frame()
+            painters.paint_sliding_checker(painter, view, colours, self._sprites, mover, hop, lifted, fraction)
+        painters.paint_borne_off(painter, view, colours, boards)
+        if self._shown.cube_enabled:
+            painters.paint_cube(painter, geometry, colours, self._cube_rect(geometry), self._cube_face())
+        self._paint_dice(painter, geometry)
+        best = self._best_move if isinstance(self._best_move, str) or self._best_move == NO_MOVE else None
+        painters.paint_buttons(painter, geometry, colours, self._buttons(geometry), best, UNDO_KEY)
+        painters.paint_labels(painter, geometry, colours, self._sprites, self._labels())
+        if (builder is None or not builder.steps) and not self._slide.is_running():
+            self._paint_last_move(painter, view)
+        self._paint_best_move(painter, view)
+        if self._picker.is_open():
+            self._picker.paint(painter, geometry, colours, self._roll_wanted())
+
+    def _paint_dice(self, painter: QPainter, geometry: BoardGeometry) -> None:
+        """The roll being played, in the roller's colours; the dice used so far faded."""
+        state = self._shown
+        if state.phase != CHECKER_PLAY:
+            return  # no dice before the roll (with dice entry, the "Enter dice" button is there)
+        used = self._builder.used_dice() if self._builder is not None else [False] * len(self._dice_values())
+        for rect, value, is_used in zip(self._dice_rects(geometry), self._dice_values(), used):
+            painters.draw_die(painter, rect, value, self._colours, state.player, faded=is_used)
+
+    def _labels(self) -> list[painters.PlayerLabel]:
+        """Each player's name, pip count and checkers off, beside their side of the board;
+        the status of the player the board waits for (both at the end)."""
+        state = self._shown
+        boards = (state.boards[O], state.boards[X]) if self._slide.is_running() else self._boards()  # no pips in flight
+        decider = self._decider()
+        labels = []
+        for player in (O, X):
+            board = boards[player]
+            is_deciding = decider == player
+            labels.append(
+                painters.PlayerLabel(
+                    player=player,
+                    top=player != self.bottom_player(),
+                    name=self._player_names[player],
+                    pips=sum(point * board[point] for point in range(1, BAR + 1)),
+                    off=board[OFF],
+                    status=self._status_text(player) if is_deciding or state.phase == GAME_OVER else "",
+                    deciding=is_deciding,
+                )
+            )
+        return labels
+
+    def _paint_best_move(self, painter: QPainter, view: BoardView) -> None:
+        """The engine's play as arrows, when it is legal here."""
+        move = self._best_move
+        state = self._shown
+        if state.phase != CHECKER_PLAY or not isinstance(move, tuple) or not move:
+            return
+        if move not in self.legal_moves():
+            return
+        boards = (state.boards[O], state.boards[X])
+        colour = QColor(self._colours.best_move)
+        for start, end in painters.hop_arrows(view, state.player, move, boards):
+            painters.draw_arrow(painter, view.geometry, start, end, colour, BEST_MOVE_ARROW)
+
+    def _paint_last_move(self, painter: QPainter, view: BoardView) -> None:
+        """The latest checker play as faint arrows, once ``set_last_move`` named a move."""
+        found = last_play(self._shown) if self._last_move is not None else None
+        if found is None:
+            return
+        mover, play, boards_before = found
+        colour = QColor(self._colours.last_move)
+        colour.setAlpha(LAST_MOVE_ALPHA)
+        for start, end in painters.hop_arrows(view, mover, play, boards_before):
+            painters.draw_arrow(painter, view.geometry, start, end, colour, LAST_MOVE_ARROW)
+
+
+__all__ = ["CONFIRM_KEY", "ENTER_DICE_KEY", "UNDO_KEY", "BackgammonBoard"]
