@@ -48,8 +48,9 @@ def test_every_module_command_names_a_module_that_exists() -> None:
 
 
 def citations_of_strength_sections() -> list[tuple[str, str]]:
-    """(file, section name) for every ``bench/STRENGTH.md, "Section"`` in the tracked files; a
-    citation may wrap over comment lines, so each file is read as one line of its words."""
+    """(file, section name) for every citation of a section in the tracked files (the file's
+    path, a comma, the heading in double quotes); a citation may wrap over comment lines, so
+    each file is read as one line of its words."""
     found = []
     for path in tracked_text_files():
         try:
