@@ -21,17 +21,23 @@ from games.backgammon.notation import DOUBLE, DROP, NO_DOUBLE, TAKE
 PLAY_CODE, ROLL_CODE, CUBE_CODE = 0, 1, 2
 """The kinds, in the low ``KIND_BITS`` bits."""
 KIND_BITS = 2
+"""Bits of the kind, at the bottom of every code."""
 KIND_MASK = (1 << KIND_BITS) - 1
+"""Selects the kind."""
 HOP_COUNT_BITS = 3
 """A play has at most 4 hops (doubles)."""
 HOP_COUNT_MASK = (1 << HOP_COUNT_BITS) - 1
+"""Selects a play's hop count."""
 POINT_BITS = 5
 """A point 0..25 (``OFF``..``BAR``)."""
 POINT_MASK = (1 << POINT_BITS) - 1
+"""Selects one point of a hop."""
 DIE_BITS = 3
 """A die 1..6."""
 DIE_MASK = (1 << DIE_BITS) - 1
+"""Selects one die of a roll."""
 CUBE_ACTIONS: tuple[str, ...] = (NO_DOUBLE, DOUBLE, TAKE, DROP)
+"""A cube action's code is its index here."""
 
 
 def encode_move(move: Any) -> int:

@@ -28,11 +28,17 @@ class Phase(IntEnum):
     """The node a backgammon state is at (see the module doc for each)."""
 
     OPENING = 0
+    """Chance: both players throw one die; the higher starts with both."""
     CUBE_DECISION = 1
+    """The player on roll doubles or rolls."""
     TAKE_DECISION = 2
+    """The doubled player takes or drops."""
     ROLL = 3
+    """Chance: the player on roll throws the dice."""
     CHECKER_PLAY = 4
+    """The player on roll plays the dice."""
     GAME_OVER = 5
+    """The game is won: nothing more happens."""
 
     @property
     def label(self) -> str:
@@ -40,6 +46,7 @@ class Phase(IntEnum):
         return PHASE_NAMES[self]
 
 
+# The members by their own names, as the rules and the board compare them (``phase == ROLL``).
 OPENING = Phase.OPENING
 CUBE_DECISION = Phase.CUBE_DECISION
 TAKE_DECISION = Phase.TAKE_DECISION

@@ -247,6 +247,9 @@ class BoardWidget(QWidget):
         self._interactive = True
         self._edit_mode = False
         self._edit_problem = ""
+        self.animation_ms = MOTION_MS
+        """How long a move takes to be shown moving (backgammon: each checker hop); 0
+        switches motion off."""
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
@@ -317,6 +320,10 @@ class BoardWidget(QWidget):
 
     def is_interactive(self) -> bool:
         return self._interactive
+
+    def is_animating(self) -> bool:
+        """Whether a move is being shown moving now (boards that animate say so)."""
+        return False
 
     def set_edit_mode(self, editing: bool) -> None:
         """Switch the set-up mode on or off (boards whose ``SUPPORTS_EDIT`` is False refuse)."""
@@ -473,7 +480,6 @@ class GridBoard(BoardWidget):
         self._annotation_start: Square | None = None
         self._edit_tool: str | None = None
         self._coordinates_visible = True
-        self.animation_ms = MOTION_MS
         self._motion = QVariantAnimation(self)
         self._motion.setStartValue(0.0)
         self._motion.setEndValue(1.0)

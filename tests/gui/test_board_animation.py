@@ -49,7 +49,7 @@ def show(board: BoardWidget, state: GameState, last: object) -> None:
 
 
 def animating(board: BoardWidget) -> bool:
-    return bool(board.is_animating())  # type: ignore[attr-defined]
+    return board.is_animating()
 
 
 @pytest.mark.parametrize("game", sorted(OPENINGS))

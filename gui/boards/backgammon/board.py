@@ -76,7 +76,7 @@ from gui.boards.backgammon.layout import (
     middle_row,
 )
 from gui.boards.backgammon.motion import PlaySlide, continues_without_play, last_play, slide_hops
-from gui.boards.base import MOTION_MS, BoardWidget
+from gui.boards.base import BoardWidget
 from gui.theme import Theme
 
 UNDO_KEY = "undo"
@@ -142,8 +142,6 @@ class BackgammonBoard(BoardWidget):
         """Where a dragged checker is now (``None``: not dragging)."""
         self._background = painters.BackgroundCache()
         self._sprites = painters.CheckerSprites()
-        self.animation_ms = MOTION_MS
-        """How long one checker hop of an opponent's play slides; 0 switches it off."""
         self._slide = PlaySlide(self)
         self._slide.animation.valueChanged.connect(self.update)
         self._slide.animation.finished.connect(self._stop_motion)

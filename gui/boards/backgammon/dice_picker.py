@@ -24,7 +24,7 @@ from games.backgammon.board import DIE_FACES, Roll, O, X
 from games.base import Player
 from gui.boards.backgammon.colours import BoardColours
 from gui.boards.backgammon.layout import MIN_DIE_PIXELS, BoardGeometry
-from gui.boards.backgammon.painters import draw_die
+from gui.boards.backgammon.painters import MIN_PEN_PIXELS, draw_die
 from gui.boards.base import text_font
 
 PICKER_DIE = 0.85
@@ -222,7 +222,7 @@ class DicePicker:
         unit = geometry.unit
         layout = self.layout(geometry, wanted)
         panel, close = layout.panel, layout.close
-        painter.setPen(QPen(PANEL_SHADOW, max(1.0, PICKER_EDGE * unit)))
+        painter.setPen(QPen(PANEL_SHADOW, max(MIN_PEN_PIXELS, PICKER_EDGE * unit)))
         painter.setBrush(QColor(colours.overlay))
         painter.drawRoundedRect(panel, PICKER_CORNER * unit, PICKER_CORNER * unit)
         painter.setPen(QColor(colours.button_text))

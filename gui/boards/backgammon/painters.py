@@ -34,6 +34,8 @@ from gui.boards.backgammon.layout import (
 from gui.boards.base import text_font
 
 # ------------------------------------------------------------------------ proportions
+MIN_PEN_PIXELS = 1.0
+"""Edges and lines are never thinner than a pixel, so they stay visible on a small board."""
 FRAME_CORNER = 0.25
 """Corner radius of the wooden frame."""
 BAR_SHADOW = 0.04
@@ -155,9 +157,12 @@ TARGET_FILL_ALPHA = 190
 """Opacity of a lit destination's fill (of 255)."""
 CHECKER_RING_ALPHA = 90
 """Opacity of the ring on a checker's face (of 255)."""
+CHECKER_FULL_COLOUR = 0.6
+"""Where the checker's gradient reaches the player's colour (from its light, 0, to its edge, 1)."""
 CHECKER_LIGHTER = 125
-"""The gradient's light and dark ends, as ``QColor.lighter``/``darker`` factors (%)."""
+"""The gradient's light end, as a ``QColor.lighter`` factor (%)."""
 CHECKER_DARKER = 118
+"""The gradient's dark end (the checker's rim), as a ``QColor.darker`` factor (%)."""
 
 
 PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -210,7 +215,7 @@ def paint_frame(painter: QPainter, geometry: BoardGeometry, colours: BoardColour
     for right in (False, True):
         for top in (False, True):
             painter.drawRect(geometry.tray(right, top))
-    painter.setPen(QPen(SHADOW, max(1.0, BAR_SHADOW * unit)))
+    painter.setPen(QPen(SHADOW, max(MIN_PEN_PIXELS, BAR_SHADOW * unit)))
     painter.drawLine(geometry.bar.topLeft(), geometry.bar.bottomLeft())
     painter.drawLine(geometry.bar.topRight(), geometry.bar.bottomRight())
     painter.setFont(number_font(unit))
@@ -287,14 +292,14 @@ def paint_checker(painter: QPainter, centre: QPointF, radius: float, player: Pla
     light_x, light_y, light_radius = CHECKER_HIGHLIGHT
     gradient = QRadialGradient(centre.x() - light_x * radius, centre.y() - light_y * radius, light_radius * radius)
     gradient.setColorAt(0.0, base.lighter(CHECKER_LIGHTER))
-    gradient.setColorAt(0.6, base)
+    gradient.setColorAt(CHECKER_FULL_COLOUR, base)
     gradient.setColorAt(1.0, base.darker(CHECKER_DARKER))
-    painter.setPen(QPen(QColor(colours.checker_edges[player]), max(1.0, CHECKER_EDGE * radius)))
+    painter.setPen(QPen(QColor(colours.checker_edges[player]), max(MIN_PEN_PIXELS, CHECKER_EDGE * radius)))
     painter.setBrush(gradient)
     painter.drawEllipse(centre, radius - CHECKER_INSET * radius, radius - CHECKER_INSET * radius)
     ring = QColor(colours.checker_edges[player])
     ring.setAlpha(CHECKER_RING_ALPHA)
-    painter.setPen(QPen(ring, max(1.0, CHECKER_RING_PEN * radius)))
+    painter.setPen(QPen(ring, max(MIN_PEN_PIXELS, CHECKER_RING_PEN * radius)))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawEllipse(centre, CHECKER_RING * radius, CHECKER_RING * radius)
 
@@ -429,7 +434,7 @@ def paint_borne_off(painter: QPainter, view: BoardView, colours: BoardColours, b
         top = view.is_top(player)
         tray = geometry.tray(True, top)
         base = QColor(colours.checkers[player])
-        painter.setPen(QPen(QColor(colours.checker_edges[player]), max(1.0, SLAB_EDGE * unit)))
+        painter.setPen(QPen(QColor(colours.checker_edges[player]), max(MIN_PEN_PIXELS, SLAB_EDGE * unit)))
         painter.setBrush(base)
         slab = SLAB * unit
         for index in range(count):
@@ -446,7 +451,7 @@ def paint_borne_off(painter: QPainter, view: BoardView, colours: BoardColours, b
 def paint_cube(painter: QPainter, geometry: BoardGeometry, colours: BoardColours, rect: QRectF, face: int) -> None:
     """The doubling cube in ``rect`` showing ``face``."""
     unit = geometry.unit
-    painter.setPen(QPen(CUBE_SHADOW, max(1.0, CUBE_EDGE * unit)))
+    painter.setPen(QPen(CUBE_SHADOW, max(MIN_PEN_PIXELS, CUBE_EDGE * unit)))
     painter.setBrush(QColor(colours.cube))
     painter.drawRoundedRect(rect, CUBE_CORNER * unit, CUBE_CORNER * unit)
     painter.setFont(cube_font(unit, face))
@@ -462,7 +467,7 @@ def draw_die(
     if faded:
         painter.setOpacity(USED_DIE_OPACITY)
     side = rect.width()
-    painter.setPen(QPen(QColor(colours.checker_edges[player]), max(1.0, DIE_EDGE * side)))
+    painter.setPen(QPen(QColor(colours.checker_edges[player]), max(MIN_PEN_PIXELS, DIE_EDGE * side)))
     painter.setBrush(QColor(colours.checkers[player]))
     painter.drawRoundedRect(rect, DIE_CORNER * side, DIE_CORNER * side)
     painter.setPen(Qt.PenStyle.NoPen)
@@ -484,7 +489,7 @@ def paint_buttons(
     unit = geometry.unit
     for button in buttons:
         rect = button.rect
-        painter.setPen(QPen(BUTTON_SHADOW, max(1.0, BUTTON_EDGE * unit)))
+        painter.setPen(QPen(BUTTON_SHADOW, max(MIN_PEN_PIXELS, BUTTON_EDGE * unit)))
         painter.setBrush(QColor(colours.button))
         painter.drawRoundedRect(rect, BUTTON_CORNER * unit, BUTTON_CORNER * unit)
         if best is not None and button.key == best:
