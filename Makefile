@@ -10,8 +10,11 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
 # setup.py builds the optional native Othello solver and pattern EVAL (games/othello/_solver.c, _fast.c) and the
 # checkers hot paths (games/checkers/_fast.c) and the compiled chess search (games/chess_game/_search.c) in place;
-# without a C compiler the install still succeeds and the pure-Python code is used.
-$(STAMP): pyproject.toml setup.py games/othello/_solver.c games/othello/_fast.c games/checkers/_fast.c games/checkers/_search.c games/chess_game/_search.c games/_native_search.h
+# without a C compiler the install still succeeds and the pure-Python code is used. Every C source and header is
+# listed: a change to any of them rebuilds.
+NATIVE_SOURCES := games/_native_search.h games/othello/_bitboard.h games/othello/_solver.c games/othello/_fast.c \
+	games/checkers/_fast.h games/checkers/_fast.c games/checkers/_search.c games/chess_game/_search.c
+$(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'
@@ -30,8 +33,10 @@ run: setup system-deps
 	$(BIN)/plyground
 
 # pytest exits 5 when it collected no tests: that is a broken suite, not a pass.
+# PLYGROUND_EXPECT_NATIVE=1: setup built the C extensions, so the C/Python parity tests fail
+# (never skip) if one is missing (tests/native_extensions.py).
 test: setup system-deps
-	QT_QPA_PLATFORM=offscreen timeout 1200 $(BIN)/python -m pytest -q; \
+	PLYGROUND_EXPECT_NATIVE=1 QT_QPA_PLATFORM=offscreen timeout 1200 $(BIN)/python -m pytest -q; \
 	status=$$?; if [ $$status -eq 5 ]; then echo "no tests were collected" >&2; exit 1; fi; exit $$status
 
 # The app checks itself end to end (every game against the engine through the GUI's own

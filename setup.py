@@ -16,12 +16,14 @@ setup(
         Extension(
             "games.othello._solver",
             sources=["games/othello/_solver.c"],
+            depends=["games/othello/_bitboard.h"],
             extra_compile_args=["-O3", "-std=c11"],
             optional=True,
         ),
         Extension(
             "games.othello._fast",
             sources=["games/othello/_fast.c"],
+            depends=["games/othello/_bitboard.h"],
             extra_compile_args=["-O3", "-std=c11"],
             optional=True,
         ),

@@ -44,7 +44,7 @@
  * when asked). The search probes the table at random, so with 4 KB pages nearly every probe
  * of a 64 MB table also misses the TLB and walks the page tables. With them the same search
  * ran 1.15 times faster (chess bench depth 17, 1946 -> 1695 ms; checkers depth 18, 1.19
- * times; bench/STRENGTH.md, session 15). Elsewhere, calloc. */
+ * times; bench/STRENGTH.md, "Compiled searches: speed"). Elsewhere, calloc. */
 #define HUGE_PAGE_BYTES ((size_t)2 << 20)
 
 static void *table_alloc(size_t bytes)

@@ -34,21 +34,13 @@ import subprocess
 import sysconfig
 import tempfile
 import time
-from array import array
 from pathlib import Path
 from typing import Any
 
 
 from games.othello.bitboard import SQUARE_COUNT, flips, legal_moves_mask, squares_of
-from games.othello.evaluation import (
-    DEFAULT_WEIGHT_VECTOR,
-    DISC_PHASE_EMPTIES,
-    PARITY_EMPTIES,
-    PatternWeights,
-    parse_weights,
-)
+from games.othello.evaluation import DEFAULT_WEIGHT_VECTOR, PatternWeights, hand_to_native, parse_weights
 from games.othello.exact import solve_exact
-from games.othello.patterns import PATTERNS, instance_squares
 from games.othello.state import OthelloState
 from games.weights import read_weights
 
@@ -60,7 +52,7 @@ def build() -> Any:
     """The compiled ``othello_label`` module (rebuilt when either C source is newer)."""
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     target = Path(tempfile.gettempdir()) / "plyground-othello-label" / f"othello_label{suffix}"
-    newest = max(SOURCE.stat().st_mtime, FAST_SOURCE.stat().st_mtime)
+    newest = max(path.stat().st_mtime for path in (SOURCE, FAST_SOURCE, FAST_SOURCE.with_name("_bitboard.h")))
     if not target.exists() or target.stat().st_mtime < newest:
         target.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run(["cc", "-O3", "-std=c11", "-shared", "-fPIC",
@@ -77,15 +69,8 @@ def load_model(module: Any, weights_path: str) -> int:
     """Hand the EVAL of ``weights_path`` ("" = the classic defaults) to ``module``; the
     ``model`` number its searches take (0 classic, 1 pattern)."""
     model = parse_weights(read_weights(weights_path, "othello")) if weights_path else DEFAULT_WEIGHT_VECTOR
-    if not isinstance(model, PatternWeights):
-        module.set_classic(model, PARITY_EMPTIES, DISC_PHASE_EMPTIES)
-        return 0
-    instances = [(number, instance_squares(pattern, image_name))
-                 for number, pattern in enumerate(PATTERNS) for image_name in pattern.image_names]
-    permutations = [pattern.self_symmetries[0] if pattern.self_symmetries else () for pattern in PATTERNS]
-    tables = [[array("i", entries) for entries in phase_tables] for phase_tables in model.tables]
-    module.load(model.phase_of_empties(), model.scalars, instances, permutations, tables)
-    return 1
+    hand_to_native(module, model)
+    return 1 if isinstance(model, PatternWeights) else 0
 
 
 def play(args: argparse.Namespace) -> int:

@@ -1,10 +1,11 @@
 """The hand-featured linear EVAL for backgammon: a weighted sum of named features, squashed.
 
-No longer the default: ``BackgammonState.evaluate`` uses the learned network
+Not the default: ``BackgammonState.evaluate`` uses the learned network
 (``games.backgammon.network``), which scores 67.5% of the points against pubeval and loses
-0.14 a game to gnubg 0-ply, where this linear EVAL lost about 0.70 to gnubg 0-ply (see
-``bench/STRENGTH.md``). It stays as ``BackgammonState.linear_evaluate``, the baseline the
-network is measured against, and for ``hit_probability`` / ``shot_cost``.
+0.14 a game to gnubg 0-ply, where this linear EVAL loses about 0.70 to gnubg 0-ply (see
+``bench/STRENGTH.md``, "Backgammon: matches"). It stays as
+``BackgammonState.linear_evaluate``, the baseline the network is measured against, and for
+``hit_probability`` / ``shot_cost``.
 
 Two weight sets, as in pubeval and every classical evaluator: **race** (no contact left: only
 the pip count, who is on roll and the checkers already off matter) and **contact** (pips plus
@@ -19,7 +20,7 @@ results, see the weights). It is squashed AFTER summing, ``3 * tanh(s / 3)`` (or
 ``tanh(s)`` while the Jacoby rule keeps gammons single), so that no estimate leaves the
 range of a backgammon loss/win, and then multiplied by the cube value (the state does
 that). The weights are data: two dicts below, overridable per state class. Tesauro's
-pubeval was only the yardstick for fitting them; it now ships as a match opponent
+pubeval is only the yardstick they were fitted against; it ships as a match opponent
 (``ai/match/pubeval.py``), never as our EVAL.
 """
 

@@ -13,9 +13,12 @@
  *    double to the last bit (the products and sums in the Python order; no FMA contraction).
  * tests/games/test_checkers_native.py checks each against the Python code.
  *
- * Nothing about the rules' geometry is written twice: load() receives the masks, the
- * square numbers of the bits and the step tables from games/checkers/bitboards.py and
- * evaluation.py. Boards are Python ints in the ghost layout (35 bits).
+ * Nothing about the rules' geometry or the EVAL's numbers is written twice: load() receives
+ * the square numbers of the bits and the step tables from games/checkers/bitboards.py, and
+ * the masks and constants of evaluation.py by name (evaluation.native_masks), refusing a
+ * missing or unknown one; it also refuses an evaluation.FEATURE_NAMES that differs from the
+ * terms this EVAL computes (TERM_NAMES), since the weights cross as a tuple in that order.
+ * Boards are Python ints in the ghost layout (35 bits).
  */
 
 #include "_fast.h"
@@ -30,6 +33,51 @@ u64 valid, crown_row[2];
 static u64 centre, double_corners, move_system, edge, row_mask[ROWS];
 static u64 dog_hole[2], dog_shut[2], runaway_zone[2], back_row[2];
 static long move_pieces, full_set, runaway_rows;
+
+/* evaluation.FEATURE_NAMES as this EVAL computes them, by the TERM_* of _fast.h. */
+static const char *const TERM_NAMES[WEIGHT_COUNT] = {
+    [TERM_MEN] = "men",
+    [TERM_KINGS] = "kings",
+    [TERM_BACK_RANK] = "back_rank",
+    [TERM_CENTRE] = "centre",
+    [TERM_MOBILITY] = "mobility",
+    [TERM_RUNAWAY] = "runaway",
+    [TERM_ADVANCEMENT] = "advancement",
+    [TERM_TRADE] = "trade",
+    [TERM_DOUBLE_CORNER] = "double_corner",
+    [TERM_THE_MOVE] = "the_move",
+    [TERM_TRAPPED_KINGS] = "trapped_kings",
+    [TERM_DOG_HOLE] = "dog_hole",
+    [TERM_KING_EDGE] = "king_edge",
+    [TERM_SIMPLIFY] = "simplify",
+};
+
+/* The masks and numbers of evaluation.native_masks(), by name: where each lands, and how
+ * many boards it is (1, ROWS, or one per player). */
+typedef struct {
+    const char *name;
+    int count;
+    u64 *boards; /* NULL: a number, into *number */
+    long *number;
+} MaskField;
+static const MaskField MASK_FIELDS[] = {
+    {"VALID", 1, &valid, NULL},
+    {"CENTRE", 1, &centre, NULL},
+    {"DOUBLE_CORNERS", 1, &double_corners, NULL},
+    {"SYSTEM", 1, &move_system, NULL},
+    {"EDGE", 1, &edge, NULL},
+    {"ROW_MASKS", ROWS, row_mask, NULL},
+    {"DOG_HOLE", 2, dog_hole, NULL},
+    {"DOG_HOLE_SHUT", 2, dog_shut, NULL},
+    {"RUNAWAY_ZONE", 2, runaway_zone, NULL},
+    {"BACK_ROW", 2, back_row, NULL},
+    {"CROWN_ROW", 2, crown_row, NULL},
+    {"MOVE_PIECES", 1, NULL, &move_pieces},
+    {"FULL_SET", 1, NULL, &full_set},
+    {"RUNAWAY_ROWS", 1, NULL, &runaway_rows},
+};
+#define MASK_FIELD_COUNT ((int)(sizeof(MASK_FIELDS) / sizeof(MASK_FIELDS[0])))
+#define MASK_VALUE_COUNT (5 + ROWS + 10 + 3) /* the counts above, summed */
 
 Hop hops[DIRECTION_COUNT][MAX_BITS];
 
@@ -60,29 +108,106 @@ static int three_boards(PyObject *first, PyObject *second, PyObject *third, u64 
     return error ? -1 : 0;
 }
 
-/* load(move_type, square_of_bit, quiet_tables, directions, masks): see the module comment.
- * masks: (valid, centre, double_corners, system, edge, row masks x8, dog_hole x2, dog_shut
- * x2, runaway_zone x2, back_row x2, crown_row x2, move_pieces, full_set, runaway_rows). */
+/* ``names`` (evaluation.FEATURE_NAMES) is exactly TERM_NAMES, in order: 0, or -1 with a
+ * ValueError naming the first difference. */
+static int check_term_names(PyObject *names)
+{
+    PyObject *fast = PySequence_Fast(names, "load: feature names must be a sequence");
+    if (!fast) return -1;
+    const Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    for (Py_ssize_t i = 0; i < count || i < WEIGHT_COUNT; i++) {
+        const char *given = NULL;
+        if (i < count) {
+            PyObject *name = PySequence_Fast_GET_ITEM(fast, i);
+            given = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+            if (!given) {
+                Py_DECREF(fast);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "load: a feature name is not a str");
+                return -1;
+            }
+        }
+        const char *known = i < WEIGHT_COUNT ? TERM_NAMES[i] : NULL;
+        if (!given || !known || strcmp(given, known)) {
+            PyErr_Format(PyExc_ValueError,
+                         "the checkers EVAL terms differ at position %zd: evaluation.FEATURE_NAMES has %s%s%s, "
+                         "games/checkers/_fast.c computes %s%s%s",
+                         i, given ? "'" : "", given ? given : "nothing", given ? "'" : "", known ? "'" : "",
+                         known ? known : "nothing", known ? "'" : "");
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* Whether ``name`` is one of MASK_FIELDS. */
+static int is_mask_name(PyObject *key)
+{
+    const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+    if (!name) return 0;
+    for (int f = 0; f < MASK_FIELD_COUNT; f++)
+        if (!strcmp(name, MASK_FIELDS[f].name)) return 1;
+    return 0;
+}
+
+/* The values of ``masks`` (a mapping by MASK_FIELDS' names) flattened in MASK_FIELDS order
+ * into ``values``: 0, or -1 with a KeyError for a missing or unknown name, or another error. */
+static int read_masks(PyObject *masks, u64 values[MASK_VALUE_COUNT])
+{
+    if (!PyDict_Check(masks)) {
+        PyErr_SetString(PyExc_TypeError, "load: masks is a dict by name (evaluation.native_masks())");
+        return -1;
+    }
+    PyObject *key, *value;
+    Py_ssize_t position = 0;
+    while (PyDict_Next(masks, &position, &key, &value))
+        if (!is_mask_name(key)) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_KeyError, "load: mask %R is unknown to games/checkers/_fast.c", key);
+            return -1;
+        }
+    int i = 0, error = 0;
+    for (int f = 0; f < MASK_FIELD_COUNT; f++) {
+        const MaskField *field = &MASK_FIELDS[f];
+        PyObject *item = PyDict_GetItemString(masks, field->name);
+        if (!item) {
+            PyErr_Format(PyExc_KeyError, "load: mask %s is missing", field->name);
+            return -1;
+        }
+        if (field->count == 1 && !PyTuple_Check(item)) {
+            values[i++] = board_of(item, &error);
+        } else if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != field->count) {
+            PyErr_Format(PyExc_ValueError, "load: mask %s is a tuple of %d", field->name, field->count);
+            return -1;
+        } else {
+            for (int k = 0; k < field->count; k++) values[i++] = board_of(PyTuple_GET_ITEM(item, k), &error);
+        }
+        if (error) return -1;
+    }
+    return 0;
+}
+
+/* load(move_type, square_of_bit, quiet_tables, directions, masks, feature_names): see the
+ * module comment. On any error the old state stays. */
 static PyObject *Fast_load(PyObject *self, PyObject *args)
 {
-    PyObject *type, *squares, *tables, *direction_tuple, *masks;
-    if (!PyArg_ParseTuple(args, "OO!O!O!O!", &type, &PyTuple_Type, &squares, &PyTuple_Type, &tables,
-                          &PyTuple_Type, &direction_tuple, &PyTuple_Type, &masks))
+    PyObject *type, *squares, *tables, *direction_tuple, *masks, *names;
+    if (!PyArg_ParseTuple(args, "OO!O!O!OO", &type, &PyTuple_Type, &squares, &PyTuple_Type, &tables,
+                          &PyTuple_Type, &direction_tuple, &masks, &names))
         return NULL;
     Py_ssize_t count = PyTuple_GET_SIZE(squares);
     if (count <= 0 || count > MAX_BITS - 2 * 5) {
         PyErr_SetString(PyExc_ValueError, "square_of_bit: wrong length");
         return NULL;
     }
-    if (PyTuple_GET_SIZE(tables) != DIRECTION_COUNT || PyTuple_GET_SIZE(direction_tuple) != DIRECTION_COUNT ||
-        PyTuple_GET_SIZE(masks) != 5 + ROWS + 10 + 3) {
+    if (PyTuple_GET_SIZE(tables) != DIRECTION_COUNT || PyTuple_GET_SIZE(direction_tuple) != DIRECTION_COUNT) {
         PyErr_SetString(PyExc_ValueError, "load: wrong table sizes");
         return NULL;
     }
-    int error = 0;
-    u64 values[5 + ROWS + 10 + 3];
-    for (int i = 0; i < 5 + ROWS + 10 + 3; i++)
-        values[i] = board_of(PyTuple_GET_ITEM(masks, i), &error);
+    u64 values[MASK_VALUE_COUNT];
+    if (read_masks(masks, values) < 0 || check_term_names(names) < 0)
+        return NULL;
     int new_directions[DIRECTION_COUNT];
     for (int d = 0; d < DIRECTION_COUNT; d++) {
         long direction = PyLong_AsLong(PyTuple_GET_ITEM(direction_tuple, d));
@@ -99,8 +224,6 @@ static PyObject *Fast_load(PyObject *self, PyObject *args)
             return NULL;
         }
     }
-    if (error)
-        return NULL;
     /* Everything checked: replace the old state. */
     for (int bit = 0; bit < MAX_BITS; bit++) {
         Py_CLEAR(square_objects[bit]);
@@ -117,21 +240,12 @@ static PyObject *Fast_load(PyObject *self, PyObject *args)
         }
     }
     int i = 0;
-    valid = values[i++];
-    centre = values[i++];
-    double_corners = values[i++];
-    move_system = values[i++];
-    edge = values[i++];
-    for (int row = 0; row < ROWS; row++)
-        row_mask[row] = values[i++];
-    for (int side = 0; side < 2; side++) dog_hole[side] = values[i++];
-    for (int side = 0; side < 2; side++) dog_shut[side] = values[i++];
-    for (int side = 0; side < 2; side++) runaway_zone[side] = values[i++];
-    for (int side = 0; side < 2; side++) back_row[side] = values[i++];
-    for (int side = 0; side < 2; side++) crown_row[side] = values[i++];
-    move_pieces = (long)values[i++];
-    full_set = (long)values[i++];
-    runaway_rows = (long)values[i++];
+    for (int f = 0; f < MASK_FIELD_COUNT; f++)
+        for (int k = 0; k < MASK_FIELDS[f].count; k++, i++)
+            if (MASK_FIELDS[f].boards)
+                MASK_FIELDS[f].boards[k] = values[i];
+            else
+                *MASK_FIELDS[f].number = (long)values[i];
     for (int d = 0; d < DIRECTION_COUNT; d++) {
         directions[d] = new_directions[d];
         for (int bit = 0; bit < MAX_BITS; bit++) {
@@ -414,43 +528,43 @@ double evaluate_for_black(u64 black, u64 white, u64 kings, int player, const dou
         advancement += row * popcount(black_men & row_mask[row]) - (ROWS - 1 - row) * popcount(white_men & row_mask[row]);
 
     /* The Python sum, term by term in its order (each product and sum rounded as there). */
-    double value = w[0] * (double)((black_count - black_king_count) - (white_count - white_king_count));
-    value = value + w[1] * (double)(black_king_count - white_king_count);
-    value = value + w[2] * (double)(popcount(black_men & back_row[0]) - popcount(white_men & back_row[1]));
-    value = value + w[3] * (double)(popcount(black & centre) - popcount(white & centre));
-    value = value + w[4] * (double)mobility;
-    value = value + w[5] * (double)runaway;
-    value = value + w[6] * (double)advancement;
-    if (w[7] != 0.0)
-        value = value + w[7] * (double)(lead * (full_set - total));
-    if (w[8] != 0.0 && lead) {
+    double value = w[TERM_MEN] * (double)((black_count - black_king_count) - (white_count - white_king_count));
+    value = value + w[TERM_KINGS] * (double)(black_king_count - white_king_count);
+    value = value + w[TERM_BACK_RANK] * (double)(popcount(black_men & back_row[0]) - popcount(white_men & back_row[1]));
+    value = value + w[TERM_CENTRE] * (double)(popcount(black & centre) - popcount(white & centre));
+    value = value + w[TERM_MOBILITY] * (double)mobility;
+    value = value + w[TERM_RUNAWAY] * (double)runaway;
+    value = value + w[TERM_ADVANCEMENT] * (double)advancement;
+    if (w[TERM_TRADE] != 0.0)
+        value = value + w[TERM_TRADE] * (double)(lead * (full_set - total));
+    if (w[TERM_DOUBLE_CORNER] != 0.0 && lead) {
         if (lead < 0)
-            value = value + w[8] * (double)popcount(black_kings & double_corners);
+            value = value + w[TERM_DOUBLE_CORNER] * (double)popcount(black_kings & double_corners);
         else
-            value = value + w[8] * (double)(-popcount(white_kings & double_corners));
+            value = value + w[TERM_DOUBLE_CORNER] * (double)(-popcount(white_kings & double_corners));
     }
-    if (w[9] != 0.0 && lead == 0 && total <= move_pieces && black_king_count == white_king_count)
-        value = value + w[9] * (((popcount(occupied & move_system) + player) & 1) ? 1.0 : -1.0);
-    if (w[10] != 0.0 && kings) {
+    if (w[TERM_THE_MOVE] != 0.0 && lead == 0 && total <= move_pieces && black_king_count == white_king_count)
+        value = value + w[TERM_THE_MOVE] * (((popcount(occupied & move_system) + player) & 1) ? 1.0 : -1.0);
+    if (w[TERM_TRAPPED_KINGS] != 0.0 && kings) {
         long trapped = 0;
         if (black_kings)
             trapped += trapped_king_count(black_kings, white, kings, empty, 0);
         if (white_kings)
             trapped -= trapped_king_count(white_kings, black, kings, empty, 1);
-        value = value + w[10] * (double)trapped;
+        value = value + w[TERM_TRAPPED_KINGS] * (double)trapped;
     }
-    if (w[11] != 0.0) {
+    if (w[TERM_DOG_HOLE] != 0.0) {
         long dog = 0;
         if ((black_men & dog_hole[0]) && (white & dog_shut[0]))
             dog += 1;
         if ((white_men & dog_hole[1]) && (black & dog_shut[1]))
             dog -= 1;
-        value = value + w[11] * (double)dog;
+        value = value + w[TERM_DOG_HOLE] * (double)dog;
     }
-    if (w[12] != 0.0 && kings)
-        value = value + w[12] * (double)(popcount(black_kings & edge) - popcount(white_kings & edge));
-    if (w[13] != 0.0 && total)
-        value = value + w[13] * ((double)(lead * full_set) / (double)total);
+    if (w[TERM_KING_EDGE] != 0.0 && kings)
+        value = value + w[TERM_KING_EDGE] * (double)(popcount(black_kings & edge) - popcount(white_kings & edge));
+    if (w[TERM_SIMPLIFY] != 0.0 && total)
+        value = value + w[TERM_SIMPLIFY] * ((double)(lead * full_set) / (double)total);
     return value;
 }
 
@@ -458,7 +572,7 @@ double evaluate_for_black(u64 black, u64 white, u64 kings, int player, const dou
 int read_weights(PyObject *weight_tuple, double *w)
 {
     if (!PyTuple_Check(weight_tuple) || PyTuple_GET_SIZE(weight_tuple) != WEIGHT_COUNT) {
-        PyErr_SetString(PyExc_ValueError, "weights: a tuple of 14 numbers expected");
+        PyErr_Format(PyExc_ValueError, "weights: a tuple of %d numbers expected (evaluation.WEIGHT_VALUES)", WEIGHT_COUNT);
         return -1;
     }
     for (int i = 0; i < WEIGHT_COUNT; i++) {
@@ -486,7 +600,7 @@ static PyObject *Fast_evaluate(PyObject *self, PyObject *args)
 }
 
 static PyMethodDef methods[] = {
-    {"load", Fast_load, METH_VARARGS, "load(move_type, square_of_bit, quiet_tables, directions, masks)"},
+    {"load", Fast_load, METH_VARARGS, "load(move_type, square_of_bit, quiet_tables, directions, masks, feature_names)"},
     {"captures", Fast_captures, METH_VARARGS, "captures(mover, opponent, kings, player) -> tuple of moves"},
     {"quiet_moves", Fast_quiet_moves, METH_VARARGS, "quiet_moves(mover, kings, empty, player) -> list of moves"},
     {"evaluate", Fast_evaluate, METH_VARARGS, "evaluate(black, white, kings, player, weights) -> float (Black's view)"},

@@ -16,7 +16,27 @@ typedef uint64_t u64;
 #define MAX_HOPS 16 /* a capture jumps at most 12 pieces */
 #define ROWS 8
 #define DIRECTION_COUNT 4
-#define WEIGHT_COUNT 14 /* evaluation.FEATURE_NAMES */
+
+/* The EVAL's terms, in the order of evaluation.FEATURE_NAMES: a weight tuple crosses from
+ * Python in that order (evaluation.WEIGHT_VALUES), so load() takes FEATURE_NAMES and refuses
+ * it unless it names exactly these terms in this order (TERM_NAMES in _fast.c). */
+enum {
+    TERM_MEN,
+    TERM_KINGS,
+    TERM_BACK_RANK,
+    TERM_CENTRE,
+    TERM_MOBILITY,
+    TERM_RUNAWAY,
+    TERM_ADVANCEMENT,
+    TERM_TRADE,
+    TERM_DOUBLE_CORNER,
+    TERM_THE_MOVE,
+    TERM_TRAPPED_KINGS,
+    TERM_DOG_HOLE,
+    TERM_KING_EDGE,
+    TERM_SIMPLIFY,
+    WEIGHT_COUNT
+};
 
 /* A jump from a bit: the jumped bit, the landing bit (-1: none that way). */
 typedef struct {

@@ -21,7 +21,7 @@ because each is a handful of shifts and popcounts on the bitboards:
   (squares 1, 5, 28, 32), where a lone king holds out longest; the side ahead must drive them
   out, so this counts for the weaker side and against the stronger one.
 
-Endgame knowledge of the checkers literature (session 5):
+Endgame knowledge of the checkers literature:
 
 * ``the_move``: "the move" (the opposition). With as many pieces on each side, count every
   piece, of either colour, standing in one "system" (the four rows 1-4, 9-12, 17-20,
@@ -46,7 +46,7 @@ Endgame knowledge of the checkers literature (session 5):
 ``dog_hole``, ``king_edge`` and ``simplify`` ship at weight 0: each feature says what the
 literature and the databases say (``tests/games/test_checkers_knowledge.py``), but no
 measurement showed that weighing them pays (no problem solved, play level within the
-noise: ``bench/STRENGTH.md``). ``the_move`` and ``trapped_kings`` solve Jordan's problem.
+noise: ``bench/STRENGTH.md``, "Checkers: EVAL weights"). ``the_move`` and ``trapped_kings`` solve Jordan's problem.
 
 The weights are data (``resources/weights/checkers.json``, read once at import); a search
 may replace them (``CheckersState.set_weights``), so the code reads the class's current
@@ -418,26 +418,23 @@ def reference_evaluation(
     return total
 
 
-def native_masks() -> tuple[int, ...]:
-    """The masks and numbers ``games/checkers/_fast.c``'s ``load`` takes, in its order: the
-    evaluation's geometry is defined here only."""
-    return (
-        VALID,
-        CENTRE,
-        DOUBLE_CORNERS,
-        SYSTEM,
-        EDGE,
-        *ROW_MASKS,
-        BLACK_DOG_HOLE,
-        WHITE_DOG_HOLE,
-        BLACK_DOG_HOLE_SHUT,
-        WHITE_DOG_HOLE_SHUT,
-        BLACK_RUNAWAY_ZONE,
-        WHITE_RUNAWAY_ZONE,
-        BLACK_BACK_ROW,
-        WHITE_BACK_ROW,
-        *CROWN_ROW,
-        MOVE_PIECES,
-        FULL_SET,
-        RUNAWAY_ROWS,
-    )
+def native_masks() -> dict[str, int | tuple[int, ...]]:
+    """The masks and numbers ``games/checkers/_fast.c``'s ``load`` takes, by name (a pair is
+    indexed by player): the evaluation's geometry is defined here only, and C refuses a
+    missing or unknown name."""
+    return {
+        "VALID": VALID,
+        "CENTRE": CENTRE,
+        "DOUBLE_CORNERS": DOUBLE_CORNERS,
+        "SYSTEM": SYSTEM,
+        "EDGE": EDGE,
+        "ROW_MASKS": tuple(ROW_MASKS),
+        "DOG_HOLE": (BLACK_DOG_HOLE, WHITE_DOG_HOLE),
+        "DOG_HOLE_SHUT": (BLACK_DOG_HOLE_SHUT, WHITE_DOG_HOLE_SHUT),
+        "RUNAWAY_ZONE": (BLACK_RUNAWAY_ZONE, WHITE_RUNAWAY_ZONE),
+        "BACK_ROW": (BLACK_BACK_ROW, WHITE_BACK_ROW),
+        "CROWN_ROW": tuple(CROWN_ROW),
+        "MOVE_PIECES": MOVE_PIECES,
+        "FULL_SET": FULL_SET,
+        "RUNAWAY_ROWS": RUNAWAY_ROWS,
+    }

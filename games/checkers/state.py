@@ -301,6 +301,7 @@ if native is not None:
         ),
         (DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT),
         native_masks(),
+        FEATURE_NAMES,
     )
 
 captures_of = python_captures if native is None else native.captures

@@ -55,6 +55,7 @@
 #include <Python.h>
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,7 +175,8 @@ enum { NO_PIECE_TYPE = 0, PAWN = 1, KNIGHT, BISHOP, ROOK, QUEEN, KING };
                         * measured 49.3% (-5, -46 .. +37) over 150 games at 0.05 s: off */
 #endif
 #ifndef SINGULAR_MIN_DEPTH
-#define SINGULAR_MIN_DEPTH 0 /* singular extensions from this depth on; 0: off (bench/STRENGTH.md, session 12) */
+/* singular extensions from this depth on; 0: off (bench/STRENGTH.md, "Chess: compiled search parameters") */
+#define SINGULAR_MIN_DEPTH 0
 #endif
 #ifndef SINGULAR_MARGIN
 #define SINGULAR_MARGIN 2 /* the other moves must stay margin * depth below the table's score */
@@ -196,8 +198,7 @@ enum { NO_PIECE_TYPE = 0, PAWN = 1, KNIGHT, BISHOP, ROOK, QUEEN, KING };
 #define ORDER_UNDERPROMOTION (-(1 << 29))
 
 static const int SEE_VALUE[7] = {0, 100, 320, 330, 500, 950, 20000}; /* see.py's SEE_VALUES */
-static const int PHASE_INC[7] = {0, 0, 1, 1, 2, 4, 0};               /* tables.PHASE_WEIGHTS */
-#define MAX_PHASE 24
+#define MAX_PHASE 24 /* the tapering divisor, folded by the compiler: set_weights checks tables.MAX_PHASE is it */
 
 static inline int popcount(u64 b) { return __builtin_popcountll(b); }
 static inline int lsb(u64 b) { return __builtin_ctzll(b); }
@@ -448,6 +449,12 @@ static int init_tables(void)
 
 /* ------------------------------------------------------------------ weights */
 
+/* The EVAL's numbers come from Python and only from there: set_weights(weights, constants)
+ * hands over tables.CURRENT_WEIGHTS and the named constants of tables.py the terms compute
+ * with (games/chess_game/native.py). C names each term only to know which count a weight
+ * multiplies, and refuses a name it does not know as firmly as one that is missing: a term
+ * added, renamed or dropped on one side fails at the first hand-over with a message naming
+ * it, instead of evaluating without it. */
 enum {
     W_KNIGHT_MOBILITY,
     W_BISHOP_MOBILITY,
@@ -470,6 +477,7 @@ enum {
     W_KING_OPEN_FILES,
     PAIR_WEIGHT_COUNT
 };
+/* tables.PAIR_WEIGHTS, by the enum above (the order is C's own: each is read by name). */
 static const char *const PAIR_WEIGHT_NAMES[PAIR_WEIGHT_COUNT] = {
     "knight_mobility",  "bishop_mobility", "rook_mobility",       "queen_mobility",
     "king_zone_attacks", "king_pawn_shield", "bishop_pair",       "doubled_pawns",
@@ -477,22 +485,23 @@ static const char *const PAIR_WEIGHT_NAMES[PAIR_WEIGHT_COUNT] = {
     "king_attack",      "passed_pawn_free", "king_passer_distance", "minor_threats",
     "rook_threats",     "hanging_pieces",  "king_open_files",
 };
-
-/* The constants of the count features: tables.py's of the same names. */
-static const int KING_ATTACK_UNITS[7] = {0, 0, 2, 2, 3, 5, 0};
-#define KING_ATTACK_UNIT_CAP 16
-#define KING_ATTACK_MIN_ATTACKERS 2
-static const int PASSER_FREE_FACTORS[8] = {0, 0, 0, 1, 3, 6, 10, 0};
-static const int PASSER_DISTANCE_FACTORS[8] = {0, 0, 1, 2, 3, 4, 5, 0};
 static const char *const PIECE_NAMES[7] = {NULL, "pawn", "knight", "bishop", "rook", "queen", "king"};
+/* The weights that are not count pairs: material, <piece>_squares (PIECE_NAMES) and these. */
+#define MATERIAL_WEIGHT "material"
+#define PASSED_PAWNS_WEIGHT "passed_pawns"
 
-/* The EVAL's weights, from set_weights(): pst_* are material plus piece-square bonus per
- * piece code and square, White's view (Black's pieces negative), as tables._piece_scores
- * builds them; pair[] the (mg, eg) weights of the count features. */
+/* The EVAL's weights and constants, from set_weights(): pst_* are material plus piece-square
+ * bonus per piece code and square, White's view (Black's pieces negative), as
+ * tables._piece_scores builds them; pair[] the (mg, eg) weights of the count features; the
+ * rest tables.py's constants of the same names (phase_weights is PHASE_WEIGHTS). */
 typedef struct {
     int pst_mg[PIECE_CODES][64], pst_eg[PIECE_CODES][64];
     int pair[PAIR_WEIGHT_COUNT][2];
     int passed[8][2];
+    int phase_weights[7];
+    int king_attack_units[7];
+    int king_attack_unit_cap, king_attack_min_attackers;
+    int passer_free_factors[8], passer_distance_factors[8];
 } Weights;
 
 static Weights WEIGHTS;
@@ -503,7 +512,7 @@ static unsigned weights_version = 0; /* one step per set_weights: the table's ev
 /* ------------------------------------------------------------------ network */
 
 /* An optional learned correction to the EVAL (games/chess_game/network.py holds its Python
- * twin and the file format; bench/chess_net_train.py trains it): 768 inputs a perspective
+ * twin and the file format; tools/chess_net_train.py trains it): 768 inputs a perspective
  * (a piece's type, its colour relative to the perspective, its square, mirrored top to
  * bottom for Black), NET_HIDDEN units whose weights both perspectives share, clipped ReLU,
  * the side to move's half first, one output. The first layer is a sum of one weight row per
@@ -632,7 +641,7 @@ static void make_move(const Position *p, Position *n, Move m)
     n->halfmove++;
     n->repetition_window++;
     if (p->board[to]) {
-        n->phase -= PHASE_INC[type_of(p->board[to])];
+        n->phase -= WEIGHTS.phase_weights[type_of(p->board[to])];
         remove_piece(n, to);
         n->halfmove = 0;
     }
@@ -640,7 +649,7 @@ static void make_move(const Position *p, Position *n, Move m)
     put_piece(n, promotion ? code_of(promotion, us) : code, to);
     if (type == PAWN) {
         n->halfmove = 0;
-        if (promotion) n->phase += PHASE_INC[promotion];
+        if (promotion) n->phase += WEIGHTS.phase_weights[promotion];
         if (to == p->en_passant) {
             remove_piece(n, to + (us == WHITE ? -8 : 8));
         } else if (to - from == 16 || from - to == 16) {
@@ -779,7 +788,7 @@ static int parse_fen(const char *fen, Position *p, const char **error)
             if (!found || !*found || file > 7) return *error = "unknown piece letter or a rank too long", -1;
             const int type = (int)(found - letters) + 1, color = (*c >= 'A' && *c <= 'Z') ? WHITE : BLACK;
             put_piece(p, code_of(type, color), rank * 8 + file);
-            p->phase += PHASE_INC[type];
+            p->phase += WEIGHTS.phase_weights[type];
             ++file;
         }
     }
@@ -1069,7 +1078,7 @@ static void side_activity(const Position *p, int color, u64 mobility_area, u64 e
             if (attacks & enemy_king_zone) {
                 zone += popcount(attacks & enemy_king_zone);
                 ++attackers;
-                units += KING_ATTACK_UNITS[type];
+                units += WEIGHTS.king_attack_units[type];
             }
             if (type == ROOK && !(FILE_MASKS[s & 7] & own_pawns)) {
                 if (FILE_MASKS[s & 7] & all_pawns) ++semi_open_files;
@@ -1079,8 +1088,8 @@ static void side_activity(const Position *p, int color, u64 mobility_area, u64 e
         counts[type - KNIGHT] = mobility;
     }
     counts[A_ZONE_ATTACKS] = zone;
-    if (units > KING_ATTACK_UNIT_CAP) units = KING_ATTACK_UNIT_CAP;
-    counts[A_KING_ATTACK] = attackers >= KING_ATTACK_MIN_ATTACKERS ? units * units / 4 : 0;
+    if (units > WEIGHTS.king_attack_unit_cap) units = WEIGHTS.king_attack_unit_cap;
+    counts[A_KING_ATTACK] = attackers >= WEIGHTS.king_attack_min_attackers ? units * units / 4 : 0;
     counts[A_ROOK_OPEN_FILE] = open_files;
     counts[A_ROOK_SEMI_OPEN_FILE] = semi_open_files;
     covers[0] = minor_attacks;
@@ -1134,8 +1143,8 @@ static void side_passer_counts(u64 passers, int color, u64 occupied, int own_kin
         const int s = pop_lsb(&passers);
         const int rank = color == WHITE ? s >> 3 : 7 - (s >> 3);
         const int front = s + step;
-        if (!(occupied & bit(front))) *free_passers += PASSER_FREE_FACTORS[rank];
-        *king_distance += PASSER_DISTANCE_FACTORS[rank] * (DISTANCE[enemy_king][front] - DISTANCE[own_king][front]);
+        if (!(occupied & bit(front))) *free_passers += WEIGHTS.passer_free_factors[rank];
+        *king_distance += WEIGHTS.passer_distance_factors[rank] * (DISTANCE[enemy_king][front] - DISTANCE[own_king][front]);
     }
 }
 
@@ -2041,10 +2050,93 @@ static int read_weight(PyObject *weights, const char *name, const int *shape, in
     return result;
 }
 
-static PyObject *module_set_weights(PyObject *Py_UNUSED(module), PyObject *weights)
+/* Whether ``name`` is one of the weights the C EVAL reads. */
+static int is_weight_name(const char *name)
 {
-    if (!PyMapping_Check(weights)) {
-        PyErr_SetString(PyExc_TypeError, "set_weights needs a mapping (tables.CURRENT_WEIGHTS)");
+    if (!strcmp(name, MATERIAL_WEIGHT) || !strcmp(name, PASSED_PAWNS_WEIGHT)) return 1;
+    for (int i = 0; i < PAIR_WEIGHT_COUNT; ++i)
+        if (!strcmp(name, PAIR_WEIGHT_NAMES[i])) return 1;
+    const char *suffix = strstr(name, "_squares");
+    if (suffix && !strcmp(suffix, "_squares"))
+        for (int type = PAWN; type <= KING; ++type)
+            if ((size_t)(suffix - name) == strlen(PIECE_NAMES[type]) && !strncmp(name, PIECE_NAMES[type], (size_t)(suffix - name)))
+                return 1;
+    return 0;
+}
+
+/* A key of ``mapping`` that ``known`` does not accept: KeyError naming it (``what``: whose
+ * key), -1; 0 when every key is known. */
+static int refuse_unknown_keys(PyObject *mapping, const char *what, int (*known)(const char *))
+{
+    PyObject *keys = PyMapping_Keys(mapping);
+    if (!keys) return -1;
+    const Py_ssize_t count = PyList_GET_SIZE(keys);
+    for (Py_ssize_t i = 0; i < count; ++i) {
+        PyObject *key = PyList_GET_ITEM(keys, i);
+        const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+        if (!name || !known(name)) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_KeyError, "%s %R is unknown to the compiled EVAL (games/chess_game/_search.c)", what, key);
+            Py_DECREF(keys);
+            return -1;
+        }
+    }
+    Py_DECREF(keys);
+    return 0;
+}
+
+/* tables.py's constants that the count terms compute with, each read by its Python name. */
+typedef struct {
+    const char *name;
+    int count; /* ints in the list; 0: a single int */
+    size_t offset; /* into Weights */
+} ConstantField;
+static const ConstantField CONSTANT_FIELDS[] = {
+    {"PHASE_WEIGHTS", 7, offsetof(Weights, phase_weights)},
+    {"KING_ATTACK_UNITS", 7, offsetof(Weights, king_attack_units)},
+    {"KING_ATTACK_UNIT_CAP", 0, offsetof(Weights, king_attack_unit_cap)},
+    {"KING_ATTACK_MIN_ATTACKERS", 0, offsetof(Weights, king_attack_min_attackers)},
+    {"PASSER_FREE_FACTORS", 8, offsetof(Weights, passer_free_factors)},
+    {"PASSER_DISTANCE_FACTORS", 8, offsetof(Weights, passer_distance_factors)},
+};
+#define CONSTANT_FIELD_COUNT ((int)(sizeof(CONSTANT_FIELDS) / sizeof(CONSTANT_FIELDS[0])))
+#define MAX_PHASE_CONSTANT "MAX_PHASE"
+
+static int is_constant_name(const char *name)
+{
+    if (!strcmp(name, MAX_PHASE_CONSTANT)) return 1;
+    for (int i = 0; i < CONSTANT_FIELD_COUNT; ++i)
+        if (!strcmp(name, CONSTANT_FIELDS[i].name)) return 1;
+    return 0;
+}
+
+/* Every constant of CONSTANT_FIELDS from ``constants`` into ``fresh``, and MAX_PHASE checked
+ * against the divisor compiled in: 0, or -1 with the error set. */
+static int read_constants(PyObject *constants, Weights *fresh)
+{
+    if (refuse_unknown_keys(constants, "chess EVAL constant", is_constant_name) < 0) return -1;
+    for (int i = 0; i < CONSTANT_FIELD_COUNT; ++i) {
+        const ConstantField *field = &CONSTANT_FIELDS[i];
+        const int shape[1] = {field->count};
+        int *out = (int *)((char *)fresh + field->offset);
+        if (read_weight(constants, field->name, shape, field->count ? 1 : 0, out) < 0) return -1;
+    }
+    int max_phase;
+    if (read_weight(constants, MAX_PHASE_CONSTANT, NULL, 0, &max_phase) < 0) return -1;
+    if (max_phase != MAX_PHASE) {
+        PyErr_Format(PyExc_ValueError, "chess EVAL constant MAX_PHASE is %d; games/chess_game/_search.c tapers by %d",
+                     max_phase, MAX_PHASE);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *module_set_weights(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *weights, *constants;
+    if (!PyArg_ParseTuple(args, "OO:set_weights", &weights, &constants)) return NULL;
+    if (!PyMapping_Check(weights) || !PyMapping_Check(constants)) {
+        PyErr_SetString(PyExc_TypeError, "set_weights needs two mappings (tables.CURRENT_WEIGHTS, native.eval_constants())");
         return NULL;
     }
     if (searches_running) {
@@ -2053,9 +2145,11 @@ static PyObject *module_set_weights(PyObject *Py_UNUSED(module), PyObject *weigh
     }
     static Weights fresh; /* filled completely before it replaces WEIGHTS: a bad name changes nothing */
     memset(&fresh, 0, sizeof(fresh));
+    if (refuse_unknown_keys(weights, "chess weight", is_weight_name) < 0 || read_constants(constants, &fresh) < 0)
+        return NULL;
     int material[5][2];
     const int material_shape[2] = {5, 2}, square_shape[3] = {8, 8, 2}, pair_shape[1] = {2}, passed_shape[2] = {8, 2};
-    if (read_weight(weights, "material", material_shape, 2, &material[0][0]) < 0) return NULL;
+    if (read_weight(weights, MATERIAL_WEIGHT, material_shape, 2, &material[0][0]) < 0) return NULL;
     for (int type = PAWN; type <= KING; ++type) {
         int printed[64][2];
         char name[32];
@@ -2073,7 +2167,7 @@ static PyObject *module_set_weights(PyObject *Py_UNUSED(module), PyObject *weigh
     }
     for (int i = 0; i < PAIR_WEIGHT_COUNT; ++i)
         if (read_weight(weights, PAIR_WEIGHT_NAMES[i], pair_shape, 1, fresh.pair[i]) < 0) return NULL;
-    if (read_weight(weights, "passed_pawns", passed_shape, 2, &fresh.passed[0][0]) < 0) return NULL;
+    if (read_weight(weights, PASSED_PAWNS_WEIGHT, passed_shape, 2, &fresh.passed[0][0]) < 0) return NULL;
     memcpy(&WEIGHTS, &fresh, sizeof(Weights));
     weights_ready = 1;
     ++weights_version;
@@ -2440,9 +2534,11 @@ static PyMethodDef module_methods[] = {
     {"network_evaluate", (PyCFunction)module_network_evaluate, METH_VARARGS,
      "network_evaluate(fen, moves=()) -> int\n\nThe network's correction in centipawns, side to move's view, after\n"
      "the UCI moves are made from fen (0 without a network)."},
-    {"set_weights", (PyCFunction)module_set_weights, METH_O,
-     "set_weights(weights) -> None\n\nEvaluate with ``weights`` (tables.CURRENT_WEIGHTS: every name,\n"
-     "nested int lists) from now on. evaluate() and search() raise RuntimeError until called."},
+    {"set_weights", (PyCFunction)module_set_weights, METH_VARARGS,
+     "set_weights(weights, constants) -> None\n\nEvaluate with ``weights`` (tables.CURRENT_WEIGHTS: every name,\n"
+     "nested int lists) and ``constants`` (tables.py's the terms compute with, by name:\n"
+     "games.chess_game.native.eval_constants()) from now on. A missing or unknown name is a\n"
+     "KeyError and changes nothing. evaluate() and search() raise RuntimeError until called."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -15,9 +15,11 @@ install time it is missing, ``NATIVE_SEARCH`` says why, and the engine does not 
 
 ``NATIVE`` says whether it loaded.
 
-Weights: the C EVAL reads its own copy of the weight tables. ``ChessState.set_weights``
-starts a new ``evaluation.weights_generation``; every search first hands the current tables
-to C when the generation moved (``_sync_weights``).
+Weights: C keeps no number of the EVAL of its own. Every search first hands C the current
+weight tables and the constants the terms compute with (``eval_constants``), when
+``ChessState.set_weights`` has started a new ``evaluation.weights_generation`` since
+(``_sync_weights``); C reads each by name and refuses a missing name or one it does not
+know, so a term added or renamed on one side only fails loudly at the first search.
 """
 
 from __future__ import annotations
@@ -45,6 +47,24 @@ MATE_BOUND: Final[int] = getattr(_search, "MATE_BOUND", MATE - 1000)
 MAX_DEPTH: Final = 100
 """The deepest iteration asked of C (its own cap is higher)."""
 
+EVAL_CONSTANT_NAMES: Final = (
+    "MAX_PHASE",
+    "PHASE_WEIGHTS",
+    "KING_ATTACK_UNITS",
+    "KING_ATTACK_UNIT_CAP",
+    "KING_ATTACK_MIN_ATTACKERS",
+    "PASSER_FREE_FACTORS",
+    "PASSER_DISTANCE_FACTORS",
+)
+"""The constants of ``tables`` the C EVAL computes with (C refuses the list if it differs
+from the one it reads)."""
+
+
+def eval_constants() -> dict[str, Any]:
+    """``EVAL_CONSTANT_NAMES`` with their values in ``tables``: C's second ``set_weights`` argument."""
+    return {name: getattr(tables, name) for name in EVAL_CONSTANT_NAMES}
+
+
 _synced_generation = -1
 """The ``evaluation.weights_generation`` whose tables C holds (-1: none yet)."""
 
@@ -58,7 +78,7 @@ def _sync_weights() -> None:
     got them."""
     global _synced_generation, _synced_network
     if _search is not None and _synced_generation != evaluation.weights_generation:
-        _search.set_weights(tables.CURRENT_WEIGHTS)
+        _search.set_weights(tables.CURRENT_WEIGHTS, eval_constants())
         _synced_generation = evaluation.weights_generation
     if _search is not None and network.generation == 0:
         network.select("")  # nothing chose yet: the shipped network, as every search gets

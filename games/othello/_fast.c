@@ -27,14 +27,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef uint64_t u64;
+#include "_bitboard.h"
 
 #define SQUARES 64
 #define MAX_PATTERNS 32
 #define MAX_INSTANCES 128
 #define MAX_PATTERN_SQUARES 10
 #define MAX_PHASES 64
-#define SCALAR_COUNT 4 /* bias, mobility, potential mobility, parity (SCALAR_NAMES order) */
+
+/* The pattern model's per-phase scalars (evaluation.SCALAR_NAMES), read by name by load(). */
+enum { SCALAR_BIAS, SCALAR_MOBILITY, SCALAR_POTENTIAL_MOBILITY, SCALAR_PARITY, SCALAR_COUNT };
+static const char *const SCALAR_NAMES[SCALAR_COUNT] = {"bias", "mobility", "potential_mobility", "parity"};
 
 typedef struct {
     int pattern;                          /* its pattern's number */
@@ -55,39 +58,12 @@ static int32_t *tables = NULL;              /* phase_count * phase_size, full (b
 
 /* ------------------------------------------------------------------ rules */
 
-/* The side owning p's legal moves (the same set as bitboard.legal_moves_mask). */
-static inline u64 legal_moves(u64 p, u64 o)
-{
-    const u64 inner = o & 0x7E7E7E7E7E7E7E7EULL;
-    u64 moves = 0, t;
-#define FILL(shift, mask, op)                                                               \
-    t = (mask) & (p op (shift));                                                            \
-    t |= (mask) & (t op (shift));                                                           \
-    t |= (mask) & (t op (shift));                                                           \
-    t |= (mask) & (t op (shift));                                                           \
-    t |= (mask) & (t op (shift));                                                           \
-    t |= (mask) & (t op (shift));                                                           \
-    moves |= t op (shift);
-    FILL(1, inner, <<)
-    FILL(1, inner, >>)
-    FILL(8, o, <<)
-    FILL(8, o, >>)
-    FILL(7, inner, <<)
-    FILL(7, inner, >>)
-    FILL(9, inner, <<)
-    FILL(9, inner, >>)
-#undef FILL
-    return moves & ~(p | o);
-}
-
 /* Every square touching b in the 8 directions, and b (evaluation.neighbours). */
 static inline u64 neighbours(u64 b)
 {
     const u64 row = b | ((b << 1) & 0xFEFEFEFEFEFEFEFEULL) | ((b >> 1) & 0x7F7F7F7F7F7F7F7FULL);
     return row | (row << 8) | (row >> 8);
 }
-
-static inline int popcount(u64 b) { return __builtin_popcountll(b); }
 
 /* ------------------------------------------------------------------ move generation */
 
@@ -196,10 +172,11 @@ static double pattern_value(u64 p, u64 o, u64 p_moves)
     }
     const u64 empty = ~occupied;
     const double *weights = scalars[phase];
-    double value = (double)score + weights[0];
-    value += weights[1] * (double)(popcount(p_moves) - popcount(legal_moves(o, p)));
-    value += weights[2] * (double)(popcount(neighbours(o) & empty) - popcount(neighbours(p) & empty));
-    value += weights[3] * (empties & 1 ? 1.0 : -1.0);
+    double value = (double)score + weights[SCALAR_BIAS];
+    value += weights[SCALAR_MOBILITY] * (double)(popcount(p_moves) - popcount(legal_moves(o, p)));
+    value += weights[SCALAR_POTENTIAL_MOBILITY]
+             * (double)(popcount(neighbours(o) & empty) - popcount(neighbours(p) & empty));
+    value += weights[SCALAR_PARITY] * (empties & 1 ? 1.0 : -1.0);
     return value;
 }
 
@@ -222,113 +199,233 @@ static PyObject *Eval_evaluate(PyObject *module, PyObject *const *args, Py_ssize
     return PyFloat_FromDouble(pattern_value(p, o, p_moves));
 }
 
+/* ------------------------------------------------------------------ numbers by name */
+
+/* The EVAL's numbers come from evaluation.py by name: a name this file does not know is
+ * refused as firmly as a missing one, so a term or constant added, renamed or dropped on one
+ * side fails at the hand-over with a message naming it, instead of evaluating without it. */
+
+/* The index of ``key`` in ``names`` (``count`` of them), or -1 (also for a key that is not a str). */
+static int name_index(PyObject *key, const char *const *names, int count)
+{
+    const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+    if (name == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    for (int i = 0; i < count; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* 0 when ``mapping`` (a dict) has exactly the keys ``names``; else -1 with a KeyError naming
+ * the first unknown or missing one (``what``: whose names they are). */
+static int check_names(PyObject *mapping, const char *const *names, int count, const char *what)
+{
+    if (!PyDict_Check(mapping)) {
+        PyErr_Format(PyExc_TypeError, "%s: a dict by name expected", what);
+        return -1;
+    }
+    PyObject *key, *value;
+    Py_ssize_t position = 0;
+    while (PyDict_Next(mapping, &position, &key, &value))
+        if (name_index(key, names, count) < 0) {
+            PyErr_Format(PyExc_KeyError, "%s: %R is unknown to games/othello/_fast.c", what, key);
+            return -1;
+        }
+    for (int i = 0; i < count; i++)
+        if (PyDict_GetItemString(mapping, names[i]) == NULL) {
+            PyErr_Format(PyExc_KeyError, "%s: %s is missing", what, names[i]);
+            return -1;
+        }
+    return 0;
+}
+
+/* ``mapping[name]``: one int (``count`` 0) or a sequence of ``count`` ints, into ``out``. */
+static int read_ints(PyObject *mapping, const char *name, int count, u64 *out)
+{
+    PyObject *value = PyDict_GetItemString(mapping, name);
+    if (count == 0) {
+        out[0] = PyLong_AsUnsignedLongLong(value);
+        return out[0] == (u64)-1 && PyErr_Occurred() ? -1 : 0;
+    }
+    PyObject *fast = PySequence_Fast(value, name);
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != count) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: %d numbers expected", name, count);
+        return -1;
+    }
+    for (int i = 0; i < count; i++)
+        out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+    Py_DECREF(fast);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 /* ------------------------------------------------------------------ classic EVAL */
 
-#define CLASSIC_FEATURES 8 /* evaluation.FEATURE_NAMES order */
-static double classic_weights[CLASSIC_FEATURES];
-static int parity_empties = 0, disc_phase_empties = 1, classic_loaded = 0;
+/* The classic model's features (evaluation.FEATURE_NAMES), as classic_value computes them. */
+enum {
+    CLASSIC_MOBILITY,
+    CLASSIC_POTENTIAL_MOBILITY,
+    CLASSIC_CORNERS,
+    CLASSIC_X_SQUARES,
+    CLASSIC_C_SQUARES,
+    CLASSIC_EDGE_STABILITY,
+    CLASSIC_PARITY,
+    CLASSIC_DISCS,
+    CLASSIC_FEATURES
+};
+static const char *const CLASSIC_NAMES[CLASSIC_FEATURES] = {
+    "mobility", "potential_mobility", "corners", "x_squares", "c_squares", "edge_stability", "parity", "discs",
+};
 
-#define CORNER_SQUARES 0x8100000000000081ULL
+/* The constants classic_value computes with (evaluation.native_classic_constants()). */
+enum {
+    K_PARITY_EMPTIES,
+    K_DISC_PHASE_EMPTIES,
+    K_CORNERS,
+    K_X_SQUARES,
+    K_C_SQUARES,
+    K_EDGES,
+    K_EDGE_RAY_CORNERS,
+    K_EDGE_RAYS,
+    K_EDGE_RAYS_UPWARD,
+    CLASSIC_CONSTANT_COUNT
+};
+static const char *const CLASSIC_CONSTANT_NAMES[CLASSIC_CONSTANT_COUNT] = {
+    "PARITY_EMPTIES", "DISC_PHASE_EMPTIES", "CORNERS", "X_SQUARES", "C_SQUARES", "EDGES",
+    "EDGE_RAY_CORNERS", "EDGE_RAYS", "EDGE_RAYS_UPWARD",
+};
+static const int CLASSIC_CONSTANT_SIZES[CLASSIC_CONSTANT_COUNT] = {0, 0, 4, 4, 4, 4, 8, 8, 8};
 
-/* Per corner (a1, h1, a8, h8): its X-square and its two C-squares (evaluation._CORNER_NEIGHBOURS). */
-static const u64 CORNER_BIT[4] = {1ULL << 0, 1ULL << 7, 1ULL << 56, 1ULL << 63};
-static const u64 X_SQUARE[4] = {1ULL << 9, 1ULL << 14, 1ULL << 49, 1ULL << 54};
-static const u64 C_SQUARES[4] = {(1ULL << 1) | (1ULL << 8), (1ULL << 6) | (1ULL << 15),
-                                 (1ULL << 48) | (1ULL << 57), (1ULL << 55) | (1ULL << 62)};
-
-/* Rank 1, rank 8, file a, file h (evaluation.EDGES). */
-static const u64 EDGE_MASKS[4] = {0xFFULL, 0xFF00000000000000ULL, 0x0101010101010101ULL, 0x8080808080808080ULL};
-
-/* (corner, the other 7 squares of an edge from it, runs upward?) (evaluation.EDGE_RAYS). */
-static const u64 RAY_CORNER[8] = {1ULL << 0, 1ULL << 0, 1ULL << 7, 1ULL << 7,
-                                  1ULL << 56, 1ULL << 56, 1ULL << 63, 1ULL << 63};
-static const u64 RAY_MASK[8] = {0xFEULL, 0x0101010101010100ULL, 0x7FULL, 0x8080808080808000ULL,
-                                0xFE00000000000000ULL, 0x0001010101010101ULL, 0x7F00000000000000ULL,
-                                0x0080808080808080ULL};
-static const int RAY_UPWARD[8] = {1, 1, 0, 1, 1, 0, 0, 0};
+/* The model set_classic made the one in use; weights[i] is CLASSIC_NAMES[i]'s. */
+typedef struct {
+    double weights[CLASSIC_FEATURES];
+    int parity_empties, disc_phase_empties;
+    u64 corner_squares;  /* every corner */
+    u64 corner_bit[4];   /* per corner: the corner, its X-square, its two C-squares */
+    u64 x_square[4];
+    u64 c_squares[4];
+    u64 edges[4];        /* evaluation.EDGES */
+    u64 ray_corner[8];   /* evaluation.EDGE_RAYS: corner, the other 7 squares of the edge, upward? */
+    u64 ray_mask[8];
+    int ray_upward[8];
+} ClassicModel;
+static ClassicModel classic;
+static int classic_loaded = 0;
 
 /* evaluation.edge_stable_discs: own discs on a full edge, and unbroken runs from an own corner. */
 static u64 edge_stable_discs(u64 own, u64 occupied)
 {
     u64 stable = 0;
     for (int edge = 0; edge < 4; edge++)
-        if ((occupied & EDGE_MASKS[edge]) == EDGE_MASKS[edge])
-            stable |= own & EDGE_MASKS[edge];
-    if (!(own & CORNER_SQUARES))
+        if ((occupied & classic.edges[edge]) == classic.edges[edge])
+            stable |= own & classic.edges[edge];
+    if (!(own & classic.corner_squares))
         return stable;
     for (int ray = 0; ray < 8; ray++) {
-        if (!(own & RAY_CORNER[ray]))
+        if (!(own & classic.ray_corner[ray]))
             continue;
-        const u64 blockers = RAY_MASK[ray] & ~own;
+        const u64 blockers = classic.ray_mask[ray] & ~own;
         if (!blockers) {
-            stable |= RAY_CORNER[ray] | RAY_MASK[ray];
-        } else if (RAY_UPWARD[ray]) {
-            stable |= RAY_CORNER[ray] | (RAY_MASK[ray] & ((blockers & (0 - blockers)) - 1));
+            stable |= classic.ray_corner[ray] | classic.ray_mask[ray];
+        } else if (classic.ray_upward[ray]) {
+            stable |= classic.ray_corner[ray] | (classic.ray_mask[ray] & ((blockers & (0 - blockers)) - 1));
         } else {
             const int length = 64 - __builtin_clzll(blockers); /* Python's bit_length */
             const u64 above = length >= 64 ? 0 : ~((1ULL << length) - 1);
-            stable |= RAY_CORNER[ray] | (RAY_MASK[ray] & above);
+            stable |= classic.ray_corner[ray] | (classic.ray_mask[ray] & above);
         }
     }
     return stable;
 }
 
+/* set_classic(weights, constants): the classic model from now on. ``weights``: a dict by
+ * evaluation.FEATURE_NAMES, in CLASSIC_NAMES' order (the sum of classic_value adds the terms
+ * in that order, as evaluation.classic_evaluate's sum() does, so another order would round
+ * differently: it is refused); ``constants``: a dict by CLASSIC_CONSTANT_NAMES. On error the
+ * model in use stays. */
 static PyObject *Fast_set_classic(PyObject *module, PyObject *args)
 {
     (void)module;
-    PyObject *weights;
-    int parity, disc_phase;
-    if (!PyArg_ParseTuple(args, "Oii:set_classic", &weights, &parity, &disc_phase))
+    PyObject *weights, *constants;
+    if (!PyArg_ParseTuple(args, "O!O!:set_classic", &PyDict_Type, &weights, &PyDict_Type, &constants))
         return NULL;
-    PyObject *fast = PySequence_Fast(weights, "weights");
-    if (fast == NULL)
+    if (check_names(weights, CLASSIC_NAMES, CLASSIC_FEATURES, "classic weights") < 0
+        || check_names(constants, CLASSIC_CONSTANT_NAMES, CLASSIC_CONSTANT_COUNT, "classic constants") < 0)
         return NULL;
-    if (PySequence_Fast_GET_SIZE(fast) != CLASSIC_FEATURES || disc_phase < 1) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "set_classic takes %d weights and a disc phase of 1 or more", CLASSIC_FEATURES);
+    ClassicModel fresh;
+    PyObject *key, *value;
+    Py_ssize_t position = 0;
+    for (int i = 0; PyDict_Next(weights, &position, &key, &value); i++) {
+        if (name_index(key, CLASSIC_NAMES, CLASSIC_FEATURES) != i) {
+            PyErr_Format(PyExc_ValueError, "classic weights: %R comes where games/othello/_fast.c sums %s", key,
+                         CLASSIC_NAMES[i]);
+            return NULL;
+        }
+        fresh.weights[i] = PyFloat_AsDouble(value);
+        if (fresh.weights[i] == -1.0 && PyErr_Occurred())
+            return NULL;
+    }
+    u64 numbers[CLASSIC_CONSTANT_COUNT][8];
+    for (int k = 0; k < CLASSIC_CONSTANT_COUNT; k++)
+        if (read_ints(constants, CLASSIC_CONSTANT_NAMES[k], CLASSIC_CONSTANT_SIZES[k], numbers[k]) < 0)
+            return NULL;
+    fresh.parity_empties = (int)numbers[K_PARITY_EMPTIES][0];
+    fresh.disc_phase_empties = (int)numbers[K_DISC_PHASE_EMPTIES][0];
+    if (fresh.disc_phase_empties < 1 || fresh.disc_phase_empties > SQUARES) {
+        PyErr_SetString(PyExc_ValueError, "set_classic: DISC_PHASE_EMPTIES is 1..64");
         return NULL;
     }
-    double values[CLASSIC_FEATURES];
-    for (int i = 0; i < CLASSIC_FEATURES; i++)
-        values[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-    Py_DECREF(fast);
-    if (PyErr_Occurred())
-        return NULL;
-    memcpy(classic_weights, values, sizeof(values));
-    parity_empties = parity;
-    disc_phase_empties = disc_phase;
+    fresh.corner_squares = 0;
+    for (int corner = 0; corner < 4; corner++) {
+        fresh.corner_bit[corner] = numbers[K_CORNERS][corner];
+        fresh.x_square[corner] = numbers[K_X_SQUARES][corner];
+        fresh.c_squares[corner] = numbers[K_C_SQUARES][corner];
+        fresh.edges[corner] = numbers[K_EDGES][corner];
+        fresh.corner_squares |= fresh.corner_bit[corner];
+    }
+    for (int ray = 0; ray < 8; ray++) {
+        fresh.ray_corner[ray] = numbers[K_EDGE_RAY_CORNERS][ray];
+        fresh.ray_mask[ray] = numbers[K_EDGE_RAYS][ray];
+        fresh.ray_upward[ray] = numbers[K_EDGE_RAYS_UPWARD][ray] != 0;
+    }
+    classic = fresh;
     classic_loaded = 1;
     Py_RETURN_NONE;
 }
 
-/* evaluation.classic_evaluate with the weights of set_classic, summed feature by feature
- * from 0 as Python's sum() does. */
+/* evaluation.classic_evaluate with the model of set_classic, summed feature by feature from 0
+ * in FEATURE_NAMES order, as Python's sum() does. */
 static double classic_value(u64 p, u64 o, u64 p_moves)
 {
     const u64 occupied = p | o, empty = ~occupied;
     const int empties = SQUARES - popcount(occupied);
     u64 x_mask = 0, c_mask = 0;
     for (int corner = 0; corner < 4; corner++)
-        if (empty & CORNER_BIT[corner]) {
-            x_mask |= X_SQUARE[corner];
-            c_mask |= C_SQUARES[corner];
+        if (empty & classic.corner_bit[corner]) {
+            x_mask |= classic.x_square[corner];
+            c_mask |= classic.c_squares[corner];
         }
-    const int parity = empties <= parity_empties ? (empties & 1 ? 1 : -1) : 0;
-    const int late = disc_phase_empties - empties > 0 ? disc_phase_empties - empties : 0;
-    const double lateness = (double)late / (double)disc_phase_empties;
-    const double values[CLASSIC_FEATURES] = {
-        (double)(popcount(p_moves) - popcount(legal_moves(o, p))),
-        (double)(popcount(neighbours(o) & empty) - popcount(neighbours(p) & empty)),
-        (double)(popcount(p & CORNER_SQUARES) - popcount(o & CORNER_SQUARES)),
-        (double)(popcount(p & x_mask) - popcount(o & x_mask)),
-        (double)(popcount(p & c_mask) - popcount(o & c_mask)),
-        (double)(popcount(edge_stable_discs(p, occupied)) - popcount(edge_stable_discs(o, occupied))),
-        (double)parity,
-        (double)(popcount(p) - popcount(o)) * lateness,
-    };
+    const int parity = empties <= classic.parity_empties ? (empties & 1 ? 1 : -1) : 0;
+    const int late = classic.disc_phase_empties - empties > 0 ? classic.disc_phase_empties - empties : 0;
+    const double lateness = (double)late / (double)classic.disc_phase_empties;
+    double values[CLASSIC_FEATURES];
+    values[CLASSIC_MOBILITY] = (double)(popcount(p_moves) - popcount(legal_moves(o, p)));
+    values[CLASSIC_POTENTIAL_MOBILITY] = (double)(popcount(neighbours(o) & empty) - popcount(neighbours(p) & empty));
+    values[CLASSIC_CORNERS] = (double)(popcount(p & classic.corner_squares) - popcount(o & classic.corner_squares));
+    values[CLASSIC_X_SQUARES] = (double)(popcount(p & x_mask) - popcount(o & x_mask));
+    values[CLASSIC_C_SQUARES] = (double)(popcount(p & c_mask) - popcount(o & c_mask));
+    values[CLASSIC_EDGE_STABILITY] =
+        (double)(popcount(edge_stable_discs(p, occupied)) - popcount(edge_stable_discs(o, occupied)));
+    values[CLASSIC_PARITY] = (double)parity;
+    values[CLASSIC_DISCS] = (double)(popcount(p) - popcount(o)) * lateness;
     double value = 0.0;
     for (int i = 0; i < CLASSIC_FEATURES; i++)
-        value += classic_weights[i] * values[i];
+        value += classic.weights[i] * values[i];
     return value;
 }
 
@@ -342,7 +439,7 @@ static PyObject *Fast_classic(PyObject *module, PyObject *const *args, Py_ssize_
         return NULL;
     }
     if (!classic_loaded) {
-        PyErr_SetString(PyExc_RuntimeError, "no classic weights loaded (call set_classic first)");
+        PyErr_SetString(PyExc_RuntimeError, "no classic model loaded (call set_classic first)");
         return NULL;
     }
     if (!bitboard_argument(args[0], &p) || !bitboard_argument(args[1], &o) || !bitboard_argument(args[2], &p_moves))
@@ -378,7 +475,8 @@ static Py_ssize_t int_list(PyObject *sequence, long *out, Py_ssize_t capacity, c
 /*
  * load(phase_of_empties, scalars, instances, permutations, tables)
  *   phase_of_empties: 65 ints, the phase of each empty count 0..64;
- *   scalars: per phase, SCALAR_COUNT floats;
+ *   scalars: a dict by SCALAR_NAMES (an unknown or missing name is refused), per name one
+ *       float a phase;
  *   instances: per instance, (pattern number, squares in digit order);
  *   permutations: per pattern, () or the digit permutation mapping it onto itself (a
  *       configuration and its mirror reading share one value: patterns.symmetric_index_table);
@@ -398,34 +496,29 @@ static PyObject *Eval_load(PyObject *module, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "phase_of_empties has 65 entries");
         return NULL;
     }
-    PyObject *scalar_rows = PySequence_Fast(scalars_arg, "scalars");
-    if (scalar_rows == NULL)
-        return NULL;
-    const Py_ssize_t new_phase_count = PySequence_Fast_GET_SIZE(scalar_rows);
+    const Py_ssize_t new_phase_count = PySequence_Size(tables_arg);
     if (new_phase_count < 1 || new_phase_count > MAX_PHASES) {
-        Py_DECREF(scalar_rows);
-        PyErr_Format(PyExc_ValueError, "between 1 and %d phases", MAX_PHASES);
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "between 1 and %d phases", MAX_PHASES);
         return NULL;
     }
+    if (check_names(scalars_arg, SCALAR_NAMES, SCALAR_COUNT, "scalars") < 0)
+        return NULL;
     double new_scalars[MAX_PHASES][SCALAR_COUNT];
-    for (Py_ssize_t phase = 0; phase < new_phase_count; phase++) {
-        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(scalar_rows, phase), "scalars row");
-        if (row == NULL || PySequence_Fast_GET_SIZE(row) != SCALAR_COUNT) {
-            Py_XDECREF(row);
-            Py_DECREF(scalar_rows);
+    for (int i = 0; i < SCALAR_COUNT; i++) {
+        PyObject *per_phase = PySequence_Fast(PyDict_GetItemString(scalars_arg, SCALAR_NAMES[i]), "scalars");
+        if (per_phase == NULL || PySequence_Fast_GET_SIZE(per_phase) != new_phase_count) {
+            Py_XDECREF(per_phase);
             if (!PyErr_Occurred())
-                PyErr_Format(PyExc_ValueError, "a scalars row has %d numbers", SCALAR_COUNT);
+                PyErr_Format(PyExc_ValueError, "scalar %s has one number a phase", SCALAR_NAMES[i]);
             return NULL;
         }
-        for (int i = 0; i < SCALAR_COUNT; i++)
-            new_scalars[phase][i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(row, i));
-        Py_DECREF(row);
-        if (PyErr_Occurred()) {
-            Py_DECREF(scalar_rows);
+        for (Py_ssize_t phase = 0; phase < new_phase_count; phase++)
+            new_scalars[phase][i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(per_phase, phase));
+        Py_DECREF(per_phase);
+        if (PyErr_Occurred())
             return NULL;
-        }
     }
-    Py_DECREF(scalar_rows);
     for (int empties = 0; empties <= SQUARES; empties++)
         if (phase_values[empties] < 0 || phase_values[empties] >= new_phase_count) {
             PyErr_SetString(PyExc_ValueError, "phase_of_empties names a phase with no scalars");
@@ -613,7 +706,7 @@ static PyMethodDef eval_methods[] = {
      "flips(own, opponent, square) -> the discs playing square turns over (0: not legal)."},
     {"squares", Fast_squares, METH_O, "squares(board) -> its squares in increasing order."},
     {"set_classic", Fast_set_classic, METH_VARARGS,
-     "set_classic(weights, parity_empties, disc_phase_empties): the classic EVAL's weights."},
+     "set_classic(weights, constants): the classic EVAL, its weights and constants by name."},
     {"classic", (PyCFunction)(void (*)(void))Fast_classic, METH_FASTCALL,
      "classic(own, opponent, own_moves) -> float: the classic EVAL for the side to move."},
     {"load", Eval_load, METH_VARARGS,

@@ -43,7 +43,7 @@
 #define CHECK_POPCNT 1
 #endif
 
-typedef uint64_t u64;
+#include "_bitboard.h"
 
 #define SCORE_MAX 64
 #define SHALLOW_EMPTIES 7     /* at most this many empties: direct squares, parity order */
@@ -56,18 +56,22 @@ typedef uint64_t u64;
 
 /* Far from the end (SORT_MIN_EMPTIES and more), moves are ordered by a 1-3 ply search on a
  * rough evaluation (mobility, potential mobility, corners: rough_eval), not by fastest-first
- * alone. Measured on FFO #40-#49 (nodes): #49 3.46G -> 1.44G, #46 290M -> 187M, #47
- * 110M -> 66M, #45 about the same, #41-#44 20-30% more; from 16 empties on it cost more
- * everywhere. Novello and Edax order by a pattern evaluation here, which we do not have in C.
- * These and the other ordering weights are tunable through _tune() for experiments. */
-static int SORT_MIN_EMPTIES = 18;   /* nodes with at least this many empties sort by a search */
-static int SORT_DEPTH_STEP = 2;     /* its depth: 1 + (empties - SORT_MIN_EMPTIES) / SORT_DEPTH_STEP */
-static int SORT_MAX_DEPTH = 3;
-static int W_MOBILITY = 16, W_POTENTIAL = 4, W_CORNER = 100;
-static int FF_MOBILITY = 1 << 15, FF_POTENTIAL = 1 << 5, FF_CORNER_STABILITY = 1 << 11, FF_PARITY = 1 << 3;
-static int ETC_MIN = 9, PV_STABILITY = 0, ROOT_MTD = 1, MTD_GALLOP = 0;
+ * alone. It pays from 18 empties on, and costs nodes below: on FFO #40-#49, #49 takes 3.46G
+ * nodes without it and 1.44G with it, #46 290M and 187M, #47 110M and 66M, #45 about the
+ * same, #41-#44 20-30% more; from 16 empties on it costs more everywhere. Novello and Edax
+ * order by a pattern evaluation here, which this file does not have. */
+#define SORT_MIN_EMPTIES 18 /* nodes with at least this many empties sort by a search */
+#define SORT_DEPTH_STEP 2   /* its depth: 1 + (empties - SORT_MIN_EMPTIES) / SORT_DEPTH_STEP */
+#define SORT_MAX_DEPTH 3
+#define W_MOBILITY 16 /* rough_eval's weights */
+#define W_POTENTIAL 4
+#define W_CORNER 100
+#define FF_MOBILITY (1 << 15) /* fastest-first ordering's weights (list_moves) */
+#define FF_POTENTIAL (1 << 5)
+#define FF_CORNER_STABILITY (1 << 11)
+#define FF_PARITY (1 << 3)
+#define ETC_MIN 9 /* enhanced transposition cutoffs from this many empties in the child */
 
-static inline int popcount(u64 b) { return __builtin_popcountll(b); }
 static inline int first_square(u64 b) { return __builtin_ctzll(b); }
 
 /* ------------------------------------------------------------------ tables */
@@ -180,31 +184,6 @@ static void init_tables(void)
 
 /* ------------------------------------------------------------------ rules */
 
-static inline u64 legal_moves(u64 p, u64 o)
-{
-    const u64 inner = o & 0x7E7E7E7E7E7E7E7EULL;
-    u64 moves, t;
-#define FILL(shift, mask, op)                                                               \
-    t = (mask) & (p op (shift));                                                            \
-    t |= (mask) & (t op (shift));                                                           \
-    t |= (mask) & (t op (shift));                                                           \
-    t |= (mask) & (t op (shift));                                                           \
-    t |= (mask) & (t op (shift));                                                           \
-    t |= (mask) & (t op (shift));                                                           \
-    moves |= t op (shift);
-    moves = 0;
-    FILL(1, inner, <<)
-    FILL(1, inner, >>)
-    FILL(8, o, <<)
-    FILL(8, o, >>)
-    FILL(7, inner, <<)
-    FILL(7, inner, >>)
-    FILL(9, inner, <<)
-    FILL(9, inner, >>)
-#undef FILL
-    return moves & ~(p | o);
-}
-
 static inline u64 flips(u64 p, u64 o, int square)
 {
     u64 flipped = 0;
@@ -237,7 +216,7 @@ static inline int final_score(u64 p, u64 o)
 static inline u64 potential_moves(u64 p, u64 o)
 {
     /* Empty squares next to an opponent disc. */
-    const u64 h = o & 0x7E7E7E7E7E7E7E7EULL;
+    const u64 h = o & NOT_EDGE_FILES;
     return ((h << 1) | (h >> 1) | (o << 8) | (o >> 8) | (h << 7) | (h >> 7) | (h << 9) | (h >> 9)) & ~(p | o);
 }
 
@@ -790,23 +769,25 @@ static int root_nws(Solver *s, u64 p, u64 o, int alpha, u64 moves, int empties, 
 /* The exact root value by a sequence of null-window tests (MTD(f), Plaat 1996, from a
  * first guess of 0): final margins are even, so each test "value >= g" is the window
  * (g - 1, g), and the table keeps every bound and best move between tests, which makes
- * the later tests cheap. Used when the whole window (-65, 65) is asked for. MTD_GALLOP
- * (off) doubles the step while tests keep failing the same way: FFO #40 (+38) then took
- * 35.2M nodes instead of 20.6M, since a test above the value costs as much as a proof. */
+ * the later tests cheap. Used when the whole window (-65, 65) is asked for. Each test
+ * steps by one margin (2) from the last bound: a test above the value costs as much as a
+ * proof, so doubling the step while tests fail the same way costs more (FFO #40, +38:
+ * 35.2M nodes instead of 20.6M). */
 static int root_mtd(Solver *s, u64 p, u64 o, u64 moves, int empties, int *best_square)
 {
-    int lower = -SCORE_MAX, upper = SCORE_MAX, test = 0, step = 2, last = 0, best_move = NO_MOVE;
+    int lower = -SCORE_MAX, upper = SCORE_MAX, test = 0, best_move = NO_MOVE;
     while (lower < upper) {
         if (test <= lower) test = lower + 2;
         if (test > upper) test = upper;
         const int value = root_nws(s, p, o, test - 1, moves, empties, &best_move);
         if (s->stopped) return 0;
-        const int direction = value >= test ? 1 : -1;
-        if (direction > 0) lower = value;
-        else upper = value;
-        step = direction == last && MTD_GALLOP ? step * 2 : 2;
-        last = direction;
-        test = direction > 0 ? lower + step : upper - step + 2;
+        if (value >= test) {
+            lower = value;
+            test = lower + 2;
+        } else {
+            upper = value;
+            test = upper;
+        }
     }
     if (best_move == NO_MOVE) { /* never failed high: every move loses by the most */
         root_nws(s, p, o, lower - 1, moves, empties, &best_move);
@@ -892,7 +873,7 @@ static PyObject *Solver_solve(Solver *self, PyObject *args, PyObject *kwargs)
         self->nodes = 1;
         score = final_score(p, o);
     } else {
-        if (ROOT_MTD && moves && alpha == -SCORE_MAX - 1 && beta == SCORE_MAX + 1 && empties > SHALLOW_EMPTIES)
+        if (moves && alpha == -SCORE_MAX - 1 && beta == SCORE_MAX + 1 && empties > SHALLOW_EMPTIES)
             score = root_mtd(self, p, o, moves, empties, &best_square);
         else
             score = pvs(self, p, o, alpha, beta, moves, empties, 0, &best_square);
@@ -983,31 +964,6 @@ static void Solver_dealloc(Solver *self)
 
 static PyObject *Solver_get_table_bits(Solver *self, void *Py_UNUSED(closure)) { return PyLong_FromLong(self->table_bits); }
 
-static PyObject *tune(PyObject *Py_UNUSED(module), PyObject *args)
-{
-    const char *name;
-    int value;
-    if (!PyArg_ParseTuple(args, "si:_tune", &name, &value)) return NULL;
-    static const char *names[] = {"sort_min", "sort_step", "sort_max", "w_mobility", "w_potential", "w_corner",
-                                  "ff_mobility", "ff_potential", "ff_corner_stability", "ff_parity", "etc_min",
-                                  "pv_stability", "root_mtd", "mtd_gallop", NULL};
-    int *slots[] = {&SORT_MIN_EMPTIES, &SORT_DEPTH_STEP, &SORT_MAX_DEPTH, &W_MOBILITY, &W_POTENTIAL, &W_CORNER,
-                    &FF_MOBILITY, &FF_POTENTIAL, &FF_CORNER_STABILITY, &FF_PARITY, &ETC_MIN, &PV_STABILITY, &ROOT_MTD, &MTD_GALLOP};
-    for (int i = 0; names[i]; ++i)
-        if (!strcmp(names[i], name)) {
-            *slots[i] = value;
-            Py_RETURN_NONE;
-        }
-    PyErr_Format(PyExc_ValueError, "no tunable named %s", name);
-    return NULL;
-}
-
-static PyMethodDef module_methods[] = {
-    {"_tune", (PyCFunction)tune, METH_VARARGS,
-     "_tune(name, value): set one of the search's constants, for experiments only."},
-    {NULL, NULL, 0, NULL},
-};
-
 static PyMethodDef Solver_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Solver_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(own, opponent, poll=None, alpha=-65, beta=65) -> (score, best_move, nodes)\n\n"
@@ -1049,7 +1005,6 @@ static struct PyModuleDef solver_module = {
     .m_name = "games.othello._solver",
     .m_doc = "The exact Othello endgame solver in C (see games/othello/exact.py).",
     .m_size = -1,
-    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__solver(void)

@@ -10,7 +10,7 @@ the current model at call time (``set_weights`` switches it, per process):
   as 0). Fitted by least squares to the values of deeper searches (and exact solves near
   the end) of self-play positions (``tools/othello_label.py``, ``tools/tune_othello.py``; see
   the weights folder's README). Tables are in hundredths of a disc. The default since it
-  beat the classic model at a fixed time (``bench/STRENGTH.md``).
+  beat the classic model at a fixed time (``bench/STRENGTH.md``, "Othello: EVAL").
 * **classic** (``resources/weights/othello_classic.json``; ``DEFAULT_WEIGHTS``, also the
   model when no weights file is packaged): the hand-set linear sum described below.
 
@@ -355,31 +355,53 @@ _phase_tables: list[tuple | None] = []
 _classic_weights: tuple[float, ...] = DEFAULT_WEIGHT_VECTOR
 
 
-def load_native(model: PatternWeights) -> None:
-    """Hand ``model`` to the C EVAL (only when ``NATIVE_EVAL``): the pattern geometry of
-    ``games.othello.patterns`` (each instance's squares in digit order, each pattern's
-    self-symmetry) and the sparse tables; C expands them as ``PatternWeights.build_phase``."""
-    assert native is not None
+def native_classic_constants() -> dict[str, int | tuple[int, ...]]:
+    """The constants the classic model computes with, by name, as the C EVAL
+    (``games/othello/_fast.c``) takes them: it keeps no copy and refuses a missing or unknown
+    name. Per corner (a1, h1, a8, h8) its bit, X-square and C-squares; ``EDGES``; per
+    ``EDGE_RAYS`` ray its corner, squares and direction."""
+    return {
+        "PARITY_EMPTIES": PARITY_EMPTIES,
+        "DISC_PHASE_EMPTIES": DISC_PHASE_EMPTIES,
+        "CORNERS": tuple(1 << corner for corner, _, _ in _CORNER_NEIGHBOURS),
+        "X_SQUARES": tuple(x_square for _, x_square, _ in _CORNER_NEIGHBOURS),
+        "C_SQUARES": tuple(c_squares for _, _, c_squares in _CORNER_NEIGHBOURS),
+        "EDGES": EDGES,
+        "EDGE_RAY_CORNERS": tuple(corner for corner, _, _ in EDGE_RAYS),
+        "EDGE_RAYS": tuple(ray for _, ray, _ in EDGE_RAYS),
+        "EDGE_RAYS_UPWARD": tuple(int(upward) for _, _, upward in EDGE_RAYS),
+    }
+
+
+def hand_to_native(module: Any, model: PatternWeights | tuple[float, ...]) -> None:
+    """Make ``model`` the EVAL of a compiled module built from ``games/othello/_fast.c``
+    (``native``, or a tool's own build of it). Everything crosses by name: the classic weights
+    by ``FEATURE_NAMES`` with ``native_classic_constants``; a pattern model's scalars by
+    ``SCALAR_NAMES``, with the pattern geometry of ``games.othello.patterns`` (each instance's
+    squares in digit order, each pattern's self-symmetry) and the sparse tables, which C
+    expands as ``PatternWeights.build_phase`` does."""
+    if not isinstance(model, PatternWeights):
+        module.set_classic(dict(zip(FEATURE_NAMES, model, strict=True)), native_classic_constants())
+        return
     instances = [(number, instance_squares(pattern, image_name))
                  for number, pattern in enumerate(PATTERNS) for image_name in pattern.image_names]
     permutations = [pattern.self_symmetries[0] if pattern.self_symmetries else ()
                     for pattern in PATTERNS]
     tables = [[array("i", entries) for entries in phase_tables] for phase_tables in model.tables]
-    native.load(model.phase_of_empties(), model.scalars, instances, permutations, tables)
+    scalars = {name: tuple(phase[index] for phase in model.scalars) for index, name in enumerate(SCALAR_NAMES)}
+    module.load(model.phase_of_empties(), scalars, instances, permutations, tables)
 
 
 def use_model(model: PatternWeights | tuple[float, ...]) -> None:
     """Make ``model`` (from ``parse_weights``) the EVAL of this process."""
     global _pattern_model, _phase_of_empties, _phase_tables, _classic_weights
+    if native is not None:
+        hand_to_native(native, model)
     if isinstance(model, PatternWeights):
-        if native is not None:
-            load_native(model)
         _pattern_model = model
         _phase_of_empties = model.phase_of_empties()
         _phase_tables = [None] * model.phase_count
     else:
-        if native is not None:
-            native.set_classic(model, PARITY_EMPTIES, DISC_PHASE_EMPTIES)
         _pattern_model = None
         _classic_weights = model
 

@@ -20,8 +20,9 @@ from ai.engine import search
 from ai.events import Iteration, Progress, SearchEvent
 from ai.search import ALGORITHMS, algorithms_for
 from ai.settings import Limits, SearchSettings
+from tests.native_extensions import require_module
 
-pytestmark = pytest.mark.skipif(not native.NATIVE, reason=native.NATIVE_SEARCH_BACKEND)
+require_module(native.NATIVE, "the compiled chess search", native.NATIVE_SEARCH_BACKEND)
 
 NATIVE = SearchSettings(algorithm="native", book=False)
 MATE_IN_TWO = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 10"

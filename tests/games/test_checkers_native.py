@@ -28,10 +28,12 @@ from games.checkers.evaluation import (
     FEATURE_NAMES,
     WEIGHT_VALUES,
     evaluate_for_black,
+    native_masks,
     reference_evaluation,
     weighted_evaluation,
 )
 from games.checkers.state import QUIET_MOVES, python_captures, python_quiet_moves
+from tests.native_extensions import requires
 
 ROOT = Path(__file__).resolve().parents[2]
 native = checkers_state.native
@@ -124,7 +126,7 @@ def test_captures_are_kept_only_until_the_position_changes() -> None:
 
 
 # ------------------------------------------------------------------- C against Python
-needs_native = pytest.mark.skipif(native is None, reason=checkers_state.HOTPATH_BACKEND)
+needs_native = requires(native is not None, "the checkers hot paths", checkers_state.HOTPATH_BACKEND)
 
 
 @needs_native
@@ -167,7 +169,40 @@ def test_native_paths_refuse_bad_input() -> None:
     with pytest.raises(ValueError, match="player"):
         native.captures(0, 0, 0, 2)
     with pytest.raises(ValueError, match="sizes"):
-        native.load(checkers_state.CheckersMove, (1,), (), (), ())
+        native.load(checkers_state.CheckersMove, (1,), (), (), native_masks(), FEATURE_NAMES)
+
+
+@needs_native
+def test_load_refuses_eval_terms_or_masks_that_differ_from_the_c_ones() -> None:
+    """The weights cross to C as a tuple in FEATURE_NAMES order, so load takes the names and
+    refuses any list but C's own (reordered, one more, one fewer); the masks cross by name,
+    and an unknown or missing one is refused. The state in use stays."""
+    args = load_arguments()
+    position = positions(1, seed=8)[0]
+    before = native.evaluate(*position, WEIGHT_VALUES(CheckersState.weights))
+    swapped = (FEATURE_NAMES[1], FEATURE_NAMES[0], *FEATURE_NAMES[2:])
+    for names, message in ((swapped, "position 0"), ((*FEATURE_NAMES, "tempo"), "'tempo'"), (FEATURE_NAMES[:-1], "'simplify'")):
+        with pytest.raises(ValueError, match=message):
+            native.load(*args, native_masks(), names)
+    with pytest.raises(KeyError, match="BRIDGE"):
+        native.load(*args, {**native_masks(), "BRIDGE": 1}, FEATURE_NAMES)
+    masks = native_masks()
+    del masks["EDGE"]
+    with pytest.raises(KeyError, match="EDGE"):
+        native.load(*args, masks, FEATURE_NAMES)
+    assert native.evaluate(*position, WEIGHT_VALUES(CheckersState.weights)) == before
+
+
+def load_arguments() -> tuple[object, ...]:
+    """What games.checkers.state hands native.load before the masks and names."""
+    directions = (checkers_state.DOWN_LEFT, checkers_state.DOWN_RIGHT, checkers_state.UP_LEFT, checkers_state.UP_RIGHT)
+    return (
+        checkers_state.CheckersMove,
+        checkers_state.SQUARE_OF_BIT,
+        tuple(tuple(QUIET_MOVES[direction].get(1 << bit) for bit in range(len(checkers_state.SQUARE_OF_BIT)))
+              for direction in directions),
+        directions,
+    )
 
 
 SEARCH_SCRIPT = """

@@ -18,9 +18,9 @@ from games.checkers import native as compiled
 from games.checkers.bitboards import MASK_OF_SQUARE
 from games.checkers.evaluation import WEIGHT_VALUES
 from tests.conftest import DATA_DIR
+from tests.native_extensions import require_module
 
-if not compiled.NATIVE:
-    pytest.skip(f"the compiled checkers search is not built: {compiled.NATIVE_SEARCH_BACKEND}", allow_module_level=True)
+require_module(compiled.NATIVE, "the compiled checkers search", compiled.NATIVE_SEARCH_BACKEND)
 
 MATE = compiled.MATE
 HASH_MB = 4
@@ -404,7 +404,7 @@ def test_the_databases_are_asked_only_about_positions_they_hold(position: str) -
 
 def test_cresswells_key_is_found_in_a_few_million_nodes() -> None:
     """Cresswell's problem (problems.json): the Python search played 8-11 even at a million
-    nodes; the compiled search finds the key 5-9 by depth 26 (bench/STRENGTH.md, session 13)."""
+    nodes; the compiled search finds the key 5-9 by depth 26 (bench/STRENGTH.md, "Checkers: matches and problems")."""
     problem = next(row for row in json.loads((DATA_DIR / "checkers" / "problems.json").read_text())["problems"]
                    if row["id"] == "cresswell")
     state = CheckersState.from_text(problem["fen"])

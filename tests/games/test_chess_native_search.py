@@ -20,9 +20,12 @@ import chess
 import pytest
 
 from games.chess_game import ChessState, tables
+from games.chess_game.native import eval_constants
 from tests.conftest import DATA_DIR
+from tests.native_extensions import import_extension, require_module
 
-native = pytest.importorskip("games.chess_game._search")
+native, BACKEND = import_extension("games.chess_game._search")
+require_module(native is not None, "the compiled chess search", BACKEND)
 
 CHESS_DATA = DATA_DIR / "chess"
 START_FEN = chess.STARTING_FEN
@@ -55,10 +58,10 @@ PERFTSUITE = perftsuite()
 def shipped_weights() -> Any:
     """Every test starts and ends with the shipped weights, in Python and in C."""
     ChessState.set_weights(None)
-    native.set_weights(tables.CURRENT_WEIGHTS)
+    native.set_weights(tables.CURRENT_WEIGHTS, eval_constants())
     yield
     ChessState.set_weights(None)
-    native.set_weights(tables.CURRENT_WEIGHTS)
+    native.set_weights(tables.CURRENT_WEIGHTS, eval_constants())
 
 
 def search(
@@ -217,7 +220,7 @@ def test_evaluate_equals_python_with_one_count_term_alone(name: str) -> None:
     alone = {pair: [0, 0] for pair in tables.PAIR_WEIGHTS}
     alone[name] = [97, 89]
     ChessState.set_weights(alone)
-    native.set_weights(tables.CURRENT_WEIGHTS)
+    native.set_weights(tables.CURRENT_WEIGHTS, eval_constants())
     assert_same_eval(random_fens(seed=14, count=60) + FEATURE_FENS + endgame_fens(seed=15, count=60))
 
 
@@ -239,7 +242,7 @@ def test_evaluate_follows_changed_weights() -> None:
     fens = random_fens(seed=12, count=200)
     shipped = [native.evaluate(fen) for fen in fens]
     ChessState.set_weights(perturbed_weights(seed=5))
-    native.set_weights(tables.CURRENT_WEIGHTS)
+    native.set_weights(tables.CURRENT_WEIGHTS, eval_constants())
     assert_same_eval(fens)
     assert [native.evaluate(fen) for fen in fens] != shipped
 
@@ -249,11 +252,43 @@ def test_set_weights_rejects_a_bad_mapping_and_keeps_the_old_weights() -> None:
     incomplete = dict(tables.CURRENT_WEIGHTS)
     del incomplete["bishop_pair"]
     with pytest.raises(KeyError, match="bishop_pair"):
-        native.set_weights(incomplete)
+        native.set_weights(incomplete, eval_constants())
     misshapen = dict(tables.CURRENT_WEIGHTS, material=[[1, 2]])
     with pytest.raises(ValueError, match="material"):
-        native.set_weights(misshapen)
+        native.set_weights(misshapen, eval_constants())
     assert native.evaluate(KIWIPETE) == before
+
+
+def test_set_weights_refuses_a_name_it_does_not_know_and_keeps_the_old_weights() -> None:
+    """C takes its numbers by name from Python: a weight or constant it has no term for is
+    refused as firmly as a missing one (a term added on one side only fails loudly)."""
+    before = native.evaluate(KIWIPETE)
+    with pytest.raises(KeyError, match="knight_outposts"):
+        native.set_weights(dict(tables.CURRENT_WEIGHTS, knight_outposts=[3, 1]), eval_constants())
+    with pytest.raises(KeyError, match="ROOK_ATTACK_UNITS"):
+        native.set_weights(tables.CURRENT_WEIGHTS, dict(eval_constants(), ROOK_ATTACK_UNITS=[1] * 7))
+    constants = eval_constants()
+    del constants["PASSER_FREE_FACTORS"]
+    with pytest.raises(KeyError, match="PASSER_FREE_FACTORS"):
+        native.set_weights(tables.CURRENT_WEIGHTS, constants)
+    with pytest.raises(ValueError, match="MAX_PHASE"):
+        native.set_weights(tables.CURRENT_WEIGHTS, dict(eval_constants(), MAX_PHASE=tables.MAX_PHASE + 1))
+    assert native.evaluate(KIWIPETE) == before
+
+
+def test_the_c_eval_computes_with_the_constants_it_is_given() -> None:
+    """Each constant handed over is used (C keeps no copy that could win over it): changing
+    one changes the C EVAL somewhere among the compared positions, and restoring it restores it."""
+    fens = random_fens(seed=16, count=80) + FEATURE_FENS + endgame_fens(seed=17, count=80)
+    shipped = [native.evaluate(fen) for fen in fens]
+    for name, value in eval_constants().items():
+        if name == "MAX_PHASE":
+            continue  # the compiled divisor: checked, not taken (see the test above)
+        changed = value // 2 if isinstance(value, int) else [item * 3 + 1 for item in value]
+        native.set_weights(tables.CURRENT_WEIGHTS, dict(eval_constants(), **{name: changed}))
+        assert [native.evaluate(fen) for fen in fens] != shipped, name
+    native.set_weights(tables.CURRENT_WEIGHTS, eval_constants())
+    assert [native.evaluate(fen) for fen in fens] == shipped
 
 
 def test_module_loads_without_weights_and_asks_for_them() -> None:
@@ -279,7 +314,8 @@ spec = importlib.util.spec_from_file_location("games.chess_game._search", sys.ar
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
 from games.chess_game import tables
-module.set_weights(tables.CURRENT_WEIGHTS)
+from games.chess_game.native import eval_constants
+module.set_weights(tables.CURRENT_WEIGHTS, eval_constants())
 reports = []
 module.Searcher(8).search(sys.argv[2], [], 9, lambda nodes, check: None, lambda *report: reports.append(report), threads=2)
 print(reports[-1][2], " ".join(reports[-1][4][:3]))
@@ -290,7 +326,7 @@ print(reports[-1][2], " ".join(reports[-1][4][:3]))
 @pytest.mark.parametrize("macros", [["-DSINGULAR_MIN_DEPTH=8"], ["-DCONT_HISTORY=1", "-DQS_CHECKS=1"]])
 def test_the_features_built_only_on_request_still_build_and_search(macros: list[str], tmp_path: Path) -> None:
     """The switches ``bench/chess_native_variants.py`` A/Bs (off in the shipped build, see
-    bench/STRENGTH.md) must keep compiling and searching right, or the next A/B measures a
+    bench/STRENGTH.md, "Chess: compiled search parameters") must keep compiling and searching right, or the next A/B measures a
     broken build: each variant is built and finds the mate in two at depth 9 (deep enough
     for singular extensions to run), with two threads."""
     source = Path(native.__file__).with_name("_search.c")

@@ -19,8 +19,9 @@ import pytest
 from ai.match.players import SpecError, parse_builtin
 from games.chess_game import ChessState, native, network
 from games.chess_game.native import _search, native_network_score
+from tests.native_extensions import require_module
 
-pytestmark = pytest.mark.skipif(_search is None, reason="the compiled chess search is not built")
+require_module(_search is not None, "the compiled chess search", native.NATIVE_SEARCH_BACKEND)
 
 
 def network_document(seed: int, scale: int = 40) -> dict[str, object]:

@@ -16,8 +16,9 @@ from games.othello import bitboard
 from games.othello.bitboard import HOTPATH_BACKEND
 from games.othello.patterns import PATTERNS, canonical_index
 from games.weights import read_weights
+from tests.native_extensions import require_module
 
-pytestmark = pytest.mark.skipif(not evaluation.NATIVE_EVAL, reason=HOTPATH_BACKEND)
+require_module(evaluation.NATIVE_EVAL, "the Othello hot paths", HOTPATH_BACKEND)
 
 WEIGHTS = Path(__file__).resolve().parents[2] / "resources" / "weights"
 PATTERNS_FILE = WEIGHTS / "othello.json"  # the shipped default, a pattern model
@@ -111,6 +112,33 @@ def test_native_classic_evaluation_is_the_python_one_exactly(weights: str) -> No
         OthelloState.set_weights(None)
 
 
+def test_names_c_does_not_know_or_misses_are_refused_and_the_model_in_use_stays() -> None:
+    """The classic weights, its constants and the pattern scalars cross to C by name: an
+    unknown or missing name is a KeyError naming it, and the model in use stays."""
+    state = positions_of_every_phase(30, seed=16)[-1]
+    before = evaluation.evaluate_to_move(state.own, state.opponent, state.moves_mask())
+    weights = dict(zip(evaluation.FEATURE_NAMES, evaluation.DEFAULT_WEIGHT_VECTOR))
+    constants = evaluation.native_classic_constants()
+    with pytest.raises(KeyError, match="wedges"):
+        evaluation.native.set_classic({**weights, "wedges": 1.0}, constants)
+    with pytest.raises(KeyError, match="parity"):
+        evaluation.native.set_classic({name: value for name, value in weights.items() if name != "parity"}, constants)
+    swapped = {"potential_mobility": weights["potential_mobility"], **weights}  # the sum would round otherwise
+    with pytest.raises(ValueError, match="'potential_mobility' comes where"):
+        evaluation.native.set_classic(swapped, constants)
+    with pytest.raises(KeyError, match="EDGES"):
+        evaluation.native.set_classic(weights, {name: value for name, value in constants.items() if name != "EDGES"})
+    with pytest.raises(KeyError, match="STABLE_DISCS"):
+        evaluation.native.set_classic(weights, {**constants, "STABLE_DISCS": 0})
+    model = evaluation.current_model()
+    assert isinstance(model, evaluation.PatternWeights)
+    scalars = {name: [0.0] * model.phase_count for name in (*evaluation.SCALAR_NAMES, "tempo")}
+    tables = [[array("i") for _ in PATTERNS] for _ in range(model.phase_count)]
+    with pytest.raises(KeyError, match="tempo"):
+        evaluation.native.load(model.phase_of_empties(), scalars, [(0, (0,))], [()], tables)
+    assert evaluation.evaluate_to_move(state.own, state.opponent, state.moves_mask()) == before
+
+
 def test_malformed_tables_are_refused_and_the_model_in_use_stays() -> None:
     OthelloState.set_weights(read_weights(PATTERNS_FILE, "othello"))
     try:
@@ -119,14 +147,15 @@ def test_malformed_tables_are_refused_and_the_model_in_use_stays() -> None:
         model = evaluation.current_model()
         assert isinstance(model, evaluation.PatternWeights)
         instances = [(0, (0, 1, 2, 8, 9, 10, 16, 17, 18))]
+        scalars = {name: [0.0] * model.phase_count for name in evaluation.SCALAR_NAMES}
         out_of_range = [[array("i", [3 ** 9, 5])] for _ in model.scalars]
         with pytest.raises(ValueError, match="out of its pattern's range"):
-            evaluation.native.load(model.phase_of_empties(), model.scalars, instances, [()], out_of_range)
+            evaluation.native.load(model.phase_of_empties(), scalars, instances, [()], out_of_range)
         with pytest.raises(TypeError):  # a list is not a buffer of C ints
-            evaluation.native.load(model.phase_of_empties(), model.scalars, instances, [()],
+            evaluation.native.load(model.phase_of_empties(), scalars, instances, [()],
                                     [[[0, 5]] for _ in model.scalars])
         with pytest.raises(ValueError, match="a square is 0..63"):
-            evaluation.native.load(model.phase_of_empties(), model.scalars, [(0, (64,))], [()],
+            evaluation.native.load(model.phase_of_empties(), scalars, [(0, (64,))], [()],
                                     [[array("i")] for _ in model.scalars])
         assert evaluation.evaluate_to_move(state.own, state.opponent, state.moves_mask()) == before
     finally:

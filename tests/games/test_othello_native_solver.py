@@ -15,8 +15,10 @@ import pytest
 
 from games.othello import PASS, EndgameSolver, OthelloState
 from games.othello.bitboard import FULL, final_margin, flips, legal_moves_mask
+from tests.native_extensions import import_extension, require_module
 
-native = pytest.importorskip("games.othello._solver", reason="the native solver is not built (no C compiler)")
+native, BACKEND = import_extension("games.othello._solver")
+require_module(native is not None, "the native Othello solver", BACKEND)
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "othello"
 ROOT = Path(__file__).resolve().parents[2]
