@@ -96,9 +96,9 @@ PoolFactory = Callable[[int, int], EnginePoolLike]
 
 def make_pool(workers: int, hash_megabytes: int) -> EnginePoolLike:
     """The real engine pool, returned once every worker process has started
-    (``EnginePool.ready``): a search's time limit counts from its submission, and the first
-    search of a fresh pool, a 1-second hint, came back at depth 0 with an unsearched move
-    (``Rc8`` where ``Ra1#`` mates) while its processes were still starting."""
+    (``EnginePool.ready``): a search's time limit counts from its submission, so the first
+    search of a fresh pool would otherwise spend it on the processes' start (a 1-second hint
+    would answer at depth 0 with an unsearched move)."""
     pool = EnginePool(workers=workers, hash_megabytes=hash_megabytes)
     pool.ready()
     return pool

@@ -3,8 +3,8 @@
 ``multiprocessing.shared_memory.SharedMemory`` registers every segment it makes or opens with
 multiprocessing's *resource tracker*, a child process that unlinks what is left when the
 program ends. That tracker is in the program's process group, so the signals that end the
-program end it too: closing the terminal (SIGHUP to the group) or killing the group left the
-64 MB table in ``/dev/shm`` every time. And once the tracker has died, the next ``unlink``
+program end it too: closing the terminal (SIGHUP to the group) or killing the group would
+leave the 64 MB table in ``/dev/shm``. And once the tracker has died, the next ``unlink``
 relaunches it and asks it to forget a name it never heard of, which it answers with a
 ``KeyError`` traceback on the terminal. So the pool's segments bypass the tracker and are
 freed by the program itself, by three rules:

@@ -1,6 +1,6 @@
 """Pool doubles for the bridge's tests: the same calling contract as ``ai.parallel.EnginePool``
-(contracts §3: ``on_event`` on a thread that is not the caller's; after ``stop`` returns
-nothing more of that search is delivered).
+(``on_event`` on a thread that is not the caller's; after ``stop`` returns nothing more of
+that search is delivered).
 
 ``ThreadedEnginePool`` runs the real engine (``ai.engine.run_search``) in a thread per
 search; ``ScriptedPool`` lets a test send any events it wants from another thread.
