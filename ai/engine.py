@@ -23,12 +23,11 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-import queue
 import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import games
 from games.base import CHANCE, GameState, IllegalMoveError
@@ -39,13 +38,11 @@ from ai.context import DISCARD_EVENTS, SearchContext
 from ai.control import SearchControl, collecting_young_objects
 from ai.events import Finished, SearchEvent
 from ai.observer import SearchObserver
+from ai.options import check_settings
 from ai.reporting import answer_known
 from ai.scores import WIN_SCORE, to_report
 from ai.search import CHANCE_ALGORITHMS, AlgorithmSpec, get_algorithm
 from ai.settings import Limits, SearchRequest, SearchSettings
-
-if TYPE_CHECKING:
-    from ai.parallel import EnginePool
 
 EventSink = Callable[[SearchEvent], None]
 
@@ -83,26 +80,6 @@ def build_state(request: SearchRequest) -> GameState:
         except ValueError as error:
             raise type(error)(f"move {number} ({text!r}): {error}") from None
     return state
-
-
-def check_settings(settings: SearchSettings, limits: Limits) -> None:
-    """``ValueError`` for settings or limits no search can honour. The comparisons are
-    written ``not x > 0`` so that a NaN (``time=nan`` in a match player's spec) fails them
-    too: a NaN deadline is never reached, so the search would ignore its time limit."""
-    if limits.depth is not None and limits.depth < 1:
-        raise ValueError(f"the depth limit must be at least 1, not {limits.depth}")
-    if limits.time is not None and not limits.time > 0:
-        raise ValueError(f"the time limit must be positive, not {limits.time}")
-    if limits.nodes is not None and limits.nodes < 1:
-        raise ValueError(f"the node limit must be at least 1, not {limits.nodes}")
-    if not settings.tt_megabytes > 0:
-        raise ValueError(f"the transposition table needs a positive size, not {settings.tt_megabytes} MB")
-    if settings.threads < 1:
-        raise ValueError(f"a search needs at least 1 thread, not {settings.threads}")
-    if not settings.aspiration_window > 0:
-        raise ValueError(f"the aspiration window must be positive, not {settings.aspiration_window}")
-    if settings.solver_empties < 0:
-        raise ValueError(f"solver_empties must be 0 (off) or more, not {settings.solver_empties}")
 
 
 @dataclass(frozen=True)
@@ -181,7 +158,8 @@ def use_weights(game: type[GameState], path: str) -> None:
 
 def checked_algorithm(settings: SearchSettings, limits: Limits) -> AlgorithmSpec:
     """The algorithm ``settings`` names, once the settings and limits are known to be
-    sane (``ValueError`` otherwise): the first step of every path to a search."""
+    sane (``ValueError`` otherwise; ``ai.options.check_settings``, the one check every
+    front end applies too): the first step of every path to a search."""
     algorithm = get_algorithm(settings.algorithm)
     check_settings(settings, limits)
     return algorithm
@@ -423,31 +401,3 @@ def book_move(state: GameState, seed: int) -> Any | None:
         if draw < 0:
             return move
     return entries[-1][0]
-
-
-def search_on_pool(
-    pool: EnginePool,
-    request: SearchRequest,
-    on_event: EventSink,
-    should_stop: Callable[[], bool],
-    poll_seconds: float,
-) -> Finished:
-    """``request`` on ``pool``, waiting here for its ``Finished`` (the CLI's ``--threads`` and
-    the UCI front end both drive the pool so). Every other event goes to ``on_event`` on this
-    thread. ``should_stop`` is looked at every ``poll_seconds`` while no event comes; once it
-    is true the pool is asked to answer now (``move_now``), and its ``Finished`` still comes.
-    """
-    events: queue.SimpleQueue[SearchEvent] = queue.SimpleQueue()
-    search_id = pool.submit(request, events.put)
-    asked_to_stop = False
-    while True:
-        if not asked_to_stop and should_stop():
-            pool.move_now(search_id)
-            asked_to_stop = True
-        try:
-            event = events.get(timeout=poll_seconds)
-        except queue.Empty:
-            continue
-        if isinstance(event, Finished):
-            return event
-        on_event(event)

@@ -1,19 +1,20 @@
 """What a search is asked to do: the algorithm and its switches, and when to stop.
 
 Everything here is a plain frozen dataclass of picklable values, because a search request
-crosses a process boundary to reach a worker of the pool.
+crosses a process boundary to reach a worker of the pool. What each switch may be, how each
+front end names it and what it can change are the options table's (``ai.options``), which
+also checks every value: this module imports nothing of the engine, so that the algorithms
+may name these types.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import stat
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from games.othello.exact import SOLVER_EMPTIES
+from games import default_solver_reach
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class SearchSettings:
     quiescence search explodes in a tactical position)."""
 
     # Selectivity beyond the lecture notes: each game lists the switches it takes
-    # (``GameState.SELECTIVE_SEARCH``: chess all of them, checkers LMR and futility).
+    # (``SELECTIVE_SEARCH``: chess all of them, checkers LMR and futility).
     check_extensions: bool = True
     """Never stop in check: a node in check is searched one ply deeper, and in quiescence
     every evasion is searched (no standing pat in check)."""
@@ -85,9 +86,14 @@ class SearchSettings:
     that cannot lift a position far below alpha are skipped (futility), and late quiet
     moves beyond a count are not searched (late move pruning)."""
 
-    # Othello's exact endgame solver (``GameState.solve``), 0 to switch it off. The default
-    # is the measured depth of the solver in use (``games.othello.exact``: 18 native, 14 Python).
-    solver_empties: int = SOLVER_EMPTIES
+    solver_empties: int = field(default_factory=default_solver_reach)
+    """The reach of the game's exact solver (``GameState.solve``), in the game's own unit
+    (``GameState.SOLVER_WORDS``): Othello solves positions with at most this many empty
+    squares, checkers probes its endgame databases with at most this many pieces (up to
+    their ``SOLVER_REACH``); 0 switches solving off. The name keeps Othello's word, which
+    settings files, match specs and command lines use. The default is the games' own
+    (``games.default_solver_reach``: the depth the Othello solver in use affords in a move,
+    beyond the databases' reach), asked when settings are made."""
 
     # MCTS (UCT, Kocsis & Szepesvari 2006).
     exploration: float = 1.41
@@ -134,31 +140,17 @@ class SearchRequest:
     split among workers); empty: all legal moves."""
 
 
-# ------------------------------------------------------------------ what each value may be
-# One table of ranges for every way a setting arrives: the command line's options, a match
-# player's spec, UCI ``setoption`` and the app's settings file. A value outside its range is
-# refused where it enters, in one line naming the setting, the range and the value, so no
-# search starts with a setting it cannot honour (a NaN exploration puts every visit on one
-# move; an infinite time never ends; a huge table is a MemoryError).
-
-MAX_HASH_MB = 4096
-"""Transposition table sizes accepted, in MB (the table is allocated up front)."""
-MAX_SOLVER_EMPTIES = 64
-"""An Othello board has 64 squares: a larger solver depth means nothing."""
-MAX_SEED = 2**64 - 1
-MAX_NODES = 2**63 - 1
+# ------------------------------------------------------------------ refusing a value
 MAX_INPUT_FILE_BYTES = 64 * 1024 * 1024
 """A file named by an option (weights, a network, openings) larger than this is refused
 rather than read: the shipped ones are a few MB at most."""
-PLAYOUTS = ("random", "eval")
-CHOICE_WORDS = {"algorithm": "an algorithm", "playout": "a playout"}
-"""How an error names what a setting with choices is."""
 
 
 class SettingError(ValueError):
     """A setting or limit that no search can honour: ``name`` is the field, ``problem`` the
     phrase without it (``99999999 is out of range 1..4096 MB``), as an option's parser
-    shows it after the option's own name."""
+    shows it after the option's own name. The ranges are the options table's
+    (``ai.options``)."""
 
     def __init__(self, name: str, problem: str) -> None:
         super().__init__(f"{name}: {problem}")
@@ -166,176 +158,10 @@ class SettingError(ValueError):
         self.problem = problem
 
 
-@dataclass(frozen=True)
-class Range:
-    """The numbers a setting may take: ``kind`` (int or float), ``low``..``high``
-    (``high`` may be a function, asked when a value is checked), ``low`` itself excluded
-    when ``positive``. Every float must be finite."""
-
-    kind: type
-    low: float
-    high: float | Callable[[], int] = math.inf
-    unit: str = ""
-    positive: bool = False
-
-    def upper(self) -> float:
-        return self.high() if callable(self.high) else self.high
-
-    def describe(self) -> str:
-        unit = f" {self.unit}" if self.unit else ""
-        if self.kind is int:
-            return f"a whole number in {self.low}..{int(self.upper())}{unit}"
-        if self.positive:
-            return "a positive number"
-        return f"a finite number {self.low:g} or more"
-
-    def problem(self, value: object) -> str | None:
-        """Why ``value`` is not in the range (``None`` when it is)."""
-        shown = _shown(value)
-        if self.kind is int:
-            if isinstance(value, bool) or not isinstance(value, int):
-                return f"{shown!r} is not {self.describe()}"
-            high = int(self.upper())
-            if not self.low <= value <= high:
-                unit = f" {self.unit}" if self.unit else ""
-                return f"{shown} is out of range {self.low}..{high}{unit}"
-            return None
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return f"{shown!r} is not a number"
-        finite = value < math.inf and value > -math.inf  # NaN fails both comparisons
-        inside = value > self.low if self.positive else value >= self.low
-        if not (finite and inside and value <= self.upper()):
-            return f"must be {self.describe()}, not {shown}"
-        return None
-
-
-def available_cores() -> int:
-    """The cores this process may run on (the pool's count; imported when asked)."""
-    from ai.parallel import available_cores as cores
-
-    return cores()
-
-
-def _max_ply() -> int:
-    from ai.scores import MAX_PLY
-
-    return MAX_PLY
-
-
-SETTING_RANGES: dict[str, Range] = {
-    "aspiration_window": Range(float, 0.0, positive=True),
-    "tt_megabytes": Range(int, 1, MAX_HASH_MB, "MB"),
-    "solver_empties": Range(int, 0, MAX_SOLVER_EMPTIES),
-    "exploration": Range(float, 0.0),
-    "playout_depth": Range(int, 1, _max_ply),
-    "seed": Range(int, 0, MAX_SEED),
-    "threads": Range(int, 1, available_cores),
-}
-"""The numeric fields of ``SearchSettings`` and their ranges (the CLI's options use these)."""
-
-LIMIT_RANGES: dict[str, Range] = {
-    "depth": Range(int, 1, _max_ply),
-    "time": Range(float, 0.0, positive=True, unit="s"),
-    "nodes": Range(int, 1, MAX_NODES),
-}
-"""The fields of ``Limits`` (``None`` is always allowed: no limit of that kind)."""
-
-
-def setting_choices(name: str) -> tuple[str, ...] | None:
-    """The words a text setting may be (``None``: not a setting with choices)."""
-    if name == "algorithm":
-        from ai.search import ALGORITHMS
-
-        return tuple(ALGORITHMS)
-    if name == "playout":
-        return PLAYOUTS
-    return None
-
-
 def _shown(value: object, limit: int = 40) -> str:
-    """``value`` as text, cut to ``limit`` characters (a 400-digit number is not echoed)."""
+    """``value`` as text, cut to ``limit`` characters (a long path is not echoed whole)."""
     text = str(value)
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
-
-
-_FIELD_TYPES = {item.name: item for item in fields(SearchSettings)}
-
-
-def check_setting(name: str, value: object) -> None:
-    """``SettingError`` unless ``value`` is a value the ``SearchSettings`` (or ``Limits``)
-    field ``name`` may hold."""
-    if name in LIMIT_RANGES:
-        if value is not None:
-            _check_range(name, LIMIT_RANGES[name], value)
-        return
-    if name not in _FIELD_TYPES:
-        raise SettingError(name, "no such setting")
-    if name in SETTING_RANGES:
-        _check_range(name, SETTING_RANGES[name], value)
-        return
-    choices = setting_choices(name)
-    if choices is not None:
-        if value not in choices:
-            raise SettingError(name, f"{_shown(value)!r} is not {CHOICE_WORDS[name]}; choose one of {', '.join(choices)}")
-        return
-    default = getattr(SearchSettings(), name)
-    if name == "quiescence":
-        if value is not None and not isinstance(value, bool):
-            raise SettingError(name, f"{_shown(value)!r} is not on, off or default")
-    elif type(value) is not type(default):
-        raise SettingError(name, f"{_shown(value)!r} is not a {type(default).__name__}")
-
-
-def _check_range(name: str, allowed: Range, value: object) -> None:
-    problem = allowed.problem(value)
-    if problem is not None:
-        raise SettingError(name, problem)
-
-
-def check_settings(settings: SearchSettings) -> None:
-    """``SettingError`` for the first field of ``settings`` out of its range."""
-    for item in fields(SearchSettings):
-        check_setting(item.name, getattr(settings, item.name))
-
-
-def check_limits(limits: Limits) -> None:
-    """``SettingError`` for a limit no search can honour (``time`` must be finite: an
-    infinite or NaN deadline is never reached)."""
-    for name in LIMIT_RANGES:
-        check_setting(name, getattr(limits, name))
-
-
-BOOLEAN_WORDS = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
-
-
-def parse_setting(name: str, text: str) -> object:
-    """The checked value of setting (or limit) ``name`` written as ``text`` (an option's
-    value, a spec, a settings file): numbers in their range, ``on``/``off`` for switches,
-    ``default`` for the algorithm's own quiescence. ``SettingError`` says what is wrong."""
-    text = text.strip()
-    allowed = LIMIT_RANGES.get(name) or SETTING_RANGES.get(name)
-    if allowed is not None:
-        try:
-            value: object = allowed.kind(text)
-        except ValueError:
-            if allowed.kind is int:
-                raise SettingError(name, f"{_shown(text)!r} is not {allowed.describe()}") from None
-            raise SettingError(name, f"{_shown(text)!r} is not a number") from None
-        _check_range(name, allowed, value)
-        return value
-    if name not in _FIELD_TYPES:
-        raise SettingError(name, "no such setting")
-    if setting_choices(name) is not None:
-        check_setting(name, text)
-        return text
-    default = getattr(SearchSettings(), name)
-    if name == "quiescence" and text.lower() == "default":
-        return None
-    if isinstance(default, bool) or name == "quiescence":
-        if text.lower() not in BOOLEAN_WORDS:
-            raise SettingError(name, f"{_shown(text)!r} is not on or off")
-        return BOOLEAN_WORDS[text.lower()]
-    return text
 
 
 def check_input_file(path: str | Path, name: str, noun: str, limit: int = MAX_INPUT_FILE_BYTES) -> Path:

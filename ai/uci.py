@@ -27,18 +27,19 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import chess
 
+from games import get_game
+
 from ai.display import echo, one_line, uci_score
-from ai.engine import clear_memory, prepare, run_search, search_on_pool
+from ai.engine import clear_memory, prepare, run_search
 from ai.events import Finished, Iteration, SearchEvent
-from ai.parallel import available_cores as core_count
+from ai.options import OPTIONS, Option, check_setting, exact, exact_values, is_exact, option, parse_setting
 from ai.scores import MAX_PLY
 from ai.search import ALGORITHMS, algorithms_for
-from games import get_game
-from ai.settings import SETTING_RANGES, Limits, SearchRequest, SearchSettings, SettingError, check_setting
+from ai.settings import Limits, SearchRequest, SearchSettings, SettingError, check_input_file
 
 if TYPE_CHECKING:
     from ai.parallel import EnginePool
@@ -47,7 +48,7 @@ ENGINE_NAME = "Plyground"
 ENGINE_AUTHOR = "the Plyground developers"
 GAME = "chess"
 """UCI is a chess protocol: the one front end that names its game."""
-HASH_MB_DEFAULT, HASH_MB_MAX = 64, 1024
+HASH_MB_MAX = option("tt_megabytes").uci_max
 UCI_ALGORITHMS = tuple(name for name in ALGORITHMS if name in algorithms_for(get_game(GAME)))
 """The algorithms that can search chess (``native`` only when the compiled search is built)."""
 UCI_DEFAULT_ALGORITHM = "native" if "native" in UCI_ALGORITHMS else get_game(GAME).DEFAULT_ALGORITHM
@@ -76,6 +77,46 @@ POOL_POLL_SECONDS = 0.01
 
 NULL_MOVE = "0000"
 """UCI's "no move" (the position is over)."""
+EMPTY = "<empty>"
+"""How UCI writes an empty ``string`` option."""
+EXACT_OPTION = "Exact"
+"""The options table's textbook preset (``ai.options.exact``): every value-changing switch
+off when true, back to the defaults when false."""
+QUIESCENCE_WORDS = {"default": None, "on": True, "off": False}
+"""The ``combo`` values of a switch that may also be the algorithm's own (quiescence)."""
+UCI_OPTIONS: dict[str, Option] = {row.uci_name.lower(): row for row in OPTIONS}
+"""Every row of the options table by its UCI name, lowercased (GUIs send names in any case)."""
+
+
+def option_line(row: Option, settings: SearchSettings) -> str:
+    """The ``option`` line of ``row``, its default what ``settings`` holds: a ``check`` for a
+    switch, a ``spin`` for a whole number, a ``combo`` for choices, a ``string`` otherwise."""
+    value = getattr(settings, row.name)
+    head = f"option name {row.uci_name} type"
+    if row.uci_switch is not None:
+        return f"{head} check default {str(value == row.uci_switch[0]).lower()}"
+    if row.is_optional:
+        shown = next(word for word, meaning in QUIESCENCE_WORDS.items() if meaning is value)
+        return f"{head} combo default {shown} " + " ".join(f"var {word}" for word in QUIESCENCE_WORDS)
+    if row.type is bool:
+        return f"{head} check default {str(value).lower()}"
+    choices = uci_choices(row)
+    if choices is not None:
+        return f"{head} combo default {value} " + " ".join(f"var {name}" for name in choices)
+    if row.type is int and row.range is not None:
+        return f"{head} spin default {value} min {int(row.range.low)} max {spin_max(row)}"
+    return f"{head} string default {value if value != '' else EMPTY}"
+
+
+def uci_choices(row: Option) -> tuple[str, ...] | None:
+    """The words a ``combo`` offers: the algorithms that can search chess (UCI is a chess
+    protocol), the row's own choices otherwise."""
+    return UCI_ALGORITHMS if row.name == "algorithm" else row.allowed_choices()
+
+
+def spin_max(row: Option) -> int:
+    assert row.range is not None
+    return row.uci_max if row.uci_max is not None else int(row.range.upper())
 
 GO_NUMBERS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate")
 GO_FLAGS = ("infinite", "ponder")
@@ -261,12 +302,9 @@ class UciEngine:
     def command_uci(self, _arguments: list[str]) -> None:
         self.send(f"id name {ENGINE_NAME}")
         self.send(f"id author {ENGINE_AUTHOR}")
-        self.send(f"option name Hash type spin default {HASH_MB_DEFAULT} min 1 max {HASH_MB_MAX}")
-        self.send(f"option name Threads type spin default 1 min 1 max {core_count()}")
-        variants = " ".join(f"var {name}" for name in UCI_ALGORITHMS)
-        self.send(f"option name Algorithm type combo default {self.settings.algorithm} {variants}")
-        self.send(f"option name OwnBook type check default {str(self.settings.book).lower()}")
-        self.send(f"option name UseNetwork type check default {str(self.settings.network != 'off').lower()}")
+        for row in OPTIONS:
+            self.send(option_line(row, self.settings))
+        self.send(f"option name {EXACT_OPTION} type check default {str(is_exact(self.settings)).lower()}")
         self.send("uciok")
 
     def command_debug(self, arguments: list[str]) -> None:
@@ -286,53 +324,94 @@ class UciEngine:
             raise ValueError(f"setoption needs 'name <id> value <x>', got {echo(text)!r}")
         split = lowered.index(" value ")
         name, value = text[len("name ") : split].strip().lower(), text[split + len(" value ") :].strip()
-        if name == "hash":
-            megabytes = self.spin("Hash", "tt_megabytes", value, HASH_MB_MAX)
+        if name == EXACT_OPTION.lower():
+            self.settings = exact(self.settings) if self.check(EXACT_OPTION, value) else self.without_preset()
+            return
+        row = UCI_OPTIONS.get(name)
+        if row is None:
+            raise ValueError(f"no option named {echo(name)!r}")
+        if row.name == "tt_megabytes":  # a new table: the old one's entries are gone
+            megabytes = self.spin(row.uci_name, row.name, value, spin_max(row))
             self.stop_search()
             self.settings = replace(self.settings, tt_megabytes=megabytes)
             clear_memory(GAME)
             if self.pool is not None:
                 self.pool.resize_table(megabytes)
-        elif name == "threads":
-            threads = self.spin("Threads", "threads", value, core_count())
+        elif row.name == "threads":
+            threads = self.spin(row.uci_name, row.name, value, spin_max(row))
             if threads != self.settings.threads:
                 self.stop_search()
                 self.close_pool()
                 if threads > 1:
                     self.pool = self.start_pool(threads)
                 self.settings = replace(self.settings, threads=threads)
-        elif name == "algorithm":
-            if value.lower() not in UCI_ALGORITHMS:  # combo values: any case, as GUIs send them
-                raise ValueError(f"Algorithm must be one of {', '.join(UCI_ALGORITHMS)}, not {echo(value)!r}")
-            self.settings = replace(self.settings, algorithm=value.lower())
-        elif name == "ownbook":  # play from our Polyglot book (resources/books/chess.bin)
-            if value.lower() not in ("true", "false"):
-                raise ValueError(f"OwnBook must be true or false, not {echo(value)!r}")
-            self.settings = replace(self.settings, book=value.lower() == "true")
-        elif name == "usenetwork":  # the compiled search's learned correction (games/chess_game/network.py)
-            if value.lower() not in ("true", "false"):
-                raise ValueError(f"UseNetwork must be true or false, not {echo(value)!r}")
-            self.stop_search()
-            self.settings = replace(self.settings, network="" if value.lower() == "true" else "off")
         else:
-            raise ValueError(f"no option named {echo(name)!r}")
+            chosen: Any = self.option_value(row, value)
+            if row.name == "network":  # the compiled search's learned correction (games/chess_game/network.py)
+                self.stop_search()
+            self.settings = replace(self.settings, **{row.name: chosen})
+
+    def without_preset(self) -> SearchSettings:
+        """The settings with every value-changing switch back at its default (``Exact`` false)."""
+        defaults = SearchSettings()
+        return replace(self.settings, **{name: getattr(defaults, name) for name in exact_values()})
+
+    def option_value(self, row: Option, value: str) -> object:
+        """The settings value ``setoption name <row's UCI name> value <value>`` asks for, in
+        the row's one range (``ai.options``, as the CLI and the app check it); ``ValueError``
+        names the option, what it may be and the value."""
+        name = row.uci_name
+        if row.uci_switch is not None:
+            on, off = row.uci_switch
+            return on if self.check(name, value) else off
+        if row.is_optional:
+            if value.lower() not in QUIESCENCE_WORDS:
+                raise ValueError(f"{name} must be one of {', '.join(QUIESCENCE_WORDS)}, not {echo(value)!r}")
+            return QUIESCENCE_WORDS[value.lower()]
+        if row.type is bool:
+            return self.check(name, value)
+        choices = uci_choices(row)
+        if choices is not None:
+            if value.lower() not in choices:  # combo values: any case, as GUIs send them
+                raise ValueError(f"{name} must be one of {', '.join(choices)}, not {echo(value)!r}")
+            return value.lower()
+        if row.type is int and row.range is not None:
+            return self.spin(name, row.name, value, spin_max(row))
+        try:
+            if row.file_noun:
+                text = "" if value in ("", EMPTY) else value  # empty: the packaged file
+                if text and text not in row.file_words:
+                    check_input_file(text, row.name, row.file_noun)
+                return text
+            return parse_setting(row.name, value)
+        except SettingError as error:
+            raise ValueError(f"{name}: {error.problem}") from None
 
     @staticmethod
-    def spin(option: str, field: str, value: str, high: int) -> int:
+    def check(name: str, value: str) -> bool:
+        """A ``check`` option's value: ``true`` or ``false`` in any case."""
+        if value.lower() not in ("true", "false"):
+            raise ValueError(f"{name} must be true or false, not {echo(value)!r}")
+        return value.lower() == "true"
+
+    @staticmethod
+    def spin(name: str, field: str, value: str, high: int) -> int:
         """A ``spin`` option's value for the settings field ``field``: in the field's one
-        range (``ai.settings``, as the CLI and the app check it) and at most the ``max``
+        range (``ai.options``, as the CLI and the app check it) and at most the ``max``
         this engine declares for the option."""
-        low = int(SETTING_RANGES[field].low)
+        allowed = option(field).range
+        assert allowed is not None, field
+        low = int(allowed.low)
         try:
             number = int(value)
         except ValueError:
-            raise ValueError(f"{option} must be a whole number {low}..{high}, not {echo(value)!r}") from None
+            raise ValueError(f"{name} must be a whole number {low}..{high}, not {echo(value)!r}") from None
         try:
             check_setting(field, number)
         except SettingError:
             number = high + 1  # out of the shared range: refused below with the declared one
         if not low <= number <= high:
-            raise ValueError(f"{option} must be {low}..{high}, not {echo(value)}")
+            raise ValueError(f"{name} must be {low}..{high}, not {echo(value)}")
         return number
 
     def command_position(self, arguments: list[str]) -> None:
@@ -492,7 +571,7 @@ class UciEngine:
                 self.send("info string the position is a draw by rule: a move to play on, with a draw score")
             if self.pool is not None:
                 # ``stop`` (or the ponderhit deadline) asks the pool to answer now.
-                finished = search_on_pool(self.pool, prepared.request, on_event, self.should_stop, POOL_POLL_SECONDS)
+                finished = self.pool.answer(prepared.request, on_event, self.should_stop, POOL_POLL_SECONDS)
             else:
                 finished = run_search(prepared, on_event=on_event, should_stop=self.should_stop)
             if finished.error is not None:

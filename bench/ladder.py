@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 
-from ai.match.command import UNTIMED_TIMEOUT
+from ai.cli.match import UNTIMED_TIMEOUT
 from ai.match.cores import CoreReservation
 from ai.match.openings import built_in
 from ai.match.players import Player, make_player

@@ -28,16 +28,8 @@ from typing import Any
 from ai.events import Finished
 from ai.levels import LEVELS
 from ai.match.protocol import GameHistory, Player, PlayerFailure, SpecError
-from ai.settings import (
-    Limits,
-    SearchRequest,
-    SearchSettings,
-    SettingError,
-    check_input_file,
-    check_limits,
-    check_settings,
-    parse_setting,
-)
+from ai.options import check_settings, parse_setting
+from ai.settings import Limits, SearchRequest, SearchSettings, SettingError, check_input_file
 from games import GameState, get_game
 
 _LIMIT_KEYS = {"depth": int, "time": float, "nodes": int}
@@ -99,12 +91,10 @@ def parse_builtin(text: str, game: str) -> BuiltinSpec:
                 raise SpecError(f"player {text!r}: unknown key {key!r}; known keys: {known}")
     settings = SearchSettings(**values)
     try:
-        check_settings(settings)
-        check_limits(Limits(**limits))
+        check_settings(settings, Limits(**limits))
         get_algorithm(settings.algorithm).check_game(get_game(game))
-        from ai.engine import check_settings as check_search, weights_for
+        from ai.engine import weights_for
 
-        check_search(settings, Limits(**limits))
         weights_for(get_game(game), settings.weights)
         get_game(game).set_network(settings.network)
     except ValueError as error:

@@ -1,4 +1,4 @@
-"""One validation of search settings (``ai.settings``): the command line's options, a match
+"""One validation of search settings (``ai.options``): the command line's options, a match
 player's spec, UCI ``setoption`` and the table itself accept and refuse exactly the same
 values, at both ends of every range, and no text makes the parser fail in another way."""
 
@@ -13,17 +13,8 @@ from hypothesis import strategies as st
 
 from ai.cli import build_parser
 from ai.match.players import SpecError, parse_builtin
-from ai.settings import (
-    LIMIT_RANGES,
-    SETTING_RANGES,
-    Limits,
-    SearchSettings,
-    SettingError,
-    check_limits,
-    check_setting,
-    check_settings,
-    parse_setting,
-)
+from ai.options import LIMIT_RANGES, SETTING_RANGES, check_limits, check_setting, check_settings, parse_setting
+from ai.settings import Limits, SearchSettings, SettingError
 
 OPTIONS = {
     "aspiration_window": "--aspiration-window",

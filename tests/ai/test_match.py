@@ -257,7 +257,7 @@ def test_gnubg_plays_backgammon_with_paired_dice(capsys: pytest.CaptureFixture[s
 def test_progress_bar_only_on_a_terminal() -> None:
     import io
 
-    from ai.match.command import ProgressBar
+    from ai.cli.match import ProgressBar
     from ai.match.records import GameRecord
     from ai.match.runner import GameOutcome, MatchResult
 

@@ -9,8 +9,8 @@ printed at the end in ``ai.match.stats``. A progress bar with the running score 
 stderr when it is a terminal (nothing when it is not); the result goes to stdout.
 
 Whatever can be wrong is said in one line before the first game (exit status 2): the
-players' specs (ranges of ``ai.settings``), their programs' start, the openings file, the
-``--out`` file and the core-lock folder. Games that cannot be written later are said once;
+players' specs (the ranges of ``ai.options``), their programs' start, the openings file,
+the ``--out`` file and the core-lock folder. Games that cannot be written later are said once;
 the match goes on, sums up, and ends with status 1.
 """
 
@@ -20,8 +20,19 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
+from ai.cli.arguments import (
+    EXIT_OK,
+    EXIT_OUTPUT_FAILED,
+    GAME_CHOICE,
+    GAME_HELP,
+    PROGRAM,
+    ending_on_stop_signals,
+    integer,
+    positive_number,
+    setting,
+)
 from ai.match import openings as opening_book
 from ai.match.cores import CoreReservation
 from ai.match.players import Player, SpecError, make_player
@@ -29,15 +40,12 @@ from ai.match.records import write_games
 from ai.match.runner import DEFAULT_MAX_PLIES, GameOutcome, MatchResult, run_match
 from ai.match.stats import format_elo, format_elo_line
 from ai.settings import Limits
-from games import GAME_NAMES, get_game
+from games import get_game
 from games.records import default_extension
 
 DEFAULT_SECONDS = 1.0
 """Seconds a move when neither ``--time`` nor ``--depth`` is given."""
 BAR_WIDTH = 24
-PROGRAM = "plyground"
-EXIT_OUTPUT_FAILED = 1
-"""The games could not be written (the match was played and summed up all the same)."""
 UNTIMED_TIMEOUT = 120.0
 """Default seconds a move for programs that play at their own level (GTP, gnubg) whatever
 ``--time`` says, and for any program under ``--depth``."""
@@ -50,13 +58,11 @@ MAX_GAMES = 1_000_000
 MAX_PLIES_LIMIT = 100_000
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(commands: Any) -> None:
     """Register ``match`` on the ``plyground`` command line (the option types are the CLI's
     own, so a bad value is refused in one line with its range)."""
-    from ai.cli import choice, integer, positive_number, setting
-
     match = commands.add_parser("match", help="play engine against engine and report the Elo difference")
-    match.add_argument("--game", required=True, type=choice("a game", GAME_NAMES), help=f"one of: {', '.join(GAME_NAMES)}")
+    match.add_argument("--game", required=True, type=GAME_CHOICE, help=GAME_HELP)
     match.add_argument("--a", required=True, metavar="SPEC", help="player A: algorithm=pvs,depth=4 / level=5 / default / uci:CMD / gtp:CMD / gnubg[:PLIES]")
     match.add_argument("--b", required=True, metavar="SPEC", help="player B (same forms)")
     match.add_argument("--games", required=True, type=integer("--games", 1, MAX_GAMES),
@@ -87,8 +93,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def command_match(args: argparse.Namespace) -> int:
-    from ai.cli import ending_on_stop_signals
-
     game = get_game(args.game)  # every number was range-checked by its option type
     limits = Limits(depth=args.depth) if args.depth is not None else Limits(time=args.time or DEFAULT_SECONDS)
     if args.cube and args.openings:
@@ -147,7 +151,7 @@ def command_match(args: argparse.Namespace) -> int:
         return EXIT_OUTPUT_FAILED
     if out is not None:
         print(f"games written to {out} ({default_extension(args.game).upper()})")
-    return 0
+    return EXIT_OK
 
 
 def check_output(text: str) -> Path:

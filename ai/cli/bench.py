@@ -17,23 +17,29 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import signal
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ai.cli.analyse import POOL_POLL_SECONDS, start_pool
+from ai.cli.arguments import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    GAME_CHOICE,
+    INTERRUPTED,
+    SearchFailed,
+    add_settings_options,
+    interrupt_sets_flag,
+    setting,
+    settings_from,
+)
 from ai.settings import Limits, SearchRequest
 
 if TYPE_CHECKING:
     from ai.events import Finished
-    from ai.parallel import EnginePool
     from games.base import GameState
-
-
-POOL_POLL_SECONDS = 0.05
-"""How often a pool search looks for a Ctrl-C while it waits."""
 
 
 @dataclass(frozen=True)
@@ -78,23 +84,17 @@ def searcher(first: SearchRequest, interrupted: Callable[[], bool]) -> Iterator[
     long as the bench (its table cleared before each position; its workers started, and
     ``first``'s game loaded in them, by a depth-1 search before any position is timed).
     Ctrl-C stops the search under way (it still answers)."""
-    from ai.engine import run_search, search_on_pool
+    from ai.engine import run_search  # the engine loads when a command runs, not for --help
 
     threads = first.settings.threads
     if threads <= 1:
         yield lambda request: run_search(request, should_stop=interrupted, shared={})
         return
-    from ai.parallel import EnginePool
-
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the spawned workers
-    try:
-        pool: EnginePool = EnginePool(workers=threads, hash_megabytes=first.settings.tt_megabytes)
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    pool = start_pool(threads, first.settings.tt_megabytes)
 
     def on_pool(request: SearchRequest) -> Finished:
         pool.clear_table()
-        return search_on_pool(pool, request, lambda _event: None, interrupted, POOL_POLL_SECONDS)
+        return pool.answer(request, lambda _event: None, interrupted, POOL_POLL_SECONDS)
 
     with pool:
         on_pool(dataclasses.replace(first, limits=Limits(depth=1)))
@@ -105,7 +105,6 @@ def command_bench(args: argparse.Namespace) -> int:
     """Search every chosen game's bench positions; one line each, then the totals. Every
     request is checked before the first search, so a setting one game cannot use (``pvs``
     for backgammon) fails at once, not after the other games."""
-    from ai.cli import EXIT_INTERRUPTED, EXIT_OK, INTERRUPTED, SearchFailed, settings_from
     from ai.engine import prepare
     from games import get_game
     from games.bench_positions import BENCH_SETS
@@ -122,26 +121,22 @@ def command_bench(args: argparse.Namespace) -> int:
             requests.append((request, root, number, len(bench_set.positions)))
     first = requests[0][0]
     results: list[BenchResult] = []
-    previous = signal.signal(signal.SIGINT, lambda _signum, _frame: INTERRUPTED.set())
-    try:
-        with searcher(first, INTERRUPTED.is_set) as search:
-            for request, root, number, count in requests:
-                if INTERRUPTED.is_set():
-                    break
-                started = time.perf_counter()
-                finished = search(request)
-                seconds = time.perf_counter() - started
-                if finished.error is not None:
-                    raise SearchFailed(finished.error)
-                if INTERRUPTED.is_set():
-                    break  # a stopped search's count is not the position's signature
-                best = root.move_name(finished.best_move) if finished.best_move is not None else "(none)"
-                depth = request.limits.depth or 0
-                result = BenchResult(request.game, number, depth, finished.nodes, seconds, best, request.position or "")
-                results.append(result)
-                show(result, count, args.json)
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    with interrupt_sets_flag(), searcher(first, INTERRUPTED.is_set) as search:
+        for request, root, number, count in requests:
+            if INTERRUPTED.is_set():
+                break
+            started = time.perf_counter()
+            finished = search(request)
+            seconds = time.perf_counter() - started
+            if finished.error is not None:
+                raise SearchFailed(finished.error)
+            if INTERRUPTED.is_set():
+                break  # a stopped search's count is not the position's signature
+            best = root.move_name(finished.best_move) if finished.best_move is not None else "(none)"
+            depth = request.limits.depth or 0
+            result = BenchResult(request.game, number, depth, finished.nodes, seconds, best, request.position or "")
+            results.append(result)
+            show(result, count, args.json)
     if args.json:
         total = totals(results)
         total["seconds"], total["nps"] = round(total["seconds"], 3), round(total["nps"])
@@ -168,16 +163,15 @@ def show(result: BenchResult, count: int, as_json: bool) -> None:
     )
 
 
-def add_parser(commands: Any, game_choice: Callable[[str], str], max_depth: int) -> None:
+def add_parser(commands: Any) -> None:
     """The ``bench`` subcommand, its options next to ``analyse``'s settings options."""
-    from ai.cli import add_settings_options, setting
     from games.bench_positions import BENCH_SETS
 
     bench = commands.add_parser("bench", help="search fixed positions: the node-count signature and nodes/s")
     bench.add_argument(
         "--game",
         action="append",
-        type=game_choice,
+        type=GAME_CHOICE,
         metavar="GAME",
         help=f"a game to bench (repeat for several; default all: {', '.join(BENCH_SETS)})",
     )
