@@ -35,10 +35,12 @@ OTHER_BOUND: dict[Bound, Bound] = {"lower": "upper", "upper": "lower", "exact": 
 
 
 def turned(score: Score, bound: Bound, view: Player) -> tuple[Score, Bound]:
-    """``score`` and its ``bound`` seen by ``view``: a lower bound turns into an upper one."""
+    """``score`` and its ``bound`` seen by ``view``: a lower bound turns into an upper one.
+    The bound comes back as its word (a bound value reads as its word: ``str(bound)``)."""
+    word = str(bound)
     if view == score.view:
-        return score, bound
-    return score.for_player(view), OTHER_BOUND.get(bound, bound)
+        return score, word
+    return score.for_player(view), OTHER_BOUND.get(word, word)
 
 
 def in_units(score: Score, game: type[GameState]) -> float:

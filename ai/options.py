@@ -33,14 +33,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from games.base import GameState
-from games.capabilities import (
-    CheckAware,
-    ExactSolver,
-    ExchangeEvaluation,
-    NullMoveSafe,
-    QuietChecks,
-    declares,
-)
+from games.capabilities import SELECTIVE_NEEDS, SELECTIVE_SWITCHES, ExactSolver, SelectiveSwitch, declares, takes_selective
 
 from ai.cores import available_cores
 from ai.scores import MAX_PLY
@@ -150,23 +143,24 @@ class Requirement:
     """What a game must have for a switch to do anything there (else the switch is off
     whatever the settings say, and the app greys it out saying ``reason``)."""
 
-    capability: type | None = None
-    """The ability (``games.capabilities``) the game must declare."""
+    capabilities: tuple[type, ...] = ()
+    """The abilities (``games.capabilities``) the game must declare."""
     listed: bool = False
-    """The game must also list the switch in ``SELECTIVE_SEARCH``: a selective switch is
-    taken only where a measurement showed that it pays."""
+    """A selective switch: the game must also list it in ``SELECTIVE_SEARCH`` (it is taken
+    only where a measurement showed that it pays); ``games.capabilities.takes_selective``
+    is the rule."""
     writes: str | None = None
     """A ``GameState`` method the game must write itself (the protocol's default does
     nothing: ``noisy_moves`` is empty)."""
     reason: str = "{game} does not use it"
     """Why the switch is off for a game without it (``{game}``: the game's title)."""
 
-    def is_met_by(self, game: type[GameState]) -> bool:
-        if self.capability is not None and not declares(game, self.capability):
+    def is_met_by(self, game: type[GameState], name: str) -> bool:
+        if self.listed:
+            return name in SELECTIVE_SWITCHES and takes_selective(game, name)
+        if not all(declares(game, capability) for capability in self.capabilities):
             return False
-        if self.writes is not None and getattr(game, self.writes) is getattr(GameState, self.writes):
-            return False
-        return True
+        return self.writes is None or getattr(game, self.writes) is not getattr(GameState, self.writes)
 
 
 @dataclass(frozen=True)
@@ -323,8 +317,8 @@ def _threads_text(settings: SearchSettings, _game: type[GameState]) -> str:
     return f"{settings.threads} thread{'s' if settings.threads != 1 else ''}"
 
 
-def _selective(capability: type) -> Requirement:
-    return Requirement(capability, listed=True)
+def _selective(name: SelectiveSwitch) -> Requirement:
+    return Requirement(SELECTIVE_NEEDS[name], listed=True)
 
 
 NEEDS_DEEPENING = Dependency(lambda settings: settings.iterative_deepening, "needs iterative deepening")
@@ -406,42 +400,42 @@ OPTIONS: Final[tuple[Option, ...]] = (
         Group.ENHANCEMENTS,
         cli_help="without check extensions (chess)",
         uci_name="CheckExtensions", off_flag="--no-check-extensions", used_by=DEPTH_FIRST,
-        requires=_selective(CheckAware), text=_switch_text("check_extensions", "check ext."),
+        requires=_selective("check_extensions"), text=_switch_text("check_extensions", "check ext."),
     ),
     Option(
         "null_move", Effect.VALUE, "Null move", "Pass to prove a position is too good (R = 2)",
         Group.ENHANCEMENTS,
         cli_help="without null-move pruning (chess)",
         uci_name="NullMove", off_flag="--no-null-move", used_by=DEPTH_FIRST,
-        requires=_selective(NullMoveSafe), text=_switch_text("null_move", "null move"),
+        requires=_selective("null_move"), text=_switch_text("null_move", "null move"),
     ),
     Option(
         "late_move_reductions", Effect.VALUE, "Late move reductions", "Search late quiet moves less deep",
         Group.ENHANCEMENTS,
         cli_help="without late move reductions (chess, checkers)",
         uci_name="LateMoveReductions", off_flag="--no-lmr", used_by=DEPTH_FIRST,
-        requires=_selective(CheckAware), text=_switch_text("late_move_reductions", "LMR"),
+        requires=_selective("late_move_reductions"), text=_switch_text("late_move_reductions", "LMR"),
     ),
     Option(
         "quiescence_checks", Effect.VALUE, "Checks in quiescence", "Also try quiet checks at quiescence's first ply",
         Group.ENHANCEMENTS,
         cli_help="without quiet checks at quiescence's first ply (chess)",
         uci_name="QuiescenceChecks", off_flag="--no-quiescence-checks", used_by=DEPTH_FIRST,
-        requires=_selective(QuietChecks), text=_switch_text("quiescence_checks", "q-checks"),
+        requires=_selective("quiescence_checks"), text=_switch_text("quiescence_checks", "q-checks"),
     ),
     Option(
         "see_pruning", Effect.VALUE, "SEE pruning", "Skip captures and moves that lose material by static exchange",
         Group.ENHANCEMENTS,
         cli_help="without static-exchange pruning of losing moves (chess)",
         uci_name="SEEPruning", off_flag="--no-see-pruning", used_by=DEPTH_FIRST,
-        requires=_selective(ExchangeEvaluation), text=_switch_text("see_pruning", "SEE pruning"),
+        requires=_selective("see_pruning"), text=_switch_text("see_pruning", "SEE pruning"),
     ),
     Option(
         "futility_pruning", Effect.VALUE, "Futility pruning", "Skip hopeless quiet moves near the horizon",
         Group.ENHANCEMENTS,
         cli_help="without futility, reverse futility and late move pruning (chess, checkers)",
         uci_name="FutilityPruning", off_flag="--no-futility", used_by=DEPTH_FIRST,
-        requires=_selective(CheckAware), text=_switch_text("futility_pruning", "futility"),
+        requires=_selective("futility_pruning"), text=_switch_text("futility_pruning", "futility"),
     ),
     Option(
         # The field keeps its first game's word (files and command lines use it); the reach is
@@ -453,7 +447,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         cli_help="the exact solver's reach, in the game's unit: Othello solves positions with at most N "
         "empty squares, checkers probes its endgame databases with at most N pieces (up to its 5); 0: off",
         uci_name="SolverReach", flag="--solver-empties", metavar="N", range=Range(int, 0, MAX_SOLVER_REACH),
-        used_by=DEPTH_FIRST, requires=Requirement(ExactSolver, reason="{game} has no exact endgame solver"),
+        used_by=DEPTH_FIRST, requires=Requirement((ExactSolver,), reason="{game} has no exact endgame solver"),
         text=_solver_text,
     ),
     Option(
@@ -574,11 +568,7 @@ def tree_signature(settings: SearchSettings) -> tuple[object, ...]:
 def game_supports(name: str, game: type[GameState]) -> bool:
     """Whether ``game`` has what the switch ``name`` needs."""
     row = BY_NAME[name]
-    if row.requires is None:
-        return True
-    if row.requires.listed and name not in game.SELECTIVE_SEARCH:
-        return False
-    return row.requires.is_met_by(game)
+    return row.requires is None or row.requires.is_met_by(game, name)
 
 
 def is_used(name: str, settings: SearchSettings, game: type[GameState] | None) -> bool:

@@ -403,7 +403,7 @@ def test_node_limit_is_honoured() -> None:
 def test_depth_limit_is_honoured() -> None:
     events: list[SearchEvent] = []
     answer = search(new_game("tictactoe"), SearchSettings(tt_megabytes=1), Limits(depth=3), on_event=events.append)
-    depths = [event.depth for event in events if isinstance(event, Iteration) and event.bound == "exact"]
+    depths = [event.depth for event in events if isinstance(event, Iteration) and str(event.bound) == "exact"]
     assert depths == [1, 2, 3]
     assert answer.depth == 3 and not answer.stopped
 
@@ -452,7 +452,7 @@ def test_iteration_events_carry_every_field() -> None:
     events: list[SearchEvent] = []
     fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
     answer = search(new_game("chess", fen), SearchSettings(), Limits(depth=4), on_event=events.append, search_id=7)
-    iterations = [event for event in events if isinstance(event, Iteration) and event.bound == "exact"]
+    iterations = [event for event in events if isinstance(event, Iteration) and str(event.bound) == "exact"]
     assert [event.depth for event in iterations] == [1, 2, 3, 4]
     for event in iterations:
         assert event.search_id == 7
@@ -560,9 +560,9 @@ def test_each_iteration_searches_the_previous_best_move_first(algorithm: str, fe
     first_of_depth: dict[int, list[object]] = {}
     failed_high: set[int] = set()
     for event in events:
-        if isinstance(event, Iteration) and event.bound == "exact" and event.pv:
+        if isinstance(event, Iteration) and str(event.bound) == "exact" and event.pv:
             best_of_depth[event.depth] = event.pv[0]
-        elif isinstance(event, Iteration) and event.bound == "lower":
+        elif isinstance(event, Iteration) and str(event.bound) == "lower":
             failed_high.add(event.depth)  # a new best move failed high: it may go first now
         elif isinstance(event, CurrentMove) and event.number == 1:
             first_of_depth.setdefault(event.depth, []).append(event.move)
