@@ -26,8 +26,7 @@ text diagram (``diagram``). Moves as integers: ``codec``; Zobrist keys: ``hashin
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from operator import attrgetter
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.backgammon import codec, cube, diagnosis, evaluation, gnubg_ids, network, notation
@@ -79,6 +78,7 @@ from games.backgammon.phase import (
     Phase,
 )
 from games.base import CHANCE, BadPositionError, GameState, IllegalMoveError, Player
+from games.capabilities import CaptureScores, Chance
 from games.zobrist import MASK64
 
 SINGLE, GAMMON, BACKGAMMON = 1, 2, 3
@@ -116,10 +116,27 @@ SNAPSHOT_FIELDS: tuple[str, ...] = (
 """What ``play`` records in ``history`` to be restored by ``undo`` (the checkers are put
 back from the play's hops instead). Phase and player come first: readers of ``history``
 (the board's animation) take them from there."""
-_snapshot_of = attrgetter(*SNAPSHOT_FIELDS)
+Snapshot = tuple[Any, ...]
+"""The values of ``SNAPSHOT_FIELDS``, in that order."""
 
 
-class BackgammonState(GameState):
+def _snapshot_functions(fields: tuple[str, ...]) -> tuple[Callable[[Any], Snapshot], Callable[[Any, Snapshot], None]]:
+    """``record(state)`` and ``restore(state, snapshot)`` over ``fields``: one tuple built and
+    one tuple assignment, generated from the list as ``dataclasses`` generates ``__init__``
+    from the fields. Play and undo run at every node of a search: the plain tuple takes a
+    quarter of a microsecond each way, ``attrgetter`` and a loop of ``setattr`` over the list
+    two to four times that (measured on this state)."""
+    attributes = ", ".join(f"state.{name}" for name in fields)
+    source = f"def record(state):\n    return ({attributes},)\n\ndef restore(state, snapshot):\n    {attributes}, = snapshot\n"
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)  # noqa: S102 (the source is built from our own field names)
+    return namespace["record"], namespace["restore"]
+
+
+_record, _restore = _snapshot_functions(SNAPSHOT_FIELDS)
+
+
+class BackgammonState(GameState, CaptureScores, Chance):
     """A backgammon position with its turn phase, dice and doubling cube (see module doc)."""
 
     NAME: ClassVar[str] = "backgammon"
@@ -301,7 +318,7 @@ class BackgammonState(GameState):
         return [*moves, rolled.parse_move(text)]
 
     def play(self, move: Move) -> None:
-        snapshot = _snapshot_of(self)
+        snapshot = _record(self)
         phase = self.phase
         hits: list[bool] | None = None
         if phase == CHECKER_PLAY:
@@ -377,8 +394,7 @@ class BackgammonState(GameState):
 
     def undo(self) -> None:
         snapshot, move, hits = self.history.pop()
-        for name, value in zip(SNAPSHOT_FIELDS, snapshot):
-            setattr(self, name, value)
+        _restore(self, snapshot)
         if hits is not None:
             mine, theirs = self.boards[self.player], self.boards[1 - self.player]
             for (source, target), hit in zip(reversed(move), reversed(hits)):
