@@ -4,11 +4,15 @@ place and then served by everything that was already there.
 * **Add a game**: ``NimState`` below is a whole game (one heap; take 1, 2 or 3 stones; who takes
   the last stone wins) written against ``games.base.GameState`` alone, registered with one
   entry in ``games.GAME_MODULES``. It goes through perft, every registered algorithm (each
-  with the value-changing switches off returns plain minimax's value), and the worker pool
-  on two processes.
+  with the ``exact`` preset of ``ai.options`` returns plain minimax's value), and the worker
+  pool on two processes.
 * **Add an algorithm**: ``run`` below is a whole algorithm (one-ply greedy choice) written
   against ``ai.context.SearchContext`` alone, registered with one ``AlgorithmSpec`` in
   ``ai.search.ALGORITHMS``; the engine runs it by name and it answers minimax's depth-1 value.
+
+The third recipe, **add a search switch** (a field of ``SearchSettings``, a row of
+``ai.options.OPTIONS``, the code that reads it), is followed by ``tests/ai/test_options.py``:
+one row per field, and every row reaches the command line, UCI and the settings line.
 """
 
 from __future__ import annotations
@@ -16,12 +20,12 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import ClassVar
 
 import pytest
 
 import games
+from ai import options
 from ai import search as algorithms
 from ai.context import SearchContext
 from ai.engine import search
@@ -148,17 +152,6 @@ def test_new_game_counts_its_tree(depth: int) -> None:
     assert games.new_game("nim", state.to_text()).to_text() == "7 0"
 
 
-EXACT = dict(
-    quiescence=False,
-    solver_empties=0,
-    check_extensions=False,
-    null_move=False,
-    late_move_reductions=False,
-    quiescence_checks=False,
-    see_pruning=False,
-    futility_pruning=False,
-)
-"""Every switch that can change the value searched, off: what is left changes only the effort."""
 SAMPLING_ALGORITHMS = frozenset({"mcts"})
 """Algorithms that estimate by sampling rather than search the minimax tree: they must find a
 winning move, not reproduce a value."""
@@ -166,7 +159,7 @@ POSITIONS = ("7 0", "8 1", "10 0", "13 1")
 
 
 def minimax_value(text: str, depth: int) -> float:
-    settings = SearchSettings(algorithm="minimax", **EXACT)  # type: ignore[arg-type]
+    settings = options.exact(SearchSettings(algorithm="minimax"))
     return search(NimState.from_text(text), settings, Limits(depth=depth)).score.value
 
 
@@ -174,7 +167,7 @@ def minimax_value(text: str, depth: int) -> float:
 @pytest.mark.parametrize("algorithm", list(algorithms.ALGORITHMS))
 def test_new_game_goes_through_every_algorithm(algorithm: str) -> None:
     spec = algorithms.get_algorithm(algorithm)
-    settings = SearchSettings(algorithm=algorithm, seed=1, **EXACT)  # type: ignore[arg-type]
+    settings = options.exact(SearchSettings(algorithm=algorithm, seed=1))
     if spec.needs_native:
         with pytest.raises(ValueError, match="no compiled search"):
             search(NimState.initial(), settings, Limits(depth=2))
@@ -207,7 +200,7 @@ def forked_pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[EnginePool]:
 def test_new_game_runs_on_the_pool(forked_pool: EnginePool, algorithm: str) -> None:
     """Two workers (a root split for minimax and Star2, Lazy SMP for PVS) answer what one
     search in this process answers."""
-    settings = SearchSettings(algorithm=algorithm, threads=2, **EXACT)  # type: ignore[arg-type]
+    settings = options.exact(SearchSettings(algorithm=algorithm, threads=2))
     for text in POSITIONS:
         forked_pool.clear_table()  # a new game: nothing known from the last position's search
         request = SearchRequest(game="nim", position=text, settings=settings, limits=Limits(depth=4))
@@ -254,7 +247,7 @@ def greedy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_new_algorithm_runs_by_name(game: str) -> None:
     state = games.new_game(game)
     answer = search(state, SearchSettings(algorithm="greedy"), Limits(depth=1))
-    exact_minimax = replace(SearchSettings(algorithm="minimax", **EXACT), iterative_deepening=False)  # type: ignore[arg-type]
+    exact_minimax = options.exact(SearchSettings(algorithm="minimax", iterative_deepening=False))
     assert answer.score.value == search(state, exact_minimax, Limits(depth=1)).score.value
     assert answer.best_move in state.legal_moves() and answer.nodes == len(state.legal_moves())
     assert "greedy" in algorithms.algorithms_for(type(state))
