@@ -12,9 +12,9 @@ point ``p`` is written ``25 - p``, so the same play reads ``1/10`` where its mov
 
 Parsing is lenient in form and strict in meaning: spaces or commas between paths, ``bar`` or
 ``25``, ``off`` or ``0``, ``(2)`` multipliers, ``*`` optional, ``-`` accepted for ``/``, any
-combination of a checker's hops into one path. The parser only produces a ``PlayText`` (where
-checkers leave from and arrive at, and the points marked as hits); the state matches it
-against its legal plays by the position it reaches.
+combination of a checker's hops into one path. The parser produces a ``PlayText`` (where
+checkers leave from and arrive at, and the points marked as hits); ``match_play`` finds the
+legal play it describes by the position it reaches, or says why none does.
 """
 
 from __future__ import annotations
@@ -23,7 +23,11 @@ import enum
 import re
 from dataclasses import dataclass
 
+from collections.abc import Sequence
+
+from games.backgammon import diagnosis
 from games.backgammon.board import BAR, DIE_FACES, NO_MOVE, OFF, Board, Play, Roll, point_name
+from games.backgammon.movegen import hit_points
 from games.base import IllegalMoveError
 
 NO_MOVE_NAME = "no move"
@@ -204,6 +208,60 @@ def parse_play_text(text: str) -> PlayText:
         moves.extend(token_moves)
         marked |= token_marked
     return PlayText(tuple(moves), frozenset(marked))
+
+
+def match_play(text: str, mine: Board, theirs: Board, dice: Roll, plays: Sequence[Play], names: tuple[str, str]) -> Play:
+    """The play among ``plays`` (the legal plays of ``dice``, ``mine`` to move against
+    ``theirs``) that ``text`` describes: the one reaching the position the written moves
+    reach, hitting on the points marked ``*``; where several do, the one hitting least
+    (unmarked passing points do not hit unless no other way reaches the position).
+    ``IllegalMoveError`` says why no legal play fits; ``names`` are the mover's and the
+    opponent's, for those messages."""
+    roll = roll_name(dice)
+    if is_no_move_text(text):
+        if list(plays) == [NO_MOVE]:
+            return NO_MOVE
+        raise IllegalMoveError(f"{roll} can be played (e.g. {format_play(mine, theirs, plays[0])}): 'no move' is not legal")
+    written = parse_play_text(text)
+    target = list(mine)
+    for source, destination in written.moves:
+        if target[source] <= 0:
+            where = "the bar" if source == BAR else f"point {source}"
+            left = " left" if mine[source] else ""
+            raise IllegalMoveError(f"{text.strip()!r} is not legal with {roll}: {names[0]} has no checker{left} on {where}")
+        target[source] -= 1
+        target[destination] += 1
+    candidates = [play for play in plays if _board_after(mine, play) == target]
+    if not candidates:
+        why = _why_illegal(mine, theirs, dice, written.moves, plays, names)
+        raise IllegalMoveError(f"{text.strip()!r} is not legal with {roll}: {why}")
+    fitting = [play for play in candidates if written.marked_hits <= set(hit_points(mine, theirs, play))]
+    if not fitting:
+        marked = ", ".join(str(point) for point in sorted(written.marked_hits))
+        raise IllegalMoveError(f"{text.strip()!r} hits nothing on {marked}: play {format_play(mine, theirs, candidates[0])}")
+    fewest = min(len(hit_points(mine, theirs, play)) for play in fitting)
+    best = [play for play in fitting if len(hit_points(mine, theirs, play)) == fewest]
+    return best[0]
+
+
+def _why_illegal(
+    mine: Board, theirs: Board, dice: Roll, moves: Sequence[tuple[int, int]], plays: Sequence[Play], names: tuple[str, str]
+) -> str:
+    """Why the written checker moves are no legal play (only on the error path; see
+    ``diagnosis``)."""
+    sources = {source for source, _ in moves}
+    # the example: a legal play that moves from the same points, if there is one
+    example = format_play(mine, theirs, max(plays, key=lambda play: len(sources & {hop[0] for hop in play})))
+    return diagnosis.why_illegal(mine, theirs, dice, moves, max(len(play) for play in plays), names, example)
+
+
+def _board_after(board: Board, play: Play) -> Board:
+    """``board`` with ``play``'s checkers moved (hits aside: they change the other board)."""
+    after = list(board)
+    for source, target in play:
+        after[source] -= 1
+        after[target] += 1
+    return after
 
 
 def is_no_move_text(text: str) -> bool:

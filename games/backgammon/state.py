@@ -26,10 +26,10 @@ text diagram (``diagram``). Moves as integers: ``codec``; Zobrist keys: ``hashin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from games.backgammon import codec, cube, diagnosis, evaluation, gnubg_ids, network, notation
+from games.backgammon import codec, cube, evaluation, gnubg_ids, network, notation
 from games.backgammon.board import (
     BAR,
     CHECKERS,
@@ -843,63 +843,9 @@ class BackgammonState(GameState, CaptureScores, Chance):
         return action
 
     def _parse_play(self, text: str) -> Play:
-        plays = self.legal_moves()
-        roll = notation.roll_name(self.dice)
-        if notation.is_no_move_text(text):
-            if plays == [NO_MOVE]:
-                return NO_MOVE
-            raise IllegalMoveError(f"{roll} can be played (e.g. {self.move_name(plays[0])}): 'no move' is not legal")
-        written = notation.parse_play_text(text)
         mover = self.player
-        target = list(self.boards[mover])
-        for source, destination in written.moves:
-            if target[source] <= 0:
-                where = "the bar" if source == BAR else f"point {source}"
-                left = " left" if self.boards[mover][source] else ""
-                raise IllegalMoveError(
-                    f"{text.strip()!r} is not legal with {roll}: {PLAYER_NAMES[mover]} has no checker{left} on {where}"
-                )
-            target[source] -= 1
-            target[destination] += 1
-        candidates = [play for play in plays if self._board_after(play) == target]
-        if not candidates:
-            raise IllegalMoveError(f"{text.strip()!r} is not legal with {roll}: {self._why_illegal(written.moves, plays)}")
-        fitting = [
-            play for play in candidates if written.marked_hits <= set(hit_points(self.boards[mover], self.boards[1 - mover], play))
-        ]
-        if not fitting:
-            marked = ", ".join(str(point) for point in sorted(written.marked_hits))
-            raise IllegalMoveError(f"{text.strip()!r} hits nothing on {marked}: play {self.move_name(candidates[0])}")
-        # Unmarked passing points do not hit unless no other way reaches the position.
-        fewest = min(len(hit_points(self.boards[mover], self.boards[1 - mover], play)) for play in fitting)
-        best = [
-            play for play in fitting if len(hit_points(self.boards[mover], self.boards[1 - mover], play)) == fewest
-        ]
-        return best[0]
-
-    def _why_illegal(self, moves: Sequence[tuple[int, int]], plays: list[Play]) -> str:
-        """Why the written checker moves are no legal play (only on the error path; see
-        ``diagnosis``)."""
-        mover = self.player
-        sources = {source for source, _ in moves}
-        # the example: a legal play that moves from the same points, if there is one
-        example = self.move_name(max(plays, key=lambda play: len(sources & {hop[0] for hop in play})))
-        return diagnosis.why_illegal(
-            self.boards[mover],
-            self.boards[1 - mover],
-            self.dice,
-            moves,
-            max(len(play) for play in plays),
-            (PLAYER_NAMES[mover], PLAYER_NAMES[1 - mover]),
-            example,
-        )
-
-    def _board_after(self, play: Play) -> Board:
-        board = list(self.boards[self.player])
-        for source, target in play:
-            board[source] -= 1
-            board[target] += 1
-        return board
+        names = (PLAYER_NAMES[mover], PLAYER_NAMES[1 - mover])
+        return notation.match_play(text, self.boards[mover], self.boards[1 - mover], self.dice, self.legal_moves(), names)
 
     def move_name(self, move: Move) -> str:
         phase = self.phase
