@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ai import options
 from ai.events import Score
 from ai.settings import SearchSettings
 from gui import autosave
@@ -458,6 +459,12 @@ class MainWindow(QMainWindow):
             self.game_view.restore_side_column()
 
     def engine_settings(self) -> SearchSettings:
+        """What a search uses: the user's settings, with the textbook preset while it is on."""
+        own = self.own_engine_settings()
+        return options.exact(own) if self.settings.textbook else own
+
+    def own_engine_settings(self) -> SearchSettings:
+        """The user's settings (the settings panel's switches), on this run's workers."""
         settings = self.settings.engine_settings
         return settings if self.workers is None else dataclasses.replace(settings, threads=max(1, self.workers))
 
@@ -484,8 +491,9 @@ class MainWindow(QMainWindow):
             )
             self.settings_panel.set_game(game_class)
             algorithm = next((side.algorithm for side in session.players if side.is_computer), None)
-            shown = session.engine_settings if algorithm is None else dataclasses.replace(session.engine_settings, algorithm=algorithm)
-            self.settings_panel.set_settings(shown)
+            own = self.own_engine_settings()
+            shown = own if algorithm is None else dataclasses.replace(own, algorithm=algorithm)
+            self.settings_panel.set_settings(shown, textbook=self.settings.textbook)
         finally:
             self._loading_panels = False
         session.state_changed.connect(self._update_panels)
@@ -536,7 +544,8 @@ class MainWindow(QMainWindow):
         if self._loading_panels:
             return
         session = self.session
-        self.settings.engine_settings = settings
+        self.settings.engine_settings = self.settings_panel.own_settings()
+        self.settings.textbook = self.settings_panel.is_textbook()
         if session is None:
             return
         session.engine_settings = settings

@@ -16,8 +16,11 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 
-from ai.settings import SearchSettings, SettingError, check_setting
+from ai import options
+from ai.cores import available_cores
+from ai.settings import SearchSettings, SettingError
 from games import GAME_NAMES
+from gui import autosave
 from gui.gamefile import one_line
 from gui.players import COMPUTER, PlayerConfig, sides_from_data
 from gui.theme import BOARD_SCHEMES, DEFAULT_BOARD
@@ -75,8 +78,6 @@ def stored_data_problems(settings: Settings, directory: Path) -> list[str]:
     shows them in one message): the data folder, the autosave (an unreadable one is kept
     as ``autosave.json.bad``), settings entries out of range or unreadable (the defaults
     apply). Reading them again afterwards finds nothing more to say."""
-    from gui import autosave
-
     problems: list[str] = []
     folder = data_dir_problem(directory)
     if folder is not None:
@@ -91,8 +92,6 @@ def stored_data_problems(settings: Settings, directory: Path) -> list[str]:
 
 def default_engine_settings() -> SearchSettings:
     """The engine's strong defaults, searching on every core (``threads`` = worker processes)."""
-    from gui.engine_bridge import available_cores
-
     return SearchSettings(threads=available_cores())
 
 
@@ -237,15 +236,26 @@ class Settings:
     # ------------------------------------------------------------------ engine
     @property
     def engine_settings(self) -> SearchSettings:
-        """The settings panel's switches (the algorithm is each computer side's own). A
-        stored value of the wrong type or out of its range (``ai.settings.check_setting``,
-        the one validation the command line and UCI use too) is left out: the default
-        applies, and ``check`` reports it."""
+        """The settings panel's switches, the user's own (the algorithm is each computer
+        side's own; the textbook preset is kept apart, ``textbook``). A stored value of the
+        wrong type or out of its range (``ai.options.check_setting``, the one validation the
+        command line and UCI use too) is left out: the default applies, and ``check``
+        reports it."""
         return self._engine_entry()[0]
 
     @engine_settings.setter
     def engine_settings(self, value: SearchSettings) -> None:
         self._store.setValue("engine/settings", json.dumps(dataclasses.asdict(value)))
+
+    @property
+    def textbook(self) -> bool:
+        """The settings panel's "Textbook (exact)" preset: searches use ``options.exact`` of
+        ``engine_settings`` (every switch that can change the value off) while it is on."""
+        return self._flag("engine/textbook", False)
+
+    @textbook.setter
+    def textbook(self, value: bool) -> None:
+        self._store.setValue("engine/textbook", bool(value))
 
     def _engine_entry(self) -> tuple[SearchSettings, list[str]]:
         data, problem = self._json_entry("engine/settings")
@@ -256,28 +266,27 @@ class Settings:
             return default, []
         if not isinstance(data, dict):
             return default, ["the engine settings are not a table of values"]
-        fields = {field.name: field for field in dataclasses.fields(SearchSettings)}
         values: dict[str, Any] = {}
         problems: list[str] = []
         for name, value in data.items():
-            field = fields.get(name)
-            if field is None:
+            row = options.BY_NAME.get(name)
+            if row is None:
                 continue  # a setting of another version of the app
-            current = getattr(default, name)
-            if current is None:
-                if value is None or isinstance(value, bool):
-                    values[name] = value  # an optional switch (None: the algorithm's default)
-                    continue
-            elif type(value) is type(current) or (isinstance(current, float) and isinstance(value, int) and not isinstance(value, bool)):
-                candidate = type(current)(value)
-                try:
-                    check_setting(name, candidate)
-                except SettingError as error:
-                    problems.append(str(error))
-                    continue
-                values[name] = candidate
+            if row.is_optional and (value is None or isinstance(value, bool)):
+                values[name] = value  # an optional switch (None: the algorithm's default)
                 continue
-            problems.append(f"{name}: {one_line(repr(value), 40)} is not a {type(current).__name__ if current is not None else 'switch'}")
+            if row.type is float and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)  # a whole number edited into a real setting
+            if row.is_optional or type(value) is not row.type:
+                kind = "switch" if row.is_optional else row.type.__name__
+                problems.append(f"{name}: {one_line(repr(value), 40)} is not a {kind}")
+                continue
+            try:
+                options.check_setting(name, value)
+            except SettingError as error:
+                problems.append(str(error))
+                continue
+            values[name] = value
         try:
             return dataclasses.replace(default, **values), problems
         except (TypeError, ValueError) as error:

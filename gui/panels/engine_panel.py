@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ai import options
 from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, Score
 from ai.search.chance_common import next_decider
 from games import GAME_NAMES, get_game
@@ -565,7 +566,7 @@ class EnginePanel(QWidget):
         current = self.stat_labels["current"]
         current.setText("starting …")  # until the engine's first report (a new pool's workers start first)
         current.setToolTip("The engine has not reported on this search yet")
-        self.settings_label.setText(display.settings_summary(info.settings, game))
+        self.settings_label.setText(options.settings_line(info.settings, game))
         self.tabs.setCurrentWidget(self.iteration_view)
 
     @Slot(object)

@@ -1,15 +1,22 @@
-"""The search settings panel: the algorithm and every enhancement switch of ``SearchSettings``,
-threads and hash size, so a student can turn each piece off and see what it did.
+"""The search settings panel: the algorithm and every switch of the options table
+(``ai.options.OPTIONS``), so a student can turn each piece off and see what it did.
 
-Only the algorithms that suit the game are offered; switches the chosen algorithm (or the
-game) does not use stay visible but greyed out, with a tooltip saying why. Every change
-emits ``settings_changed(SearchSettings)``.
+Each row of the table the panel shows becomes one control, labelled and explained by the
+row: a switch is a check box, a number a spin box, a word a choice box. Only the algorithms
+that suit the game are offered; a switch the chosen algorithm (or the game) does not use
+stays visible but greyed out, its tooltip saying why (``options.unused_reason``).
+
+"Textbook (exact)" applies the exact preset (``options.exact``): every switch that can change
+the value is shown off and locked, so alpha-beta, PVS and MTD(f) return minimax's value;
+turning it off gives back the user's own switches, which the panel keeps meanwhile. Every
+change emits ``settings_changed`` with the settings a search is to use.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -19,7 +26,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QSizePolicy,
     QSpinBox,
@@ -27,15 +33,55 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ai import options
+from ai.options import Effect, Group, Option
 from ai.search import ALGORITHMS, algorithms_for, uses_quiescence
 from ai.settings import SearchSettings
 from games.base import GameState
 from gui.dialogs.new_game import game_title
-from gui.panels.display import SELECTIVITY, USED_BY, game_has_noisy_moves, game_takes
 from gui.players import ALGORITHM_LABELS
 
-MAX_TABLE_MEGABYTES = 4096
-MAX_SOLVER_EMPTIES = 24
+SHOWN_GROUPS = (Group.GENERAL, Group.ENHANCEMENTS, Group.MCTS)
+"""The table's groups the panel shows, in this order (files are named on the command line)."""
+
+MAX_SPIN_BOX = 2**31 - 1
+"""A Qt spin box holds a 32-bit number: a wider range (the seed's) is offered up to here."""
+MAX_SOLVER_BOX = 24
+"""The largest solver reach the app offers (the engine accepts up to the whole board): each
+empty square more multiplies an exact solve's time by about the branching factor."""
+
+
+@dataclass(frozen=True)
+class NumberBox:
+    """How a number row's spin box looks where its range alone does not say it: the step
+    and decimals of a real number, a unit, and a smaller span than the engine accepts where
+    the rest is of no use in the app (a box cannot offer an unbounded range)."""
+
+    low: float | None = None
+    high: float | None = None
+    step: float = 1.0
+    decimals: int = 0
+    suffix: str | None = None
+    """Text after the number; ``{high}`` is the box's maximum. ``None``: the range's unit."""
+
+
+NUMBER_BOXES: dict[str, NumberBox] = {
+    "aspiration_window": NumberBox(low=1.0, high=100_000.0, step=10.0),
+    "exploration": NumberBox(high=10.0, step=0.1, decimals=2),
+    "playout_depth": NumberBox(high=200, suffix=" plies"),
+    "solver_empties": NumberBox(high=MAX_SOLVER_BOX),
+    "threads": NumberBox(suffix=" of {high}"),
+}
+"""Spin boxes that differ from their row's range (every other number row: its range, whole
+steps, the range's unit)."""
+
+CHOICE_LABELS: dict[str, dict[str, str]] = {
+    "playout": {"random": "Random to the end", "eval": "Short, scored by EVAL"},
+}
+"""The words a choice box shows for a choice row's values (a value without one shows itself)."""
+
+ALGORITHM_DEFAULTS: dict[str, Callable[[SearchSettings], bool]] = {"quiescence": uses_quiescence}
+"""What an optional switch does while it is left to the algorithm (``None``): the box shows it."""
 
 
 def valid_algorithms(game: type[GameState]) -> list[str]:
@@ -43,6 +89,11 @@ def valid_algorithms(game: type[GameState]) -> list[str]:
     order (minimax, alpha-beta, PVS, MTD(f) ...) so a student steps through them in turn."""
     offered = algorithms_for(game)
     return [name for name in ALGORITHMS if name in offered]
+
+
+def shown_rows() -> list[Option]:
+    """The rows of the options table the panel has a control for, group by group."""
+    return [row for group in SHOWN_GROUPS for row in options.OPTIONS if row.group is group]
 
 
 COMBO_LETTERS = 10
@@ -56,9 +107,31 @@ def narrow_combo(box: QComboBox) -> None:
     box.setMinimumContentsLength(COMBO_LETTERS)
 
 
+def number_box(row: Option) -> QSpinBox | QDoubleSpinBox:
+    """The spin box of a number row: its range (or the panel's ``NUMBER_BOXES`` span)."""
+    assert row.range is not None, f"{row.name}: a number row needs a range"
+    look = NUMBER_BOXES.get(row.name, NumberBox())
+    low = row.range.low if look.low is None else look.low
+    high = min(row.range.upper(), MAX_SPIN_BOX if look.high is None else look.high)
+    box: QSpinBox | QDoubleSpinBox
+    if row.type is int:
+        box = QSpinBox()
+        box.setRange(int(low), int(high))
+    else:
+        box = QDoubleSpinBox()
+        box.setDecimals(look.decimals)
+        box.setRange(low, high)
+        box.setSingleStep(look.step)
+    suffix = f" {row.range.unit}" if look.suffix is None and row.range.unit else (look.suffix or "")
+    box.setSuffix(suffix.format(high=int(high)))
+    box.setKeyboardTracking(False)
+    return box
+
+
 class SettingsPanel(QWidget):
-    """Every switch of ``SearchSettings``; ``settings()`` reads them, ``set_settings`` shows
-    them, and each change emits ``settings_changed``."""
+    """A control for every row of the options table the app shows; ``settings()`` is what a
+    search uses, ``own_settings()`` the user's switches (the same unless the textbook preset
+    is on), ``set_settings`` shows them, and each change emits ``settings_changed``."""
 
     settings_changed = Signal(object)
 
@@ -66,185 +139,188 @@ class SettingsPanel(QWidget):
         super().__init__(parent)
         self._game: type[GameState] | None = None
         self._is_loading = False
-        self._solver_setting = SearchSettings().solver_empties
+        self._own = SearchSettings()
+        """The user's switches: what the controls show while the textbook preset is off."""
+        self._settings = self._own
+        """What a search uses: ``_own``, or ``options.exact(_own)`` with the preset on."""
+        self._solver_setting = self._own.solver_empties
         """The ``solver_empties`` setting itself: for a game whose solver reaches less far
         (checkers' databases: 5 pieces) the spin box shows the reach, and a larger setting is
         kept for the other games (one set of engine settings serves every game)."""
-        self._settings = SearchSettings()
+        self._chosen: set[str] = set()
+        """The optional switches the user set; the others follow the algorithm (``None``)."""
+        self.rows = {row.name: row for row in shown_rows()}
         self.controls: dict[str, QWidget] = {}
-        self._tips: dict[str, str] = {}
-        self._quiescence_chosen = False
-        """Whether ``quiescence`` is the user's choice (else ``None``: the algorithm's default)."""
+        self.labels: dict[str, QLabel | QCheckBox] = {}
+        """The text that names each row's control: a check box names itself."""
 
         self.algorithm = QComboBox()
         narrow_combo(self.algorithm)
-        self.controls["algorithm"] = self.algorithm
-
-        def check(field: str, text: str, tip: str) -> QCheckBox:
-            box = QCheckBox(text)
-            box.setToolTip(tip)
-            self.controls[field] = box
-            return box
-
-        def spin(field: str, low: int, high: int, suffix: str = "") -> QSpinBox:
-            box = QSpinBox()
-            box.setRange(low, high)
-            box.setSuffix(suffix)
-            box.setKeyboardTracking(False)
-            self.controls[field] = box
-            return box
-
-        def real(field: str, low: float, high: float, step: float, decimals: int) -> QDoubleSpinBox:
-            box = QDoubleSpinBox()
-            box.setRange(low, high)
-            box.setSingleStep(step)
-            box.setDecimals(decimals)
-            box.setKeyboardTracking(False)
-            self.controls[field] = box
-            return box
-
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        top = QFormLayout()
-        top.addRow("Algorithm", self.algorithm)
         self.algorithm_summary = QLabel("")
         self.algorithm_summary.setObjectName("algorithmSummary")
         self.algorithm_summary.setWordWrap(True)  # the whole description, wrapped, never clipped
         self.algorithm_summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        top.addRow("", self.algorithm_summary)
-        cores = os.cpu_count() or 1
-        top.addRow("Threads", spin("threads", 1, cores, f" of {cores}"))
-        top.addRow(check("book", "Opening book", "Play a book move, without searching, while the game is in the book"))
-        layout.addLayout(top)
+        self.textbook = QCheckBox(options.EXACT_LABEL)
+        self.textbook.setObjectName("textbookToggle")
+        self.textbook.setToolTip(options.EXACT_TOOLTIP)
 
-        depth_first = QGroupBox("Search enhancements")
-        form = QFormLayout(depth_first)
-        form.addRow(check("iterative_deepening", "Iterative deepening", "Search depth 1, 2, 3, ... reusing each result"))
-        row = QHBoxLayout()
-        row.addWidget(check("aspiration", "Aspiration window ±", "Search each iteration in a window round the last score"))
-        row.addWidget(real("aspiration_window", 1.0, 100000.0, 10.0, 0))
-        form.addRow(row)
-        row = QHBoxLayout()
-        row.addWidget(check("transposition_table", "Transposition table", "Remember positions already searched"))
-        row.addWidget(spin("tt_megabytes", 1, MAX_TABLE_MEGABYTES, " MB"))
-        form.addRow(row)
-        form.addRow(check("move_ordering", "Move ordering", "Table move, captures (MVV-LVA), killers, history first"))
-        form.addRow(check("killers", "Killer moves", "Quiet moves that cut off at the same ply"))
-        form.addRow(check("history", "History heuristic", "Quiet moves that cut off anywhere"))
-        form.addRow(check("quiescence", "Quiescence search", "Search noisy moves (captures) past the depth limit"))
-        form.addRow(check("check_extensions", "Check extensions", "Search one ply deeper after a check"))
-        form.addRow(check("null_move", "Null move", "Pass to prove a position is too good (R = 2)"))
-        form.addRow(check("late_move_reductions", "Late move reductions", "Search late quiet moves less deep"))
-        form.addRow(check("quiescence_checks", "Checks in quiescence", "Also try quiet checks at quiescence's first ply"))
-        form.addRow(check("see_pruning", "SEE pruning", "Skip captures and moves that lose material by static exchange"))
-        form.addRow(check("futility_pruning", "Futility pruning", "Skip hopeless quiet moves near the horizon"))
-        self._solver_label = QLabel(GameState.SOLVER_WORDS[0])
-        form.addRow(self._solver_label, spin("solver_empties", 0, MAX_SOLVER_EMPTIES, f" {GameState.SOLVER_WORDS[1]}"))
-        layout.addWidget(depth_first)
-
-        mcts = QGroupBox("Monte Carlo tree search")
-        form = QFormLayout(mcts)
-        form.addRow("Exploration C", real("exploration", 0.0, 10.0, 0.1, 2))
-        playout = QComboBox()
-        narrow_combo(playout)
-        playout.addItem("Random to the end", "random")
-        playout.addItem("Short, scored by EVAL", "eval")
-        self.controls["playout"] = playout
-        form.addRow("Playouts", playout)
-        form.addRow("Playout depth", spin("playout_depth", 1, 200, " plies"))
-        form.addRow("Seed", spin("seed", 0, 2**31 - 1))
-        layout.addWidget(mcts)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        forms: dict[Group, QFormLayout] = {}
+        for group in SHOWN_GROUPS:
+            if group is Group.GENERAL:
+                forms[group] = QFormLayout()
+                layout.addLayout(forms[group])
+            else:
+                box = QGroupBox(group.value)
+                forms[group] = QFormLayout(box)
+                layout.addWidget(box)
+        forms[Group.ENHANCEMENTS].addRow(self.textbook)
+        for row in self.rows.values():
+            self._add_row(forms[row.group], row)
         layout.addStretch(1)
 
-        self.set_settings(self._settings)
-        self.algorithm.currentIndexChanged.connect(self._on_changed)
-        quiescence = self.controls["quiescence"]
-        assert isinstance(quiescence, QCheckBox)
-        quiescence.toggled.connect(self._on_quiescence_chosen)  # first: before _read
-        for field, control in self.controls.items():
+        self.set_settings(self._own)
+        self.textbook.toggled.connect(self._on_textbook_toggled)
+        for name, control in self.controls.items():
+            if name in ALGORITHM_DEFAULTS:
+                assert isinstance(control, QCheckBox)
+                control.toggled.connect(lambda _checked, name=name: self._on_chosen(name))  # before _read
             if isinstance(control, QCheckBox):
                 control.toggled.connect(self._on_changed)
             elif isinstance(control, QSpinBox | QDoubleSpinBox):
                 control.valueChanged.connect(self._on_changed)
-            elif isinstance(control, QComboBox) and field != "algorithm":
+            elif isinstance(control, QComboBox):
                 control.currentIndexChanged.connect(self._on_changed)
+
+    def _add_row(self, form: QFormLayout, row: Option) -> None:
+        """The row's control, labelled and explained by the row."""
+        control: QWidget
+        if row.name == "algorithm":
+            control = self.algorithm  # its items are the game's algorithms (``set_game``)
+        elif row.type is bool:
+            control = QCheckBox(row.label)
+        elif row.choices is not None:
+            control = QComboBox()
+            narrow_combo(control)
+            words = CHOICE_LABELS.get(row.name, {})
+            for value in row.allowed_choices() or ():
+                control.addItem(words.get(value, value), value)
+        else:
+            control = number_box(row)
+        control.setToolTip(row.tooltip)
+        self.controls[row.name] = control
+        if isinstance(control, QCheckBox):
+            self.labels[row.name] = control
+            form.addRow(control)
+            return
+        label = QLabel(row.label)
+        label.setToolTip(row.tooltip)
+        label.setBuddy(control)
+        self.labels[row.name] = label
+        form.addRow(label, control)
+        if row.name == "algorithm":
+            form.addRow("", self.algorithm_summary)
 
     # -------------------------------------------------------------------- API
     def set_game(self, game: type[GameState]) -> None:
         """Offer the algorithms of ``game``; keep the current one if it suits the game."""
         self._game = game
         label, unit = game.SOLVER_WORDS
-        self._solver_label.setText(label)
+        self.labels["solver_empties"].setText(label)
         solver = self.controls["solver_empties"]
         assert isinstance(solver, QSpinBox)
         solver.setSuffix(f" {unit}")
-        solver.setMaximum(min(MAX_SOLVER_EMPTIES, game.SOLVER_REACH or MAX_SOLVER_EMPTIES))
+        solver.setMaximum(min(MAX_SOLVER_BOX, game.SOLVER_REACH or MAX_SOLVER_BOX))
         names = valid_algorithms(game)
-        current = self._settings.algorithm if self._settings.algorithm in names else game.DEFAULT_ALGORITHM
+        current = self._own.algorithm if self._own.algorithm in names else game.DEFAULT_ALGORITHM
         self._is_loading = True
         self.algorithm.clear()
         for name in names:
             self.algorithm.addItem(ALGORITHM_LABELS.get(name, name), name)
             self.algorithm.setItemData(self.algorithm.count() - 1, ALGORITHMS[name].summary, Qt.ItemDataRole.ToolTipRole)
         self._is_loading = False
-        self.set_settings(dataclasses.replace(self._settings, algorithm=current))
+        self.set_settings(dataclasses.replace(self._own, algorithm=current))
         self.settings_changed.emit(self._settings)
 
     def settings(self) -> SearchSettings:
+        """The settings a search uses (the exact preset applied while it is on)."""
         return self._settings
 
-    def set_settings(self, settings: SearchSettings) -> None:
-        """Show ``settings`` (no signal)."""
+    def own_settings(self) -> SearchSettings:
+        """The user's own switches (what is kept, and shown again when the preset goes off)."""
+        return self._own
+
+    def is_textbook(self) -> bool:
+        """Whether the "Textbook (exact)" preset is on."""
+        return self.textbook.isChecked()
+
+    def set_settings(self, settings: SearchSettings, textbook: bool | None = None) -> None:
+        """Show ``settings`` as the user's switches, and the preset on or off (``None``: as
+        it is). No signal."""
+        if textbook is not None:
+            self._is_loading = True
+            self.textbook.setChecked(textbook)
+            self._is_loading = False
+        index = self.algorithm.findData(settings.algorithm)
+        if index < 0 and self.algorithm.count() == 0:
+            spec = ALGORITHMS[settings.algorithm]
+            self.algorithm.addItem(ALGORITHM_LABELS.get(spec.name, spec.name), spec.name)
+        self._chosen = {name for name in ALGORITHM_DEFAULTS if getattr(settings, name) is not None}
+        self._solver_setting = settings.solver_empties
+        self._own = settings
+        self._show(settings)
+        self._own = self._read()
+        self._apply()
+
+    # ---------------------------------------------------------------- internals
+    def _is_locked(self, row: Option) -> bool:
+        """Whether the preset holds the row off (it can change the value)."""
+        return self.is_textbook() and row.effect is Effect.VALUE
+
+    def _show(self, settings: SearchSettings) -> None:
+        """Every control showing ``settings`` (a row the preset holds shows its exact value)."""
         self._is_loading = True
         try:
-            index = self.algorithm.findData(settings.algorithm)
-            if index < 0 and self.algorithm.count() == 0:
-                spec = ALGORITHMS[settings.algorithm]
-                self.algorithm.addItem(ALGORITHM_LABELS.get(spec.name, spec.name), spec.name)
-                index = 0
-            if index >= 0:
-                self.algorithm.setCurrentIndex(index)
-            self._quiescence_chosen = settings.quiescence is not None
-            self._solver_setting = settings.solver_empties
-            for field, control in self.controls.items():
-                value = getattr(settings, field)
-                if field == "quiescence":  # None: the algorithm's default, shown as what it does
-                    assert isinstance(control, QCheckBox)
-                    control.setChecked(uses_quiescence(settings))
-                elif isinstance(control, QCheckBox):
+            shown = options.exact(settings) if self.is_textbook() else settings
+            for name, control in self.controls.items():
+                value = getattr(shown, name)
+                if value is None:  # an optional switch left to the algorithm: show what it does
+                    value = ALGORITHM_DEFAULTS[name](shown)
+                if isinstance(control, QCheckBox):
                     control.setChecked(bool(value))
                 elif isinstance(control, QSpinBox):
                     control.setValue(int(value))
                 elif isinstance(control, QDoubleSpinBox):
                     control.setValue(float(value))
-                elif field == "playout":
-                    assert isinstance(control, QComboBox)
-                    control.setCurrentIndex(max(0, control.findData(value)))
+                elif isinstance(control, QComboBox):
+                    index = control.findData(value)
+                    if index >= 0 or control is not self.algorithm:
+                        control.setCurrentIndex(max(0, index))
         finally:
             self._is_loading = False
-        self._settings = self._read()
-        self._update_enabled()
 
-    # ---------------------------------------------------------------- internals
     def _read(self) -> SearchSettings:
+        """The user's switches as the controls show them (a row the preset holds keeps the
+        user's value, not the preset's)."""
         values: dict[str, Any] = {}
-        for field, control in self.controls.items():
-            if field == "quiescence" and not self._quiescence_chosen:
-                values[field] = None  # the algorithm's default
+        for name, control in self.controls.items():
+            if self._is_locked(self.rows[name]):
+                continue
+            if name in ALGORITHM_DEFAULTS and name not in self._chosen:
+                values[name] = None  # the algorithm's default
             elif isinstance(control, QCheckBox):
-                values[field] = control.isChecked()
-            elif field == "solver_empties":
+                values[name] = control.isChecked()
+            elif name == "solver_empties":
                 assert isinstance(control, QSpinBox)
-                values[field] = self._solver_value(control)
-            elif isinstance(control, QSpinBox):
-                values[field] = control.value()
-            elif isinstance(control, QDoubleSpinBox):
-                values[field] = control.value()
+                values[name] = self._solver_value(control)
+            elif isinstance(control, QSpinBox | QDoubleSpinBox):
+                values[name] = control.value()
             elif isinstance(control, QComboBox):
                 data = control.currentData()
                 if data is not None:
-                    values[field] = data
-        return dataclasses.replace(self._settings, **values)
+                    values[name] = data
+        return dataclasses.replace(self._own, **values)
 
     def _solver_value(self, control: QSpinBox) -> int:
         """The box's value, unless it shows this game's reach for a setting beyond it (kept)."""
@@ -253,48 +329,42 @@ class SettingsPanel(QWidget):
             self._solver_setting = shown
         return self._solver_setting
 
-    def _on_quiescence_chosen(self, _checked: bool) -> None:
+    def _apply(self) -> None:
+        """The settings a search uses follow the user's switches and the preset."""
+        self._settings = options.exact(self._own) if self.is_textbook() else self._own
+        self._update_enabled()
+
+    def _on_chosen(self, name: str) -> None:
         if not self._is_loading:
-            self._quiescence_chosen = True  # the user's choice from now on, not the default
+            self._chosen.add(name)  # the user's choice from now on, not the algorithm's default
 
     def _on_changed(self, *_args: object) -> None:
         if self._is_loading:
             return
-        self._settings = self._read()
-        if not self._quiescence_chosen:  # a new algorithm: show its own default
-            self._is_loading = True
-            self.controls["quiescence"].setChecked(uses_quiescence(self._settings))  # type: ignore[attr-defined]
-            self._is_loading = False
-        self._update_enabled()
+        self._own = self._read()
+        if any(name not in self._chosen for name in ALGORITHM_DEFAULTS):  # a new algorithm: its defaults
+            self._show(self._own)
+        self._apply()
+        self.settings_changed.emit(self._settings)
+
+    def _on_textbook_toggled(self, _checked: bool) -> None:
+        if self._is_loading:
+            return
+        self._show(self._own)  # the preset's values, or the user's own again
+        self._apply()
         self.settings_changed.emit(self._settings)
 
     def _update_enabled(self) -> None:
         settings, game = self._settings, self._game
         spec = ALGORITHMS.get(settings.algorithm)
         self.algorithm_summary.setText(spec.summary[:1].upper() + spec.summary[1:] if spec else "")
-        for field, users in USED_BY.items():
-            control = self.controls[field]
-            reason = ""
-            if settings.algorithm not in users:
-                reason = f"{settings.algorithm} does not use this"
-            elif field in ("aspiration", "aspiration_window") and not settings.iterative_deepening:
-                reason = "needs iterative deepening"
-            elif field == "aspiration_window" and not settings.aspiration:
-                reason = "aspiration is off"
-            elif field == "tt_megabytes" and not settings.transposition_table:
-                reason = "the table is off"
-            elif field in ("killers", "history") and not settings.move_ordering:
-                reason = "move ordering is off"
-            elif field == "playout_depth" and settings.playout != "eval":
-                reason = "random playouts run to the end"
-            elif game is not None:
-                if field in SELECTIVITY and not game_takes(game, field):
-                    reason = f"{game_title(game.NAME)} does not use it"
-                elif field == "solver_empties" and not game.HAS_SOLVER:
-                    reason = f"{game_title(game.NAME)} has no exact endgame solver"
-                elif field == "quiescence" and not game_has_noisy_moves(game):
-                    reason = f"{game_title(game.NAME)} has no noisy moves"
-            control.setEnabled(not reason)
-            tip = self._tips.setdefault(field, control.toolTip())
-            control.setToolTip(f"{tip} (off here: {reason})" if reason and tip else reason or tip)
-
+        title = game_title(game.NAME) if game is not None else ""
+        for name, row in self.rows.items():
+            if self._is_locked(row):
+                reason = f"{options.EXACT_LABEL} is on"
+            else:
+                reason = options.unused_reason(name, settings, game, title)
+            tip = f"{row.tooltip} (off here: {reason})" if reason else row.tooltip
+            for widget in {self.controls[name], self.labels[name]}:
+                widget.setEnabled(not reason)
+                widget.setToolTip(tip)

@@ -197,10 +197,10 @@ def test_settings_panel_offers_only_the_algorithms_of_the_game(qtbot: QtBot) -> 
     assert panel.settings().algorithm == "pvs"
     assert panel.controls["solver_empties"].isEnabled()
     assert not panel.controls["null_move"].isEnabled()
-    assert (panel._solver_label.text(), panel.controls["solver_empties"].suffix()) == ("Exact solver at ≤", " empties")
+    assert (panel.labels["solver_empties"].text(), panel.controls["solver_empties"].suffix()) == ("Exact solver at ≤", " empties")
     panel.set_game(get_game("checkers"))  # its databases are counted in pieces, not empty squares
     assert panel.controls["solver_empties"].isEnabled()
-    assert (panel._solver_label.text(), panel.controls["solver_empties"].suffix()) == ("Endgame databases at ≤", " pieces")
+    assert (panel.labels["solver_empties"].text(), panel.controls["solver_empties"].suffix()) == ("Endgame databases at ≤", " pieces")
     # checkers takes late move reductions and futility pruning, not chess's null move
     assert panel.controls["late_move_reductions"].isEnabled() and panel.controls["futility_pruning"].isEnabled()
     assert not panel.controls["null_move"].isEnabled()
@@ -258,15 +258,13 @@ def test_the_opening_roll_in_the_movers_column_does_not_repeat_the_name() -> Non
 def test_the_settings_line_names_each_games_exact_solving_as_the_settings_panel_does() -> None:
     # Othello solves at a number of empty squares, checkers probes databases at a number of
     # pieces: the one-line summary above the iterations says which, in the panel's words.
-    from ai.settings import SearchSettings
-    from games import get_game
-    from gui.panels.display import settings_summary
+    from ai.options import settings_line
 
     settings = SearchSettings(solver_empties=20)
-    assert "exact solver at ≤ 20 empties" in settings_summary(settings, get_game("othello"))
-    assert "endgame databases at ≤ 5 pieces" in settings_summary(settings, get_game("checkers"))  # all it has
-    assert "endgame databases at ≤ 3 pieces" in settings_summary(SearchSettings(solver_empties=3), get_game("checkers"))
-    assert "≤" not in settings_summary(settings, get_game("chess"))
+    assert "exact solver at ≤ 20 empties" in settings_line(settings, get_game("othello"))
+    assert "endgame databases at ≤ 5 pieces" in settings_line(settings, get_game("checkers"))  # all it has
+    assert "endgame databases at ≤ 3 pieces" in settings_line(SearchSettings(solver_empties=3), get_game("checkers"))
+    assert "≤" not in settings_line(settings, get_game("chess"))
 
 
 def test_checkers_shows_its_databases_reach_and_keeps_othellos_solver_setting(qtbot: QtBot) -> None:
