@@ -35,7 +35,6 @@ from games.backgammon.board import (
     CHECKERS,
     DIE_FACES,
     HOME_POINTS,
-    NO_MOVE,
     OFF,
     PLAYER_NAMES,
     Board,
