@@ -7,8 +7,8 @@
 * ``network``: the learned EVAL, a small network fitted to gnubg 0-ply (weights in
   ``resources/weights/backgammon_net.json``); ``BackgammonState.evaluate`` uses it.
 * ``cube``: Janowski's cubeful money equity and cube decisions from the network's chances.
-* ``evaluation``: the older named race/contact linear features and weights, kept as the
-  measured baseline (``BackgammonState.linear_evaluate``) and for the shot-risk helpers.
+* ``evaluation``: named race/contact linear features and weights: the baseline the network
+  is measured against (``BackgammonState.linear_evaluate``) and the shot-risk helpers.
 * ``phase``: the phases of a turn (``Phase``, an ``IntEnum``).
 * ``hashing``: the Zobrist keys; ``codec``: moves as integers; ``diagram``: gnubg's text board.
 * ``turn``: a turn entered hop by hop (what a board may offer next), for the GUI.

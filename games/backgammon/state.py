@@ -14,9 +14,9 @@ cube has not been turned.
 Scores are equities in points: ``utility`` is +-points at the end, ``evaluate`` estimates
 the same: the learned network's cubeless chances (``network``), turned into cubeful equity
 by Janowski's model in money games with a live cube (``cube``: the search's double, take and
-pass decisions come from it) and times the cube value; the older hand-featured linear EVAL
-stays available as ``linear_evaluate``. Match play is carried (length, score,
-Crawford) for faithful gnubg ids, and no doubling happens in the Crawford game, but the
+pass decisions come from it) and times the cube value; the hand-featured linear EVAL, the
+baseline the network is measured against, is ``linear_evaluate``. Match play is carried
+(length, score, Crawford) for faithful gnubg ids, and no doubling happens in the Crawford game, but the
 engine scores the current game in points, not in match-winning chances.
 
 Text: ``PositionID:MatchID`` exactly as gnubg's ``set gnubgid`` takes it (see ``gnubg_ids``
