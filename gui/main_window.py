@@ -569,7 +569,7 @@ class MainWindow(QMainWindow):
             return
         self.game_view.show_best_move(iteration.pv[0])
         is_playing = not session.is_finding_hint() and len(session.state.legal_moves()) > 1  # no advice, no forced reply
-        if getattr(iteration, "bound", "exact") == "exact" and is_playing:
+        if str(getattr(iteration, "bound", "exact")) == "exact" and is_playing:
             self.eval_bar.set_score(iteration.score, session.state.stake())
 
     # ------------------------------------------------------------------ games

@@ -578,7 +578,7 @@ class EnginePanel(QWidget):
         info, game = self._info, self._game
         if info is None or game is None or event.search_id != info.search_id:
             return
-        is_exact = event.bound == "exact"
+        is_exact = str(event.bound) == "exact"  # the bound's word, whether a str or ai.tt.Bound
         self._set_stale(False)
         if is_exact or self._last_score is None:
             self._last_score = event.score
@@ -620,7 +620,7 @@ class EnginePanel(QWidget):
     def _fail_note(self, root: GameState, event: Iteration) -> str:
         """An aspiration fail's row in the table: ``Rd1: fails high, re-searching`` (high or
         low for the side to move, whose search it is; the score column has the bound)."""
-        note = f"{'fails high' if event.bound == 'lower' else 'fails low'}, re-searching"
+        note = f"{'fails high' if str(event.bound) == 'lower' else 'fails low'}, re-searching"
         if event.pv:
             return f"{self._move_text(root, event.pv[0])}: {note}"
         return note[:1].upper() + note[1:]
