@@ -58,6 +58,7 @@ COMPUTER_MOVE_DELAY_MS = 0
 WATCHING_DELAY_MS = 400
 """Pause before each move of a computer-against-computer game, so that people can follow it."""
 HINT_LIMITS = Limits(depth=6, time=1.0)
+"""A hint is advice at a glance: a short search, whatever the level of the side asking."""
 
 
 class Result(StrEnum):
