@@ -402,7 +402,7 @@ def test_stalemate_is_avoided_by_the_winner() -> None:
 def test_stalemate_is_found_by_the_loser() -> None:
     """Black's rook checks until it is taken, and then Black has no move: a draw, not mate
     (Stockfish: 0 at depth 22). How deep the search must go to see every check through
-    depends on the EVAL: 10 plies with session 16's network, 12 with session 17's."""
+    depends on the EVAL and the network (12 plies with the shipped ones), so the test searches 12."""
     reports = search("7k/5Q2/6K1/8/8/8/8/r7 b - - 0 1", 12)
     assert reports[-1][2] == 0
 
