@@ -4,7 +4,9 @@ The Universal Chess Interface (Stefan Meyer-Kahlen, 2000-2006): the GUI sends co
 engine answers with ``info`` lines and a final ``bestmove``. The search runs in a thread so
 ``stop`` and ``isready`` are answered while it thinks. This module only formats: the search
 reports typed events (``ai.events``) carrying ``chess.Move`` values, written here in UCI
-coordinates; scores go through ``ai.display`` like everywhere else.
+coordinates; scores go through ``ai.display`` like everywhere else. Its options are the
+options table's rows (``ai.options``: a ``check`` per switch, a ``spin`` per whole number, a
+``combo`` per choice, a ``string`` otherwise) and ``Exact``, the table's textbook preset.
 
 A UCI engine must never die on a line and a GUI waits for every ``go``'s ``bestmove``, so:
 

@@ -96,10 +96,12 @@ def add_parser(commands: Any) -> None:
 def event_record(event: object, root: GameState) -> dict[str, object]:
     """An event as a JSON-ready dict: its fields, plus ``event`` = its class name; moves
     named in the game's notation from ``root``, the position searched (a root move of a
-    chance root is a roll, which ``move_name`` names too)."""
+    chance root is a roll, which ``move_name`` names too); a bound by its word."""
     record: dict[str, object] = {"event": type(event).__name__}
     record.update(dataclasses.asdict(event))  # type: ignore[call-overload]
     record["pv"] = root.line_names(getattr(event, "pv", ()))
+    if "bound" in record:
+        record["bound"] = str(record["bound"])  # its word: exact, lower or upper
     if getattr(event, "best_move", None) is not None:
         record["best_move"] = root.move_name(event.best_move)  # type: ignore[attr-defined]
     if "root_moves" in record:
