@@ -235,7 +235,6 @@ class UciEngine:
         # OwnBook starts off, as UCI GUIs expect (they manage books themselves; a search's
         # lines are what they show): ``setoption name OwnBook value true`` plays from ours.
         self.settings = SearchSettings(algorithm=UCI_DEFAULT_ALGORITHM, book=False)
-        self.debug = False
         self.stop_event = threading.Event()
         self.release = threading.Event()
         """Set when a held ``bestmove`` (``go infinite``/``go ponder``) may go out."""
@@ -286,7 +285,7 @@ class UciEngine:
             "stop": lambda _: self.stop_search(),
             "ponderhit": self.command_ponderhit,
             "setoption": self.command_setoption,
-            "debug": self.command_debug,
+            "debug": lambda _: None,  # accepted: this engine has no extra output to switch on
             "register": lambda _: None,  # nothing to register: accepted
         }
         handler = handlers.get(command)
@@ -308,9 +307,6 @@ class UciEngine:
             self.send(option_line(row, self.settings))
         self.send(f"option name {EXACT_OPTION} type check default {str(is_exact(self.settings)).lower()}")
         self.send("uciok")
-
-    def command_debug(self, arguments: list[str]) -> None:
-        self.debug = bool(arguments) and arguments[0].lower() == "on"
 
     def command_new_game(self, _arguments: list[str]) -> None:
         self.stop_search()
