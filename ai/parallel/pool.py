@@ -34,6 +34,7 @@ from __future__ import annotations
 import atexit
 import collections
 import dataclasses
+import enum
 import itertools
 import multiprocessing
 import multiprocessing.connection
@@ -55,7 +56,7 @@ from ai.parallel.segment import reclaim_segments
 from ai.parallel.shared_table import DEFAULT_MEGABYTES, SharedTable, entries_for
 from ai.parallel.strategies import Part, SearchRun, plan
 from ai.parallel.table_memory import create_table
-from ai.parallel.worker import NODES, QUIT, READY, STOP_WORD, Task, failed, worker_main
+from ai.parallel.worker import EVENT, FINISHED, NODES, QUIT, READY, STOP_WORD, Task, failed, worker_main
 from ai.search.common import tree_signature
 from ai.settings import SearchRequest
 
@@ -84,6 +85,17 @@ that had shown nothing yet) ends the search when its worker dies this many times
 
 def _never() -> bool:
     return False
+
+
+class _Order(enum.Enum):
+    """What the caller queued for the dispatcher, done in the order queued."""
+
+    SEARCH = enum.auto()
+    """Run a ``_Search``."""
+    CLEAR_TABLE = enum.auto()
+    """Forget the shared table's contents."""
+    NEW_TABLE = enum.auto()
+    """Use the ``SharedTable`` given from now on."""
 
 
 @dataclass
@@ -148,7 +160,7 @@ class EnginePool:
         """Notified when a worker says it is ready, dies, or the pool closes (``ready``)."""
         self._live: dict[int, _Search] = {}
         self._cancelled: set[int] = set()
-        self._queue: collections.deque[tuple[str, Any]] = collections.deque()
+        self._queue: collections.deque[tuple[_Order, Any]] = collections.deque()
         self._active: _Search | None = None
         self._ids = itertools.count(1)
         self._tokens = itertools.count(1)
@@ -218,7 +230,7 @@ class EnginePool:
             search_id = next(self._ids)
             search = _Search(search_id, dataclasses.replace(request, search_id=search_id), on_event, started)
             self._live[search_id] = search
-            self._queue.append(("search", search))
+            self._queue.append((_Order.SEARCH, search))
         self._wake()
         return search_id
 
@@ -291,7 +303,7 @@ class EnginePool:
         already submitted."""
         with self._lock:
             self._check_open()
-            self._queue.append(("clear", None))
+            self._queue.append((_Order.CLEAR_TABLE, None))
         self._wake()
 
     def resize_table(self, megabytes: float) -> None:
@@ -304,7 +316,7 @@ class EnginePool:
             if self._closed:
                 table.close()
                 self._check_open()
-            self._queue.append(("table", table))
+            self._queue.append((_Order.NEW_TABLE, table))
         self._wake()
 
     def shutdown(self) -> None:
@@ -441,10 +453,10 @@ class EnginePool:
             return  # late news of a search already over
         if kind == NODES:
             part.nodes = part.earlier_nodes + payload
-        elif kind == "event":
+        elif kind == EVENT:
             for event in search.run.receive(part, payload):
                 self._deliver(search, event)
-        elif kind == "finished":
+        elif kind == FINISHED:
             worker.part = None
             if search.run.answered(part, payload):
                 with self._lock:
@@ -457,11 +469,11 @@ class EnginePool:
         """Take the next queued item (a search, a table change); False when none."""
         while self._queue:
             kind, item = self._queue.popleft()
-            if kind == "clear":
+            if kind is _Order.CLEAR_TABLE:
                 self._table.clear()
                 self._table_signature = None
                 self._clears += 1
-            elif kind == "table":
+            elif kind is _Order.NEW_TABLE:
                 self._table.close()
                 self._table = item
                 self._table_signature = None
@@ -632,9 +644,9 @@ class EnginePool:
     def _finish_queue(self, reason: str) -> None:
         while self._queue:
             kind, item = self._queue.popleft()
-            if kind == "table":
+            if kind is _Order.NEW_TABLE:
                 item.close()
-            elif kind == "search":
+            elif kind is _Order.SEARCH:
                 self._deliver_final(item, failed(item.search_id, reason))
 
     def _fail_everything(self, reason: str) -> None:

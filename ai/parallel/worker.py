@@ -83,6 +83,10 @@ QUIT: Final = "quit"
 """The message that ends a worker."""
 READY: Final = "ready"
 """The message kind a worker sends once, when it has started: ``(READY, index)``."""
+EVENT: Final = "event"
+"""The message kind of a search event: ``(EVENT, token, index, event)``."""
+FINISHED: Final = "finished"
+"""The message kind of a task's answer: ``(FINISHED, token, index, finished)``."""
 NODES: Final = "nodes"
 """The message kind of a helper's node count: ``(NODES, token, index, nodes)``."""
 
@@ -180,7 +184,7 @@ class _Runner:
         def on_event(event: SearchEvent) -> None:
             if type(event) is CurrentMove and not role.sends_current_moves:
                 return
-            send(("event", token, index, event))
+            send((EVENT, token, index, event))
 
         def send_nodes(event: SearchEvent) -> None:
             if type(event) is Progress:
@@ -211,7 +215,7 @@ class _Runner:
             last = traceback.extract_tb(error.__traceback__)[-1]
             where = f" ({last.filename.rsplit('/', 1)[-1]}:{last.lineno})"
             finished = failed(request.search_id, f"{type(error).__name__}: {error}{where}")
-        send(("finished", token, self.index, finished))
+        send((FINISHED, token, self.index, finished))
 
 
 def failed(search_id: int, error: str) -> Finished:

@@ -31,7 +31,7 @@ from ai.parallel import pool as pool_module
 from ai.parallel.pool import available_cores
 from ai.parallel.segment import Segment, owner_of, reclaim_segments
 from ai.parallel.shared_table import SharedTable
-from ai.parallel.worker import NODES, STOP_WORD, Role, Task, _Runner
+from ai.parallel.worker import EVENT, FINISHED, NODES, STOP_WORD, Role, Task, _Runner
 from ai.search.common import tree_signature
 from ai.settings import Limits, SearchRequest, SearchSettings
 
@@ -325,8 +325,8 @@ def test_events_arrive_in_order_with_nodes_summed(pool: EnginePool) -> None:
 @pytest.mark.parametrize(
     "role, kinds",
     [
-        (Role(), {"event", "finished"}),
-        (Role(helper=1, sends_current_moves=False, sends_only_nodes=True), {NODES, "finished"}),
+        (Role(), {EVENT, FINISHED}),
+        (Role(helper=1, sends_current_moves=False, sends_only_nodes=True), {NODES, FINISHED}),
     ],
     ids=["main-search", "helper"],
 )
@@ -357,7 +357,7 @@ def test_a_helper_sends_only_its_node_count(role: Role, kinds: set[str]) -> None
     finally:
         table.close()
         parent_end.close()
-    assert messages[-1][0] == "finished" and messages[-1][3].error is None
+    assert messages[-1][0] == FINISHED and messages[-1][3].error is None
     assert {message[0] for message in messages} <= kinds
     counts = [message[3] for message in messages if message[0] == NODES]
     assert counts == sorted(counts) and all(count <= messages[-1][3].nodes for count in counts)
