@@ -1,6 +1,7 @@
 """The backgammon board's parts on their own: the geometry's points and hit tests agree in
-both orientations, the middle row keeps the dice still when the undo button appears, and
-the dice picker turns picks into the state's chance outcomes."""
+both orientations, the middle row keeps the dice still when the undo button appears, the
+dice picker turns picks into the state's chance outcomes, and a turn is entered by picking
+up, dropping and dragging checkers."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from games.backgammon.board import BAR, OFF, O, X
 from games.backgammon.state import BackgammonState
 from gui.boards.backgammon.dice_picker import DicePicker, RollWanted
 from gui.boards.backgammon.layout import BOARD_HEIGHT, BOARD_WIDTH, BoardGeometry, BoardView, middle_row
+from gui.boards.backgammon.turn_entry import TurnEntry
 
 SIZES = ((760, 625), (338, 278), (1400, 700))
 """A usual board, the minimum size and a wide window (the board centred, bands kept)."""
@@ -80,3 +82,31 @@ def test_the_picker_closes_on_a_click_outside_it_and_picks_the_die_under_a_click
     assert picker.click(geometry, AFTER_OPENING, picker.die_position(geometry, AFTER_OPENING, 1, 6)) == (6, 6)
     picker.open()
     assert picker.click(geometry, AFTER_OPENING, QPointF(1, 1)) is None and not picker.is_open()
+
+
+def test_a_turn_is_entered_by_picking_up_and_dropping_checkers() -> None:
+    state = BackgammonState.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}, dice=(3, 1))
+    entry = TurnEntry(state)
+    somewhere = QPointF(10, 10)
+    assert entry.press(8, somewhere) is None and entry.selected == 8 and entry.targets() == [4, 5, 7]
+    assert entry.press(8, somewhere) is None and entry.selected is None  # a second press puts it down
+    assert entry.press(2, somewhere) is None and entry.selected is None  # no checker there
+    entry.press(8, somewhere)
+    assert entry.press(5, somewhere) == 5  # a destination: the caller steps
+    entry.step_to(5)
+    assert entry.hops == ((8, 5),) and entry.selected is None and entry.drag_start is None
+    entry.press(6, somewhere)
+    entry.step_to(5)
+    assert entry.complete_play() == ((8, 5), (6, 5)) and entry.complete_play() in state.legal_moves()
+    assert entry.undo_step() and entry.hops == ((8, 5),) and entry.complete_play() is None
+
+
+def test_a_checker_is_dragged_only_once_the_pointer_has_gone_far_enough() -> None:
+    state = BackgammonState.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}, dice=(3, 1))
+    entry = TurnEntry(state)
+    entry.press(13, QPointF(100, 100))
+    assert entry.is_pressed()
+    assert not entry.drag(QPointF(103, 100), threshold=5) and entry.drag_position is None
+    assert entry.drag(QPointF(106, 100), threshold=5) and entry.drag_position == QPointF(106, 100)
+    assert entry.drag(QPointF(101, 100), threshold=5)  # once dragging, it follows the pointer
+    assert entry.release() == QPointF(100, 100) and not entry.is_pressed() and entry.selected == 13

@@ -27,15 +27,15 @@ new state continues the shown game with a play the board did not ask for (the op
 its checkers slide there hop by hop.
 The parts, each in its own module of this package: ``layout`` (the proportions and where
 everything is), ``colours`` (the palettes), ``painters`` (how each thing is drawn),
+``turn_entry`` (the play being entered: the checker picked up, a drag, the steps),
 ``dice_picker`` (the panel that enters a roll) and ``motion`` (the opponent's play sliding
-in). This module is the widget: the board API, what is shown when, and the input that
-builds a turn (``games.backgammon.turn.TurnBuilder`` holds the rules of a turn entered
-step by step).
+in). This module is the widget: the board API, what is shown when, and the mouse and key
+events (``games.backgammon.turn.TurnBuilder`` holds the rules of a turn entered step by
+step).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,7 +56,6 @@ from games.backgammon.state import (
     TAKE_DECISION,
     BackgammonState,
 )
-from games.backgammon.turn import TurnBuilder
 from games.base import GameState, Player
 from gui.boards.backgammon import painters
 from gui.boards.backgammon.colours import BoardColours
@@ -76,6 +75,7 @@ from gui.boards.backgammon.layout import (
     middle_row,
 )
 from gui.boards.backgammon.motion import PlaySlide, continues_without_play, last_play, slide_hops
+from gui.boards.backgammon.turn_entry import TurnEntry
 from gui.boards.base import BoardWidget
 from gui.theme import Theme
 
@@ -132,14 +132,9 @@ class BackgammonBoard(BoardWidget):
         self._auto_confirm = True
         self._dice_entry = False
         self._player_names: tuple[str, str] = BackgammonState.PLAYER_NAMES
-        self._builder: TurnBuilder | None = None
-        self._selected: int | None = None
-        """The source (mover's numbering) of the checker the player picked up."""
+        self._entry: TurnEntry | None = None
+        """The play being entered (only while the shown state is at a checker play)."""
         self._picker = DicePicker()
-        self._drag_start: QPointF | None = None
-        """Where the press that picked up the selected checker was (a drag may follow)."""
-        self._drag_position: QPointF | None = None
-        """Where a dragged checker is now (``None``: not dragging)."""
         self._background = painters.BackgroundCache()
         self._sprites = painters.CheckerSprites()
         self._slide = PlaySlide(self)
@@ -161,7 +156,7 @@ class BackgammonBoard(BoardWidget):
             self._stop_motion()
         super().set_state(state)
         shown = self._state
-        self._builder = TurnBuilder(shown) if isinstance(shown, BackgammonState) and shown.phase == CHECKER_PLAY else None
+        self._entry = TurnEntry(shown) if isinstance(shown, BackgammonState) and shown.phase == CHECKER_PLAY else None
         self._picker.close()
         if not sliding_on and isinstance(previous, BackgammonState) and isinstance(shown, BackgammonState):
             self._start_motion(previous, shown)
@@ -185,8 +180,8 @@ class BackgammonBoard(BoardWidget):
 
     def reset_interaction(self) -> None:
         """Put a picked-up checker down (the steps entered stay until the next state)."""
-        self._selected = None
-        self._drag_start = self._drag_position = None
+        if self._entry is not None:
+            self._entry.put_down()
 
     def set_theme(self, theme: Theme) -> None:
         self._colours = BoardColours.for_theme(theme)
@@ -230,24 +225,23 @@ class BackgammonBoard(BoardWidget):
 
     def undo_step(self) -> bool:
         """Take back the last checker step of the turn being entered; whether there was one."""
-        if self._builder is None or self._builder.undo_step() is None:
+        if self._entry is None or not self._entry.undo_step():
             return False
-        self._selected = None
-        self.partial_turn_changed.emit(self._builder.hops)
+        self.partial_turn_changed.emit(self._entry.hops)
         self.update()
         return True
 
     def can_undo_step(self) -> bool:
-        return self._builder is not None and bool(self._builder.steps)
+        return self._entry is not None and bool(self._entry.builder.steps)
 
     def partial_turn(self) -> tuple[Hop, ...]:
         """The hops entered so far in this turn, in the mover's numbering."""
-        return self._builder.hops if self._builder is not None else ()
+        return self._entry.hops if self._entry is not None else ()
 
     def no_move_play(self) -> Play | None:
         """The forced empty play when the dice cannot be played at all (so the app can say
         so and play it), else ``None``."""
-        if self._builder is not None and self._builder.is_forced_no_move():
+        if self._entry is not None and self._entry.builder.is_forced_no_move():
             return NO_MOVE
         return None
 
@@ -259,13 +253,11 @@ class BackgammonBoard(BoardWidget):
 
     def selected_source(self) -> int | None:
         """The point (mover's numbering, 25 = bar) of the checker picked up, if any."""
-        return self._selected
+        return self._entry.selected if self._entry is not None else None
 
     def targets(self) -> list[int]:
         """Where the picked-up checker may go (mover's numbering, 0 = off)."""
-        if self._builder is None or self._selected is None:
-            return []
-        return sorted(self._builder.options().get(self._selected, {}))
+        return self._entry.targets() if self._entry is not None else []
 
     # ------------------------------------------------------------- move text
     def move_text(self, state: GameState, move: Any) -> str:
@@ -349,13 +341,10 @@ class BackgammonBoard(BoardWidget):
         """O's and X's boards as drawn: with the steps of the turn being entered."""
         if self._slide.is_running():
             return self._slide.frame()[2]
-        builder = self._builder
-        if builder is None:
+        if self._entry is None:
             assert self._state is not None
             return self._state.boards[O], self._state.boards[X]
-        if builder.mover == O:
-            return builder.mine, builder.theirs
-        return builder.theirs, builder.mine
+        return self._entry.boards()
 
     @property
     def _shown(self) -> BackgammonState:
@@ -421,7 +410,7 @@ class BackgammonBoard(BoardWidget):
             plural = "s" if state.points != 1 else ""
             return f"{what}: {state.points} point{plural}"
         if phase == CHECKER_PLAY:
-            builder = self._builder
+            builder = self._entry.builder if self._entry is not None else None
             if builder is not None and builder.is_forced_no_move():
                 return f"rolled {roll_name(state.dice)}: no move"
             if builder is not None and builder.steps:
@@ -448,10 +437,10 @@ class BackgammonBoard(BoardWidget):
             return [DOUBLE, NO_DOUBLE]
         if state.phase == TAKE_DECISION:
             return [TAKE, DROP]
-        if state.phase == CHECKER_PLAY and self._builder is not None:
-            if self._builder.is_forced_no_move():
+        if state.phase == CHECKER_PLAY and self._entry is not None:
+            if self._entry.builder.is_forced_no_move():
                 return [NO_MOVE]
-            if self._builder.is_complete() and not self._auto_confirm:
+            if self._entry.builder.is_complete() and not self._auto_confirm:
                 return [CONFIRM_KEY]
         return []
 
@@ -463,13 +452,13 @@ class BackgammonBoard(BoardWidget):
     def _middle_row(self, geometry: BoardGeometry) -> tuple[list[QRectF], list[Button]]:
         """The dice (while checkers are to be played) and the buttons, in the decider's
         half; while the player enters a turn the undo button has its place at the half's end."""
-        builder = self._builder
+        entry = self._entry
         entering = (
             self._state is not None
             and self._state.phase == CHECKER_PLAY
             and self._accepts_clicks()
-            and builder is not None
-            and not builder.is_forced_no_move()
+            and entry is not None
+            and not entry.builder.is_forced_no_move()
         )
         dice = len(self._dice_values()) if self._state is not None and self._state.phase == CHECKER_PLAY else 0
         metrics = QFontMetricsF(button_font(geometry.unit))
@@ -520,8 +509,8 @@ class BackgammonBoard(BoardWidget):
         if self._state.phase == CUBE_DECISION and self._cube_rect(geometry).contains(position):
             self.request_move(DOUBLE)
             return
-        if self._builder is not None:
-            if self._builder.is_complete() and any(rect.contains(position) for rect in self._dice_rects(geometry)):
+        if self._entry is not None:
+            if self._entry.builder.is_complete() and any(rect.contains(position) for rect in self._dice_rects(geometry)):
                 self._confirm()
                 return
             self._click_checkers(geometry, position)
@@ -547,50 +536,38 @@ class BackgammonBoard(BoardWidget):
     def _location(self, geometry: BoardGeometry, position: QPointF) -> int | None:
         """What a click at ``position`` points at, in the mover's numbering: a point, the
         bar (25) or the mover's tray (0); ``None`` elsewhere."""
-        assert self._builder is not None
-        return self._view(geometry).location(self._builder.mover, position)
+        assert self._entry is not None
+        return self._view(geometry).location(self._entry.mover, position)
 
     def _click_checkers(self, geometry: BoardGeometry, position: QPointF) -> None:
         """A press over the checkers: drop the picked-up checker on a destination, or pick
         one up (a second press on it puts it down). The press may also start a drag."""
-        builder = self._builder
-        assert builder is not None
-        location = self._location(geometry, position)
-        if self._selected is not None and location in builder.options().get(self._selected, {}):
-            assert location is not None
-            self._step_to(location)
+        assert self._entry is not None
+        destination = self._entry.press(self._location(geometry, position), position)
+        if destination is not None:
+            self._step_to(destination)
             return
-        if location is not None and location in builder.options() and location != self._selected:
-            self._selected = location
-            self._drag_start = position
-        else:
-            self._selected = None
         self.update()
 
     def _step_to(self, location: int) -> None:
         """Move the picked-up checker to ``location`` (one of its targets)."""
-        builder = self._builder
-        assert builder is not None and self._selected is not None
-        builder.play_step(self._selected, location)
-        self._selected = None
-        self._drag_start = self._drag_position = None
-        self.partial_turn_changed.emit(builder.hops)
+        entry = self._entry
+        assert entry is not None
+        entry.step_to(location)
+        self.partial_turn_changed.emit(entry.hops)
         self.update()
-        if builder.is_complete() and self._auto_confirm:
+        if entry.builder.is_complete() and self._auto_confirm:
             self._confirm()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
         position = event.position()
-        if self._drag_start is None or self._selected is None or not event.buttons() & Qt.MouseButton.LeftButton:
+        entry = self._entry
+        if entry is None or not entry.is_pressed() or not event.buttons() & Qt.MouseButton.LeftButton:
             clickable = self._is_clickable(position)
             self.setCursor(Qt.CursorShape.PointingHandCursor if clickable else Qt.CursorShape.ArrowCursor)
             return
-        if self._drag_position is None:
-            moved = position - self._drag_start
-            if math.hypot(moved.x(), moved.y()) < DRAG_THRESHOLD * self._geometry().unit:
-                return
-        self._drag_position = position
-        self.update()
+        if entry.drag(position, DRAG_THRESHOLD * self._geometry().unit):
+            self.update()
 
     def _is_clickable(self, position: QPointF) -> bool:
         """Whether a click at ``position`` would do something (the pointer shows a hand)."""
@@ -607,37 +584,39 @@ class BackgammonBoard(BoardWidget):
             return False
         if self._state.phase == CUBE_DECISION:
             return self._cube_rect(geometry).contains(position)
-        builder = self._builder
-        if builder is None:
+        entry = self._entry
+        if entry is None:
             return False
-        if builder.is_complete():
+        if entry.builder.is_complete():
             return any(rect.contains(position) for rect in self._dice_rects(geometry))
         location = self._location(geometry, position)
-        options = builder.options()
-        return location in options or (self._selected is not None and location in options.get(self._selected, {}))
+        return entry.can_pick_up(location) or entry.can_go(location)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
         """The end of a drag: a checker dragged onto one of its destinations moves there."""
-        if event.button() != Qt.MouseButton.LeftButton or self._drag_start is None:
+        entry = self._entry
+        if event.button() != Qt.MouseButton.LeftButton or entry is None or entry.drag_start is None:
             return
-        start, self._drag_start, self._drag_position = self._drag_start, None, None
+        start = entry.release()
+        assert start is not None
         self.update()
-        if self._selected is None or self._builder is None or not self._accepts_clicks():
+        if entry.selected is None or not self._accepts_clicks():
             return
         geometry = self._geometry()
         location = self._location(geometry, event.position())
         if location == self._location(geometry, start):
             return  # a click: the checker stays picked up
-        if location in self._builder.options().get(self._selected, {}):
+        if entry.can_go(location):
             assert location is not None
             self._step_to(location)
 
     def _confirm(self) -> None:
-        if self._builder is None:
+        entry = self._entry
+        if entry is None:
             return
-        play = self._builder.complete_play()
+        play = entry.complete_play()
         if play is not None:
-            self._requested = (self._builder.mover, play)
+            self._requested = (entry.mover, play)
             self.request_move(play)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
@@ -649,7 +628,8 @@ class BackgammonBoard(BoardWidget):
         elif event.key() == Qt.Key.Key_Backspace and self._accepts_clicks():
             self.undo_step()
         elif event.key() == Qt.Key.Key_Escape:
-            self._selected = None
+            if self._entry is not None:
+                self._entry.selected = None
             self._picker.close()
             self.update()
         else:
@@ -664,14 +644,13 @@ class BackgammonBoard(BoardWidget):
         view = self._view(geometry)
         colours = self._colours
         boards = self._boards()
-        builder = self._builder
-        if builder is not None and self._selected is not None and self._interactive:
-            painters.paint_targets(painter, view, colours, builder.mover, self.targets(), boards)
+        entry = self._entry
+        picked_up = entry.selected if entry is not None and self._interactive else None
+        if entry is not None and picked_up is not None:
+            painters.paint_targets(painter, view, colours, entry.mover, entry.targets(), boards)
         painters.paint_checkers(painter, view, colours, self._sprites, boards)
-        if self._selected is not None and builder is not None and self._interactive:
-            painters.paint_selection(
-                painter, view, colours, self._sprites, builder.mover, self._selected, boards, self._drag_position
-            )
+        if entry is not None and picked_up is not None:
+            painters.paint_selection(painter, view, colours, self._sprites, entry.mover, picked_up, boards, entry.drag_position)
         if self._slide.is_running():
             mover, hop, lifted, fraction = self._slide.frame()
             painters.paint_sliding_checker(painter, view, colours, self._sprites, mover, hop, lifted, fraction)
@@ -682,7 +661,7 @@ class BackgammonBoard(BoardWidget):
         best = self._best_move if isinstance(self._best_move, str) or self._best_move == NO_MOVE else None
         painters.paint_buttons(painter, geometry, colours, self._buttons(geometry), best, UNDO_KEY)
         painters.paint_labels(painter, geometry, colours, self._sprites, self._labels())
-        if (builder is None or not builder.steps) and not self._slide.is_running():
+        if (entry is None or not entry.builder.steps) and not self._slide.is_running():
             self._paint_last_move(painter, view)
         self._paint_best_move(painter, view)
         if self._picker.is_open():
@@ -693,7 +672,7 @@ class BackgammonBoard(BoardWidget):
         state = self._shown
         if state.phase != CHECKER_PLAY:
             return  # no dice before the roll (with dice entry, the "Enter dice" button is there)
-        used = self._builder.used_dice() if self._builder is not None else [False] * len(self._dice_values())
+        used = self._entry.builder.used_dice() if self._entry is not None else [False] * len(self._dice_values())
         for rect, value, is_used in zip(self._dice_rects(geometry), self._dice_values(), used):
             painters.draw_die(painter, rect, value, self._colours, state.player, faded=is_used)
 
