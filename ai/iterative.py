@@ -18,7 +18,7 @@ Aspiration windows (Brudno 1963; Gillogly's TECH, 1972), negamax family only: it
 iteration's score instead of ``(-inf, +inf)``; a narrower window cuts more. If the value
 falls outside (a *fail low* or *fail high*), the window is widened on that side and the
 iteration searched again; the fail is reported as an ``Iteration`` whose ``bound`` is
-``upper`` or ``lower``. (A chance node averages, so a window around the last score buys
+``Bound.UPPER`` or ``Bound.LOWER``. (A chance node averages, so a window around the last score buys
 the expectimax family little.)
 
 Time: with a time limit of T seconds the hard stop is the ``SearchControl`` deadline at T.
@@ -53,6 +53,7 @@ from ai.lazy_smp import skips_depth
 from ai.reporting import Reporter, answer_without_search
 from ai.scores import INFINITY, WIN_SCORE, is_win_score, terminal_score
 from ai.settings import Limits
+from ai.tt import Bound
 from ai.search.chance_common import ChanceTools, RootSearch, unsearchable_reason
 from ai.search.common import (
     MAX_ITERATION_DEPTH,
@@ -73,15 +74,6 @@ DEFAULT_FIXED_DEPTH: Final = 4
 CHANCE_DEFAULT_FIXED_DEPTH: Final = 2
 """The same for the expectimax family: two plies with a chance layer between is already
 thousands of nodes in backgammon."""
-MATE_CONFIRMATION_PLIES: Final = 0
-"""A proven win or loss ends the search once the depth reaches its length plus this many
-plies. Zero suffices, for both families: an iteration to depth ``d`` scores every line of
-at most ``d`` plies to its end (a full-width tree, or a pruned one whose root value is
-provably the same), and a win sooner (a loss later) scores higher; so the first iteration
-that reaches a win's length proves it is the shortest, and a loss in ``n <= d`` means no
-line survives longer. (Chance layers add no plies, and a decision ply is at least one
-depth step, so a win of ``n`` plies lies within depth ``n``.) The expectimax family used
-to wait 2 plies more: that only cost two ever larger iterations."""
 ASPIRATION_MIN_DEPTH: Final = 2
 """Iterations before this are searched with the full window (no guess worth trusting)."""
 ASPIRATION_GROWTH: Final = 4
@@ -94,8 +86,16 @@ class DeepeningTools(Protocol):
     """What ``deepen`` needs from a search's tools (``SearchTools``, ``ChanceTools``)."""
 
     reporter: Reporter
-    horizon_leaves: int
-    root_move_count: int
+
+    @property
+    def horizon_leaves(self) -> int:
+        """Leaves scored by EVAL so far: unchanged over an iteration means its value is exact."""
+        ...
+
+    @property
+    def root_move_count(self) -> int:
+        """The moves searched at the root."""
+        ...
 
     def start_iteration(self, depth: int) -> None:
         """Reset the root bookkeeping before searching to ``depth``."""
@@ -135,7 +135,15 @@ def deepen(
 ) -> tuple[int, float, list[Any], bool]:
     """Search ``root`` (a copy of ``state``, which is only read) to depth 1, 2, 3, ... with
     ``iterate`` until a limit says stop, reporting every completed depth. Returns the
-    answer: ``(depth, score, line, stopped)``."""
+    answer: ``(depth, score, line, stopped)``.
+
+    A proven win or loss ends the deepening as soon as the depth reaches its length: an
+    iteration to depth ``d`` scores every line of at most ``d`` plies to its end (a full-width
+    tree, or a pruned one whose root value is provably the same), and a win sooner (a loss
+    later) scores higher, so the first iteration that reaches a win's length proves it the
+    shortest, and a loss in ``n <= d`` means no line survives longer. Chance layers add no
+    plies and a decision ply is at least one depth step, so the rule holds for both families.
+    """
     control = context.control
     settings = context.settings
     limits = control.limits
@@ -169,8 +177,8 @@ def deepen(
             reporter.iteration(depth, score, line, control.nodes - nodes_before)
             if tools.horizon_leaves == horizon_before:
                 break  # no leaf was cut by the horizon: the value is exact, deeper changes nothing
-            if is_win_score(score) and depth >= WIN_SCORE - abs(score) + MATE_CONFIRMATION_PLIES:
-                break  # a proven win or loss, confirmed
+            if is_win_score(score) and depth >= WIN_SCORE - abs(score):
+                break  # a proven win or loss: the shortest, see ``deepen``
             if timed and (tools.root_move_count == 1 or (soft_time is not None and control.elapsed() >= soft_time)):
                 stopped = True
                 break
@@ -214,10 +222,10 @@ def aspiration_iteration(search: NodeSearch, tools: SearchTools) -> IterationSea
             width *= ASPIRATION_GROWTH
             wide_open = fails >= ASPIRATION_MAX_FAILS or is_win_score(value)
             if value <= alpha:
-                tools.report_window_fail(depth, value, "upper")
+                tools.report_window_fail(depth, value, Bound.UPPER)
                 alpha = -INFINITY if wide_open else max(-INFINITY, value - width)
             else:
-                tools.report_window_fail(depth, value, "lower")
+                tools.report_window_fail(depth, value, Bound.LOWER)
                 beta = INFINITY if wide_open else min(INFINITY, value + width)
 
     return iteration
@@ -242,7 +250,7 @@ def run_iterative_deepening(
     reporter = tools.reporter
     reporter.install_progress()
 
-    if tools.root_move_count == 0:  # the game is over: nothing to search
+    if tools.root.move_count == 0:  # the game is over: nothing to search
         raw = terminal_score(root, 0) if root.is_terminal() else root.evaluate(root.to_move())
         return reporter.finished(0, raw, [], stopped=False)
 
@@ -251,7 +259,7 @@ def run_iterative_deepening(
     except RootSolveAbandoned:  # a long exact solve: deepening answers in the time left
         solved = None
     except SearchStopped:  # the node limit or a stop request during a long exact solve
-        move = greedy_move(root, tools.root_moves)
+        move = greedy_move(root, tools.root.moves)
         return reporter.finished(0, root.evaluate(root.to_move()), [move], stopped=True)
     if solved is not None:  # the game's exact solver settles the root (Othello endgame)
         raw, move = solved
@@ -259,12 +267,6 @@ def run_iterative_deepening(
         line = tools.principal_variation(state, [move], MAX_ITERATION_DEPTH)
         reporter.iteration(1, raw, line, context.control.nodes)
         return reporter.finished(1, raw, line, stopped=False)
-
-    def report_window_fail(depth: int, value: float, bound: str) -> None:
-        move = tools.root_best_move
-        reporter.iteration(depth, value, [move] if bound == "lower" and move is not None else [], 0, bound)
-
-    tools.report_window_fail = report_window_fail
     answer = deepen(state, root, context, tools, make_iteration(tools), DEFAULT_FIXED_DEPTH, context.helper)
     return reporter.finished(*answer)
 

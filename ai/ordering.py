@@ -9,7 +9,7 @@ cheapest to most general:
    generation never happens (Sunfish does the same with a lazy generator);
 2. **captures** by MVV-LVA (most valuable victim, least valuable attacker: the game's
    ``capture_score(move) > 0``), best first -- when the game offers static exchange
-   evaluation (the optional hook ``exchange_at_least(move, threshold)``, chess) only the
+   evaluation (``games.capabilities.ExchangeEvaluation``: chess) only the
    captures that do not lose material; a losing capture (a queen taking a defended pawn)
    goes after every quiet move, as in Stockfish's move picker;
 3. **killer moves**: two quiet moves per ply that recently caused a cut-off in a sibling
@@ -24,9 +24,10 @@ cheapest to most general:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from games.base import GameState
+from games.capabilities import CaptureScores, ExchangeEvaluation, declares
 from ai.scores import MAX_PLY
 from ai.settings import SearchSettings
 
@@ -43,15 +44,14 @@ KILLER_SLOTS: Final = 2
 
 
 def has_exchange_evaluation(state: GameState) -> bool:
-    """Whether the game offers static exchange evaluation: ``exchange_at_least(move,
-    threshold) -> bool`` (an optional hook, like Othello's ``solve_best_move``)."""
-    return callable(getattr(state, "exchange_at_least", None))
+    """Whether the game declares static exchange evaluation (``ExchangeEvaluation``)."""
+    return declares(type(state), ExchangeEvaluation)
 
 
 def has_capture_scores(state: GameState) -> bool:
-    """Whether the game gives capture hints at all (tic-tac-toe and Othello keep the base
-    class's "always 0"), so that quiet games skip one call per move."""
-    return type(state).capture_score is not GameState.capture_score
+    """Whether the game declares capture hints (``CaptureScores``; tic-tac-toe and Othello
+    keep the base class's "always 0"), so that quiet games skip one call per move."""
+    return declares(type(state), CaptureScores)
 
 
 class MoveOrderer:
@@ -94,7 +94,7 @@ class MoveOrderer:
     def sort(self, state: GameState, moves: list[Any], ply: int) -> None:
         """Sort ``moves`` in place: captures by MVV-LVA, killers, then history."""
         capture_score = state.capture_score if self.use_captures else None
-        exchange_at_least = state.exchange_at_least if self.use_exchanges else None  # type: ignore[attr-defined]
+        exchange_at_least = cast(ExchangeEvaluation, state).exchange_at_least if self.use_exchanges else None
         if self.use_killers:
             first_killer = self.killers[KILLER_SLOTS * ply]
             second_killer = self.killers[KILLER_SLOTS * ply + 1]

@@ -8,8 +8,10 @@ expectimax family and MCTS (the player to decide at the root, who is not "to mov
 chance root). Scores are reported from that same player's view (what UCI prints);
 ``Score.for_player`` turns them round for a fixed-colour display.
 
-The counters the events carry are read from the search's ``SearchCounters``. When nobody
-listens (``context.emit`` is the default sink) no event but ``Finished`` is built at all.
+The counters the events carry are read from the search's ``SearchCounters`` (for the negamax
+family its ``Counters`` object), the depth and table fill it shows from its ``SearchGauge``.
+When nobody listens (``context.emit`` is the default sink) no event but ``Finished`` is built
+at all.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from games.base import CHANCE, GameState, Player
 from ai.context import DISCARD_EVENTS, SearchContext
 from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, Score, SearchStats
 from ai.scores import terminal_score, to_report
+from ai.tt import Bound
 
 
 class SearchCounters(Protocol):
@@ -33,6 +36,10 @@ class SearchCounters(Protocol):
     tt_hits: int
     cutoffs: int
     first_move_cutoffs: int
+
+
+class SearchGauge(Protocol):
+    """What ``Progress`` shows of a search besides its counts."""
 
     @property
     def reported_depth(self) -> int:
@@ -83,12 +90,15 @@ def effective_branching_factor(nodes: int, depth: int) -> float:
 class Reporter:
     """Builds and emits the events of one search whose raw scores are seen by ``player``."""
 
-    def __init__(self, context: SearchContext, game: type[GameState], player: Player, counters: SearchCounters) -> None:
+    def __init__(
+        self, context: SearchContext, game: type[GameState], player: Player, counters: SearchCounters, gauge: SearchGauge
+    ) -> None:
         self.context = context
         self.control = context.control
         self.game = game
         self.player = player
         self.counters = counters
+        self.gauge = gauge
         self.is_listening = context.emit is not DISCARD_EVENTS
 
     def score(self, raw: float) -> Score:
@@ -113,16 +123,16 @@ class Reporter:
         raw: float,
         line: list[Any],
         iteration_nodes: int,
-        bound: str = "exact",
+        bound: Bound = Bound.EXACT,
         root_moves: tuple[RootMoveStat, ...] = (),
     ) -> None:
-        """Emit the ``Iteration`` of a completed depth (``bound`` ``exact``), or of an
-        aspiration fail (``lower``/``upper``: no effective branching factor)."""
+        """Emit the ``Iteration`` of a completed depth (``bound`` exact), or of an
+        aspiration fail (a lower or upper bound: no effective branching factor)."""
         if not self.is_listening:
             return
         control = self.control
         stats = self.stats()
-        is_complete = bound == "exact"
+        is_complete = bound is Bound.EXACT
         self.context.emit(
             Iteration(
                 search_id=self.context.search_id,
@@ -133,12 +143,12 @@ class Reporter:
                 nodes=control.nodes,
                 nps=control.nps(),
                 time=control.elapsed(),
-                hashfull=self.counters.hashfull(),
+                hashfull=self.gauge.hashfull(),
                 tt_hit_rate=stats.tt_hit_rate,
                 cutoffs=stats.cutoffs,
                 first_move_cutoff_rate=stats.first_move_cutoff_rate,
                 ebf=effective_branching_factor(iteration_nodes, depth) if is_complete else 0.0,
-                bound=bound,
+                bound=bound.word,
                 root_moves=root_moves,
             )
         )
@@ -165,8 +175,8 @@ class Reporter:
                 nodes=control.nodes,
                 nps=control.nps(),
                 time=control.elapsed(),
-                hashfull=self.counters.hashfull(),
-                depth=self.counters.reported_depth,
+                hashfull=self.gauge.hashfull(),
+                depth=self.gauge.reported_depth,
             )
         )
 
@@ -231,7 +241,8 @@ def answer_without_search(state: GameState, context: SearchContext, reason: str)
     mover = state.to_move()
     view = mover if mover != CHANCE else 0
     raw = terminal_score(state, 0) if state.is_terminal() else 0.0
-    reporter = Reporter(context, type(state), view, _NothingCounted())
+    nothing = _NothingCounted()
+    reporter = Reporter(context, type(state), view, nothing, nothing)
     return reporter.finished(0, raw, [], stopped=False, error=reason)
 
 
@@ -241,6 +252,7 @@ def answer_known(state: GameState, context: SearchContext, move: Any, *, book: b
     ``forced`` set; its score is the root's static EVAL for the side to move, the only
     estimate an answer that searched nothing has."""
     mover = state.to_move()
-    reporter = Reporter(context, type(state), mover, _NothingCounted())
+    nothing = _NothingCounted()
+    reporter = Reporter(context, type(state), mover, nothing, nothing)
     answer = reporter.finished(0, state.evaluate(mover), [move], stopped=False)
     return dataclasses.replace(answer, book=book, forced=not book)

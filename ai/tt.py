@@ -22,15 +22,40 @@ implement the same small interface (``probe``/``store``/``hashfull``/``clear``/`
 
 from __future__ import annotations
 
+import enum
 import sys
 from typing import Any, Final, Protocol, runtime_checkable
 
-EXACT: Final = 0
-"""The score is the node's exact value (it fell inside the window)."""
-LOWER: Final = 1
-"""The score is a lower bound (the node failed high: some move reached beta)."""
-UPPER: Final = 2
-"""The score is an upper bound (the node failed low: no move reached alpha)."""
+
+class Bound(enum.IntEnum):
+    """What a fail-soft score is (Knuth & Moore 1975): the table stores it with each score,
+    and an ``Iteration`` event says it of the root's (an aspiration fail is a bound). An
+    ``int`` so that a shared-memory table packs it into its entry word as it is."""
+
+    EXACT = 0
+    """The score is the node's exact value (it fell inside the window)."""
+    LOWER = 1
+    """The score is a lower bound (the node failed high: some move reached beta)."""
+    UPPER = 2
+    """The score is an upper bound (the node failed low: no move reached alpha)."""
+
+    @property
+    def word(self) -> str:
+        """``exact``, ``lower`` or ``upper``: UCI's ``lowerbound``/``upperbound`` without the
+        suffix."""
+        return self.name.lower()
+
+    def __str__(self) -> str:
+        return self.word
+
+    def __format__(self, spec: str) -> str:
+        return format(self.word, spec)
+
+
+EXACT: Final = Bound.EXACT
+LOWER: Final = Bound.LOWER
+UPPER: Final = Bound.UPPER
+"""Short names of the three bounds (the node compares entries with them)."""
 
 Entry = tuple[int, int, float, int, Any, int]
 """``(key, depth, score, bound, move, generation)``: a plain tuple because creating and

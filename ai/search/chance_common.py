@@ -166,7 +166,7 @@ class ChanceTools:
         self.roll_ply = -1
         """The ply of the first chance layer under the current root move (-1: not met yet):
         its outcomes are the rolls ``CurrentMove`` names."""
-        self.reporter = Reporter(context, self.game, self.root_player, self)
+        self.reporter = Reporter(context, self.game, self.root_player, self, self)
         """Builds this search's events; scores are the root player's."""
 
     # ----------------------------------------------------------------- leaves

@@ -1,31 +1,48 @@
 """What the deterministic algorithms (minimax, alpha-beta, PVS, MTD(f)) share in one search.
 
-``SearchTools`` bundles, for one search: the node counter and stop check, the transposition
-table, the move orderer, the triangular PV array, the statistics counters, the switches of
-the enhancements (resolved against what the game supports) and the root bookkeeping that the
-iterative-deepening driver reads back. Each algorithm module builds its node function once
-per search from these tools as a closure, so the hot recursion reads its services from
-closure cells (one indexed load each) instead of looking attributes up at every node; only
-the counters are attributes of the tools.
+One search's state is split by lifetime: ``Switches`` (frozen: the enhancements in use, the
+settings resolved against the game's declared abilities), ``Abilities`` (frozen: the game's
+optional methods the node calls, resolved once), ``Counters`` (what the search counts; the
+events carry them) and ``RootRecord`` (the root's moves and the best move of the iteration
+under way). ``SearchTools`` holds them with the services (control, table, orderer, PV array,
+reporter). Each algorithm module builds its node function once per search from these tools
+as a closure, so the hot recursion reads its services from closure cells (one indexed load
+each) instead of looking attributes up at every node.
+
+Also here: the tuning constants of the node's enhancements, each with its source.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any, Final, cast
 
 from games.base import GameState
+from games.capabilities import (
+    BestMoveSolver,
+    CapabilityError,
+    CaptureScores,
+    CheckAware,
+    ExactSolver,
+    ExchangeEvaluation,
+    QuietChecks,
+    RepetitionRules,
+    check_declarations,
+    declares,
+    takes_selective,
+)
 
+from ai import options
 from ai.context import SearchContext
 from ai.observer import SearchObserver
 from ai.lazy_smp import make_orderer
-from ai.ordering import has_capture_scores, has_exchange_evaluation
 from ai.reporting import Reporter
 from ai.search import uses_quiescence
 from ai.scores import INFINITY, WIN_SCORE, solved_score, terminal_score
 from ai.settings import SearchSettings
-from ai.tt import SearchTable, TranspositionTable, estimate_move_bytes
+from ai.tt import Bound, SearchTable, TranspositionTable, estimate_move_bytes
 
 NodeSearch = Callable[[GameState, int, float, float, int], float]
 """A node function: ``(state, depth, alpha, beta, ply) -> value`` for the side to move."""
@@ -97,13 +114,13 @@ SEE_QUIET_MARGIN: Final = 40
 """SEE pruning: at depth <= SEE_CAPTURE_PRUNING_DEPTH, a capture losing more than
 ``SEE_CAPTURE_MARGIN * depth``, and at depth <= SEE_QUIET_PRUNING_DEPTH a quiet move losing
 more than ``SEE_QUIET_MARGIN * depth * depth``, by static exchange evaluation, are skipped;
-a move that gives check never is. The depths and the check rule are measured
-(``bench/chess_tactics.py --engines inproc``, branch ``chprune``, bench/STRENGTH.md): with
-captures pruned up to depth 4, checks included, WAC solved 255/300 at 30,000 nodes a
-position, missing 12 that ``see_pruning=off`` solves, mostly sacrifices by capture (Nxd6,
-Nxg2, Rxh2+, axb4); these rules solve 261/300 and Bratko-Kopec stays at 13/24 at
-100,000 nodes. Pruning no capture at all solves 10/24 BK; the quiet-move rule is kept as it was
-(a margin of 80, or only in null-window searches, recovered fewer WAC positions)."""
+a move that gives check never is. Why these depths and the check rule (measured with
+``bench/chess_tactics.py --engines inproc``, results in bench/STRENGTH.md): pruning
+captures up to depth 4, checks included, solves 255/300 WAC positions at 30,000 nodes a
+position and misses 12 that ``see_pruning=off`` solves, mostly sacrifices by capture (Nxd6,
+Nxg2, Rxh2+, axb4); these rules solve 261/300 and keep Bratko-Kopec at 13/24 at 100,000
+nodes, while pruning no capture at all solves 10/24 BK. For quiet moves a margin of 80, or
+pruning only in null-window searches, solves fewer WAC positions than the rule above."""
 
 
 def lmr_table(size: int = LMR_TABLE_SIZE) -> list[list[int]]:
@@ -119,16 +136,16 @@ INTERIOR_SOLVER_EMPTIES: Final = 10
 """Inside the tree the game's solver is asked only about positions this close to the end;
 the root itself is solved up to ``SearchSettings.solver_empties``. Othello's native solver
 (``games/othello/_solver.c``) polls the clock every few thousand nodes, so an interior solve
-no longer holds a stop up (the pure-Python one, 100x slower, made 14 empties everywhere
-turn a 3-second search into 12 seconds). What still bounds it is cost against the
+does not hold a stop up (the pure-Python one is 100x slower: 14 empties everywhere turn a
+3-second search into 12 seconds). What bounds it is cost against the
 search around it: a solve at 10 empties is a few thousand native nodes, a fraction of a
 millisecond, about as much as one or two midgame nodes of the Python search."""
 ROOT_SOLVE_TIME_FRACTION: Final = 0.5
 """With a time limit, the root's exact solve may use this fraction of it. A solve still
 running then is abandoned and iterative deepening answers with the rest of the time (the
 solve's table entries stay: they are true bounds, and the next move's solve reuses them).
-Before, a solve the clock cut short answered with a one-ply guess, so the exact-solve depth
-had to fit the worst case in the whole move time."""
+So the exact-solve depth need not fit the worst case into the whole move time: a solve
+that does not finish costs half of it, and never answers with a one-ply guess."""
 
 
 class RootSolveAbandoned(Exception):
@@ -154,36 +171,9 @@ def next_down(value: float) -> float:
 
 
 def tree_signature(settings: SearchSettings) -> tuple[object, ...]:
-    """The settings that change the values a search computes (its horizon and its pruning).
-    A table filled under other values is cleared rather than trusted."""
-    return (
-        uses_quiescence(settings),
-        settings.solver_empties,
-        settings.check_extensions,
-        settings.null_move,
-        settings.late_move_reductions,
-        settings.quiescence_checks,
-        settings.see_pruning,
-        settings.futility_pruning,
-    )
-
-
-def played_gives_check(state: GameState) -> Callable[[Any], bool]:
-    """``gives_check(move)`` for a game without the hook: play the move and look."""
-
-    def gives_check(move: Any) -> bool:
-        state.play(move)
-        try:
-            return state.is_in_check()
-        finally:
-            state.undo()
-
-    return gives_check
-
-
-def defines(state: GameState, method: str) -> bool:
-    """Whether the game overrides the protocol's default ``method`` (i.e. supports it)."""
-    return getattr(type(state), method) is not getattr(GameState, method)
+    """The settings that change the values a search computes (the options table's
+    value-changing rows): a table filled under other values is cleared rather than trusted."""
+    return options.tree_signature(settings)
 
 
 def searched_root_moves(state: GameState, context: SearchContext) -> list[Any]:
@@ -198,12 +188,175 @@ def searched_root_moves(state: GameState, context: SearchContext) -> list[Any]:
     return [move for move in moves if move in wanted]
 
 
-def _ignore_window_fail(depth: int, value: float, bound: str) -> None:
-    """Default aspiration-fail report: nobody listens."""
+# ------------------------------------------------------------------ the switches
+@dataclass(frozen=True, slots=True)
+class Switches:
+    """The enhancements one search uses: the settings, resolved once against the abilities
+    the game declares (``games.capabilities``). A switch the game cannot take is off here
+    whatever the settings say; the node reads only these."""
+
+    quiescence: bool = False
+    """Quiescence search at the horizon (the setting, or the algorithm's default)."""
+    check_extensions: bool = False
+    null_move: bool = False
+    late_move_reductions: bool = False
+    quiescence_checks: bool = False
+    """Quiet checks at quiescence's first ply (``QuietChecks``)."""
+    see_pruning: bool = False
+    """SEE pruning of losing captures and quiet moves (``ExchangeEvaluation``)."""
+    futility_pruning: bool = False
+    captures_known: bool = False
+    """Whether the game tells captures from quiet moves (``CaptureScores``): late move
+    reductions and futility spare captures; without it every move is quiet."""
+    root_solver_empties: int = 0
+    """The root is solved exactly when at most this many squares are empty (``ExactSolver``)."""
+    solver_empties: int = 0
+    """Inside the tree (and at the horizon) the solver is a perfect EVAL up to this."""
+
+    @property
+    def is_selective(self) -> bool:
+        """Whether any selective switch is on (then the node asks ``is_in_check``)."""
+        return (
+            self.check_extensions
+            or self.null_move
+            or self.late_move_reductions
+            or self.quiescence_checks
+            or self.see_pruning
+            or self.futility_pruning
+        )
+
+    @classmethod
+    def resolve(cls, settings: SearchSettings, game: type[GameState]) -> Switches:
+        """The switches of a search of ``game`` under ``settings``: a selective switch only
+        where the game opts in and declares what it needs (``takes_selective``)."""
+        root_solver_empties = settings.solver_empties if declares(game, ExactSolver) else 0
+        return cls(
+            quiescence=uses_quiescence(settings),
+            check_extensions=settings.check_extensions and takes_selective(game, "check_extensions"),
+            null_move=settings.null_move and takes_selective(game, "null_move"),
+            late_move_reductions=settings.late_move_reductions and takes_selective(game, "late_move_reductions"),
+            quiescence_checks=settings.quiescence_checks and takes_selective(game, "quiescence_checks"),
+            see_pruning=settings.see_pruning and takes_selective(game, "see_pruning"),
+            futility_pruning=settings.futility_pruning and takes_selective(game, "futility_pruning"),
+            captures_known=declares(game, CaptureScores),
+            root_solver_empties=root_solver_empties,
+            solver_empties=min(root_solver_empties, INTERIOR_SOLVER_EMPTIES),
+        )
 
 
+def _not_declared(*_: Any) -> Any:
+    """Stands for an ability the game does not declare; its switch is off, so never called."""
+    raise CapabilityError("an ability the game does not declare was called")
+
+
+@dataclass(frozen=True, slots=True)
+class Abilities:
+    """The game's declared abilities as the node calls them: resolved once per search
+    (``from_state``), bound to the search's root state -- the one object every node of the
+    search plays its moves on and takes back (make/unmake), so a bound method asks the
+    current node. An ability the game lacks is ``_not_declared`` (its switch is off) or,
+    where the node asks at every node, ``None``."""
+
+    gives_check: Callable[[Any], bool] = _not_declared
+    """``CheckAware.gives_check(move)``: asked before pruning a move (a check never is)."""
+    exchange_at_least: Callable[[Any, int], bool] = _not_declared
+    """``ExchangeEvaluation.exchange_at_least(move, threshold)``: SEE pruning."""
+    checking_moves: Callable[[], list[Any]] = _not_declared
+    """``QuietChecks.checking_moves()``: quiescence's quiet checks."""
+    repeats_within: Callable[[int], bool] | None = None
+    """``RepetitionRules.repeats_within(plies)``: asked with the node's ply, it makes a
+    position repeated inside the search tree a draw (twofold, as strong chess engines score
+    it; the game's own rule decides for repetitions of positions before the root)."""
+    solve_best_move: Callable[..., tuple[float, Any] | None] | None = None
+    """``BestMoveSolver.solve_best_move``: the root solved once, not once per move."""
+    eval_scale: float = 1.0
+    """Evaluation units per unit of utility (``GameState.EVAL_SCALE``): a solved value's scale."""
+
+    @classmethod
+    def from_state(cls, state: GameState) -> Abilities:
+        """The abilities of ``state``'s game, after ``check_declarations`` (a game that
+        declares an ability it does not implement fails here, before any node)."""
+        game = type(state)
+        check_declarations(game)
+        return cls(
+            gives_check=cast(CheckAware, state).gives_check if declares(game, CheckAware) else _not_declared,
+            exchange_at_least=(
+                cast(ExchangeEvaluation, state).exchange_at_least if declares(game, ExchangeEvaluation) else _not_declared
+            ),
+            checking_moves=cast(QuietChecks, state).checking_moves if declares(game, QuietChecks) else _not_declared,
+            repeats_within=cast(RepetitionRules, state).repeats_within if declares(game, RepetitionRules) else None,
+            solve_best_move=cast(BestMoveSolver, state).solve_best_move if declares(game, BestMoveSolver) else None,
+            eval_scale=float(game.EVAL_SCALE),
+        )
+
+
+# ------------------------------------------------------------------ the counters
+class Counters:
+    """What one search counts, cumulative over its iterations; the events carry it
+    (``Reporter.stats``: ``SearchStats`` is these numbers frozen, with the node count)."""
+
+    __slots__ = ("qnodes", "tt_probes", "tt_hits", "cutoffs", "first_move_cutoffs", "seldepth", "horizon_leaves")
+
+    def __init__(self) -> None:
+        self.qnodes = 0
+        self.tt_probes = 0
+        self.tt_hits = 0
+        self.cutoffs = 0
+        self.first_move_cutoffs = 0
+        self.seldepth = 0
+        self.horizon_leaves = 0
+        """Leaves scored by EVAL (or results resting on such leaves, or heuristic cuts):
+        unchanged over a subtree means that subtree's value is exact."""
+
+
+# ------------------------------------------------------------------ the root record
+class RootRecord:
+    """The root's bookkeeping of one search: its moves, and per iteration the best move so
+    far, which the iterative-deepening driver reads back."""
+
+    __slots__ = (
+        "moves", "is_restricted", "move_count", "iteration_depth", "previous_best_move",
+        "best_move", "best_score", "line", "extension_ply_limit",
+    )
+
+    def __init__(self, moves: list[Any], is_restricted: bool) -> None:
+        self.moves = moves
+        """The moves searched at the root, in generation order (all legal moves unless
+        ``context.root_moves`` names a subset)."""
+        self.is_restricted = is_restricted
+        """Whether the root searches a subset: its value is then not the position's, and is
+        never stored in the (possibly shared) table."""
+        self.move_count = len(moves)
+        self.iteration_depth = 0
+        self.previous_best_move: Any = None
+        """The completed iteration's best move: the next iteration tries it first."""
+        self.best_move: Any = None
+        self.best_score: float = -INFINITY
+        self.line: tuple[Any, ...] = NO_LINE
+        self.extension_ply_limit = 0
+        """Check extensions stop at this ply (``CHECK_EXTENSION_PLY_FACTOR`` x the depth)."""
+
+    def start_iteration(self, depth: int) -> None:
+        """Reset the per-iteration bookkeeping before searching to ``depth``."""
+        self.iteration_depth = depth
+        self.best_move = None
+        self.best_score = -INFINITY
+        self.line = NO_LINE
+        self.extension_ply_limit = CHECK_EXTENSION_PLY_FACTOR * depth
+
+    def note_best(self, move: Any, value: float, line: tuple[Any, ...]) -> None:
+        """A root move raised alpha: the best move of this iteration so far, with its line."""
+        self.best_move = move
+        self.best_score = value
+        self.line = line
+
+
+# ------------------------------------------------------------------ one search
 class SearchTools:
-    """Per-search services, switches and counters of the deterministic algorithms."""
+    """One search of the negamax family: its services (control, table, orderer, PV array,
+    reporter), its ``switches`` (frozen), its ``abilities`` (the game's, resolved), its
+    ``counters`` and its ``root`` record. Each algorithm builds its node function once per
+    search from these as a closure, so the hot recursion reads them from closure cells."""
 
     def __init__(self, state: GameState, context: SearchContext, *, enhanced: bool = True) -> None:
         """``enhanced=False`` (plain minimax) leaves out table and ordering whatever the
@@ -213,17 +366,14 @@ class SearchTools:
         self.settings = settings
         self.control = context.control
         self.game: type[GameState] = type(state)
+        self.abilities = Abilities.from_state(state)
+        self.switches = Switches.resolve(settings, self.game)
+        self.counters = Counters()
+        root_moves = searched_root_moves(state, context)
+        self.root = RootRecord(root_moves, len(root_moves) != len(state.legal_moves()))
         self.observer: SearchObserver | None = context.observer
         self.path: list[Any] = []
         """Moves from the root to the current node, kept only while an observer watches."""
-
-        root_moves = searched_root_moves(state, context)
-        self.root_moves: list[Any] = root_moves
-        """The moves searched at the root, in generation order (all legal moves unless
-        ``context.root_moves`` names a subset)."""
-        self.is_root_restricted = len(root_moves) != len(state.legal_moves())
-        """Whether the root searches a subset: its value is then not the position's, and is
-        never stored in the (possibly shared) table."""
         self.tt = self._transposition_table(state, context, root_moves) if enhanced else None
         self.orderer = (
             make_orderer(settings, state, MAX_SEARCH_PLY + 1, context.helper)
@@ -234,70 +384,7 @@ class SearchTools:
         self.pv_table: list[Any] = [NO_LINE] * (MAX_SEARCH_PLY + 2)
         self.null_move_at: list[bool] = [False] * (MAX_SEARCH_PLY + 2)
         """``null_move_at[ply]``: the node at ``ply`` was reached by a null move."""
-
-        # Selectivity beyond the lecture notes: on only where the game lists the switch
-        # (``GameState.SELECTIVE_SEARCH``: chess all, checkers LMR and futility) and has its hooks.
-        selective = state.SELECTIVE_SEARCH if defines(state, "is_in_check") else frozenset()
-        self.check_extensions = settings.check_extensions and "check_extensions" in selective
-        self.null_move = settings.null_move and "null_move" in selective and defines(state, "can_null_move")
-        self.late_move_reductions = settings.late_move_reductions and "late_move_reductions" in selective
-        self.quiescence_checks = (
-            settings.quiescence_checks and "quiescence_checks" in selective
-            and callable(getattr(state, "checking_moves", None))
-        )
-        """Quiet checks at quiescence's first ply (the game's optional ``checking_moves``)."""
-        self.see_pruning = settings.see_pruning and "see_pruning" in selective and has_exchange_evaluation(state)
-        """SEE pruning (the game's optional ``exchange_at_least``, see ``ai.ordering``)."""
-        self.futility_pruning = settings.futility_pruning and "futility_pruning" in selective
-        self.repeats_within: Callable[[int], bool] | None = getattr(state, "repeats_within", None)
-        """The game's optional ``repeats_within(plies)``: whether the position occurred
-        within the last ``plies`` plies. Asked with the node's ply, it makes a position
-        repeated inside the search tree a draw (twofold, as strong chess engines score it;
-        the game's own rule decides for repetitions of positions before the root)."""
-        self.gives_check: Callable[[Any], bool] = getattr(state, "gives_check", None) or played_gives_check(state)
-        """The game's optional ``gives_check(move)``: whether a move checks, asked before
-        pruning it (without it the move is played to look)."""
-        self.is_selective = (
-            self.check_extensions
-            or self.null_move
-            or self.late_move_reductions
-            or self.quiescence_checks
-            or self.see_pruning
-            or self.futility_pruning
-        )
-        self.quiescence = uses_quiescence(settings)
-        """Quiescence search at the horizon (the setting, or the algorithm's default)."""
-        self.captures_known = has_capture_scores(state)
-        """Whether ``capture_score`` tells captures from quiet moves (late move reductions
-        spare captures)."""
-        self.root_solver_empties = settings.solver_empties if state.HAS_SOLVER else 0
-        """The root is solved exactly when at most this many squares are empty."""
-        self.solver_empties = min(self.root_solver_empties, INTERIOR_SOLVER_EMPTIES)
-        """Inside the tree (and at the horizon) the solver is a perfect EVAL up to this."""
-        self.eval_scale = float(state.EVAL_SCALE)
-
-        # Counters (cumulative over the search).
-        self.qnodes = 0
-        self.tt_probes = 0
-        self.tt_hits = 0
-        self.cutoffs = 0
-        self.first_move_cutoffs = 0
-        self.seldepth = 0
-        self.horizon_leaves = 0
-        """Leaves scored by EVAL (or results resting on such leaves): unchanged over a
-        subtree means that subtree's value is exact."""
-
-        # Root bookkeeping, read back by the iterative-deepening driver.
-        self.root_move_count = len(root_moves)
-        self.iteration_depth = 0
-        self.previous_best_move: Any = None
-        self.root_best_move: Any = None
-        self.root_best_score: float = -INFINITY
-        self.root_line: tuple[Any, ...] = NO_LINE
-        self.extension_ply_limit = 0
-        self.report_window_fail: Callable[[int, float, str], None] = _ignore_window_fail
-        """Set by the driver: reports an aspiration fail (depth, value, bound)."""
-        self.reporter = Reporter(context, self.game, state.to_move(), self)
+        self.reporter = Reporter(context, self.game, state.to_move(), self.counters, self)
         """Builds this search's events; scores are the side to move's at the root."""
 
     # ---------------------------------------------------------------- set-up
@@ -329,43 +416,53 @@ class SearchTools:
         table.new_search()
         return table
 
+    # The iterative-deepening driver's view (``ai.iterative.DeepeningTools``).
+    @property
+    def horizon_leaves(self) -> int:
+        return self.counters.horizon_leaves
+
+    @property
+    def root_move_count(self) -> int:
+        return self.root.move_count
+
     def start_iteration(self, depth: int) -> None:
         """Reset the per-iteration root bookkeeping before searching to ``depth``."""
-        self.iteration_depth = depth
-        self.root_best_move = None
-        self.root_best_score = -INFINITY
-        self.root_line = NO_LINE
-        self.extension_ply_limit = CHECK_EXTENSION_PLY_FACTOR * depth
+        self.root.start_iteration(depth)
 
     def root_move_order(self, state: GameState, tt_move: Any) -> list[Any]:
         """The root's moves in search order: the orderer's (the table's or the previous
-        iteration's best move first), restricted to ``root_moves``."""
+        iteration's best move first), restricted to the root's moves."""
+        root = self.root
         if self.orderer is None:
-            return list(self.root_moves)
+            return list(root.moves)
         moves = self.orderer.ordered_list(state, 0, tt_move)
-        if self.is_root_restricted or (tt_move is not None and tt_move not in self.root_moves):
-            allowed = self.root_moves
+        if root.is_restricted or (tt_move is not None and tt_move not in root.moves):
+            allowed = root.moves
             moves = [move for move in moves if move in allowed]
         return moves
 
     # ------------------------------------------------------------- reporting
     def report_root_move(self, move: Any, number: int) -> None:
         """Emit ``CurrentMove`` for root move ``number`` (UCI's currmove)."""
-        self.reporter.current_move(self.iteration_depth, move, number, self.root_move_count)
+        self.reporter.current_move(self.root.iteration_depth, move, number, self.root.move_count)
 
     def note_root_best(self, move: Any, value: float) -> None:
         """A root move raised alpha: it is the best move found so far in this iteration
         (call it after ``pv_table[0]`` has its line)."""
-        self.root_best_move = move
-        self.root_best_score = value
-        self.root_line = self.pv_table[0]
+        self.root.note_best(move, value, self.pv_table[0])
+
+    def report_window_fail(self, depth: int, value: float, bound: Bound) -> None:
+        """Report an aspiration fail: an ``Iteration`` with the bound ``value`` is (a fail
+        high names the move that reached it)."""
+        move = self.root.best_move
+        self.reporter.iteration(depth, value, [move] if bound is Bound.LOWER and move is not None else [], 0, bound)
 
     def hashfull(self) -> float:
         return self.tt.hashfull() if self.tt is not None else 0.0
 
     @property
     def reported_depth(self) -> int:
-        return self.iteration_depth
+        return self.root.iteration_depth
 
     # -------------------------------------------------------- PV and results
     def principal_variation(self, root: GameState, first_moves: list[Any], length: int) -> list[Any]:
@@ -397,21 +494,23 @@ class SearchTools:
     def completed_line(self, state: GameState, depth: int) -> list[Any]:
         """The PV of the iteration to ``depth`` just completed: its root line, extended
         from the table; its first move is tried first by the next iteration."""
-        first_moves = list(self.root_line) if self.root_best_move is not None else [self.first_legal_move(state)]
+        root = self.root
+        first_moves = list(root.line) if root.best_move is not None else [self.first_legal_move(state)]
         line = self.principal_variation(state, first_moves, depth)
-        self.previous_best_move = line[0] if line else None
+        root.previous_best_move = line[0] if line else None
         return line
 
     def stopped_answer(self, state: GameState, score: float | None, line: list[Any]) -> tuple[float, list[Any]]:
         """After a stop: the last completed iteration's answer, unless the interrupted one
         already has a better move (the previous best is searched first, so a new best move
         beat it), or none completed (then its best so far, else the static evaluation)."""
-        partial_move = self.root_best_move
+        root = self.root
+        partial_move = root.best_move
         improved = partial_move is not None and (
-            score is None or (self.orderer is not None and partial_move != self.previous_best_move)
+            score is None or (self.orderer is not None and partial_move != root.previous_best_move)
         )
         if improved:
-            return self.root_best_score, self.principal_variation(state, list(self.root_line), MAX_ITERATION_DEPTH)
+            return root.best_score, self.principal_variation(state, list(root.line), MAX_ITERATION_DEPTH)
         if score is None:
             return state.evaluate(state.to_move()), [self.first_legal_move(state)]
         return score, line
@@ -431,13 +530,12 @@ class SearchTools:
 def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None:
     """An exact root value and a best move from the game's solver, or ``None``.
 
-    A game whose solver names a best move too (Othello's ``solve_best_move``, an optional
-    extension of the protocol) is asked once; otherwise, and when the search is restricted
+    A game whose solver names a best move too (``BestMoveSolver``: Othello) is asked once; otherwise, and when the search is restricted
     to some root moves, each of the root's children is solved. With a time limit the solve
     raises ``RootSolveAbandoned`` once it has used ``ROOT_SOLVE_TIME_FRACTION`` of it;
     ``state`` is left as it was either way.
     """
-    empties = tools.root_solver_empties
+    empties = tools.switches.root_solver_empties
     if not empties or state.is_terminal():
         return None
     control = tools.control
@@ -455,7 +553,7 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
         if check and control.elapsed() >= budget:
             raise RootSolveAbandoned
 
-    best_move_solver = None if tools.is_root_restricted else getattr(state, "solve_best_move", None)
+    best_move_solver = None if tools.root.is_restricted else tools.abilities.solve_best_move
     if best_move_solver is not None:
         answer = best_move_solver(empties, poll=poll)
         if answer is None:
@@ -463,11 +561,11 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
         score, move = answer
         if move is None or move not in state.legal_moves():
             return None
-        return score * tools.eval_scale, move
+        return score * tools.abilities.eval_scale, move
     if state.solve(state.to_move(), empties, poll=poll) is None:
         return None
     best: tuple[float, Any] | None = None
-    for move in tools.root_moves:
+    for move in tools.root.moves:
         state.play(move)
         try:
             if state.is_terminal():
@@ -476,7 +574,7 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
                 child = state.solve(state.to_move(), empties, poll=poll)
                 if child is None:
                     return None
-                value = -solved_score(state, child, 1, tools.eval_scale)
+                value = -solved_score(state, child, 1, tools.abilities.eval_scale)
         finally:
             state.undo()
         if best is None or value > best[0]:

@@ -202,7 +202,7 @@ class MonteCarloTreeSearch:
         self.seldepth = 0
         self.next_report = REPORT_INTERVAL
         self.observer = context.observer
-        self.reporter = Reporter(context, self.game, self.root_player, self)
+        self.reporter = Reporter(context, self.game, self.root_player, self, self)
         """Builds this search's events; scores are the root player's."""
 
     # ---------------------------------------------------------------- search

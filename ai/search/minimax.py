@@ -38,14 +38,16 @@ def build(tools: SearchTools) -> NodeSearch:
     pv_table = tools.pv_table
     observer = tools.observer
     path = tools.path
-    repeats_within = tools.repeats_within
+    counters = tools.counters
+    root_moves = tools.root.moves
+    repeats_within = tools.abilities.repeats_within
 
     def minimax(state: GameState, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The minimax value of ``state`` for the side to move, ``depth`` plies deep."""
         if repeats_within is not None and ply and repeats_within(ply):
             count_node()  # repeated since the root: a draw (as in every algorithm)
             pv_table[ply] = NO_LINE
-            tools.horizon_leaves += 1
+            counters.horizon_leaves += 1
             return DRAW_SCORE
         if depth <= 0:
             return leaf(state, -INFINITY, INFINITY, ply)  # IS-CUTOFF: EVAL (or quiescence)
@@ -54,7 +56,7 @@ def build(tools: SearchTools) -> NodeSearch:
         if state.is_terminal():
             return terminal_score(state, ply)
         best: float = -INFINITY
-        for number, move in enumerate(tools.root_moves if ply == 0 else state.legal_moves(), start=1):
+        for number, move in enumerate(root_moves if ply == 0 else state.legal_moves(), start=1):
             if ply == 0:
                 tools.report_root_move(move, number)
             state.play(move)

@@ -95,7 +95,7 @@ def run(state: GameState, context: SearchContext) -> Finished:
     limits = control.limits
     searcher = searcher_for(state, context)
     counters = NativeCounters(searcher)
-    reporter = Reporter(context, type(state), state.to_move(), counters)
+    reporter = Reporter(context, type(state), state.to_move(), counters, counters)
     reporter.install_progress()
 
     root_moves = list(context.root_moves) or state.legal_moves()

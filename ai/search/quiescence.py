@@ -16,78 +16,100 @@ whose noisy moves are not all its moves: then the game's captures are optional (
 and generating every legal move at every quiescence node just to compare is wasted work
 (measured in chess middlegames: 12.5k nodes/s with the comparison, 21k without).
 
-Chess refinements, each behind its switch (the game must offer the hooks):
+Chess refinements, each behind its switch (the game must declare the ability it uses,
+``games.capabilities``):
 
 * in check there is no standing pat: every evasion is searched, and a mate is seen as one
   (``check_extensions``: "never stop in check", the main search's rule carried on here);
 * at quiescence's first ply the quiet moves that give check are tried too, after the
-  captures (``quiescence_checks``; the game's ``checking_moves()``): a mate or a fork
+  captures (``quiescence_checks``; ``QuietChecks.checking_moves()``): a mate or a fork
   one check beyond the horizon;
 * captures (and quiet checks) that lose material by static exchange evaluation are not
-  searched (``see_pruning``; the game's ``exchange_at_least(move, 0)``): a queen taking a
+  searched (``see_pruning``; ``ExchangeEvaluation.exchange_at_least(move, 0)``): a queen taking a
   defended pawn only costs nodes, and the stand-pat already bounds the node from below.
 
 With quiescence off (``SearchSettings.quiescence``, or by default for plain minimax: see
 ``ai.search.uses_quiescence``) the horizon is plain EVAL (AIMA's IS-CUTOFF/EVAL).
-Both leaf functions count the node, keep ``seldepth`` and use the game's exact solver
-(Othello) as a perfect EVAL when it reaches.
+Both leaf functions count the node and begin with the same prologue (``build_settle``): keep
+``seldepth``, score a finished game, and use the game's exact solver (Othello, checkers'
+databases) as a perfect EVAL when it reaches.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from games.base import GameState
 
 from ai.scores import INFINITY, solved_score, terminal_score
-from ai.search.common import MAX_SEARCH_PLY, NO_LINE, LeafSearch, SearchTools
+from ai.search.common import MAX_SEARCH_PLY, NO_LINE, Counters, LeafSearch, SearchTools
+
+Settle = Callable[[GameState, int], "float | None"]
+"""A leaf's prologue: ``(state, ply) -> value``, or ``None`` when the leaf must be judged."""
 
 
-def terminal_leaf(state: GameState, ply: int, tools: SearchTools) -> float:
+def terminal_leaf(state: GameState, ply: int, counters: Counters) -> float:
     """The value of a terminal ``state`` (``terminal_score``). A draw *by rule* (repetition,
     a move-count rule: the game is over although moves remain by the rules of movement) is
     counted as a horizon leaf: it depends on the path that led here, so a value built on it
     is never stored as the position's exact game value (``SOLVED_DEPTH``), which every later
-    search would trust at any depth. Found in checkers king endgames: draws by repetition met
-    in one search, stored as solved, made the next moves' searches see every line as a draw,
-    and the stronger side let the game be repeated away."""
+    search would trust at any depth (in checkers king endgames, draws by repetition stored
+    as solved would make later searches see every line as a draw, and the stronger side
+    would let the game be repeated away)."""
     value = terminal_score(state, ply)
     if value == 0 and state.perft_moves():
-        tools.horizon_leaves += 1
+        counters.horizon_leaves += 1
     return value
 
 
 def build_leaf(tools: SearchTools) -> LeafSearch:
     """The horizon function of this search: quiescence search or static EVAL."""
-    if tools.quiescence:
+    if tools.switches.quiescence:
         return build_quiescence(tools)
     return build_static_leaf(tools)
+
+
+def build_settle(tools: SearchTools) -> Settle:
+    """The prologue of every leaf, after the caller counted the node: clear its PV, keep
+    ``seldepth``; a finished game has its exact value, and so has a position within the
+    solver's reach."""
+    poll = tools.control.count_nodes
+    check_now = tools.control.check
+    pv_table = tools.pv_table
+    counters = tools.counters
+    solver_empties = tools.switches.solver_empties
+    eval_scale = tools.abilities.eval_scale
+
+    def settle(state: GameState, ply: int) -> float | None:
+        pv_table[ply] = NO_LINE
+        if ply > counters.seldepth:
+            counters.seldepth = ply
+        if state.is_terminal():
+            return terminal_leaf(state, ply, counters)
+        if solver_empties:
+            solved = state.solve(state.to_move(), solver_empties, poll)
+            if solved is not None:
+                check_now()  # a solve takes milliseconds: look at clock and stop flag now
+                return solved_score(state, solved, ply, eval_scale)
+        return None
+
+    return settle
 
 
 def build_static_leaf(tools: SearchTools) -> LeafSearch:
     """EVAL at the horizon (terminal states scored exactly)."""
     count_node = tools.control.count_node
-    poll = tools.control.count_nodes
-    check_now = tools.control.check
-    pv_table = tools.pv_table
-    solver_empties = tools.solver_empties
-    eval_scale = tools.eval_scale
+    settle = build_settle(tools)
+    counters = tools.counters
 
     def static_leaf(state: GameState, alpha: float, beta: float, ply: int) -> float:
         count_node()
-        pv_table[ply] = NO_LINE
-        if ply > tools.seldepth:
-            tools.seldepth = ply
-        if state.is_terminal():
-            return terminal_leaf(state, ply, tools)
-        player = state.to_move()
-        if solver_empties:
-            solved = state.solve(player, solver_empties, poll)
-            if solved is not None:
-                check_now()  # a solve takes milliseconds: look at clock and stop flag now
-                return solved_score(state, solved, ply, eval_scale)
-        tools.horizon_leaves += 1
-        return state.evaluate(player)
+        settled = settle(state, ply)
+        if settled is not None:
+            return settled
+        counters.horizon_leaves += 1
+        return state.evaluate(state.to_move())
 
     return static_leaf
 
@@ -95,15 +117,15 @@ def build_static_leaf(tools: SearchTools) -> LeafSearch:
 def build_quiescence(tools: SearchTools) -> LeafSearch:
     """Fail-soft quiescence search over ``noisy_moves()`` with stand-pat."""
     count_node = tools.control.count_node
-    poll = tools.control.count_nodes
-    check_now = tools.control.check
-    pv_table = tools.pv_table
-    solver_empties = tools.solver_empties
-    eval_scale = tools.eval_scale
+    settle = build_settle(tools)
+    counters = tools.counters
+    switches = tools.switches
     sort_captures = tools.orderer is not None and tools.orderer.use_captures
-    evasions = tools.check_extensions
-    quiet_checks = tools.quiescence_checks
-    see_pruning = tools.see_pruning
+    evasions = switches.check_extensions
+    quiet_checks = switches.quiescence_checks
+    see_pruning = switches.see_pruning
+    exchange_at_least = tools.abilities.exchange_at_least
+    checking_moves = tools.abilities.checking_moves
     noisy_is_optional = False
     """Learned from the positions: set the first time a position has noisy moves besides
     quiet ones. In a game with mandatory captures that never happens; in chess it happens
@@ -120,7 +142,7 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
         -infinity), raise alpha, stop at beta. ``prune_losing``: skip the moves that lose
         material by static exchange evaluation (the stand-pat is better than them)."""
         for move in moves:
-            if prune_losing and not state.exchange_at_least(move, 0):  # type: ignore[attr-defined]
+            if prune_losing and not exchange_at_least(move, 0):
                 continue
             state.play(move)
             value = -quiescence(state, -beta, -alpha, ply + 1, False)
@@ -146,18 +168,10 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
         captures) or the side to move is in check, then the noisy moves, best captures
         first (and quiet checks at the first ply)."""
         count_node()
-        tools.qnodes += 1
-        pv_table[ply] = NO_LINE
-        if ply > tools.seldepth:
-            tools.seldepth = ply
-        if state.is_terminal():
-            return terminal_leaf(state, ply, tools)
-        player = state.to_move()
-        if solver_empties:
-            solved = state.solve(player, solver_empties, poll)
-            if solved is not None:
-                check_now()  # a solve takes milliseconds: look at clock and stop flag now
-                return solved_score(state, solved, ply, eval_scale)
+        counters.qnodes += 1
+        settled = settle(state, ply)
+        if settled is not None:
+            return settled
         if evasions and ply < MAX_SEARCH_PLY and state.is_in_check():
             return search_evasions(state, alpha, beta, ply)
         noisy = state.noisy_moves()
@@ -172,14 +186,14 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
             if sort_captures and len(noisy) > 1:
                 noisy.sort(key=state.capture_score, reverse=True)
         else:
-            tools.horizon_leaves += 1
-            best = state.evaluate(player)  # stand pat
+            counters.horizon_leaves += 1
+            best = state.evaluate(state.to_move())  # stand pat
             if best >= beta or ply >= MAX_SEARCH_PLY:
                 return best
             if sort_captures and len(noisy) > 1:
                 noisy.sort(key=state.capture_score, reverse=True)
             if is_first and quiet_checks:
-                noisy.extend(state.checking_moves())  # type: ignore[attr-defined]
+                noisy.extend(checking_moves())
             if not noisy:
                 return best
             if best > alpha:

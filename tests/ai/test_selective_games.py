@@ -34,10 +34,10 @@ def test_each_game_takes_the_switches_it_lists_and_no_other() -> None:
     for name in GAME_NAMES:
         if get_game(name).HAS_CHANCE:
             continue  # the chance algorithms have their own tools and no selectivity
-        on = {switch for switch in SWITCHES if getattr(tools_for(name, SearchSettings()), switch)}
+        on = {switch for switch in SWITCHES if getattr(tools_for(name, SearchSettings()).switches, switch)}
         assert on == expected[name] == set(get_game(name).SELECTIVE_SEARCH), name
         all_off = SearchSettings(**{switch: False for switch in SWITCHES})  # type: ignore[arg-type]
-        assert not any(getattr(tools_for(name, all_off), switch) for switch in SWITCHES), name
+        assert not any(getattr(tools_for(name, all_off).switches, switch) for switch in SWITCHES), name
 
 
 def test_a_checkers_capture_to_make_is_a_forced_reply() -> None:
