@@ -6,8 +6,8 @@ Where things run:
   started with ``spawn``), never in the app's process: pure-Python search holds the GIL,
   and a search thread here would stall the event loop. ``SearchSettings.threads`` is the
   number of those processes a search uses (Lazy SMP, root-parallel MCTS or a root split,
-  as the pool decides); the pools the bridge starts run at a lower priority
-  (``WORKER_NICENESS``).
+  as the algorithm's strategy says: ``ai.parallel.strategies``); the pools the bridge
+  starts run at a lower priority (``WORKER_NICENESS``).
 * **The pool's dispatcher thread** (one, in this process, owned by the pool) reads the
   workers' pipes and calls the bridge's ``on_event`` callback with each event.
 * **The bridge's admin thread** (one) makes every call into the pool in order: starting it
