@@ -28,13 +28,15 @@ from collections.abc import Iterable
 from games.base import GameState, Player
 
 from ai.events import Score
+from ai.tt import Bound as SearchBound
 
-Bound = str
-"""``exact``, ``lower`` or ``upper``, from the view of the score it goes with."""
-OTHER_BOUND: dict[Bound, Bound] = {"lower": "upper", "upper": "lower", "exact": "exact"}
+Bound = SearchBound | str
+"""A search's bound (``ai.tt.Bound``) or its word, ``exact``, ``lower`` or ``upper``, from the
+view of the score it goes with."""
+OTHER_BOUND: dict[str, str] = {"lower": "upper", "upper": "lower", "exact": "exact"}
 
 
-def turned(score: Score, bound: Bound, view: Player) -> tuple[Score, Bound]:
+def turned(score: Score, bound: Bound, view: Player) -> tuple[Score, str]:
     """``score`` and its ``bound`` seen by ``view``: a lower bound turns into an upper one.
     The bound comes back as its word (a bound value reads as its word: ``str(bound)``)."""
     word = str(bound)

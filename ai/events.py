@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ai.tt import Bound
+
 Move = Any
 """A game's own move object (``chess.Move``, an Othello square, a backgammon turn ...):
 events carry move values, picklable, and whoever shows them names them with the root state
@@ -120,8 +122,9 @@ class Iteration:
     """Effective branching factor b* of this iteration (AIMA 3.6.1: the uniform tree of this
     depth with this iteration's nodes; ``ai.reporting.effective_branching_factor``); 0 for
     an aspiration fail and for MCTS."""
-    bound: str = "exact"
-    """``exact``, or ``lower``/``upper`` for an aspiration fail reported before re-search."""
+    bound: Bound = Bound.EXACT
+    """``Bound.EXACT``, or ``LOWER``/``UPPER`` for an aspiration fail reported before its
+    re-search (``str(bound)`` is its word: ``exact``, ``lower``, ``upper``)."""
     root_moves: tuple[RootMoveStat, ...] = ()
     """MCTS: visits and mean value of every root move so far (most visited first); empty
     for the depth-first algorithms."""

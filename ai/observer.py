@@ -12,6 +12,8 @@ from typing import Any, Protocol
 
 from games.base import GameState
 
+from ai.tt import Bound
+
 NodeFunction = Callable[..., float]
 """A search node ``(state, depth, alpha, beta, ply, *extra) -> value``."""
 
@@ -27,9 +29,9 @@ class SearchObserver(Protocol):
     def entered(self, path: Sequence[Any], depth: int, alpha: float, beta: float) -> None:
         """A node was entered with window (alpha, beta) and ``depth`` plies to go."""
 
-    def left(self, path: Sequence[Any], value: float, bound: str) -> None:
-        """A node was left with ``value``; ``bound`` is ``exact``, ``lower`` (fail high)
-        or ``upper`` (fail low)."""
+    def left(self, path: Sequence[Any], value: float, bound: Bound) -> None:
+        """A node was left with ``value``; ``bound`` is ``EXACT``, ``LOWER`` (fail high)
+        or ``UPPER`` (fail low)."""
 
     def cutoff(self, path: Sequence[Any], move: Any, skipped: Sequence[Any]) -> None:
         """At node ``path``, ``move`` caused a cut-off and the ``skipped`` siblings were
@@ -45,7 +47,7 @@ class RecordingObserver:
     def entered(self, path: Sequence[Any], depth: int, alpha: float, beta: float) -> None:
         self.calls.append(("entered", tuple(path), depth, alpha, beta))
 
-    def left(self, path: Sequence[Any], value: float, bound: str) -> None:
+    def left(self, path: Sequence[Any], value: float, bound: Bound) -> None:
         self.calls.append(("left", tuple(path), value, bound))
 
     def cutoff(self, path: Sequence[Any], move: Any, skipped: Sequence[Any]) -> None:
@@ -75,7 +77,7 @@ def observed(
         observer.entered(path, depth, low, high)
         value = node(state, depth, alpha, beta, ply, *extra)
         seen = value if sign > 0 else -value
-        bound = "lower" if seen >= high else "upper" if seen <= low else "exact"
+        bound = Bound.LOWER if seen >= high else Bound.UPPER if seen <= low else Bound.EXACT
         observer.left(path, seen, bound)
         return value
 

@@ -148,7 +148,7 @@ class Reporter:
                 cutoffs=stats.cutoffs,
                 first_move_cutoff_rate=stats.first_move_cutoff_rate,
                 ebf=effective_branching_factor(iteration_nodes, depth) if is_complete else 0.0,
-                bound=bound.word,
+                bound=bound,
                 root_moves=root_moves,
             )
         )

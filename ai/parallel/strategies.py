@@ -51,6 +51,7 @@ from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, 
 from ai.parallel.worker import Role, failed
 from ai.search import Parallelism
 from ai.settings import Limits, SearchRequest
+from ai.tt import Bound
 
 NO_EVENTS: Final[tuple[SearchEvent, ...]] = ()
 
@@ -125,7 +126,7 @@ class SearchRun:
 
     def shown(self, event: SearchEvent) -> None:
         """``event`` went to the caller: remember the last completed iteration."""
-        if type(event) is Iteration and event.bound == "exact" and event.pv:
+        if type(event) is Iteration and event.bound is Bound.EXACT and event.pv:
             self.last_iteration = event
 
     def answered(self, part: Part, finished: Finished) -> bool:
@@ -329,7 +330,7 @@ class RootSplit(Strategy):
 
     def relay(self, run: SearchRun, part: Part, event: SearchEvent) -> tuple[SearchEvent, ...]:
         if type(event) is Iteration:
-            if event.bound != "exact":
+            if event.bound is not Bound.EXACT:
                 return NO_EVENTS
             part.iterations[event.depth] = event
             return self.completed_iterations(run)

@@ -74,6 +74,7 @@ from ai.scores import WIN_SCORE
 from ai.settings import SearchSettings
 from ai.search.chance_common import next_decider, searched_root_outcomes, unsearchable_reason
 from ai.search.common import greedy_move, searched_root_moves
+from ai.tt import Bound
 
 REPORT_INTERVAL: Final = 0.25
 """Seconds between two ``Iteration`` reports."""
@@ -294,7 +295,7 @@ class MonteCarloTreeSearch:
             observer.entered(path, entry.depth, -math.inf, math.inf)
         self.backup(node, reward)
         for entry, path in zip(reversed(chain), reversed(paths)):
-            observer.left(path, self.node_value(entry), "exact")
+            observer.left(path, self.node_value(entry), Bound.EXACT)
 
     def node_value(self, node: Node) -> float:
         """``node``'s mean (or proof) on the search scale, for its side to move (the root

@@ -37,6 +37,7 @@ from ai.events import Finished
 from ai.search.chance_common import MAX_SEARCH_PLY, ChanceTools, RootSearch
 from ai.iterative import run_chance_search
 from ai.search.star1 import Star1Search
+from ai.tt import Bound
 
 
 class Star2Search(Star1Search):
@@ -110,7 +111,7 @@ class Star2Search(Star1Search):
     def _observe_probe_left(self, state: GameState, value: float) -> None:
         """A probe's first move bounds the node from below for its own side to move."""
         assert self.observer is not None
-        self.observer.left(self.path, self.tools.observer_sign(state) * value, "lower")
+        self.observer.left(self.path, self.tools.observer_sign(state) * value, Bound.LOWER)
 
 
 def build(tools: ChanceTools) -> RootSearch:

@@ -70,7 +70,7 @@ def winner_of(score: Score) -> int:
     return FIXED_VIEW if seen.outcome > 0 else 1 - FIXED_VIEW
 
 
-def result_words(score: Score, game: type[GameState], bound: str = "exact") -> str:
+def result_words(score: Score, game: type[GameState], bound: display.Bound = "exact") -> str:
     """A proven result said by its winner, as a sentence: ``White mates in 3``, ``X wins in
     5 plies``, ``Black has won`` (the game is over at the root). A bound (``bound`` from
     ``score.view``, an aspiration fail) says which way the truth may lie: ``White mates
@@ -101,7 +101,7 @@ def leader(score: Score, game: type[GameState]) -> int | None:
     return FIXED_VIEW if shown > 0 else 1 - FIXED_VIEW
 
 
-def score_text(score: Score, game: type[GameState], bound: str = "exact") -> str:
+def score_text(score: Score, game: type[GameState], bound: display.Bound = "exact") -> str:
     """The score said by the side it favours, as the eval bar says it (the leader's initial
     over the margin): ``White +0.35``, ``O equity +0.120``; an even score is player 0's
     (``White +0.00``), as the tables' scores are. A proven result names its winner (``White
@@ -129,7 +129,7 @@ def view_score_text(score: Score, game: type[GameState], view: int = FIXED_VIEW)
     return text if seen.is_win else f"{text} {game.SCORE_UNIT}"
 
 
-def bound_mark(bound: str, score: Score) -> str:
+def bound_mark(bound: display.Bound, score: Score) -> str:
     """``≥``/``≤`` for an aspiration fail, from player 0's view (turned round with the score)."""
     _, seen_bound = display.turned(score, bound, FIXED_VIEW)
     if seen_bound == "exact":

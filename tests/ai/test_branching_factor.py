@@ -11,6 +11,7 @@ from ai.engine import clear_memory, search
 from ai.events import Iteration, SearchEvent
 from ai.reporting import effective_branching_factor
 from ai.settings import Limits, SearchSettings
+from ai.tt import Bound
 from games import new_game
 
 
@@ -42,7 +43,7 @@ def test_each_iteration_reports_the_b_star_of_its_own_nodes() -> None:
     clear_memory("checkers")
     events: list[SearchEvent] = []
     search(new_game("checkers"), SearchSettings(threads=1, aspiration=False), Limits(depth=9), on_event=events.append)
-    iterations = [event for event in events if isinstance(event, Iteration) and event.bound == "exact"]
+    iterations = [event for event in events if isinstance(event, Iteration) and event.bound is Bound.EXACT]
     assert [event.depth for event in iterations] == list(range(1, 10))
     before = 0
     for event in iterations:

@@ -17,6 +17,7 @@ from ai.engine import search
 from ai.events import Iteration, SearchEvent
 from ai.lazy_smp import skips_depth
 from ai.settings import Limits, SearchSettings
+from ai.tt import Bound
 from tests.ai.test_equivalence import SAME_TREE
 
 ALPHA_BETA_FAMILY = ("alphabeta", "pvs", "mtdf")
@@ -73,7 +74,7 @@ def test_helpers_start_at_staggered_depths_and_end_at_the_limit() -> None:
     for helper in (0, 1, 2, 3):
         events: list[SearchEvent] = []
         search(state, SearchSettings(algorithm="alphabeta"), Limits(depth=7), helper=helper, on_event=events.append)
-        depths[helper] = [event.depth for event in events if isinstance(event, Iteration) and event.bound == "exact"]
+        depths[helper] = [event.depth for event in events if isinstance(event, Iteration) and event.bound is Bound.EXACT]
     assert depths[0] == [1, 2, 3, 4, 5, 6, 7]
     assert depths[1] == [2, 4, 6, 7]
     assert depths[2] == [1, 3, 5, 7]

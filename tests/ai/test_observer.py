@@ -18,6 +18,7 @@ from ai.engine import search
 from ai.events import Finished
 from ai.observer import RecordingObserver
 from ai.settings import Limits, SearchSettings
+from ai.tt import Bound
 from games import CHANCE, GameState, new_game
 
 DEPTH_FIRST = ["minimax", "alphabeta", "pvs", "mtdf"]
@@ -71,7 +72,7 @@ def check_walk(state: GameState, calls: list[tuple[Any, ...]], probes: bool = Fa
         elif kind == "left":
             assert open_paths and open_paths[-1] == path, f"{path} left out of order"
             open_paths.pop()
-            assert call[3] in ("exact", "lower", "upper")
+            assert isinstance(call[3], Bound)
         else:
             assert open_paths and open_paths[-1] == path, "a cut-off is reported at the open node"
             node = replay(state, path)

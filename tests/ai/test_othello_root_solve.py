@@ -9,6 +9,7 @@ import random
 from ai.engine import search
 from ai.events import Iteration
 from ai.settings import Limits, SearchSettings
+from ai.tt import Bound
 from games import GameState, new_game
 
 
@@ -29,7 +30,7 @@ def test_an_abandoned_root_solve_gives_way_to_deepening() -> None:
     answer = search(state, SearchSettings(algorithm="pvs", solver_empties=28, book=False), Limits(time=0.6),
                     on_event=lambda event: iterations.append(event) if isinstance(event, Iteration) else None)
     assert answer.depth >= 1
-    assert max(iteration.depth for iteration in iterations if iteration.bound == "exact") == answer.depth
+    assert max(iteration.depth for iteration in iterations if iteration.bound is Bound.EXACT) == answer.depth
     assert answer.best_move in state.legal_moves()
     assert state.to_text() == before
 

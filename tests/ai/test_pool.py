@@ -34,6 +34,7 @@ from ai.parallel.shared_table import SharedTable
 from ai.parallel.worker import EVENT, FINISHED, NODES, STOP_WORD, Role, Task, _Runner
 from ai.search.common import tree_signature
 from ai.settings import Limits, SearchRequest, SearchSettings
+from ai.tt import Bound
 
 REPO = Path(__file__).resolve().parents[2]
 WAIT = 60.0
@@ -315,7 +316,7 @@ def test_events_arrive_in_order_with_nodes_summed(pool: EnginePool) -> None:
     events = list(pool.search(request("chess", depth=4)))
     assert {event.search_id for event in events} == {events[0].search_id}
     assert [type(event) for event in events].count(Finished) == 1 and isinstance(events[-1], Finished)
-    depths = [event.depth for event in events if isinstance(event, Iteration) and event.bound == "exact"]
+    depths = [event.depth for event in events if isinstance(event, Iteration) and event.bound is Bound.EXACT]
     assert depths == sorted(set(depths)) and depths[-1] == 4
     counts = [event.nodes for event in events if isinstance(event, (Iteration, Progress, Finished))]
     assert counts == sorted(counts)
@@ -471,7 +472,7 @@ def test_a_search_whose_answering_worker_dies_answers_with_its_last_iteration(
     two_workers.clear_table()
     two_workers.submit(search_request, kill_after_two_iterations)
     finished = collector.next_of(Finished)
-    last = [event for event in collector.events if isinstance(event, Iteration) and event.pv and event.bound == "exact"][-1]
+    last = [event for event in collector.events if isinstance(event, Iteration) and event.pv and event.bound is Bound.EXACT][-1]
     assert finished.error is None and finished.stopped
     assert finished.best_move == last.pv[0] and finished.pv == last.pv and finished.depth == last.depth
     assert finished.score == last.score
@@ -502,7 +503,7 @@ def test_a_helper_answering_for_a_dead_main_search_is_never_shallower_than_what_
     assert killed.wait(WAIT) and wait_gone(main_pid)
     two_workers.move_now(search_id)
     finished = collector.next_of(Finished)
-    last = [event for event in collector.events if isinstance(event, Iteration) and event.pv and event.bound == "exact"][-1]
+    last = [event for event in collector.events if isinstance(event, Iteration) and event.pv and event.bound is Bound.EXACT][-1]
     assert finished.error is None and finished.best_move in games.new_game("chess").legal_moves()
     assert finished.depth >= last.depth
 
