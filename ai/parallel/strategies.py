@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
@@ -180,7 +181,7 @@ class SearchRun:
         return dataclasses.replace(finished, search_id=self.search_id, nodes=nodes, nps=nodes / elapsed)
 
 
-class Strategy:
+class Strategy(ABC):
     """How a search of one kind is cut into parts and how their answers merge.
 
     The defaults are those of a search with one main part: its events are the caller's,
@@ -190,10 +191,10 @@ class Strategy:
     shares_table: ClassVar[bool] = False
     """Whether the parts search over the pool's shared transposition table."""
 
+    @abstractmethod
     def parts(self, request: SearchRequest, state: GameState, root_moves: Sequence[Any], workers: int) -> list[Part]:
         """``request`` cut into at most ``workers`` parts (``root_moves``: the request's
         root moves as move values; empty: every legal move)."""
-        raise NotImplementedError
 
     def relay(self, run: SearchRun, part: Part, event: SearchEvent) -> tuple[SearchEvent, ...]:
         """What the caller is shown for ``event`` of ``part``: the main part's events."""
