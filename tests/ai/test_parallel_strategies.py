@@ -29,6 +29,7 @@ from ai.parallel.strategies import (
 from ai.parallel.worker import Role
 from ai.search import ALGORITHMS, Parallelism
 from ai.settings import Limits, SearchRequest, SearchSettings
+from ai.tt import Bound
 
 SEARCH_ID = 7
 
@@ -205,7 +206,7 @@ def test_root_split_shows_a_depth_once_every_part_has_completed_it() -> None:
     run = run_of(RootSplit(), 2, names=(("a1", "c1"), ("b1", "a2")))
     first, second = run.parts
     assert run.receive(first, iteration(1, 0.1, ("a1",))) == ()
-    assert run.receive(second, iteration(1, 0.7, ("b1",), bound="lower")) == ()  # not exact: never shown
+    assert run.receive(second, iteration(1, 0.7, ("b1",), bound=Bound.LOWER)) == ()  # not exact: never shown
     (shown,) = run.receive(second, iteration(1, 0.7, ("b1",)))
     assert shown.pv == ("b1",) and shown.depth == 1 and run.reported_depth == 1  # type: ignore[union-attr]
     assert run.receive(second, iteration(2, 0.0, ("a2",))) == ()

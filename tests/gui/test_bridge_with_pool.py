@@ -12,6 +12,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from ai.settings import Limits, SearchSettings
+from ai.tt import Bound
 from games import get_game, new_game
 from gui.engine_bridge import WORKER_NICENESS, EngineBridge, available_cores
 from gui.panels.engine_panel import EnginePanel
@@ -114,7 +115,7 @@ def test_a_dead_worker_still_gives_the_app_a_move_and_says_why(qtbot: QtBot, bri
         for pid in victims:
             os.kill(pid, signal.SIGKILL)
     finished = answer.args[0]
-    shown = [event for event in iterations if getattr(event, "pv", ()) and getattr(event, "bound", "") == "exact"]
+    shown = [event for event in iterations if getattr(event, "pv", ()) and getattr(event, "bound", None) is Bound.EXACT]
     assert failures == [] and finished.error is None
     assert finished.best_move == shown[-1].pv[0] and finished.best_move in state.legal_moves()  # type: ignore[attr-defined]
     assert finished.fault is not None and "killed by signal 9" in finished.fault
