@@ -46,8 +46,9 @@ from PySide6.QtWidgets import (
 )
 
 from ai import options
-from ai.events import Score
+from ai.events import Iteration, Score
 from ai.settings import SearchSettings
+from ai.tt import Bound
 from gui import autosave
 from gui.engine_bridge import EngineBridge
 from gui.dialogs.new_game import NewGameDialog, game_title
@@ -563,13 +564,13 @@ class MainWindow(QMainWindow):
         if signal is not None:
             signal.connect(self._on_iteration)
 
-    def _on_iteration(self, iteration: Any) -> None:
+    def _on_iteration(self, iteration: Iteration) -> None:
         session = self.session
-        if session is None or not session.is_thinking or not getattr(iteration, "pv", None):
+        if session is None or not session.is_thinking or not iteration.pv:
             return
         self.game_view.show_best_move(iteration.pv[0])
         is_playing = not session.is_finding_hint() and len(session.state.legal_moves()) > 1  # no advice, no forced reply
-        if str(getattr(iteration, "bound", "exact")) == "exact" and is_playing:
+        if iteration.bound is Bound.EXACT and is_playing:
             self.eval_bar.set_score(iteration.score, session.state.stake())
 
     # ------------------------------------------------------------------ games

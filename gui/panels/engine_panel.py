@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from ai import options
 from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, Score
 from ai.search.chance_common import next_decider
+from ai.tt import Bound
 from games import GAME_NAMES, get_game
 from games.base import CHANCE, GameState
 from gui.engine_bridge import EngineBridge, SearchInfo
@@ -578,7 +579,7 @@ class EnginePanel(QWidget):
         info, game = self._info, self._game
         if info is None or game is None or event.search_id != info.search_id:
             return
-        is_exact = str(event.bound) == "exact"  # the bound's word, whether a str or ai.tt.Bound
+        is_exact = event.bound is Bound.EXACT
         self._set_stale(False)
         if is_exact or self._last_score is None:
             self._last_score = event.score
@@ -620,7 +621,7 @@ class EnginePanel(QWidget):
     def _fail_note(self, root: GameState, event: Iteration) -> str:
         """An aspiration fail's row in the table: ``Rd1: fails high, re-searching`` (high or
         low for the side to move, whose search it is; the score column has the bound)."""
-        note = f"{'fails high' if str(event.bound) == 'lower' else 'fails low'}, re-searching"
+        note = f"{'fails high' if event.bound is Bound.LOWER else 'fails low'}, re-searching"
         if event.pv:
             return f"{self._move_text(root, event.pv[0])}: {note}"
         return note[:1].upper() + note[1:]
@@ -636,7 +637,7 @@ class EnginePanel(QWidget):
             return f"{first} …"
         return before
 
-    def _answer_row(self, info: SearchInfo, event: Finished) -> tuple[int, int | None, str]:
+    def _answer_row(self, info: SearchInfo, event: Finished) -> tuple[int, int | None, Bound]:
         """The depth, selective depth and bound the answer is shown with.
 
         The answer is the last complete iteration's (its row says it all), or a search cut
@@ -648,18 +649,18 @@ class EnginePanel(QWidget):
         last, game = self._last_exact, self._game
         assert game is not None
         if last is None:
-            return event.depth, event.seldepth, "exact"
+            return event.depth, event.seldepth, Bound.EXACT
         first = last.pv[0] if last.pv else None
         if event.score == last.score and event.best_move == first:
-            return last.depth, last.seldepth, "exact"
+            return last.depth, last.seldepth, Bound.EXACT
         mover = info.root.to_move()
         is_estimate = any(stat.visits for stat in event.root_moves)  # MCTS: more playouts, no bound
         is_cut = event.stopped and mover != CHANCE and not is_estimate
         if is_cut:
-            depth, bound = last.depth + 1, "lower" if event.score.view == mover else "upper"
+            depth, bound = last.depth + 1, Bound.LOWER if event.score.view == mover else Bound.UPPER
             note = f"{self._move_text(info.root, event.best_move)}: the best move so far, depth cut short"
         else:
-            depth, bound = event.depth, "exact"
+            depth, bound = event.depth, Bound.EXACT
             note = self._line_text(info.root, event.pv)
         seldepth = max(event.seldepth, depth)
         self.iterations.append(

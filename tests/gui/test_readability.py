@@ -22,6 +22,7 @@ from pytestqt.qtbot import QtBot
 from ai.engine import search
 from ai.events import CurrentMove, Finished, Iteration, Progress, Score
 from ai.settings import Limits, SearchSettings
+from ai.tt import Bound
 from games import GAME_NAMES, get_game, new_game
 from gui.boards.othello import OthelloBoard
 from gui.engine_bridge import SearchInfo
@@ -77,7 +78,7 @@ def test_an_aspiration_fail_shows_its_bound_and_never_a_dash(qtbot: QtBot) -> No
     events: list[object] = []
     finished = search(state, settings, limits, on_event=events.append, search_id=1)
     iterations = [event for event in events if isinstance(event, Iteration)]
-    assert {event.bound for event in iterations} == {"exact", "lower", "upper"}  # both fails happen
+    assert {event.bound for event in iterations} == set(Bound)  # both fails happen
 
     panel = EnginePanel()
     qtbot.addWidget(panel)
@@ -87,21 +88,21 @@ def test_an_aspiration_fail_shows_its_bound_and_never_a_dash(qtbot: QtBot) -> No
         feed(panel, [event])
         value = pawns_for_white(event.score)
         score_cell = panel.iterations.rows[-1][1]
-        if event.bound == "exact":
+        if event.bound is Bound.EXACT:
             last_line = "  ".join(state.line_names(event.pv))
             assert panel.score_label.text() == headline(value)
             assert score_cell == value
             assert panel.pv_text() == last_line
         else:
             # a lower bound for the side to move (White here) is "at least" for White
-            mark = "≥" if event.bound == "lower" else "≤"
+            mark = "≥" if event.bound is Bound.LOWER else "≤"
             assert panel.score_label.text() == headline(value, mark), event
             assert score_cell == f"{mark} {value}"
             assert panel.pv_text() not in ("", display.NO_VALUE)
             if not event.pv:  # a fail low has no line: the last complete one stays
                 assert panel.pv_text() == last_line
             note = panel.iterations.rows[-1][-1]
-            assert ("fails high" if event.bound == "lower" else "fails low") in note.lower()
+            assert ("fails high" if event.bound is Bound.LOWER else "fails low") in note.lower()
     feed(panel, [], finished)
     assert panel.score_label.text() == headline(pawns_for_white(finished.score))
 
