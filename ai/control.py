@@ -35,7 +35,7 @@ CHECK_SECONDS = 0.005
 the next and shrinks at once, so checks stay within ~2 * CHECK_SECONDS (plus one node)."""
 
 PROGRESS_INTERVAL = 0.15
-"""Seconds between two ``Progress`` heartbeats: the brief asks for at least 4 a second;
+"""Seconds between two ``Progress`` heartbeats: a live display needs at least 4 a second;
 0.15 s leaves room for a check that comes late (a slow node, a loaded machine)."""
 
 

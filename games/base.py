@@ -194,10 +194,11 @@ class GameState(ABC):
     SELECTIVE_SEARCH: ClassVar[frozenset[str]] = frozenset()
     """The selective-search switches of ``ai.settings.SearchSettings`` this game takes
     (``check_extensions``, ``null_move``, ``late_move_reductions``, ``quiescence_checks``,
-    ``see_pruning``, ``futility_pruning``): each is sound only with the game's hooks (a
-    forced reply, ``is_in_check``; a pass, ``can_null_move``; ``checking_moves``;
-    ``exchange_at_least``) and listed only where a measurement showed that it pays. The
-    others stay off whatever the settings say, and the app greys them out."""
+    ``see_pruning``, ``futility_pruning``): each is sound only for a game that declares the
+    abilities it uses (``games.capabilities``: ``CheckAware``, and ``NullMoveSafe``,
+    ``QuietChecks`` or ``ExchangeEvaluation``; ``SELECTIVE_NEEDS``) and listed only where a
+    measurement showed that it pays. The others stay off whatever the settings say, and the
+    app greys them out."""
 
     # ------------------------------------------------------------------ players
     @abstractmethod
@@ -380,7 +381,8 @@ class GameState(ABC):
         return None
 
     HAS_SOLVER: ClassVar[bool] = False
-    """Whether ``solve`` can return exact values (Othello's endgame solver)."""
+    """Whether ``solve`` can return exact values (Othello's endgame solver): true exactly when
+    the game declares ``games.capabilities.ExactSolver`` (checked when a search is prepared)."""
     SOLVED_WIN: ClassVar[float | None] = None
     """Set when ``solve`` proves wins at a distance: a value of ``SOLVED_WIN - plies`` is a win
     for ``player`` that many plies from here, ``-(SOLVED_WIN - plies)`` a loss (checkers'
@@ -421,6 +423,9 @@ class GameState(ABC):
         promotions; checkers: pending captures). Empty for quiet games."""
         return []
 
+    # The harmless defaults below let any front end ask any game; the search relies on them
+    # only where the game declares the ability (``games.capabilities``: ``CaptureScores``,
+    # ``CheckAware``, ``NullMoveSafe``, ``ExactSolver`` for ``solve`` above).
     def capture_score(self, move: Any) -> int:
         """Move-ordering hint: MVV-LVA style value of a capture, 0 for a quiet move."""
         return 0
