@@ -48,7 +48,10 @@ def other_value(row: Option, weights_file: Path) -> Any:
         return row.file_words[-1] if row.file_words else str(weights_file)
     if row.range is not None:
         low = row.type(row.range.low if not row.range.positive else row.range.low + 1)
-        return low if low != default else row.type(low + 1)
+        value = low if low != default else row.type(low + 1)
+        if value > row.range.upper():
+            pytest.skip(f"{row.name} has no other value on this machine (one core)")
+        return value
     raise AssertionError(f"{row.name}: no other value known for this kind of row")
 
 
