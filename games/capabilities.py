@@ -33,6 +33,7 @@ game; only a declaration makes the search rely on them.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from abc import abstractmethod
 from typing import Any, ClassVar, Final, Literal, Protocol
@@ -261,6 +262,15 @@ def check_declarations(game: type[GameState]) -> None:
     """Raise ``CapabilityError`` unless every ability ``game`` declares is implemented, its
     flag (``HAS_SOLVER``, ``HAS_CHANCE``) agrees, and it lists selective switches only when
     check-aware. Called once when a search of ``game`` is prepared."""
+    problems = declaration_problems(game)
+    if problems:
+        raise CapabilityError(f"{game.__name__}: " + "; ".join(problems))
+
+
+@functools.cache
+def declaration_problems(game: type[GameState]) -> tuple[str, ...]:
+    """What is wrong with ``game``'s declarations (``check_declarations``), once per class: a
+    class's bases and methods do not change, and a search is prepared for every move."""
     problems = []
     for capability in CAPABILITIES:
         declared = declares(game, capability)
@@ -277,5 +287,4 @@ def check_declarations(game: type[GameState]) -> None:
         problems.append(f"lists unknown selective switches {sorted(unknown)} (known: {', '.join(SELECTIVE_SWITCHES)})")
     if selective and not declares(game, CheckAware):
         problems.append(f"lists selective switches {sorted(selective)} but does not declare CheckAware")
-    if problems:
-        raise CapabilityError(f"{game.__name__}: " + "; ".join(problems))
+    return tuple(problems)
