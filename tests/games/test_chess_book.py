@@ -17,6 +17,8 @@ from ai.match.openings import OpeningError, load
 from ai.settings import Limits, SearchSettings
 from ai.uci import UciEngine
 from games.chess_game import ChessState, book
+from games.chess_game import native as compiled
+from tests.native_extensions import requires
 
 ENTRY = struct.Struct(">QHHI")
 
@@ -203,11 +205,11 @@ BOOK_CHECK_MARGIN_CP = 50.0
 
 @pytest.mark.slow
 @pytest.mark.timeout(3600)  # 260 depth-20 searches: 5 CPU-minutes, far longer on a shared machine
+@requires(compiled._search is not None, "the compiled chess search", compiled.NATIVE_SEARCH_BACKEND)
 def test_every_top_move_holds_up_in_a_deeper_search() -> None:
     """Each book position's top move scores within ``BOOK_CHECK_MARGIN_CP`` of the best by our
     compiled search at ``BOOK_CHECK_DEPTH`` (tools/chess_book_check.py prints the same table,
     and Stockfish's)."""
-    pytest.importorskip("games.chess_game._search")
     from tools.chess_book_check import NativeChecker, book_positions
 
     checker = NativeChecker(BOOK_CHECK_DEPTH)

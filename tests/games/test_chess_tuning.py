@@ -6,14 +6,13 @@ from __future__ import annotations
 import random
 
 import chess
-import pytest
 
-from tools import tune_chess
 from games.chess_game import ChessState
 from games.chess_game import native as compiled
+from tests.native_extensions import require_module
+from tools import tune_chess
 
-if compiled._search is None:
-    pytest.skip(f"the compiled chess search is not built: {compiled.NATIVE_SEARCH_BACKEND}", allow_module_level=True)
+require_module(compiled._search is not None, "the compiled chess search", compiled.NATIVE_SEARCH_BACKEND)
 
 
 def test_native_move_spends_about_its_budget_and_finds_a_mate_in_one() -> None:
