@@ -341,7 +341,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
         used_by=(*DEPTH_FIRST, *CHANCE_FAMILY), text=_deepening_text,
     ),
     Option(
-        "aspiration", Effect.EFFORT, "Aspiration window ±", "Search each iteration in a window round the last score",
+        "aspiration", Effect.EFFORT, "Aspiration windows", "Search each iteration in a window round the last score",
         Group.ENHANCEMENTS,
         cli_help="without aspiration windows",
         uci_name="Aspiration", off_flag="--no-aspiration",
