@@ -170,12 +170,12 @@ class EnginePool:
         forgets what it keeps of its own (a compiled search's table) before its next task."""
         self._closed = False
         self._wake_lock = threading.Lock()
+        # A self-pipe: one byte wakes the dispatcher from its wait on the workers' pipes.
+        # Non-blocking, so that a flood of wake-ups (a callback submitting from the
+        # dispatcher thread itself) can never block.
         self._wake_reader, self._wake_writer = os.pipe()
         os.set_blocking(self._wake_reader, False)
         os.set_blocking(self._wake_writer, False)
-        """A self-pipe: one byte wakes the dispatcher from its wait on the workers' pipes.
-        Non-blocking, so that a flood of wake-ups (a callback submitting from the
-        dispatcher thread itself) can never block."""
         self._workers: list[_Worker] = []
         try:
             for index in range(self._size):

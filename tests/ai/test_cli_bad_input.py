@@ -1,6 +1,6 @@
 """``plyground`` given what a new user types: one line on stderr and exit 2, or a sane answer.
 
-Each case is one of issue 8's "Bad input found"; the fuzz tests at the end try the rest."""
+Each case is an input a user really typed; the fuzz tests at the end try the rest."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ switches it lists, and checkers' reductions and pruning keep its tactics.
 
 Why per game: a switch that is sound in chess (null moves: chess has almost no zugzwang)
 is unsound in checkers, and one that pays in one game's trees may cost in another's. The
-list is the game's, set by measurement (``bench/STRENGTH.md``, session 9)."""
+list is the game's, set by measurement (``bench/STRENGTH.md``, "Checkers: selective search")."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 The stop request is simulated by a ``should_stop`` that turns true at a known instant, so
 the latency measured (return time minus that instant) is the engine's own, free of thread
-scheduling noise. The brief's budget is 100 ms. The instant and the latency are measured in
+scheduling noise. The budget is 100 ms (``tests/ai/stop_clock.py``). The instant and the latency are measured in
 this process's CPU time, not on the wall clock: what the engine does after the request is
 the same however many other jobs share the machine, whereas wall time stretches with them
 (these asserts flaked under load). ``bench/stop_latency.py`` reports the wall-clock numbers.

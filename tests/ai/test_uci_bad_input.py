@@ -1,7 +1,7 @@
 """``plyground uci`` given what chess GUIs (and people) send: it never dies on a line, and
 every ``go`` ends in ``bestmove`` — a legal move whenever one exists.
 
-Each case is one of issue 8's "Bad input found"; a fuzz test tries the rest. The engine runs
+Each case is a line a GUI or a person really sent; a fuzz test tries the rest. The engine runs
 in-process; a search is waited for by joining its thread (``stop_search`` after ``go``
 returns once the ``bestmove`` is out)."""
 
