@@ -42,7 +42,9 @@ from ai.options import check_settings
 from ai.reporting import answer_known
 from ai.scores import WIN_SCORE, to_report
 from ai.search import CHANCE_ALGORITHMS, AlgorithmSpec, get_algorithm
+from ai.search.common import TT_KEY
 from ai.settings import Limits, SearchRequest, SearchSettings
+from ai.tt import TranspositionTable
 
 EventSink = Callable[[SearchEvent], None]
 
@@ -252,7 +254,16 @@ def search(
     algorithm.check_game(type(state))
     request = SearchRequest(game=state.NAME, settings=settings, limits=limits, search_id=search_id)
     prepared = PreparedSearch(request, algorithm, state, check_root_moves(state, root_moves))
-    return _run(prepared, on_event, should_stop, observer, {} if shared is None else shared, started, helper)
+    if shared is not None:
+        return _run(prepared, on_event, should_stop, observer, shared, started, helper)
+    own_shared: dict[str, Any] = {}
+    try:
+        return _run(prepared, on_event, should_stop, observer, own_shared, started, helper)
+    finally:
+        # Nobody can search with this table again: free it now (``TranspositionTable.release``).
+        table = own_shared.get(TT_KEY)
+        if isinstance(table, TranspositionTable):
+            table.release()
 
 
 def _run(

@@ -178,6 +178,15 @@ class TranspositionTable:
         self.slots = [None] * self.size
         self.generation = 0
 
+    def release(self) -> None:
+        """Give the slots' memory back now, keeping a one-slot table that still works. For
+        a table no later search will see: the finished search's node functions refer to
+        themselves (a recursive closure), so the table they hold lives on until the next
+        full garbage collection, which in a long-lived process may be thousands of
+        searches away."""
+        self.size = 1
+        self.slots = [None]
+
     def hashfull(self) -> float:
         """Fraction (0..1) of slots holding an entry of the current search, sampled over the
         first ``HASHFULL_SAMPLE`` slots as UCI engines do."""
