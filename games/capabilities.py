@@ -36,7 +36,7 @@ from __future__ import annotations
 import functools
 import inspect
 from abc import abstractmethod
-from typing import Any, ClassVar, Final, Literal, Protocol
+from typing import Any, ClassVar, Final, Literal, Protocol, get_args
 
 from games.base import GameState, NodePoll, Player
 
@@ -51,14 +51,7 @@ SelectiveSwitch = Literal[
 """The selective-search switches a ``CheckAware`` game may opt into (``SELECTIVE_SEARCH``);
 the names are the ``ai.settings.SearchSettings`` fields."""
 
-SELECTIVE_SWITCHES: Final[tuple[SelectiveSwitch, ...]] = (
-    "check_extensions",
-    "null_move",
-    "late_move_reductions",
-    "quiescence_checks",
-    "see_pruning",
-    "futility_pruning",
-)
+SELECTIVE_SWITCHES: Final[tuple[SelectiveSwitch, ...]] = get_args(SelectiveSwitch)
 
 
 class CapabilityError(TypeError):
