@@ -13,6 +13,8 @@ back of the board forward so that replaying them in that order is always possibl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from games.base import Player
 
 O: Player = 0
@@ -51,6 +53,18 @@ NO_MOVE: Play = ()
 
 STARTING_POINTS: dict[Point, int] = {24: 2, 13: 5, 8: 3, 6: 5}
 """Where each player's checkers start, in their own numbering."""
+
+
+def take_back(mine: Board, theirs: Board, play: Play, hits: Sequence[bool]) -> None:
+    """Undo ``play`` on the mover's and the opponent's boards, in place: each hop taken back
+    in reverse order, a checker it hit returned from the bar to its point. ``hits[i]`` says
+    whether hop ``i`` hit (the state records it when the play is made)."""
+    for (source, target), hit in zip(reversed(play), reversed(hits)):
+        mine[target] -= 1
+        mine[source] += 1
+        if hit:
+            theirs[BAR - target] = 1
+            theirs[BAR] -= 1
 
 
 def empty_board() -> Board:

@@ -46,6 +46,7 @@ from games.backgammon.board import (
     is_race,
     pip_count,
     starting_board,
+    take_back,
 )
 from games.backgammon.diagram import diagram
 from games.backgammon.gnubg_ids import CENTRED, MatchKey
@@ -395,13 +396,7 @@ class BackgammonState(GameState, CaptureScores, Chance):
         snapshot, move, hits = self.history.pop()
         _restore(self, snapshot)
         if hits is not None:
-            mine, theirs = self.boards[self.player], self.boards[1 - self.player]
-            for (source, target), hit in zip(reversed(move), reversed(hits)):
-                mine[target] -= 1
-                mine[source] += 1
-                if hit:
-                    theirs[BAR - target] = 1
-                    theirs[BAR] -= 1
+            take_back(self.boards[self.player], self.boards[1 - self.player], move, hits)
 
     def copy(self) -> BackgammonState:
         clone = BackgammonState.__new__(BackgammonState)

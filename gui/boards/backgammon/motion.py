@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, QVariantAnimation
 
-from games.backgammon.board import BAR, OFF, Board, Hop, Play, O, X
+from games.backgammon.board import BAR, OFF, Board, Hop, Play, O, X, take_back
 from games.backgammon.state import CHECKER_PLAY, BackgammonState
 from games.base import GameState, Player
 
@@ -40,13 +40,7 @@ def boards_before(state: BackgammonState, mover: Player, play: Play, hits: Seque
     """O's and X's boards before ``play`` (the latest checker play of ``state``), rebuilt by
     taking its hops back."""
     before = (list(state.boards[O]), list(state.boards[X]))
-    mine, theirs = before[mover], before[1 - mover]
-    for (source, target), hit in zip(reversed(play), reversed(hits)):
-        mine[target] -= 1
-        mine[source] += 1
-        if hit:
-            theirs[BAR - target] = 1
-            theirs[BAR] -= 1
+    take_back(before[mover], before[1 - mover], play, hits)
     return before
 
 
