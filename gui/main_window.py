@@ -606,6 +606,8 @@ class MainWindow(QMainWindow):
         searches without the last game's table."""
         if self.session is not None:
             self.session.close()
+            # A notice speaks of the game it came from ("Hint: a3 (X +0)"): it ends with it.
+            self.statusBar().clearMessage()
         self.bridge.clear_memory()
         session = GameSession(
             self.bridge,

@@ -51,6 +51,15 @@ def test_a_new_game_empties_the_move_box_and_its_error(qtbot: QtBot, window: Mai
     assert not panel.error.isVisibleTo(window) and panel.error.text() == ""
 
 
+def test_a_notice_ends_with_the_game_it_speaks_of(window: MainWindow) -> None:
+    window.start_game("tictactoe", HUMANS)
+    window.session.notice.emit("Hint: a3 (X +0)")
+    assert window.statusBar().currentMessage() == "Hint: a3 (X +0)"
+    window.start_game("checkers", HUMANS)
+    assert window.statusBar().currentMessage() == ""
+    assert window.status_label.isVisible()  # the new game's turn line has its room back
+
+
 # ------------------------------------------------------------------ replacing a game asks
 @pytest.mark.parametrize("answer", [False, True], ids=["no-keeps-the-game", "yes-replaces-it"])
 def test_open_paste_and_set_up_ask_before_ending_an_unfinished_game(window: MainWindow, tmp_path: Path, answer: bool) -> None:
