@@ -678,6 +678,7 @@ class MainWindow(QMainWindow):
         self.stack.updateGeometry()  # a hidden page's new policy does not tell the layouts itself
 
     def show_start_page(self) -> None:
+        self.statusBar().clearMessage()  # a notice speaks of the game being left
         self._refresh_continue()
         self.stack.setCurrentWidget(self.start_page)
         self.engine_dock.hide()

@@ -58,6 +58,9 @@ def test_a_notice_ends_with_the_game_it_speaks_of(window: MainWindow) -> None:
     window.start_game("checkers", HUMANS)
     assert window.statusBar().currentMessage() == ""
     assert window.status_label.isVisible()  # the new game's turn line has its room back
+    window.session.notice.emit("Hint: 11-15 (Black +0.05)")
+    window.show_start_page()
+    assert window.statusBar().currentMessage() == ""
 
 
 # ------------------------------------------------------------------ replacing a game asks
