@@ -32,6 +32,7 @@ from ai.cli.analyse import add_parser as add_analyse
 from ai.cli.bench import add_parser as add_bench
 from ai.cli.match import add_parser as add_match
 from ai.cli.perft import add_parser as add_perft
+from ai.cli.race import add_parser as add_race
 from ai.cli.uci import add_parser as add_uci
 from ai.cli.arguments import (
     EXIT_BROKEN_PIPE,
@@ -54,7 +55,7 @@ __all__ = ["MAX_HASH_MB", "build_parser", "main", "settings_from"]
 
 Command = Callable[[Any], int]
 
-SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (add_perft, add_analyse, add_match, add_bench, add_uci)
+SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (add_perft, add_analyse, add_race, add_match, add_bench, add_uci)
 """Each subcommand's ``add_parser``, in the order ``--help`` lists them."""
 
 
