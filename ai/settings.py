@@ -9,12 +9,16 @@ may name these types.
 
 from __future__ import annotations
 
+import math
 import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 from games import default_solver_reach
+
+from ai.tree.model import TreeOptions
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,11 @@ class SearchSettings:
     """Play the game's opening-book move (``GameState.book_moves``) when it has one, without
     searching; the answer then says ``book``."""
 
+    multipv: int = 1
+    """How many best lines to find and report (UCI's MultiPV): line ``k`` is the best move
+    once the first moves of lines ``1..k-1`` are left out. The best move and its value are
+    the same whatever this is; each line more costs about one more root search."""
+
 
 @dataclass(frozen=True)
 class SearchRequest:
@@ -138,6 +147,13 @@ class SearchRequest:
     root_moves: tuple[str, ...] = ()
     """Search only these root moves, in notation (UCI ``searchmoves``, the pool's root
     split among workers); empty: all legal moves."""
+    tree: TreeOptions | None = None
+    """Record the search tree (``ai.tree``) with these options and send it in ``TreeBatch``
+    events; ``None``: record nothing (and pay nothing). Checked when the request is made
+    (``check_tree_options``)."""
+
+    def __post_init__(self) -> None:
+        check_tree_options(self.tree)
 
 
 # ------------------------------------------------------------------ refusing a value
@@ -184,3 +200,36 @@ def check_input_file(path: str | Path, name: str, noun: str, limit: int = MAX_IN
     if not os.access(path, os.R_OK):
         raise SettingError(name, f"cannot read {noun} {shown!r}: permission denied")
     return Path(path)
+
+
+# ------------------------------------------------------------------ the recorded tree
+MAX_TREE_CAP: Final = 5_000_000
+"""The most nodes a recorded tree may keep: each costs a few hundred bytes in the process
+that shows it (5 million: about 2 GB), and no picture of more can be read."""
+MAX_WHOLE_PLIES: Final = 64
+"""The most plies kept whole past the cap (deeper than any search of the app goes)."""
+BATCH_SECONDS_RANGE: Final = (0.02, 10.0)
+"""How often a recording search may send its batches: faster than 50 a second floods the
+receiver with messages; slower than one in ten seconds is no longer live."""
+
+
+def check_tree_options(tree: TreeOptions | None) -> None:
+    """``SettingError`` when ``tree`` is neither ``None`` nor ``TreeOptions`` that a
+    recorder can honour: ``cap`` a whole number in 1..``MAX_TREE_CAP``, ``whole_plies`` in
+    0..``MAX_WHOLE_PLIES``, ``batch_seconds`` a finite number in ``BATCH_SECONDS_RANGE``."""
+    if tree is None:
+        return
+    if not isinstance(tree, TreeOptions):
+        raise SettingError("tree", f"{_shown(tree)!r} is not TreeOptions")
+    for name, value, high in (("cap", tree.cap, MAX_TREE_CAP), ("whole_plies", tree.whole_plies, MAX_WHOLE_PLIES)):
+        low = 1 if name == "cap" else 0
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SettingError(f"tree.{name}", f"{_shown(value)!r} is not a whole number")
+        if not low <= value <= high:
+            raise SettingError(f"tree.{name}", f"{value} is out of range {low}..{high:,}")
+    seconds = tree.batch_seconds
+    low_seconds, high_seconds = BATCH_SECONDS_RANGE
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise SettingError("tree.batch_seconds", f"{_shown(seconds)!r} is not a number")
+    if not math.isfinite(seconds) or not low_seconds <= seconds <= high_seconds:
+        raise SettingError("tree.batch_seconds", f"{seconds} is out of range {low_seconds}..{high_seconds} seconds")

@@ -20,7 +20,9 @@ says why. A time limit counts from the submission for every worker.
 
 All the bookkeeping runs on one thread of the pool, the *dispatcher*: it starts searches,
 reads the workers' pipes, merges, and delivers events to ``on_event`` (so every callback
-runs on that thread, and the events of one search arrive in order). A search is stopped
+runs on that thread, and the events of one search arrive in order). A search that records
+its tree (``SearchRequest.tree``) sends ``TreeBatch`` events among the others: which workers
+record it and how the run closes it are its strategy's. A search is stopped
 through one shared word that every worker polls every few milliseconds. A worker that dies
 (even by SIGKILL) is replaced at once; the search goes on with the others, and the caller
 always gets its ``Finished``: when no other worker can answer for the dead one, the last
@@ -50,17 +52,17 @@ from typing import Any, Final
 
 from ai import engine
 from ai.cores import available_cores
-from ai.events import Finished, SearchEvent
+from ai.events import Finished
 from ai.parallel import tracker
 from ai.parallel.segment import reclaim_segments
 from ai.parallel.shared_table import DEFAULT_MEGABYTES, SharedTable, entries_for
-from ai.parallel.strategies import Part, SearchRun, plan
+from ai.parallel.strategies import Part, PoolEvent, SearchRun, plan
 from ai.parallel.table_memory import create_table
 from ai.parallel.worker import EVENT, FINISHED, NODES, QUIT, READY, STOP_WORD, Task, failed, worker_main
 from ai.search.common import tree_signature
 from ai.settings import SearchRequest
 
-EventCallback = Callable[[SearchEvent], None]
+EventCallback = Callable[[PoolEvent], None]
 
 STOP_GRACE_SECONDS: Final = 3.0
 """A worker that has not answered this long after a stop is killed and replaced (a stop is
@@ -234,10 +236,10 @@ class EnginePool:
         self._wake()
         return search_id
 
-    def search(self, request: SearchRequest) -> Iterator[SearchEvent]:
+    def search(self, request: SearchRequest) -> Iterator[PoolEvent]:
         """The blocking form: yield the events of ``request`` until (and with) its
         ``Finished``. Leaving the loop early stops the search."""
-        events: queue.SimpleQueue[SearchEvent] = queue.SimpleQueue()
+        events: queue.SimpleQueue[PoolEvent] = queue.SimpleQueue()
         search_id = self.submit(request, events.put)
         done = False
         try:
@@ -261,7 +263,7 @@ class EnginePool:
         pool so). ``should_stop`` is asked every ``poll_seconds`` while no event comes; once
         it is true the search is asked to answer now (``move_now``), and its ``Finished``
         still comes."""
-        events: queue.SimpleQueue[SearchEvent] = queue.SimpleQueue()
+        events: queue.SimpleQueue[PoolEvent] = queue.SimpleQueue()
         search_id = self.submit(request, events.put)
         asked_to_stop = False
         while True:
@@ -618,10 +620,12 @@ class EnginePool:
         with self._lock:
             self._active = None
             self._control[STOP_WORD] = 0
+        for batch in search.run.closing_batches():
+            self._deliver(search, batch)
         self._deliver_final(search, finished)
 
     # ------------------------------------------------------------ delivery
-    def _deliver(self, search: _Search, event: SearchEvent) -> None:
+    def _deliver(self, search: _Search, event: PoolEvent) -> None:
         if search.run is not None:
             search.run.shown(event)
         with self._lock:

@@ -27,6 +27,14 @@ plain events.
 A search that gets one part (one worker, a book or forced answer, a root with one move to
 split) is merged as a single worker's, whatever its kind.
 
+A search that records its tree (``SearchRequest.tree``) records it where the caller is shown
+the search: in the main part for Lazy SMP and root-parallel MCTS (the helpers' and the other
+trees' requests record nothing, and the answer's ``helper_nodes`` say how much they
+searched), in every part of a root split (each part's share of the root moves: the batches
+carry the part as ``TreeBatch.worker`` and ``ai.tree.SearchTree`` joins them into one tree).
+The parts' own last batches are not the end: the run closes the tree itself, once every part
+has answered (``closing_batches``), so that the counts in the last batch are the answer's.
+
 A node limit is the search's in total where the parts are independent searches: MCTS's
 trees and a root split's parts each get an equal share (``node_share``), so ``--nodes N
 --threads T`` searches about N nodes, as one worker would. Lazy SMP is the exception: its
@@ -52,9 +60,13 @@ from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, 
 from ai.parallel.worker import Role, failed
 from ai.search import Parallelism
 from ai.settings import Limits, SearchRequest
+from ai.tree.model import TreeBatch
 from ai.tt import Bound
 
-NO_EVENTS: Final[tuple[SearchEvent, ...]] = ()
+PoolEvent = SearchEvent | TreeBatch
+"""What the pool delivers to a caller: the search's events and, when it records its tree,
+the tree's batches."""
+NO_EVENTS: Final[tuple[PoolEvent, ...]] = ()
 
 
 @dataclass
@@ -81,6 +93,15 @@ class Part:
     @property
     def is_done(self) -> bool:
         return self.finished is not None or self.abandoned
+
+    @property
+    def records_tree(self) -> bool:
+        return self.request.tree is not None
+
+    def tree_worker(self, parts: int) -> int:
+        """The ``TreeBatch.worker`` of this attempt's batches: the part's number, made
+        unique per attempt (an attempt after a worker died numbers its nodes from 0 again)."""
+        return self.number + max(0, self.attempts - 1) * parts
 
     def start_attempt(self, worker: int) -> None:
         """``worker`` takes this part (again, after a worker died: from scratch)."""
@@ -118,14 +139,58 @@ class SearchRun:
     def nodes(self) -> int:
         return sum(part.nodes for part in self.parts)
 
-    def receive(self, part: Part, event: SearchEvent) -> tuple[SearchEvent, ...]:
+    @property
+    def records_tree(self) -> bool:
+        return any(part.records_tree for part in self.parts)
+
+    def receive(self, part: Part, event: PoolEvent) -> tuple[PoolEvent, ...]:
         """``part`` sent ``event``: the events the caller is shown for it (often none)."""
         nodes = getattr(event, "nodes", None)
         if nodes is not None:
             part.nodes = part.earlier_nodes + nodes
+        if isinstance(event, TreeBatch):
+            return (self.tree_for_caller(part, event),) if part.records_tree else NO_EVENTS
         return self.strategy.relay(self, part, event)
 
-    def shown(self, event: SearchEvent) -> None:
+    def helper_nodes(self) -> int:
+        """Nodes searched by the parts that record no tree (Lazy SMP helpers, MCTS's other
+        trees)."""
+        return sum(part.nodes for part in self.parts if not part.records_tree)
+
+    def tree_for_caller(self, part: Part, batch: TreeBatch) -> TreeBatch:
+        """``part``'s tree batch for the caller: the search id, the part as its worker, the
+        helpers' nodes so far, and not yet ``complete`` (``closing_batches`` ends it)."""
+        return dataclasses.replace(
+            batch,
+            search_id=self.search_id,
+            worker=part.tree_worker(len(self.parts)),
+            helper_nodes=self.helper_nodes(),
+            complete=False,
+        )
+
+    def closing_batches(self) -> tuple[TreeBatch, ...]:
+        """The last tree batches of a search whose parts have all answered: one per
+        recording part that ran, with its final node count (``answered`` set it to its
+        ``Finished.nodes``) and the helpers' final count, the last one ``complete``. Sent
+        before the ``Finished``, they make the tree's counts the answer's:
+        ``size`` of every pass root plus ``helper_nodes`` is ``Finished.nodes``."""
+        if not self.records_tree:
+            return ()
+        recording = [part for part in self.parts if part.records_tree and part.attempts > 0]
+        helpers = self.helper_nodes()
+        batches = [
+            TreeBatch(
+                self.search_id,
+                nodes=part.nodes - part.earlier_nodes,
+                helper_nodes=helpers,
+                worker=part.tree_worker(len(self.parts)),
+            )
+            for part in recording
+        ] or [TreeBatch(self.search_id, helper_nodes=helpers)]
+        batches[-1] = dataclasses.replace(batches[-1], complete=True)
+        return tuple(batches)
+
+    def shown(self, event: PoolEvent) -> None:
         """``event`` went to the caller: remember the last completed iteration."""
         if type(event) is Iteration and event.bound is Bound.EXACT and event.pv:
             self.last_iteration = event
@@ -196,7 +261,7 @@ class Strategy(ABC):
         """``request`` cut into at most ``workers`` parts (``root_moves``: the request's
         root moves as move values; empty: every legal move)."""
 
-    def relay(self, run: SearchRun, part: Part, event: SearchEvent) -> tuple[SearchEvent, ...]:
+    def relay(self, run: SearchRun, part: Part, event: SearchEvent) -> tuple[PoolEvent, ...]:
         """What the caller is shown for ``event`` of ``part``: the main part's events."""
         if part.number == run.main:
             return (run.for_caller(event),)
@@ -246,7 +311,12 @@ class LazySmp(Strategy):
 
     def parts(self, request: SearchRequest, state: GameState, root_moves: Sequence[Any], workers: int) -> list[Part]:
         return [
-            Part(k, request, Role(helper=k, sends_current_moves=k == 0, sends_only_nodes=k > 0)) for k in range(workers)
+            Part(
+                k,
+                request if k == 0 else without_tree(request),
+                Role(helper=k, sends_current_moves=k == 0, sends_only_nodes=k > 0),
+            )
+            for k in range(workers)
         ]
 
     def stops_the_others(self, run: SearchRun, part: Part) -> bool:
@@ -273,13 +343,14 @@ class RootParallel(Strategy):
                     request,
                     settings=dataclasses.replace(settings, seed=settings.seed + k),
                     limits=node_share(request.limits, k, workers),
+                    tree=request.tree if k == 0 else None,
                 ),
                 Role(sends_current_moves=k == 0),
             )
             for k in range(workers)
         ]
 
-    def relay(self, run: SearchRun, part: Part, event: SearchEvent) -> tuple[SearchEvent, ...]:
+    def relay(self, run: SearchRun, part: Part, event: SearchEvent) -> tuple[PoolEvent, ...]:
         if type(event) is Iteration:
             part.root_moves = event.root_moves
             if part.number == run.main:
@@ -329,7 +400,7 @@ class RootSplit(Strategy):
             for k, share in enumerate(shares)
         ]
 
-    def relay(self, run: SearchRun, part: Part, event: SearchEvent) -> tuple[SearchEvent, ...]:
+    def relay(self, run: SearchRun, part: Part, event: SearchEvent) -> tuple[PoolEvent, ...]:
         if type(event) is Iteration:
             if event.bound is not Bound.EXACT:
                 return NO_EVENTS
@@ -342,11 +413,11 @@ class RootSplit(Strategy):
         return NO_EVENTS
 
     @staticmethod
-    def completed_iterations(run: SearchRun) -> tuple[SearchEvent, ...]:
+    def completed_iterations(run: SearchRun) -> tuple[PoolEvent, ...]:
         """The root's Iteration of each depth d that every part has now completed: the
         best of the parts' iterations of depth d."""
         parts = [part for part in run.parts if not part.abandoned]
-        shown: list[SearchEvent] = []
+        shown: list[PoolEvent] = []
         depth = run.reported_depth + 1
         while all(depth in part.iterations for part in parts):
             iterations = [part.iterations[depth] for part in parts]
@@ -393,6 +464,11 @@ def plan(request: SearchRequest, prepared: engine.PreparedSearch, workers: int, 
     parts = strategy.parts(request, prepared.state, prepared.root_moves, workers)
     merged_by = strategy if len(parts) > 1 else ONE_PART
     return SearchRun(request.search_id, started, merged_by, parts, shares_table=strategy.shares_table)
+
+
+def without_tree(request: SearchRequest) -> SearchRequest:
+    """``request`` for a part whose tree nobody is shown: it records none."""
+    return request if request.tree is None else dataclasses.replace(request, tree=None)
 
 
 def node_share(limits: Limits, part: int, parts: int) -> Limits:

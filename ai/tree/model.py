@@ -24,11 +24,13 @@ Passes are kept apart, so that the sizes of all passes add up to the search's no
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any
+from typing import Any, Final
 
 from ai.tt import Bound
 
@@ -139,7 +141,10 @@ class Cut:
 @dataclass(frozen=True)
 class TreeBatch:
     """The records of a stretch of search, in visit order, as the pool's event channel
-    carries them (about ten a second). ``complete`` is set on the last batch of a search."""
+    carries them (about ten a second). ``complete`` is set on the last batch of a search.
+
+    A pass (``TreePass``) travels in the batch that holds its root's entry, and a node's
+    exit and cut never before its entry."""
 
     search_id: int
     passes: tuple[TreePass, ...] = ()
@@ -147,15 +152,59 @@ class TreeBatch:
     exits: tuple[NodeExit, ...] = ()
     cuts: tuple[Cut, ...] = ()
     nodes: int = 0
-    """Nodes the search had counted when the batch was made (for the recorded share)."""
+    """Nodes the recording search (worker ``worker``) had counted when the batch was made."""
     helper_nodes: int = 0
     """Lazy SMP: nodes the helper workers searched, whose trees are not recorded."""
     sampled: bool = False
     """The cap was reached: deeper nodes are sampled from here on."""
     complete: bool = False
+    worker: int = 0
+    """Which recording search sent it: 0, or a root split's part (each part searches a share
+    of the root moves and numbers its own nodes from 0; ``SearchTree`` merges them)."""
+
+    @property
+    def records(self) -> int:
+        return len(self.entries) + len(self.exits) + len(self.cuts)
+
+    def split(self, max_entries: int) -> list[TreeBatch]:
+        """This batch as consecutive batches of at most ``max_entries`` entries each, which
+        ``SearchTree.add`` takes in to the same tree: a receiver that must stay responsive
+        (the app's event loop) takes in a large batch a slice at a time. A node's exit and
+        cut go with its entry's slice (or the first, for a node entered earlier), a pass
+        with its root's; ``complete`` stays on the last slice."""
+        if max_entries < 1:
+            raise ValueError(f"a slice needs room for at least 1 entry, not {max_entries}")
+        if len(self.entries) <= max_entries:
+            return [self]
+        starts = [self.entries[at].index for at in range(0, len(self.entries), max_entries)]
+        count = len(starts)
+
+        def slice_of(index: int) -> int:
+            return max(0, bisect.bisect_right(starts, index) - 1)
+
+        passes: list[list[TreePass]] = [[] for _ in range(count)]
+        exits: list[list[NodeExit]] = [[] for _ in range(count)]
+        cuts: list[list[Cut]] = [[] for _ in range(count)]
+        for tree_pass in self.passes:
+            passes[slice_of(tree_pass.root)].append(tree_pass)
+        for left in self.exits:
+            exits[slice_of(left.index)].append(left)
+        for cut in self.cuts:
+            cuts[slice_of(cut.index)].append(cut)
+        return [
+            dataclasses.replace(
+                self,
+                passes=tuple(passes[number]),
+                entries=self.entries[number * max_entries : (number + 1) * max_entries],
+                exits=tuple(exits[number]),
+                cuts=tuple(cuts[number]),
+                complete=self.complete and number == count - 1,
+            )
+            for number in range(count)
+        ]
 
 
-@dataclass
+@dataclass(slots=True)
 class TreeNode:
     """One node of a ``SearchTree`` (mutable: its exit arrives after its children)."""
 
@@ -175,6 +224,9 @@ class TreeNode:
     skipped: tuple[Move, ...] = ()
     unrecorded: int = 0
     pass_number: int = 0
+    visits: int = 1
+    """How many times the search visited this node: 1, except at the root of a pass that a
+    root split's workers searched together (each of them visited that root once)."""
 
     @property
     def is_open(self) -> bool:
@@ -185,51 +237,159 @@ class TreeNode:
     def was_cut(self) -> bool:
         return bool(self.skipped) or self.cut_move is not None
 
+    @property
+    def searched(self) -> int:
+        """Nodes of the search this record stands for: its visits and the unrecorded
+        nodes below it."""
+        return self.visits + self.unrecorded
+
+
+WORKER_SPAN: Final = 1 << 40
+"""In a ``SearchTree``, node ``index`` of worker ``w`` is ``index + w * WORKER_SPAN``: each
+root split worker numbers its nodes from 0, and the tree keeps them apart (worker 0's
+numbers stay as they were sent)."""
+
+
+@dataclass
+class _PassRoot:
+    """The root of a pass as the workers that share it leave it: it is left when every
+    worker that entered it has left it, with the best of their values (the root is MAX)."""
+
+    inside: int = 0
+    best: NodeExit | None = None
+    unrecorded: int = 0
+
 
 class SearchTree:
     """The tree put together from batches, in the process that shows it. Nodes are kept
-    by visit number, so replaying the search is walking ``nodes`` in order."""
+    by visit number, so replaying the search is walking ``nodes`` in order.
+
+    The batches of a root split's workers (``TreeBatch.worker``) make one tree: the k-th
+    pass of iteration d of every worker is one pass, whose root's children are the root
+    moves of all of them, and whose root counts one visit per worker (``TreeNode.visits``),
+    so that ``size`` of every root adds up to the nodes the workers counted."""
 
     def __init__(self) -> None:
         self.nodes: list[TreeNode] = []
         self.passes: list[TreePass] = []
         self.searched_nodes = 0
+        """Nodes the recording searches counted (their latest ``TreeBatch.nodes``, summed)."""
         self.helper_nodes = 0
         self.sampled = False
         self.complete = False
         self._by_index: dict[int, TreeNode] = {}
+        self._worker_nodes: dict[int, int] = {}
+        self._pass_keys: dict[tuple[int, str, int], int] = {}
+        """(iteration, label, how many such passes the worker ran before) -> pass number."""
+        self._passes_seen: dict[tuple[int, int, str], int] = {}
+        """(worker, iteration, label) -> passes of that kind the worker has sent."""
+        self._pass_of_root: dict[int, int] = {}
+        """A worker's pass root (tree index) -> its pass number."""
+        self._shared_root: dict[int, int] = {}
+        """A worker's pass root (tree index) -> the pass's root node, where another worker's."""
+        self._pass_roots: dict[int, _PassRoot] = {}
 
     # ---------------------------------------------------------------- building
     def add(self, batch: TreeBatch) -> None:
-        """Take in one batch (batches of one search, in the order they were sent)."""
-        self.passes.extend(batch.passes)
+        """Take in one batch (batches of one search, each worker's in the order sent)."""
+        worker = batch.worker
+        offset = worker * WORKER_SPAN
+        for tree_pass in batch.passes:
+            self._add_pass(tree_pass, worker, offset)
+        by_index = self._by_index
+        shared = self._shared_root
         for entry in batch.entries:
+            index = entry.index + offset
+            if entry.parent == ROOT_PARENT:
+                self._enter_root(entry, index)
+                continue
+            parent_index = entry.parent + offset
+            parent_index = shared.get(parent_index, parent_index)
+            parent = by_index.get(parent_index)
             node = TreeNode(
-                entry.index, entry.parent, entry.move, entry.depth, entry.kind,
+                index, parent_index, entry.move, entry.depth, entry.kind,
                 entry.alpha, entry.beta, entry.probability,
-                pass_number=self.passes[-1].number if self.passes else 0,
+                pass_number=parent.pass_number if parent is not None else self._last_pass(),
             )
             self.nodes.append(node)
-            self._by_index[entry.index] = node
-            parent = self._by_index.get(entry.parent)
+            by_index[index] = node
             if parent is not None:
-                parent.children.append(entry.index)
+                parent.children.append(index)
         for left in batch.exits:
-            node = self._by_index.get(left.index)
-            if node is not None:
-                node.value = left.value
-                node.bound = left.bound
-                node.kind = left.kind
-                node.unrecorded = left.unrecorded
+            index = left.index + offset
+            index = shared.get(index, index)
+            left_node = by_index.get(index)
+            if left_node is None:
+                continue
+            root = self._pass_roots.get(index)
+            if root is not None:
+                self._leave_root(left_node, root, left)
+            else:
+                left_node.value = left.value
+                left_node.bound = left.bound
+                left_node.kind = left.kind
+                left_node.unrecorded = left.unrecorded
         for cut in batch.cuts:
-            node = self._by_index.get(cut.index)
-            if node is not None:
-                node.cut_move = cut.move
-                node.skipped = cut.skipped
-        self.searched_nodes = max(self.searched_nodes, batch.nodes)
+            index = cut.index + offset
+            cut_node = by_index.get(shared.get(index, index))
+            if cut_node is not None:
+                cut_node.cut_move = cut.move
+                cut_node.skipped = cut.skipped
+        if batch.nodes > self._worker_nodes.get(worker, 0):
+            self._worker_nodes[worker] = batch.nodes
+            self.searched_nodes = sum(self._worker_nodes.values())
         self.helper_nodes = max(self.helper_nodes, batch.helper_nodes)
         self.sampled = self.sampled or batch.sampled
         self.complete = self.complete or batch.complete
+
+    def _add_pass(self, tree_pass: TreePass, worker: int, offset: int) -> None:
+        kind = (worker, tree_pass.iteration, tree_pass.label)
+        before = self._passes_seen.get(kind, 0)
+        self._passes_seen[kind] = before + 1
+        key = (tree_pass.iteration, tree_pass.label, before)
+        root = tree_pass.root + offset
+        number = self._pass_keys.get(key)
+        if number is None:
+            number = len(self.passes)
+            if tree_pass.number != number or root != tree_pass.root:
+                tree_pass = dataclasses.replace(tree_pass, number=number, root=root)
+            self.passes.append(tree_pass)
+            self._pass_keys[key] = number
+        else:
+            self._shared_root[root] = self.passes[number].root
+        self._pass_of_root[root] = number
+
+    def _enter_root(self, entry: NodeEntry, index: int) -> None:
+        number = self._pass_of_root.get(index, self._last_pass())
+        index = self._shared_root.get(index, index)
+        node = self._by_index.get(index)
+        if node is not None:  # another worker's root of the same pass: one node
+            node.visits += 1
+            node.value = math.nan  # open again until this worker has left it too
+            self._pass_roots[index].inside += 1
+            return
+        node = TreeNode(
+            index, ROOT_PARENT, entry.move, entry.depth, entry.kind,
+            entry.alpha, entry.beta, entry.probability, pass_number=number,
+        )
+        self.nodes.append(node)
+        self._by_index[index] = node
+        self._pass_roots[index] = _PassRoot(inside=1)
+
+    @staticmethod
+    def _leave_root(node: TreeNode, root: _PassRoot, left: NodeExit) -> None:
+        root.inside -= 1
+        root.unrecorded += left.unrecorded
+        if root.best is None or left.value > root.best.value:
+            root.best = left
+        node.unrecorded = root.unrecorded
+        if root.inside <= 0:
+            node.value = root.best.value
+            node.bound = root.best.bound
+            node.kind = root.best.kind
+
+    def _last_pass(self) -> int:
+        return self.passes[-1].number if self.passes else 0
 
     # ---------------------------------------------------------------- reading
     def __len__(self) -> int:
@@ -271,8 +431,14 @@ class SearchTree:
             stack.extend(reversed(node.children))
 
     def size(self, index: int) -> int:
-        """Nodes the search visited in this subtree: recorded ones plus ``unrecorded``."""
-        return sum(1 + node.unrecorded for node in self.subtree(index))
+        """Nodes the search visited in this subtree: recorded ones (a shared root once per
+        worker) plus ``unrecorded``."""
+        return sum(node.visits + node.unrecorded for node in self.subtree(index))
+
+    def total_nodes(self) -> int:
+        """Nodes the search visited in all passes: its node count, when every node was
+        recorded and the search has ended (``complete``), less ``helper_nodes``."""
+        return sum(self.pass_nodes(tree_pass.number) for tree_pass in self.passes)
 
     def pass_nodes(self, number: int) -> int:
         """Nodes the search visited in pass ``number``."""
