@@ -24,6 +24,11 @@ Where things run:
   * ``Progress`` and ``CurrentMove``: only the latest of each batch is delivered;
   * ``Iteration``: every one is kept (the per-iteration table needs them all), delivered in
     the batch they arrived in;
+  * ``TreeBatch`` (a search that records its tree): every one is kept, since each holds
+    only the nodes since the last; the pool's thread cuts a large one into slices
+    (``TREE_SLICE_ENTRIES``), and the GUI thread takes them in a few milliseconds of work
+    per turn of the event loop (``TREE_BUDGET_MS``), so that a tree of 100,000 nodes grows
+    while the loop stays free;
   * ``Finished``: delivered at once, after whatever was pending for that search.
 
 A cancelled search's late events are dropped, never shown: each search gets a generation
@@ -43,6 +48,7 @@ main thread; a cancelled task's results are dropped).
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import os
 import socket
@@ -59,11 +65,18 @@ from ai.cores import available_cores
 from ai.engine import PreparedSearch, only_move_answer, prepare
 from ai.events import CurrentMove, Finished, Iteration, Progress
 from ai.parallel import EnginePool
-from ai.settings import Limits, SearchRequest, SearchSettings
+from ai.settings import Limits, SearchRequest, SearchSettings, check_tree_options
+from ai.tree.model import SearchTree, TreeBatch, TreeOptions
 from games.base import GameState
 
 DELIVERY_INTERVAL_MS = 100
 """At most one delivery per this many milliseconds while a search runs (about 10 Hz)."""
+TREE_SLICE_ENTRIES = 1500
+"""The most node entries of one ``tree_batch_received``: taking in a slice (the bridge's
+tree and the panels that draw it) must fit in a turn of the event loop."""
+TREE_BUDGET_MS = 6.0
+"""GUI-thread time spent on tree slices before the event loop gets a turn: input, painting
+and timers run between two such stretches (goal: no gap over 20 ms in 99 of 100)."""
 WORKER_NICENESS = 10
 """How much lower than the app the engine's worker processes run (Unix niceness). The app
 needs a few milliseconds of CPU at the moment it wakes; with every core busy searching at
@@ -124,6 +137,8 @@ class SearchInfo:
     root: GameState
     settings: SearchSettings
     limits: Limits
+    tree: TreeOptions | None = None
+    """How the search records its tree (``None``: it records none)."""
 
 
 @dataclass
@@ -132,6 +147,8 @@ class _Pending:
     writes, the GUI thread takes them all at once)."""
 
     iterations: list[tuple[int, Iteration]] = dataclasses.field(default_factory=list)
+    trees: list[tuple[int, TreeBatch]] = dataclasses.field(default_factory=list)
+    """Tree batches (in slices), every one: each holds only the nodes since the last."""
     progress: tuple[int, Progress] | None = None
     current_move: tuple[int, CurrentMove] | None = None
     finished: Finished | None = None
@@ -141,6 +158,7 @@ class _Pending:
     def is_empty(self) -> bool:
         return (
             not self.iterations
+            and not self.trees
             and self.progress is None
             and self.current_move is None
             and self.finished is None
@@ -161,9 +179,17 @@ class EngineBridge(QObject):
       at a root with one legal move it comes at once, with no search and no pool
       (``only_move`` set: ``ai.engine.only_move_answer``), so the computer plays a forced
       move, a forced pass or a roll with one play without spending its time;
-    * ``search_failed(str)``: the search could not run or a worker failed; one clear line.
+    * ``search_failed(str)``: the search could not run or a worker failed; one clear line;
+    * ``tree_started(SearchTree)``: a search that records its tree started (after
+      ``search_started``); the tree, empty yet, is ``tree`` from now on;
+    * ``tree_batch_received(TreeBatch)``: a slice of the tree, already added to ``tree``;
+      every one, in order, before the search's ``search_finished``.
 
     After ``stop()`` (or a new ``start_search``) nothing more of the old search is emitted.
+
+    A search records its tree when its request says so (``SearchRequest.tree``), when
+    ``start_search`` is given ``tree``, or else while ``record_tree`` is set (the tree panel
+    sets it while it is shown).
 
     The pool is started on the first search with ``settings.threads`` worker processes (at
     most the cores) and a ``settings.tt_megabytes`` table. A later search asking for another
@@ -178,6 +204,8 @@ class EngineBridge(QObject):
     current_move_received = Signal(object)
     search_finished = Signal(object)
     search_failed = Signal(str)
+    tree_started = Signal(object)
+    tree_batch_received = Signal(object)
 
     def __init__(
         self,
@@ -217,6 +245,17 @@ class EngineBridge(QObject):
         # GUI thread only.
         self._info: SearchInfo | None = None
         self._last_delivery = 0.0
+        self._record_tree: TreeOptions | None = None
+        self._tree: SearchTree | None = None
+        self._ready: collections.deque[tuple[int, Any]] = collections.deque()
+        """Delivered events not emitted yet (tree slices past the turn's budget, and what
+        came after them), with the generation they belong to."""
+        self._ready_final: tuple[int, Finished | str] | None = None
+        """The answer (or failure) to emit once ``_ready`` is empty."""
+        self._drain_timer = QTimer(self)
+        self._drain_timer.setSingleShot(True)
+        self._drain_timer.setInterval(0)
+        self._drain_timer.timeout.connect(self._drain)
         self._wake_receiver, self._wake_sender = socket.socketpair()
         self._wake_receiver.setblocking(False)
         self._wake_sender.setblocking(False)
@@ -242,21 +281,43 @@ class EngineBridge(QObject):
         """The pool (``None`` until the first search has started it)."""
         return self._pool
 
+    @property
+    def record_tree(self) -> TreeOptions | None:
+        """The tree recording of every search started from now on whose request does not
+        say its own (``None``: none records). ``SettingError`` for options no recorder can
+        honour."""
+        return self._record_tree
+
+    @record_tree.setter
+    def record_tree(self, options: TreeOptions | None) -> None:
+        check_tree_options(options)
+        self._record_tree = options
+
+    @property
+    def tree(self) -> SearchTree | None:
+        """The tree of the last search that recorded one, as far as it has come (kept after
+        the search ends, until the next recording search starts)."""
+        return self._tree
+
     def start_search(
         self,
         target: GameState | SearchRequest,
         settings: SearchSettings | None = None,
         limits: Limits | None = None,
+        *,
+        tree: TreeOptions | None = None,
     ) -> int | None:
         """Search ``target`` (a state, or a request with its move history for repetition
         rules); returns the search id, or ``None`` when the request is bad (then
-        ``search_failed`` follows with the reason). A running search is stopped first."""
+        ``search_failed`` follows with the reason). A running search is stopped first.
+        ``tree``: record the tree so (a request's own ``tree`` comes first, then this,
+        then ``record_tree``)."""
         self.stop()
         if self._is_shut_down:
             self._fail_later("the engine was shut down")
             return None
         try:
-            prepared = self._prepared(target, settings, limits)
+            prepared = self._prepared(target, settings, limits, tree or self._record_tree)
         except ValueError as error:
             self._fail_later(str(error))
             return None
@@ -266,13 +327,18 @@ class EngineBridge(QObject):
             generation = self._generation
             self._pending = _Pending()
             self._wake_posted = False
-        self._info = SearchInfo(generation, prepared.state, request.settings, request.limits)
+        self._info = SearchInfo(generation, prepared.state, request.settings, request.limits, request.tree)
         self._last_delivery = 0.0  # the first events are shown at once
         only_move = only_move_answer(prepared)
         if only_move is None:
             self._admin.submit(self._submit_on_admin, generation, request)
         self.search_started.emit(self._info)
+        if request.tree is not None:
+            self._tree = SearchTree()
+            self.tree_started.emit(self._tree)
         if only_move is not None:  # one legal move: answered here at once, nothing to search
+            if request.tree is not None:
+                self._receive(generation, TreeBatch(generation, complete=True))
             self._receive(generation, only_move)
         return generation
 
@@ -289,6 +355,9 @@ class EngineBridge(QObject):
             self._pending = _Pending()
             self._wake_posted = False
         self._delivery_timer.stop()
+        self._drain_timer.stop()
+        self._ready.clear()
+        self._ready_final = None
         if self._info is not None and not self._is_shut_down:
             self._admin.submit(self._stop_on_admin, stopped)
         self._info = None
@@ -323,7 +392,10 @@ class EngineBridge(QObject):
     # ------------------------------------------------------------ set-up helpers
     @staticmethod
     def _prepared(
-        target: GameState | SearchRequest, settings: SearchSettings | None, limits: Limits | None
+        target: GameState | SearchRequest,
+        settings: SearchSettings | None,
+        limits: Limits | None,
+        tree: TreeOptions | None,
     ) -> PreparedSearch:
         if isinstance(target, SearchRequest):
             request = target
@@ -331,12 +403,15 @@ class EngineBridge(QObject):
                 request = dataclasses.replace(request, settings=settings)
             if limits is not None:
                 request = dataclasses.replace(request, limits=limits)
+            if request.tree is None and tree is not None:
+                request = dataclasses.replace(request, tree=tree)
         else:
             request = SearchRequest(
                 game=target.NAME,
                 position=target.to_text(),
                 settings=SearchSettings() if settings is None else settings,
                 limits=Limits() if limits is None else limits,
+                tree=tree,
             )
         return prepare(request)  # fails fast, with the reason, on a bad request
 
@@ -413,6 +488,10 @@ class EngineBridge(QObject):
             is_final = False
             if isinstance(event, Iteration):
                 pending.iterations.append((self._sequence, event))
+            elif isinstance(event, TreeBatch):
+                for piece in event.split(TREE_SLICE_ENTRIES):
+                    pending.trees.append((self._sequence, piece))
+                    self._sequence += 1
             elif isinstance(event, Progress):
                 pending.progress = (self._sequence, event)
             elif isinstance(event, CurrentMove):
@@ -451,7 +530,7 @@ class EngineBridge(QObject):
 
     @Slot()
     def _deliver(self) -> None:
-        """Emit everything pending, in arrival order, then the answer."""
+        """Take everything pending, in arrival order, then the answer; emit it (``_drain``)."""
         with self._lock:
             batch, self._pending = self._pending, _Pending()
             self._wake_posted = False
@@ -460,15 +539,35 @@ class EngineBridge(QObject):
         if batch.is_empty() or self._info is None or self._info.search_id != generation:
             return
         self._last_delivery = time.monotonic()
-        ordered: list[tuple[int, Any]] = list(batch.iterations)
+        ordered: list[tuple[int, Any]] = [*batch.iterations, *batch.trees]
         if batch.progress is not None:
             ordered.append(batch.progress)
         if batch.current_move is not None:
             ordered.append(batch.current_move)
         ordered.sort(key=lambda item: item[0])
-        for _, event in ordered:
+        self._ready.extend((generation, event) for _, event in ordered)
+        if batch.failure is not None:
+            self._ready_final = (generation, batch.failure)
+        elif batch.finished is not None:
+            self._ready_final = (generation, batch.finished)
+        self._drain()
+
+    @Slot()
+    def _drain(self) -> None:
+        """Emit the delivered events in order, then the answer. Tree slices stop the
+        emitting once they have taken ``TREE_BUDGET_MS`` of this turn; the rest follows in
+        the next turn of the event loop (input and painting run in between)."""
+        deadline = time.perf_counter() + TREE_BUDGET_MS / 1000
+        while self._ready:
+            generation, event = self._ready.popleft()
             if generation != self._generation:
                 return  # a slot stopped the search while we were delivering
+            if isinstance(event, TreeBatch):
+                self._take_tree_batch(generation, event)
+                if self._ready and time.perf_counter() > deadline and generation == self._generation:
+                    self._drain_timer.start()
+                    return
+                continue
             event = dataclasses.replace(event, search_id=generation)
             if isinstance(event, Iteration):
                 self.iteration_received.emit(event)
@@ -476,17 +575,26 @@ class EngineBridge(QObject):
                 self.progress_received.emit(event)
             else:
                 self.current_move_received.emit(event)
+        final, self._ready_final = self._ready_final, None
+        if final is None:
+            return
+        generation, answer = final
         if generation != self._generation:
             return
-        if batch.failure is not None:
-            self._end_search(generation)
-            self.search_failed.emit(batch.failure)
-        elif batch.finished is not None:
-            self._end_search(generation)
-            if batch.finished.error:
-                self.search_failed.emit(batch.finished.error)
-            else:
-                self.search_finished.emit(dataclasses.replace(batch.finished, search_id=generation))
+        self._end_search(generation)
+        if isinstance(answer, str):
+            self.search_failed.emit(answer)
+        elif answer.error:
+            self.search_failed.emit(answer.error)
+        else:
+            self.search_finished.emit(dataclasses.replace(answer, search_id=generation))
+
+    def _take_tree_batch(self, generation: int, batch: TreeBatch) -> None:
+        if batch.search_id != generation:
+            batch = dataclasses.replace(batch, search_id=generation)
+        if self._tree is not None:
+            self._tree.add(batch)
+        self.tree_batch_received.emit(batch)
 
     def _end_search(self, generation: int) -> None:
         """The search ended by itself: idle, and the pool forgets its id."""

@@ -41,6 +41,7 @@ from ai.scores import WIN_SCORE
 from ai.events import Finished, Score
 from ai.levels import limits_for_depth
 from ai.settings import Limits, SearchRequest, SearchSettings
+from ai.tree.model import TreeOptions
 from games import CHANCE, GameState, get_game, new_game
 from games.base import GameError
 from games.records import DrawClaims, play_recorded
@@ -218,6 +219,18 @@ class GameSession(QObject):
     @property
     def is_thinking(self) -> bool:
         return self._thinking
+
+    @property
+    def record_tree(self) -> TreeOptions | None:
+        """How the engine's searches record their tree (``None``: they record none): the
+        bridge's switch (``EngineBridge.record_tree``), which outlives the game; the tree
+        panel turns it on while it is shown. Every search the session asks for (a
+        computer's move, a hint) follows it from its next start."""
+        return self._bridge.record_tree
+
+    @record_tree.setter
+    def record_tree(self, options: TreeOptions | None) -> None:
+        self._bridge.record_tree = options
 
     def is_finding_hint(self) -> bool:
         """The engine searches a hint for the human to move (not the computer's own move)."""
