@@ -285,15 +285,17 @@ def test_bad_requests_fail_before_any_process(request_: RaceRequest, words: str)
 # ------------------------------------------------------------------ stop, faults, hygiene
 
 
-def shm_names() -> set[str]:
+def shm_names(pids: tuple[int, ...]) -> set[str]:
+    """Names in /dev/shm that carry one of ``pids`` (shared memory is named after its
+    maker's process id; other programs' come and go meanwhile)."""
     try:
-        return set(os.listdir("/dev/shm"))
+        names = os.listdir("/dev/shm")
     except OSError:
         return set()
+    return {name for name in names if any(f"-{pid}-" in name or f"_{pid}_" in name for pid in pids)}
 
 
 def test_stop_ends_the_race_and_leaves_nothing() -> None:
-    before = shm_names()
     events: queue.SimpleQueue[object] = queue.SimpleQueue()
     race = Race(RaceRequest(game="chess", depth=6, entrants=(Entrant.MINIMAX, Entrant.ALPHABETA, Entrant.MCTS), workers=2), events.put)
     race.start()
@@ -311,7 +313,7 @@ def test_stop_ends_the_race_and_leaves_nothing() -> None:
     mcts = result.entry(Entrant.MCTS)
     assert mcts is not None and mcts.error is not None  # its budget never came
     assert not any(alive(pid) for pid in pids)
-    assert shm_names() <= before
+    assert shm_names((os.getpid(), *pids)) == set()
     assert "(stopped)" in result.as_text()
     final = []
     while not events.empty():
