@@ -99,6 +99,28 @@ class SearchStats:
 
 
 @dataclass(frozen=True)
+class PvLine:
+    """One of the best lines (UCI's MultiPV): the ``rank``-th best root move with its score
+    and its line. The depth-first algorithms find line ``k`` by searching the root again
+    without the first moves of lines ``1..k-1`` (Stockfish's way), so each score is exact
+    for its move; MCTS ranks the root's children by visits."""
+
+    rank: int
+    """1 for the best line, 2 for the next best, ..."""
+    move: Move
+    """The root move the line starts with."""
+    score: Score
+    """The line's value, from the same view as the event's ``score``."""
+    pv: tuple[Move, ...]
+    """The line: move values from the root, ``move`` first."""
+    depth: int = 0
+    """The iteration depth the line was searched to: the event's depth, or the previous
+    iteration's for a line a stop cut off before it was searched again; 0 for MCTS."""
+    visits: int = 0
+    """MCTS: the visits of ``move``; 0 for the depth-first algorithms."""
+
+
+@dataclass(frozen=True)
 class Iteration:
     """One completed iteration of iterative deepening (or an MCTS report of the same shape:
     ``depth`` = average tree depth, ``seldepth`` = maximum, ``pv`` = most-visited line)."""
@@ -128,6 +150,10 @@ class Iteration:
     root_moves: tuple[RootMoveStat, ...] = ()
     """MCTS: visits and mean value of every root move so far (most visited first); empty
     for the depth-first algorithms."""
+    lines: tuple[PvLine, ...] = ()
+    """The best lines, best first (``SearchSettings.multipv`` of them, fewer when the root
+    has fewer moves); line 1 is ``pv`` with ``score``. Empty for an aspiration fail and for
+    a search that does not rank lines (the expectimax family)."""
 
 
 @dataclass(frozen=True)
@@ -203,6 +229,9 @@ class Finished:
     fault: str | None = None
     """A fault the search survived, in one line (a worker process died): the answer is the
     last iteration completed before it. Front ends say it once; ``error`` stays ``None``."""
+    lines: tuple[PvLine, ...] = ()
+    """The best lines of the last complete iteration (``Iteration.lines``); empty when the
+    search ranks none or nothing was searched."""
 
 
 SearchEvent = Iteration | CurrentMove | Progress | Finished

@@ -50,7 +50,7 @@ from ai.context import SearchContext
 from ai.control import SearchStopped
 from ai.events import Finished, RootMoveStat
 from ai.lazy_smp import skips_depth
-from ai.reporting import Reporter, answer_without_search
+from ai.reporting import RawLine, Reporter, answer_without_search
 from ai.scores import INFINITY, WIN_SCORE, is_win_score, terminal_score
 from ai.settings import Limits
 from ai.tt import Bound
@@ -132,10 +132,12 @@ def deepen(
     iterate: IterationSearch,
     default_fixed_depth: int,
     helper: int = 0,
+    lines: MultiPv | None = None,
 ) -> tuple[int, float, list[Any], bool]:
     """Search ``root`` (a copy of ``state``, which is only read) to depth 1, 2, 3, ... with
-    ``iterate`` until a limit says stop, reporting every completed depth. Returns the
-    answer: ``(depth, score, line, stopped)``.
+    ``iterate`` until a limit says stop, reporting every completed depth (with its best
+    ``lines``, when given: the negamax family). Returns the answer: ``(depth, score, line,
+    stopped)``.
 
     A proven win or loss ends the deepening as soon as the depth reaches its length: an
     iteration to depth ``d`` scores every line of at most ``d`` plies to its end (a full-width
@@ -174,7 +176,13 @@ def deepen(
             line = tools.completed_line(state, depth)
             completed_depth, completed_score, completed_line = depth, score, line
             control.deadline_waits = False
-            reporter.iteration(depth, score, line, control.nodes - nodes_before)
+            if lines is None:
+                reporter.iteration(depth, score, line, control.nodes - nodes_before)
+            else:
+                found, stopped = lines.search_after_best(state, root, depth, score, line, iterate)
+                reporter.iteration(depth, score, line, control.nodes - nodes_before, lines=found)
+                if stopped:
+                    break  # a stop while searching the lines after the best: line 1 is complete
             if tools.horizon_leaves == horizon_before:
                 break  # no leaf was cut by the horizon: the value is exact, deeper changes nothing
             if is_win_score(score) and depth >= WIN_SCORE - abs(score):
@@ -192,6 +200,100 @@ def deepen(
 
 
 # ------------------------------------------------------------------ negamax family
+class MultiPv:
+    """The best ``count`` lines of every iteration (UCI's MultiPV), Stockfish's way: once
+    the iteration has found the best move, the root is searched again to the same depth
+    without it, which finds the second best move and its exact score, then without both,
+    and so on. Each line is searched like the best (aspiration window round the same
+    line's last score, MTD(f) from it as first guess); its value is that of the root
+    restricted to the moves left, so it is never stored in the table as the position's.
+
+    With ``count`` 1 nothing more is searched: the lines are the best line alone."""
+
+    def __init__(self, tools: SearchTools, count: int) -> None:
+        self.tools = tools
+        self.count = count
+        self.completed: list[RawLine] = []
+        """The last iteration's lines, best first: ``(depth, score, moves)``."""
+
+    def search_after_best(
+        self, state: GameState, root: GameState, depth: int, score: float, line: list[Any], iterate: IterationSearch
+    ) -> tuple[list[RawLine], bool]:
+        """The lines of the iteration to ``depth`` whose best line (``score``, ``line``) is
+        complete, and whether a stop came while searching the others: then the lines not
+        searched again keep the previous iteration's (their depth says so). The root
+        record is left as the best line left it, for the next iteration and the answer."""
+        found: list[RawLine] = [(depth, score, line)]
+        if self.count == 1 or not line:
+            self.completed = found
+            return found, False
+        record = self.tools.root
+        reporter = self.tools.reporter
+        best = (record.best_move, record.best_score, record.line, record.previous_best_move)
+        previous = self.completed
+        stopped = False
+        reporter.reports_bounds = False
+        try:
+            while len(found) < self.count:
+                record.exclude([moves[0] for _, _, moves in found])
+                if record.move_count == 0:
+                    break
+                rank = len(found)
+                guess = previous[rank][1] if rank < len(previous) else None
+                record.previous_best_move = previous[rank][2][0] if guess is not None else None
+                self.tools.start_iteration(depth)
+                value = iterate(root, depth, guess)
+                found.append((depth, value, self.tools.completed_line(state, depth)))
+            found[1:] = sorted(found[1:], key=lambda found_line: -found_line[1])  # stable: ties keep their order
+        except SearchStopped:
+            stopped = True
+            taken = {moves[0] for _, _, moves in found}
+            kept = [old for old in previous if old[2][0] not in taken]
+            found.extend(kept[: self.count - len(found)])
+            found[1:] = sorted(found[1:], key=lambda found_line: -found_line[1])
+        finally:
+            reporter.reports_bounds = True
+            record.exclude(())
+            record.best_move, record.best_score, record.line, record.previous_best_move = best
+        self.completed = found
+        return found, stopped
+
+    def answer_lines(self, score: float, line: list[Any], depth: int) -> list[RawLine]:
+        """The lines that go with the answer ``(score, line)``: the last iteration's when
+        the answer is its best line; else (a stop kept a better move the interrupted
+        iteration found, as a lower bound of depth ``depth + 1``) the answer first, then
+        the last iteration's other lines, each with its depth."""
+        if not line:
+            return []
+        if self.completed and self.completed[0][2][:1] == line[:1]:
+            return self.completed
+        others = [old for old in self.completed if old[2][:1] != line[:1]]
+        return [(depth + 1, score, line), *others[: self.count - 1]]
+
+
+def solved_lines(state: GameState, root: GameState, tools: SearchTools, count: int, best: RawLine) -> list[RawLine]:
+    """The best ``count`` lines of a root the game's solver settles (Othello's endgame):
+    the best, then the solver asked again without the moves already ranked. A solve that
+    runs out of time or is stopped ends the list there."""
+    found = [best]
+    record = tools.root
+    try:
+        while len(found) < count:
+            record.exclude([moves[0] for _, _, moves in found])
+            if record.move_count == 0:
+                break
+            solved = solve_root(root, tools)
+            if solved is None:
+                break
+            raw, move = solved
+            found.append((best[0], raw, tools.principal_variation(state, [move], MAX_ITERATION_DEPTH)))
+    except (RootSolveAbandoned, SearchStopped):
+        pass
+    finally:
+        record.exclude(())
+    return found
+
+
 def full_window_iteration(search: NodeSearch) -> IterationSearch:
     """Each iteration searched with ``(-inf, +inf)`` (plain minimax, or aspiration off)."""
 
@@ -249,6 +351,8 @@ def run_iterative_deepening(
     tools = SearchTools(root, context, enhanced=enhanced)
     reporter = tools.reporter
     reporter.install_progress()
+    # A Lazy SMP helper's events are not shown: it searches the best line alone.
+    lines_wanted = 1 if context.helper else context.settings.multipv
 
     if tools.root.move_count == 0:  # the game is over: nothing to search
         raw = terminal_score(root, 0) if root.is_terminal() else root.evaluate(root.to_move())
@@ -265,10 +369,14 @@ def run_iterative_deepening(
         raw, move = solved
         context.control.count_nodes(1, check=False)  # the root; a stop arriving now changes nothing solved
         line = tools.principal_variation(state, [move], MAX_ITERATION_DEPTH)
-        reporter.iteration(1, raw, line, context.control.nodes)
-        return reporter.finished(1, raw, line, stopped=False)
-    answer = deepen(state, root, context, tools, make_iteration(tools), DEFAULT_FIXED_DEPTH, context.helper)
-    return reporter.finished(*answer)
+        found = solved_lines(state, root, tools, lines_wanted, (1, raw, line)) if lines_wanted > 1 else [(1, raw, line)]
+        reporter.iteration(1, raw, line, context.control.nodes, lines=found)
+        return reporter.finished(1, raw, line, stopped=False, lines=found)
+    lines = MultiPv(tools, lines_wanted)
+    depth, score, line, stopped = deepen(
+        state, root, context, tools, make_iteration(tools), DEFAULT_FIXED_DEPTH, context.helper, lines
+    )
+    return reporter.finished(depth, score, line, stopped, lines=lines.answer_lines(score, line, depth))
 
 
 # ---------------------------------------------------------------- expectimax family

@@ -52,7 +52,8 @@ class Effect(enum.Enum):
     ``exact`` preset turns every such switch off."""
     EFFORT = "effort"
     """It changes only the work done to find the same value: move ordering, the
-    transposition table, aspiration windows, iterative deepening, threads."""
+    transposition table, aspiration windows, iterative deepening, threads, the number of
+    best lines reported beside the best move (MultiPV)."""
     DEFINITION = "definition"
     """It says what is computed, not how hard: the algorithm, the evaluation (weights,
     network), MCTS's sampling, the opening book. No preset changes these."""
@@ -88,6 +89,9 @@ MAX_SOLVER_REACH: Final = 64
 reach means nothing."""
 MAX_SEED: Final = 2**64 - 1
 MAX_NODES: Final = 2**63 - 1
+MAX_MULTIPV: Final = 5
+"""The most best lines a search reports: each costs about one more root search, and a
+panel shows five lines at a glance."""
 PLAYOUTS: Final = ("random", "eval")
 BOOLEAN_WORDS: Final = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
 """The words a switch may be written with (an option's value, a match spec, a settings file)."""
@@ -317,6 +321,10 @@ def _threads_text(settings: SearchSettings, _game: type[GameState]) -> str:
     return f"{settings.threads} thread{'s' if settings.threads != 1 else ''}"
 
 
+def _multipv_text(settings: SearchSettings, _game: type[GameState]) -> str | None:
+    return f"{settings.multipv} best lines" if settings.multipv > 1 else None
+
+
 def _selective(name: SelectiveSwitch) -> Requirement:
     return Requirement(SELECTIVE_NEEDS[name], listed=True)
 
@@ -506,6 +514,15 @@ OPTIONS: Final[tuple[Option, ...]] = (
         cli_help="without the opening book (the default: analysis searches the opening too)",
         on_help="answer from the game's opening book where it has a move (analysis searches by default)",
         uci_name="OwnBook", flag="--book", off_flag="--no-book",
+    ),
+    Option(
+        "multipv", Effect.EFFORT, "Best lines (MultiPV)",
+        "Show this many best moves, each with its score and line (each line more costs about one more search)",
+        Group.GENERAL,
+        cli_help=f"find and show the N best lines, 1..{MAX_MULTIPV} (each with its exact score; the best move is "
+        "the same whatever N is)",
+        uci_name="MultiPV", flag="--multipv", metavar="N", range=Range(int, 1, MAX_MULTIPV),
+        used_by=(*DEPTH_FIRST, *MCTS_ONLY), text=_multipv_text,
     ),
 )
 """Every switch of ``SearchSettings``, in its field order."""

@@ -17,12 +17,13 @@ at all.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from games.base import CHANCE, GameState, Player
 
 from ai.context import DISCARD_EVENTS, SearchContext
-from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, Score, SearchStats
+from ai.events import CurrentMove, Finished, Iteration, Progress, PvLine, RootMoveStat, Score, SearchStats
 from ai.scores import terminal_score, to_report
 from ai.tt import Bound
 
@@ -87,6 +88,11 @@ def effective_branching_factor(nodes: int, depth: int) -> float:
     return (low + high) / 2
 
 
+RawLine = tuple[int, float, Sequence[Any]]
+"""One of the best lines as a search finds it: ``(depth, raw score, moves)``, the score in the
+reporter's player's view on the search scale, the moves from the root."""
+
+
 class Reporter:
     """Builds and emits the events of one search whose raw scores are seen by ``player``."""
 
@@ -100,6 +106,9 @@ class Reporter:
         self.counters = counters
         self.gauge = gauge
         self.is_listening = context.emit is not DISCARD_EVENTS
+        self.reports_bounds = True
+        """Whether an aspiration fail is reported: not while the root is searched again for
+        a line after the best (MultiPV), whose bounds say nothing of the best move."""
 
     def score(self, raw: float) -> Score:
         """Raw score ``raw`` (``player``'s view) as the ``Score`` the world sees."""
@@ -125,10 +134,12 @@ class Reporter:
         iteration_nodes: int,
         bound: Bound = Bound.EXACT,
         root_moves: tuple[RootMoveStat, ...] = (),
+        lines: Sequence[RawLine] = (),
     ) -> None:
-        """Emit the ``Iteration`` of a completed depth (``bound`` exact), or of an
-        aspiration fail (a lower or upper bound: no effective branching factor)."""
-        if not self.is_listening:
+        """Emit the ``Iteration`` of a completed depth (``bound`` exact) with its best
+        ``lines``, or of an aspiration fail (a lower or upper bound: no effective branching
+        factor, no lines)."""
+        if not self.is_listening or (bound is not Bound.EXACT and not self.reports_bounds):
             return
         control = self.control
         stats = self.stats()
@@ -150,7 +161,16 @@ class Reporter:
                 ebf=effective_branching_factor(iteration_nodes, depth) if is_complete else 0.0,
                 bound=bound,
                 root_moves=root_moves,
+                lines=self.pv_lines(lines) if is_complete else (),
             )
+        )
+
+    def pv_lines(self, lines: Sequence[RawLine]) -> tuple[PvLine, ...]:
+        """The best lines as events carry them, ranked in the order given (best first);
+        a line without moves is left out."""
+        return tuple(
+            PvLine(rank=rank, move=moves[0], score=self.score(raw), pv=tuple(moves), depth=depth)
+            for rank, (depth, raw, moves) in enumerate((line for line in lines if line[2]), start=1)
         )
 
     def current_move(
@@ -206,8 +226,10 @@ class Reporter:
         stopped: bool,
         root_moves: tuple[RootMoveStat, ...] = (),
         error: str | None = None,
+        lines: Sequence[RawLine] = (),
     ) -> Finished:
-        """The answer: ``line[0]`` is the move (none when ``line`` is empty)."""
+        """The answer: ``line[0]`` is the move (none when ``line`` is empty); ``lines``: the
+        best lines of the last complete iteration."""
         control = self.control
         return Finished(
             search_id=self.context.search_id,
@@ -223,6 +245,7 @@ class Reporter:
             root_moves=root_moves,
             stopped=stopped,
             error=error,
+            lines=self.pv_lines(lines),
         )
 
 

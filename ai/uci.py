@@ -556,11 +556,12 @@ class UciEngine:
     def run(self, go: GoCommand, board: chess.Board, search_id: int) -> None:
         side = 0 if board.turn == chess.WHITE else 1
         best_move: chess.Move | None = None
-        final: str | None = None
+        final: list[str] = []
 
         def on_event(event: SearchEvent) -> None:
             if isinstance(event, Iteration):
-                self.send(self.info_line(event, side))
+                for line in self.info_lines(event, side):
+                    self.send(line)
 
         try:
             request, drawn = self.request_for(board, go, search_id)
@@ -579,25 +580,40 @@ class UciEngine:
             best_move = finished.best_move
             if drawn:
                 finished = replace(finished, score=replace(finished.score, value=0.0, win_in_plies=None))
-            final = self.info_line(finished, side)  # the last word, as UCI GUIs expect
+            final = self.info_lines(finished, side)  # the last word, as UCI GUIs expect
         except Exception as error:  # a refused request or a failing search: still answer
             self.error(str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}")
         if best_move is None and any(board.generate_legal_moves()):
             # Every go ends in a legal bestmove while one exists, whatever went wrong above.
             best_move = next(iter(board.generate_legal_moves()))
-        if final is not None:
-            self.send(final)
+        for line in final:
+            self.send(line)
         self.release.wait()  # ``go infinite``/``go ponder``: the answer waits for stop/ponderhit
         self.send(f"bestmove {uci_move(best_move) if best_move else NULL_MOVE}")
 
+    def info_lines(self, event: Iteration | Finished, side: int) -> list[str]:
+        """The ``info`` lines of an iteration or the answer: one, or with ``MultiPV`` above 1
+        one per line found, as Stockfish prints them (``info depth 9 multipv 2 score cp 31
+        ... pv ...``), best first; a line the stop left at the previous depth says its own."""
+        if self.settings.multipv == 1:
+            return [self.info_line(event, side)]
+        if len(event.lines) < 2:  # an aspiration fail, or a root with one move
+            return [self.info_line(event, side, multipv=1)]
+        return [
+            self.info_line(replace(event, depth=line.depth, score=line.score, pv=line.pv), side, multipv=line.rank)
+            for line in event.lines
+        ]
+
     @staticmethod
-    def info_line(event: Iteration | Finished, side: int) -> str:
-        """UCI ``info`` for an iteration or the final answer. An aspiration fail is reported
-        before its re-search with the score marked ``lowerbound``/``upperbound``; a line
-        with no move to show (a fail-low) has no ``pv``."""
+    def info_line(event: Iteration | Finished, side: int, multipv: int | None = None) -> str:
+        """UCI ``info`` for an iteration or the final answer (``multipv``: the rank of the
+        line, with ``MultiPV`` above 1). An aspiration fail is reported before its
+        re-search with the score marked ``lowerbound``/``upperbound``; a line with no move
+        to show (a fail-low) has no ``pv``."""
         bound = event.bound if isinstance(event, Iteration) else "exact"
+        rank = "" if multipv is None else f" multipv {multipv}"
         parts = [
-            f"info depth {event.depth} seldepth {event.seldepth}",
+            f"info depth {event.depth} seldepth {event.seldepth}{rank}",
             f"score {uci_score(event.score, side, bound)}",
             f"nodes {event.nodes} nps {int(event.nps)} time {int(event.time * 1000)}",
         ]

@@ -104,6 +104,12 @@ def event_record(event: object, root: GameState) -> dict[str, object]:
         record["bound"] = str(record["bound"])  # its word: exact, lower or upper
     if getattr(event, "best_move", None) is not None:
         record["best_move"] = root.move_name(event.best_move)  # type: ignore[attr-defined]
+    if "lines" in record:
+        record["lines"] = [
+            {"rank": line.rank, "move": root.move_name(line.move), "score": dataclasses.asdict(line.score),
+             "pv": root.line_names(line.pv), "depth": line.depth, "visits": line.visits}
+            for line in getattr(event, "lines")
+        ]
     if "root_moves" in record:
         record["root_moves"] = [
             {"move": root.move_name(stat.move), "visits": stat.visits, "value": stat.value}
@@ -175,14 +181,19 @@ def command_analyse(args: argparse.Namespace) -> int:
             if isinstance(event, (Iteration, Finished)):
                 print(json.dumps(event_record(event, root)), flush=True)
         elif isinstance(event, Iteration):
-            line = (
-                f"depth {event.depth} seldepth {event.seldepth} "
-                f"score {score_text(event.score, game, FIXED_VIEW, event.bound)} "
-                f"nodes {event.nodes} nps {event.nps:.0f} time {event.time:.2f} "
-                f"hashfull {event.hashfull:.1%} ebf {event.ebf:.2f}"
-            )
-            # A fail-low has no move to show: its line ends without ``pv``.
-            print(f"{line} pv {' '.join(root.line_names(event.pv))}" if event.pv else line, flush=True)
+            # With --multipv above 1, one line per best line found, ranked as UCI prints them.
+            ranked = [(None, event.depth, event.score, event.pv)]
+            if settings.multipv > 1 and len(event.lines) > 1:
+                ranked = [(pv_line.rank, pv_line.depth, pv_line.score, pv_line.pv) for pv_line in event.lines]
+            for rank, depth, score, pv in ranked:
+                line = (
+                    f"depth {depth} seldepth {event.seldepth} {'' if rank is None else f'multipv {rank} '}"
+                    f"score {score_text(score, game, FIXED_VIEW, event.bound)} "
+                    f"nodes {event.nodes} nps {event.nps:.0f} time {event.time:.2f} "
+                    f"hashfull {event.hashfull:.1%} ebf {event.ebf:.2f}"
+                )
+                # A fail-low has no move to show: its line ends without ``pv``.
+                print(f"{line} pv {' '.join(root.line_names(pv))}" if pv else line, flush=True)
 
     if settings.threads > 1:
         finished = search_on_pool(prepared.request, settings.threads, show)

@@ -15,7 +15,7 @@ Also here: the tuning constants of the node's enhancements, each with its source
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
@@ -316,7 +316,7 @@ class RootRecord:
 
     __slots__ = (
         "moves", "is_restricted", "move_count", "iteration_depth", "previous_best_move",
-        "best_move", "best_score", "line", "extension_ply_limit",
+        "best_move", "best_score", "line", "extension_ply_limit", "given_moves", "is_subset",
     )
 
     def __init__(self, moves: list[Any], is_restricted: bool) -> None:
@@ -327,6 +327,10 @@ class RootRecord:
         """Whether the root searches a subset: its value is then not the position's, and is
         never stored in the (possibly shared) table."""
         self.move_count = len(moves)
+        self.given_moves = tuple(moves)
+        """The moves the search was given; ``exclude`` leaves some of them out for a while."""
+        self.is_subset = is_restricted
+        """Whether the given moves are a subset of the legal ones."""
         self.iteration_depth = 0
         self.previous_best_move: Any = None
         """The completed iteration's best move: the next iteration tries it first."""
@@ -343,6 +347,15 @@ class RootRecord:
         self.best_score = -INFINITY
         self.line = NO_LINE
         self.extension_ply_limit = CHECK_EXTENSION_PLY_FACTOR * depth
+
+    def exclude(self, moves: Collection[Any]) -> None:
+        """Search the root without ``moves`` (MultiPV: the first moves of the better lines of
+        this iteration); ``exclude(())`` brings every given move back. ``moves`` is changed
+        in place, as the node functions hold the list; a root without some of its moves is
+        restricted (its value is not the position's)."""
+        self.moves[:] = [move for move in self.given_moves if move not in moves]
+        self.move_count = len(self.moves)
+        self.is_restricted = self.is_subset or bool(moves)
 
     def note_best(self, move: Any, value: float, line: tuple[Any, ...]) -> None:
         """A root move raised alpha: the best move of this iteration so far, with its line."""

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from ai import options
-from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, Score
+from ai.events import CurrentMove, Finished, Iteration, Progress, PvLine, RootMoveStat, Score
 from ai.search.chance_common import next_decider
 from ai.tt import Bound
 from games import GAME_NAMES, get_game
@@ -169,6 +169,17 @@ ROOT_MOVE_COLUMNS = [
     Column("Value", "≥ +9.999"),
 ]
 VALUE_COLUMN = 3
+LINE_COLUMNS = [
+    Column("#", "9", tip="The line's rank: 1 is the move the engine plays"),
+    Column("Score", max((display.widest_score_value(get_game(name)) for name in GAME_NAMES), key=len)),
+    Column("Depth", "99", tip="The depth the line was searched to (a stop leaves a line at the last depth)"),
+    Column("Line", "", ALIGN_TEXT),
+]
+"""The best lines (MultiPV), one a row, best first: each the best move once the better
+lines' first moves are left out, with its own exact score."""
+LINE_SCORE_COLUMN = 1
+LINE_DROP_ORDER = (2,)
+"""In a narrow dock the depth gives way first; rank, score and line always stay."""
 
 
 class FittingTable(QTableView):
@@ -380,6 +391,8 @@ class EnginePanel(QWidget):
         """The status and headline the result replaced (back after a take-back)."""
         self._finished_status = ""
         """The status line of this game's last finished search (``Best move Rc8# (done, …)``)."""
+        self._lines_wanted = 1
+        """The best lines the current search reports (``SearchSettings.multipv``)."""
         numbers = tabular_font(self.font())
 
         layout = QVBoxLayout(self)
@@ -410,6 +423,15 @@ class EnginePanel(QWidget):
         self.pv_label.setFixedHeight(QFontMetrics(self.pv_label.font()).lineSpacing() * pv_lines + 4)
         self.pv_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         layout.addWidget(self.pv_label)
+
+        self.lines = RowsModel([Column(c.header, c.widest, c.align, c.tip) for c in LINE_COLUMNS], self)
+        self.line_view = make_table(self.lines, self.font(), LINE_DROP_ORDER)
+        self.line_view.setObjectName("engineLines")
+        self.line_view.setAlternatingRowColors(False)  # the ranks tell the rows apart
+        self.line_view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # as tall as its rows
+        self.line_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.line_view.hide()  # shown when a search asks for more than one line
+        layout.addWidget(self.line_view)
 
         self.stat_labels: dict[str, QLabel] = {}
         half = (len(STATS) + 1) // 2
@@ -569,6 +591,49 @@ class EnginePanel(QWidget):
         current.setToolTip("The engine has not reported on this search yet")
         self.settings_label.setText(options.settings_line(info.settings, game))
         self.tabs.setCurrentWidget(self.iteration_view)
+        self._prepare_lines(info, game, view_name)
+
+    def _prepare_lines(self, info: SearchInfo, game: type[GameState], view_name: str) -> None:
+        """The best-lines table: shown, as tall as its rows, when the search looks for more
+        than one line (``multipv``, where its algorithm reads it); the last search's rows
+        stay, greyed with the rest, until this one's first iteration."""
+        wanted = info.settings.multipv if options.is_used("multipv", info.settings, game) else 1
+        self._lines_wanted = wanted if info.root.to_move() != CHANCE else 1
+        if self._lines_wanted < 2:
+            self.line_view.hide()
+            self.lines.clear()
+            return
+        if self._shown_game is not game:
+            self.lines.clear()
+        self.lines.columns[LINE_SCORE_COLUMN].widest = display.widest_score_value(game)
+        self.lines.set_header(LINE_SCORE_COLUMN, f"Score ({view_name})")
+        self.line_view.size_column(LINE_SCORE_COLUMN)
+        view = self.line_view
+        rows_height = view.verticalHeader().defaultSectionSize() * wanted
+        view.setFixedHeight(view.horizontalHeader().sizeHint().height() + rows_height + 2 * view.frameWidth())
+        view.show()
+
+    def _show_lines(self, lines: Sequence[PvLine]) -> None:
+        """The best lines, one a row, ranked: the score from the panel's fixed view and the
+        line in the board's notation (whole in the cell's tooltip)."""
+        info, game = self._info, self._game
+        if info is None or game is None or self._lines_wanted < 2:
+            return
+        self.lines.replace(
+            [
+                (
+                    str(line.rank),
+                    display.score_value_text(line.score, game),
+                    str(line.depth) if line.depth else display.NO_VALUE,
+                    self._line_text(info.root, line.pv),
+                )
+                for line in lines[: self._lines_wanted]
+            ]
+        )
+
+    def line_texts(self) -> list[tuple[str, ...]]:
+        """The best-lines table's rows as shown (rank, score, depth, line)."""
+        return list(self.lines.rows)
 
     @Slot(object)
     def on_iteration(self, event: Iteration) -> None:
@@ -614,6 +679,8 @@ class EnginePanel(QWidget):
         self.iteration_view.scrollToBottom()
         if event.pv and is_exact:
             self._set_best_move(event.pv[0])
+        if event.lines:
+            self._show_lines(event.lines)
         if event.root_moves:
             self._show_root_moves(event.root_moves)
         self._keep_game_over()
@@ -751,6 +818,8 @@ class EnginePanel(QWidget):
             self.stat_labels["cutoffs"].setText(display.count_text(stats.cutoffs))
             self.stat_labels["first_cut"].setText(display.percent_text(stats.first_move_cutoff_rate))
         self._clear_current()
+        if event.lines:
+            self._show_lines(event.lines)
         if event.root_moves:
             self._show_root_moves(event.root_moves)
         self._set_best_move(event.best_move)
@@ -798,6 +867,8 @@ class EnginePanel(QWidget):
             label.setText(display.NO_VALUE)
         self.iterations.clear()
         self.root_moves.clear()
+        self.lines.clear()
+        self.line_view.hide()
         self._last_exact = None
         self._clear_current()
         self.settings_label.setText("")  # the next search names its algorithm and settings
@@ -813,7 +884,7 @@ class EnginePanel(QWidget):
         nothing yet, rather than flash dashes between every two searches of a game."""
         if not is_stale and self._info is not None:
             self._shown_game = self._game
-        for label in (self.score_label, self.pv_label):
+        for label in (self.score_label, self.pv_label, self.line_view):
             if label.isEnabled() == is_stale:
                 label.setEnabled(not is_stale)
         self._set_counters_stale(is_stale)

@@ -150,6 +150,7 @@ SWITCHES = {
     "weights": (["--weights", "tuned.json"], "tuned.json"),
     "network": (["--network", "off"], "off"),
     "book": (["--book"], True),
+    "multipv": (["--multipv", "3"], 3),
 }
 """Every ``SearchSettings`` field: the option that sets it and the value it then has."""
 

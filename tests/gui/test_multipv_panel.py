@@ -1,0 +1,87 @@
+"""The engine panel's best lines (MultiPV): one row per line, ranked, each the line the
+search reported, in the panel's score text; hidden when one line is asked for."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtWidgets import QSpinBox
+from pytestqt.qtbot import QtBot
+
+from ai.events import Finished
+from ai.settings import Limits, SearchSettings
+from games import get_game, new_game
+from gui.engine_bridge import EngineBridge
+from gui.panels import display
+from gui.panels.engine_panel import EnginePanel
+from gui.panels.settings_panel import SettingsPanel
+from tests.gui.engine_doubles import ThreadedEnginePool
+
+ITALIAN = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
+
+
+@pytest.fixture
+def bridge() -> Iterator[EngineBridge]:
+    engine = EngineBridge(ThreadedEnginePool())
+    yield engine
+    engine.shutdown()
+
+
+def search_in_panel(qtbot: QtBot, bridge: EngineBridge, panel: EnginePanel, game: str, position: str | None,
+                    settings: SearchSettings, depth: int) -> Finished:
+    panel.connect_bridge(bridge)
+    with qtbot.waitSignal(bridge.search_finished, timeout=30000) as answer:
+        bridge.start_search(new_game(game, position), settings, Limits(depth=depth))
+    return answer.args[0]
+
+
+@pytest.mark.parametrize(("game", "position", "depth"), [("chess", ITALIAN, 4), ("othello", None, 4)])
+def test_the_panel_shows_one_ranked_row_per_line(qtbot: QtBot, bridge: EngineBridge, game: str, position: str | None, depth: int) -> None:
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    panel.resize(420, 700)  # the dock's usual width
+    panel.show()
+    qtbot.waitExposed(panel)
+    finished = search_in_panel(qtbot, bridge, panel, game, position, SearchSettings(multipv=3, book=False), depth)
+    state = new_game(game, position)
+    game_class = get_game(game)
+    assert panel.line_view.isVisible() and len(finished.lines) == 3
+    rows = panel.line_texts()
+    assert [row[0] for row in rows] == ["1", "2", "3"]
+    for row, line in zip(rows, finished.lines, strict=True):
+        assert row[1] == display.score_value_text(line.score, game_class)
+        assert row[3] == display.line_text(state, line.pv)
+        assert row[2] == str(line.depth)
+    assert rows[0][3] == panel.pv_text()  # line 1 is the principal variation shown above
+    assert len({row[3].split()[0] for row in rows}) == 3
+    header = panel.line_view.horizontalHeader()
+    assert panel.lines.headerData(1, header.orientation()) == f"Score ({display.player_names(game_class)[0]})"
+    # Every row in sight, no scrolling: the table is as tall as its three rows.
+    view = panel.line_view
+    assert view.viewport().height() >= 3 * view.verticalHeader().defaultSectionSize()
+    # The score column is as wide as its widest text: nothing is elided.
+    metrics = view.fontMetrics()
+    assert all(metrics.horizontalAdvance(row[1]) < header.sectionSize(1) for row in rows)
+
+
+def test_one_line_hides_the_table(qtbot: QtBot, bridge: EngineBridge) -> None:
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    search_in_panel(qtbot, bridge, panel, "chess", ITALIAN, SearchSettings(multipv=2, book=False), 2)
+    assert panel.line_view.isVisible() and len(panel.line_texts()) == 2
+    search_in_panel(qtbot, bridge, panel, "chess", ITALIAN, SearchSettings(book=False), 2)
+    assert not panel.line_view.isVisible()
+
+
+def test_the_settings_panel_sets_the_number_of_lines(qtbot: QtBot) -> None:
+    panel = SettingsPanel()
+    qtbot.addWidget(panel)
+    panel.set_game(get_game("chess"))
+    control = panel.controls["multipv"]
+    assert isinstance(control, QSpinBox) and (control.minimum(), control.maximum()) == (1, 5)
+    with qtbot.waitSignal(panel.settings_changed, timeout=1000) as changed:
+        control.setValue(3)
+    assert changed.args[0] == SearchSettings(multipv=3)
