@@ -383,11 +383,9 @@ def default_depth(state: GameState, budget: int = MINIMAX_NODE_BUDGET) -> int:
     levels = estimate_levels(state.copy(), MAX_DEFAULT_DEPTH, QUICK_PROBES)
     best = 1
     for depth in range(1, MAX_DEFAULT_DEPTH + 1):
-        if minimax_nodes(levels, depth) > budget:
-            break
+        if levels[depth] == 0 or minimax_nodes(levels, depth) > budget:
+            break  # every line has ended (deeper is the same tree), or too long
         best = depth
-        if levels[depth] == 0:
-            break  # every line has ended: deeper is the same tree
     return best
 
 
