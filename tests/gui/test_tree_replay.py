@@ -9,15 +9,14 @@ alpha = 3, so C's other two leaves (4 and 6) are pruned.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-import pytest
 
 from ai.scores import INFINITY
 from ai.tree.model import ROOT_PARENT, Cut, NodeEntry, NodeExit, NodeKind, SearchTree, TreeBatch, TreePass
 from ai.tree.replay import Replay, ReplayEvent, TreeWords, describe
 from ai.tt import Bound
+from gui.panels.tree.replay import SPEEDS, ReplayBar
 
 INF = float(INFINITY)
 MAX, MIN, LEAF = NodeKind.MAX, NodeKind.MIN, NodeKind.LEAF
@@ -133,3 +132,49 @@ def test_events_in_words() -> None:
         "Leave ▼ MIN after a1 with +3 (exact); ▲ MAX at the root: α −∞ → +3"
     )
     assert describe(replay, step_of[ReplayEvent.LEAVE, 5], words) == "Leave ▼ MIN after a2 with ≤ +2 (upper bound)"
+
+
+# ---------------------------------------------------------------------- the bar
+def test_the_bar_steps_and_jumps_and_says_where_it_is(qtbot: Any) -> None:
+    replay = aima_replay()
+    bar = ReplayBar()
+    qtbot.addWidget(bar)
+    with qtbot.waitSignal(bar.node_reached, timeout=2000) as reached:
+        bar.set_tree(replay.tree)
+    assert reached.args == [0] and bar.step_number == 0
+    with qtbot.waitSignal(bar.step_changed, timeout=2000) as changed:
+        bar.buttons["next_cut"].click()
+    assert changed.args == [12]
+    assert bar.event_text.text().startswith("α-cut at ▼ MIN after a2: c1 scored ≤ +2")
+    # The path table: A with alpha 3, C with beta lowered to 2 (bold: this step's change is none,
+    # the leaf's return one step before lowered it).
+    assert [bar.path.item(row, 0).text().strip() for row in range(bar.path.rowCount())] == ["▲ root", "▼ a2"]
+    assert [(bar.path.item(row, 1).text(), bar.path.item(row, 2).text()) for row in range(2)] == [
+        ("+3", "+∞"), ("+3", "+2"),
+    ]
+    bar.previous_step()  # the leaf 2 returns: C's beta falls from +inf to 2, shown bold
+    assert bar.path.item(1, 2).text() == "+2" and bar.path.item(1, 2).font().bold()
+    with qtbot.waitSignal(bar.visited_changed, timeout=2000) as visited:
+        bar.to_end()
+    assert visited.args == [10]
+    assert bar.event_text.text() == "Leave ▲ MAX at the root with +3 (exact)"
+    bar.next_node()  # nothing after the end
+    assert bar.step_number == len(replay) - 1
+    bar.to_start()
+    bar.next_node()
+    bar.next_node()
+    assert bar.current() == replay.step(2)
+    bar.go_to_node(7)
+    assert bar.current() is not None and bar.current().node == 7
+
+
+def test_playing_walks_to_the_end_and_stops(qtbot: Any) -> None:
+    bar = ReplayBar()
+    qtbot.addWidget(bar)
+    bar.set_tree(aima_replay().tree)
+    bar.speed.setValue(len(SPEEDS) - 1)
+    bar.play()
+    assert bar.is_playing
+    qtbot.waitUntil(lambda: not bar.is_playing, timeout=5000)
+    assert bar.step_number == 22
+    assert bar.buttons["play"].text() == "▶ Play"

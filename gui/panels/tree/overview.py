@@ -1,0 +1,960 @@
+"""The whole-tree overview: a pass of the recorded search as an icicle.
+
+Each node is a block as wide as its subtree (``SearchTree.size``: the nodes the search
+visited below it, recorded or not), its children side by side beneath it in visit order, one
+row per ply; the colour says what the node is (MAX, MIN, chance, leaf, quiescence, table cut
+...). The node's own visit takes the left end of its block, so a node whose children were not
+all recorded (past the cap) shows the unrecorded share as empty space under its left end.
+
+At the right, each ply's cut-off share: of the ply's MAX and MIN nodes that were searched
+(``NodeKind.is_decision``), the share whose search stopped at a cut-off, and how many moves
+those cut-offs left unsearched (the branches pruned away below that ply).
+
+It stays responsive on a 100,000-node tree that grows while the search runs:
+
+* ``IcicleLayout`` reads the tree incrementally (``ai.tree.replay.TreeWalk``: each node once,
+  its size settled when its subtree is over), a chunk per timer tick, never per batch;
+* a block narrower than a pixel is never drawn on its own: neighbouring narrow siblings are
+  drawn as one block, and nothing below them, so at most a width's worth of rectangles is
+  drawn per row;
+* the picture is painted into a cached ``QImage`` and re-rendered only when the tree, the
+  size, the zoom or the theme changed.
+
+A click chooses the node under the pointer (``node_chosen``), a double click zooms into its
+subtree, a right click (or Backspace) zooms back out.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from array import array
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFontMetrics,
+    QHelpEvent,
+    QImage,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QResizeEvent,
+)
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+from ai.tree.model import NodeKind, SearchTree, TreeNode
+from ai.tree.replay import KIND_SYMBOLS, TreeWalk, TreeWords, kind_word, side_of
+from games.base import GameState
+from gui.theme import LIGHT, Theme
+
+REFRESH_MS = 250
+"""How often a growing tree is read and redrawn (at most four pictures a second)."""
+CATCH_UP_MS = 15
+"""The pause between chunks while a large tree is being read, so the app keeps running."""
+CHUNK = 5_000
+"""Nodes read per tick: a few milliseconds of work."""
+MIN_BLOCK = 1.0
+"""A block narrower than this (pixels) is drawn together with its narrow neighbours."""
+LABEL_MIN_WIDTH = 34.0
+"""A block at least this wide gets its move written in it."""
+MAX_ROW_HEIGHT = 32.0
+MIN_ROW_HEIGHT = 3.0
+MARGIN = 4.0
+GAP = 1.0
+"""The line between neighbouring blocks, in the background colour (blocks this wide and more)."""
+CUT_MARK = 2.0
+"""A node with a cut-off has a bar this wide at the right end of its block."""
+FADED_ALPHA = 60
+"""Nodes the replay has not reached yet: drawn this opaque (of 255)."""
+SWATCH = 10.0
+
+
+@dataclass(frozen=True)
+class KindColours:
+    """The colour of each node kind, chosen to stand apart for colour-blind readers too
+    (Okabe and Ito's palette) on the panel's background."""
+
+    colours: dict[NodeKind, str]
+
+    def color(self, kind: NodeKind) -> QColor:
+        return QColor(self.colours[kind])
+
+
+LIGHT_KIND_COLOURS = KindColours({
+    NodeKind.MAX: "#3573b9",
+    NodeKind.MIN: "#d55e00",
+    NodeKind.CHANCE: "#8e6bbf",
+    NodeKind.LEAF: "#cfc6ad",
+    NodeKind.QUIESCENCE: "#e3c04a",
+    NodeKind.TERMINAL: "#6b6b6b",
+    NodeKind.TT_CUT: "#009e73",
+    NodeKind.SOLVER: "#56b4e9",
+    NodeKind.STATIC_CUT: "#cc79a7",
+})
+DARK_KIND_COLOURS = KindColours({
+    NodeKind.MAX: "#5b93d6",
+    NodeKind.MIN: "#e07a3f",
+    NodeKind.CHANCE: "#a98ad6",
+    NodeKind.LEAF: "#8d8671",
+    NodeKind.QUIESCENCE: "#c9a93a",
+    NodeKind.TERMINAL: "#b0b0b0",
+    NodeKind.TT_CUT: "#34b98c",
+    NodeKind.SOLVER: "#62bde8",
+    NodeKind.STATIC_CUT: "#d68ab6",
+})
+
+
+def kind_colours(theme: Theme) -> KindColours:
+    """The node kinds' colours for ``theme`` (light or dark)."""
+    return DARK_KIND_COLOURS if theme.is_dark else LIGHT_KIND_COLOURS
+
+
+def kind_colour(kind: NodeKind, theme: Theme) -> QColor:
+    return kind_colours(theme).color(kind)
+
+
+KIND_NAMES: dict[NodeKind, str] = {
+    NodeKind.MAX: "MAX",
+    NodeKind.MIN: "MIN",
+    NodeKind.CHANCE: "chance",
+    NodeKind.LEAF: "leaf",
+    NodeKind.QUIESCENCE: "quiescence",
+    NodeKind.TERMINAL: "game over",
+    NodeKind.TT_CUT: "table cut",
+    NodeKind.SOLVER: "solver",
+    NodeKind.STATIC_CUT: "static cut",
+}
+
+
+# ---------------------------------------------------------------------- layout
+@dataclass
+class PlyCounts:
+    """What happened at one ply of a pass (ply 0: its root)."""
+
+    ply: int
+    nodes: int = 0
+    """Recorded nodes at this ply."""
+    decisions: int = 0
+    """MAX and MIN nodes (the nodes that choose a move and can cut off)."""
+    cut: int = 0
+    """Decision nodes whose search stopped at a cut-off."""
+    pruned: int = 0
+    """Moves those cut-offs left unsearched."""
+
+    @property
+    def cut_share(self) -> float:
+        """The share of the ply's decision nodes that had a cut-off (0 when there are none)."""
+        return self.cut / self.decisions if self.decisions else 0.0
+
+
+class PassCounts:
+    """Per-ply counts of one pass, kept flat (one list per count) for speed: a node is
+    counted once, when its subtree is over."""
+
+    def __init__(self) -> None:
+        self.nodes: list[int] = []
+        self.decisions: list[int] = []
+        self.cut: list[int] = []
+        self.pruned: list[int] = []
+        self.kinds: dict[NodeKind, int] = {}
+
+    def add(self, node: TreeNode, level: int) -> None:
+        if level >= len(self.nodes):
+            grow = level + 1 - len(self.nodes)
+            for column in (self.nodes, self.decisions, self.cut, self.pruned):
+                column.extend([0] * grow)
+        self.nodes[level] += 1
+        kind = node.kind
+        self.kinds[kind] = self.kinds.get(kind, 0) + 1
+        if kind is NodeKind.MAX or kind is NodeKind.MIN:
+            self.decisions[level] += 1
+            if node.skipped or node.cut_move is not None:
+                self.cut[level] += 1
+                self.pruned[level] += len(node.skipped)
+
+    def plies(self) -> list[PlyCounts]:
+        return [
+            PlyCounts(level, self.nodes[level], self.decisions[level], self.cut[level], self.pruned[level])
+            for level in range(len(self.nodes))
+        ]
+
+
+class IcicleLayout:
+    """Sizes, plies and per-ply counts of a ``SearchTree``, kept up to date as it grows.
+
+    Positions are indices into ``tree.nodes``. A node's size (its visits, the nodes below it
+    that were not recorded, and its children's sizes) is settled when its subtree is over, so
+    each node is handled once; the few nodes still open (the path the search is on) are
+    summed afresh by ``settle_open`` after each read.
+    """
+
+    def __init__(self, tree: SearchTree) -> None:
+        self.tree = tree
+        self.level = array("l")
+        self.deepest = array("l")
+        """The deepest ply in the node's subtree (so far)."""
+        self._size = array("q")
+        self._closed = bytearray()
+        self._parent = array("l")
+        self._walk = TreeWalk(tree, self._enter, self._close)
+        self._counts: dict[int, PassCounts] = {}
+        self._open_size: dict[int, int] = {}
+        self._open_deepest: dict[int, int] = {}
+        self._open_counts: dict[int, PassCounts] = {}
+
+    @property
+    def position_of(self) -> dict[int, int]:
+        return self._walk.position_of
+
+    @property
+    def read(self) -> int:
+        return self._walk.read
+
+    @property
+    def is_caught_up(self) -> bool:
+        return self._walk.is_caught_up
+
+    def advance(self, limit: int | None = None) -> int:
+        """Read up to ``limit`` more nodes; then settle the open ones."""
+        read = self._walk.advance(limit)
+        if self.tree.complete and self._walk.is_caught_up:
+            self._walk.close_all()
+        self.settle_open()
+        return read
+
+    def _enter(self, position: int, parent: int) -> None:
+        level = self.level[parent] + 1 if parent >= 0 else 0
+        self.level.append(level)
+        self.deepest.append(level)
+        self._size.append(0)
+        self._closed.append(0)
+        self._parent.append(parent)
+
+    def _close(self, position: int, parent: int) -> None:
+        node = self.tree.nodes[position]
+        size = self._size[position] + node.visits + node.unrecorded
+        self._size[position] = size
+        self._closed[position] = 1
+        if parent >= 0:
+            self._size[parent] += size
+            if self.deepest[position] > self.deepest[parent]:
+                self.deepest[parent] = self.deepest[position]
+        counts = self._counts.get(node.pass_number)
+        if counts is None:
+            counts = self._counts[node.pass_number] = PassCounts()
+        counts.add(node, self.level[position])
+
+    def settle_open(self) -> None:
+        """The sizes, depths and counts of the nodes still open (children's share included)."""
+        self._open_size.clear()
+        self._open_deepest.clear()
+        self._open_counts = {}
+        nodes = self.tree.nodes
+        root = self._walk.root
+        for stack in self._walk.stacks():
+            below, deepest = 0, -1
+            for position in reversed(stack):
+                node = nodes[position]
+                below += self._size[position] + node.visits + node.unrecorded
+                deepest = max(deepest, self.deepest[position])
+                self._open_size[position] = below
+                self._open_deepest[position] = deepest
+                self._count_open(position)
+            if root is not None and stack:
+                self._open_size[root] = self._open_size.get(root, 0) + below
+                self._open_deepest[root] = max(self._open_deepest.get(root, 0), deepest)
+        if root is not None:
+            node = nodes[root]
+            self._open_size[root] = self._open_size.get(root, 0) + self._size[root] + node.visits + node.unrecorded
+            self._open_deepest[root] = max(self._open_deepest.get(root, 0), self.deepest[root])
+            self._count_open(root)
+
+    def _count_open(self, position: int) -> None:
+        node = self.tree.nodes[position]
+        self._open_counts.setdefault(node.pass_number, PassCounts()).add(node, self.level[position])
+
+    # ------------------------------------------------------------------ reading
+    def size(self, position: int) -> int:
+        """Nodes the search visited in the subtree (as read so far)."""
+        if self._closed[position]:
+            return self._size[position]
+        return self._open_size.get(position, self._size[position] + 1)
+
+    def deepest_level(self, position: int) -> int:
+        if self._closed[position]:
+            return self.deepest[position]
+        return self._open_deepest.get(position, self.deepest[position])
+
+    def parent(self, position: int) -> int:
+        """The parent's position (-1 for a pass's root)."""
+        return self._parent[position]
+
+    def own(self, position: int) -> int:
+        """The node's own share of its block: its visits and its unrecorded descendants."""
+        node = self.tree.nodes[position]
+        return node.visits + node.unrecorded
+
+    def children(self, position: int) -> list[int]:
+        """The positions of the node's children read so far, in visit order."""
+        position_of = self._walk.position_of
+        found = []
+        for index in self.tree.nodes[position].children:
+            child = position_of.get(index)
+            if child is None:
+                break  # children are read in visit order: the rest are not yet
+            found.append(child)
+        return found
+
+    def ply_counts(self, pass_number: int) -> list[PlyCounts]:
+        """The per-ply counts of a pass, the open nodes included."""
+        closed = self._counts.get(pass_number, PassCounts()).plies()
+        opened = self._open_counts.get(pass_number, PassCounts()).plies()
+        merged = []
+        for level in range(max(len(closed), len(opened))):
+            counts = PlyCounts(level)
+            for source in (closed, opened):
+                if level < len(source):
+                    part = source[level]
+                    counts.nodes += part.nodes
+                    counts.decisions += part.decisions
+                    counts.cut += part.cut
+                    counts.pruned += part.pruned
+            merged.append(counts)
+        return merged
+
+    def kinds(self, pass_number: int) -> dict[NodeKind, int]:
+        """Recorded nodes of each kind in a pass."""
+        found = dict(self._counts.get(pass_number, PassCounts()).kinds)
+        for kind, count in self._open_counts.get(pass_number, PassCounts()).kinds.items():
+            found[kind] = found.get(kind, 0) + count
+        return found
+
+
+# ---------------------------------------------------------------------- blocks
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A drawn rectangle: one node, or a run of narrow siblings drawn as one."""
+
+    left: float
+    right: float
+    row: int
+    position: int
+    """The node's position (the first node of a run)."""
+    count: int = 1
+    """Nodes in the run (1: a node of its own)."""
+    parent: int = -1
+    """For a run: the parent's position (to find the node under a point)."""
+
+
+@dataclass
+class Picture:
+    """What one rendering drew, for hit tests and the tests' counts."""
+
+    rows: list[list[Block]] = field(default_factory=list)
+    by_position: dict[int, Block] = field(default_factory=dict)
+    rectangles: int = 0
+    runs: int = 0
+    row_height: float = 0.0
+    top: float = 0.0
+    plot: QRectF = field(default_factory=QRectF)
+
+    def row_at(self, y: float) -> int | None:
+        if self.row_height <= 0 or y < self.top:
+            return None
+        row = int((y - self.top) // self.row_height)
+        return row if row < len(self.rows) else None
+
+    def block_at(self, x: float, y: float) -> Block | None:
+        row = self.row_at(y)
+        if row is None:
+            return None
+        blocks = self.rows[row]
+        at = bisect.bisect_right([block.left for block in blocks], x) - 1
+        if at >= 0 and blocks[at].left <= x < max(blocks[at].right, blocks[at].left + MIN_BLOCK):
+            return blocks[at]
+        return None
+
+
+class IcicleView(QWidget):
+    """One pass of the recorded tree as an icicle; ``node_chosen(index)`` on a click."""
+
+    node_chosen = Signal(int)
+    zoom_changed = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._tree: SearchTree | None = None
+        self._layout: IcicleLayout | None = None
+        self._pass_wanted: int | None = None
+        self._zoom: list[int] = []
+        """Visit indices zoomed into, outermost first (empty: the pass's root)."""
+        self._theme: Theme = LIGHT
+        self._words = TreeWords()
+        self._visited_through: int | None = None
+        self._marked: int | None = None
+        """A node drawn with a frame (the replay's node or the chosen one)."""
+        self._image: QImage | None = None
+        self._image_key: tuple[Any, ...] | None = None
+        self._generation = 0
+        self._seen: tuple[int, int, bool, int] | None = None
+        """What the tree was at the last reading (nodes read, passes, complete, counted)."""
+        self._picture = Picture()
+        self.renders = 0
+        """Pictures rendered (for the tests: a picture per change, not per batch)."""
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._refresh)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(240, 120)
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(480, 260)
+
+    # ----------------------------------------------------------------- contents
+    def set_tree(self, tree: SearchTree | None, pass_number: int | None = None) -> None:
+        """Show ``tree`` (pass ``pass_number``; ``None``: always its latest). The same tree
+        again means it grew: it is read on the next tick, not now."""
+        changed = tree is not self._tree or pass_number != self._pass_wanted
+        if tree is not self._tree:
+            self._tree = tree
+            self._layout = IcicleLayout(tree) if tree is not None else None
+            self._marked = None
+            self._visited_through = None
+        if changed:
+            self._pass_wanted = pass_number
+            self._zoom = []
+            self._changed()
+        if tree is not None and not self._timer.isActive():
+            self._timer.start(0 if self._layout is not None and self._layout.read == 0 else REFRESH_MS)
+
+    def clear(self) -> None:
+        self.set_tree(None)
+
+    @property
+    def tree(self) -> SearchTree | None:
+        return self._tree
+
+    @property
+    def layout_model(self) -> IcicleLayout | None:
+        return self._layout
+
+    def set_root(self, root_state: GameState | None) -> None:
+        """The position the search started from: it names the moves and the game's units."""
+        self._words = TreeWords(root_state, self._words.line_texts)
+        self._changed()
+
+    def set_move_namer(
+        self,
+        move_text: Callable[[GameState, Any], str] | None,
+        line_texts: Callable[[GameState, Sequence[Any]], list[str]] | None = None,
+    ) -> None:
+        """Name moves as the board labels them (``board.line_texts``); ``None``: the game's
+        notation. ``move_text`` is accepted for the panels' common call and not needed."""
+        self._words = TreeWords(self._words.root, line_texts)
+        self._changed()
+
+    def set_theme(self, theme: Theme) -> None:
+        self._theme = theme
+        self._changed()
+
+    def set_visited_through(self, index: int | None) -> None:
+        """Replay: nodes after visit ``index`` are faded (``None``: none is)."""
+        if index != self._visited_through:
+            self._visited_through = index
+            self._changed()
+
+    def set_marked(self, index: int | None) -> None:
+        """Frame node ``index`` (the replay's node, or the node shown elsewhere)."""
+        if index != self._marked:
+            self._marked = index
+            self.update()
+
+    def refresh_now(self) -> None:
+        """Read everything recorded so far at once (tests; a finished tree shown once)."""
+        if self._layout is not None:
+            self._layout.advance()
+        self._seen = None
+        self._changed()
+
+    # --------------------------------------------------------------- the pass
+    def shown_pass(self) -> int | None:
+        if self._tree is None or not self._tree.passes:
+            return None
+        if self._pass_wanted is not None and 0 <= self._pass_wanted < len(self._tree.passes):
+            return self._pass_wanted
+        return len(self._tree.passes) - 1
+
+    def top_position(self) -> int | None:
+        """The position drawn at the top: the zoomed node, else the shown pass's root."""
+        layout = self._layout
+        if layout is None:
+            return None
+        if self._zoom:
+            position = layout.position_of.get(self._zoom[-1])
+            if position is not None:
+                return position
+        number = self.shown_pass()
+        if number is None or self._tree is None:
+            return None
+        return layout.position_of.get(self._tree.passes[number].root)
+
+    def zoom_to(self, index: int | None) -> None:
+        """Show the subtree of node ``index`` (``None``: the whole pass)."""
+        if index is None:
+            self._zoom = []
+        elif self._layout is not None and index in self._layout.position_of:
+            if self._zoom and self._zoom[-1] == index:
+                return
+            self._zoom.append(index)
+        self._changed()
+        top = self.top_position()
+        if top is not None and self._tree is not None:
+            self.zoom_changed.emit(self._tree.nodes[top].index)
+
+    def zoom_out(self) -> None:
+        """One step back out."""
+        if self._zoom:
+            self._zoom.pop()
+            self._changed()
+            top = self.top_position()
+            if top is not None and self._tree is not None:
+                self.zoom_changed.emit(self._tree.nodes[top].index)
+
+    # ----------------------------------------------------------------- updates
+    def _refresh(self) -> None:
+        layout, tree = self._layout, self._tree
+        if layout is None or tree is None:
+            return
+        layout.advance(CHUNK)
+        seen = (layout.read, len(tree.passes), tree.complete, tree.searched_nodes)
+        if seen != self._seen:  # redrawn only when the tree has changed
+            self._seen = seen
+            self._changed()
+        if not layout.is_caught_up:
+            self._timer.start(CATCH_UP_MS)
+
+    def _changed(self) -> None:
+        self._generation += 1
+        self.update()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self.update()
+
+    # ----------------------------------------------------------------- drawing
+    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
+        key = (self.width(), self.height(), self.devicePixelRatioF(), self._generation)
+        if self._image is None or self._image_key != key:
+            self._image = self.render_image()
+            self._image_key = key
+        painter = QPainter(self)
+        painter.drawImage(0, 0, self._image)
+        self._draw_mark(painter)
+        painter.end()
+
+    def render_image(self) -> QImage:
+        """The whole picture, painted afresh (the cached image's source)."""
+        ratio = self.devicePixelRatioF()
+        image = QImage(
+            max(1, round(self.width() * ratio)), max(1, round(self.height() * ratio)),
+            QImage.Format.Format_ARGB32_Premultiplied,
+        )
+        image.setDevicePixelRatio(ratio)
+        image.fill(QColor(self._theme.panel))
+        painter = QPainter(image)
+        painter.setFont(self.font())
+        self.renders += 1
+        self._picture = self._draw(painter)
+        painter.end()
+        return image
+
+    def picture(self) -> Picture:
+        """The blocks of the latest rendering (rendering now if none was)."""
+        if self._image is None or self._image_key is None or self._image_key[3] != self._generation:
+            self._image = self.render_image()
+            self._image_key = (self.width(), self.height(), self.devicePixelRatioF(), self._generation)
+        return self._picture
+
+    def _draw(self, painter: QPainter) -> Picture:
+        metrics = QFontMetrics(self.font())
+        line = metrics.height()
+        text = QColor(self._theme.text)
+        muted = QColor(self._theme.muted_text)
+        area = QRectF(self.rect()).adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
+        top = self.top_position()
+        layout, tree = self._layout, self._tree
+        if layout is None or tree is None or top is None:
+            painter.setPen(muted)
+            message = "No tree recorded yet" if tree is None or not tree.nodes else "Reading the tree…"
+            painter.drawText(area, Qt.AlignmentFlag.AlignCenter, message)
+            return Picture()
+        number = tree.nodes[top].pass_number
+        counts = layout.ply_counts(number)
+        kinds = layout.kinds(number)
+        # Header: the pass and the zoom; legend at the bottom; per-ply counts at the right.
+        painter.setPen(text)
+        painter.drawText(QRectF(area.left(), area.top(), area.width(), line),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         metrics.elidedText(self._header(top), Qt.TextElideMode.ElideRight, round(area.width())))
+        legend_rows = self._legend_rows(kinds, area.width(), metrics)
+        legend_top = area.bottom() - len(legend_rows) * line
+        self._draw_legend(painter, legend_rows, area.left(), legend_top, line, metrics)
+        side_width = self._side_width(metrics, counts)
+        plot = QRectF(area.left(), area.top() + line + 3, area.width() - side_width - 6, legend_top - area.top() - line - 6)
+        top_level = layout.level[top]
+        rows = layout.deepest_level(top) - top_level + 1
+        row_height = min(MAX_ROW_HEIGHT, plot.height() / max(rows, 1))
+        if row_height < MIN_ROW_HEIGHT:  # more plies than fit: the deepest are left out
+            rows = max(1, int(plot.height() // MIN_ROW_HEIGHT))
+            row_height = plot.height() / rows
+        picture = Picture(rows=[[] for _ in range(rows)], row_height=row_height, top=plot.top(), plot=plot)
+        self._draw_blocks(painter, picture, top, plot, row_height, rows, metrics)
+        self._draw_side(painter, counts, top_level, rows, plot, row_height, side_width, metrics)
+        return picture
+
+    def _header(self, top: int) -> str:
+        tree = self._tree
+        assert tree is not None and self._layout is not None
+        node = tree.nodes[top]
+        tree_pass = tree.passes[node.pass_number] if node.pass_number < len(tree.passes) else None
+        size = self._layout.size(top)
+        what = f"Pass {node.pass_number + 1} of {len(tree.passes)}"
+        if tree_pass is not None:
+            what += f" (depth {tree_pass.iteration}{', ' + tree_pass.label if tree_pass.label else ''})"
+        if self._zoom:
+            what += f" › {self._words.line(tree, node.index)}"
+        what += f" · {size:,} nodes"
+        if tree.sampled:
+            what += " (sampled past the cap)"
+        if not tree.complete:
+            what += " · searching…"
+        return what
+
+    def _draw_blocks(
+        self, painter: QPainter, picture: Picture, top: int, plot: QRectF, row_height: float, rows: int,
+        metrics: QFontMetrics,
+    ) -> None:
+        """Depth first from ``top``: each block drawn, then its children, where a child
+        narrower than ``MIN_BLOCK`` joins its narrow neighbours in one block (a *run*) that
+        is not descended into. So each row holds at most ``width / MIN_BLOCK`` blocks."""
+        layout = self._layout
+        tree = self._tree
+        assert layout is not None and tree is not None
+        full = {kind: kind_colours(self._theme).color(kind) for kind in NodeKind}
+        faded_colours = {kind: QColor(colour) for kind, colour in full.items()}
+        for colour in faded_colours.values():
+            colour.setAlpha(FADED_ALPHA)
+        cut_colour = QColor(self._theme.text)
+        top_level = layout.level[top]
+        size = layout.size
+        scale = plot.width() / max(size(top), 1)
+        visited = self._visited_through
+        nodes = tree.nodes
+        show_labels = row_height >= metrics.height() + 2
+        labels: list[tuple[QRectF, int, QColor]] = []
+        block_height = row_height - (GAP if row_height >= 6 else 0.0)
+        plot_top = plot.top()
+        rows_blocks = picture.rows
+        by_position = picture.by_position
+        drawn = 0
+        painter.setPen(Qt.PenStyle.NoPen)
+
+        def fill(left: float, right: float, row: int, kind: NodeKind, index: int) -> QRectF:
+            width = right - left if right - left > MIN_BLOCK else MIN_BLOCK
+            rect = QRectF(left, plot_top + row * row_height, width - GAP if width >= 3 * GAP else width, block_height)
+            painter.fillRect(rect, faded_colours[kind] if visited is not None and index > visited else full[kind])
+            return rect
+
+        stack = [(top, plot.left())]
+        while stack:
+            position, left = stack.pop()
+            node = nodes[position]
+            row = layout.level[position] - top_level
+            width = size(position) * scale
+            rect = fill(left, left + width, row, node.kind, node.index)
+            drawn += 1
+            block = Block(left, left + width, row, position)
+            rows_blocks[row].append(block)
+            by_position[position] = block
+            if width >= 4 * CUT_MARK and (node.skipped or node.cut_move is not None):
+                painter.fillRect(QRectF(rect.right() - CUT_MARK, rect.top(), CUT_MARK, rect.height()), cut_colour)
+            if show_labels and width >= LABEL_MIN_WIDTH:
+                labels.append((rect, position, full[node.kind]))
+            if row + 1 >= rows or not node.children:
+                continue
+            child_row = row + 1
+            child_left = left + layout.own(position) * scale
+            run_left, run_count, run_first = 0.0, 0, -1
+            run_sizes: dict[NodeKind, int] = {}
+            later: list[tuple[int, float]] = []
+            for child in layout.children(position):
+                child_size = size(child)
+                child_width = child_size * scale
+                if child_width >= MIN_BLOCK:
+                    if run_count:
+                        self._draw_run(fill, rows_blocks, run_left, child_left, child_row, run_sizes, run_first, run_count, position)
+                        drawn += 1
+                        run_count = 0
+                    later.append((child, child_left))
+                else:
+                    if not run_count:
+                        run_left, run_first, run_sizes = child_left, child, {}
+                    run_count += 1
+                    kind = nodes[child].kind
+                    run_sizes[kind] = run_sizes.get(kind, 0) + child_size
+                    if child_left + child_width - run_left >= MIN_BLOCK:
+                        self._draw_run(fill, rows_blocks, run_left, child_left + child_width, child_row, run_sizes, run_first, run_count, position)
+                        drawn += 1
+                        run_count = 0
+                child_left += child_width
+            if run_count:
+                self._draw_run(fill, rows_blocks, run_left, child_left, child_row, run_sizes, run_first, run_count, position)
+                drawn += 1
+            stack.extend(reversed(later))
+        picture.rectangles = drawn
+        picture.runs = sum(1 for row_blocks in rows_blocks for block in row_blocks if block.count > 1)
+        for row_blocks in rows_blocks:
+            row_blocks.sort(key=lambda block: block.left)
+        self._draw_labels(painter, labels, metrics)
+
+    def _draw_run(
+        self, fill: Callable[[float, float, int, NodeKind, int], QRectF], rows: list[list[Block]], left: float,
+        right: float, row: int, sizes: dict[NodeKind, int], first: int, count: int, parent: int,
+    ) -> None:
+        """Narrow neighbours as one block, in the colour of the kind that covers most of it."""
+        assert self._tree is not None
+        kind = max(sizes, key=sizes.__getitem__)
+        fill(left, right, row, kind, self._tree.nodes[first].index)
+        rows[row].append(Block(left, right, row, first, count, parent))
+
+    def _draw_labels(self, painter: QPainter, labels: list[tuple[QRectF, int, QColor]], metrics: QFontMetrics) -> None:
+        tree = self._tree
+        assert tree is not None
+        for rect, position, fill in labels:
+            node = tree.nodes[position]
+            name = KIND_SYMBOLS[node.kind] + " " + (
+                self._words.move_name(tree, node.index) if node.parent in tree else "root"
+            )
+            if not math.isnan(node.value) and rect.width() >= 2 * LABEL_MIN_WIDTH + 20:
+                name += f"  {self._words.value(node.value)}"
+            painter.setPen(QColor("#101010") if fill.lightnessF() > 0.55 else QColor("#ffffff"))
+            inner = rect.adjusted(3, 0, -3 - CUT_MARK, 0)
+            painter.drawText(inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             metrics.elidedText(name, Qt.TextElideMode.ElideRight, max(0, round(inner.width()))))
+
+    def _side_width(self, metrics: QFontMetrics, counts: Sequence[PlyCounts]) -> float:
+        widest = max((metrics.horizontalAdvance(self._side_text(count)) for count in counts), default=0)
+        return float(min(widest + 4, max(90.0, self.width() * 0.38)))
+
+    @staticmethod
+    def _side_text(counts: PlyCounts) -> str:
+        """``ply 3 · 41% cut · 1,203 pruned``: the ply's cut-off share and pruned moves."""
+        if not counts.decisions:
+            return f"ply {counts.ply} · {counts.nodes:,} nodes"
+        text = f"ply {counts.ply} · {counts.cut_share:.0%} cut"
+        return text + (f" · {counts.pruned:,} pruned" if counts.pruned else "")
+
+    def _draw_side(
+        self, painter: QPainter, counts: Sequence[PlyCounts], top_level: int, rows: int, plot: QRectF,
+        row_height: float, side_width: float, metrics: QFontMetrics,
+    ) -> None:
+        painter.setPen(QColor(self._theme.text))
+        left = plot.right() + 6
+        step = max(1, math.ceil(metrics.height() / max(row_height, 1e-6)))
+        for row in range(0, rows, step):
+            ply = top_level + row
+            if ply >= len(counts):
+                break
+            rect = QRectF(left, plot.top() + row * row_height, side_width, max(row_height, metrics.height()))
+            painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             metrics.elidedText(self._side_text(counts[ply]), Qt.TextElideMode.ElideRight, round(side_width)))
+
+    def _legend_items(self, kinds: dict[NodeKind, int]) -> list[tuple[str, QColor, bool]]:
+        """(text, colour, is the cut-off bar) for each kind in the pass, then the cut-off mark."""
+        colours = kind_colours(self._theme)
+        shown = [kind for kind in NodeKind if kinds.get(kind)] or [NodeKind.MAX, NodeKind.MIN]
+        items = [(self._legend_text(kind), colours.color(kind), False) for kind in shown]
+        items.append(("cut-off", QColor(self._theme.text), True))
+        return items
+
+    def _legend_rows(
+        self, kinds: dict[NodeKind, int], width: float, metrics: QFontMetrics
+    ) -> list[list[tuple[str, QColor, bool]]]:
+        rows: list[list[tuple[str, QColor, bool]]] = [[]]
+        used = 0.0
+        for item in self._legend_items(kinds):
+            advance = SWATCH + 4 + metrics.horizontalAdvance(item[0]) + 12
+            if rows[-1] and used + advance > width:
+                rows.append([])
+                used = 0.0
+            rows[-1].append(item)
+            used += advance
+        return rows
+
+    @staticmethod
+    def _legend_text(kind: NodeKind) -> str:
+        symbol = KIND_SYMBOLS[kind] + " " if kind.is_decision or kind is NodeKind.CHANCE else ""
+        return symbol + KIND_NAMES[kind]
+
+    def _draw_legend(
+        self, painter: QPainter, rows: list[list[tuple[str, QColor, bool]]], left: float, top: float, line: float,
+        metrics: QFontMetrics,
+    ) -> None:
+        painter.setPen(QColor(self._theme.text))
+        for number, items in enumerate(rows):
+            x = left
+            y = top + number * line
+            for text, colour, is_bar in items:
+                swatch = QRectF(x, y + (line - SWATCH) / 2, SWATCH, SWATCH)
+                if is_bar:  # the bar at the right end of a block that had a cut-off
+                    painter.fillRect(swatch, kind_colour(NodeKind.MAX, self._theme))
+                    painter.fillRect(QRectF(swatch.right() - CUT_MARK, swatch.top(), CUT_MARK, SWATCH), colour)
+                else:
+                    painter.fillRect(swatch, colour)
+                x += SWATCH + 4
+                painter.drawText(QRectF(x, y, metrics.horizontalAdvance(text) + 2, line),
+                                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+                x += metrics.horizontalAdvance(text) + 12
+
+    def _draw_mark(self, painter: QPainter) -> None:
+        """A frame round the marked node's block (or its nearest drawn ancestor's)."""
+        if self._marked is None or self._layout is None or self._tree is None:
+            return
+        position = self._layout.position_of.get(self._marked, -1)
+        blocks = self._picture.by_position
+        while position >= 0 and position not in blocks:
+            position = self._layout.parent(position)
+        if position < 0:
+            return
+        block = blocks[position]
+        picture = self._picture
+        rect = QRectF(block.left, picture.top + block.row * picture.row_height,
+                      max(block.right - block.left, 2.0), picture.row_height).adjusted(-1, -1, 1, 1)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(QColor(self._theme.panel), 4))
+        painter.drawRect(rect)
+        painter.setPen(QPen(QColor(self._theme.text), 2))
+        painter.drawRect(rect)
+
+    # ------------------------------------------------------------------- input
+    def node_at(self, x: float, y: float) -> int | None:
+        """The visit index of the node drawn at (x, y); inside a run of narrow siblings, the
+        one whose share of the run is under ``x``."""
+        block = self.picture().block_at(x, y)
+        if block is None or self._tree is None or self._layout is None:
+            return None
+        if block.count == 1:
+            return self._tree.nodes[block.position].index
+        layout = self._layout
+        scale = (block.right - block.left) / max(
+            sum(layout.size(child) for child in self._run_members(block)), 1
+        )
+        left = block.left
+        members = self._run_members(block)
+        for child in members:
+            left += layout.size(child) * scale
+            if x < left:
+                return self._tree.nodes[child].index
+        return self._tree.nodes[members[-1]].index
+
+    def _run_members(self, block: Block) -> list[int]:
+        assert self._layout is not None
+        children = self._layout.children(block.parent)
+        start = children.index(block.position)
+        return children[start:start + block.count]
+
+    def describe_at(self, x: float, y: float) -> str:
+        """The tooltip at (x, y): the node's line, kind, value, window and size."""
+        block = self.picture().block_at(x, y)
+        index = self.node_at(x, y)
+        tree, layout = self._tree, self._layout
+        if block is None or index is None or tree is None or layout is None:
+            return ""
+        node = tree.node(index)
+        position = layout.position_of[index]
+        words = self._words
+        line = words.line(tree, index)
+        top = self.top_position()
+        share = layout.size(position) / max(layout.size(top), 1) if top is not None else 1.0
+        parts = [
+            f"{line}  —  {kind_word(node, side_of(tree, node))}",
+            f"value {words.bounded_value(node) if not node.is_open else '? (not yet left)'}",
+            f"window {words.window(node.alpha, node.beta)} · depth {node.depth:g}",
+            f"{layout.size(position):,} nodes in its subtree ({share:.1%} of the view)",
+        ]
+        if node.unrecorded:
+            parts.append(f"{node.unrecorded:,} of them not recorded (past the cap)")
+        if node.was_cut:
+            parts.append(f"cut-off: {len(node.skipped)} move{'s' if len(node.skipped) != 1 else ''} pruned")
+        if block.count > 1:
+            parts.append(
+                f"one of {block.count:,} neighbours too narrow to draw one by one; double-click to zoom in"
+            )
+        return "\n".join(parts)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            text = self.describe_at(event.pos().x(), event.pos().y())
+            if text:
+                QToolTip.showText(event.globalPos(), text, self)
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().event(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.button() == Qt.MouseButton.RightButton:
+            self.zoom_out()
+            event.accept()
+            return
+        if event.button() != Qt.MouseButton.LeftButton:
+            return super().mousePressEvent(event)
+        index = self.node_at(event.position().x(), event.position().y())
+        if index is not None:
+            self._marked = index
+            self.update()
+            self.node_chosen.emit(index)
+        event.accept()
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.button() != Qt.MouseButton.LeftButton:
+            return super().mouseDoubleClickEvent(event)
+        index = self.node_at(event.position().x(), event.position().y())
+        top = self.top_position()
+        if index is None:
+            return
+        if top is not None and self._tree is not None and index == self._tree.nodes[top].index:
+            self.zoom_out()  # the block at the top: back out
+        else:
+            self.zoom_to(index)
+        event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.key() in (Qt.Key.Key_Backspace, Qt.Key.Key_Minus):
+            self.zoom_out()
+        elif event.key() == Qt.Key.Key_Escape:
+            self.zoom_to(None)
+        else:
+            super().keyPressEvent(event)
+
+
+__all__ = [
+    "DARK_KIND_COLOURS",
+    "LIGHT_KIND_COLOURS",
+    "Block",
+    "IcicleLayout",
+    "IcicleView",
+    "KindColours",
+    "PlyCounts",
+    "kind_colour",
+    "kind_colours",
+]

@@ -1,0 +1,420 @@
+"""The replay bar: step through a recorded search as a student follows alpha-beta by hand.
+
+The buttons (and keys) move through the steps of ``ai.tree.replay.Replay``: a step at a time
+(enter, cut-off, leave), a node at a time, to the next cut-off, to the next pass (iteration
+or re-search), to the start or the end, or play at a chosen speed. At each step the bar says
+what happens in words and lists the path from the root, each node with alpha and beta as the
+search held them at that moment; the bound that the step just tightened is marked.
+
+The bar emits where it is; the textbook view highlights the node (``node_reached``) and
+greys the nodes not yet visited (``visited_changed``), the overview does the same.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QSlider,
+    QTableWidget,
+    QTableWidgetItem,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ai.tree.model import NodeKind, SearchTree
+from ai.tree.replay import (
+    KIND_SYMBOLS,
+    PathWindow,
+    Replay,
+    ReplayEvent,
+    ReplayStep,
+    TreeWords,
+    describe,
+    side_of,
+)
+from games.base import GameState
+from gui.theme import LIGHT, Theme
+
+SPEEDS = (1, 2, 3, 5, 8, 12, 20, 30, 50, 100)
+"""Steps a second while playing (the slider's stops)."""
+DEFAULT_SPEED = 3
+"""The slider's stop at start: 5 steps a second, slow enough to read the windows."""
+READ_CHUNK = 20_000
+"""Nodes of a large tree read per tick (a few milliseconds), so the app keeps running."""
+READ_PAUSE_MS = 10
+GROWING_MS = 300
+"""How often a tree still being searched is read again."""
+PATH_COLUMNS = ("node", "α", "β", "best so far")
+
+
+class ReplayBar(QWidget):
+    """Step through a recorded tree. ``step_changed(step)``, ``node_reached(index)`` and
+    ``visited_changed(index)`` (the largest visit index entered so far) at every move."""
+
+    step_changed = Signal(int)
+    node_reached = Signal(int)
+    visited_changed = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._tree: SearchTree | None = None
+        self._replay: Replay | None = None
+        self._words = TreeWords()
+        self._theme: Theme = LIGHT
+        self._step = 0
+        self._reader = QTimer(self)
+        self._reader.setSingleShot(True)
+        self._reader.timeout.connect(self._read_more)
+        self._player = QTimer(self)
+        self._player.timeout.connect(self._play_tick)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._build()
+        self._show_step()
+
+    # ----------------------------------------------------------------- the parts
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(4)
+        buttons = QHBoxLayout()
+        buttons.setSpacing(2)
+        self.buttons: dict[str, QToolButton] = {}
+        for name, text, tip, action in (
+            ("start", "|◀", "To the start (Home)", self.to_start),
+            ("previous_pass", "◀◀", "Back to the start of this pass, or the one before (Page Up)", self.previous_pass),
+            ("previous_cut", "◀✂", "The previous cut-off (Ctrl+Left)", self.previous_cut),
+            ("previous_node", "◀●", "The node entered before (Shift+Left)", self.previous_node),
+            ("previous", "◀", "One step back (Left)", self.previous_step),
+            ("play", "▶ Play", "Play the search at the chosen speed (Space)", self.toggle_play),
+            ("next", "▶", "One step on: enter, cut-off or leave (Right)", self.next_step),
+            ("next_node", "●▶", "The next node entered (Shift+Right)", self.next_node),
+            ("next_cut", "✂▶", "The next cut-off (Ctrl+Right)", self.next_cut),
+            ("next_pass", "▶▶", "The next pass: the next iteration or re-search (Page Down)", self.next_pass),
+            ("end", "▶|", "To the end (End)", self.to_end),
+        ):
+            button = QToolButton(self)
+            button.setText(text)
+            button.setToolTip(tip)
+            button.setAutoRaise(True)
+            button.clicked.connect(action)
+            buttons.addWidget(button)
+            self.buttons[name] = button
+        buttons.addSpacing(8)
+        self.speed = QSlider(Qt.Orientation.Horizontal, self)
+        self.speed.setRange(0, len(SPEEDS) - 1)
+        self.speed.setValue(DEFAULT_SPEED)
+        self.speed.setPageStep(1)
+        self.speed.setToolTip("Playing speed")
+        self.speed.setMinimumWidth(60)
+        self.speed.setMaximumWidth(120)
+        self.speed.valueChanged.connect(self._speed_changed)
+        self.speed_label = QLabel(self)
+        buttons.addWidget(self.speed)
+        buttons.addWidget(self.speed_label)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
+        self.counter = QLabel(self)
+        self.counter.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.counter)
+        self.event_text = QLabel(self)
+        self.event_text.setWordWrap(True)
+        self.event_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        bold = QFont(self.event_text.font())
+        bold.setBold(True)
+        self.event_text.setFont(bold)
+        layout.addWidget(self.event_text)
+        self.path = QTableWidget(0, len(PATH_COLUMNS), self)
+        self.path.setHorizontalHeaderLabels(list(PATH_COLUMNS))
+        self.path.verticalHeader().setVisible(False)
+        self.path.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.path.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.path.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.path.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.path.setToolTip(
+            "The path from the root to the node of this step. α and β are each node's window at this moment "
+            "of the search, in the root player's view: a MAX node (▲) raises α as its children return, a MIN "
+            "node (▼) lowers β; when α ≥ β the node's remaining moves are pruned. Bold: what this step changed."
+        )
+        header = self.path.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in range(1, len(PATH_COLUMNS)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.path.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        layout.addWidget(self.path, 1)
+        self._speed_changed(self.speed.value())
+        for keys, action in (
+            ("Right", self.next_step), ("Left", self.previous_step),
+            ("Shift+Right", self.next_node), ("Shift+Left", self.previous_node),
+            ("Ctrl+Right", self.next_cut), ("Ctrl+Left", self.previous_cut),
+            ("PgDown", self.next_pass), ("PgUp", self.previous_pass),
+            ("Home", self.to_start), ("End", self.to_end), ("Space", self.toggle_play),
+        ):
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(action)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(520, 260)
+
+    # ----------------------------------------------------------------- contents
+    def set_tree(self, tree: SearchTree | None) -> None:
+        """Replay ``tree`` from its start; the same tree again (it grew) is read on."""
+        if tree is self._tree:
+            if tree is not None and not self._reader.isActive():
+                self._reader.start(0)
+            return
+        self.pause()
+        self._tree = tree
+        self._replay = Replay(tree) if tree is not None else None
+        self._step = 0
+        if tree is not None:
+            self._read_more()
+        self._show_step()
+
+    def clear(self) -> None:
+        self.set_tree(None)
+
+    @property
+    def replay(self) -> Replay | None:
+        return self._replay
+
+    def set_root(self, root_state: GameState | None) -> None:
+        """The position the search started from: it names the moves and the game's units."""
+        self._words = TreeWords(root_state, self._words.line_texts)
+        self._show_step(emit=False)
+
+    def set_move_namer(
+        self,
+        move_text: Callable[[GameState, Any], str] | None,
+        line_texts: Callable[[GameState, Sequence[Any]], list[str]] | None = None,
+    ) -> None:
+        """Name moves as the board labels them (``board.line_texts``); ``None``: the game's
+        notation. ``move_text`` is accepted for the panels' common call and not needed."""
+        self._words = TreeWords(self._words.root, line_texts)
+        self._show_step(emit=False)
+
+    def set_theme(self, theme: Theme) -> None:
+        self._theme = theme
+        self._show_step(emit=False)
+
+    def _read_more(self) -> None:
+        replay = self._replay
+        if replay is None:
+            return
+        was_empty = len(replay) == 0
+        replay.extend(READ_CHUNK)
+        if not replay.is_caught_up:
+            self._reader.start(READ_PAUSE_MS)
+        elif self._tree is not None and not self._tree.complete:
+            self._reader.start(GROWING_MS)
+        self._show_step(emit=was_empty and len(replay) > 0)
+
+    # ----------------------------------------------------------------- where we are
+    def current(self) -> ReplayStep | None:
+        if self._replay is None or not len(self._replay):
+            return None
+        return self._replay.step(self._step)
+
+    def window_path(self) -> list[PathWindow]:
+        if self._replay is None or not len(self._replay):
+            return []
+        return self._replay.window_path(self._step)
+
+    @property
+    def step_number(self) -> int:
+        return self._step
+
+    def go_to(self, number: int | None) -> None:
+        """Show step ``number`` (clamped to the replay); ``None`` leaves it where it is."""
+        if number is None or self._replay is None or not len(self._replay):
+            return
+        number = max(0, min(number, len(self._replay) - 1))
+        if number != self._step:
+            self._step = number
+            self._show_step()
+
+    def go_to_node(self, index: int) -> None:
+        """The step at which node ``index`` is entered."""
+        if self._replay is not None:
+            self.go_to(self._replay.enter_step(index))
+
+    # ------------------------------------------------------------------ moves
+    def next_step(self) -> None:
+        self.go_to(self._step + 1)
+
+    def previous_step(self) -> None:
+        self.go_to(self._step - 1)
+
+    def next_node(self) -> None:
+        if self._replay is not None:
+            self.go_to(self._replay.next_event(self._step, ReplayEvent.ENTER))
+
+    def previous_node(self) -> None:
+        if self._replay is not None:
+            self.go_to(self._replay.previous_event(self._step, ReplayEvent.ENTER))
+
+    def next_cut(self) -> None:
+        if self._replay is not None:
+            self.go_to(self._replay.next_cut(self._step))
+
+    def previous_cut(self) -> None:
+        if self._replay is not None:
+            self.go_to(self._replay.previous_cut(self._step))
+
+    def next_pass(self) -> None:
+        if self._replay is not None:
+            self.go_to(self._replay.next_pass(self._step))
+
+    def previous_pass(self) -> None:
+        if self._replay is not None:
+            self.go_to(self._replay.previous_pass(self._step))
+
+    def to_start(self) -> None:
+        self.go_to(0)
+
+    def to_end(self) -> None:
+        if self._replay is not None:
+            self.go_to(len(self._replay) - 1)
+
+    # ------------------------------------------------------------------ playing
+    @property
+    def is_playing(self) -> bool:
+        return self._player.isActive()
+
+    def toggle_play(self) -> None:
+        if self.is_playing:
+            self.pause()
+        else:
+            self.play()
+
+    def play(self) -> None:
+        if self._replay is None or not len(self._replay):
+            return
+        if self._step >= len(self._replay) - 1:
+            self.go_to(0)
+        self._player.start(round(1000 / SPEEDS[self.speed.value()]))
+        self.buttons["play"].setText("❚❚ Pause")
+
+    def pause(self) -> None:
+        self._player.stop()
+        self.buttons["play"].setText("▶ Play")
+
+    def _play_tick(self) -> None:
+        if self._replay is None or self._step >= len(self._replay) - 1:
+            self.pause()
+            return
+        self.next_step()
+
+    def _speed_changed(self, stop: int) -> None:
+        speed = SPEEDS[stop]
+        self.speed_label.setText(f"{speed} step{'s' if speed != 1 else ''}/s")
+        if self.is_playing:
+            self._player.setInterval(round(1000 / speed))
+
+    # ------------------------------------------------------------------ showing
+    def _show_step(self, emit: bool = True) -> None:
+        replay = self._replay
+        has_steps = replay is not None and len(replay) > 0
+        for button in self.buttons.values():
+            button.setEnabled(has_steps)
+        if not has_steps or replay is None:
+            self.counter.setText("No recorded tree to replay" if replay is None else "Reading the tree…")
+            self.event_text.setText("")
+            self.path.setRowCount(0)
+            return
+        step = replay.step(self._step)
+        tree = replay.tree
+        node = tree.node(step.node)
+        number = node.pass_number
+        tree_pass = tree.passes[number] if number < len(tree.passes) else None
+        where = f"pass {number + 1} of {len(tree.passes)}"
+        if tree_pass is not None:
+            where += f" (depth {tree_pass.iteration}{', ' + tree_pass.label if tree_pass.label else ''})"
+        more = "" if replay.is_caught_up else " (reading…)"
+        self.counter.setText(
+            f"Step {self._step + 1:,} of {len(replay):,}{more} · {where} · node #{step.node:,}"
+            f" · {step.event.name.lower()}"
+        )
+        self.event_text.setText(describe(replay, self._step, self._words))
+        self._show_path(replay, step)
+        self.buttons["previous"].setEnabled(self._step > 0)
+        self.buttons["start"].setEnabled(self._step > 0)
+        self.buttons["next"].setEnabled(self._step < len(replay) - 1)
+        self.buttons["end"].setEnabled(self._step < len(replay) - 1)
+        if emit:
+            self.step_changed.emit(self._step)
+            self.node_reached.emit(step.node)
+            self.visited_changed.emit(step.visited_through)
+
+    def _show_path(self, replay: Replay, step: ReplayStep) -> None:
+        path = replay.window_path(step.number)
+        before = replay.window_path(step.number - 1) if step.number > 0 else []
+        earlier = {window.node.index: window for window in before}
+        tree = replay.tree
+        words = self._words
+        self.path.setRowCount(len(path))
+        accent = QColor(self._theme.accent)
+        muted = QColor(self._theme.muted_text)
+        for row, window in enumerate(path):
+            node = window.node
+            side = side_of(tree, node)
+            symbol = KIND_SYMBOLS[side] if side is not None else KIND_SYMBOLS[node.kind]
+            name = words.move_name(tree, node.index) if node.parent in tree else "root"
+            label = "  " * row + f"{symbol} {name}"
+            best = words.value(window.best) if not math.isnan(window.best) else "–"
+            if node.index == step.node and step.event is ReplayEvent.LEAVE:
+                best = words.bounded_value(node)
+            cells = [label, words.value(window.alpha), words.value(window.beta), best]
+            previous = earlier.get(node.index)
+            changed = [
+                False,
+                previous is not None and previous.alpha != window.alpha,
+                previous is not None and previous.beta != window.beta,
+                previous is not None and not _same(previous.best, window.best),
+            ]
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if column:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if changed[column]:
+                    font = item.font()
+                    font.setBold(True)
+                    item.setFont(font)
+                    item.setForeground(accent)
+                if node.index == step.node and column == 0:
+                    font = item.font()
+                    font.setBold(True)
+                    item.setFont(font)
+                if side is None and column in (1, 2) and node.kind is not NodeKind.CHANCE:
+                    item.setForeground(muted)
+                item.setToolTip(self._row_tip(window))
+                self.path.setItem(row, column, item)
+        self.path.scrollToBottom()
+
+    def _row_tip(self, window: PathWindow) -> str:
+        node = window.node
+        tree = self._replay.tree if self._replay is not None else None
+        if tree is None:
+            return ""
+        line = self._words.line(tree, node.index)
+        entered = self._words.window(node.alpha, node.beta)
+        now = self._words.window(window.alpha, window.beta)
+        return f"{line}\nentered with {entered}; now {now}"
+
+
+def _same(first: float, second: float) -> bool:
+    return first == second or (math.isnan(first) and math.isnan(second))
+
+
+__all__ = ["SPEEDS", "ReplayBar"]

@@ -1,0 +1,255 @@
+"""The whole-tree overview (gui/panels/tree/overview.py): an icicle whose blocks are as wide
+as their subtrees, coloured by node kind, with each ply's cut-off share beside it, that stays
+cheap on a 100,000-node tree arriving in batches.
+
+The trees are recorded by a small fail-soft alpha-beta below (windows and values in MAX's
+view, as ``ai.tree.model`` says), over uniform game trees with random leaves, and checked
+against ``SearchTree``'s own counts (``size``) and counts made here from the records.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from ai.scores import INFINITY
+from ai.tree.model import ROOT_PARENT, Cut, NodeEntry, NodeExit, NodeKind, SearchTree, TreeBatch, TreePass
+from ai.tt import Bound
+from gui.panels.tree.overview import (
+    DARK_KIND_COLOURS,
+    LIGHT_KIND_COLOURS,
+    MIN_BLOCK,
+    IcicleView,
+    kind_colours,
+)
+from gui.theme import DARK, LIGHT
+
+INF = float(INFINITY)
+
+
+class Recorder:
+    """Fail-soft alpha-beta (AIMA fig. 5.7) over a uniform tree, recording as the engine's
+    recorder does: entries in visit order, exits after the children, a cut naming the
+    moves never searched; every ``batch_nodes`` entries a batch is cut."""
+
+    def __init__(self, branching: int, depth: int, seed: int = 1, batch_nodes: int = 5_000) -> None:
+        self.branching, self.depth = branching, depth
+        self.random = random.Random(seed)
+        self.batch_nodes = batch_nodes
+        self.batches: list[TreeBatch] = []
+        self._entries: list[NodeEntry] = []
+        self._exits: list[NodeExit] = []
+        self._cuts: list[Cut] = []
+        self._passes: list[TreePass] = []
+        self.count = 0
+
+    def run(self) -> list[TreeBatch]:
+        self._passes.append(TreePass(0, 0, self.depth, -INF, INF))
+        self.value = self._search(ROOT_PARENT, None, self.depth, -INF, INF, True)
+        self._flush(complete=True)
+        return self.batches
+
+    def _search(self, parent: int, move: Any, depth: int, alpha: float, beta: float, is_max: bool) -> float:
+        index = self.count
+        self.count += 1
+        kind = NodeKind.LEAF if depth == 0 else NodeKind.MAX if is_max else NodeKind.MIN
+        self._entries.append(NodeEntry(index, parent, move, depth, kind, alpha, beta))
+        if depth == 0:
+            value = float(self.random.randint(-50, 50))
+        else:
+            value = -INF if is_max else INF
+            moves = [f"m{number}" for number in range(self.branching)]
+            for number, child_move in enumerate(moves):
+                child = self._search(index, child_move, depth - 1, alpha, beta, not is_max)
+                if is_max:
+                    value, alpha = max(value, child), max(alpha, child)
+                else:
+                    value, beta = min(value, child), min(beta, child)
+                if alpha >= beta:
+                    self._cuts.append(Cut(index, child_move, tuple(moves[number + 1:])))
+                    break
+        bound = Bound.EXACT
+        if value >= beta and depth:
+            bound = Bound.LOWER
+        elif value <= alpha and depth:
+            bound = Bound.UPPER
+        self._exits.append(NodeExit(index, value, bound, kind))
+        if len(self._entries) >= self.batch_nodes:
+            self._flush()
+        return value
+
+    def _flush(self, complete: bool = False) -> None:
+        self.batches.append(TreeBatch(
+            1, tuple(self._passes), tuple(self._entries), tuple(self._exits), tuple(self._cuts),
+            nodes=self.count, complete=complete,
+        ))
+        self._passes, self._entries, self._exits, self._cuts = [], [], [], []
+
+
+def recorded_tree(branching: int, depth: int, seed: int = 1) -> SearchTree:
+    tree = SearchTree()
+    for batch in Recorder(branching, depth, seed).run():
+        tree.add(batch)
+    return tree
+
+
+def shown(qtbot: Any, tree: SearchTree, theme: Any = LIGHT, size: tuple[int, int] = (700, 360)) -> IcicleView:
+    view = IcicleView()
+    qtbot.addWidget(view)
+    view.set_theme(theme)
+    view.resize(*size)
+    view.set_tree(tree)
+    view.refresh_now()
+    return view
+
+
+def level_of(tree: SearchTree, index: int) -> int:
+    return len(tree.path(index)) - 1
+
+
+def test_blocks_are_as_wide_as_their_subtrees_and_children_fill_their_parent(qtbot: Any) -> None:
+    tree = recorded_tree(4, 5)
+    view = shown(qtbot, tree)
+    picture = view.picture()
+    layout = view.layout_model
+    assert layout is not None
+    root = tree.roots()[0]
+    assert layout.size(0) == tree.size(root.index) == len(tree)
+    scale = picture.plot.width() / tree.size(root.index)
+    checked = 0
+    for position, block in picture.by_position.items():
+        node = tree.nodes[position]
+        assert layout.size(position) == tree.size(node.index)
+        assert block.right - block.left == pytest.approx(tree.size(node.index) * scale)
+        children = tree.children(node.index)
+        if children and all(layout.position_of[child.index] in picture.by_position for child in children):
+            spans = [picture.by_position[layout.position_of[child.index]] for child in children]
+            # the node's own visit at the left, then its children side by side, to its right end
+            assert spans[0].left == pytest.approx(block.left + scale)
+            for before, after in zip(spans, spans[1:]):
+                assert after.left == pytest.approx(before.right)
+            assert spans[-1].right == pytest.approx(block.right)
+            checked += 1
+    assert checked > 20
+    assert picture.by_position[0].right - picture.by_position[0].left == pytest.approx(picture.plot.width())
+
+
+@pytest.mark.parametrize("theme, colours", [(LIGHT, LIGHT_KIND_COLOURS), (DARK, DARK_KIND_COLOURS)])
+def test_blocks_are_coloured_by_kind(qtbot: Any, theme: Any, colours: Any) -> None:
+    tree = recorded_tree(3, 3)
+    view = shown(qtbot, tree, theme)
+    assert kind_colours(theme) is colours
+    image = view.render_image()
+    picture = view.picture()
+    seen = set()
+    for position, block in picture.by_position.items():
+        if block.right - block.left < 8:
+            continue
+        node = tree.nodes[position]
+        y = picture.top + block.row * picture.row_height + picture.row_height / 2
+        pixel = image.pixelColor(QPoint(round(block.left + 3), round(y)))
+        assert pixel.name() == colours.color(node.kind).name(), (node, pixel.name())
+        seen.add(node.kind)
+    assert seen == {NodeKind.MAX, NodeKind.MIN, NodeKind.LEAF}
+    text = colours.color(NodeKind.MAX)
+    panel = theme.color("panel")
+    assert abs(text.lightnessF() - panel.lightnessF()) > 0.2  # a block stands out from the panel
+
+
+def test_cut_share_per_ply_counts_the_records(qtbot: Any) -> None:
+    tree = recorded_tree(4, 5, seed=7)
+    view = shown(qtbot, tree)
+    layout = view.layout_model
+    assert layout is not None
+    counts = layout.ply_counts(0)
+    expected: dict[int, list[int]] = {}
+    for node in tree.nodes:
+        row = expected.setdefault(level_of(tree, node.index), [0, 0, 0, 0])
+        row[0] += 1
+        if node.kind in (NodeKind.MAX, NodeKind.MIN):
+            row[1] += 1
+            if node.skipped or node.cut_move is not None:
+                row[2] += 1
+                row[3] += len(node.skipped)
+    assert [[c.nodes, c.decisions, c.cut, c.pruned] for c in counts] == [expected[ply] for ply in sorted(expected)]
+    assert any(c.cut for c in counts) and counts[-1].decisions == 0
+    assert 0 < counts[1].cut_share < 1
+    text = view._side_text(counts[2])
+    assert text == f"ply 2 · {counts[2].cut / counts[2].decisions:.0%} cut · {counts[2].pruned:,} pruned"
+
+
+def test_a_click_chooses_the_node_under_the_pointer(qtbot: Any) -> None:
+    tree = recorded_tree(3, 4)
+    view = shown(qtbot, tree)
+    view.show()
+    qtbot.waitExposed(view)
+    picture = view.picture()
+    for position in (0, 1, 2, 5):
+        block = picture.by_position[position]
+        point = QPoint(round((block.left + block.right) / 2), round(picture.top + (block.row + 0.5) * picture.row_height))
+        with qtbot.waitSignal(view.node_chosen, timeout=2000) as chosen:
+            qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=point)
+        assert chosen.args == [tree.nodes[position].index]
+        index = tree.nodes[position].index
+        tooltip = view.describe_at(point.x(), point.y())
+        line = " ".join(tree.moves_to(index)) or "the root"
+        assert tooltip.startswith(f"{line}  —  ") and f"{tree.size(index):,} nodes in its subtree" in tooltip
+
+
+def test_double_click_zooms_into_a_subtree_and_right_click_backs_out(qtbot: Any) -> None:
+    tree = recorded_tree(3, 4)
+    view = shown(qtbot, tree)
+    view.show()
+    qtbot.waitExposed(view)
+    picture = view.picture()
+    block = picture.by_position[1]
+    point = QPoint(round((block.left + block.right) / 2), round(picture.top + 1.5 * picture.row_height))
+    with qtbot.waitSignal(view.zoom_changed, timeout=2000) as zoomed:
+        qtbot.mouseDClick(view, Qt.MouseButton.LeftButton, pos=point)
+    assert zoomed.args == [tree.nodes[1].index]
+    picture = view.picture()
+    assert picture.by_position[1].right - picture.by_position[1].left == pytest.approx(picture.plot.width())
+    assert 0 not in picture.by_position
+    with qtbot.waitSignal(view.zoom_changed, timeout=2000) as back:
+        qtbot.mouseClick(view, Qt.MouseButton.RightButton, pos=point)
+    assert back.args == [0]
+
+
+def test_a_hundred_thousand_nodes_arriving_in_batches_cost_a_bounded_amount_of_work(qtbot: Any) -> None:
+    """97,656 nodes (branching 5, depth 7... cut by alpha-beta) in batches: each batch costs
+    nothing at arrival, each node is read once, and a picture draws at most a pixel's
+    worth of rectangles per row."""
+    recorder = Recorder(8, 7, seed=3, batch_nodes=4_000)
+    batches = recorder.run()
+    tree = SearchTree()
+    view = IcicleView()
+    qtbot.addWidget(view)
+    view.resize(800, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    layout = None
+    for batch in batches:
+        tree.add(batch)
+        view.set_tree(tree)
+        layout = view.layout_model
+        assert layout is not None
+    assert layout is not None
+    assert layout.read <= 20_000  # the batches only started the timer; nothing is read per batch
+    qtbot.waitUntil(lambda: view.layout_model is not None and view.layout_model.read == len(tree), timeout=10_000)
+    assert len(tree) > 50_000, len(tree)
+    picture = view.picture()
+    rows = len(picture.rows)
+    assert picture.rectangles <= picture.plot.width() / MIN_BLOCK * rows
+    assert picture.runs > 0  # narrow siblings were drawn together
+    assert layout.size(0) == tree.size(0) == len(tree)
+    renders = view.renders
+    view.set_tree(tree)  # nothing new: no new picture
+    qtbot.wait(REFRESH_WAIT)
+    view.repaint()
+    assert view.renders == renders
+
+
+REFRESH_WAIT = 400
