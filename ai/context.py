@@ -8,7 +8,8 @@ from typing import Any
 
 from ai.control import SearchControl
 from ai.events import SearchEvent
-from ai.observer import SearchObserver
+from ai.tree.model import TreeOptions
+from ai.tree.recorder import TreeRecorder
 from ai.settings import SearchSettings
 
 
@@ -35,7 +36,12 @@ class SearchContext:
     control: SearchControl
     emit: Callable[[SearchEvent], None] = _discard
     search_id: int = 0
-    observer: SearchObserver | None = None
+    recorder: TreeRecorder | None = None
+    """Records the depth-first search's tree (``ai.tree.recorder``) when the request asks."""
+    tree: TreeOptions | None = None
+    """What the request asked to record, for every algorithm (MCTS records its own way)."""
+    observer: Any = None
+    """Unused by the depth-first search (``recorder`` replaced it); MCTS still reads it."""
     shared: dict[str, Any] = field(default_factory=dict)
     root_moves: tuple[Any, ...] = ()
     """Search only these root moves (UCI ``searchmoves``, the pool's root split); empty: all."""

@@ -37,13 +37,14 @@ from games.records import DrawClaims, play_recorded
 from ai.context import DISCARD_EVENTS, SearchContext
 from ai.control import SearchControl, collecting_young_objects
 from ai.events import Finished, SearchEvent
-from ai.observer import SearchObserver
 from ai.options import check_settings
 from ai.reporting import answer_known
 from ai.scores import WIN_SCORE, to_report
 from ai.search import CHANCE_ALGORITHMS, AlgorithmSpec, get_algorithm
 from ai.search.common import TT_KEY
-from ai.settings import Limits, SearchRequest, SearchSettings
+from ai.settings import Limits, SearchRequest, SearchSettings, check_tree_options
+from ai.tree.model import TreeOptions
+from ai.tree.recorder import TreeRecorder
 from ai.tt import TranspositionTable
 
 EventSink = Callable[[SearchEvent], None]
@@ -108,6 +109,7 @@ def prepare(request: SearchRequest) -> PreparedSearch:
     ``ValueError`` with a message saying what is wrong.
     """
     algorithm = checked_algorithm(request.settings, request.limits)
+    check_tree_options(request.tree)
     state = build_state(request)
     algorithm.check_game(type(state))
     weights_for(type(state), request.settings.weights)  # a bad weights file is a bad request
@@ -198,7 +200,6 @@ def run_search(
     request: SearchRequest | PreparedSearch,
     on_event: EventSink | None = None,
     should_stop: Callable[[], bool] | None = None,
-    observer: SearchObserver | None = None,
     started: float | None = None,
     *,
     shared: dict[str, Any] | None = None,
@@ -207,8 +208,9 @@ def run_search(
     """Run the search ``request`` asks for and return its answer.
 
     ``on_event`` receives ``Iteration``, ``CurrentMove`` and ``Progress`` events while the
-    search runs; ``should_stop`` is polled every few milliseconds; ``observer`` watches the
-    tree node by node. A bad request raises ``ValueError`` (see ``prepare``).
+    search runs, and ``TreeBatch`` events when the request records the tree
+    (``SearchRequest.tree``); ``should_stop`` is polled every few milliseconds. A bad request
+    raises ``ValueError`` (see ``prepare``).
 
     ``shared`` is the dict the search keeps its transposition table in (default: this
     process's per-game one); the worker pool passes one holding its shared-memory table.
@@ -225,7 +227,7 @@ def run_search(
     prepared = request if isinstance(request, PreparedSearch) else prepare(request)
     if shared is None:
         shared = shared_memory_for(prepared.request.game)
-    return _run(prepared, on_event, should_stop, observer, shared, started, helper)
+    return _run(prepared, on_event, should_stop, shared, started, helper)
 
 
 def search(
@@ -235,30 +237,31 @@ def search(
     *,
     on_event: EventSink | None = None,
     should_stop: Callable[[], bool] | None = None,
-    observer: SearchObserver | None = None,
     shared: dict[str, Any] | None = None,
     search_id: int = 0,
     root_moves: Sequence[Any] = (),
     helper: int = 0,
+    tree: TreeOptions | None = None,
 ) -> Finished:
     """Search ``state`` (left unchanged) directly: the convenience form of ``run_search``.
 
     ``shared`` is the dict to keep the transposition table in between calls; by default each
     call starts with an empty table. ``root_moves`` (move values, each legal at ``state``)
-    restricts the root; ``helper`` is as for ``run_search``.
+    restricts the root; ``helper`` is as for ``run_search``; ``tree`` records the tree (its
+    ``TreeBatch`` events go to ``on_event``).
     """
     started = time.perf_counter()
     settings = SearchSettings() if settings is None else settings
     limits = Limits() if limits is None else limits
     algorithm = checked_algorithm(settings, limits)
     algorithm.check_game(type(state))
-    request = SearchRequest(game=state.NAME, settings=settings, limits=limits, search_id=search_id)
+    request = SearchRequest(game=state.NAME, settings=settings, limits=limits, search_id=search_id, tree=tree)
     prepared = PreparedSearch(request, algorithm, state, check_root_moves(state, root_moves))
     if shared is not None:
-        return _run(prepared, on_event, should_stop, observer, shared, started, helper)
+        return _run(prepared, on_event, should_stop, shared, started, helper)
     own_shared: dict[str, Any] = {}
     try:
-        return _run(prepared, on_event, should_stop, observer, own_shared, started, helper)
+        return _run(prepared, on_event, should_stop, own_shared, started, helper)
     finally:
         # Nobody can search with this table again: free it now (``TranspositionTable.release``).
         table = own_shared.get(TT_KEY)
@@ -270,7 +273,6 @@ def _run(
     prepared: PreparedSearch,
     on_event: EventSink | None,
     should_stop: Callable[[], bool] | None,
-    observer: SearchObserver | None,
     shared: dict[str, Any],
     started: float,
     helper: int,
@@ -286,23 +288,31 @@ def _run(
     use_weights(type(state), request.settings.weights)
     type(state).set_network(request.settings.network)
     run = algorithm.load()
+    control = SearchControl(request.limits, should_stop, started=started)
+    emit = DISCARD_EVENTS if on_event is None else on_event
+    recorder = make_recorder(prepared, control, emit)
     context = SearchContext(
         settings=request.settings,
-        control=SearchControl(request.limits, should_stop, started=started),
-        emit=DISCARD_EVENTS if on_event is None else on_event,
+        control=control,
+        emit=emit,
         search_id=request.search_id,
-        observer=observer,
+        recorder=recorder,
+        tree=request.tree,
         shared=shared,
         root_moves=prepared.root_moves,
         helper=helper,
     )
     known = known_answer(state, request.settings, prepared.root_moves)
     if known is not None:
+        if recorder is not None:
+            recorder.finish()  # nothing searched: an empty tree, complete
         return answer_known(state, context, known.move, book=known.book)
     with collecting_young_objects():  # a full collection must not scan the caller's heap
         try:
             return run(state, context)
         finally:
+            if recorder is not None:
+                recorder.finish()  # the last batch, also after a stop or a failure
             # ``Reporter.install_progress`` made a cycle (control -> on_tick -> reporter ->
             # control) through the search's counters, which may hold a compiled searcher
             # and its table. Garbage made before a search is frozen out of the collector
@@ -310,6 +320,21 @@ def _run(
             # generation, rarely collected: a UCI engine in a long match kept one 64 MB
             # table per game that way. Breaking the cycle frees it by reference counting.
             context.control.on_tick = None
+
+
+RECORDED_ALGORITHMS: frozenset[str] = frozenset(
+    {"minimax", "alphabeta", "pvs", "mtdf", "expectiminimax", "star1", "star2"}
+)
+"""The depth-first Python searches, whose trees ``TreeRecorder`` records (MCTS records its
+own way, from ``SearchContext.tree``; the compiled search records nothing)."""
+
+
+def make_recorder(prepared: PreparedSearch, control: SearchControl, emit: EventSink) -> TreeRecorder | None:
+    """The recorder of a search whose request asks for its tree, or ``None``."""
+    request = prepared.request
+    if request.tree is None or prepared.algorithm.name not in RECORDED_ALGORITHMS:
+        return None
+    return TreeRecorder(request.tree, request.search_id, emit, prepared.state, control=control)
 
 
 BOOKS_SWITCH = "PLYGROUND_BOOKS"

@@ -31,10 +31,10 @@ from typing import Any
 from games.base import CHANCE, GameState, Player
 
 from ai.context import DISCARD_EVENTS, SearchContext
-from ai.observer import SearchObserver
 from ai.reporting import Reporter
 from ai.scores import INFINITY, WIN_SCORE, terminal_score
 from ai.search.common import MAX_SEARCH_PLY, NO_LINE, searched_root_moves
+from ai.tree.recorder import TreeRecorder
 
 RootSearch = Callable[[GameState, int], float]
 """One iteration: ``(root state, depth) -> root value`` (root player's view)."""
@@ -108,9 +108,8 @@ class ChanceTools:
         self.settings = context.settings
         self.control = context.control
         self.game: type[GameState] = type(state)
-        self.observer: SearchObserver | None = context.observer
-        self.path: list[Any] = []
-        """Moves (and chance outcomes) from the root, kept only while an observer watches."""
+        self.recorder: TreeRecorder | None = context.recorder
+        """Records the tree when asked (``ai.tree.recorder``); ``None``: nobody records."""
         self.is_listening = context.emit is not DISCARD_EVENTS
 
         root_mover = state.to_move()
@@ -168,6 +167,8 @@ class ChanceTools:
         its outcomes are the rolls ``CurrentMove`` names."""
         self.reporter = Reporter(context, self.game, self.root_player, self, self)
         """Builds this search's events; scores are the root player's."""
+        if self.recorder is not None:
+            self.recorder.bind(self.control, lambda: self.iteration_depth, self.settings.algorithm)
 
     # ----------------------------------------------------------------- leaves
     def terminal_value(self, state: GameState, ply: int) -> float:
@@ -277,18 +278,9 @@ class ChanceTools:
         """No transposition table in this family."""
         return 0.0
 
-    # ------------------------------------------------------------- observer
-    def observer_sign(self, state: GameState) -> int:
-        """+1 when the node's own player is the root player, else -1: the observer sees
-        side-to-move values (``ai.observer``); a chance node takes its next decider's view."""
-        player: Player | None = state.to_move()
-        if player == CHANCE:
-            player = next_decider(state)
-        return 1 if player is None or player == self.root_player else -1
-
 
 def report_cutoff(tools: ChanceTools, move: Any, remaining: Sequence[Any]) -> None:
-    """Tell the observer that ``move`` cut off and ``remaining`` were never searched."""
-    observer = tools.observer
-    if observer is not None:
-        observer.cutoff(tools.path, move, remaining)
+    """Tell the recorder that ``move`` cut off and ``remaining`` were never searched."""
+    recorder = tools.recorder
+    if recorder is not None:
+        recorder.cut(move, remaining)

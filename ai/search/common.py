@@ -36,12 +36,12 @@ from games.capabilities import (
 
 from ai import options
 from ai.context import SearchContext
-from ai.observer import SearchObserver
 from ai.lazy_smp import make_orderer
 from ai.reporting import Reporter
 from ai.search import uses_quiescence
 from ai.scores import INFINITY, WIN_SCORE, solved_score, terminal_score
 from ai.settings import SearchSettings
+from ai.tree.recorder import TreeRecorder
 from ai.tt import Bound, SearchTable, TranspositionTable, estimate_move_bytes
 
 NodeSearch = Callable[[GameState, int, float, float, int], float]
@@ -384,9 +384,11 @@ class SearchTools:
         self.counters = Counters()
         root_moves = searched_root_moves(state, context)
         self.root = RootRecord(root_moves, len(root_moves) != len(state.legal_moves()))
-        self.observer: SearchObserver | None = context.observer
-        self.path: list[Any] = []
-        """Moves from the root to the current node, kept only while an observer watches."""
+        self.recorder: TreeRecorder | None = context.recorder
+        """Records the tree when asked (``ai.tree.recorder``); ``None``: nobody records."""
+        if self.recorder is not None:
+            root_record = self.root
+            self.recorder.bind(self.control, lambda: root_record.iteration_depth, settings.algorithm, settings.multipv)
         self.tt = self._transposition_table(state, context, root_moves) if enhanced else None
         self.orderer = (
             make_orderer(settings, state, MAX_SEARCH_PLY + 1, context.helper)

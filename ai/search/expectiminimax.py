@@ -24,7 +24,6 @@ from games.base import CHANCE, GameState
 
 from ai.context import SearchContext
 from ai.events import Finished
-from ai.observer import observed
 from ai.scores import INFINITY
 from ai.search.chance_common import (
     MAX_SEARCH_PLY,
@@ -41,8 +40,7 @@ def build(tools: ChanceTools) -> RootSearch:
     count_node = tools.control.count_node
     root_player = tools.root_player
     pv_table = tools.pv_table
-    observer = tools.observer
-    path = tools.path
+    recorder = tools.recorder
     is_listening = tools.is_listening
     root_is_decision = not tools.root_is_chance
     """Root bookkeeping happens at ply 0 of a decision root only: below a chance root the
@@ -68,12 +66,10 @@ def build(tools: ChanceTools) -> RootSearch:
                 if is_listening:
                     tools.report_roll(ply, outcome, index + 1, len(outcomes))
                 state.play(outcome)
-                if observer is not None:
-                    path.append(outcome)
+                if recorder is not None:
+                    recorder.outcome(outcome, probability)
                 value = search(state, depth, alpha, beta, ply)  # chance consumes no depth
                 state.undo()
-                if observer is not None:
-                    path.pop()
                 if ply == 0:
                     tools.note_root_value(index, outcome, value, is_exact=True)
                 expected += probability * value
@@ -87,12 +83,10 @@ def build(tools: ChanceTools) -> RootSearch:
             if is_root and is_listening:
                 tools.report_root_move(move, index + 1)
             state.play(move)
-            if observer is not None:
-                path.append(move)
+            if recorder is not None:
+                recorder.next_move = move
             value = search(state, tools.depth_after(state, player, depth), alpha, beta, ply + 1)
             state.undo()
-            if observer is not None:
-                path.pop()
             if (value > best) if is_max else (value < best):  # max_a (MAX) or min_a (MIN)
                 best = value
                 pv_table[ply] = (move, *pv_table[ply + 1])
@@ -100,7 +94,7 @@ def build(tools: ChanceTools) -> RootSearch:
                 tools.note_root_value(index, move, value, is_exact=True)
         return best
 
-    search: NodeSearch = expectiminimax if observer is None else observed(expectiminimax, observer, tools.path, tools.observer_sign)
+    search: NodeSearch = expectiminimax if recorder is None else recorder.chance_node(expectiminimax)
 
     def iteration(root: GameState, depth: int) -> float:
         return search(root, depth, -INFINITY, INFINITY, 0)

@@ -25,7 +25,6 @@ from ai.context import SearchContext
 from ai.events import Finished
 from ai.iterative import full_window_iteration, run_iterative_deepening
 from ai.scores import INFINITY, terminal_score
-from ai.observer import observed
 from ai.search.common import DRAW_SCORE, NO_LINE, NodeSearch, SearchTools
 from ai.search.quiescence import build_leaf
 
@@ -36,8 +35,7 @@ def build(tools: SearchTools) -> NodeSearch:
     count_node = tools.control.count_node
     leaf = build_leaf(tools)
     pv_table = tools.pv_table
-    observer = tools.observer
-    path = tools.path
+    recorder = tools.recorder
     counters = tools.counters
     root_moves = tools.root.moves
     repeats_within = tools.abilities.repeats_within
@@ -60,12 +58,10 @@ def build(tools: SearchTools) -> NodeSearch:
             if ply == 0:
                 tools.report_root_move(move, number)
             state.play(move)
-            if observer is not None:
-                path.append(move)
+            if recorder is not None:
+                recorder.next_move = move
             value = -search(state, depth - 1, -INFINITY, INFINITY, ply + 1)
             state.undo()
-            if observer is not None:
-                path.pop()
             if value > best:
                 best = value
                 pv_table[ply] = (move, *pv_table[ply + 1])
@@ -73,7 +69,7 @@ def build(tools: SearchTools) -> NodeSearch:
                     tools.note_root_best(move, value)
         return best
 
-    search: NodeSearch = minimax if observer is None else observed(minimax, observer, tools.path)
+    search: NodeSearch = minimax if recorder is None else recorder.negamax_node(minimax, repeats_within)
     return search
 
 

@@ -40,7 +40,6 @@ from typing import Any
 
 from games.base import GameState
 
-from ai.observer import observed
 from ai.scores import INFINITY, WIN_THRESHOLD, from_tt, is_win_score, solved_score, to_tt
 from ai.search.common import (
     FUTILITY_BASE,
@@ -73,6 +72,7 @@ from ai.search.common import (
     next_up,
 )
 from ai.search.quiescence import build_leaf, terminal_leaf
+from ai.tree.model import NodeKind
 from ai.tt import EXACT, LOWER, UPPER
 
 ChildSearch = Callable[[NodeSearch, GameState, int, float, float, int, int], float]
@@ -93,8 +93,7 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
     orderer = tools.orderer
     pv_table = tools.pv_table
     null_move_at = tools.null_move_at
-    observer = tools.observer
-    path = tools.path
+    recorder = tools.recorder
     counters = tools.counters
     root = tools.root
     switches = tools.switches
@@ -197,6 +196,8 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
         )
         state.play_null()
         null_move_at[ply + 1] = True
+        if recorder is not None:
+            recorder.next_move = None  # a null move: no move leads to the child
         value = -search(state, depth - 1 - reduction, -beta, -alpha, ply + 1)
         null_move_at[ply + 1] = False
         state.undo_null()
@@ -224,15 +225,15 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
         return max(LMR_REDUCTION, min(reduction, depth - 2))
 
     def note_cutoff(state: GameState, move: Any, moves: Iterable[Any], number: int, depth: int, ply: int) -> None:
-        """A move failed high: count it, teach the orderer, show the observer the skipped."""
+        """A move failed high: count it, teach the orderer, tell the recorder the skipped."""
         counters.cutoffs += 1
         if number == 1:
             counters.first_move_cutoffs += 1
         if orderer is not None:
             orderer.note_cutoff(state, move, depth, ply)
-        if observer is not None:
+        if recorder is not None:
             skipped = moves[number:] if isinstance(moves, list) else list(moves)
-            observer.cutoff(path, move, skipped)
+            recorder.cut(move, skipped)
 
     def store(key: int, depth: int, alpha: float, beta: float, ply: int, best: float, best_move: Any, is_exact: bool) -> None:
         """STORE the value: a lower bound after a cut-off, an upper bound if nothing beat
@@ -266,10 +267,14 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
             key = state.key()
             stored, tt_move = probe(key, depth, alpha, beta, ply)
             if stored is not None:
+                if recorder is not None:
+                    recorder.settle(NodeKind.TT_CUT)
                 return stored
         if solver_empties and ply > 0:
             solved = try_solver(state, key, tt_move, ply)
             if solved is not None:
+                if recorder is not None:
+                    recorder.settle(NodeKind.SOLVER)
                 return solved
         if ply == 0 and tt_move is None:
             tt_move = root.previous_best_move
@@ -280,6 +285,8 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
             static_eval = state.evaluate(state.to_move())
             cut = static_cut(state, depth, alpha, beta, ply, is_scout, static_eval)
             if cut is not None:
+                if recorder is not None:
+                    recorder.settle(NodeKind.STATIC_CUT)
                 return cut
 
         # SEARCH THE CHILDREN, best first; each by the algorithm's rule (``search_child``);
@@ -334,8 +341,8 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
                     counters.horizon_leaves += 1  # not worth a search
                     continue
             state.play(move)
-            if observer is not None:
-                path.append(move)
+            if recorder is not None:
+                recorder.next_move = move
             if (
                 may_reduce
                 and number >= LMR_FIRST_REDUCED_MOVE
@@ -352,8 +359,6 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
             else:
                 value = search_child(search, state, depth, alpha, beta, ply, number)
             state.undo()
-            if observer is not None:
-                path.pop()
             if value > best:
                 best = value
                 best_move = move
@@ -371,5 +376,5 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
             store(key, depth, alpha_original, beta, ply, best, best_move, counters.horizon_leaves == horizon_before)
         return best
 
-    search: NodeSearch = negamax if observer is None else observed(negamax, observer, tools.path)
+    search: NodeSearch = negamax if recorder is None else recorder.negamax_node(negamax, repeats_within)
     return search

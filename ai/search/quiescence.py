@@ -44,6 +44,7 @@ from games.base import GameState
 
 from ai.scores import INFINITY, solved_score, terminal_score
 from ai.search.common import MAX_SEARCH_PLY, NO_LINE, Counters, LeafSearch, SearchTools
+from ai.tree.model import NodeKind
 
 Settle = Callable[[GameState, int], "float | None"]
 """A leaf's prologue: ``(state, ply) -> value``, or ``None`` when the leaf must be judged."""
@@ -80,6 +81,7 @@ def build_settle(tools: SearchTools) -> Settle:
     counters = tools.counters
     solver_empties = tools.switches.solver_empties
     eval_scale = tools.abilities.eval_scale
+    recorder = tools.recorder
 
     def settle(state: GameState, ply: int) -> float | None:
         pv_table[ply] = NO_LINE
@@ -91,6 +93,8 @@ def build_settle(tools: SearchTools) -> Settle:
             solved = state.solve(state.to_move(), solver_empties, poll)
             if solved is not None:
                 check_now()  # a solve takes milliseconds: look at clock and stop flag now
+                if recorder is not None:
+                    recorder.settle(NodeKind.SOLVER)
                 return solved_score(state, solved, ply, eval_scale)
         return None
 
@@ -126,6 +130,7 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
     see_pruning = switches.see_pruning
     exchange_at_least = tools.abilities.exchange_at_least
     checking_moves = tools.abilities.checking_moves
+    recorder = tools.recorder
     noisy_is_optional = False
     """Learned from the positions: set the first time a position has noisy moves besides
     quiet ones. In a game with mandatory captures that never happens; in chess it happens
@@ -145,7 +150,9 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
             if prune_losing and not exchange_at_least(move, 0):
                 continue
             state.play(move)
-            value = -quiescence(state, -beta, -alpha, ply + 1, False)
+            if recorder is not None:
+                recorder.next_move = move
+            value = -search(state, -beta, -alpha, ply + 1, False)
             state.undo()
             if value > best:
                 best = value
@@ -201,7 +208,11 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
         return search_moves(state, noisy, best, alpha, beta, ply, see_pruning and not is_forced)
 
     def quiescence_at_horizon(state: GameState, alpha: float, beta: float, ply: int) -> float:
-        """The leaf the main search calls: quiescence's first ply."""
+        """The leaf the main search calls: quiescence's first ply (the main search's node at
+        the horizon, recorded as that node)."""
         return quiescence(state, alpha, beta, ply, True)
+
+    search = quiescence if recorder is None else recorder.quiescence_node(quiescence)
+    """What quiescence's recursion calls: the node, or the node recorded."""
 
     return quiescence_at_horizon

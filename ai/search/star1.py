@@ -39,7 +39,6 @@ from games.base import CHANCE, GameState, Player
 
 from ai.context import SearchContext
 from ai.events import Finished
-from ai.observer import observed
 from ai.scores import INFINITY
 from ai.search.chance_common import (
     MAX_SEARCH_PLY,
@@ -61,13 +60,10 @@ class Star1Search:
         self.count_node = tools.control.count_node
         self.root_player = tools.root_player
         self.pv_table = tools.pv_table
-        self.observer = tools.observer
-        self.path = tools.path
+        self.recorder = tools.recorder
         self.root_is_decision = not tools.root_is_chance
-        self.search: Callable[..., float] = (
-            self.value if self.observer is None else observed(self.value, self.observer, self.path, tools.observer_sign)
-        )
-        """What the recursion calls: ``value``, or ``value`` watched by the observer."""
+        self.search: Callable[..., float] = self.value if self.recorder is None else self.recorder.chance_node(self.value)
+        """What the recursion calls: ``value``, or ``value`` recorded."""
 
     def iteration(self, root: GameState, depth: int) -> float:
         """One iteration: the root's value with the full window."""
@@ -106,12 +102,10 @@ class Star1Search:
     ) -> float:
         """The value after ``player`` plays ``move`` (one ply less, unless the turn goes on)."""
         state.play(move)
-        if self.observer is not None:
-            self.path.append(move)
+        if self.recorder is not None:
+            self.recorder.next_move = move
         value = self.search(state, self.tools.depth_after(state, player, depth), alpha, beta, ply + 1)
         state.undo()
-        if self.observer is not None:
-            self.path.pop()
         return value
 
     # ------------------------------------------------------- decision nodes
@@ -184,7 +178,7 @@ class Star1Search:
         tools.cutoffs += 1
         if index == 0:
             tools.first_move_cutoffs += 1
-        if self.observer is not None:
+        if self.recorder is not None:
             report_cutoff(tools, moves[index], moves[index + 1 :])
 
     # ---------------------------------------------------------- chance nodes
@@ -241,8 +235,8 @@ class Star1Search:
                 child_alpha = max(low, (alpha - expected - rest_high[index]) / probability)
                 child_beta = min(high, (beta - expected - rest_low[index]) / probability)
                 state.play(outcome)
-                if self.observer is not None:
-                    self.path.append(outcome)
+                if self.recorder is not None:
+                    self.recorder.outcome(outcome, probability)
                 while True:
                     value = self.search(state, depth, child_alpha, child_beta, ply, known_firsts[index])
                     if value <= child_alpha and child_alpha > low:  # fail low: v_i <= value
@@ -261,8 +255,6 @@ class Star1Search:
                         bound = None  # exact
                         break
                 state.undo()
-                if self.observer is not None:
-                    self.path.pop()
                 if bound is not None:
                     self._chance_cutoff(index + 1, outcomes, ply)
                     return bound
@@ -278,9 +270,9 @@ class Star1Search:
         tools.cutoffs += 1
         tools.chance_cutoffs += 1
         self.pv_table[ply] = NO_LINE
-        if self.observer is not None and searched > 0:
+        if self.recorder is not None:
             skipped = [outcome for outcome, _ in outcomes[searched:]]
-            report_cutoff(tools, outcomes[searched - 1][0], skipped)
+            report_cutoff(tools, outcomes[searched - 1][0] if searched > 0 else None, skipped)
 
 
 def build(tools: ChanceTools) -> RootSearch:

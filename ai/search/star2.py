@@ -30,13 +30,14 @@ As for Star1, the root value is exactly expectiminimax's.
 
 from __future__ import annotations
 
-from games.base import CHANCE, GameState
+from games.base import CHANCE, GameState, Player
 
 from ai.context import SearchContext
 from ai.events import Finished
 from ai.search.chance_common import MAX_SEARCH_PLY, ChanceTools, RootSearch
 from ai.iterative import run_chance_search
 from ai.search.star1 import Star1Search
+from ai.tree.model import NodeKind
 from ai.tt import Bound
 
 
@@ -61,26 +62,23 @@ class Star2Search(Star1Search):
 
         for index, (outcome, probability) in enumerate(outcomes):
             state.play(outcome)
-            if self.observer is not None:
-                self.path.append(outcome)
+            if self.recorder is not None:
+                self.recorder.outcome(outcome, probability)
             player = state.to_move()
             if state.is_terminal() or depth <= 0 or ply >= MAX_SEARCH_PLY:
                 value = self.search(state, depth, low, high, ply)  # a leaf: scored exactly, once
                 lows[index] = highs[index] = value
             elif player != CHANCE:
-                self.count_node()
-                first_move = state.legal_moves()[0]
                 if player == self.root_player:  # MAX node: its first move is a lower bound
                     probe_alpha = low
                     probe_beta = min(high, (beta - (lower_total - probability * low)) / probability)
                 else:  # MIN node: its first move is an upper bound
                     probe_alpha = max(low, (alpha - (upper_total - probability * high)) / probability)
                     probe_beta = high
-                if self.observer is not None:
-                    self._observe_probe_entered(state, depth, probe_alpha, probe_beta)
-                value = self.child_value(state, first_move, player, depth, probe_alpha, probe_beta, ply)
-                if self.observer is not None:
-                    self._observe_probe_left(state, value)
+                if self.recorder is not None:
+                    value = self.recorded_probe(state, player, depth, probe_alpha, probe_beta, ply)
+                else:
+                    value = self.probe(state, player, depth, probe_alpha, probe_beta, ply)
                 if player == self.root_player:
                     lows[index] = value
                     if value < probe_beta or probe_beta >= high:
@@ -91,8 +89,6 @@ class Star2Search(Star1Search):
                         known_firsts[index] = value
             # (a chance node right after a chance node: nothing cheap to learn, keep [L, U])
             state.undo()
-            if self.observer is not None:
-                self.path.pop()
             lower_total += probability * (lows[index] - low)
             upper_total += probability * (highs[index] - high)
             if lower_total >= beta or upper_total <= alpha:  # the probes decide the node
@@ -101,17 +97,22 @@ class Star2Search(Star1Search):
                 return lower_total if lower_total >= beta else upper_total
         return self.chance_pass(state, depth, alpha, beta, ply, outcomes, lows, highs, known_firsts)
 
-    def _observe_probe_entered(self, state: GameState, depth: int, alpha: float, beta: float) -> None:
-        """The observer sees a probe as a visit of the node (side-to-move window)."""
-        assert self.observer is not None
-        sign = self.tools.observer_sign(state)
-        low, high = (alpha, beta) if sign > 0 else (-beta, -alpha)
-        self.observer.entered(self.path, depth, low, high)
+    def probe(self, state: GameState, player: Player, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """PROBE the decision node ``state`` (one node): its first move's value only."""
+        self.count_node()
+        return self.child_value(state, state.legal_moves()[0], player, depth, alpha, beta, ply)
 
-    def _observe_probe_left(self, state: GameState, value: float) -> None:
-        """A probe's first move bounds the node from below for its own side to move."""
-        assert self.observer is not None
-        self.observer.left(self.path, self.tools.observer_sign(state) * value, Bound.LOWER)
+    def recorded_probe(self, state: GameState, player: Player, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """``probe``, recorded as a visit of the decision node that searched only its first
+        move: a lower bound at a MAX node, an upper bound at a MIN node (root player's view)."""
+        recorder = self.recorder
+        assert recorder is not None
+        move, probability = recorder.next_move, recorder.next_probability
+        is_max = player == self.root_player
+        frame = recorder.enter(state, depth, alpha, beta, 1, NodeKind.MAX if is_max else NodeKind.MIN)
+        value = self.probe(state, player, depth, alpha, beta, ply)
+        recorder.leave(frame, move, probability, value, bound=Bound.LOWER if is_max else Bound.UPPER)
+        return value
 
 
 def build(tools: ChanceTools) -> RootSearch:

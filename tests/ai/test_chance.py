@@ -29,13 +29,14 @@ from ai.context import SearchContext
 from ai.control import SearchControl
 from ai.engine import search
 from ai.events import CurrentMove, Finished, Iteration, Progress, SearchEvent
-from ai.observer import RecordingObserver
 from ai.scores import terminal_score
 from ai.search import expectiminimax, star1, star2
 from ai.search.chance_common import ChanceTools, next_decider
 from ai.search.star1 import Star1Search
 from ai.search.star2 import Star2Search
 from ai.settings import Limits, SearchSettings
+from ai.tree.model import NodeKind, SearchTree, TreeBatch, TreeOptions
+from ai.tree.recorder import TreeRecorder
 from tests.ai.stop_clock import STOP_BUDGET, stop_latency_in_thread
 
 CHANCE_FAMILY = ("expectiminimax", "star1", "star2")
@@ -640,25 +641,26 @@ def test_stop_flag_is_honoured_within_100_ms(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", CHANCE_FAMILY)
-def test_observer_sees_the_walk_with_side_to_move_values(name: str) -> None:
+def test_the_recorder_sees_the_walk_with_root_player_values(name: str) -> None:
     state = DiceTreeState(5)
     while state.to_move() == CHANCE:
         state.play(1)
-    observer = RecordingObserver()
+    tree = SearchTree()
     control = SearchControl(Limits(depth=4))
     settings = SearchSettings(algorithm=name, iterative_deepening=False)
-    answer = MODULES[name].run(state, SearchContext(settings=settings, control=control, observer=observer))
-    unobserved = fixed_depth(name, state, 4)
-    assert answer.score == unobserved.score and answer.nodes == unobserved.nodes  # watching changes nothing
-    kinds = [call[0] for call in observer.calls]
-    assert kinds.count("entered") == kinds.count("left") == answer.nodes
-    root_left = [call for call in observer.calls if call[0] == "left" and call[1] == ()]
-    assert root_left[-1][2] == answer.score.value  # the root player is the root's side to move
-    for call in observer.calls:  # every value lies on the side-to-move scale of its node
-        if call[0] == "left":
-            assert abs(call[2]) <= DiceTreeState.BOUND * DiceTreeState.EVAL_SCALE
+    recorder = TreeRecorder(TreeOptions(), 0, lambda batch: tree.add(batch) if isinstance(batch, TreeBatch) else None, state, control=control)
+    answer = MODULES[name].run(state, SearchContext(settings=settings, control=control, recorder=recorder))
+    recorder.finish()
+    unrecorded = fixed_depth(name, state, 4)
+    assert answer.score == unrecorded.score and answer.nodes == unrecorded.nodes  # recording changes nothing
+    assert len(tree) == answer.nodes and not any(node.is_open for node in tree.nodes)
+    root = tree.roots()[-1]
+    assert root.value == answer.score.value  # the root player is the root's side to move
+    for node in tree.nodes:  # every value lies on the game's scale
+        assert abs(node.value) <= DiceTreeState.BOUND * DiceTreeState.EVAL_SCALE
+    assert any(node.kind is NodeKind.CHANCE for node in tree.nodes)
     if name != "expectiminimax":
-        assert "cutoff" in kinds
+        assert any(node.was_cut for node in tree.nodes)
 
 
 @pytest.mark.parametrize("name", CHANCE_FAMILY)

@@ -13,7 +13,7 @@ import pytest
 from ai.control import CHECK_INTERVAL
 from ai.engine import clear_memory, run_search, search, shared_memory_for
 from ai.events import CurrentMove, Finished, Iteration, Progress, SearchEvent
-from ai.observer import RecordingObserver
+from ai.tree.model import NodeKind, SearchTree, TreeBatch, TreeOptions
 from ai.scores import WIN_SCORE
 from ai.search.common import TT_KEY
 from ai.settings import Limits, SearchRequest, SearchSettings
@@ -230,13 +230,14 @@ def test_see_pruning_never_skips_a_capture_that_gives_check() -> None:
     board.push_uci("h1h2")
     sacrifice = chess.Move.from_uci("h8h3")
     assert board.is_capture(sacrifice) and board.gives_check(sacrifice) and board.is_attacked_by(chess.WHITE, chess.H3)
-    observer = RecordingObserver()
+    tree = SearchTree()
     settings = SearchSettings(algorithm="alphabeta", transposition_table=False, iterative_deepening=False)
     state = new_game("chess", fen)
-    search(state, settings, Limits(depth=1), observer=observer)  # the check extends the root to 2
-    entered = {
-        tuple(str(move) for move in call[1]) for call in observer.calls if call[0] == "entered" and len(call[1]) == 2
-    }
+    search(  # the check extends the root to 2
+        state, settings, Limits(depth=1),
+        on_event=lambda event: tree.add(event) if isinstance(event, TreeBatch) else None, tree=TreeOptions(),
+    )
+    entered = {tuple(str(move) for move in tree.moves_to(node.index)) for node in tree.nodes}
     assert ("h1h2", "h8h3") in entered
 
 
@@ -484,15 +485,17 @@ def test_scores_are_seen_from_the_side_to_move() -> None:
     assert answer.score.for_player(0).win_in_plies == -1
 
 
-def test_observer_sees_the_tree() -> None:
-    observer = RecordingObserver()
+def test_the_recorded_tree_holds_every_node_and_the_answer() -> None:
+    tree = SearchTree()
     settings = SearchSettings(algorithm="alphabeta", transposition_table=False, iterative_deepening=False)
-    answer = search(new_game("tictactoe", "xo.xo...."), settings, Limits(depth=2), observer=observer)
-    kinds = [call[0] for call in observer.calls]
-    assert kinds.count("entered") == kinds.count("left") > 1
-    assert "cutoff" in kinds
-    root_left = [call for call in observer.calls if call[0] == "left" and call[1] == ()]
-    assert root_left and root_left[-1][2] == answer.score.value
+    answer = search(
+        new_game("tictactoe", "xo.xo...."), settings, Limits(depth=2),
+        on_event=lambda event: tree.add(event) if isinstance(event, TreeBatch) else None, tree=TreeOptions(),
+    )
+    assert tree.complete and len(tree.passes) == 1 and len(tree) == answer.nodes > 1
+    assert not any(node.is_open for node in tree.nodes)
+    assert any(node.was_cut for node in tree.nodes)
+    assert tree.roots()[0].kind is NodeKind.MAX and tree.roots()[0].value == answer.score.value
 
 
 # ----------------------------------------------------------------- the entry point
