@@ -55,6 +55,7 @@ from gui.dialogs.new_game import NewGameDialog, game_title
 from gui.gamefile import BACKGROUND_BYTES, GameRecord, RecordError, default_extension, read_paste, try_read_game_file, write_game
 from gui.game_view import GameView
 from gui.players import PlayerConfig
+from gui.race import open_race
 from gui.session import GameSession, Outcome, Result, named
 from gui.settings import Settings, data_dir, stored_data_problems
 from gui.panels.engine_panel import EnginePanel
@@ -366,6 +367,7 @@ class MainWindow(QMainWindow):
             ("hint", "&Hint", self._session_slot("request_hint"), "H"),
             ("think", "&Think / stop", self._session_slot("think_or_stop"), "Space"),
             ("pause", "&Pause / resume", self.game_view.toggle_pause, "P"),
+            ("race", "Algorithm &race…", lambda: open_race(self, self), None),
         ]
         for name, text, slot, keys in engine_defs:
             self.actions_by_name[name] = action = self._action(text, slot, keys)

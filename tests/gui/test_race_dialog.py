@@ -1,0 +1,159 @@
+"""The race window: a tic-tac-toe race runs to its end through signals, the table and the chart
+show every entrant (and the two curves), the copy is the race's text, and nothing is cut off."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication, QImage
+from PySide6.QtWidgets import QApplication
+
+import games
+from ai.race import ALL_ENTRANTS, Entrant, RaceResult, count_levels, default_depth
+from gui.players import HUMAN, PlayerConfig
+from gui.race import RaceDialog
+from gui.race.chart import NodesChart, Series, SeriesKind, decade_label, decades
+from gui.theme import DARK, LIGHT
+
+WAIT_MS = 120_000
+
+
+@pytest.fixture
+def dialog(qtbot: Any) -> RaceDialog:
+    made = RaceDialog(games.new_game("tictactoe", "x...o...."), theme=LIGHT)
+    qtbot.addWidget(made)
+    made.show()
+    qtbot.waitExposed(made)
+    return made
+
+
+def run_to_end(qtbot: Any, dialog: RaceDialog) -> RaceResult:
+    with qtbot.waitSignal(dialog.race_finished, timeout=WAIT_MS) as blocker:
+        qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+        assert dialog.stop_button.isEnabled() and not dialog.start_button.isEnabled()
+    result = blocker.args[0]
+    assert isinstance(result, RaceResult)
+    return result
+
+
+def test_default_depth_is_the_whole_game_here(dialog: RaceDialog) -> None:
+    assert dialog.depth_box.value() == default_depth(games.new_game("tictactoe", "x...o....")) == 7
+    assert all(box.isChecked() for box in dialog.checks.values())
+    assert not dialog.copy_button.isEnabled()
+
+
+def test_a_race_runs_to_its_end(qtbot: Any, dialog: RaceDialog) -> None:
+    dialog.depth_box.setValue(5)
+    result = run_to_end(qtbot, dialog)
+    assert not result.stopped and result.disagreements == ()
+    assert [entry.entrant for entry in result.entries] == list(ALL_ENTRANTS)
+    # The table: one row per entrant, its cells the result's.
+    assert dialog.table.rowCount() == len(ALL_ENTRANTS)
+    for row, entry in enumerate(result.entries):
+        assert dialog.table.item(row, 0).text().startswith(entry.entrant.label)
+        assert dialog.table.item(row, 4).text() == f"{entry.nodes:,}"
+    minimax = result.entry(Entrant.MINIMAX)
+    assert minimax is not None
+    levels = count_levels(games.new_game("tictactoe", "x...o...."), 5)
+    assert minimax.nodes_per_depth[-1] == sum(levels)  # the full-width tree, counted here
+    assert "returns minimax's value at every depth" in dialog.verdict.text()
+    # The chart: one series per entrant, then b^d and b^(d/2).
+    series = dialog.chart.series()
+    assert [item.label.split(" (")[0] for item in series[: len(ALL_ENTRANTS)]] == [entrant.label for entrant in ALL_ENTRANTS]
+    assert [item.kind for item in series[len(ALL_ENTRANTS):]] == [SeriesKind.CURVE, SeriesKind.CURVE]
+    assert series[-2].label.startswith("b^d") and series[-1].label == "b^(d/2)"
+    assert len(series) == len(ALL_ENTRANTS) + 2
+    lines = {item.label: item for item in series}
+    assert lines["minimax"].points == tuple((depth, float(nodes)) for depth, nodes in enumerate(minimax.nodes_per_depth, 1))
+    mcts = next(item for item in series if item.kind is SeriesKind.MARKER)
+    mcts_entry = result.entry(Entrant.MCTS)
+    assert mcts_entry is not None and mcts.points == ((5, float(mcts_entry.nodes)),)
+    # Copy table: the race's text on the clipboard.
+    assert dialog.copy_button.isEnabled()
+    qtbot.mouseClick(dialog.copy_button, Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text() == result.as_text()
+    for entrant in ALL_ENTRANTS:
+        assert entrant.label in QGuiApplication.clipboard().text()
+
+
+def test_stop_ends_the_race(qtbot: Any) -> None:
+    dialog = RaceDialog(games.new_game("chess"), theme=LIGHT)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.set_entrants((Entrant.MINIMAX, Entrant.ALPHABETA))
+    dialog.depth_box.setValue(6)
+    assert "Minimax would visit about" in dialog.warning.text()  # chess depth 6: minutes
+    with qtbot.waitSignal(dialog.race_finished, timeout=WAIT_MS) as blocker:
+        qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: dialog.table.item(0, 3).text().startswith("2"), timeout=WAIT_MS)  # depth 2 done
+        qtbot.mouseClick(dialog.stop_button, Qt.MouseButton.LeftButton)
+    result = blocker.args[0]
+    assert result.stopped
+    assert dialog.verdict.text().startswith("Stopped.")
+    assert dialog.start_button.isEnabled() and not dialog.stop_button.isEnabled()
+
+
+def test_no_race_on_a_dice_game(qtbot: Any) -> None:
+    dialog = RaceDialog(games.new_game("backgammon"), theme=LIGHT)
+    qtbot.addWidget(dialog)
+    assert not dialog.start_button.isEnabled()
+    assert "dice" in dialog.verdict.text()
+
+
+def test_only_mcts_cannot_start(dialog: RaceDialog) -> None:
+    dialog.set_entrants((Entrant.MCTS,))
+    assert not dialog.start_button.isEnabled()
+    assert "needs a depth-first entrant" in dialog.budget_label.text()
+
+
+@pytest.mark.parametrize("theme", [LIGHT, DARK], ids=["light", "dark"])
+def test_chart_draws_whole_in_both_themes(qtbot: Any, theme: Any) -> None:
+    """Axis labels and legend inside the widget at its smallest size; a line drawn where the
+    data is (a pixel of the entrant's colour)."""
+    chart = NodesChart()
+    qtbot.addWidget(chart)
+    chart.set_theme(theme)
+    chart.resize(chart.minimumSize())
+    chart.set_depth(4)
+    red = Qt.GlobalColor.red
+    from PySide6.QtGui import QColor
+
+    chart.set_series(
+        [
+            Series("minimax", QColor(red), ((1, 21.0), (2, 421.0), (3, 9323.0), (4, 206604.0))),
+            Series("alpha-beta + ordering + table", QColor("#1e8449"), ((1, 21.0), (2, 80.0), (3, 696.0), (4, 2021.0))),
+            Series("b^(d/2)", QColor("#6b6b6b"), ((1, 4.6), (4, 444.0)), SeriesKind.CURVE, Qt.PenStyle.DotLine),
+        ]
+    )
+    image = QImage(chart.size(), QImage.Format.Format_ARGB32)
+    chart.render(image)
+    layout = chart._layout(chart.fontMetrics())  # noqa: SLF001 - the geometry under test
+    assert layout.plot.left() > 0 and layout.plot.right() < chart.width()
+    assert layout.plot.height() > 60
+    bottom_of_legend = layout.legend_top + len(layout.legend_rows) * chart.fontMetrics().height() * 1.3
+    assert bottom_of_legend <= chart.height()
+    reds = sum(
+        1 for x in range(image.width()) for y in range(image.height()) if QColor(image.pixel(x, y)) == QColor(red)
+    )
+    assert reds > 50
+
+
+def test_decades() -> None:
+    assert decades(21, 206_604) == [1, 2, 3, 4, 5, 6]
+    assert [decade_label(power) for power in (0, 2, 3, 6, 7)] == ["1", "100", "1k", "1M", "10M"]
+
+
+def test_opened_from_the_engine_menu(qtbot: Any, window: Any) -> None:
+    window.start_game("tictactoe", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)))
+    action = window.actions_by_name["race"]
+    assert action.text().replace("&", "") == "Algorithm race…"
+    action.trigger()
+    dialogs = [widget for widget in QApplication.topLevelWidgets() if isinstance(widget, RaceDialog) and widget.isVisible()]
+    assert len(dialogs) == 1
+    dialog = dialogs[0]
+    assert dialog.game.NAME == "tictactoe" and dialog.depth_box.value() == 9
+    window.set_theme("dark")
+    assert dialog.theme.is_dark
+    dialog.close()
