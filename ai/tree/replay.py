@@ -53,6 +53,8 @@ KIND_SYMBOLS: dict[NodeKind, str] = {
 }
 """How the lecture notes draw a node: ▲ MAX, ▼ MIN; the others settle or average."""
 
+NULL_WINDOW = 1e-9
+"""A window narrower than this (relative) is a null window: ``(alpha, next_up(alpha))``."""
 INFINITE = INFINITY * 0.99
 """Values this large are the search's open window ends (±``INFINITY``), read as ±∞."""
 
@@ -111,15 +113,15 @@ class TreeWalk:
     """The recorded nodes read in visit order, as the search entered and left them.
 
     ``advance`` reads the nodes recorded since the last call (at most ``limit``) and calls
-    ``on_enter(position)`` for each and ``on_close(position)`` for each node whose subtree
-    is over (a later node is no descendant of it), children before their parent; positions
-    are indices into ``tree.nodes``. ``close_all`` closes what is still open (the search has
+    ``on_enter(position, parent)`` for each and ``on_close(position, parent)`` for each node
+    whose subtree is over (a later node is no descendant of it), children before their
+    parent; positions are indices into ``tree.nodes`` (a pass root's parent is -1). ``close_all`` closes what is still open (the search has
     ended). A root split's workers (``TreeBatch.worker``) send their nodes interleaved, each
     in its own visit order: each keeps its own stack under the pass's shared root.
     """
 
     def __init__(
-        self, tree: SearchTree, on_enter: Callable[[int], None], on_close: Callable[[int], None]
+        self, tree: SearchTree, on_enter: Callable[[int, int], None], on_close: Callable[[int, int], None]
     ) -> None:
         self.tree = tree
         self.position_of: dict[int, int] = {}
@@ -136,34 +138,41 @@ class TreeWalk:
         nodes = self.tree.nodes
         end = len(nodes) if limit is None else min(len(nodes), self.read + limit)
         position_of = self.position_of
+        stacks = self._stacks
+        on_enter, on_close = self._on_enter, self._on_close
         for position in range(self.read, end):
             node = nodes[position]
             parent = position_of.get(node.parent, -1)
-            if parent < 0 or parent == self.root:
-                self.close_all(keep_root=parent >= 0, worker=None if parent < 0 else node.index // WORKER_SPAN)
-                if parent < 0:
-                    self.root = position
-            else:
-                stack = self._stacks.setdefault(node.index // WORKER_SPAN, [])
-                while stack and stack[-1] != parent:
-                    self._on_close(stack.pop())
+            if parent < 0:  # a pass's root: every node before it is over
+                self.close_all()
+                self.root = position
+                position_of[node.index] = position
+                on_enter(position, -1)
+                continue
+            worker = node.index // WORKER_SPAN
+            stack = stacks.get(worker)
+            if stack is None:
+                stack = stacks[worker] = []
+            while stack and stack[-1] != parent:
+                closed = stack.pop()
+                on_close(closed, stack[-1] if stack else parent)
             position_of[node.index] = position
-            self._on_enter(position)
-            if position != self.root:
-                self._stacks.setdefault(node.index // WORKER_SPAN, []).append(position)
+            on_enter(position, parent)
+            stack.append(position)
         read = end - self.read
         self.read = end
         return read
 
-    def close_all(self, keep_root: bool = False, worker: int | None = None) -> None:
-        """Close the open nodes (of ``worker`` only, when given), and the pass root unless
-        ``keep_root``."""
-        for key, stack in self._stacks.items():
-            if worker is None or key == worker:
-                while stack:
-                    self._on_close(stack.pop())
-        if not keep_root and self.root is not None:
-            self._on_close(self.root)
+    def close_all(self) -> None:
+        """Close every open node, the pass root last (the search has ended, or a new pass
+        begins)."""
+        root = -1 if self.root is None else self.root
+        for stack in self._stacks.values():
+            while stack:
+                closed = stack.pop()
+                self._on_close(closed, stack[-1] if stack else root)
+        if self.root is not None:
+            self._on_close(self.root, -1)
             self.root = None
 
     def stacks(self) -> list[list[int]]:
@@ -224,12 +233,12 @@ class Replay:
         self._walk.close_all()
         self._finished = True
 
-    def _enter(self, position: int) -> None:
+    def _enter(self, position: int, _parent: int) -> None:
         self._enter_step.append(len(self._events))
         self._leave_step.append(-1)
         self._add(ReplayEvent.ENTER, position, position)
 
-    def _close(self, position: int) -> None:
+    def _close(self, position: int, _parent: int) -> None:
         node = self.tree.nodes[position]
         if node.is_open:
             return  # the search stopped inside it: never left
@@ -421,7 +430,10 @@ class TreeWords:
         return f"{shown:+.{game.SCORE_DECIMALS}f}".replace("-", "−")
 
     def window(self, alpha: float, beta: float) -> str:
-        """``[0.20, +∞)``: a finite end closed, an open one as the infinity it is."""
+        """``[0.20, +∞)``: a finite end closed, an open one as the infinity it is; a null
+        window (PVS's scout, MTD(f)'s probe: beta just above alpha) as ``null window at 0.20``."""
+        if alpha < beta <= alpha + NULL_WINDOW * max(1.0, abs(alpha)):
+            return f"null window at {self.value(alpha)}"
         low = "(" if alpha <= -INFINITE else "["
         high = ")" if beta >= INFINITE else "]"
         return f"{low}{self.value(alpha)}, {self.value(beta)}{high}"
@@ -477,23 +489,37 @@ def _cut_text(
 ) -> str:
     tree = replay.tree
     window = replay.window_path(number)[-1]
-    cause = window.best_child
+    cause = _cut_child(tree, node, window.best_child)
     if cause is not None:
+        child = tree.node(cause)
         mover = words.move_name(tree, cause)
-        value = words.value(tree.node(cause).value)
+        mark = {Bound.LOWER: "≥ ", Bound.UPPER: "≤ "}.get(child.bound, "")
+        value = mark + words.value(child.value)
     else:
         mover, value = "a move", words.value(node.value)
-    if side is NodeKind.MIN:
-        head = f"α-cut at {what} {where}: {mover} scored ≤ {value} ≤ α {words.value(window.alpha)}"
+    if node.kind is NodeKind.CHANCE:
+        head = f"Cut-off at {what} {where}: the outcomes searched already put its value outside the window"
+    elif side is NodeKind.MIN:
+        head = f"α-cut at {what} {where}: {mover} scored {value} ≤ α {words.value(window.alpha)}"
     else:
-        head = f"β-cut at {what} {where}: {mover} scored ≥ {value} ≥ β {words.value(window.beta)}"
+        head = f"β-cut at {what} {where}: {mover} scored {value} ≥ β {words.value(window.beta)}"
     skipped = node.skipped
     if not skipped:
-        return head + "; no move left to prune"
+        return head + "; it was the last move, so nothing is pruned"
     names = _skipped_names(words, tree, node, skipped[:pruned_shown])
     more = f" and {len(skipped) - pruned_shown} more" if len(skipped) > pruned_shown else ""
     count = f"{len(skipped)} move{'s' if len(skipped) != 1 else ''} pruned"
     return f"{head}; {count}: {' '.join(names)}{more}"
+
+
+def _cut_child(tree: SearchTree, node: TreeNode, best_child: int | None) -> int | None:
+    """The child whose move the ``Cut`` record names (the last searched with it), else the
+    child with the best value so far."""
+    if node.cut_move is not None:
+        for index in reversed(node.children):
+            if tree.node(index).move == node.cut_move:
+                return index
+    return best_child
 
 
 def _skipped_names(words: TreeWords, tree: SearchTree, node: TreeNode, moves: Sequence[Move]) -> list[str]:

@@ -57,7 +57,7 @@ REFRESH_MS = 250
 """How often a growing tree is read and redrawn (at most four pictures a second)."""
 CATCH_UP_MS = 15
 """The pause between chunks while a large tree is being read, so the app keeps running."""
-CHUNK = 5_000
+CHUNK = 4_000
 """Nodes read per tick: a few milliseconds of work."""
 MIN_BLOCK = 1.0
 """A block narrower than this (pixels) is drawn together with its narrow neighbours."""
@@ -738,8 +738,12 @@ class IcicleView(QWidget):
     def _draw_labels(self, painter: QPainter, labels: list[tuple[QRectF, int, QColor]], metrics: QFontMetrics) -> None:
         tree = self._tree
         assert tree is not None
+        visited = self._visited_through
         for rect, position, fill in labels:
             node = tree.nodes[position]
+            faded = visited is not None and node.index > visited
+            if faded:
+                continue  # the replay has not reached it: no name yet
             name = KIND_SYMBOLS[node.kind] + " " + (
                 self._words.move_name(tree, node.index) if node.parent in tree else "root"
             )
@@ -873,7 +877,10 @@ class IcicleView(QWidget):
 
     def describe_at(self, x: float, y: float) -> str:
         """The tooltip at (x, y): the node's line, kind, value, window and size."""
-        block = self.picture().block_at(x, y)
+        picture = self.picture()
+        if x > picture.plot.right():
+            return self._side_tip(picture, y)
+        block = picture.block_at(x, y)
         index = self.node_at(x, y)
         tree, layout = self._tree, self._layout
         if block is None or index is None or tree is None or layout is None:
@@ -888,17 +895,34 @@ class IcicleView(QWidget):
             f"{line}  —  {kind_word(node, side_of(tree, node))}",
             f"value {words.bounded_value(node) if not node.is_open else '? (not yet left)'}",
             f"window {words.window(node.alpha, node.beta)} · depth {node.depth:g}",
-            f"{layout.size(position):,} nodes in its subtree ({share:.1%} of the view)",
+            f"{_count(layout.size(position), 'node')} in its subtree ({share:.1%} of the view)",
         ]
         if node.unrecorded:
-            parts.append(f"{node.unrecorded:,} of them not recorded (past the cap)")
+            parts.append(f"{node.unrecorded:,} of them not recorded (past the cap, or settled by a solver)")
         if node.was_cut:
-            parts.append(f"cut-off: {len(node.skipped)} move{'s' if len(node.skipped) != 1 else ''} pruned")
+            parts.append(f"cut-off: {_count(len(node.skipped), 'move')} pruned")
         if block.count > 1:
             parts.append(
-                f"one of {block.count:,} neighbours too narrow to draw one by one; double-click to zoom in"
+                f"one of {block.count:,} neighbours too narrow to draw one by one; double-click to zoom into it"
             )
         return "\n".join(parts)
+
+    def _side_tip(self, picture: Picture, y: float) -> str:
+        """What the per-ply counts at the right mean, with the pointed ply's numbers."""
+        row = picture.row_at(y)
+        top = self.top_position()
+        if row is None or top is None or self._layout is None or self._tree is None:
+            return ""
+        ply = self._layout.level[top] + row
+        counts = self._layout.ply_counts(self._tree.nodes[top].pass_number)
+        if ply >= len(counts):
+            return ""
+        count = counts[ply]
+        return (
+            f"Ply {ply} of the whole pass: {count.nodes:,} recorded nodes, {count.decisions:,} of them MAX or MIN.\n"
+            f"{count.cut:,} of those ({count.cut_share:.0%}) stopped at a cut-off (α ≥ β), leaving "
+            f"{count.pruned:,} moves unsearched: the branches alpha-beta pruned below this ply."
+        )
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
@@ -945,6 +969,11 @@ class IcicleView(QWidget):
             self.zoom_to(None)
         else:
             super().keyPressEvent(event)
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 node``, ``2,345 nodes``."""
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 __all__ = [

@@ -50,7 +50,7 @@ SPEEDS = (1, 2, 3, 5, 8, 12, 20, 30, 50, 100)
 """Steps a second while playing (the slider's stops)."""
 DEFAULT_SPEED = 3
 """The slider's stop at start: 5 steps a second, slow enough to read the windows."""
-READ_CHUNK = 20_000
+READ_CHUNK = 5_000
 """Nodes of a large tree read per tick (a few milliseconds), so the app keeps running."""
 READ_PAUSE_MS = 10
 GROWING_MS = 300
@@ -60,11 +60,15 @@ PATH_COLUMNS = ("node", "α", "β", "best so far")
 
 class ReplayBar(QWidget):
     """Step through a recorded tree. ``step_changed(step)``, ``node_reached(index)`` and
-    ``visited_changed(index)`` (the largest visit index entered so far) at every move."""
+    ``visited_changed(index)`` (the largest visit index entered so far) at every move the
+    user makes; a new tree resets the replay quietly (``visited_changed(None)``), so a search
+    shown live is never greyed until someone steps through it."""
 
     step_changed = Signal(int)
     node_reached = Signal(int)
-    visited_changed = Signal(int)
+    visited_changed = Signal(object)
+    """The largest visit index entered so far (an ``int``), or ``None`` when no replay is
+    under way (a new tree: nothing is to be greyed)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -180,7 +184,8 @@ class ReplayBar(QWidget):
         self._step = 0
         if tree is not None:
             self._read_more()
-        self._show_step()
+        self._show_step(emit=False)
+        self.visited_changed.emit(None)
 
     def clear(self) -> None:
         self.set_tree(None)
@@ -212,13 +217,12 @@ class ReplayBar(QWidget):
         replay = self._replay
         if replay is None:
             return
-        was_empty = len(replay) == 0
         replay.extend(READ_CHUNK)
         if not replay.is_caught_up:
             self._reader.start(READ_PAUSE_MS)
         elif self._tree is not None and not self._tree.complete:
             self._reader.start(GROWING_MS)
-        self._show_step(emit=was_empty and len(replay) > 0)
+        self._show_step(emit=False)
 
     # ----------------------------------------------------------------- where we are
     def current(self) -> ReplayStep | None:
