@@ -17,6 +17,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from ai.scores import INFINITY
 from ai.tree.model import ROOT_PARENT, Cut, NodeEntry, NodeExit, NodeKind, SearchTree, TreeBatch, TreePass
+from ai.tree.replay import Replay, ReplayEvent
 from ai.tt import Bound
 from gui.panels.tree.overview import (
     DARK_KIND_COLOURS,
@@ -253,3 +254,52 @@ def test_a_hundred_thousand_nodes_arriving_in_batches_cost_a_bounded_amount_of_w
 
 
 REFRESH_WAIT = 400
+
+
+def test_a_root_splits_workers_interleaved_make_one_icicle_and_one_replay(qtbot: Any) -> None:
+    """Two workers of a root split share the root and send their nodes interleaved, each in
+    its own visit order from 0: the icicle counts the root once per worker, as
+    ``SearchTree.size`` does, and the replay enters and leaves every node."""
+    MAX, MIN, LEAF, EXACT = NodeKind.MAX, NodeKind.MIN, NodeKind.LEAF, Bound.EXACT
+    root_pass = (TreePass(0, 0, 2, -INF, INF),)
+
+    def leaves(parent: int, first: int, values: list[int]) -> tuple[tuple[NodeEntry, ...], tuple[NodeExit, ...]]:
+        entries = tuple(NodeEntry(first + n, parent, f"x{first + n}", 0, LEAF, -INF, INF) for n in range(len(values)))
+        exits = tuple(NodeExit(first + n, value, EXACT, LEAF) for n, value in enumerate(values))
+        return entries, exits
+
+    a1_leaves, a1_exits = leaves(1, 2, [3, 12, 8])
+    a2_leaves, a2_exits = leaves(5, 6, [2])
+    a3_first, a3_first_exit = leaves(1, 2, [14])
+    a3_rest, a3_rest_exits = leaves(1, 3, [5, 2])
+    batches = [
+        TreeBatch(1, root_pass, (NodeEntry(0, ROOT_PARENT, None, 2, MAX, -INF, INF),
+                                 NodeEntry(1, 0, "a1", 1, MIN, -INF, INF), *a1_leaves),
+                  (*a1_exits, NodeExit(1, 3, EXACT, MIN)), nodes=5, worker=0),
+        TreeBatch(1, root_pass, (NodeEntry(0, ROOT_PARENT, None, 2, MAX, -INF, INF),
+                                 NodeEntry(1, 0, "a3", 1, MIN, -INF, INF), *a3_first),
+                  a3_first_exit, nodes=3, worker=1),
+        TreeBatch(1, (), (NodeEntry(5, 0, "a2", 1, MIN, 3, INF), *a2_leaves),
+                  (*a2_exits, NodeExit(5, 2, Bound.UPPER, MIN), NodeExit(0, 3, EXACT, MAX)),
+                  (Cut(5, "x6", ("c2", "c3")),), nodes=7, worker=0),
+        TreeBatch(1, (), a3_rest, (*a3_rest_exits, NodeExit(1, 2, EXACT, MIN), NodeExit(0, 2, EXACT, MAX)),
+                  nodes=5, worker=1, complete=True),
+    ]
+    tree = SearchTree()
+    for batch in batches:
+        tree.add(batch)
+    root = tree.roots()[0]
+    assert len(tree.roots()) == 1 and len(tree.children(root.index)) == 3
+    view = shown(qtbot, tree)
+    layout = view.layout_model
+    assert layout is not None
+    assert layout.size(layout.position_of[root.index]) == tree.size(root.index) == 12
+    for node in tree.nodes:
+        assert layout.size(layout.position_of[node.index]) == tree.size(node.index), node
+    assert [counts.nodes for counts in layout.ply_counts(0)] == [1, 3, 7]
+    replay = Replay(tree)
+    replay.extend()
+    entered = [step.node for step in replay.steps() if step.event is ReplayEvent.ENTER]
+    left = [step.node for step in replay.steps() if step.event is ReplayEvent.LEAVE]
+    assert sorted(entered) == sorted(left) == sorted(node.index for node in tree.nodes)
+    assert replay.steps()[-1].node == root.index and root.value == 3
