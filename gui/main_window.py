@@ -65,6 +65,7 @@ from gui.panels.eval_graph import EvalGraph
 from gui.panels.move_list import record_movers, sheet_moves
 from gui.panels.features import FeaturesPanel
 from gui.panels.settings_panel import SettingsPanel
+from gui.panels.tree.panel import TreePanel
 from gui.start_page import StartPage
 from gui.theme import BOARD_SCHEMES, DEFAULT_BOARD, THEMES, Theme, theme_named
 
@@ -249,6 +250,8 @@ class MainWindow(QMainWindow):
         self.settings_page.setWidgetResizable(True)
         self.settings_page.setFrameShape(QFrame.Shape.NoFrame)
         self.add_engine_panel(self.settings_page, "Settings")
+        self.tree_panel = TreePanel()
+        self.add_engine_panel(self.tree_panel, "Tree")
         self.game_view.set_eval_bar(self.eval_bar)
         self.game_view.orientation_changed.connect(self.eval_bar.set_flipped)
         self.eval_graph.ply_clicked.connect(lambda ply: self.game_view.moves.moves.show_ply(ply))
@@ -278,6 +281,7 @@ class MainWindow(QMainWindow):
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(1180, 760)
         self.bridge_iteration_connection()
+        self.connect_tree_panel()
         if offer_resume:
             QTimer.singleShot(0, self.offer_resume)
 
@@ -483,6 +487,8 @@ class MainWindow(QMainWindow):
             self.engine_panel.clear()
             board = self.game_view.board  # moves named as the board labels them (backgammon's points)
             self.engine_panel.set_move_namer(board.move_text, board.line_texts)
+            self.tree_panel.clear()
+            self.tree_panel.set_move_namer(board.move_text, board.line_texts)
             self.eval_bar.set_game(game_class)
             self.eval_bar.set_side_colors(getattr(self.game_view.board, "side_colors", None))
             self.eval_graph.set_game(game_class)
@@ -565,6 +571,40 @@ class MainWindow(QMainWindow):
         signal = getattr(self.bridge, "iteration_received", None)
         if signal is not None:
             signal.connect(self._on_iteration)
+
+    def connect_tree_panel(self) -> None:
+        """The "Tree" tab: each search's recorded tree from the bridge; the bridge records
+        while the tab (or its window) is on screen and "Record the tree" is on; the compiled
+        search's notice switches the algorithm (the settings panel's) to Python's PVS."""
+        panel = self.tree_panel
+        panel.set_theme(self.theme)
+        for name, slot in (
+            ("search_started", self._start_tree),
+            ("tree_started", panel.use_tree),
+            ("tree_batch_received", panel.add_batch),
+        ):
+            signal = getattr(self.bridge, name, None)
+            if signal is not None:
+                signal.connect(slot)
+        panel.recording_wanted.connect(self._set_tree_recording)
+        panel.algorithm_requested.connect(self._choose_algorithm)
+        self.theme_changed.connect(lambda _name: panel.set_theme(self.theme))
+        self._set_tree_recording(panel.is_recording_wanted())
+
+    def _start_tree(self, info: Any) -> None:
+        """A search started (``SearchInfo``): the tree tab forgets the last one's tree."""
+        self.tree_panel.start(info.root, type(info.root), info.settings)
+
+    def _set_tree_recording(self, wanted: bool) -> None:
+        if hasattr(self.bridge, "record_tree"):
+            self.bridge.record_tree = self.tree_panel.options if wanted else None
+
+    def _choose_algorithm(self, name: str) -> None:
+        """The settings panel's algorithm set to ``name`` (as if chosen there)."""
+        box = self.settings_panel.algorithm
+        index = box.findData(name)
+        if index >= 0:
+            box.setCurrentIndex(index)
 
     def _on_iteration(self, iteration: Iteration) -> None:
         session = self.session

@@ -1,0 +1,488 @@
+"""The tree panel: the engine dock's "Tree" tab, where the search tree grows while the
+engine thinks.
+
+Its parts, top to bottom: a bar (which pass to show, "Record the tree", zoom, fit, and a
+button that floats the panel into a window of its own and back), the status line (nodes
+recorded of nodes searched, sampling past the cap, Lazy SMP helpers' nodes not shown), the
+legend, then the textbook view (``gui.panels.tree.textbook``) over the details of the
+node clicked (``gui.panels.tree.node_details``).
+
+The panel is fed by the app: ``start(root_state, game_class, settings)`` when a search
+starts, ``add_batch(batch)`` for each ``TreeBatch`` (about ten a second; each costs the
+panel the batch's own size: the layout is throttled in the view), ``clear()`` for a new
+game. ``recording_wanted(bool)`` says whether the next search should record: "Record the
+tree" is on and the panel (or its window) is on screen, since recording costs the search
+time. The compiled search (``native``) records no tree: the panel says so and offers the
+same algorithm in Python (``algorithm_requested``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCloseEvent, QHideEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSplitter,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ai.search import ALGORITHMS
+from ai.settings import SearchSettings
+from ai.tree.model import SearchTree, TreeBatch, TreeOptions, TreePass
+from games.base import GameState
+from gui.panels.tree.node_details import NodeDetails
+from gui.panels.tree.node_text import LineNamer, MoveNamer, NodeTexts
+from gui.panels.tree.textbook import LEGEND, TextbookView, glyph_text
+from gui.theme import LIGHT, Theme
+
+NATIVE_ALGORITHM = "native"
+PYTHON_TWIN = "pvs"
+"""The compiled search is PVS with the usual enhancements (``ai.search.native``): the same
+algorithm in Python, which records its tree, is ``pvs``."""
+LATEST_PASS = "Latest pass (follows the search)"
+RECORD_TIP = (
+    "Record every node the engine visits so the tree can be drawn. Recording costs the search "
+    "time (each node is written down and sent to the app), so it is on only while this tab or "
+    "its window is on screen; the search's result is the same either way."
+)
+PASS_BOX_CHARACTERS = 12
+"""The pass box's width in characters when space is short (it grows with the panel)."""
+DETAILS_MIN_HEIGHT = 60
+"""The details pane's least height (it scrolls below its natural ~170 px)."""
+WINDOW_TITLE = "Search tree — Plyground"
+
+
+def pass_title(tree_pass: TreePass) -> str:
+    """``Iteration 3``, ``Iteration 3 · aspiration re-search``, ``Iteration 5 · MTD(f) probe``."""
+    words = f"Iteration {tree_pass.iteration}"
+    return f"{words} · {tree_pass.label}" if tree_pass.label else words
+
+
+class TreeWindow(QWidget):
+    """The floating window the panel's body moves into; closing it puts the body back."""
+
+    closed = Signal()
+
+    def __init__(self) -> None:
+        super().__init__(None, Qt.WindowType.Window)
+        self.setWindowTitle(WINDOW_TITLE)
+        self.setObjectName("treeWindow")
+        self.column = QVBoxLayout(self)
+        self.column.setContentsMargins(0, 0, 0, 0)
+        self.resize(900, 700)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt's name)
+        self.closed.emit()
+        super().closeEvent(event)
+
+
+class TreePanel(QWidget):
+    """The search tree, live. Signals: ``node_selected(int)`` (a node's visit index),
+    ``recording_wanted(bool)``, ``algorithm_requested(str)``, ``pass_shown(int)``."""
+
+    node_selected = Signal(int)
+    recording_wanted = Signal(bool)
+    algorithm_requested = Signal(str)
+    pass_shown = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("treePanel")
+        self.tree = SearchTree()
+        self._shares_tree = False
+        """The tree is fed by its owner (the bridge adds each batch before passing it on)."""
+        self.options = TreeOptions()
+        self.texts: NodeTexts | None = None
+        self.settings: SearchSettings | None = None
+        self._move_text: MoveNamer | None = None
+        self._line_texts: LineNamer | None = None
+        self._theme: Theme = LIGHT
+        self._wanted = False
+        self._pending_move: Any = None
+        self._has_pending_move = False
+        self._passes_listed = 0
+        self._detail_stamp: tuple[Any, ...] | None = None
+
+        self.view = TextbookView()
+        self.view.setObjectName("treeTextbookView")
+        self.details = NodeDetails()
+        self.details.setObjectName("treeNodeDetails")
+
+        # -- the bar
+        self.pass_box = QComboBox()
+        self.pass_box.setObjectName("treePassBox")
+        self.pass_box.setToolTip("Which call of the search at the root to draw: one per iteration of iterative "
+                                 "deepening, more for aspiration re-searches and MTD(f)'s probes")
+        self.pass_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.pass_box.setMinimumContentsLength(PASS_BOX_CHARACTERS)
+        self.pass_box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.pass_box.addItem(LATEST_PASS, None)
+        self.record_box = QCheckBox("Record the tree")
+        self.record_box.setObjectName("treeRecordBox")
+        self.record_box.setToolTip(RECORD_TIP)
+        self.record_box.setChecked(True)
+        self.fit_button = self._tool("Fit", "Show the whole drawn tree (key 0). Zoom with the wheel or the + and − "
+                                     "keys, pan by dragging")
+        self.float_button = self._tool("Float", "Show the tree in a window of its own (and back)")
+        # Two rows, so that the bar fits the engine dock at its narrowest (300 px).
+        passes = QHBoxLayout()
+        passes.setContentsMargins(0, 0, 0, 0)
+        passes.addWidget(self.pass_box, 1)
+        passes.addWidget(self.float_button)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.addWidget(self.record_box)
+        bar.addStretch(1)
+        bar.addWidget(self.fit_button)
+
+        self.status = QLabel("")
+        self.status.setObjectName("treeStatus")
+        self.status.setWordWrap(True)
+        self.legend = QLabel(self._legend_text())
+        self.legend.setObjectName("treeLegend")
+        self.legend.setWordWrap(True)
+        self.legend.setToolTip("T: settled by the transposition table; S: by the exact solver; H: cut by a "
+                               "heuristic (null move, reverse futility) before its children")
+
+        # -- the compiled search's notice
+        self.native_page = QWidget()
+        self.native_page.setObjectName("treeNativePage")
+        self.native_text = QLabel(
+            "The compiled search (native) records no tree: it runs in C for strength and cannot be watched. "
+            f"The same algorithm in Python ({ALGORITHMS[PYTHON_TWIN].summary}) records every node."
+        )
+        self.native_text.setWordWrap(True)
+        self.native_button = QPushButton("Watch PVS in Python")
+        self.native_button.setObjectName("treeNativeButton")
+        self.native_button.setToolTip("Switch the engine's algorithm to PVS in Python (Settings tab) so that its tree is drawn")
+        self.native_button.clicked.connect(lambda: self.algorithm_requested.emit(PYTHON_TWIN))
+        native_layout = QVBoxLayout(self.native_page)
+        native_layout.addStretch(1)
+        native_layout.addWidget(self.native_text)
+        native_layout.addWidget(self.native_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        native_layout.addStretch(2)
+
+        self.views = QStackedWidget()
+        self.views.addWidget(self.view)
+        self.views.addWidget(self.native_page)
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setObjectName("treeSplitter")
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(self.views)
+        self.details_page = QScrollArea()  # scrolls in a short dock instead of making it taller
+        self.details_page.setWidget(self.details)
+        self.details_page.setWidgetResizable(True)
+        self.details_page.setFrameShape(QFrame.Shape.NoFrame)
+        self.details_page.setMinimumHeight(DETAILS_MIN_HEIGHT)
+        self.splitter.addWidget(self.details_page)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+
+        self.body = QWidget()
+        self.body.setObjectName("treeBody")
+        body_layout = QVBoxLayout(self.body)
+        body_layout.setContentsMargins(4, 4, 4, 4)
+        body_layout.setSpacing(4)
+        body_layout.addLayout(passes)
+        body_layout.addLayout(bar)
+        body_layout.addWidget(self.status)
+        body_layout.addWidget(self.legend)
+        body_layout.addWidget(self.splitter, 1)
+
+        self.floating_note = QWidget()
+        note_layout = QVBoxLayout(self.floating_note)
+        note_label = QLabel("The search tree is in its own window.")
+        note_label.setWordWrap(True)
+        self.dock_button = QPushButton("Put it back here")
+        self.dock_button.setObjectName("treeDockButton")
+        self.dock_button.clicked.connect(self.dock)
+        note_layout.addStretch(1)
+        note_layout.addWidget(note_label, 0, Qt.AlignmentFlag.AlignHCenter)
+        note_layout.addWidget(self.dock_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        note_layout.addStretch(2)
+        self.floating_note.hide()
+
+        self.column = QVBoxLayout(self)
+        self.column.setContentsMargins(0, 0, 0, 0)
+        self.column.addWidget(self.body)
+        self.column.addWidget(self.floating_note)
+        self.tree_window: TreeWindow | None = None
+
+        self.view.node_clicked.connect(self._on_node_clicked)
+        self.view.layout_changed.connect(self._refresh)
+        self.pass_box.currentIndexChanged.connect(self._on_pass_chosen)
+        self.record_box.toggled.connect(lambda _checked: self._update_wanted())
+        self.fit_button.clicked.connect(self.view.fit)
+        self.float_button.clicked.connect(self.toggle_floating)
+        self._refresh()
+
+    def _tool(self, text: str, tip: str) -> QToolButton:
+        button = QToolButton()
+        button.setText(text)
+        button.setToolTip(tip)
+        return button
+
+    @staticmethod
+    def _legend_text() -> str:
+        kinds = "  ".join(f"{glyph_text(kind)} {words}" for kind, words in LEGEND)
+        return f"{kinds}  ·  thick: principal variation  ·  dashed ✕: pruned"
+
+    # ---------------------------------------------------------------- the app's calls
+    def set_move_namer(self, move_text: MoveNamer | None, line_texts: LineNamer | None) -> None:
+        """Name moves as the board labels them (``board.move_text`` / ``board.line_texts``)."""
+        self._move_text = move_text
+        self._line_texts = line_texts
+
+    def set_theme(self, theme: Theme) -> None:
+        self._theme = theme
+        self.view.set_theme(theme)
+        self.details.set_theme(theme)
+
+    def start(self, root_state: GameState, game_class: type[GameState], settings: SearchSettings) -> None:
+        """A search of ``root_state`` starts: the old tree goes; the new one grows as
+        batches come."""
+        if not isinstance(root_state, game_class):
+            raise ValueError(f"the root state is a {type(root_state).__name__}, not a {game_class.__name__}")
+        self.settings = settings
+        self.tree = SearchTree()
+        self._shares_tree = False
+        self.texts = NodeTexts(root_state.copy(), self._move_text, self._line_texts)
+        self._has_pending_move = False
+        self._reset_passes()
+        self.details.clear()
+        self._detail_stamp = None
+        self.view.set_tree(self.tree, self.texts)
+        self.views.setCurrentWidget(self.native_page if settings.algorithm == NATIVE_ALGORITHM else self.view)
+        self._refresh()
+
+    def use_tree(self, tree: SearchTree) -> None:
+        """Draw ``tree``, which its owner fills (the bridge's ``tree``: it adds each batch
+        before ``tree_batch_received``), instead of putting one together here."""
+        self.tree = tree
+        self._shares_tree = True
+        self._reset_passes()
+        self.view.set_tree(tree, self.texts)
+        self._refresh()
+
+    def add_batch(self, batch: TreeBatch) -> None:
+        """Take in one batch of the current search (costs the batch's size; the drawing
+        follows at most every ``textbook.LAYOUT_INTERVAL_MS``). A shared tree already has it."""
+        if self.texts is None:
+            return
+        if not self._shares_tree:
+            self.tree.add(batch)
+        self.view.tree_changed()
+
+    def clear(self) -> None:
+        """No search (a new game): nothing drawn."""
+        self.settings = None
+        self.tree = SearchTree()
+        self._shares_tree = False
+        self.texts = None
+        self._has_pending_move = False
+        self._reset_passes()
+        self.details.clear()
+        self.view.set_tree(None, None)
+        self.views.setCurrentWidget(self.view)
+        self._refresh()
+
+    def select(self, index: int) -> None:
+        """Select node ``index``: open its path, centre the view on it, show its details;
+        ``node_selected`` follows."""
+        if index not in self.tree:
+            return
+        self.view.reveal(index)
+        self._sync_pass_box()
+        self._select(index)
+
+    def highlight_move(self, move: Any) -> bool:
+        """"Why not this move?": select the root child of ``move`` in the pass shown, open
+        it so that its cut-off (or its refutation) shows, and ring it. False when the move
+        is not in the tree yet: it is highlighted when its node arrives."""
+        self._pending_move = move
+        self._has_pending_move = True
+        return self._try_highlight()
+
+    def shown_pass(self) -> int | None:
+        """The pass the view draws (``None`` before the first)."""
+        number = self.view._shown_pass_number()
+        return number
+
+    # ---------------------------------------------------------------- floating
+    def is_floating(self) -> bool:
+        return self.tree_window is not None
+
+    def toggle_floating(self) -> None:
+        if self.tree_window is None:
+            self.float_out()
+        else:
+            self.dock()
+
+    def float_out(self) -> None:
+        """Move the panel's body into a window of its own (the tab says where it went)."""
+        if self.tree_window is not None:
+            return
+        window = TreeWindow()
+        window.closed.connect(self.dock)
+        self.column.removeWidget(self.body)
+        window.column.addWidget(self.body)
+        self.body.show()
+        self.floating_note.show()
+        self.float_button.setText("Dock")
+        self.float_button.setToolTip("Put the tree back into the engine dock")
+        self.tree_window = window
+        window.show()
+        self._update_wanted()
+
+    def dock(self) -> None:
+        """Put the body back into the tab."""
+        window = self.tree_window
+        if window is None:
+            return
+        self.tree_window = None
+        window.column.removeWidget(self.body)
+        self.column.insertWidget(0, self.body)
+        self.floating_note.hide()
+        self.body.show()
+        self.float_button.setText("Float")
+        self.float_button.setToolTip("Show the tree in a window of its own (and back)")
+        window.closed.disconnect(self.dock)
+        window.close()
+        window.deleteLater()
+        self._update_wanted()
+
+    # ---------------------------------------------------------------- recording
+    def is_recording_wanted(self) -> bool:
+        """"Record the tree" is on and the tree is on screen (this tab or its window)."""
+        on_screen = self.isVisible() or (self.tree_window is not None and self.tree_window.isVisible())
+        return self.record_box.isChecked() and on_screen
+
+    def _update_wanted(self) -> None:
+        wanted = self.is_recording_wanted()
+        if wanted != self._wanted:
+            self._wanted = wanted
+            self.recording_wanted.emit(wanted)
+        self._refresh_status()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        self._update_wanted()
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
+        super().hideEvent(event)
+        self._update_wanted()
+
+    # ---------------------------------------------------------------- internals
+    def _select(self, index: int) -> None:
+        self.view.select(index)
+        if self.texts is not None:
+            self.details.show_node(self.tree, index, self.texts)
+            self._detail_stamp = self._stamp(index)
+        self.node_selected.emit(index)
+
+    def _on_node_clicked(self, index: int) -> None:
+        self._select(index)
+
+    def _stamp(self, index: int) -> tuple[Any, ...]:
+        node = self.tree.node(index)
+        return (index, node.value, node.bound, len(node.children), node.skipped, node.unrecorded)
+
+    def _on_pass_chosen(self, position: int) -> None:
+        number = self.pass_box.itemData(position)
+        self.view.show_pass(number)
+        shown = self.shown_pass()
+        if shown is not None:
+            self.pass_shown.emit(shown)
+
+    def _reset_passes(self) -> None:
+        self.pass_box.blockSignals(True)
+        self.pass_box.clear()
+        self.pass_box.addItem(LATEST_PASS, None)
+        self.pass_box.blockSignals(False)
+        self._passes_listed = 0
+
+    def _sync_pass_box(self) -> None:
+        """The box shows the pass the view draws (a selection may have moved it)."""
+        self._list_passes()
+        number = self.view.pass_number
+        position = 0 if number is None else self.pass_box.findData(number)
+        if position >= 0 and position != self.pass_box.currentIndex():
+            self.pass_box.blockSignals(True)
+            self.pass_box.setCurrentIndex(position)
+            self.pass_box.blockSignals(False)
+
+    def _list_passes(self) -> None:
+        for tree_pass in self.tree.passes[self._passes_listed:]:
+            self.pass_box.addItem(f"{tree_pass.number + 1}. {pass_title(tree_pass)}", tree_pass.number)
+        self._passes_listed = len(self.tree.passes)
+
+    def _refresh(self) -> None:
+        """After each layout (throttled): the pass list, the status, a pending highlight,
+        and the details of a selected node that changed."""
+        self._list_passes()
+        self._try_highlight()
+        selected = self.view.selected
+        if selected is not None and selected in self.tree and self.texts is not None:
+            stamp = self._stamp(selected)
+            if stamp != self._detail_stamp:
+                self._detail_stamp = stamp
+                self.details.show_node(self.tree, selected, self.texts)
+        self._refresh_status()
+
+    def _try_highlight(self) -> bool:
+        if not self._has_pending_move:
+            return False
+        root = self.view.shown_root()
+        if root is None:
+            return False
+        match = None
+        for child in self.tree.node(root).children:
+            if self.tree.node(child).move == self._pending_move:
+                match = child  # the last search of the move (a re-search after a probe) is its verdict
+        if match is None:
+            return False
+        self._has_pending_move = False
+        self.view.highlighted = match
+        self.view.rules.opened[match] = True
+        self.view.reveal(match)
+        self._sync_pass_box()
+        self._select(match)
+        return True
+
+    def _refresh_status(self) -> None:
+        tree = self.tree
+        texts = self.texts
+        if self.settings is not None and self.settings.algorithm == NATIVE_ALGORITHM:
+            self.status.setText("The compiled search records no tree.")
+            return
+        if texts is None:
+            recording = "" if self.record_box.isChecked() else " Switch on \"Record the tree\" to draw it."
+            self.status.setText(f"The engine's next search is drawn here.{recording}")
+            return
+        if not tree.nodes:
+            waiting = "Waiting for the tree…" if self._wanted else (
+                "This search records no tree (\"Record the tree\" was off or the tab hidden when it started).")
+            self.status.setText(f"{waiting}\n{texts.view_caption()}")
+            return
+        parts = [f"{len(tree):,} nodes recorded of {tree.searched_nodes:,} searched"]
+        if tree.sampled:
+            parts.append(f"sampled past {self.options.cap:,}")
+        if tree.helper_nodes:
+            parts.append(f"helpers searched {tree.helper_nodes:,} (not shown)")
+        if self.view.layout_model is not None and self.view.layout_model.budget_reached:
+            parts.append("some nodes kept closed (too many to draw)")
+        finished = "" if tree.complete else " …"
+        self.status.setText(f"{'; '.join(parts)}{finished}\n{texts.view_caption()}")

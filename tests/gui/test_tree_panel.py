@@ -1,0 +1,401 @@
+"""The tree panel's textbook view, checked against real recorded searches (``ai.engine.search``
+with ``tree``) and against small trees written out by hand: every node kind has its own
+look, the thick path is the search's principal variation, each cut-off has its stub with
+the reason, opening and closing a node changes what is laid out, a click selects a node
+and fills its details, and a 100,000-node tree arriving in batches lays out only its
+visible part."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from ai.engine import search
+from ai.events import Finished
+from ai.scores import WIN_SCORE
+from ai.settings import Limits, SearchSettings
+from ai.tree.model import ROOT_PARENT, Cut, NodeEntry, NodeExit, NodeKind, SearchTree, TreeBatch, TreeOptions, TreePass
+from ai.tt import Bound
+from games import new_game
+from games.base import GameState
+from gui.panels.tree.node_text import NodeTexts
+from gui.panels.tree.panel import PYTHON_TWIN, TreePanel
+from gui.panels.tree.textbook import GLYPHS, LAYOUT_BUDGET, ItemKind, TreeLayout
+from gui.theme import DARK, LIGHT, Theme, color
+
+MIDDLEGAME = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+
+
+def recorded(state: GameState, algorithm: str, depth: int) -> tuple[Finished, list[TreeBatch]]:
+    """A real search of ``state`` that records its tree: its answer and its batches."""
+    events: list[Any] = []
+    finished = search(state, SearchSettings(algorithm=algorithm, book=False), Limits(depth=depth),
+                      on_event=events.append, tree=TreeOptions())
+    return finished, [event for event in events if isinstance(event, TreeBatch)]
+
+
+def fed_panel(qtbot: Any, state: GameState, batches: list[TreeBatch], algorithm: str = "alphabeta") -> TreePanel:
+    panel = TreePanel()
+    qtbot.addWidget(panel)
+    panel.resize(900, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.start(state, type(state), SearchSettings(algorithm=algorithm))
+    for batch in batches:
+        panel.add_batch(batch)
+    panel.view.relayout()
+    return panel
+
+
+def layout_of(panel: TreePanel) -> TreeLayout:
+    model = panel.view.layout_model
+    assert model is not None, "the view laid nothing out"
+    return model
+
+
+class HandTree:
+    """A tree written out node by node, as a recorder would send it (one pass)."""
+
+    def __init__(self, alpha: float = -WIN_SCORE * 10, beta: float = WIN_SCORE * 10) -> None:
+        self.entries: list[NodeEntry] = []
+        self.exits: list[NodeExit] = []
+        self.cuts: list[Cut] = []
+        self.alpha, self.beta = alpha, beta
+
+    def node(self, parent: int, move: Any, kind: NodeKind, value: float, bound: Bound = Bound.EXACT,
+             final: NodeKind | None = None, probability: float = 1.0) -> int:
+        index = len(self.entries)
+        self.entries.append(NodeEntry(index, parent, move, 1, kind, self.alpha, self.beta, probability))
+        self.exits.append(NodeExit(index, value, bound, final or kind))
+        return index
+
+    def cut(self, index: int, move: Any, skipped: tuple[Any, ...]) -> None:
+        self.cuts.append(Cut(index, move, skipped))
+
+    def batch(self) -> TreeBatch:
+        return TreeBatch(0, (TreePass(0, 0, 1, self.alpha, self.beta),), tuple(self.entries), tuple(self.exits),
+                         tuple(self.cuts), nodes=len(self.entries), complete=True)
+
+
+# ---------------------------------------------------------------- what each node looks like
+def test_every_kind_is_drawn_its_own_way_without_colour(qtbot: Any) -> None:
+    state = new_game("tictactoe")
+    hand = HandTree()
+    root = hand.node(ROOT_PARENT, None, NodeKind.MAX, 0)
+    kinds = [NodeKind.MIN, NodeKind.CHANCE, NodeKind.LEAF, NodeKind.TERMINAL, NodeKind.QUIESCENCE,
+             NodeKind.TT_CUT, NodeKind.SOLVER, NodeKind.STATIC_CUT]
+    children = [hand.node(root, square, NodeKind.MIN, 0, final=kind) for square, kind in enumerate(kinds)]
+    panel = fed_panel(qtbot, state, [hand.batch()])
+    placed = layout_of(panel).by_index
+    assert placed[root].node_kind is NodeKind.MAX
+    assert [placed[child].node_kind for child in children] == kinds
+    looks = {(glyph.shape, glyph.filled, glyph.letter, glyph.size) for glyph in GLYPHS.values()}
+    assert len(looks) == len(NodeKind), "two kinds of node look the same in black and white"
+    assert GLYPHS[NodeKind.MAX].shape.value == "▲" and GLYPHS[NodeKind.MIN].shape.value == "▼"
+    assert [placed[child].above for child in children[:3]] == [("a3",), ("b3",), ("c3",)]
+
+
+def test_values_are_in_the_games_units_with_bounds(qtbot: Any) -> None:
+    state = new_game("chess", MIDDLEGAME)
+    hand = HandTree()
+    root = hand.node(ROOT_PARENT, None, NodeKind.MAX, 120, Bound.LOWER)
+    e4 = hand.node(root, state.parse_move("d4"), NodeKind.MIN, -35, Bound.UPPER)
+    mate = hand.node(root, state.parse_move("Bc4"), NodeKind.MIN, WIN_SCORE - 5)
+    panel = fed_panel(qtbot, state, [hand.batch()])
+    placed = layout_of(panel).by_index
+    assert placed[root].below == ("≥ +1.20",)
+    assert placed[e4].below == ("≤ -0.35",)
+    assert placed[mate].below == ("#3",)
+    assert placed[e4].above == ("d4",)
+
+
+def test_chance_edges_carry_the_outcome_probabilities(qtbot: Any) -> None:
+    state = new_game("backgammon")
+    outcomes = state.chance_outcomes() if state.to_move() < 0 else []
+    if not outcomes:
+        pytest.skip("the backgammon start is not a roll")
+    hand = HandTree()
+    root = hand.node(ROOT_PARENT, None, NodeKind.CHANCE, 0)
+    children = [hand.node(root, roll, NodeKind.MAX, 0, probability=probability) for roll, probability in outcomes]
+    panel = fed_panel(qtbot, state, [hand.batch()], algorithm="expectiminimax")
+    placed = layout_of(panel).by_index
+    assert placed[root].node_kind is NodeKind.CHANCE
+    texts = {placed[child].above[0] for child in children}
+    assert texts <= {"1/36", "1/18", "1/30", "1/15"}, texts
+    assert len(children) in (15, 21, 30)
+
+
+# ---------------------------------------------------------------- the principal variation
+@pytest.mark.parametrize(("game", "position", "algorithm", "depth"), [
+    ("tictactoe", None, "alphabeta", 9),
+    ("chess", MIDDLEGAME, "pvs", 3),
+    ("othello", None, "mtdf", 4),
+    ("checkers", None, "alphabeta", 5),
+])
+def test_the_thick_path_is_the_searchs_principal_variation(
+    qtbot: Any, game: str, position: str | None, algorithm: str, depth: int
+) -> None:
+    state = new_game(game, position)
+    finished, batches = recorded(state, algorithm, depth)
+    panel = fed_panel(qtbot, state, batches, algorithm)
+    model = layout_of(panel)
+    tree = panel.tree
+    assert tree.node(model.pv[0]).parent == ROOT_PARENT
+    assert model.pv[0] == tree.passes[-1].root
+    assert tuple(tree.node(index).move for index in model.pv[1:]) == finished.pv
+    thick = [item.index for item in model.items if item.kind is ItemKind.NODE and item.on_pv]
+    assert thick == [index for index in model.pv if index in model.by_index]
+    assert len(thick) >= 2, "the principal variation is open a few plies down by default"
+
+
+# ---------------------------------------------------------------- cut-offs
+def test_a_cut_is_a_stub_labelled_with_its_reason(qtbot: Any) -> None:
+    state = new_game("chess", MIDDLEGAME)
+    move = state.parse_move
+    hand = HandTree()
+    root = hand.node(ROOT_PARENT, None, NodeKind.MAX, 20)
+    d4 = hand.node(root, move("d4"), NodeKind.MIN, 20)
+    after_d4 = state.result(move("d4"))
+    exd4 = hand.node(d4, after_d4.parse_move("exd4"), NodeKind.MAX, 20)
+    nh6 = hand.node(d4, after_d4.parse_move("Nh6"), NodeKind.MAX, 120, Bound.LOWER)
+    after_nh6 = after_d4.result(after_d4.parse_move("Nh6"))
+    hand.node(nh6, after_nh6.parse_move("Bxh6"), NodeKind.MIN, 120)
+    hand.cut(nh6, after_nh6.parse_move("Bxh6"), (after_nh6.parse_move("d5"), after_nh6.parse_move("Nc3")))
+    hand.cut(d4, after_d4.parse_move("exd4"), ())
+    panel = fed_panel(qtbot, state, [hand.batch()])
+    panel.view.set_open(nh6, True)
+    stubs = {item.index: item for item in layout_of(panel).items if item.kind is ItemKind.STUB}
+    assert set(stubs) == {d4, nh6}
+    assert layout_of(panel).by_index[exd4].above == ("exd4",)
+    assert stubs[nh6].label == "β-cut: Bxh6 scored ≥ +1.20"
+    assert stubs[nh6].pruned == 2 and stubs[nh6].stub_moves == ("d5", "Nc3")
+    assert stubs[d4].label == "α-cut: exd4 scored ≤ +0.20"
+    assert stubs[d4].pruned == 0
+
+
+def test_every_cut_of_a_real_search_has_its_stub(qtbot: Any) -> None:
+    state = new_game("chess", MIDDLEGAME)
+    _finished, batches = recorded(state, "alphabeta", 3)
+    panel = fed_panel(qtbot, state, batches)
+    model = layout_of(panel)
+    texts = panel.texts
+    assert texts is not None
+    open_cut_nodes = [item for item in model.items
+                      if item.kind is ItemKind.NODE and item.children and panel.tree.node(item.index).was_cut]
+    assert open_cut_nodes, "the default view shows no cut-off"
+    stubs = {item.index: item for item in model.items if item.kind is ItemKind.STUB}
+    for item in open_cut_nodes:
+        node = panel.tree.node(item.index)
+        stub = stubs[item.index]
+        assert stub.pruned == len(node.skipped)
+        expected = "β-cut" if node.kind is NodeKind.MAX else "α-cut"
+        assert stub.label.startswith(f"{expected}: {texts.move_name(panel.tree, texts.cut_child(panel.tree, node))} scored")
+    assert set(stubs) == {item.index for item in open_cut_nodes}
+
+
+# ---------------------------------------------------------------- opening, clicking, details
+def test_opening_and_closing_a_node_changes_what_is_laid_out(qtbot: Any) -> None:
+    state = new_game("tictactoe")
+    _finished, batches = recorded(state, "alphabeta", 9)
+    panel = fed_panel(qtbot, state, batches)
+    model = layout_of(panel)
+    closed = next(item for item in model.items if item.kind is ItemKind.NODE and item.hidden_children)
+    before = len(model.items)
+    children = closed.hidden_children
+    panel.view.toggle(closed.index)
+    opened = layout_of(panel)
+    assert len(opened.items) >= before + children
+    assert opened.by_index[closed.index].hidden_children == 0
+    panel.view.toggle(closed.index)
+    assert len(layout_of(panel).items) == before
+
+
+def test_a_click_selects_the_node_and_shows_its_details(qtbot: Any) -> None:
+    state = new_game("tictactoe")
+    _finished, batches = recorded(state, "alphabeta", 9)
+    panel = fed_panel(qtbot, state, batches)
+    model = layout_of(panel)
+    target = model.pv[2]
+    panel.view.centre_on(target)
+    point = panel.view.point_of(target)
+    assert point is not None
+    with qtbot.waitSignal(panel.node_selected, timeout=2000) as caught:
+        qtbot.mouseClick(panel.view, Qt.MouseButton.LeftButton, pos=point.toPoint())
+    assert caught.args == [target]
+    node = panel.tree.node(target)
+    path_names = state.line_names(panel.tree.moves_to(target))
+    assert panel.details.text("Path") == "  ".join(path_names) == "b2  a3"
+    assert panel.details.text("Window").startswith("α, β = [")
+    assert panel.details.text("Kind").startswith("MAX node")
+    assert panel.details.text("Value") == "+0: exact"
+    assert panel.details.text("Depth left") == f"{node.depth:g} plies"
+    assert panel.details.text("Subtree").startswith(f"{panel.tree.size(target):,} nodes searched")
+    assert panel.details.picture.pixmap() is not None and not panel.details.picture.pixmap().isNull()
+
+
+def test_why_not_this_move_selects_the_root_child_and_its_cut(qtbot: Any) -> None:
+    state = new_game("tictactoe")
+    _finished, batches = recorded(state, "alphabeta", 9)
+    panel = fed_panel(qtbot, state, batches)
+    tree = panel.tree
+    root = tree.node(tree.passes[-1].root)
+    refuted = next(tree.node(child) for child in root.children if tree.node(child).was_cut)
+    with qtbot.waitSignal(panel.node_selected, timeout=2000):
+        assert panel.highlight_move(refuted.move)
+    assert panel.view.highlighted == refuted.index == panel.view.selected
+    stubs = [item for item in layout_of(panel).items if item.kind is ItemKind.STUB and item.index == refuted.index]
+    assert len(stubs) == 1 and stubs[0].label.startswith("α-cut: ")
+    assert panel.details.text("Cut-off").startswith(stubs[0].label)
+    assert not panel.highlight_move(99), "a move that is not in the tree is not found"
+
+
+# ---------------------------------------------------------------- the bar
+def test_passes_are_listed_and_chosen(qtbot: Any) -> None:
+    state = new_game("tictactoe")
+    _finished, batches = recorded(state, "alphabeta", 4)
+    panel = fed_panel(qtbot, state, batches)
+    assert panel.pass_box.count() == 1 + len(panel.tree.passes)
+    assert panel.pass_box.itemText(1) == "1. Iteration 1"
+    with qtbot.waitSignal(panel.pass_shown, timeout=2000) as caught:
+        panel.pass_box.setCurrentIndex(2)
+    assert caught.args == [1]
+    assert layout_of(panel).pv[0] == panel.tree.passes[1].root
+    assert panel.status.text().startswith(f"{len(panel.tree):,} nodes recorded of {panel.tree.searched_nodes:,} searched")
+
+
+def test_the_compiled_search_offers_its_python_twin(qtbot: Any) -> None:
+    panel = TreePanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    state = new_game("chess")
+    panel.start(state, type(state), SearchSettings(algorithm="native"))
+    assert panel.views.currentWidget() is panel.native_page
+    with qtbot.waitSignal(panel.algorithm_requested, timeout=2000) as caught:
+        qtbot.mouseClick(panel.native_button, Qt.MouseButton.LeftButton)
+    assert caught.args == [PYTHON_TWIN]
+    panel.start(state, type(state), SearchSettings(algorithm=PYTHON_TWIN))
+    assert panel.views.currentWidget() is panel.view
+
+
+def test_recording_is_wanted_only_while_on_and_on_screen(qtbot: Any) -> None:
+    panel = TreePanel()
+    qtbot.addWidget(panel)
+    with qtbot.waitSignal(panel.recording_wanted, timeout=2000) as shown:
+        panel.show()
+    assert shown.args == [True]
+    with qtbot.waitSignal(panel.recording_wanted, timeout=2000) as switched:
+        panel.record_box.setChecked(False)
+    assert switched.args == [False]
+    panel.record_box.setChecked(True)
+    with qtbot.waitSignal(panel.recording_wanted, timeout=2000) as hidden:
+        panel.hide()
+    assert hidden.args == [False]
+    assert "costs the search time" in panel.record_box.toolTip()
+
+
+def test_the_panel_floats_into_its_own_window_and_back(qtbot: Any) -> None:
+    panel = TreePanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.float_out()
+    window = panel.tree_window
+    assert window is not None and window.isVisible()
+    assert panel.body.window() is window and panel.floating_note.isVisible()
+    assert panel.is_recording_wanted()
+    qtbot.mouseClick(panel.dock_button, Qt.MouseButton.LeftButton)
+    assert panel.tree_window is None and panel.body.window() is panel.window()
+    assert not panel.floating_note.isVisible()
+
+
+# ---------------------------------------------------------------- a large tree, live
+def tictactoe_batches(total: int, batch_size: int) -> list[TreeBatch]:
+    """The first ``total`` nodes of tic-tac-toe's whole game tree in visit order (a minimax
+    without pruning), in batches as a recorder sends them."""
+    state = new_game("tictactoe")
+    entries: list[NodeEntry] = []
+    exits: list[NodeExit] = []
+
+    def visit(node_state: GameState, parent: int, move: Any, ply: int) -> None:
+        if len(entries) >= total:
+            return
+        index = len(entries)
+        kind = NodeKind.TERMINAL if node_state.is_terminal() else (NodeKind.MAX if ply % 2 == 0 else NodeKind.MIN)
+        entries.append(NodeEntry(index, parent, move, 9 - ply, kind, -1e7, 1e7))
+        if kind is not NodeKind.TERMINAL:
+            for child_move in node_state.legal_moves():
+                node_state.play(child_move)
+                visit(node_state, index, child_move, ply + 1)
+                node_state.undo()
+        exits.append(NodeExit(index, 0.0, Bound.EXACT, kind))
+
+    visit(state, ROOT_PARENT, None, 0)
+    batches = []
+    for start in range(0, total, batch_size):
+        end = start + batch_size
+        batches.append(TreeBatch(
+            0, (TreePass(0, 0, 9, -1e7, 1e7),) if start == 0 else (),
+            tuple(entries[start:end]), tuple(left for left in exits if start <= left.index < end),
+            nodes=min(end, total), complete=end >= total,
+        ))
+    return batches
+
+
+def test_a_100000_node_tree_in_batches_lays_out_only_what_is_open(qtbot: Any) -> None:
+    total = 100_000
+    batches = tictactoe_batches(total, 5_000)
+    state = new_game("tictactoe")
+    panel = TreePanel()
+    qtbot.addWidget(panel)
+    panel.resize(900, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.start(state, type(state), SearchSettings(algorithm="minimax"))
+    runs = panel.view.layout_runs
+    for batch in batches:
+        panel.add_batch(batch)
+    assert panel.view.layout_runs == runs, "add_batch laid the tree out: the layout must wait for its timer"
+    assert len(panel.tree) == total
+    qtbot.waitUntil(lambda: panel.view.layout_runs > runs, timeout=3000)
+    model = layout_of(panel)
+    assert len(model.items) < 200, "the default view lays out the root's plies, not the tree"
+    panel.view.repaint()
+    assert 0 < panel.view.painted_items <= len(model.items)
+    panel.view.rules.opened.update({node.index: True for node in panel.tree.nodes})
+    panel.view.relayout()
+    everything = layout_of(panel)
+    assert everything.budget_reached and len(everything.items) <= LAYOUT_BUDGET
+    panel.view.zoom_by(4.0)
+    panel.view.repaint()
+    assert panel.view.painted_items < len(everything.items) / 4, "a paint looked at items far off screen"
+    assert panel.status.text().startswith("100,000 nodes recorded of 100,000 searched")
+
+
+# ---------------------------------------------------------------- themes
+@pytest.mark.parametrize("theme", [LIGHT, DARK], ids=["light", "dark"])
+def test_the_tree_reads_in_both_themes(qtbot: Any, theme: Theme) -> None:
+    state = new_game("tictactoe")
+    _finished, batches = recorded(state, "alphabeta", 9)
+    panel = fed_panel(qtbot, state, batches)
+    panel.set_theme(theme)
+    panel.view.fit()
+    image = panel.view.grab().toImage()
+    assert image.pixelColor(2, 2) == color(theme.panel)
+    colours = {image.pixelColor(x, y).name() for x in range(0, image.width(), 2) for y in range(0, image.height(), 2)}
+    for field in ("mark_x", "mark_o", "accent"):
+        assert color(getattr(theme, field)).name() in colours, f"no {field} pixel: MAX, MIN or the PV is not drawn"
+
+
+def test_texts_name_a_path_from_the_root_state() -> None:
+    state = new_game("tictactoe")
+    hand = HandTree()
+    root = hand.node(ROOT_PARENT, None, NodeKind.MAX, 0)
+    first = hand.node(root, 4, NodeKind.MIN, 0)
+    second = hand.node(first, 0, NodeKind.MAX, 0)
+    tree = SearchTree()
+    tree.add(hand.batch())
+    texts = NodeTexts(state)
+    assert texts.path_text(tree, second) == "b2  a3"
+    assert texts.position(tree, second).to_text() == state.result(4).result(0).to_text()
+    assert texts.window_text(-WIN_SCORE * 10, WIN_SCORE * 10) == "[−∞, +∞]"

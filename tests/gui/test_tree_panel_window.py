@@ -1,0 +1,56 @@
+"""The "Tree" tab in the main window: the bridge records while the tab is on screen, the
+tab draws the computer's search of the game being played, and the compiled search's notice
+switches the algorithm to Python's PVS."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ai.events import Finished
+from gui.players import HUMAN, PlayerConfig
+
+
+def tree_tab(window: Any) -> int:
+    return window.engine_tabs.indexOf(window.tree_panel)
+
+
+def test_the_tree_tab_draws_the_computers_search(window: Any, qtbot: Any) -> None:
+    panel = window.tree_panel
+    assert window.engine_tabs.tabText(tree_tab(window)) == "Tree"
+    computer = PlayerConfig(kind="computer", algorithm="alphabeta", strength="depth", depth=3)
+    window.start_game("tictactoe", (computer, PlayerConfig(kind=HUMAN)), paused=True)
+    window.engine_tabs.setCurrentIndex(tree_tab(window))
+    qtbot.waitUntil(lambda: window.bridge.record_tree is not None, timeout=2000)
+    with qtbot.waitSignal(window.bridge.search_finished, timeout=20000) as caught:
+        window.session.set_paused(False)
+    finished: Finished = caught.args[0]
+    assert panel.tree is window.bridge.tree
+    qtbot.waitUntil(lambda: panel.tree.complete, timeout=5000)
+    runs = panel.view.layout_runs
+    qtbot.waitUntil(lambda: panel.view.layout_runs > runs, timeout=5000)  # the throttled layout of the last batch
+    model = panel.view.layout_model
+    assert model is not None
+    assert sum(panel.tree.size(node.index) for node in panel.tree.roots()) + panel.tree.helper_nodes == finished.nodes
+    # The thick path is the PV as far as the main worker's tree holds it: with Lazy SMP the
+    # helpers' table entries may settle its nodes (T) before the line's end.
+    thick = tuple(panel.tree.node(index).move for index in model.pv[1:])
+    assert thick and finished.pv[:len(thick)] == thick
+    assert len(thick) == len(finished.pv) or not panel.tree.node(model.pv[-1]).children
+    assert panel.status.text().startswith(f"{len(panel.tree):,} nodes recorded of ")
+
+
+def test_recording_stops_when_the_tab_is_hidden(window: Any, qtbot: Any) -> None:
+    window.start_game("tictactoe", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)))
+    window.engine_tabs.setCurrentIndex(tree_tab(window))
+    qtbot.waitUntil(lambda: window.bridge.record_tree is not None, timeout=2000)
+    window.engine_tabs.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: window.bridge.record_tree is None, timeout=2000)
+
+
+def test_the_native_notice_switches_to_python_pvs(window: Any, qtbot: Any) -> None:
+    window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind="computer", algorithm="native")))
+    window.engine_tabs.setCurrentIndex(tree_tab(window))
+    panel = window.tree_panel
+    panel.algorithm_requested.emit("pvs")
+    assert window.settings_panel.settings().algorithm == "pvs"
+    assert all(side.algorithm == "pvs" for side in window.session.players if side.is_computer)
