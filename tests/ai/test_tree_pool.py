@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import pickle
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from ai.settings import MAX_TREE_CAP, Limits, SearchRequest, SearchSettings, Set
 from ai.tree.model import (
     ROOT_PARENT,
     WORKER_SPAN,
+    Cut,
     NodeEntry,
     NodeExit,
     NodeKind,
@@ -351,3 +353,16 @@ def test_a_search_that_records_nothing_sends_no_closing_batch() -> None:
         part.start_attempt(part.number)
         run.answered(part, answer(10))
     assert run.closing_batches() == ()
+
+
+def test_a_batch_crosses_a_pipe_unchanged() -> None:
+    streams, _ = split_search(2)
+    batch = dataclasses.replace(
+        streams[1][0], helper_nodes=5, sampled=True, complete=True, cuts=(Cut(1, 4, (5, 6)),), nodes=77
+    )
+    back = pickle.loads(pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL))
+    assert back == batch and type(back.entries[0]) is NodeEntry and type(back.exits[0]) is NodeExit
+    assert back.entries[0].kind is batch.entries[0].kind and back.worker == 1
+    assert hash(back.entries[-1]) == hash(batch.entries[-1])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        back.entries[0].index = 3  # type: ignore[misc]
