@@ -31,10 +31,12 @@ import math
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
+    QBrush,
     QColor,
     QFontMetrics,
     QHelpEvent,
@@ -337,6 +339,22 @@ class IcicleLayout:
 
 
 # ---------------------------------------------------------------------- blocks
+class Swatch(Enum):
+    """How a legend entry is drawn."""
+
+    FILL = "fill"
+    CUT_BAR = "cut bar"
+    SHADE = "shade"
+    HATCH = "hatch"
+
+
+@dataclass(frozen=True)
+class LegendItem:
+    text: str
+    colour: QColor
+    swatch: Swatch = Swatch.FILL
+
+
 @dataclass(frozen=True, slots=True)
 class Block:
     """A drawn rectangle: one node, or a run of narrow siblings drawn as one."""
@@ -359,6 +377,7 @@ class Picture:
     rows: list[list[Block]] = field(default_factory=list)
     by_position: dict[int, Block] = field(default_factory=dict)
     rectangles: int = 0
+    """Blocks, runs, the shades under runs and the hatches of unrecorded nodes drawn."""
     runs: int = 0
     row_height: float = 0.0
     top: float = 0.0
@@ -604,7 +623,8 @@ class IcicleView(QWidget):
         painter.drawText(QRectF(area.left(), area.top(), area.width(), line),
                          Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                          metrics.elidedText(self._header(top), Qt.TextElideMode.ElideRight, round(area.width())))
-        legend_rows = self._legend_rows(kinds, area.width(), metrics)
+        crowded = layout.size(top) > area.width() / MIN_BLOCK
+        legend_rows = self._legend_rows(kinds, area.width(), metrics, crowded, tree.sampled)
         legend_top = area.bottom() - len(legend_rows) * line
         self._draw_legend(painter, legend_rows, area.left(), legend_top, line, metrics)
         side_width = self._side_width(metrics, counts)
@@ -673,6 +693,19 @@ class IcicleView(QWidget):
             painter.fillRect(rect, faded_colours[kind] if visited is not None and index > visited else full[kind])
             return rect
 
+        hatch = QBrush(QColor(self._theme.muted_text), Qt.BrushStyle.BDiagPattern)
+        shade_brush = QBrush(QColor(self._theme.muted_text), Qt.BrushStyle.Dense5Pattern)
+        shades = 0
+
+        def shade(run: QRectF, below: int) -> None:
+            nonlocal shades
+            last_row = min(below, rows - 1 - int(round((run.top() - plot_top) / row_height)))
+            if last_row <= 0:
+                return
+            painter.fillRect(QRectF(run.left(), run.bottom() + (row_height - block_height), run.width(),
+                                    last_row * row_height - (row_height - block_height)), shade_brush)
+            shades += 1
+
         stack = [(top, plot.left())]
         while stack:
             position, left = stack.pop()
@@ -688,11 +721,19 @@ class IcicleView(QWidget):
                 painter.fillRect(QRectF(rect.right() - CUT_MARK, rect.top(), CUT_MARK, rect.height()), cut_colour)
             if show_labels and width >= LABEL_MIN_WIDTH:
                 labels.append((rect, position, full[node.kind]))
-            if row + 1 >= rows or not node.children:
+            if row + 1 >= rows:
                 continue
             child_row = row + 1
-            child_left = left + layout.own(position) * scale
-            run_left, run_count, run_first = 0.0, 0, -1
+            child_left = left + node.visits * scale
+            if node.unrecorded and node.unrecorded * scale >= MIN_BLOCK:
+                # the nodes below it that were not recorded (sampled away): hatched, one row
+                painter.fillRect(QRectF(child_left, plot_top + child_row * row_height, node.unrecorded * scale,
+                                        block_height), hatch)
+                drawn += 1
+            child_left += node.unrecorded * scale
+            if not node.children:
+                continue
+            run_left, run_count, run_first, run_deepest = 0.0, 0, -1, 0
             run_sizes: dict[NodeKind, int] = {}
             later: list[tuple[int, float]] = []
             for child in layout.children(position):
@@ -700,40 +741,47 @@ class IcicleView(QWidget):
                 child_width = child_size * scale
                 if child_width >= MIN_BLOCK:
                     if run_count:
-                        self._draw_run(fill, rows_blocks, run_left, child_left, child_row, run_sizes, run_first, run_count, position)
+                        self._draw_run(fill, shade, rows_blocks, run_left, child_left, child_row, run_sizes, run_first, run_count, position, run_deepest - top_level)
                         drawn += 1
                         run_count = 0
                     later.append((child, child_left))
                 else:
                     if not run_count:
-                        run_left, run_first, run_sizes = child_left, child, {}
+                        run_left, run_first, run_sizes, run_deepest = child_left, child, {}, 0
                     run_count += 1
+                    deepest = layout.deepest_level(child)
+                    if deepest > run_deepest:
+                        run_deepest = deepest
                     kind = nodes[child].kind
                     run_sizes[kind] = run_sizes.get(kind, 0) + child_size
                     if child_left + child_width - run_left >= MIN_BLOCK:
-                        self._draw_run(fill, rows_blocks, run_left, child_left + child_width, child_row, run_sizes, run_first, run_count, position)
+                        self._draw_run(fill, shade, rows_blocks, run_left, child_left + child_width, child_row, run_sizes, run_first, run_count, position, run_deepest - top_level)
                         drawn += 1
                         run_count = 0
                 child_left += child_width
             if run_count:
-                self._draw_run(fill, rows_blocks, run_left, child_left, child_row, run_sizes, run_first, run_count, position)
+                self._draw_run(fill, shade, rows_blocks, run_left, child_left, child_row, run_sizes, run_first, run_count, position, run_deepest - top_level)
                 drawn += 1
             stack.extend(reversed(later))
-        picture.rectangles = drawn
+        picture.rectangles = drawn + shades
         picture.runs = sum(1 for row_blocks in rows_blocks for block in row_blocks if block.count > 1)
         for row_blocks in rows_blocks:
             row_blocks.sort(key=lambda block: block.left)
         self._draw_labels(painter, labels, metrics)
 
     def _draw_run(
-        self, fill: Callable[[float, float, int, NodeKind, int], QRectF], rows: list[list[Block]], left: float,
-        right: float, row: int, sizes: dict[NodeKind, int], first: int, count: int, parent: int,
+        self, fill: Callable[[float, float, int, NodeKind, int], QRectF], shade: Callable[[QRectF, int], None],
+        rows: list[list[Block]], left: float, right: float, row: int, sizes: dict[NodeKind, int], first: int,
+        count: int, parent: int, deepest_row: int,
     ) -> None:
-        """Narrow neighbours as one block, in the colour of the kind that covers most of it."""
+        """Narrow neighbours as one block, in the colour of the kind that covers most of it,
+        and under it one shade down to the deepest row their subtrees reach."""
         assert self._tree is not None
         kind = max(sizes, key=sizes.__getitem__)
-        fill(left, right, row, kind, self._tree.nodes[first].index)
+        rect = fill(left, right, row, kind, self._tree.nodes[first].index)
         rows[row].append(Block(left, right, row, first, count, parent))
+        if deepest_row > row:
+            shade(rect, deepest_row - row)
 
     def _draw_labels(self, painter: QPainter, labels: list[tuple[QRectF, int, QColor]], metrics: QFontMetrics) -> None:
         tree = self._tree
@@ -781,21 +829,26 @@ class IcicleView(QWidget):
             painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                              metrics.elidedText(self._side_text(counts[ply]), Qt.TextElideMode.ElideRight, round(side_width)))
 
-    def _legend_items(self, kinds: dict[NodeKind, int]) -> list[tuple[str, QColor, bool]]:
-        """(text, colour, is the cut-off bar) for each kind in the pass, then the cut-off mark."""
+    def _legend_items(self, kinds: dict[NodeKind, int], crowded: bool, sampled: bool) -> list[LegendItem]:
+        """Each kind in the pass, then the marks: the cut-off bar, the shade under nodes too
+        small to draw one by one (``crowded``), the hatch of unrecorded nodes (``sampled``)."""
         colours = kind_colours(self._theme)
         shown = [kind for kind in NodeKind if kinds.get(kind)] or [NodeKind.MAX, NodeKind.MIN]
-        items = [(self._legend_text(kind), colours.color(kind), False) for kind in shown]
-        items.append(("cut-off", QColor(self._theme.text), True))
+        items = [LegendItem(self._legend_text(kind), colours.color(kind)) for kind in shown]
+        items.append(LegendItem("cut-off", QColor(self._theme.text), Swatch.CUT_BAR))
+        if crowded:
+            items.append(LegendItem("too small to draw", QColor(self._theme.muted_text), Swatch.SHADE))
+        if sampled:
+            items.append(LegendItem("not recorded", QColor(self._theme.muted_text), Swatch.HATCH))
         return items
 
     def _legend_rows(
-        self, kinds: dict[NodeKind, int], width: float, metrics: QFontMetrics
-    ) -> list[list[tuple[str, QColor, bool]]]:
-        rows: list[list[tuple[str, QColor, bool]]] = [[]]
+        self, kinds: dict[NodeKind, int], width: float, metrics: QFontMetrics, crowded: bool, sampled: bool
+    ) -> list[list[LegendItem]]:
+        rows: list[list[LegendItem]] = [[]]
         used = 0.0
-        for item in self._legend_items(kinds):
-            advance = SWATCH + 4 + metrics.horizontalAdvance(item[0]) + 12
+        for item in self._legend_items(kinds, crowded, sampled):
+            advance = SWATCH + 4 + metrics.horizontalAdvance(item.text) + 12
             if rows[-1] and used + advance > width:
                 rows.append([])
                 used = 0.0
@@ -809,24 +862,28 @@ class IcicleView(QWidget):
         return symbol + KIND_NAMES[kind]
 
     def _draw_legend(
-        self, painter: QPainter, rows: list[list[tuple[str, QColor, bool]]], left: float, top: float, line: float,
+        self, painter: QPainter, rows: list[list[LegendItem]], left: float, top: float, line: float,
         metrics: QFontMetrics,
     ) -> None:
-        painter.setPen(QColor(self._theme.text))
         for number, items in enumerate(rows):
             x = left
             y = top + number * line
-            for text, colour, is_bar in items:
+            for item in items:
                 swatch = QRectF(x, y + (line - SWATCH) / 2, SWATCH, SWATCH)
-                if is_bar:  # the bar at the right end of a block that had a cut-off
+                if item.swatch is Swatch.CUT_BAR:  # the bar at the right end of a block that had a cut-off
                     painter.fillRect(swatch, kind_colour(NodeKind.MAX, self._theme))
-                    painter.fillRect(QRectF(swatch.right() - CUT_MARK, swatch.top(), CUT_MARK, SWATCH), colour)
+                    painter.fillRect(QRectF(swatch.right() - CUT_MARK, swatch.top(), CUT_MARK, SWATCH), item.colour)
+                elif item.swatch is Swatch.HATCH:
+                    painter.fillRect(swatch, QBrush(QColor(self._theme.muted_text), Qt.BrushStyle.BDiagPattern))
+                elif item.swatch is Swatch.SHADE:
+                    painter.fillRect(swatch, QBrush(QColor(self._theme.muted_text), Qt.BrushStyle.Dense5Pattern))
                 else:
-                    painter.fillRect(swatch, colour)
+                    painter.fillRect(swatch, item.colour)
                 x += SWATCH + 4
-                painter.drawText(QRectF(x, y, metrics.horizontalAdvance(text) + 2, line),
-                                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
-                x += metrics.horizontalAdvance(text) + 12
+                painter.setPen(QColor(self._theme.text))
+                painter.drawText(QRectF(x, y, metrics.horizontalAdvance(item.text) + 2, line),
+                                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, item.text)
+                x += metrics.horizontalAdvance(item.text) + 12
 
     def _draw_mark(self, painter: QPainter) -> None:
         """A frame round the marked node's block (or its nearest drawn ancestor's)."""
