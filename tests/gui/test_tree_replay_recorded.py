@@ -1,0 +1,80 @@
+"""The replay of a search the engine recorded (``ai.engine.search`` with a ``TreeOptions``):
+tic-tac-toe from the empty board at full depth is browsable whole, every node entered and
+left, each pass ending with its root's value; and the windows the replay recomputes are the
+windows the engine's alpha-beta searched each child with."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ai.engine import search
+from ai.options import exact
+from ai.settings import Limits, SearchSettings
+from ai.tree.model import SearchTree, TreeBatch, TreeOptions
+from ai.tree.replay import Replay, ReplayEvent, TreeWords, describe
+from games import new_game
+
+
+def recorded_search(game: str, depth: int, **settings: Any) -> tuple[Any, SearchTree, Any]:
+    state = new_game(game)
+    batches: list[TreeBatch] = []
+    finished = search(
+        state, exact(SearchSettings(book=False, **settings)), Limits(depth=depth),
+        on_event=lambda event: batches.append(event) if isinstance(event, TreeBatch) else None,
+        tree=TreeOptions(),
+    )
+    tree = SearchTree()
+    for batch in batches:
+        tree.add(batch)
+    return state, tree, finished
+
+
+@pytest.mark.parametrize("algorithm", ["alphabeta", "pvs"])
+def test_tic_tac_toe_whole_replays_every_node_and_ends_with_the_root_value(algorithm: str) -> None:
+    """Tic-tac-toe from the empty board at full depth, recorded by the engine: the replay
+    enters every recorded node once and leaves each, and each pass ends with its root's value
+    (the last the search's own answer)."""
+    state, tree, finished = recorded_search("tictactoe", 9, algorithm=algorithm)
+    replay = Replay(tree)
+    while not replay.is_caught_up:
+        replay.extend(1_000)
+    steps = replay.steps()
+    entered = [step.node for step in steps if step.event is ReplayEvent.ENTER]
+    left = [step.node for step in steps if step.event is ReplayEvent.LEAVE]
+    assert entered == [node.index for node in tree.nodes]
+    assert sorted(left) == sorted(entered)
+    assert sum(tree.size(root.index) for root in tree.roots()) == finished.nodes
+    assert steps[-1].event is ReplayEvent.LEAVE and steps[-1].node == tree.passes[-1].root
+    final = replay.window_path(len(replay) - 1)[0]
+    assert final.node.value == finished.score.value
+    for start in replay.pass_starts():
+        assert replay.step(start).event is ReplayEvent.ENTER
+    words = TreeWords(state)
+    last_pass = replay.pass_starts()[-1]
+    text = describe(replay, last_pass + 1, words)
+    assert text.startswith("Enter ▼ MIN after ") and "(depth 8)" in text, text
+
+
+def test_in_a_real_alpha_beta_search_each_child_enters_with_its_parents_window() -> None:
+    """The engine's alpha-beta searches every child with the node's window at that moment:
+    the window the replay recomputes for the parent (entry window tightened by the values
+    returned so far) is the window the recorder wrote on the child's entry, at every node of
+    a whole tic-tac-toe search; and at every cut-off alpha >= beta."""
+    _, tree, _ = recorded_search("tictactoe", 9, algorithm="alphabeta")
+    replay = Replay(tree)
+    replay.extend()
+    checked = cuts = 0
+    for step in replay.steps():
+        if step.event is ReplayEvent.ENTER and tree.node(step.node).parent in tree:
+            path = replay.window_path(step.number)
+            parent, child = path[-2], path[-1].node
+            if parent.node.kind.is_decision and child.move is not None:
+                assert (parent.alpha, parent.beta) == (child.alpha, child.beta), step
+                checked += 1
+        elif step.event is ReplayEvent.CUT:
+            window = replay.window_path(step.number)[-1]
+            assert window.alpha >= window.beta, step
+            cuts += 1
+    assert checked > 1000 and cuts > 100
