@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from ai.tree.model import NodeKind, SearchTree
+from ai.tt import Bound
 from ai.tree.replay import (
     KIND_SYMBOLS,
     PathWindow,
@@ -55,6 +56,8 @@ READ_CHUNK = 5_000
 READ_PAUSE_MS = 10
 GROWING_MS = 300
 """How often a tree still being searched is read again."""
+BUTTON_PADDING = 10
+"""Pixels round a move button's glyphs."""
 PATH_COLUMNS = ("node", "α", "β", "best so far")
 
 
@@ -91,44 +94,52 @@ class ReplayBar(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
-        buttons = QHBoxLayout()
-        buttons.setSpacing(2)
+        # Two rows, so that the bar fits the engine dock at its narrowest (300 px): the moves,
+        # then playing with its speed.
+        moves = QHBoxLayout()
+        moves.setSpacing(1)
+        playing = QHBoxLayout()
+        playing.setSpacing(4)
         self.buttons: dict[str, QToolButton] = {}
-        for name, text, tip, action in (
-            ("start", "|◀", "To the start (Home)", self.to_start),
-            ("previous_pass", "◀◀", "Back to the start of this pass, or the one before (Page Up)", self.previous_pass),
-            ("previous_cut", "◀✂", "The previous cut-off (Ctrl+Left)", self.previous_cut),
-            ("previous_node", "◀●", "The node entered before (Shift+Left)", self.previous_node),
-            ("previous", "◀", "One step back (Left)", self.previous_step),
-            ("play", "▶ Play", "Play the search at the chosen speed (Space)", self.toggle_play),
-            ("next", "▶", "One step on: enter, cut-off or leave (Right)", self.next_step),
-            ("next_node", "●▶", "The next node entered (Shift+Right)", self.next_node),
-            ("next_cut", "✂▶", "The next cut-off (Ctrl+Right)", self.next_cut),
-            ("next_pass", "▶▶", "The next pass: the next iteration or re-search (Page Down)", self.next_pass),
-            ("end", "▶|", "To the end (End)", self.to_end),
+        for name, text, tip, action, row in (
+            ("start", "|◀", "To the start (Home)", self.to_start, moves),
+            ("previous_pass", "◀◀", "Back to the start of this pass, or the one before (Page Up)", self.previous_pass, moves),
+            ("previous_cut", "◀✂", "The previous cut-off (Ctrl+Left)", self.previous_cut, moves),
+            ("previous_node", "◀●", "The node entered before (Shift+Left)", self.previous_node, moves),
+            ("previous", "◀", "One step back (Left)", self.previous_step, moves),
+            ("next", "▶", "One step on: enter, cut-off or leave (Right)", self.next_step, moves),
+            ("next_node", "●▶", "The next node entered (Shift+Right)", self.next_node, moves),
+            ("next_cut", "✂▶", "The next cut-off (Ctrl+Right)", self.next_cut, moves),
+            ("next_pass", "▶▶", "The next pass: the next iteration or re-search (Page Down)", self.next_pass, moves),
+            ("end", "▶|", "To the end (End)", self.to_end, moves),
+            ("play", "▶ Play", "Play the search at the chosen speed (Space)", self.toggle_play, playing),
         ):
             button = QToolButton(self)
             button.setText(text)
             button.setToolTip(tip)
             button.setAutoRaise(True)
             button.clicked.connect(action)
-            buttons.addWidget(button)
+            if row is moves:  # as narrow as its glyphs allow: ten of them fit the narrowest dock
+                button.setFixedWidth(self.fontMetrics().horizontalAdvance(text) + BUTTON_PADDING)
+            row.addWidget(button)
             self.buttons[name] = button
-        buttons.addSpacing(8)
+        moves.addStretch(1)
         self.speed = QSlider(Qt.Orientation.Horizontal, self)
         self.speed.setRange(0, len(SPEEDS) - 1)
         self.speed.setValue(DEFAULT_SPEED)
         self.speed.setPageStep(1)
         self.speed.setToolTip("Playing speed")
         self.speed.setMinimumWidth(60)
-        self.speed.setMaximumWidth(120)
+        self.speed.setMaximumWidth(140)
         self.speed.valueChanged.connect(self._speed_changed)
         self.speed_label = QLabel(self)
-        buttons.addWidget(self.speed)
-        buttons.addWidget(self.speed_label)
-        buttons.addStretch(1)
-        layout.addLayout(buttons)
+        playing.addWidget(self.speed, 1)
+        playing.addWidget(self.speed_label)
+        playing.addStretch(1)
+        layout.addLayout(moves)
+        layout.addLayout(playing)
         self.counter = QLabel(self)
+        self.counter.setWordWrap(True)
         self.counter.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.counter)
         self.event_text = QLabel(self)
@@ -378,7 +389,7 @@ class ReplayBar(QWidget):
             label = "  " * row + f"{symbol} {name}"
             best = words.value(window.best) if not math.isnan(window.best) else "–"
             if node.index == step.node and step.event is ReplayEvent.LEAVE:
-                best = words.bounded_value(node)
+                best = {Bound.LOWER: "≥ ", Bound.UPPER: "≤ "}.get(node.bound, "") + words.value(node.value)
             cells = [label, words.value(window.alpha), words.value(window.beta), best]
             previous = earlier.get(node.index)
             changed = [
