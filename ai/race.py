@@ -269,7 +269,14 @@ class Branching:
         """The branching factor: that of the uniform tree of ``depth`` levels with as many
         nodes as the full-width tree (1 + b + ... + b^d = its nodes), the average number of
         legal moves along the tree in the sense the textbook's ``b^d`` uses."""
-        return effective_branching_factor(round(self.nodes - 1), self.depth)
+        return self.b_at(self.depth)
+
+    def b_at(self, depth: int) -> float:
+        """``b`` of the full-width tree cut at ``depth`` (1 .. ``self.depth``). In a game
+        whose branching shrinks as it goes (tic-tac-toe: 9, 8, 7 ...) one ``b`` for every
+        depth would put the whole tree of depth 5 (18,730 nodes) fourteen times above its
+        ``b^5``; the tree's own ``b`` to each depth keeps minimax on its curve."""
+        return effective_branching_factor(round(sum(self.level_nodes[1 : depth + 1])), depth)
 
     def per_level(self) -> tuple[float, ...]:
         """Average legal moves at each level (nodes of the next level per node of this one)."""
@@ -278,8 +285,12 @@ class Branching:
         )
 
     def curve(self, depth: int, exponent: float = 1.0) -> float:
-        """``b^(exponent * depth)``: the textbook's ``b^d`` (1) and ``b^(d/2)`` (0.5)."""
-        return float(self.b ** (exponent * depth))
+        """``b^(exponent * depth)`` with the ``b`` of the tree to ``depth`` (``b_at``): the
+        textbook's ``b^d`` (1: about minimax's nodes) and ``b^(d/2)`` (0.5: about what
+        alpha-beta with perfect ordering visits, Knuth & Moore's ``b^ceil(d/2) + b^floor(d/2) - 1``)."""
+        if not 1 <= depth <= self.depth:
+            raise ValueError(f"the tree was measured to depth {self.depth}, not {depth}")
+        return float(self.b_at(depth) ** (exponent * depth))
 
 
 EXACT_COUNT_LIMIT: Final = 600_000
@@ -542,7 +553,7 @@ class RaceResult:
             levels = " ".join(f"{moves:.1f}" for moves in self.branching.per_level())
             lines.append(
                 f"Branching factor b = {self.branching.b:.2f} (full-width tree of {self.branching.nodes:,.0f} nodes, "
-                f"{how}; legal moves per level: {levels})"
+                f"{how}; legal moves per level: {levels}); the curves take each depth's own b"
             )
         lines = [line for line in lines if line]
         lines.append("")

@@ -65,6 +65,7 @@ LEGEND_SWATCH_EMS = 2.0
 LEGEND_GAP_EMS = 1.2
 MIN_PLOT_HEIGHT = 120.0
 TITLE = "Nodes per depth (each iteration alone), log scale"
+EMPTY_TEXT = "Each entrant's nodes per depth appear here as the race runs."
 
 
 def decades(low: float, high: float) -> list[int]:
@@ -173,6 +174,11 @@ class NodesChart(QWidget):
         for series in self._series:
             self._draw_series(painter, plot, series)
         painter.restore()
+        if not self._values():
+            muted = QColor(text)
+            muted.setAlpha(150)
+            painter.setPen(muted)
+            painter.drawText(plot, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, EMPTY_TEXT)
         painter.setPen(text)
         painter.drawText(QRectF(plot.left(), PAD_EMS * em, plot.width(), em * 1.2), Qt.AlignmentFlag.AlignCenter, TITLE)
         self._draw_legend(painter, layout, metrics, text)

@@ -77,6 +77,7 @@ swatches): distinct hues, dark enough on white and light enough on the dark pane
 CURVE_COLOURS = ("#6b6b6b", "#b5b5b5")
 """The textbook curves: grey, dashed (b^d) and dotted (b^(d/2))."""
 SWATCH_SIZE = 12
+ROW_HEIGHT_EMS = 1.45
 PROGRESS_COLUMN = {"nodes": 4, "time": 5, "nps": 6, "depth": 3}
 """Columns a running entrant's progress updates."""
 DIALOG_SIZE = QSize(1020, 760)
@@ -88,9 +89,13 @@ def entrant_colour(entrant: Entrant, theme: Theme) -> QColor:
 
 
 def swatch(colour: QColor) -> QIcon:
+    """A square of ``colour``, the same when its widget is disabled (while a race runs the
+    check boxes are, and their colours are the chart's legend)."""
     pixmap = QPixmap(SWATCH_SIZE, SWATCH_SIZE)
     pixmap.fill(colour)
-    return QIcon(pixmap)
+    icon = QIcon(pixmap)
+    icon.addPixmap(pixmap, QIcon.Mode.Disabled)
+    return icon
 
 
 def big_number(nodes: float) -> str:
@@ -116,6 +121,9 @@ class RaceDialog(QDialog):
         self.settings = settings or SearchSettings()
         self.theme = theme or LIGHT
         self.runner: RaceRunner | None = None
+        self.is_racing = False
+        """From Start until the race's ``finished`` signal (the race's own thread may still
+        be ending its processes then: nothing here waits for it)."""
         self.race_result: RaceResult | None = None
         self._rows: dict[Entrant, int] = {}
         self._points: dict[Entrant, list[tuple[int, float]]] = {}
@@ -165,6 +173,7 @@ class RaceDialog(QDialog):
         self.depth_box.setRange(1, MAX_RACE_DEPTH)
         self.depth_box.setToolTip("Plies every depth-first entrant deepens to (iterative deepening)")
         self.depth_box.valueChanged.connect(self._update_warning)
+        self.depth_box.valueChanged.connect(self._on_depth_changed)
         controls.addWidget(self.depth_box)
         self.budget_label = QLabel()
         self.budget_label.setWordWrap(True)
@@ -191,7 +200,11 @@ class RaceDialog(QDialog):
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        rows = self.table.verticalHeader()
+        rows.setDefaultSectionSize(round(self.fontMetrics().height() * ROW_HEIGHT_EMS))
+        # Room for every entrant's row without scrolling.
+        self.table.setMinimumHeight(header.sizeHint().height() + len(ALL_ENTRANTS) * rows.defaultSectionSize() + 4)
         self.chart = NodesChart()
         self.chart.set_theme(self.theme)
         splitter = QSplitter(Qt.Orientation.Vertical)
@@ -237,6 +250,10 @@ class RaceDialog(QDialog):
         self._update_warning()
         self._update_buttons()
 
+    def _on_depth_changed(self, depth: int) -> None:
+        if not self.is_racing:  # the chart's axis shows the depth the race will reach
+            self.chart.set_depth(depth)
+
     def _update_warning(self) -> None:
         chosen = self.entrants()
         source = next((entrant for entrant in BUDGET_SOURCES if entrant in chosen), None)
@@ -261,7 +278,7 @@ class RaceDialog(QDialog):
         self._update_buttons()
 
     def _update_buttons(self) -> None:
-        running = self.runner is not None and self.runner.is_running
+        running = self.is_racing
         chosen = self.entrants()
         runnable = bool(chosen) and not self.problem and (chosen != (Entrant.MCTS,))
         self.start_button.setEnabled(runnable and not running)
@@ -274,7 +291,7 @@ class RaceDialog(QDialog):
     # ------------------------------------------------------------------ the race
     def start(self) -> None:
         """Start a race with the chosen entrants and depth (a race under way goes on)."""
-        if self.runner is not None and self.runner.is_running:
+        if self.is_racing:
             return
         entrants = self.entrants()
         request = RaceRequest(
@@ -302,6 +319,7 @@ class RaceDialog(QDialog):
         for signal, slot in self._connections(runner):
             signal.connect(slot)
         runner.start()
+        self.is_racing = True
         self._show_verdict("Racing: the workers are starting…")
         self._update_buttons()
 
@@ -398,6 +416,7 @@ class RaceDialog(QDialog):
 
     def _on_finished(self, result: RaceResult) -> None:
         self.race_result = result
+        self.is_racing = False
         for entry in result.entries:
             row = self._rows.get(entry.entrant)
             if row is not None:
@@ -434,9 +453,10 @@ class RaceDialog(QDialog):
         if self._branching is not None:
             grey = QColor(CURVE_COLOURS[1] if self.theme.is_dark else CURVE_COLOURS[0])
             depths = range(1, self._depth + 1)
-            b = self._branching.b
+            first, last = self._branching.b_at(1), self._branching.b
+            b = f"b = {last:.1f}" if round(first, 1) == round(last, 1) else f"b = {first:.1f} … {last:.1f}"
             series.append(
-                Series(f"b^d (b = {b:.1f})", grey, tuple((d, self._branching.curve(d)) for d in depths), SeriesKind.CURVE, Qt.PenStyle.DashLine)
+                Series(f"b^d ({b})", grey, tuple((d, self._branching.curve(d)) for d in depths), SeriesKind.CURVE, Qt.PenStyle.DashLine)
             )
             series.append(
                 Series("b^(d/2)", grey, tuple((d, self._branching.curve(d, 0.5)) for d in depths), SeriesKind.CURVE, Qt.PenStyle.DotLine)

@@ -48,6 +48,8 @@ def test_a_race_runs_to_its_end(qtbot: Any, dialog: RaceDialog) -> None:
     dialog.depth_box.setValue(5)
     result = run_to_end(qtbot, dialog)
     assert not result.stopped and result.disagreements == ()
+    assert dialog.start_button.isEnabled() and not dialog.stop_button.isEnabled()
+    assert all(box.isEnabled() for box in dialog.checks.values())
     assert [entry.entrant for entry in result.entries] == list(ALL_ENTRANTS)
     # The table: one row per entrant, its cells the result's.
     assert dialog.table.rowCount() == len(ALL_ENTRANTS)
