@@ -29,13 +29,18 @@ from ai.cli.arguments import (
     add_settings_options,
     interrupt_ignored,
     interrupt_sets_flag,
+    UsageError,
+    integer,
     positive_number,
     setting,
     settings_from,
+    tree_file,
     with_roll,
 )
 from ai.scores import MAX_PLY
-from ai.settings import Limits, SearchRequest
+from ai.settings import MAX_TREE_CAP, Limits, SearchRequest
+from ai.tree.export import DOT_MAX_NODES
+from ai.tree.model import SearchTree, TreeBatch, TreeOptions
 
 if TYPE_CHECKING:
     from ai.events import Finished
@@ -83,6 +88,20 @@ def add_parser(commands: Any) -> None:
         "the game is solved or Ctrl-C, which stops the search and prints its answer",
     )
     limit.add_argument("--nodes", type=setting("nodes", "--nodes"), help="search this many nodes (1 or more)")
+    analyse.add_argument(
+        "--tree",
+        type=tree_file("--tree"),
+        metavar="FILE",
+        help="write the search tree to FILE: JSON (.json, the format of docs/tree-format.md) or Graphviz "
+        f"(.dot, the top {DOT_MAX_NODES:,} nodes)",
+    )
+    analyse.add_argument(
+        "--tree-cap",
+        type=integer("--tree-cap", 1, MAX_TREE_CAP, "nodes"),
+        metavar="N",
+        help=f"with --tree: record at most about N nodes whole (default {TreeOptions().cap:,}); past it the top "
+        f"{TreeOptions().whole_plies} plies stay whole and deeper nodes are sampled",
+    )
     add_settings_options(analyse)
     analyse.add_argument(
         "--json",
@@ -157,9 +176,13 @@ def command_analyse(args: argparse.Namespace) -> int:
 
     from ai.display import score_text
     from ai.engine import prepare, run_search
-    from ai.events import Finished, Iteration
+    from ai.events import Finished, Iteration, Score
+    from ai.options import settings_line
+    from ai.tree.export import write_tree
     from games import get_game
 
+    if args.tree_cap is not None and args.tree is None:
+        raise UsageError("--tree-cap needs --tree FILE (the file to write the tree to)")
     game = get_game(args.game)
     settings = settings_from(args, game)
     seconds = None if args.time == math.inf else args.time  # ``--time inf``: no limit, on purpose
@@ -172,17 +195,21 @@ def command_analyse(args: argparse.Namespace) -> int:
         settings=settings,
         limits=limits,
         root_moves=tuple(args.searchmoves),
+        tree=None if args.tree is None else TreeOptions(cap=args.tree_cap or TreeOptions().cap),
     )
     prepared = prepare(with_roll(request, args.dice))
     root = prepared.state
+    tree = SearchTree()
 
     def show(event: object) -> None:
-        if args.json:
+        if isinstance(event, TreeBatch):
+            tree.add(event)
+        elif args.json:
             if isinstance(event, (Iteration, Finished)):
                 print(json.dumps(event_record(event, root)), flush=True)
         elif isinstance(event, Iteration):
             # With --multipv above 1, one line per best line found, ranked as UCI prints them.
-            ranked = [(None, event.depth, event.score, event.pv)]
+            ranked: list[tuple[int | None, int, Score, tuple[Any, ...]]] = [(None, event.depth, event.score, event.pv)]
             if settings.multipv > 1 and len(event.lines) > 1:
                 ranked = [(pv_line.rank, pv_line.depth, pv_line.score, pv_line.pv) for pv_line in event.lines]
             for rank, depth, score, pv in ranked:
@@ -212,4 +239,10 @@ def command_analyse(args: argparse.Namespace) -> int:
         print(f"no move: {no_move_reason(root)}")
     best = root.move_name(finished.best_move) if finished.best_move is not None else "(none)"
     print(f"bestmove {best}", flush=True)
+    if args.tree is not None:  # after the answer: a tree that cannot be written loses only itself
+        write_tree(args.tree, tree, root, settings_line(settings, game))
+        if not args.json:
+            sampled = ", deeper nodes sampled" if tree.sampled else ""
+            passes = f"{len(tree.passes)} pass{'es' if len(tree.passes) != 1 else ''}"
+            print(f"tree {len(tree):,} nodes of {finished.nodes:,} searched{sampled}, {passes}: {args.tree}", flush=True)
     return EXIT_OK

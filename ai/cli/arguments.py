@@ -24,6 +24,7 @@ from ai import INTERRUPTED_STATUS
 from ai.display import echo, one_line
 from ai.options import EXACT_HELP, OPTIONS, exact_values, parse_setting
 from ai.settings import SearchRequest, SearchSettings, SettingError, check_input_file
+from ai.tree.export import TreeFileError, check_tree_path
 
 PROGRAM = "plyground"
 
@@ -181,6 +182,21 @@ def input_file(option: str, noun: str, *, words: Sequence[str] = ()) -> Callable
             check_input_file(text, option, noun)
         except SettingError as error:
             raise argparse.ArgumentTypeError(error.problem) from None
+        return text
+
+    parse.__name__ = option
+    return parse
+
+
+def tree_file(option: str) -> Callable[[str], str]:
+    """An argparse type: a file the search tree can be written to (``.json`` or ``.dot``
+    in an existing folder; ``ai.tree.export.check_tree_path``), checked before searching."""
+
+    def parse(text: str) -> str:
+        try:
+            check_tree_path(text)
+        except TreeFileError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
         return text
 
     parse.__name__ = option

@@ -1,0 +1,132 @@
+"""The recorded tree written out and read back: JSON round-trips to the same tree (every
+field of every node, the passes, the header's counts), names moves in the game's notation
+next to their codes, writes the search's infinity as "inf"; DOT draws the lecture notes'
+shapes, cut stubs naming the pruned moves and why, and says what it left out."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from ai.engine import search
+from ai.settings import Limits, SearchSettings
+from ai.tree.export import (
+    FORMAT,
+    TreeFileError,
+    check_tree_path,
+    load_json,
+    tree_to_dot,
+    tree_to_json,
+    write_tree,
+)
+from ai.tree.model import SearchTree, TreeBatch, TreeNode, TreeOptions
+from games import GameState, new_game
+from tests.ai.test_tree_recorder import backgammon_checker_play
+
+
+def recorded(state: GameState, algorithm: str, depth: int, options: TreeOptions | None = None) -> tuple[SearchTree, int]:
+    tree = SearchTree()
+    answer = search(
+        state, SearchSettings(algorithm=algorithm), Limits(depth=depth),
+        on_event=lambda event: tree.add(event) if isinstance(event, TreeBatch) else None,
+        tree=options or TreeOptions(),
+    )
+    return tree, answer.nodes
+
+
+def fields(node: TreeNode) -> tuple[object, ...]:
+    value = "open" if math.isnan(node.value) else node.value
+    return (
+        node.index, node.parent, node.move, node.depth, node.kind, node.alpha, node.beta, node.probability,
+        value, node.bound, node.children, node.cut_move, node.skipped, node.unrecorded, node.pass_number, node.visits,
+    )
+
+
+CASES = [
+    ("tictactoe", "alphabeta", 4, None),
+    ("chess", "pvs", 3, None),
+    ("checkers", "mtdf", 4, None),
+    ("othello", "minimax", 2, None),
+    ("backgammon", "star2", 2, None),
+    ("checkers", "alphabeta", 5, TreeOptions(cap=200, whole_plies=2)),
+]
+
+
+@pytest.mark.parametrize(("game", "algorithm", "depth", "options"), CASES)
+def test_json_round_trips_to_the_same_tree(game: str, algorithm: str, depth: int, options: TreeOptions | None) -> None:
+    state = backgammon_checker_play(seed=6) if game == "backgammon" else new_game(game)
+    tree, nodes = recorded(state, algorithm, depth, options)
+    text = json.dumps(tree_to_json(tree, state, "a settings line"), allow_nan=False)
+    header, loaded, root = load_json(text)
+    assert header.game == game and header.position == state.to_text() and root.to_text() == state.to_text()
+    assert header.nodes == nodes == sum(loaded.size(r.index) for r in loaded.roots())
+    assert header.recorded == len(tree) == len(loaded)
+    assert header.sampled == tree.sampled == (options is not None)
+    assert loaded.passes == tree.passes
+    assert [fields(node) for node in loaded.nodes] == [fields(node) for node in tree.nodes]
+
+
+def test_json_names_moves_with_their_codes_and_writes_infinity_as_text() -> None:
+    state = new_game("chess")
+    tree, _ = recorded(state, "alphabeta", 2)
+    document = tree_to_json(tree, state)
+    assert document["header"]["format"] == FORMAT and document["header"]["root_player"] == 0
+    root = document["nodes"][0]
+    assert root["parent"] == -1 and root["move"] is None and root["alpha"] == "-inf" and root["beta"] == "inf"
+    first_moves = {node["move"]: node["code"] for node in document["nodes"] if node["parent"] == root["index"]}
+    assert "Nf3" in first_moves and first_moves["Nf3"] == state.encode_move(state.parse_move("Nf3"))
+    cut = next(node["cut"] for node in document["nodes"] if "cut" in node)
+    assert all(isinstance(name, str) for name in cut["skipped"]) and len(cut["skipped"]) == len(cut["skipped_codes"])
+    assert "Infinity" not in json.dumps(document) and "NaN" not in json.dumps(document)
+
+
+def test_dot_draws_the_lecture_notes_shapes_and_cut_stubs() -> None:
+    state = new_game("tictactoe", "x...o....")
+    tree, _ = recorded(state, "alphabeta", 4)
+    dot = tree_to_dot(tree, state, max_nodes=10_000)
+    assert dot.startswith("digraph search_tree {") and dot.rstrip().endswith("}")
+    assert "shape=triangle" in dot and "shape=invtriangle" in dot and "shape=box" in dot
+    assert re.search(r'cut\d+ \[shape=note, style=dashed, label="pruned: [a-c][1-3]', dot)
+    assert "β-cut: " in dot or "α-cut: " in dot
+    assert dot.count(" -> ") == len(tree) - len(tree.passes) + sum(1 for n in tree.nodes if n.skipped)
+    chance_tree, _ = recorded(backgammon_checker_play(seed=6), "star1", 2)
+    assert "shape=circle" in tree_to_dot(chance_tree, backgammon_checker_play(seed=6))
+
+
+def test_a_large_dot_picture_is_capped_and_says_so() -> None:
+    state = new_game("checkers")
+    tree, _ = recorded(state, "alphabeta", 6)
+    dot = tree_to_dot(tree, state, max_nodes=300)
+    drawn = len(re.findall(r"^  n\d+ \[", dot, flags=re.MULTILINE))
+    assert drawn == 300 < len(tree)
+    assert f"{len(tree) - 300:,} left out of this picture" in dot
+
+
+def test_write_tree_by_suffix_and_refuses_others(tmp_path: Path) -> None:
+    state = new_game("tictactoe")
+    tree, _ = recorded(state, "pvs", 3)
+    write_tree(tmp_path / "t.json", tree, state)
+    write_tree(tmp_path / "t.dot", tree, state)
+    assert load_json((tmp_path / "t.json").read_text())[1].passes == tree.passes
+    assert (tmp_path / "t.dot").read_text().startswith("digraph")
+    with pytest.raises(TreeFileError, match=r"\.json or \.dot"):
+        write_tree(tmp_path / "t.txt", tree, state)
+    with pytest.raises(TreeFileError, match="cannot write"):
+        write_tree(tmp_path / "missing" / "t.json", tree, state)
+    for bad in (tmp_path, tmp_path / "no-suffix", tmp_path / "missing" / "t.json"):
+        with pytest.raises(TreeFileError):
+            check_tree_path(bad)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["not json", "[]", '{"header": {"format": "other"}}', '{"header": {"format": "plyground-search-tree", "version": 99}}',
+     '{"header": {"format": "plyground-search-tree", "version": 1, "game": "tictactoe"}}'],
+)
+def test_loading_a_bad_file_says_what_is_wrong(text: str) -> None:
+    with pytest.raises(TreeFileError):
+        load_json(text)
