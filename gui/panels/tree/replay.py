@@ -56,6 +56,8 @@ READ_CHUNK = 5_000
 READ_PAUSE_MS = 10
 GROWING_MS = 300
 """How often a tree still being searched is read again."""
+PATH_ROWS_SHOWN = 3
+"""Rows of the path table always in view (the root and two plies below it)."""
 BUTTON_PADDING = 10
 """Pixels round a move button's glyphs."""
 PATH_COLUMNS = ("node", "α", "β", "best so far")
@@ -153,6 +155,7 @@ class ReplayBar(QWidget):
         self.path.setHorizontalHeaderLabels(list(PATH_COLUMNS))
         self.path.verticalHeader().setVisible(False)
         self.path.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.path.horizontalHeader().setFixedHeight(self.fontMetrics().height() + 6)
         self.path.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.path.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.path.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -166,6 +169,8 @@ class ReplayBar(QWidget):
         for column in range(1, len(PATH_COLUMNS)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.path.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        row_height = self.fontMetrics().height() + 6
+        self.path.setMinimumHeight((PATH_ROWS_SHOWN + 1) * row_height + 4)
         layout.addWidget(self.path, 1)
         self._speed_changed(self.speed.value())
         for keys, action in (
