@@ -516,8 +516,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
         uci_name="OwnBook", flag="--book", off_flag="--no-book",
     ),
     Option(
-        "multipv", Effect.EFFORT, "Best lines (MultiPV)",
-        "Show this many best moves, each with its score and line (each line more costs about one more search)",
+        "multipv", Effect.EFFORT, "Best lines",
+        "MultiPV: show this many best moves, each with its exact score and line (each line more costs about "
+        "one more search)",
         Group.GENERAL,
         cli_help=f"find and show the N best lines, 1..{MAX_MULTIPV} (each with its exact score; the best move is "
         "the same whatever N is)",

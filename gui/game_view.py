@@ -44,6 +44,8 @@ def unbroken_phrases(text: str) -> str:
     return ", ".join(html.escape(part).replace(" ", NO_BREAK_SPACE).replace("/", "/" + WORD_JOINER) for part in text.split(", "))
 
 
+WHY_NOT_PROMPT = "Why not this move? Play the move you want explained: it is not played. Esc cancels."
+
 MIN_BOARD_AREA = (260, 240)
 """The board area's least size before a board is shown."""
 
@@ -119,6 +121,10 @@ class GameView(QWidget):
     """Whether player 0 is now at the top of the board (the eval bar follows it)."""
     setup_finished = Signal(object)
     """Set-up mode ended with "Done": the edited position (a state) to start a game from."""
+    why_not_asked = Signal(object)
+    """A legal move entered in why-not mode (on the board or in the move box): asked
+    about, not played."""
+    why_not_mode_changed = Signal(bool)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -130,6 +136,8 @@ class GameView(QWidget):
         self._viewing: int | None = None
         """The ply shown when looking back through the game; ``None`` at the live position."""
         self._history_length = -1
+        self._why_not = False
+        """The next move entered is asked about ("why not this move?"), not played."""
         self._focus_left_by_box: QWidget | None = None
         """Where Qt put the move box's focus when the box was disabled (the computer's
         turn); it goes back to the box when the box is enabled, unless the user moved it."""
@@ -142,6 +150,11 @@ class GameView(QWidget):
         self.viewing_label.setObjectName("viewingLabel")
         self.viewing_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.viewing_label.hide()
+        self.why_not_label = QLabel(WHY_NOT_PROMPT)
+        self.why_not_label.setObjectName("whyNotPrompt")
+        self.why_not_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.why_not_label.setWordWrap(True)
+        self.why_not_label.hide()
 
         self.setup_bar = QWidget()
         self.setup_bar.setObjectName("setupBar")
@@ -162,6 +175,7 @@ class GameView(QWidget):
         left_layout.setContentsMargins(8, 8, 8, 8)
         left_layout.addWidget(self.board_area, 1)
         left_layout.addWidget(self.viewing_label)
+        left_layout.addWidget(self.why_not_label)
         left_layout.addWidget(self.setup_bar)
 
         # right: players, moves, controls
@@ -249,6 +263,7 @@ class GameView(QWidget):
     # ------------------------------------------------------------------ set-up
     def attach(self, session: GameSession) -> None:
         """Show ``session`` (a new game): a fresh board of its kind."""
+        self.set_why_not_mode(False)
         self.session = session
         self._viewing = None
         self._history_length = -1
@@ -507,6 +522,8 @@ class GameView(QWidget):
                 example = state.move_name(moves[len(moves) // 2])
         self.moves.set_example(example)
         self._enable_move_box(session.can_human_move())
+        if self._why_not and not self.can_ask_why_not():
+            self.set_why_not_mode(False)  # the engine took the turn, or the game ended
         self.status_changed.emit(session.status_text())
 
     def _viewing_text(self, ply: int) -> str:
@@ -518,9 +535,47 @@ class GameView(QWidget):
         offset = sheet.first_number - 1  # rows are numbered from the start position's move number
         return f"Looking at move {offset + number} of {offset + sheet.move_count} — press End to go back"
 
+    # ------------------------------------------------------------------ why not
+    @property
+    def why_not_mode(self) -> bool:
+        return self._why_not
+
+    def can_ask_why_not(self) -> bool:
+        """Whether a move may be asked about now: the live position, a player to move who
+        may move now, and no engine search of the game's running (a computer's move is
+        never disturbed; a hint finishes first)."""
+        session = self.session
+        return (
+            session is not None
+            and not self.setup_bar.isVisible()
+            and not session.is_thinking
+            and session.can_human_move()
+            and session.state.to_move() != CHANCE
+        )
+
+    def set_why_not_mode(self, on: bool) -> bool:
+        """Enter (or leave) why-not mode: the next move entered is asked about, not played.
+        Returns the mode now (entering is refused while ``can_ask_why_not`` is false)."""
+        on = on and self.can_ask_why_not()
+        if on and self._viewing is not None:
+            self.show_live()
+        if on != self._why_not:
+            self._why_not = on
+            self.why_not_label.setVisible(on)
+            self.why_not_mode_changed.emit(on)
+        return on
+
+    def _ask_why_not(self, move: Any) -> None:
+        self.set_why_not_mode(False)
+        self.refresh()  # the board shows the position again, the move not played
+        self.why_not_asked.emit(move)
+
     # ------------------------------------------------------------------ intents
     def _on_board_move(self, move: Any) -> None:
         if self.session is not None and self._viewing is None:
+            if self._why_not:
+                self._ask_why_not(move)
+                return
             self.session.play_move(move)
 
     def _on_move_entered(self, text: str) -> None:
@@ -528,6 +583,19 @@ class GameView(QWidget):
             return
         if self._viewing is not None:
             self.show_live()
+        if self._why_not:
+            state = self.session.state
+            try:
+                move = state.parse_move(text)
+            except ValueError as problem:
+                self.moves.show_error(str(problem))
+                return
+            if move not in state.legal_moves():
+                self.moves.show_error("That move is not legal here")
+                return
+            self.moves.accept_move()
+            self._ask_why_not(move)
+            return
         error = self.session.play_text(text)
         if error is None:
             self.moves.accept_move()

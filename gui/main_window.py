@@ -65,6 +65,7 @@ from gui.panels.eval_graph import EvalGraph
 from gui.panels.move_list import record_movers, sheet_moves
 from gui.panels.features import FeaturesPanel
 from gui.panels.settings_panel import SettingsPanel
+from gui.panels.why_not import WhyNotPanel, analysis_for
 from gui.panels.tree.panel import TreePanel
 from gui.start_page import StartPage
 from gui.theme import BOARD_SCHEMES, DEFAULT_BOARD, THEMES, Theme, theme_named
@@ -250,6 +251,11 @@ class MainWindow(QMainWindow):
         self.settings_page.setWidgetResizable(True)
         self.settings_page.setFrameShape(QFrame.Shape.NoFrame)
         self.add_engine_panel(self.settings_page, "Settings")
+        self.why_not_panel = WhyNotPanel(self.bridge)
+        self.add_engine_panel(self.why_not_panel, "Why not?")
+        # The engine panel keeps the best move's analysis while a move is searched alone.
+        self.engine_panel.set_search_filter(lambda _info: not self.why_not_panel.is_starting_search())
+        self.game_view.why_not_asked.connect(self._ask_why_not)
         self.tree_panel = TreePanel()
         self.add_engine_panel(self.tree_panel, "Tree")
         self.game_view.set_eval_bar(self.eval_bar)
@@ -376,6 +382,14 @@ class MainWindow(QMainWindow):
         for name, text, slot, keys in engine_defs:
             self.actions_by_name[name] = action = self._action(text, slot, keys)
             engine.addAction(action)
+        why_not = self._action(
+            "&Why not this move?", self._toggle_why_not, "W", checkable=True,
+            tip="Play a move on the board to have the engine search it alone and say what it costs (Esc cancels)",
+        )
+        self.actions_by_name["why_not"] = why_not
+        engine.addAction(why_not)
+        self.game_view.why_not_mode_changed.connect(why_not.setChecked)
+        self.game_view.status_changed.connect(lambda _text: self._update_why_not())
 
         help_menu = menu.addMenu("&Help")
         self.actions_by_name["shortcuts"] = self._action("&Keyboard shortcuts", self.show_shortcuts, "F1")
@@ -389,6 +403,7 @@ class MainWindow(QMainWindow):
         for name in ("save", "save_as", "resign", "undo", "redo", "copy_position", "copy_game", "flip", "hint", "think", "pause", "live"):
             self.actions_by_name[name].setEnabled(in_game)
         self.actions_by_name["setup"].setEnabled(in_game and self.game_view.can_set_up())
+        self._update_why_not()
         # a loaded game that stopped at a draw nobody claimed (threefold repetition, fifty moves)
         self.actions_by_name["claim_draw"].setEnabled(in_game and self.session is not None and self.session.claimable_draw() != "")
 
@@ -412,9 +427,33 @@ class MainWindow(QMainWindow):
                 return True
         return False
 
+    def _update_why_not(self) -> None:
+        """"Why not this move?" is offered while a move may be asked about (the engine is
+        not busy with the game), and stays on to be switched off."""
+        in_game = self.session is not None and self.stack.currentWidget() is self.game_view
+        view = self.game_view
+        self.actions_by_name["why_not"].setEnabled(in_game and (view.why_not_mode or view.can_ask_why_not()))
+
+    def _toggle_why_not(self, checked: bool) -> None:
+        self.actions_by_name["why_not"].setChecked(self.game_view.set_why_not_mode(checked))
+
+    def _ask_why_not(self, move: Any) -> None:
+        """A move entered in why-not mode: the engine is asked about it, the answer shown in
+        its tab of the engine dock."""
+        session = self.session
+        if session is None:
+            return
+        info, iteration = self.engine_panel.last_analysis()
+        self.engine_dock.show()
+        self.engine_tabs.setCurrentWidget(self.why_not_panel)
+        self.why_not_panel.ask(session, move, analysis_for(session.state, info, iteration), self.engine_settings())
+
     def back_to_live(self) -> None:
         """Escape: back to the live position, and out of the move box (where single keys
-        are text) so that F, H, Space and P act again."""
+        are text) so that F, H, Space and P act again; it also ends why-not mode and
+        cancels its search."""
+        self.game_view.set_why_not_mode(False)
+        self.why_not_panel.cancel()
         self.game_view.show_live()
         if self.game_view.moves.box.hasFocus():
             self.game_view.leave_move_box()
@@ -487,6 +526,9 @@ class MainWindow(QMainWindow):
             self.engine_panel.clear()
             board = self.game_view.board  # moves named as the board labels them (backgammon's points)
             self.engine_panel.set_move_namer(board.move_text, board.line_texts)
+            self.why_not_panel.clear()
+            self.why_not_panel.set_move_namer(board.move_text, board.line_texts)
+            session.state_changed.connect(self.why_not_panel.position_changed)
             self.tree_panel.clear()
             self.tree_panel.set_move_namer(board.move_text, board.line_texts)
             self.eval_bar.set_game(game_class)
@@ -588,11 +630,16 @@ class MainWindow(QMainWindow):
                 signal.connect(slot)
         panel.recording_wanted.connect(self._set_tree_recording)
         panel.algorithm_requested.connect(self._choose_algorithm)
+        self.why_not_panel.move_cut_asked.connect(panel.highlight_move)
         self.theme_changed.connect(lambda _name: panel.set_theme(self.theme))
         self._set_tree_recording(panel.is_recording_wanted())
 
     def _start_tree(self, info: Any) -> None:
-        """A search started (``SearchInfo``): the tree tab forgets the last one's tree."""
+        """A search started (``SearchInfo``): the tree tab forgets the last one's tree
+        (not for "why not?"'s search of a move alone: the best move's tree stays, to show
+        where that move was cut)."""
+        if self.why_not_panel.is_starting_search():
+            return
         self.tree_panel.start(info.root, type(info.root), info.settings)
 
     def _set_tree_recording(self, wanted: bool) -> None:

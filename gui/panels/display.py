@@ -235,3 +235,27 @@ def ebf_text(ebf: float) -> str:
     if not ebf:
         return NO_VALUE
     return f"{ebf:.2f}" if ebf < 100 else f"{ebf:.0f}"
+
+
+def comparison_text(chosen: Score, best: Score, game: type[GameState], mover: int) -> str:
+    """What choosing a move scored ``chosen`` instead of one scored ``best`` costs the
+    player ``mover`` who chooses, in the game's words, as a verb phrase: ``loses 1.20
+    pawns``, ``allows mate in 3``, ``misses mate in 2``, ``is as good``; ``scores 0.10 pawns
+    more`` when a search of the move alone rates it higher (a selective search's tree
+    differs with its root)."""
+    own, other = chosen.for_player(mover), best.for_player(mover)
+    if own.is_win or other.is_win:
+        if own.is_win and other.is_win and own.outcome == other.outcome and own.plies_to_end == other.plies_to_end:
+            return "is as good"
+        if own.is_win and own.outcome < 0:
+            return f"walks into {'mate' if game.WIN_WORDING == 'mate' else 'a lost game'} ({display.result_text(own, game)})"
+        if other.is_win and other.outcome > 0:
+            return f"misses {display.result_text(other, game)}"
+        if own.is_win and own.outcome > 0:
+            return f"wins too ({display.result_text(own, game)})"
+        return f"scores {display.value_text(own, game)} against a loss ({display.result_text(other, game)})"
+    difference = round((other.value - own.value) / game.SCORE_UNIT_SIZE, game.SCORE_DECIMALS)
+    if difference == 0:
+        return "is as good"
+    amount = f"{abs(difference):.{game.SCORE_DECIMALS}f} {game.SCORE_UNIT}"
+    return f"loses {amount}" if difference > 0 else f"scores {amount} more"

@@ -393,6 +393,7 @@ class EnginePanel(QWidget):
         """The status line of this game's last finished search (``Best move Rc8# (done, …)``)."""
         self._lines_wanted = 1
         """The best lines the current search reports (``SearchSettings.multipv``)."""
+        self._shows_search: Callable[[SearchInfo], bool] | None = None
         numbers = tabular_font(self.font())
 
         layout = QVBoxLayout(self)
@@ -552,8 +553,20 @@ class EnginePanel(QWidget):
             self._game_over = None
             self.show_game_over(result, reason)
 
+    def set_search_filter(self, shows: Callable[[SearchInfo], bool] | None) -> None:
+        """Which searches the panel shows (``None``: all): a search passed by leaves the
+        last one's numbers in place, and its events are not this panel's ("why not this
+        move?" searches a move alone while the panel keeps the best move's analysis)."""
+        self._shows_search = shows
+
+    def last_analysis(self) -> tuple[SearchInfo | None, Iteration | None]:
+        """The search shown and its last complete iteration (either ``None``)."""
+        return self._info, self._last_exact
+
     @Slot(object)
     def on_search_started(self, info: SearchInfo) -> None:
+        if self._shows_search is not None and not self._shows_search(info):
+            return
         self._game_over = None
         self._info = info
         self._game = type(info.root)
