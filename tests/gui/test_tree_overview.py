@@ -238,7 +238,7 @@ def test_a_hundred_thousand_nodes_arriving_in_batches_cost_a_bounded_amount_of_w
         layout = view.layout_model
         assert layout is not None
     assert layout is not None
-    assert layout.read <= 20_000  # the batches only started the timer; nothing is read per batch
+    assert layout.read == 0  # the batches only started the timer: nothing is read per batch
     qtbot.waitUntil(lambda: view.layout_model is not None and view.layout_model.read == len(tree), timeout=10_000)
     assert len(tree) > 50_000, len(tree)
     picture = view.picture()

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 
+from PySide6.QtCore import Qt
+
 from ai.scores import INFINITY
 from ai.tree.model import ROOT_PARENT, Cut, NodeEntry, NodeExit, NodeKind, SearchTree, TreeBatch, TreePass
 from ai.tree.replay import Replay, ReplayEvent, TreeWords, describe
@@ -179,3 +181,22 @@ def test_playing_walks_to_the_end_and_stops(qtbot: Any) -> None:
     qtbot.waitUntil(lambda: not bar.is_playing, timeout=5000)
     assert bar.step_number == 22
     assert bar.buttons["play"].text() == "▶ Play"
+
+
+def test_keys_move_the_replay(qtbot: Any) -> None:
+    bar = ReplayBar()
+    qtbot.addWidget(bar)
+    bar.set_tree(aima_replay().tree)
+    bar.show()
+    qtbot.waitExposed(bar)
+    bar.setFocus()
+    qtbot.keyClick(bar, Qt.Key.Key_Right)
+    assert bar.step_number == 1
+    qtbot.keyClick(bar, Qt.Key.Key_Right, Qt.KeyboardModifier.ControlModifier)
+    assert bar.step_number == 12  # the cut-off at C
+    qtbot.keyClick(bar, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)
+    assert bar.current() is not None and bar.current().node == 7  # the next node entered: D
+    qtbot.keyClick(bar, Qt.Key.Key_End)
+    assert bar.step_number == 22
+    qtbot.keyClick(bar, Qt.Key.Key_Home)
+    assert bar.step_number == 0

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QColor, QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -120,6 +120,7 @@ class ReplayBar(QWidget):
             button.setText(text)
             button.setToolTip(tip)
             button.setAutoRaise(True)
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay with the bar
             button.clicked.connect(action)
             if row is moves:  # as narrow as its glyphs allow: ten of them fit the narrowest dock
                 button.setFixedWidth(self.fontMetrics().horizontalAdvance(text) + BUTTON_PADDING)
@@ -131,6 +132,7 @@ class ReplayBar(QWidget):
         self.speed.setValue(DEFAULT_SPEED)
         self.speed.setPageStep(1)
         self.speed.setToolTip("Playing speed")
+        self.speed.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.speed.setMinimumWidth(60)
         self.speed.setMaximumWidth(140)
         self.speed.valueChanged.connect(self._speed_changed)
@@ -173,16 +175,30 @@ class ReplayBar(QWidget):
         self.path.setMinimumHeight((PATH_ROWS_SHOWN + 1) * row_height + 4)
         layout.addWidget(self.path, 1)
         self._speed_changed(self.speed.value())
-        for keys, action in (
-            ("Right", self.next_step), ("Left", self.previous_step),
-            ("Shift+Right", self.next_node), ("Shift+Left", self.previous_node),
-            ("Ctrl+Right", self.next_cut), ("Ctrl+Left", self.previous_cut),
-            ("PgDown", self.next_pass), ("PgUp", self.previous_pass),
-            ("Home", self.to_start), ("End", self.to_end), ("Space", self.toggle_play),
-        ):
-            shortcut = QShortcut(QKeySequence(keys), self)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(action)
+        mod = Qt.KeyboardModifier
+        self._keys: dict[tuple[Qt.Key, Qt.KeyboardModifier], Callable[[], None]] = {
+            (Qt.Key.Key_Right, mod.NoModifier): self.next_step,
+            (Qt.Key.Key_Left, mod.NoModifier): self.previous_step,
+            (Qt.Key.Key_Right, mod.ShiftModifier): self.next_node,
+            (Qt.Key.Key_Left, mod.ShiftModifier): self.previous_node,
+            (Qt.Key.Key_Right, mod.ControlModifier): self.next_cut,
+            (Qt.Key.Key_Left, mod.ControlModifier): self.previous_cut,
+            (Qt.Key.Key_PageDown, mod.NoModifier): self.next_pass,
+            (Qt.Key.Key_PageUp, mod.NoModifier): self.previous_pass,
+            (Qt.Key.Key_Home, mod.NoModifier): self.to_start,
+            (Qt.Key.Key_End, mod.NoModifier): self.to_end,
+            (Qt.Key.Key_Space, mod.NoModifier): self.toggle_play,
+        }
+        """The keys, while the bar has the focus (a click on it gives it)."""
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        modifiers = event.modifiers() & (Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.ControlModifier)
+        action = self._keys.get((Qt.Key(event.key()), modifiers))
+        if action is None:
+            super().keyPressEvent(event)
+            return
+        action()
+        event.accept()
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
         return QSize(520, 260)
