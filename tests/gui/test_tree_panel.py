@@ -399,3 +399,26 @@ def test_texts_name_a_path_from_the_root_state() -> None:
     assert texts.path_text(tree, second) == "b2  a3"
     assert texts.position(tree, second).to_text() == state.result(4).result(0).to_text()
     assert texts.window_text(-WIN_SCORE * 10, WIN_SCORE * 10) == "[−∞, +∞]"
+
+
+# ---------------------------------------------------------------- the overview and the replay
+def test_the_overview_and_the_replay_select_in_the_textbook_view(qtbot: Any) -> None:
+    state = new_game("tictactoe")
+    _finished, batches = recorded(state, "alphabeta", 9)
+    panel = fed_panel(qtbot, state, batches)
+    assert panel.overview.tree is panel.tree
+    deep = panel.tree.node(layout_of(panel).pv[4])
+    with qtbot.waitSignal(panel.node_selected, timeout=2000) as chosen:
+        panel.overview.node_chosen.emit(deep.index)
+    assert chosen.args == [deep.index] and panel.view.selected == deep.index
+    assert deep.index in layout_of(panel).by_index, "a node chosen in the overview is opened in the textbook view"
+    panel.pane_actions["Replay"].setChecked(True)
+    assert panel.replay_page.isVisible()
+    replay = panel.replay.replay
+    assert replay is not None
+    qtbot.waitUntil(lambda: replay.is_caught_up, timeout=5000)
+    target = panel.tree.passes[-1].root + 3
+    with qtbot.waitSignal(panel.node_selected, timeout=2000) as reached:
+        panel.replay.go_to_node(target)
+    assert reached.args == [target]
+    assert panel.view.visited_through is None or panel.view.visited_through >= target

@@ -21,13 +21,14 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QCloseEvent, QHideEvent, QShowEvent
+from PySide6.QtGui import QAction, QCloseEvent, QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -44,6 +45,8 @@ from ai.tree.model import SearchTree, TreeBatch, TreeOptions, TreePass
 from games.base import GameState
 from gui.panels.tree.node_details import NodeDetails
 from gui.panels.tree.node_text import LineNamer, MoveNamer, NodeTexts
+from gui.panels.tree.overview import IcicleView
+from gui.panels.tree.replay import ReplayBar
 from gui.panels.tree.textbook import LEGEND, TextbookView, glyph_text
 from gui.theme import LIGHT, Theme
 
@@ -119,6 +122,10 @@ class TreePanel(QWidget):
         self.view.setObjectName("treeTextbookView")
         self.details = NodeDetails()
         self.details.setObjectName("treeNodeDetails")
+        self.overview = IcicleView()
+        self.overview.setObjectName("treeOverview")
+        self.replay = ReplayBar()
+        self.replay.setObjectName("treeReplay")
 
         # -- the bar
         self.pass_box = QComboBox()
@@ -136,6 +143,12 @@ class TreePanel(QWidget):
         self.fit_button = self._tool("Fit", "Show the whole drawn tree (key 0). Zoom with the wheel or the + and − "
                                      "keys, pan by dragging")
         self.float_button = self._tool("Float", "Show the tree in a window of its own (and back)")
+        self.panes_button = self._tool("Show", "Which parts to show under the tree: the whole-tree overview, the "
+                                       "replay of the search step by step, the selected node's details")
+        self.panes_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.panes_menu = QMenu(self.panes_button)
+        self.panes_button.setMenu(self.panes_menu)
+        self.pane_actions: dict[str, QAction] = {}
         # Two rows, so that the bar fits the engine dock at its narrowest (300 px).
         passes = QHBoxLayout()
         passes.setContentsMargins(0, 0, 0, 0)
@@ -145,6 +158,7 @@ class TreePanel(QWidget):
         bar.setContentsMargins(0, 0, 0, 0)
         bar.addWidget(self.record_box)
         bar.addStretch(1)
+        bar.addWidget(self.panes_button)
         bar.addWidget(self.fit_button)
 
         self.status = QLabel("")
@@ -181,15 +195,39 @@ class TreePanel(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("treeSplitter")
         self.splitter.setChildrenCollapsible(False)
+        self.replay_page = QScrollArea()  # the bar is wider than the dock at its narrowest: it scrolls
+        self.replay_page.setWidget(self.replay)
+        self.replay_page.setWidgetResizable(True)
+        self.replay_page.setFrameShape(QFrame.Shape.NoFrame)
+        self.replay_page.setMinimumHeight(DETAILS_MIN_HEIGHT)
+        self.splitter.addWidget(self.replay_page)
         self.splitter.addWidget(self.views)
+        self.overview_page = QScrollArea()  # a short dock scrolls it rather than grow taller
+        self.overview_page.setWidget(self.overview)
+        self.overview_page.setWidgetResizable(True)
+        self.overview_page.setFrameShape(QFrame.Shape.NoFrame)
+        self.overview_page.setMinimumHeight(DETAILS_MIN_HEIGHT)
+        self.splitter.addWidget(self.overview_page)
         self.details_page = QScrollArea()  # scrolls in a short dock instead of making it taller
         self.details_page.setWidget(self.details)
         self.details_page.setWidgetResizable(True)
         self.details_page.setFrameShape(QFrame.Shape.NoFrame)
         self.details_page.setMinimumHeight(DETAILS_MIN_HEIGHT)
         self.splitter.addWidget(self.details_page)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
+        for position, stretch in enumerate((1, 4, 1, 1)):
+            self.splitter.setStretchFactor(position, stretch)
+        for name, pane, shown in (
+            ("Overview", self.overview_page, True),
+            ("Replay", self.replay_page, False),
+            ("Details", self.details_page, True),
+        ):
+            action = QAction(name, self)
+            action.setCheckable(True)
+            action.setChecked(shown)
+            pane.setVisible(shown)
+            action.toggled.connect(pane.setVisible)
+            self.panes_menu.addAction(action)
+            self.pane_actions[name] = action
 
         self.body = QWidget()
         self.body.setObjectName("treeBody")
@@ -222,6 +260,9 @@ class TreePanel(QWidget):
         self.tree_window: TreeWindow | None = None
 
         self.view.node_clicked.connect(self._on_node_clicked)
+        self.overview.node_chosen.connect(self.select)
+        self.replay.node_reached.connect(self._on_replay_reached)
+        self.replay.visited_changed.connect(self._on_replay_visited)
         self.view.layout_changed.connect(self._refresh)
         self.pass_box.currentIndexChanged.connect(self._on_pass_chosen)
         self.record_box.toggled.connect(lambda _checked: self._update_wanted())
@@ -245,11 +286,15 @@ class TreePanel(QWidget):
         """Name moves as the board labels them (``board.move_text`` / ``board.line_texts``)."""
         self._move_text = move_text
         self._line_texts = line_texts
+        self.overview.set_move_namer(move_text, line_texts)
+        self.replay.set_move_namer(move_text, line_texts)
 
     def set_theme(self, theme: Theme) -> None:
         self._theme = theme
         self.view.set_theme(theme)
         self.details.set_theme(theme)
+        self.overview.set_theme(theme)
+        self.replay.set_theme(theme)
 
     def start(self, root_state: GameState, game_class: type[GameState], settings: SearchSettings) -> None:
         """A search of ``root_state`` starts: the old tree goes; the new one grows as
@@ -265,6 +310,9 @@ class TreePanel(QWidget):
         self.details.clear()
         self._detail_stamp = None
         self.view.set_tree(self.tree, self.texts)
+        self.overview.set_root(self.texts.root)
+        self.replay.set_root(self.texts.root)
+        self._show_tree_in_panes()
         self.views.setCurrentWidget(self.native_page if settings.algorithm == NATIVE_ALGORITHM else self.view)
         self._refresh()
 
@@ -275,6 +323,7 @@ class TreePanel(QWidget):
         self._shares_tree = True
         self._reset_passes()
         self.view.set_tree(tree, self.texts)
+        self._show_tree_in_panes()
         self._refresh()
 
     def add_batch(self, batch: TreeBatch) -> None:
@@ -296,6 +345,8 @@ class TreePanel(QWidget):
         self._reset_passes()
         self.details.clear()
         self.view.set_tree(None, None)
+        self.overview.clear()
+        self.replay.set_tree(None)
         self.views.setCurrentWidget(self.view)
         self._refresh()
 
@@ -386,7 +437,25 @@ class TreePanel(QWidget):
         self._update_wanted()
 
     # ---------------------------------------------------------------- internals
+    def _show_tree_in_panes(self) -> None:
+        """The overview and the replay read the panel's tree (the same object again: it grew)."""
+        self.overview.set_tree(self.tree, self.view.pass_number)
+        self.replay.set_tree(self.tree)
+
+    def _on_replay_reached(self, index: int) -> None:
+        """The replay's step: shown in the textbook view, the overview and the details."""
+        if index in self.tree:
+            self.overview.set_tree(self.tree, self.tree.node(index).pass_number)
+            self.overview.set_marked(index)
+            self.select(index)
+
+    def _on_replay_visited(self, through: int | None) -> None:
+        """Nodes the replay has not reached yet are drawn faded (``None``: no replay)."""
+        self.view.set_visited_through(through)
+        self.overview.set_visited_through(through)
+
     def _select(self, index: int) -> None:
+        self.overview.set_marked(index)
         self.view.select(index)
         if self.texts is not None:
             self.details.show_node(self.tree, index, self.texts)
@@ -403,6 +472,7 @@ class TreePanel(QWidget):
     def _on_pass_chosen(self, position: int) -> None:
         number = self.pass_box.itemData(position)
         self.view.show_pass(number)
+        self.overview.set_tree(self.tree, number)
         shown = self.shown_pass()
         if shown is not None:
             self.pass_shown.emit(shown)
@@ -433,6 +503,7 @@ class TreePanel(QWidget):
         """After each layout (throttled): the pass list, the status, a pending highlight,
         and the details of a selected node that changed."""
         self._list_passes()
+        self._show_tree_in_panes()
         self._try_highlight()
         selected = self.view.selected
         if selected is not None and selected in self.tree and self.texts is not None:

@@ -95,6 +95,8 @@ READABLE_SCALE = 0.8
 """The first view of a tree too wide to fit readably is shown at this zoom, round the PV."""
 CLICK_SLOP = 4.0
 """A press that moves less than this many pixels is a click, not a drag."""
+FADED_OPACITY = 0.25
+"""Nodes the replay has not reached yet."""
 PV_WIDTH = 3.5
 EDGE_WIDTH = 1.0
 
@@ -480,6 +482,8 @@ class TextbookView(QWidget):
         self.selected: int | None = None
         self.highlighted: int | None = None
         """A node drawn with a warning ring ("why not this move?")."""
+        self.visited_through: int | None = None
+        """The replay's progress: nodes entered after this visit number are drawn faded."""
         self.layout_runs = 0
         """How many layouts ran (a test counts work, not time)."""
         self.painted_items = 0
@@ -614,6 +618,15 @@ class TextbookView(QWidget):
         self.selected = index
         self.update()
 
+    def set_visited_through(self, index: int | None) -> None:
+        """Fade the nodes the replay has not reached (``None``: none faded)."""
+        self.visited_through = index
+        self.update()
+
+    def _is_ahead(self, item: Placed) -> bool:
+        """Whether the replay has not reached ``item`` yet (its node, or for a stub the cut)."""
+        through = self.visited_through
+        return through is not None and item.index > through
     # ---------------------------------------------------------------- zoom and pan
     @property
     def scale(self) -> float:
@@ -784,6 +797,7 @@ class TextbookView(QWidget):
         with_text = self._scale >= TEXT_MIN_SCALE
         self._paint_edges(painter, items, area)
         for item in items:
+            painter.setOpacity(FADED_OPACITY if self._is_ahead(item) else 1.0)
             if item.kind is ItemKind.NODE:
                 self._paint_node(painter, item, with_text)
             elif item.kind is ItemKind.STUB:
