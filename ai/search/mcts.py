@@ -48,20 +48,22 @@ backgammon, so a node's mean is an estimate of its expected utility.
 * **Depth limit**: MCTS has no iterations of fixed depth; a depth limit ``d`` is a budget
   of ``d * ITERATIONS_PER_DEPTH`` iterations (fewer if the root is proven first), so a
   deeper limit means a bigger, deeper tree, as with the other algorithms.
-* **Observer**: each iteration is shown as a walk: ``entered`` for every tree node on the
-  selected path, root first (``depth`` = the node's depth in the tree, window (-inf, inf):
-  UCT has no window), then, after the backup, ``left`` for each of them, leaf first, with
-  the node's new mean on the search scale for the side to move there (for chance and
-  terminal nodes: for the root player) and bound ``exact``. Playout moves are not tree
-  nodes and are not shown. With no observer the cost is one test per iteration.
+* **Recording** (``context.tree`` set: the tree panel is watching): about ten times a second
+  a snapshot of the top of the tree (``ai.tree.mcts.MctsSnapshot``) with, per node, the
+  visits, the means and UCB1's two terms as ``select`` computes them, and the root
+  children's visits over the iterations. Recording reads the tree and draws no random
+  number, so the search plays the same iterations with it on or off; off, it costs one test
+  per iteration.
 
 Tree nodes are not shared between transpositions (a plain tree: simple and exact to count).
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
+from collections.abc import Callable
 from typing import Any, Final
 
 from games.base import CHANCE, GameState, Player
@@ -69,12 +71,13 @@ from games.base import CHANCE, GameState, Player
 from ai.context import SearchContext
 from ai.control import SearchStopped
 from ai.events import Finished, RootMoveStat
-from ai.reporting import Reporter, answer_without_search
+from ai.reporting import RawLine, Reporter, answer_without_search
 from ai.scores import WIN_SCORE
 from ai.settings import SearchSettings
 from ai.search.chance_common import next_decider, searched_root_outcomes, unsearchable_reason
 from ai.search.common import greedy_move, searched_root_moves
-from ai.tt import Bound
+from ai.tree.mcts import FINAL_SNAPSHOT_NODES, SNAPSHOT_NODES, MctsNodeStat, MctsSnapshot, VisitHistory
+from ai.tree.model import ROOT_PARENT, NodeKind, TreeOptions
 
 REPORT_INTERVAL: Final = 0.25
 """Seconds between two ``Iteration`` reports."""
@@ -199,17 +202,21 @@ class MonteCarloTreeSearch:
         self.least_reward = math.inf
         self.greatest_reward = -math.inf
         self.iterations = 0
+        self.tree_size = 1
+        """Nodes in the tree (the root and every node expanded)."""
         self.depth_sum = 0
         self.seldepth = 0
         self.next_report = REPORT_INTERVAL
-        self.observer = context.observer
         self.reporter = Reporter(context, self.game, self.root_player, self, self)
         """Builds this search's events; scores are the root player's."""
+        self.recording: TreeRecording | None = None if context.tree is None else TreeRecording(self, context.tree)
+        """Snapshots of the tree for the tree panel, when the search records its tree."""
 
     # ---------------------------------------------------------------- search
     def run(self) -> Finished:
         depth_limit = self.control.limits.depth
         iteration_limit = None if depth_limit is None else depth_limit * ITERATIONS_PER_DEPTH
+        recording = self.recording
         stopped = False
         try:
             while self.root.proven is None:
@@ -217,11 +224,15 @@ class MonteCarloTreeSearch:
                 if self.reporter.is_listening and self.control.elapsed() >= self.next_report:
                     self.next_report = self.control.elapsed() + REPORT_INTERVAL
                     self.report()
+                if recording is not None:
+                    recording.after_iteration()
                 if iteration_limit is not None and self.iterations >= iteration_limit:
                     break
         except SearchStopped:
             stopped = True
         self.report()
+        if recording is not None:
+            recording.close()
         return self.finished(stopped)
 
     def iterate(self) -> None:
@@ -241,6 +252,7 @@ class MonteCarloTreeSearch:
                 child = node.outcome_children[index]
                 if child is None:  # expansion of a new outcome
                     child = Node(state, node.outcomes[index][0], node, node.depth + 1)
+                    self.tree_size += 1
                     node.outcome_children[index] = child
                     node = child
                     break
@@ -252,6 +264,7 @@ class MonteCarloTreeSearch:
                 plays += 1
                 count_node()
                 child = Node(state, move, node, node.depth + 1)
+                self.tree_size += 1
                 node.children.append(child)
                 node = child
                 break
@@ -269,10 +282,7 @@ class MonteCarloTreeSearch:
             reward = self.terminal_reward(state)
         else:
             reward = self.simulate(state)
-        if self.observer is None:
-            self.backup(node, reward)
-        else:
-            self.observed_backup(node, reward)
+        self.backup(node, reward)
         for _ in range(plays):
             state.undo()
         self.iterations += 1
@@ -280,37 +290,20 @@ class MonteCarloTreeSearch:
         if node.depth > self.seldepth:
             self.seldepth = node.depth
 
-    def observed_backup(self, node: Node, reward: float) -> None:
-        """``backup`` shown to the observer as a walk down the selected path and back up."""
-        observer = self.observer
-        assert observer is not None
-        chain: list[Node] = []
-        current: Node | None = node
-        while current is not None:
-            chain.append(current)
-            current = current.parent
-        chain.reverse()
-        paths = [tuple(entry.move for entry in chain[1 : index + 1]) for index in range(len(chain))]
-        for entry, path in zip(chain, paths):
-            observer.entered(path, entry.depth, -math.inf, math.inf)
-        self.backup(node, reward)
-        for entry, path in zip(reversed(chain), reversed(paths)):
-            observer.left(path, self.node_value(entry), Bound.EXACT)
-
-    def node_value(self, node: Node) -> float:
-        """``node``'s mean (or proof) on the search scale, for its side to move (the root
-        player at chance and terminal nodes): what the observer is shown."""
-        player = node.player if node.player in (0, 1) else self.root_player
-        return self.raw_value(node, 1.0 if player == 0 else -1.0)
-
-    def select(self, node: Node) -> Node | None:
+    def select(self, node: Node, terms: dict[Node, tuple[float, float]] | None = None) -> Node | None:
         """UCB1 among the children of a fully expanded decision node (proven losses of the
-        mover skipped while something else remains)."""
+        mover skipped while something else remains).
+
+        A child's score is its mean for the mover normalised into [0, 1] by the rewards'
+        range so far (0.5 while every reward was the same), plus the exploration term
+        ``C * sqrt(ln N(node) / N(child))``. ``terms``, when given, receives the two terms
+        of every child scored: how the tree panel shows the very numbers selection compares."""
         sign = 1.0 if node.player == 0 else -1.0
         least, greatest = self.least_reward, self.greatest_reward
         spread = greatest - least
+        low = least if sign > 0 else -greatest
         log_visits = math.log(node.visits) if node.visits > 0 else 0.0
-        exploration = self.exploration
+        constant = self.exploration
         best: Node | None = None
         best_score = -math.inf
         for child in node.children:
@@ -318,13 +311,11 @@ class MonteCarloTreeSearch:
                 continue  # a proven loss for the mover: never worth trying again
             if child.visits == 0:
                 return child
-            mean = child.total / child.visits
-            own = mean if sign > 0 else -mean
-            if spread > 0:
-                own = (own - (least if sign > 0 else -greatest)) / spread
-            else:
-                own = 0.5
-            score = own + exploration * math.sqrt(log_visits / child.visits)
+            exploitation = (sign * child.total / child.visits - low) / spread if spread > 0 else 0.5
+            exploration = constant * math.sqrt(log_visits / child.visits)
+            if terms is not None:
+                terms[child] = (exploitation, exploration)
+            score = exploitation + exploration
             if score > best_score:
                 best_score = score
                 best = child
@@ -424,6 +415,20 @@ class MonteCarloTreeSearch:
         node.proof_plies = best.proof_plies + 1
         return True
 
+    @staticmethod
+    def is_selecting(node: Node) -> bool:
+        """Whether the next iteration through ``node`` picks its child by UCB1: not at a
+        chance node (an outcome is drawn), a proven or terminal node (its value is backed
+        up as it is), or a node with moves still untried (one of them is expanded)."""
+        return node.player in (0, 1) and node.proven is None and not node.untried and bool(node.children)
+
+    def node_kind(self, node: Node) -> NodeKind:
+        if node.player == TERMINAL:
+            return NodeKind.TERMINAL
+        if node.player == CHANCE:
+            return NodeKind.CHANCE
+        return NodeKind.MAX if node.player == self.root_player else NodeKind.MIN
+
     # ------------------------------------------------------------- answers
     def best_child(self, node: Node) -> Node | None:
         """The move to play at a decision node: a proven win (the fastest), else the most
@@ -444,10 +449,10 @@ class MonteCarloTreeSearch:
         candidates = [child for child in node.children if child.proven is None or child.proven * sign >= 0]
         return max(candidates or node.children, key=lambda child: (child.visits, own(child)))
 
-    def principal_variation(self) -> list[Any]:
-        """The most visited line from the root, up to the first chance node."""
+    def principal_variation(self, start: Node | None = None) -> list[Any]:
+        """The most visited line from ``start`` (the root), up to the first chance node."""
         line: list[Any] = []
-        node = self.root
+        node = self.root if start is None else start
         while node.player not in (CHANCE, TERMINAL):
             child = self.best_child(node)
             if child is None or (child.visits == 0 and child.proven is None):
@@ -472,16 +477,18 @@ class MonteCarloTreeSearch:
         """The root value for the root player on the search scale of ``ai.scores``."""
         return self.raw_value(self.root, 1.0 if self.root_player == 0 else -1.0)
 
-    def raw_value(self, root: Node, sign: float) -> float:
+    def raw_value(self, root: Node, sign: float, plies_above: int = 0) -> float:
         """The value of node ``root`` on the search scale of ``ai.scores``, for player 0
-        (``sign`` 1) or player 1 (``sign`` -1): a proof as a win in N plies, else the mean."""
+        (``sign`` 1) or player 1 (``sign`` -1): a proof as a win in N plies (counted from
+        ``plies_above`` plies higher: 1 for a root move's line), else the mean."""
         if root.proven is not None:
             value = sign * root.proven
+            plies = root.proof_plies + plies_above
             if self.is_win_loss:
                 if value > 0:
-                    return WIN_SCORE - root.proof_plies
+                    return WIN_SCORE - plies
                 if value < 0:
-                    return -WIN_SCORE + root.proof_plies
+                    return -WIN_SCORE + plies
                 return 0.0
             return value * self.eval_scale
         mean = sign * root.mean()
@@ -507,18 +514,206 @@ class MonteCarloTreeSearch:
             for child in children
         )
 
+    def best_lines(self) -> list[RawLine]:
+        """MultiPV (``settings.multipv`` lines): the move MCTS plays, then the other root
+        moves by visits, each with its own mean (or proof) as the score, for the root
+        player on the search scale, and its most visited line. None at a chance root (no
+        move to choose) and none for a move never visited."""
+        root = self.root
+        wanted = self.settings.multipv
+        if root.player not in (0, 1) or not root.children:
+            return []
+        best = self.best_child(root)
+        order = {move: index for index, move in enumerate(self.root_move_list)}
+        others = sorted(
+            (child for child in root.children if child is not best),
+            key=lambda child: (-child.visits, order.get(child.move, 0)),
+        )
+        sign = 1.0 if self.root_player == 0 else -1.0
+        lines: list[RawLine] = []
+        for child in ([best] if best is not None else []) + others:
+            if len(lines) == wanted:
+                break
+            if child.visits == 0 and child.proven is None:
+                continue
+            line = [child.move, *self.principal_variation(child)]
+            lines.append((0, self.raw_value(child, sign, plies_above=1), line))
+        return lines
+
     def report(self) -> None:
         """An ``Iteration`` event: depth = mean tree depth, seldepth = deepest node, score
         from the root's mean (or proof), PV = the most visited line."""
         if self.reporter.is_listening:
             line = self.principal_variation()
-            self.reporter.iteration(self.reported_depth, self.root_raw_score(), line, 0, root_moves=self.root_moves())
+            self.reporter.iteration(
+                self.reported_depth, self.root_raw_score(), line, 0, root_moves=self.root_moves(), lines=self.best_lines()
+            )
 
     def finished(self, stopped: bool) -> Finished:
         line = self.principal_variation()
         if not line and self.root.player != CHANCE:  # stopped before any iteration finished
             line = [self.root_move_list[0]]
-        return self.reporter.finished(self.reported_depth, self.root_raw_score(), line, stopped, self.root_moves())
+        return self.reporter.finished(
+            self.reported_depth, self.root_raw_score(), line, stopped, self.root_moves(), lines=self.best_lines()
+        )
+
+
+SNAPSHOT_TIME_SHARE_INVERSE: Final = 20
+"""A live snapshot waits at least this many times as long as the last one took to make, so
+that snapshots take at most a twentieth (5 %) of the search's time."""
+
+
+class TreeRecording:
+    """The tree as the lecture shows it, sent while the search runs (``ai.tree.mcts``): a
+    snapshot of the top of the tree every ``TreeOptions.batch_seconds``, and the root
+    children's visits sampled as the iterations go.
+
+    It reads the tree and never changes it, nor draws from the search's random generator,
+    so a recorded search plays the same iterations, move and score as an unrecorded one;
+    the clock decides only when snapshots are sent, never what the search does."""
+
+    def __init__(self, search: MonteCarloTreeSearch, options: TreeOptions) -> None:
+        self.search = search
+        self.options = options
+        self.emit: Callable[[Any], None] = search.context.emit
+        """The search's event channel, which carries tree events beside the search's own
+        (as ``ai.tree.recorder``'s batches)."""
+        self.history = VisitHistory()
+        self.next_snapshot = options.batch_seconds
+        self.root_sign = 1.0 if search.root_player == 0 else -1.0
+
+    def after_iteration(self) -> None:
+        search = self.search
+        if self.history.is_due(search.iterations):
+            self.history.add(search.iterations, self.root_visits())
+        now = search.control.elapsed()
+        if now >= self.next_snapshot:
+            self.send(min(self.options.cap, SNAPSHOT_NODES), complete=False)
+            done = search.control.elapsed()
+            # Never more than a share of the search's time: a slow snapshot (a big game's
+            # tree, a loaded machine) spaces the next ones out.
+            self.next_snapshot = done + max(self.options.batch_seconds, (done - now) * SNAPSHOT_TIME_SHARE_INVERSE)
+
+    def close(self) -> None:
+        """The last snapshot, with the history's last sample at the final count."""
+        search = self.search
+        samples = self.history.samples
+        if not samples or samples[-1].iterations != search.iterations:
+            self.history.add(search.iterations, self.root_visits())
+        self.send(min(self.options.cap, FINAL_SNAPSHOT_NODES), complete=True)
+
+    def root_children(self) -> list[Node]:
+        """The root's children in the order they appeared (outcome order at a chance root)."""
+        root = self.search.root
+        if root.player == CHANCE:
+            return [child for child in root.outcome_children if child is not None]
+        return root.children
+
+    def root_visits(self) -> tuple[int, ...]:
+        root = self.search.root
+        if root.player == CHANCE:
+            return tuple(0 if child is None else child.visits for child in root.outcome_children)
+        return tuple(child.visits for child in root.children)
+
+    def root_moves(self) -> tuple[Any, ...]:
+        root = self.search.root
+        if root.player == CHANCE:
+            return tuple(outcome for outcome, _ in root.outcomes)
+        return tuple(child.move for child in root.children)
+
+    def send(self, limit: int, complete: bool) -> None:
+        search = self.search
+        control = search.control
+        self.emit(
+            MctsSnapshot(
+                search_id=search.context.search_id,
+                iterations=search.iterations,
+                nodes=control.nodes,
+                time=control.elapsed(),
+                exploration_constant=search.exploration,
+                least_reward=search.least_reward,
+                greatest_reward=search.greatest_reward,
+                root_player=search.root_player,
+                tree_size=search.tree_size,
+                nodes_shown=self.top_of_tree(limit),
+                root_moves=self.root_moves(),
+                history=self.history.as_tuple(),
+                complete=complete,
+            )
+        )
+
+    def top_of_tree(self, limit: int) -> tuple[MctsNodeStat, ...]:
+        """The root and all its children, then best first by visits the children of the
+        most visited nodes opened so far, until ``limit`` nodes (a node's children are
+        taken all or none, so a node shown either shows every child or none)."""
+        search = self.search
+        root = search.root
+        shown = [self.stat(root, 0, ROOT_PARENT, None, 1.0, (math.nan, math.nan), False)]
+        frontier: list[tuple[int, int, Node]] = [(-root.visits, 0, root)]
+        while frontier and (len(shown) < limit or len(shown) == 1):
+            _, index, node = heapq.heappop(frontier)
+            terms: dict[Node, tuple[float, float]] = {}
+            pick = search.select(node, terms) if node.player in (0, 1) else None
+            if not search.is_selecting(node):
+                pick = None
+            for child, probability in children_with_probabilities(node):
+                child_index = len(shown)
+                child_terms = terms.get(child, (math.nan, math.nan))
+                shown.append(self.stat(child, child_index, index, node, probability, child_terms, child is pick))
+                if child.children or any(child.outcome_children):
+                    heapq.heappush(frontier, (-child.visits, child_index, child))
+        return tuple(shown)
+
+    def stat(
+        self,
+        node: Node,
+        index: int,
+        parent_index: int,
+        parent: Node | None,
+        probability: float,
+        terms: tuple[float, float],
+        is_pick: bool,
+    ) -> MctsNodeStat:
+        """``node`` as selection at ``parent`` sees it (``terms``: UCB1's two terms as
+        ``select`` computed them, NaN where it computes none), its mean in the root
+        player's view and in its chooser's."""
+        root_sign = self.root_sign
+        mean = node.total / node.visits if node.visits else 0.0
+        chooser_sign = root_sign
+        if parent is not None and parent.player in (0, 1):
+            chooser_sign = 1.0 if parent.player == 0 else -1.0
+        exploitation, exploration = terms
+        outcomes = node.outcome_children
+        return MctsNodeStat(
+            index=index,
+            parent=parent_index,
+            move=node.move,
+            kind=self.search.node_kind(node),
+            visits=node.visits,
+            value=root_sign * mean,
+            mover_value=chooser_sign * mean,
+            exploitation=exploitation,
+            exploration=exploration,
+            uct=exploitation + exploration,
+            probability=probability,
+            proven=None if node.proven is None else root_sign * node.proven,
+            proof_plies=node.proof_plies,
+            untried=len(node.untried),
+            child_count=len(node.children) + len(outcomes) - outcomes.count(None),
+            is_pick=is_pick,
+        )
+
+
+def children_with_probabilities(node: Node) -> list[tuple[Node, float]]:
+    """``node``'s children in the tree, each with the chance of reaching it from ``node``
+    (an outcome's probability below a chance node, 1 below a decision node)."""
+    if node.player == CHANCE:
+        return [
+            (child, probability)
+            for child, (_, probability) in zip(node.outcome_children, node.outcomes)
+            if child is not None
+        ]
+    return [(child, 1.0) for child in node.children]
 
 
 def settings_problem(settings: SearchSettings) -> str | None:
