@@ -12,6 +12,7 @@ import html
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -154,6 +155,9 @@ class GameView(QWidget):
         self.why_not_label.setObjectName("whyNotPrompt")
         self.why_not_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.why_not_label.setWordWrap(True)
+        prompt_font = QFont(self.why_not_label.font())
+        prompt_font.setBold(True)
+        self.why_not_label.setFont(prompt_font)
         self.why_not_label.hide()
 
         self.setup_bar = QWidget()

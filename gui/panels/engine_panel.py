@@ -15,9 +15,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal, Slot
-from PySide6.QtGui import QFont, QFontMetrics, QPainter, QResizeEvent
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QGridLayout,
     QHeaderView,
     QLabel,
@@ -84,6 +85,9 @@ class RowsModel(QAbstractTableModel):
         super().__init__(parent)
         self.columns = columns
         self.rows: list[tuple[str, ...]] = []
+        self.row_notes: dict[int, str] = {}
+        """Rows drawn muted, each with the tooltip that says why (a best line the search
+        did not reach again at its last depth)."""
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802 (Qt's name)
         return 0 if parent.isValid() else len(self.rows)
@@ -98,6 +102,11 @@ class RowsModel(QAbstractTableModel):
             return self.rows[index.row()][index.column()]
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return self.columns[index.column()].align
+        note = self.row_notes.get(index.row())
+        if role == Qt.ItemDataRole.ForegroundRole and note is not None:
+            return QApplication.palette().brush(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+        if role == Qt.ItemDataRole.ToolTipRole and note is not None:
+            return note
         if role == Qt.ItemDataRole.ToolTipRole and not self.columns[index.column()].widest:
             return self.rows[index.row()][index.column()]  # a free-width cell may be elided
         return None
@@ -138,6 +147,7 @@ class RowsModel(QAbstractTableModel):
             self.endInsertRows()
 
     def clear(self) -> None:
+        self.row_notes = {}
         self.replace([])
 
 
@@ -632,6 +642,13 @@ class EnginePanel(QWidget):
         info, game = self._info, self._game
         if info is None or game is None or self._lines_wanted < 2:
             return
+        depth = max((line.depth for line in lines), default=0)
+        self.lines.row_notes = {
+            row: f"Searched to depth {line.depth}: the search stopped before it searched this line "
+            f"again at depth {depth}, so its score may not compare with the lines above"
+            for row, line in enumerate(lines[: self._lines_wanted])
+            if line.depth and line.depth < depth
+        }
         self.lines.replace(
             [
                 (
@@ -643,6 +660,7 @@ class EnginePanel(QWidget):
                 for line in lines[: self._lines_wanted]
             ]
         )
+        self.line_view.viewport().update()  # a row muted or not with the same text
 
     def line_texts(self) -> list[tuple[str, ...]]:
         """The best-lines table's rows as shown (rank, score, depth, line)."""

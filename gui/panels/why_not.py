@@ -30,6 +30,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ai.events import Finished, Iteration, PvLine, Score
+from ai.search import ALGORITHMS
 from ai.settings import Limits, SearchRequest, SearchSettings
 from ai.tt import Bound
 from games.base import CHANCE, GameState
@@ -42,6 +43,12 @@ LineNamer = Callable[[GameState, Sequence[Any]], list[str]]
 
 SHOWN_LINE_MOVES: Final = 8
 """Moves of a line written in the verdict sentence (the whole line is below it)."""
+
+
+def algorithm_name(name: str) -> str:
+    """The algorithm as its registry describes it (``principal variation search (NegaScout)``)."""
+    spec = ALGORITHMS.get(name)
+    return spec.summary if spec is not None else name
 
 
 class Phase(enum.Enum):
@@ -445,7 +452,7 @@ class WhyNotPanel(QWidget):
         self.best_line_label.setText(self._line(root, result.best.line))
         settings = result.best.settings
         self.note_label.setText(
-            f"Both at depth {result.depth} with {settings.algorithm}; scores from {display.player_names(game)[display.FIXED_VIEW]}'s "
+            f"Both at depth {result.depth}, {algorithm_name(settings.algorithm)}; scores from {display.player_names(game)[display.FIXED_VIEW]}'s "
             "side or the leader's, as the engine panel shows them. The line after your move is the engine's "
             "best answer to it (its refutation)."
         )

@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSpinBox
 from pytestqt.qtbot import QtBot
 
-from ai.events import Finished
+from ai.events import Finished, Iteration, PvLine, Score
 from ai.settings import Limits, SearchSettings
 from games import get_game, new_game
-from gui.engine_bridge import EngineBridge
+from gui.engine_bridge import EngineBridge, SearchInfo
 from gui.panels import display
 from gui.panels.engine_panel import EnginePanel
 from gui.panels.settings_panel import SettingsPanel
@@ -85,3 +86,24 @@ def test_the_settings_panel_sets_the_number_of_lines(qtbot: QtBot) -> None:
     with qtbot.waitSignal(panel.settings_changed, timeout=1000) as changed:
         control.setValue(3)
     assert changed.args[0] == SearchSettings(multipv=3)
+
+
+def test_a_line_the_stop_left_at_the_last_depth_is_muted_and_says_why(qtbot: QtBot) -> None:
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    state = new_game("chess", ITALIAN)
+    moves = state.legal_moves()[:3]
+    panel.on_search_started(SearchInfo(1, state, SearchSettings(multipv=3), Limits(time=1.0)))
+    lines = tuple(
+        PvLine(rank, move, Score(value, 1), (move,), depth)
+        for rank, (move, value, depth) in enumerate(zip(moves, (30.0, 40.0, 10.0), (5, 4, 5), strict=True), start=1)
+    )
+    panel.on_iteration(
+        Iteration(1, 5, 9, lines[0].score, lines[0].pv, 100, 1.0, 1.0, 0.0, 0.0, 0, 0.0, 2.0, lines=lines)
+    )
+    assert [row[2] for row in panel.line_texts()] == ["5", "4", "5"]
+    assert set(panel.lines.row_notes) == {1}
+    assert "depth 4" in panel.lines.row_notes[1] and "depth 5" in panel.lines.row_notes[1]
+    foreground = Qt.ItemDataRole.ForegroundRole
+    assert panel.lines.data(panel.lines.index(1, 3), foreground) is not None
+    assert panel.lines.data(panel.lines.index(0, 3), foreground) is None
