@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication, QImage
+from PySide6.QtGui import QColor, QFontMetricsF, QGuiApplication, QImage
 from PySide6.QtWidgets import QApplication
 
 import games
@@ -27,6 +27,12 @@ def dialog(qtbot: Any) -> RaceDialog:
     made.show()
     qtbot.waitExposed(made)
     return made
+
+
+def cell(dialog: RaceDialog, row: int, column: int) -> str:
+    item = dialog.table.item(row, column)
+    assert item is not None, (row, column)
+    return item.text()
 
 
 def run_to_end(qtbot: Any, dialog: RaceDialog) -> RaceResult:
@@ -54,8 +60,8 @@ def test_a_race_runs_to_its_end(qtbot: Any, dialog: RaceDialog) -> None:
     # The table: one row per entrant, its cells the result's.
     assert dialog.table.rowCount() == len(ALL_ENTRANTS)
     for row, entry in enumerate(result.entries):
-        assert dialog.table.item(row, 0).text().startswith(entry.entrant.label)
-        assert dialog.table.item(row, 4).text() == f"{entry.nodes:,}"
+        assert cell(dialog, row, 0).startswith(entry.entrant.label)
+        assert cell(dialog, row, 4) == f"{entry.nodes:,}"
     minimax = result.entry(Entrant.MINIMAX)
     assert minimax is not None
     levels = count_levels(games.new_game("tictactoe", "x...o...."), 5)
@@ -89,7 +95,7 @@ def test_stop_ends_the_race(qtbot: Any) -> None:
     assert "Minimax would visit about" in dialog.warning.text()  # chess depth 6: minutes
     with qtbot.waitSignal(dialog.race_finished, timeout=WAIT_MS) as blocker:
         qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: dialog.table.item(0, 3).text().startswith("2"), timeout=WAIT_MS)  # depth 2 done
+        qtbot.waitUntil(lambda: dialog.table.item(0, 3) is not None and cell(dialog, 0, 3).startswith("2"), timeout=WAIT_MS)  # depth 2 done
         qtbot.mouseClick(dialog.stop_button, Qt.MouseButton.LeftButton)
     result = blocker.args[0]
     assert result.stopped
@@ -120,8 +126,6 @@ def test_chart_draws_whole_in_both_themes(qtbot: Any, theme: Any) -> None:
     chart.resize(chart.minimumSize())
     chart.set_depth(4)
     red = Qt.GlobalColor.red
-    from PySide6.QtGui import QColor
-
     chart.set_series(
         [
             Series("minimax", QColor(red), ((1, 21.0), (2, 421.0), (3, 9323.0), (4, 206604.0))),
@@ -131,10 +135,10 @@ def test_chart_draws_whole_in_both_themes(qtbot: Any, theme: Any) -> None:
     )
     image = QImage(chart.size(), QImage.Format.Format_ARGB32)
     chart.render(image)
-    layout = chart._layout(chart.fontMetrics())  # noqa: SLF001 - the geometry under test
+    layout = chart._layout(QFontMetricsF(chart.font()))  # noqa: SLF001 - the geometry under test
     assert layout.plot.left() > 0 and layout.plot.right() < chart.width()
     assert layout.plot.height() > 60
-    bottom_of_legend = layout.legend_top + len(layout.legend_rows) * chart.fontMetrics().height() * 1.3
+    bottom_of_legend = layout.legend_top + len(layout.legend_rows) * QFontMetricsF(chart.font()).height() * 1.3
     assert bottom_of_legend <= chart.height()
     reds = sum(
         1 for x in range(image.width()) for y in range(image.height()) if QColor(image.pixel(x, y)) == QColor(red)
