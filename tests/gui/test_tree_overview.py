@@ -170,16 +170,16 @@ def test_cut_share_per_ply_counts_the_records(qtbot: Any) -> None:
     for node in tree.nodes:
         row = expected.setdefault(level_of(tree, node.index), [0, 0, 0, 0])
         row[0] += 1
-        if node.kind in (NodeKind.MAX, NodeKind.MIN):
+        if node.kind in (NodeKind.MAX, NodeKind.MIN, NodeKind.CHANCE):
             row[1] += 1
             if node.skipped or node.cut_move is not None:
                 row[2] += 1
                 row[3] += len(node.skipped)
-    assert [[c.nodes, c.decisions, c.cut, c.pruned] for c in counts] == [expected[ply] for ply in sorted(expected)]
-    assert any(c.cut for c in counts) and counts[-1].decisions == 0
+    assert [[c.nodes, c.can_cut, c.cut, c.pruned] for c in counts] == [expected[ply] for ply in sorted(expected)]
+    assert any(c.cut for c in counts) and counts[-1].can_cut == 0
     assert 0 < counts[1].cut_share < 1
     text = view._side_text(counts[2])
-    assert text == f"ply 2 · {counts[2].cut / counts[2].decisions:.0%} cut · {counts[2].pruned:,} pruned"
+    assert text == f"ply 2 · {counts[2].cut / counts[2].can_cut:.0%} cut · {counts[2].pruned:,} pruned"
 
 
 def test_a_click_chooses_the_node_under_the_pointer(qtbot: Any) -> None:

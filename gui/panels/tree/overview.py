@@ -6,9 +6,10 @@ row per ply; the colour says what the node is (MAX, MIN, chance, leaf, quiescenc
 ...). The node's own visit takes the left end of its block, so a node whose children were not
 all recorded (past the cap) shows the unrecorded share as empty space under its left end.
 
-At the right, each ply's cut-off share: of the ply's MAX and MIN nodes that were searched
-(``NodeKind.is_decision``), the share whose search stopped at a cut-off, and how many moves
-those cut-offs left unsearched (the branches pruned away below that ply).
+At the right, each ply's cut-off share: of the ply's nodes whose search can stop early (MAX
+and MIN nodes, and chance nodes, which Star1 and Star2 cut), the share whose search stopped at
+a cut-off, and how many moves (or outcomes) those cut-offs left unsearched: the branches
+pruned away below that ply.
 
 It stays responsive on a 100,000-node tree that grows while the search runs:
 
@@ -135,6 +136,9 @@ KIND_NAMES: dict[NodeKind, str] = {
 
 
 # ---------------------------------------------------------------------- layout
+CAN_CUT = frozenset((NodeKind.MAX, NodeKind.MIN, NodeKind.CHANCE))
+"""The kinds whose search can stop at a cut-off (chance nodes in Star1 and Star2)."""
+
 @dataclass
 class PlyCounts:
     """What happened at one ply of a pass (ply 0: its root)."""
@@ -142,17 +146,17 @@ class PlyCounts:
     ply: int
     nodes: int = 0
     """Recorded nodes at this ply."""
-    decisions: int = 0
-    """MAX and MIN nodes (the nodes that choose a move and can cut off)."""
+    can_cut: int = 0
+    """MAX, MIN and chance nodes: the nodes whose search can stop at a cut-off."""
     cut: int = 0
-    """Decision nodes whose search stopped at a cut-off."""
+    """Nodes whose search stopped at a cut-off."""
     pruned: int = 0
     """Moves those cut-offs left unsearched."""
 
     @property
     def cut_share(self) -> float:
-        """The share of the ply's decision nodes that had a cut-off (0 when there are none)."""
-        return self.cut / self.decisions if self.decisions else 0.0
+        """The share of the ply's ``can_cut`` nodes that had a cut-off (0 when there are none)."""
+        return self.cut / self.can_cut if self.can_cut else 0.0
 
 
 class PassCounts:
@@ -161,7 +165,7 @@ class PassCounts:
 
     def __init__(self) -> None:
         self.nodes: list[int] = []
-        self.decisions: list[int] = []
+        self.can_cut: list[int] = []
         self.cut: list[int] = []
         self.pruned: list[int] = []
         self.kinds: dict[NodeKind, int] = {}
@@ -169,20 +173,20 @@ class PassCounts:
     def add(self, node: TreeNode, level: int) -> None:
         if level >= len(self.nodes):
             grow = level + 1 - len(self.nodes)
-            for column in (self.nodes, self.decisions, self.cut, self.pruned):
+            for column in (self.nodes, self.can_cut, self.cut, self.pruned):
                 column.extend([0] * grow)
         self.nodes[level] += 1
         kind = node.kind
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
-        if kind is NodeKind.MAX or kind is NodeKind.MIN:
-            self.decisions[level] += 1
+        if kind in CAN_CUT:
+            self.can_cut[level] += 1
             if node.skipped or node.cut_move is not None:
                 self.cut[level] += 1
                 self.pruned[level] += len(node.skipped)
 
     def plies(self) -> list[PlyCounts]:
         return [
-            PlyCounts(level, self.nodes[level], self.decisions[level], self.cut[level], self.pruned[level])
+            PlyCounts(level, self.nodes[level], self.can_cut[level], self.cut[level], self.pruned[level])
             for level in range(len(self.nodes))
         ]
 
@@ -324,7 +328,7 @@ class IcicleLayout:
                 if level < len(source):
                     part = source[level]
                     counts.nodes += part.nodes
-                    counts.decisions += part.decisions
+                    counts.can_cut += part.can_cut
                     counts.cut += part.cut
                     counts.pruned += part.pruned
             merged.append(counts)
@@ -795,7 +799,8 @@ class IcicleView(QWidget):
             name = KIND_SYMBOLS[node.kind] + " " + (
                 self._words.move_name(tree, node.index) if node.parent in tree else "root"
             )
-            if not math.isnan(node.value) and rect.width() >= 2 * LABEL_MIN_WIDTH + 20:
+            # During a replay a value is not shown: the replay may not have reached its return.
+            if visited is None and not math.isnan(node.value) and rect.width() >= 2 * LABEL_MIN_WIDTH + 20:
                 name += f"  {self._words.value(node.value)}"
             painter.setPen(QColor("#101010") if fill.lightnessF() > 0.55 else QColor("#ffffff"))
             inner = rect.adjusted(3, 0, -3 - CUT_MARK, 0)
@@ -809,8 +814,8 @@ class IcicleView(QWidget):
     @staticmethod
     def _side_text(counts: PlyCounts) -> str:
         """``ply 3 · 41% cut · 1,203 pruned``: the ply's cut-off share and pruned moves."""
-        if not counts.decisions:
-            return f"ply {counts.ply} · {counts.nodes:,} nodes"
+        if not counts.can_cut:
+            return f"ply {counts.ply} · {_count(counts.nodes, 'node')}"
         text = f"ply {counts.ply} · {counts.cut_share:.0%} cut"
         return text + (f" · {counts.pruned:,} pruned" if counts.pruned else "")
 
@@ -951,7 +956,8 @@ class IcicleView(QWidget):
         parts = [
             f"{line}  —  {kind_word(node, side_of(tree, node))}",
             f"value {words.bounded_value(node) if not node.is_open else '? (not yet left)'}",
-            f"window {words.window(node.alpha, node.beta)} · depth {node.depth:g}",
+            f"window {words.window(node.alpha, node.beta)} · depth {node.depth:g}"
+            + (f" · probability {node.probability:.4g}" if node.probability != 1.0 else ""),
             f"{_count(layout.size(position), 'node')} in its subtree ({share:.1%} of the view)",
         ]
         if node.unrecorded:
@@ -976,7 +982,7 @@ class IcicleView(QWidget):
             return ""
         count = counts[ply]
         return (
-            f"Ply {ply} of the whole pass: {count.nodes:,} recorded nodes, {count.decisions:,} of them MAX or MIN.\n"
+            f"Ply {ply} of the whole pass: {count.nodes:,} recorded nodes, {count.can_cut:,} of them MAX, MIN or chance.\n"
             f"{count.cut:,} of those ({count.cut_share:.0%}) stopped at a cut-off (α ≥ β), leaving "
             f"{count.pruned:,} moves unsearched: the branches alpha-beta pruned below this ply."
         )
