@@ -40,8 +40,6 @@ class SearchContext:
     """Records the depth-first search's tree (``ai.tree.recorder``) when the request asks."""
     tree: TreeOptions | None = None
     """What the request asked to record, for every algorithm (MCTS records its own way)."""
-    observer: Any = None
-    """Unused by the depth-first search (``recorder`` replaced it); MCTS still reads it."""
     shared: dict[str, Any] = field(default_factory=dict)
     root_moves: tuple[Any, ...] = ()
     """Search only these root moves (UCI ``searchmoves``, the pool's root split); empty: all."""
