@@ -56,16 +56,17 @@ from typing import Any, ClassVar, Final
 from games.base import CHANCE, GameState
 
 from ai import engine
-from ai.events import CurrentMove, Finished, Iteration, Progress, RootMoveStat, SearchEvent, SearchStats
+from ai.events import CurrentMove, Finished, Iteration, Progress, PvLine, RootMoveStat, SearchEvent, SearchStats
 from ai.parallel.worker import Role, failed
 from ai.search import Parallelism
 from ai.settings import Limits, SearchRequest
+from ai.tree.mcts import MctsSnapshot
 from ai.tree.model import TreeBatch
 from ai.tt import Bound
 
-PoolEvent = SearchEvent | TreeBatch
+PoolEvent = SearchEvent | TreeBatch | MctsSnapshot
 """What the pool delivers to a caller: the search's events and, when it records its tree,
-the tree's batches."""
+the tree's batches (MCTS: snapshots of its tree)."""
 NO_EVENTS: Final[tuple[PoolEvent, ...]] = ()
 
 
@@ -150,7 +151,19 @@ class SearchRun:
             part.nodes = part.earlier_nodes + nodes
         if isinstance(event, TreeBatch):
             return (self.tree_for_caller(part, event),) if part.records_tree else NO_EVENTS
+        if isinstance(event, MctsSnapshot):
+            return (self.snapshot_for_caller(event),) if part.records_tree else NO_EVENTS
         return self.strategy.relay(self, part, event)
+
+    def snapshot_for_caller(self, snapshot: MctsSnapshot) -> MctsSnapshot:
+        """The recording MCTS tree's snapshot for the caller: the search id and, with
+        several trees (root parallel), their number and the root moves' statistics summed
+        over all of them (the snapshot itself is the recording tree's)."""
+        if len(self.parts) == 1:
+            return dataclasses.replace(snapshot, search_id=self.search_id)
+        return dataclasses.replace(
+            snapshot, search_id=self.search_id, workers=len(self.parts), merged_root=merged_root_moves(self.parts)
+        )
 
     def helper_nodes(self) -> int:
         """Nodes searched by the parts that record no tree (Lazy SMP helpers, MCTS's other
@@ -422,6 +435,7 @@ class RootSplit(Strategy):
         while all(depth in part.iterations for part in parts):
             iterations = [part.iterations[depth] for part in parts]
             best = max(iterations, key=lambda iteration: (bool(iteration.pv), iteration.score.value))
+            best = dataclasses.replace(best, lines=merged_lines(iterations, run.parts[0].request.settings.multipv))
             run.reported_depth = depth
             shown.append(run.for_caller(best))
             depth += 1
@@ -440,6 +454,7 @@ class RootSplit(Strategy):
     def merge(self, run: SearchRun, answered: list[Finished], died: str) -> Finished:
         return dataclasses.replace(
             best_of(answered),
+            lines=merged_lines(answered, run.parts[0].request.settings.multipv),
             depth=min(answer.depth for answer in answered),
             root_moves=tuple(stat for answer in answered for stat in answer.root_moves),
             stopped=any(answer.stopped for answer in answered),
@@ -508,6 +523,14 @@ def best_of(answers: list[Finished]) -> Finished:
     """The answer whose best move scores highest for the side to move at the root (every
     part's score is seen from that side)."""
     return max(answers, key=lambda answer: (answer.best_move is not None, answer.score.value))
+
+
+def merged_lines(reports: Sequence[Iteration | Finished], wanted: int) -> tuple[PvLine, ...]:
+    """A root split's best lines (MultiPV): each part's lines rank the moves of its share,
+    so the root's ``wanted`` best are the best of them all, ranked again (every score is
+    seen from the side to move at the root; ties keep the parts' order, as ``best_of``)."""
+    lines = sorted((line for report in reports for line in report.lines), key=lambda line: -line.score.value)
+    return tuple(dataclasses.replace(line, rank=rank) for rank, line in enumerate(lines[:wanted], start=1))
 
 
 def merged_root_moves(parts: Sequence[Part]) -> tuple[RootMoveStat, ...]:

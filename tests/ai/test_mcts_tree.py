@@ -21,9 +21,10 @@ from games.base import CHANCE, GameState
 from ai.context import SearchContext
 from ai.control import SearchControl
 from ai.engine import search as engine_search
-from ai.events import SearchEvent
+from ai.events import Finished, SearchEvent
+from ai.parallel import EnginePool
 from ai.search import mcts
-from ai.settings import Limits, SearchSettings
+from ai.settings import Limits, SearchRequest, SearchSettings
 from ai.tree.mcts import MctsNodeStat, MctsSnapshot, VisitHistory
 from ai.tree.model import ROOT_PARENT, NodeKind, TreeOptions
 
@@ -303,3 +304,32 @@ def test_a_proven_root_is_shown_proven() -> None:
     winner = next(child for child in last.children(0) if child.move == answer.best_move)
     assert winner.proven == 1.0 and winner.kind is NodeKind.TERMINAL
     assert state.move_name(answer.best_move) == "c3"
+
+
+# ------------------------------------------------------------------ through the pool
+def test_root_parallel_shows_the_main_tree_and_the_merged_root() -> None:
+    """Two trees on two worker processes: the snapshots are tree 0's (the only one that
+    records), stamped with the pool's search id, the number of trees and the root summed
+    over both, which is the answer's merged root at the end."""
+    pool = EnginePool(workers=2)
+    try:
+        request = SearchRequest(
+            game="tictactoe",
+            settings=SearchSettings(algorithm="mcts", threads=2),
+            limits=Limits(nodes=40_000),
+            tree=TreeOptions(),
+        )
+        events = list(pool.search(request))
+    finally:
+        pool.shutdown()
+    answer = events[-1]
+    assert isinstance(answer, Finished) and answer.error is None
+    snapshots = [event for event in events if isinstance(event, MctsSnapshot)]
+    assert snapshots and snapshots[-1].complete
+    assert all(snapshot.search_id == answer.search_id and snapshot.workers == 2 for snapshot in snapshots)
+    last = snapshots[-1]
+    merged = {stat.move: stat.visits for stat in last.merged_root}
+    assert merged == {stat.move: stat.visits for stat in answer.root_moves}
+    own = {child.move: child.visits for child in last.children(0)}
+    assert all(own[move] <= merged[move] for move in own)
+    assert sum(merged.values()) > sum(own.values())  # the other tree's visits are in it
