@@ -8,6 +8,7 @@ score order, each starting with another move.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import time
 
@@ -158,3 +159,22 @@ def test_uci_with_one_line_prints_no_multipv_word() -> None:
     lines = uci_output(["uci", "setoption name Algorithm value alphabeta", "setoption name OwnBook value false",
                         "position startpos", "go depth 2"])
     assert not any(" multipv " in line for line in lines if line.startswith("info depth"))
+
+
+def test_a_root_split_ranks_the_lines_of_all_its_parts() -> None:
+    """Minimax on two workers splits the root's moves between them: the lines shown are the
+    best of both parts' lines, as one worker finds them."""
+    from ai.parallel import EnginePool
+    from ai.settings import SearchRequest
+
+    state = new_game("checkers")
+    settings = dataclasses.replace(exact_settings("minimax", LINES), threads=2)
+    request = SearchRequest(game="checkers", settings=settings, limits=Limits(depth=3))
+    iterations: list[Iteration] = []
+    with EnginePool(workers=2, hash_megabytes=8) as pool:
+        answer = pool.answer(request, lambda event: iterations.append(event) if isinstance(event, Iteration) else None)
+    single = search(state, exact_settings("minimax", LINES), Limits(depth=3))
+    assert [(line.rank, line.move, line.score) for line in answer.lines] == [
+        (line.rank, line.move, line.score) for line in single.lines
+    ]
+    assert iterations[-1].lines == answer.lines
