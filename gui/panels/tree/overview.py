@@ -654,7 +654,7 @@ class IcicleView(QWidget):
         if tree_pass is not None:
             what += f" (depth {tree_pass.iteration}{', ' + tree_pass.label if tree_pass.label else ''})"
         if self._zoom:
-            what += f" › {self._words.line(tree, node.index)}"
+            what += f" › {self._words.line(tree, node.index)} (right-click: zoom out)"
         what += f" · {size:,} nodes"
         if tree.sampled:
             what += " (sampled past the cap)"
@@ -965,9 +965,8 @@ class IcicleView(QWidget):
         if node.was_cut:
             parts.append(f"cut-off: {_count(len(node.skipped), 'move')} pruned")
         if block.count > 1:
-            parts.append(
-                f"one of {block.count:,} neighbours too narrow to draw one by one; double-click to zoom into it"
-            )
+            parts.append(f"one of {block.count:,} neighbours too narrow to draw one by one")
+        parts.append("click: show it in the tree · double-click: zoom into it · right-click: zoom out")
         return "\n".join(parts)
 
     def _side_tip(self, picture: Picture, y: float) -> str:
