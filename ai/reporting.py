@@ -135,10 +135,11 @@ class Reporter:
         bound: Bound = Bound.EXACT,
         root_moves: tuple[RootMoveStat, ...] = (),
         lines: Sequence[RawLine] = (),
+        line_visits: Sequence[int] = (),
     ) -> None:
         """Emit the ``Iteration`` of a completed depth (``bound`` exact) with its best
-        ``lines``, or of an aspiration fail (a lower or upper bound: no effective branching
-        factor, no lines)."""
+        ``lines`` (MCTS: with each line's first move's visits in ``line_visits``), or of an
+        aspiration fail (a lower or upper bound: no effective branching factor, no lines)."""
         if not self.is_listening or (bound is not Bound.EXACT and not self.reports_bounds):
             return
         control = self.control
@@ -161,16 +162,19 @@ class Reporter:
                 ebf=effective_branching_factor(iteration_nodes, depth) if is_complete else 0.0,
                 bound=bound,
                 root_moves=root_moves,
-                lines=self.pv_lines(lines) if is_complete else (),
+                lines=self.pv_lines(lines, line_visits) if is_complete else (),
             )
         )
 
-    def pv_lines(self, lines: Sequence[RawLine]) -> tuple[PvLine, ...]:
-        """The best lines as events carry them, ranked in the order given (best first);
-        a line without moves is left out."""
+    def pv_lines(self, lines: Sequence[RawLine], visits: Sequence[int] = ()) -> tuple[PvLine, ...]:
+        """The best lines as events carry them, ranked in the order given (best first),
+        ``visits[k]`` the visits of line ``k``'s first move (MCTS; none: 0); a line without
+        moves is left out."""
+        counts = list(visits) + [0] * (len(lines) - len(visits))
+        kept = [(line, count) for line, count in zip(lines, counts) if line[2]]
         return tuple(
-            PvLine(rank=rank, move=moves[0], score=self.score(raw), pv=tuple(moves), depth=depth)
-            for rank, (depth, raw, moves) in enumerate((line for line in lines if line[2]), start=1)
+            PvLine(rank=rank, move=moves[0], score=self.score(raw), pv=tuple(moves), depth=depth, visits=count)
+            for rank, ((depth, raw, moves), count) in enumerate(kept, start=1)
         )
 
     def current_move(
@@ -227,6 +231,7 @@ class Reporter:
         root_moves: tuple[RootMoveStat, ...] = (),
         error: str | None = None,
         lines: Sequence[RawLine] = (),
+        line_visits: Sequence[int] = (),
     ) -> Finished:
         """The answer: ``line[0]`` is the move (none when ``line`` is empty); ``lines``: the
         best lines of the last complete iteration."""
@@ -245,7 +250,7 @@ class Reporter:
             root_moves=root_moves,
             stopped=stopped,
             error=error,
-            lines=self.pv_lines(lines),
+            lines=self.pv_lines(lines, line_visits),
         )
 
 

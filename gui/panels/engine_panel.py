@@ -188,6 +188,8 @@ LINE_COLUMNS = [
 """The best lines (MultiPV), one a row, best first: each the best move once the better
 lines' first moves are left out, with its own exact score."""
 LINE_SCORE_COLUMN = 1
+LINE_EFFORT_COLUMN = 2
+"""The line's depth (MCTS: its first move's visits)."""
 LINE_DROP_ORDER = (2,)
 """In a narrow dock the depth gives way first; rank, score and line always stay."""
 
@@ -631,6 +633,13 @@ class EnginePanel(QWidget):
         self.lines.columns[LINE_SCORE_COLUMN].widest = display.widest_score_value(game)
         self.lines.set_header(LINE_SCORE_COLUMN, f"Score ({view_name})")
         self.line_view.size_column(LINE_SCORE_COLUMN)
+        # MCTS ranks its lines by visits, not by a searched depth: the column says which.
+        by_visits = info.settings.algorithm in options.MCTS_ONLY
+        effort = self.lines.columns[LINE_EFFORT_COLUMN]
+        effort.widest = "99,999,999" if by_visits else LINE_COLUMNS[LINE_EFFORT_COLUMN].widest
+        effort.tip = "Playouts through the line's first move" if by_visits else LINE_COLUMNS[LINE_EFFORT_COLUMN].tip
+        self.lines.set_header(LINE_EFFORT_COLUMN, "Visits" if by_visits else LINE_COLUMNS[LINE_EFFORT_COLUMN].header)
+        self.line_view.size_column(LINE_EFFORT_COLUMN)
         view = self.line_view
         rows_height = view.verticalHeader().defaultSectionSize() * wanted
         view.setFixedHeight(view.horizontalHeader().sizeHint().height() + rows_height + 2 * view.frameWidth())
@@ -654,7 +663,7 @@ class EnginePanel(QWidget):
                 (
                     str(line.rank),
                     display.score_value_text(line.score, game),
-                    str(line.depth) if line.depth else display.NO_VALUE,
+                    display.count_text(line.visits) if line.visits else str(line.depth) if line.depth else display.NO_VALUE,
                     self._line_text(info.root, line.pv),
                 )
                 for line in lines[: self._lines_wanted]

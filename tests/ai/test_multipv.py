@@ -178,3 +178,20 @@ def test_a_root_split_ranks_the_lines_of_all_its_parts() -> None:
         (line.rank, line.move, line.score) for line in single.lines
     ]
     assert iterations[-1].lines == answer.lines
+
+
+def test_the_reporter_carries_each_lines_visits() -> None:
+    """MCTS ranks its lines by visits: ``line_visits`` reaches ``PvLine.visits``, line by line."""
+    from ai.control import SearchControl
+    from ai.context import SearchContext
+    from ai.reporting import Reporter
+
+    state = new_game("tictactoe")
+    context = SearchContext(settings=SearchSettings(), control=SearchControl(Limits()))
+    counters = type("Counters", (), {"seldepth": 0, "qnodes": 0, "tt_probes": 0, "tt_hits": 0, "cutoffs": 0,
+                                     "first_move_cutoffs": 0, "reported_depth": 0, "hashfull": lambda self: 0.0})()
+    reporter = Reporter(context, type(state), 0, counters, counters)
+    moves = state.legal_moves()
+    lines = reporter.pv_lines([(0, 10.0, [moves[0]]), (0, 5.0, []), (0, 1.0, [moves[1], moves[2]])], [70, 20, 10])
+    assert [(line.rank, line.move, line.visits) for line in lines] == [(1, moves[0], 70), (2, moves[1], 10)]
+    assert reporter.pv_lines([(3, 1.0, [moves[0]])])[0].visits == 0

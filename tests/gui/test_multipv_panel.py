@@ -107,3 +107,20 @@ def test_a_line_the_stop_left_at_the_last_depth_is_muted_and_says_why(qtbot: QtB
     foreground = Qt.ItemDataRole.ForegroundRole
     assert panel.lines.data(panel.lines.index(1, 3), foreground) is not None
     assert panel.lines.data(panel.lines.index(0, 3), foreground) is None
+
+
+def test_mcts_lines_say_their_visits(qtbot: QtBot, bridge: EngineBridge) -> None:
+    panel = EnginePanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.connect_bridge(bridge)
+    settings = SearchSettings(algorithm="mcts", multipv=3, book=False)
+    with qtbot.waitSignal(bridge.search_finished, timeout=30000) as answer:
+        bridge.start_search(new_game("tictactoe"), settings, Limits(nodes=3000))
+    finished: Finished = answer.args[0]
+    assert panel.lines.headerData(2, Qt.Orientation.Horizontal) == "Visits"
+    rows = panel.line_texts()
+    assert len(rows) == len(finished.lines) == 3
+    for row, line in zip(rows, finished.lines, strict=True):
+        assert row[2] == (display.count_text(line.visits) if line.visits else display.NO_VALUE)
