@@ -974,35 +974,41 @@ class Race:
             self._deliver(done)
 
     def _finished(self, entry: _Entry, job: _Job, answer: Finished | str) -> None:
-        if isinstance(answer, str):
-            entry.result = EntrantResult(entry.entrant, error=answer)
-        elif answer.error is not None:
-            entry.result = EntrantResult(entry.entrant, error=answer.error)
+        if isinstance(answer, str) or answer.error is not None:
+            entry.result = EntrantResult(entry.entrant, error=answer if isinstance(answer, str) else answer.error)
         else:
-            is_mcts = entry.entrant is Entrant.MCTS
-            last = entry.depths[-1] if entry.depths else None
             # MCTS ends at its node budget, which stops it: that is its finish, not a stop.
-            stopped = answer.stopped and (not is_mcts or self._stop_requested.is_set())
-            entry.result = EntrantResult(
-                entrant=entry.entrant,
-                depth=self.request.depth if is_mcts else (last.depth if last else 0),
-                score=answer.score if is_mcts or last is None else last.score,
-                best_move=answer.best_move if is_mcts or last is None else last.best_move,
-                move_text=self._move_text(answer.best_move if is_mcts or last is None else last.best_move),
-                value_text=value_text(answer.score if is_mcts or last is None else last.score, self.game),
-                nodes=answer.nodes,
-                time=answer.time,
-                nps=answer.nps,
-                ebf=last.ebf if last is not None else 0.0,
-                nodes_per_depth=tuple(done.depth_nodes for done in entry.depths),
-                scores_per_depth=tuple(done.score for done in entry.depths),
-                budget=job.limits.nodes if is_mcts else None,
-                stopped=stopped,
-            )
+            stopped = answer.stopped and (entry.entrant.is_depth_first or self._stop_requested.is_set())
+            entry.result = self._record(entry, job, answer, answer.nodes, answer.time, answer.nps, stopped)
         self._deliver(EntrantDone(entry.result))
 
-    def _move_text(self, move: Any) -> str:
-        return "" if move is None else self.state.move_name(move)
+    def _record(
+        self, entry: _Entry, job: _Job, answer: Finished | None, nodes: int, seconds: float, nps: float, stopped: bool
+    ) -> EntrantResult:
+        """``entry``'s result: a depth-first entrant's value and move are its last completed
+        iteration's (an interrupted one proves nothing), MCTS's its answer's."""
+        last = entry.depths[-1] if entry.depths else None
+        if entry.entrant.is_depth_first or answer is None:
+            depth = last.depth if last else 0
+            score, move = (last.score, last.best_move) if last else (None, None)
+        else:
+            depth, score, move = self.request.depth, answer.score, answer.best_move
+        return EntrantResult(
+            entrant=entry.entrant,
+            depth=depth,
+            score=score,
+            best_move=move,
+            move_text="" if move is None else self.state.move_name(move),
+            value_text="" if score is None else value_text(score, self.game),
+            nodes=nodes,
+            time=seconds,
+            nps=nps,
+            ebf=last.ebf if last is not None else 0.0,
+            nodes_per_depth=tuple(done.depth_nodes for done in entry.depths),
+            scores_per_depth=tuple(done.score for done in entry.depths),
+            budget=job.limits.nodes if entry.entrant is Entrant.MCTS else None,
+            stopped=stopped,
+        )
 
     def _not_run(self, job: _Job, reason: str) -> None:
         if job.entrant is None:
@@ -1040,22 +1046,9 @@ class Race:
     def _finished_after_stop(self, entry: _Entry, job: _Job) -> None:
         """An entrant whose worker was killed after a stop: what its iterations showed."""
         last = entry.depths[-1] if entry.depths else None
-        entry.result = EntrantResult(
-            entrant=entry.entrant,
-            depth=last.depth if last else 0,
-            score=last.score if last else None,
-            best_move=last.best_move if last else None,
-            move_text=last.move_text if last else "",
-            value_text=last.value_text if last else "",
-            nodes=entry.nodes_seen,
-            time=last.time if last else 0.0,
-            nps=last.nodes / last.time if last and last.time > 0 else 0.0,
-            ebf=last.ebf if last else 0.0,
-            nodes_per_depth=tuple(done.depth_nodes for done in entry.depths),
-            scores_per_depth=tuple(done.score for done in entry.depths),
-            budget=job.limits.nodes if entry.entrant is Entrant.MCTS else None,
-            stopped=True,
-        )
+        seconds = last.time if last else 0.0
+        nps = entry.nodes_seen / seconds if seconds > 0 else 0.0
+        entry.result = self._record(entry, job, None, entry.nodes_seen, seconds, nps, stopped=True)
         self._deliver(EntrantDone(entry.result))
 
     def _budget(self) -> int | None:
