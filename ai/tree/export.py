@@ -20,7 +20,7 @@ JSON, format ``plyground-search-tree`` version 1 (``docs/tree-format.md`` shows 
         {"number": 0, "root": 0, "iteration": 1, "alpha": "-inf", "beta": "inf",
          "scale": 100.0, "label": ""}    label: "", "aspiration re-search", "MTD(f) probe", ...
       ],
-      "nodes": [                         in visit order
+      "nodes": [                         depth first, each pass in visit order
         {"index": 0, "parent": -1, "pass": 0,
          "move": "e4", "code": 796,      the move in the game's notation and GameState.encode_move
                                          (null for a root or a null move; a chance outcome
@@ -194,10 +194,13 @@ def move_code(state: GameState, move: Any) -> int | None:
 def tree_to_json(tree: SearchTree, root: GameState, settings: str = "") -> dict[str, Any]:
     """The tree as the JSON document described above (a dict ready for ``json.dump``)."""
     nodes: list[dict[str, Any]] = []
+    # The parent is the node that lists a node as its child (a root shared by several
+    # workers' searches stands for each worker's own root).
+    parent_of = {child: node.index for node in tree.nodes for child in node.children}
     for node, state in walk_positions(tree, root):
         record: dict[str, Any] = {
             "index": node.index,
-            "parent": node.parent,
+            "parent": parent_of.get(node.index, ROOT_PARENT),
             "pass": node.pass_number,
             "move": move_name(state, node.move),
             "code": move_code(state, node.move),
@@ -213,7 +216,7 @@ def tree_to_json(tree: SearchTree, root: GameState, settings: str = "") -> dict[
         }
         if node.was_cut:
             after = state.copy()
-            if node.parent != ROOT_PARENT:
+            if node.index in parent_of:
                 play(after, node.move)
             record["cut"] = {
                 "move": move_name(after, node.cut_move),
@@ -222,7 +225,6 @@ def tree_to_json(tree: SearchTree, root: GameState, settings: str = "") -> dict[
                 "skipped_codes": [move_code(after, move) for move in node.skipped],
             }
         nodes.append(record)
-    nodes.sort(key=lambda record: record["index"])
     header = {
         "format": FORMAT,
         "version": VERSION,
@@ -348,11 +350,12 @@ def tree_to_dot(tree: SearchTree, root: GameState, max_nodes: int = DOT_MAX_NODE
     scale = float(root.EVAL_SCALE)
     names: dict[int, str | None] = {}
     positions: dict[int, GameState] = {}
+    parent_of = {child: node.index for node in tree.nodes for child in node.children}
     for node, state in walk_positions(tree, root):
         names[node.index] = move_name(state, node.move)
         if node.was_cut:
             after = state.copy()
-            if node.parent != ROOT_PARENT:
+            if node.index in parent_of:
                 play(after, node.move)
             positions[node.index] = after
     chosen: list[TreeNode] = []
@@ -383,11 +386,12 @@ def tree_to_dot(tree: SearchTree, root: GameState, max_nodes: int = DOT_MAX_NODE
         if node.unrecorded:
             label += f"\n+{node.unrecorded:,} unrecorded"
         lines.append(f"  n{node.index} [shape={shape}, label={quoted(label)}];")
-        if node.parent in shown:
+        parent = parent_of.get(node.index)
+        if parent in shown:
             move = names[node.index] or NULL_MOVE_NAME
             if node.probability != 1.0:
                 move += f" (p={node.probability:.3g})"
-            lines.append(f"  n{node.parent} -> n{node.index} [label={quoted(move)}];")
+            lines.append(f"  n{parent} -> n{node.index} [label={quoted(move)}];")
         if node.was_cut and node.skipped:
             after = positions[node.index]
             skipped = ", ".join(move_name(after, move) or NULL_MOVE_NAME for move in node.skipped)

@@ -136,8 +136,11 @@ class TreeRecorder:
         """The outcome's probability when the node is a chance node; 1 otherwise."""
         self.iteration_depth: Callable[[], int] = lambda: 1
         """The nominal depth of the iteration under way (the algorithm binds it)."""
+        self.root_move_count: Callable[[], int] = lambda: 0
+        """How many root moves the search at the root considers now (MultiPV leaves out
+        the better lines' first moves)."""
         self.algorithm = ""
-        self.multipv = 1
+        self.last_move_count = 0
         self.stack: list[Frame] = []
         self.hidden = 0
         """How deep the search is inside a subtree not recorded (0: recording)."""
@@ -157,13 +160,20 @@ class TreeRecorder:
         self.is_finished = False
 
     # ------------------------------------------------------------ binding
-    def bind(self, control: SearchControl, iteration_depth: Callable[[], int], algorithm: str, multipv: int = 1) -> None:
-        """Tie the recorder to the search: its node counter, its iteration depth, and what
-        names its repeated root searches."""
+    def bind(
+        self,
+        control: SearchControl,
+        iteration_depth: Callable[[], int],
+        algorithm: str,
+        root_move_count: Callable[[], int] = lambda: 0,
+    ) -> None:
+        """Tie the recorder to the search: its node counter, its iteration depth, the
+        number of root moves it searches, and its algorithm (which name its repeated root
+        searches)."""
         self.control = control
         self.iteration_depth = iteration_depth
         self.algorithm = algorithm
-        self.multipv = multipv
+        self.root_move_count = root_move_count
 
     # ------------------------------------------------------ what nodes say
     def cut(self, move: Move, skipped: Any) -> None:
@@ -264,17 +274,23 @@ class TreeRecorder:
             self.accounted += size
 
     def start_pass(self, index: int, low: float, high: float) -> None:
-        """A call at the root: a new pass, labelled by why it ran."""
+        """A call at the root: a new pass, labelled by why it ran: an MTD(f) null-window
+        probe; in the same iteration, fewer root moves than the pass before (MultiPV's next
+        line), or the window of the pass before failed (an aspiration re-search)."""
         iteration = self.iteration_depth()
+        moves = self.root_move_count()
         label = ""
         previous = self.last_pass
         if self.algorithm == "mtdf" and not (low <= -INFINITY and high >= INFINITY):
             label = MTDF_LABEL
         elif previous is not None and previous.iteration == iteration:
-            if previous.alpha > -INFINITY or previous.beta < INFINITY:
+            if moves != self.last_move_count:
+                label = MULTIPV_LABEL
+            elif previous.alpha > -INFINITY or previous.beta < INFINITY:
                 label = ASPIRATION_LABEL
             else:
-                label = MULTIPV_LABEL if self.multipv > 1 else RESEARCH_LABEL
+                label = RESEARCH_LABEL
+        self.last_move_count = moves
         self.add_pass(index, iteration, low, high, label)
 
     def add_pass(self, index: int, iteration: int, low: float, high: float, label: str) -> None:

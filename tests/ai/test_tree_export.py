@@ -5,6 +5,7 @@ shapes, cut stubs naming the pruned moves and why, and says what it left out."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -130,3 +131,24 @@ def test_write_tree_by_suffix_and_refuses_others(tmp_path: Path) -> None:
 def test_loading_a_bad_file_says_what_is_wrong(text: str) -> None:
     with pytest.raises(TreeFileError):
         load_json(text)
+
+
+def test_a_root_split_tree_round_trips() -> None:
+    """A root split's workers share one root node (``visits`` 2): its children come from
+    both workers, and the file keeps the tree as it was put together."""
+    state = new_game("tictactoe", "x...o....")
+    moves = state.legal_moves()
+    tree = SearchTree()
+    nodes = 0
+    for worker, part in enumerate((moves[::2], moves[1::2])):
+        answer = search(
+            state, SearchSettings(algorithm="minimax"), Limits(depth=3), root_moves=part,
+            on_event=lambda event, w=worker: tree.add(dataclasses.replace(event, worker=w)) if isinstance(event, TreeBatch) else None,
+            tree=TreeOptions(),
+        )
+        nodes += answer.nodes
+    assert sum(tree.size(root.index) for root in tree.roots()) == nodes
+    assert {root.visits for root in tree.roots()} == {2}
+    header, loaded, _ = load_json(json.dumps(tree_to_json(tree, state)))
+    assert header.nodes == nodes == sum(loaded.size(root.index) for root in loaded.roots())
+    assert sorted(fields(node) for node in loaded.nodes) == sorted(fields(node) for node in tree.nodes)

@@ -322,3 +322,15 @@ def test_nodes_record_their_kind() -> None:
         if node.kind is NodeKind.TT_CUT:
             assert not node.children and node.unrecorded == 0
     assert len(tree) == answer.nodes
+
+
+def test_multipv_lines_are_passes_of_their_own() -> None:
+    state = new_game("tictactoe", "x...o....")
+    settings = SearchSettings(algorithm="alphabeta", multipv=3, aspiration=False)
+    tree, answer, _ = recorded(state, settings, Limits(depth=3))
+    assert total_size(tree) == answer.nodes
+    for iteration in (1, 2, 3):
+        passes = [p for p in tree.passes if p.iteration == iteration]
+        assert [p.label for p in passes] == ["", ai.tree.recorder.MULTIPV_LABEL, ai.tree.recorder.MULTIPV_LABEL]
+        first, second, third = (len(tree.node(p.root).children) for p in passes)
+        assert first == second + 1 == third + 2  # each line leaves out the better lines' first moves
