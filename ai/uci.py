@@ -37,7 +37,7 @@ from games import get_game
 
 from ai.display import echo, one_line, uci_score
 from ai.engine import clear_memory, prepare, run_search
-from ai.events import Finished, Iteration, SearchEvent
+from ai.events import Finished, Iteration
 from ai.options import OPTIONS, Option, check_setting, exact, exact_values, is_exact, option, parse_setting
 from ai.scores import MAX_PLY
 from ai.search import ALGORITHMS, algorithms_for
@@ -558,7 +558,7 @@ class UciEngine:
         best_move: chess.Move | None = None
         final: list[str] = []
 
-        def on_event(event: SearchEvent) -> None:
+        def on_event(event: object) -> None:  # the pool also delivers tree records: not UCI's
             if isinstance(event, Iteration):
                 for line in self.info_lines(event, side):
                     self.send(line)
