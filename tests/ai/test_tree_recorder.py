@@ -279,8 +279,22 @@ def test_an_exactly_solved_root_is_a_pass_of_its_own() -> None:
     state = new_game("othello", position)
     tree, answer, _ = recorded(state, SearchSettings(algorithm="alphabeta"), Limits(depth=2))
     assert total_size(tree) == answer.nodes
-    labels = [p.label for p in tree.passes]
-    assert ai.tree.recorder.ROOT_SOLVE_LABEL in labels or all(label == "" for label in labels)
+    assert [p.label for p in tree.passes] == [ai.tree.recorder.ROOT_SOLVE_LABEL]
+    assert tree.roots()[0].kind is NodeKind.SOLVER
+
+
+def test_the_solvers_own_nodes_hang_below_the_solved_node() -> None:
+    """Othello's endgame solver inside the tree: its node count is the SOLVER node's
+    ``unrecorded``, so the sizes add up although the solve's nodes are not recorded."""
+    state = new_game("othello")
+    rng = random.Random(3)
+    while state.to_text().count("-") > 13:
+        state.play(rng.choice(state.legal_moves()))
+    tree, answer, _ = recorded(state, SearchSettings(algorithm="alphabeta", solver_empties=12), Limits(depth=4))
+    assert total_size(tree) == answer.nodes
+    solved = [node for node in tree.nodes if node.kind is NodeKind.SOLVER]
+    assert solved and all(not node.children for node in solved)
+    assert sum(node.unrecorded for node in solved) == answer.nodes - len(tree) > 0
 
 
 def test_aspiration_re_searches_are_passes_of_their_own() -> None:
