@@ -1,4 +1,4 @@
-"""``plyground``: the engine's command line (perft, analyse, match, bench, uci).
+"""``plyground``: the engine's command line (perft, analyse, race, match, bench, uci).
 
 Every subcommand reports bad input (an unknown game, a broken position, an illegal move, an
 option out of range) as one line ``plyground: error: ...`` on stderr and exit status 2 —
@@ -13,7 +13,7 @@ The front end knows no game by name: each game says its default algorithm, its d
 (``GameState.roll_moves``) and its score units and words (read by ``ai.display``).
 
 The package: ``arguments`` (exit codes, errors, option types, the search options from the
-table), one module per subcommand (``perft``, ``analyse``, ``match``, ``bench``, ``uci``),
+table), one module per subcommand (``perft``, ``analyse``, ``race``, ``match``, ``bench``, ``uci``),
 each with its ``add_parser`` and its command, and here the parser and ``main``.
 """
 
@@ -62,7 +62,7 @@ SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (add_perft, add_analyse, add_ra
 def build_parser() -> Parser:
     parser = Parser(
         prog=PROGRAM,
-        description="Plyground's game engine: perft, analysis, engine matches, a benchmark and a UCI chess engine.",
+        description="Plyground's game engine: perft, analysis, an algorithm race, engine matches, a benchmark and a UCI chess engine.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
     for add_parser in SUBCOMMANDS:
