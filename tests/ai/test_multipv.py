@@ -14,6 +14,8 @@ import time
 
 import pytest
 
+import ai.control
+
 from ai.engine import search
 from ai.events import CurrentMove, Iteration, PvLine, SearchEvent
 from ai.options import exact
@@ -96,9 +98,10 @@ def test_searchmoves_and_lines_together_rank_only_the_moves_given() -> None:
     assert len(answer.lines) == 3 and all(line.move in given for line in answer.lines)
 
 
-def test_a_stop_during_the_later_lines_keeps_the_best_line_of_that_depth() -> None:
+def test_a_stop_during_the_later_lines_keeps_the_best_line_of_that_depth(monkeypatch: pytest.MonkeyPatch) -> None:
     """The stop comes while line 2 of depth 3 is searched (its root moves are one fewer):
     the answer is depth 3's line 1, line 2 and 3 keep depth 2's."""
+    monkeypatch.setattr(ai.control, "CHECK_INTERVAL", 1)  # every node looks at the stop flag
     state = new_game("chess", CASES[2][1])
     moves = len(state.legal_moves())
     iterations: list[Iteration] = []
