@@ -179,12 +179,17 @@ def test_every_cut_of_a_real_search_has_its_stub(qtbot: Any) -> None:
     state = new_game("chess", MIDDLEGAME)
     _finished, batches = recorded(state, "alphabeta", 3)
     panel = fed_panel(qtbot, state, batches)
+    closed = [item for item in layout_of(panel).items if item.ply == 1 and item.hidden_children]
+    assert closed and all(item.pruned == len(panel.tree.node(item.index).skipped) for item in closed)
+    assert any(item.pruned for item in closed), "a chess root's closed moves show no pruning in their handles"
+    panel.view.rules.opened.update({item.index: True for item in closed})
+    panel.view.relayout()
     model = layout_of(panel)
     texts = panel.texts
     assert texts is not None
     open_cut_nodes = [item for item in model.items
                       if item.kind is ItemKind.NODE and item.children and panel.tree.node(item.index).was_cut]
-    assert open_cut_nodes, "the default view shows no cut-off"
+    assert open_cut_nodes, "the opened root moves show no cut-off"
     stubs = {item.index: item for item in model.items if item.kind is ItemKind.STUB}
     for item in open_cut_nodes:
         node = panel.tree.node(item.index)
@@ -422,3 +427,20 @@ def test_the_overview_and_the_replay_select_in_the_textbook_view(qtbot: Any) -> 
         panel.replay.go_to_node(target)
     assert reached.args == [target]
     assert panel.view.visited_through is None or panel.view.visited_through >= target
+
+
+def test_a_stopped_last_pass_gives_way_to_the_one_before(qtbot: Any) -> None:
+    state = new_game("tictactoe")
+    first = TreeBatch(0, (TreePass(0, 0, 1, -1e7, 1e7),), (NodeEntry(0, ROOT_PARENT, None, 1, NodeKind.MAX, -1e7, 1e7),
+                      NodeEntry(1, 0, 4, 0, NodeKind.LEAF, -1e7, 1e7)),
+                      (NodeExit(1, 0.0, Bound.EXACT, NodeKind.LEAF), NodeExit(0, 0.0, Bound.EXACT, NodeKind.MAX)), nodes=2)
+    stopped = TreeBatch(0, (TreePass(1, 2, 2, -1e7, 1e7),), (NodeEntry(2, ROOT_PARENT, None, 2, NodeKind.MAX, -1e7, 1e7),),
+                        nodes=3)
+    panel = fed_panel(qtbot, state, [first, stopped])
+    assert layout_of(panel).pv[0] == 2, "while the search runs, its latest pass is drawn"
+    panel.add_batch(TreeBatch(0, nodes=3, complete=True))
+    panel.view.relayout()
+    assert layout_of(panel).pv[0] == 0 and panel.view.is_showing_stopped_pass()
+    assert "the last pass was stopped" in panel.status.text()
+    panel.pass_box.setCurrentIndex(2)
+    assert layout_of(panel).pv[0] == 2

@@ -62,6 +62,8 @@ RECORD_TIP = (
 )
 PASS_BOX_CHARACTERS = 12
 """The pass box's width in characters when space is short (it grows with the panel)."""
+NO_BREAK = "\u00a0"
+"""Between a legend entry's shape and words, so a wrapped legend never separates them."""
 DETAILS_MIN_HEIGHT = 60
 """The details pane's least height (it scrolls below its natural ~170 px)."""
 WINDOW_TITLE = "Search tree — Plyground"
@@ -214,7 +216,7 @@ class TreePanel(QWidget):
         self.details_page.setFrameShape(QFrame.Shape.NoFrame)
         self.details_page.setMinimumHeight(DETAILS_MIN_HEIGHT)
         self.splitter.addWidget(self.details_page)
-        for position, stretch in enumerate((1, 4, 1, 1)):
+        for position, stretch in enumerate((2, 5, 2, 3)):
             self.splitter.setStretchFactor(position, stretch)
         for name, pane, shown in (
             ("Overview", self.overview_page, True),
@@ -278,8 +280,9 @@ class TreePanel(QWidget):
 
     @staticmethod
     def _legend_text() -> str:
-        kinds = "  ".join(f"{glyph_text(kind)} {words}" for kind, words in LEGEND)
-        return f"{kinds}  ·  thick: principal variation  ·  dashed ✕: pruned"
+        kinds = "  ".join(f"{glyph_text(kind)}\u00a0{words.replace(' ', NO_BREAK)}" for kind, words in LEGEND)
+        pv, pruned = (words.replace(" ", NO_BREAK) for words in ("thick: principal variation", "dashed ✕: pruned"))
+        return f"{kinds}  ·  {pv}  ·  {pruned}"
 
     # ---------------------------------------------------------------- the app's calls
     def set_move_namer(self, move_text: MoveNamer | None, line_texts: LineNamer | None) -> None:
@@ -555,5 +558,7 @@ class TreePanel(QWidget):
             parts.append(f"helpers searched {tree.helper_nodes:,} (not shown)")
         if self.view.layout_model is not None and self.view.layout_model.budget_reached:
             parts.append("some nodes kept closed (too many to draw)")
+        if self.view.is_showing_stopped_pass():
+            parts.append("the last pass was stopped inside: the one before it is drawn")
         finished = "" if tree.complete else " …"
         self.status.setText(f"{'; '.join(parts)}{finished}\n{texts.view_caption()}")

@@ -63,7 +63,11 @@ LINE = 12.0
 """Height of a line of the small text."""
 LABEL_FONT_PX = 10
 VALUE_FONT_PX = 11
-STUB_LENGTH = 18.0
+CENTRE_SPAN_MAX = 480.0
+"""Children spread wider than this: the parent stands over its principal child instead of
+their middle (see ``TreeLayout._centre``)."""
+BUS_RISE = 40.0
+"""A wide fan's bus runs this far above the children's shapes (over their move names)."""
 STUB_SPACING = 14.0
 
 # ---------------------------------------------------------------- what is laid out
@@ -71,6 +75,9 @@ DEFAULT_OPEN_PLIES = 2
 """Plies open by default: the root's children and theirs (so the root moves' refutations and cut-offs show)."""
 PV_OPEN_PLIES = 4
 """The principal variation is open this many plies down (its siblings shown at each)."""
+OPEN_SIBLINGS_MAX = 12
+"""Nodes with more siblings than this are closed by default off the PV (tic-tac-toe's nine
+root moves open, chess's thirty stay closed)."""
 MAX_CHILDREN_SHOWN = 40
 """Children of one node shown before a "+N more" box (a chess root has up to ~40 moves)."""
 MORE_STEP = 40
@@ -204,7 +211,7 @@ class Placed:
     def bottom(self) -> float:
         """Under the value and the handle: where edges to the children start."""
         lines = len(self.below) + (1 if self.hidden_children else 0)
-        return self.y + GLYPH / 2 + 2 + LINE * lines
+        return self.y + GLYPH / 2 + 6 + LINE * lines
 
 
 class Rules:
@@ -219,11 +226,16 @@ class Rules:
         self.pinned: set[int] = set()
         """Nodes that must be on screen (the selection and its path, a highlighted move)."""
 
-    def is_open(self, node: TreeNode, ply: int, on_pv: bool) -> bool:
+    def is_open(self, node: TreeNode, ply: int, on_pv: bool, siblings: int = 1) -> bool:
+        """The user's choice; else open on the PV's first plies, on the path of a pinned
+        node, and in the first plies when the node has few siblings (a chess root's 30
+        moves stay closed side by side, their handles saying how many replies each had)."""
         chosen = self.opened.get(node.index)
         if chosen is not None:
             return chosen
-        return ply < DEFAULT_OPEN_PLIES or (on_pv and ply < PV_OPEN_PLIES) or node.index in self.pinned
+        if (on_pv and ply < PV_OPEN_PLIES) or node.index in self.pinned:
+            return True
+        return ply < DEFAULT_OPEN_PLIES and siblings <= OPEN_SIBLINGS_MAX
 
     def limit(self, index: int) -> int:
         return self.shown.get(index, MAX_CHILDREN_SHOWN)
@@ -280,14 +292,13 @@ class TreeLayout:
         self.budget_reached = False
         self._promised = 0
         """Items of opened nodes not placed yet (held against the budget)."""
-        self._cursor = SIDE_MARGIN
         self._level_right: list[float] = []
 
     # ---------------------------------------------------------------- building
     def build(self, root: int) -> TreeLayout:
         self.pv = principal_path(self.tree, root)
         pv = set(self.pv)
-        self._place(self.tree.node(root), 0, pv)
+        self._place(self.tree.node(root), 0, pv, 1)
         self.levels = [sorted((item for item in self.items if item.ply == ply), key=lambda item: item.x)
                        for ply in range(1 + max((item.ply for item in self.items), default=-1))]
         self._lefts = [[item.left for item in level] for level in self.levels]
@@ -308,12 +319,12 @@ class TreeLayout:
                       bound=node.bound, is_open=node.is_open, on_pv=on_pv)
         return item
 
-    def _place(self, node: TreeNode, ply: int, pv: set[int]) -> Placed:
+    def _place(self, node: TreeNode, ply: int, pv: set[int], siblings: int) -> Placed:
         item = self._node_item(node, ply, node.index in pv)
         self.items.append(item)
         self.by_index[node.index] = item
         children = node.children
-        is_open = bool(children or node.was_cut) and self.rules.is_open(node, ply, item.on_pv)
+        is_open = bool(children or node.was_cut) and self.rules.is_open(node, ply, item.on_pv, siblings)
         shown: list[int] = []
         hidden = 0
         if is_open:
@@ -324,15 +335,15 @@ class TreeLayout:
                 is_open = False
         if not is_open:
             item.hidden_children = len(children)
-            handle = f"{len(children)} ▾" if children else ""
-            item.width = self._slot((*item.above, *item.below, handle))
+            item.pruned = len(node.skipped)
+            item.width = self._slot((*item.above, *item.below, handle_text(item)))
             self._put_leaf(item)
             return item
         self._promised += promised
         item.width = self._slot((*item.above, *item.below))
         for child in shown:
             self._promised -= 1
-            placed = self._place(self.tree.node(child), ply + 1, pv)
+            placed = self._place(self.tree.node(child), ply + 1, pv, len(children))
             placed.parent = item
             item.children.append(placed)
         if hidden:
@@ -381,24 +392,29 @@ class TreeLayout:
         return stub
 
     def _put_leaf(self, item: Placed) -> None:
-        """A childless item takes the next column of its ply."""
-        item.x = max(self._cursor, self._right_of(item.ply)) + item.width / 2
+        """A childless item takes the next column of its own ply (each ply fills from the
+        left on its own, so a closed sibling stands next to an open one, not past all of
+        the open one's descendants)."""
+        item.x = self._right_of(item.ply) + item.width / 2
         item.y = TOP_MARGIN + item.ply * LEVEL_HEIGHT
-        self._cursor = item.right
         self._mark(item)
 
     def _centre(self, item: Placed) -> None:
-        """A parent over the middle of its children; moved right (with its subtree) if it
-        would overlap its left neighbour on its own ply."""
+        """A parent over the middle of its children, as the lecture notes draw it; over its
+        principal child when the children spread wider than ``CENTRE_SPAN_MAX`` (a chess
+        node's 30 replies), so that the PV runs straight down and the root stays near the
+        best move. Moved right (with its subtree) if it would overlap its left neighbour."""
         item.y = TOP_MARGIN + item.ply * LEVEL_HEIGHT
-        item.x = (item.children[0].x + item.children[-1].x) / 2
+        first, last = item.children[0], item.children[-1]
+        if last.x - first.x <= CENTRE_SPAN_MAX:
+            item.x = (first.x + last.x) / 2
+        else:
+            item.x = next((child.x for child in item.children if child.on_pv), first.x)
         overlap = self._right_of(item.ply) - item.left
         if overlap > 0:
             for placed in self._subtree(item):
                 placed.x += overlap
                 self._mark(placed)
-                self._cursor = max(self._cursor, placed.right)
-        self._cursor = max(self._cursor, item.right)
         self._mark(item)
 
     def _right_of(self, ply: int) -> float:
@@ -454,6 +470,30 @@ class TreeLayout:
 
     def count(self, kind: ItemKind) -> int:
         return sum(1 for item in self.items if item.kind is kind)
+
+
+def latest_finished_pass(tree: SearchTree) -> int:
+    """The pass to draw when following the search: the latest; once the search is over, the
+    latest whose root returned a value (a search stopped by its clock leaves its last pass
+    open, and the one before it is what the answer came from)."""
+    number = len(tree.passes) - 1
+    if not tree.complete:
+        return number
+    for candidate in range(number, -1, -1):
+        root = tree.passes[candidate].root
+        if root in tree and not tree.node(root).is_open:
+            return candidate
+    return number
+
+
+def handle_text(item: Placed) -> str:
+    """A closed node's handle: its children searched, and of how many moves when a cut-off
+    pruned the rest (``2/31 ▾``: two searched, 29 pruned)."""
+    if not item.hidden_children:
+        return ""
+    if item.pruned:
+        return f"{item.hidden_children}/{item.hidden_children + item.pruned} ▾"
+    return f"{item.hidden_children} ▾"
 
 
 def handle_rect(item: Placed) -> QRectF:
@@ -543,9 +583,9 @@ class TextbookView(QWidget):
 
     def shown_root(self) -> int | None:
         tree = self.tree
-        if tree is None or not tree.passes:
+        number = self._shown_pass_number()
+        if tree is None or number is None:
             return None
-        number = len(tree.passes) - 1 if self.pass_number is None else min(self.pass_number, len(tree.passes) - 1)
         root = tree.passes[number].root
         return root if root in tree else None
 
@@ -612,7 +652,16 @@ class TextbookView(QWidget):
         tree = self.tree
         if tree is None or not tree.passes:
             return None
-        return len(tree.passes) - 1 if self.pass_number is None else self.pass_number
+        if self.pass_number is not None:
+            return min(self.pass_number, len(tree.passes) - 1)
+        return latest_finished_pass(tree)
+
+    def is_showing_stopped_pass(self) -> bool:
+        """Following the search, a finished search's last pass was stopped inside: the
+        pass before it (whole) is drawn instead."""
+        tree = self.tree
+        return self.pass_number is None and tree is not None and bool(tree.passes) and \
+            self._shown_pass_number() != len(tree.passes) - 1
 
     def select(self, index: int | None) -> None:
         self.selected = index
@@ -670,7 +719,7 @@ class TextbookView(QWidget):
         self._scale = READABLE_SCALE
         path = [model.by_index[index] for index in model.pv if index in model.by_index]
         focus = path[min(1, len(path) - 1)].x if path else bounds.center().x()
-        self._offset = QPointF(focus - width / 2 / self._scale, bounds.top())
+        self._offset = QPointF(max(bounds.left(), focus - width / 2 / self._scale), bounds.top())
 
     def centre_on(self, index: int) -> None:
         model = self.layout_model
@@ -768,7 +817,9 @@ class TextbookView(QWidget):
         if item.kind is ItemKind.MORE:
             return "Click to show more of this node's children"
         move = item.above[-1] if item.above else "root"
-        opening = f"\n{item.hidden_children} children: click the handle or double-click to open" if item.hidden_children else ""
+        pruned = f", {item.pruned} more moves pruned by a cut-off" if item.pruned else ""
+        opening = (f"\n{item.hidden_children} children searched{pruned}: click the handle or double-click to open"
+                   if item.hidden_children else "")
         return f"{move}: {item.node_kind} node, value {item.below[0]}{opening}"
 
     def resizeEvent(self, event: object) -> None:  # noqa: N802
@@ -811,48 +862,74 @@ class TextbookView(QWidget):
         return color(theme.text), color(theme.muted_text), color(theme.accent), color(theme.panel)
 
     def _paint_edges(self, painter: QPainter, items: list[Placed], area: QRectF) -> None:
-        """Edges with an end among ``items`` and the long ones crossing the view (a parent's
-        edges to its children drawn from the parent's side)."""
+        """The edges of every parent with an end among ``items``: straight lines as the
+        lecture notes draw them, or, for a fan wider than ``CENTRE_SPAN_MAX``, a bus (down
+        from the parent, along the gap between the plies, down to each child) so that no
+        edge runs through the labels of the parent's own ply."""
         _text, muted, accent, _panel = self._colours()
-        edge = QPen(muted, EDGE_WIDTH)
-        pv_pen = QPen(accent, PV_WIDTH)
-        pv_pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-        stub_pen = QPen(muted, EDGE_WIDTH, Qt.PenStyle.DashLine)
-        seen: set[int] = set()
+        pens = EdgePens(QPen(muted, EDGE_WIDTH), QPen(accent, PV_WIDTH), QPen(muted, EDGE_WIDTH, Qt.PenStyle.DashLine))
+        pens.pv.setCapStyle(Qt.PenCapStyle.RoundCap)
         parents = {id(item.parent): item.parent for item in items if item.parent is not None}
         for item in items:
             if item.kind is ItemKind.NODE and item.children:
                 parents[id(item)] = item
         for parent in parents.values():
-            if parent is None or id(parent) in seen:
+            if parent is None:
                 continue
-            seen.add(id(parent))
-            start = QPointF(parent.x, parent.bottom())
-            for child in parent.children:
-                if child.right < area.left() and parent.x < area.left() or child.left > area.right() and parent.x > area.right():
-                    continue
-                if child.kind is ItemKind.STUB:
-                    painter.setPen(stub_pen)
-                    self._paint_stub_edges(painter, start, child)
-                    continue
-                on_pv = child.on_pv and parent.on_pv
-                painter.setPen(pv_pen if on_pv else (stub_pen if child.kind is ItemKind.MORE else edge))
-                painter.drawLine(start, QPointF(child.x, child.top()))
+            first, last = parent.children[0], parent.children[-1]
+            if min(first.left, parent.x) > area.right() or max(last.right, parent.x) < area.left():
+                continue
+            if last.x - first.x > CENTRE_SPAN_MAX:
+                self._paint_bus(painter, parent, pens)
+            else:
+                self._paint_fan(painter, parent, pens)
 
-    def _paint_stub_edges(self, painter: QPainter, start: QPointF, stub: Placed) -> None:
-        """Dashed stubs ending in a cross: one per pruned move (named under it), or one for
-        them all."""
-        count = len(stub.stub_moves)
-        end_y = stub.y - GLYPH / 2
-        for x in stub_xs(stub):
-            painter.drawLine(start, QPointF(x, end_y))
-        if count == 0:
+    def _paint_fan(self, painter: QPainter, parent: Placed, pens: EdgePens) -> None:
+        start = QPointF(parent.x, parent.bottom())
+        for child in parent.children:
+            if child.kind is ItemKind.STUB:
+                painter.setPen(pens.stub)
+                for x in stub_xs(child):
+                    painter.drawLine(start, QPointF(x, stub_end(child)))
+                self._paint_crosses(painter, child)
+                continue
+            on_pv = child.on_pv and parent.on_pv
+            painter.setPen(pens.pv if on_pv else (pens.stub if child.kind is ItemKind.MORE else pens.edge))
+            painter.drawLine(start, QPointF(child.x, child.top()))
+
+    def _paint_bus(self, painter: QPainter, parent: Placed, pens: EdgePens) -> None:
+        bus = parent.y + LEVEL_HEIGHT - BUS_RISE
+        start = QPointF(parent.x, parent.bottom())
+        drawn = [child for child in parent.children if child.kind is not ItemKind.STUB]
+        xs = [parent.x, *(child.x for child in drawn)]
+        painter.setPen(pens.edge)
+        painter.drawLine(start, QPointF(parent.x, bus))
+        painter.drawLine(QPointF(min(xs), bus), QPointF(max(xs), bus))
+        for child in drawn:
+            painter.setPen(pens.stub if child.kind is ItemKind.MORE else pens.edge)
+            painter.drawLine(QPointF(child.x, bus), QPointF(child.x, child.top()))
+        for stub in (child for child in parent.children if child.kind is ItemKind.STUB):
+            painter.setPen(pens.stub)
+            for x in stub_xs(stub):
+                painter.drawLine(QPointF(max(xs), bus), QPointF(x, bus))
+                painter.drawLine(QPointF(x, bus), QPointF(x, stub_end(stub)))
+            self._paint_crosses(painter, stub)
+        principal = next((child for child in drawn if child.on_pv and parent.on_pv), None)
+        if principal is not None:
+            painter.setPen(pens.pv)
+            painter.drawPolyline(QPolygonF([start, QPointF(parent.x, bus), QPointF(principal.x, bus),
+                                            QPointF(principal.x, principal.top())]))
+
+    def _paint_crosses(self, painter: QPainter, stub: Placed) -> None:
+        """A cross at the end of each named stub: the branch is cut there."""
+        if not stub.stub_moves:
             return
         painter.save()
         pen = QPen(painter.pen())
         pen.setStyle(Qt.PenStyle.SolidLine)
         pen.setWidthF(1.6)
         painter.setPen(pen)
+        end_y = stub_end(stub)
         for x in stub_xs(stub):
             painter.drawLine(QPointF(x - 4, end_y - 4), QPointF(x + 4, end_y + 4))
             painter.drawLine(QPointF(x - 4, end_y + 4), QPointF(x + 4, end_y - 4))
@@ -903,7 +980,7 @@ class TextbookView(QWidget):
             painter.setPen(QPen(muted, 1))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(handle.adjusted(2, 1, -2, 0), 4, 4)
-            painter.drawText(handle, Qt.AlignmentFlag.AlignCenter, f"{item.hidden_children} ▾")
+            painter.drawText(handle, Qt.AlignmentFlag.AlignCenter, handle_text(item))
 
     def _paint_stub(self, painter: QPainter, item: Placed, with_text: bool) -> None:
         if not with_text:
@@ -931,6 +1008,18 @@ class TextbookView(QWidget):
             painter.setFont(self._label_font)
             painter.setPen(muted)
             painter.drawText(box, Qt.AlignmentFlag.AlignCenter, item.below[0])
+
+
+@dataclass(frozen=True)
+class EdgePens:
+    edge: QPen
+    pv: QPen
+    stub: QPen
+
+
+def stub_end(stub: Placed) -> float:
+    """Where a stub's dashed line ends (its cross), above the names of the pruned moves."""
+    return stub.y - GLYPH / 2
 
 
 def stub_xs(stub: Placed) -> list[float]:
