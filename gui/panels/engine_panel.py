@@ -188,6 +188,8 @@ LINE_COLUMNS = [
 """The best lines (MultiPV), one a row, best first: each the best move once the better
 lines' first moves are left out, with its own exact score."""
 LINE_SCORE_COLUMN = 1
+LINE_TEXT_ROWS = 2
+"""Rows of text a best line may take in its cell (a depth-10 chess line at the dock's width)."""
 LINE_EFFORT_COLUMN = 2
 """The line's depth (MCTS: its first move's visits)."""
 LINE_DROP_ORDER = (2,)
@@ -442,6 +444,13 @@ class EnginePanel(QWidget):
         self.line_view.setObjectName("engineLines")
         self.line_view.setAlternatingRowColors(False)  # the ranks tell the rows apart
         self.line_view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # as tall as its rows
+        # Each line wraps over up to LINE_TEXT_ROWS rows of text, as the principal variation's
+        # label does (its rows are fixed, so the panel never jumps); the whole line is in the
+        # cell's tooltip.
+        self.line_view.setWordWrap(True)
+        self.line_view.verticalHeader().setDefaultSectionSize(
+            QFontMetrics(self.font()).lineSpacing() * LINE_TEXT_ROWS + CELL_PADDING // 2
+        )
         self.line_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.line_view.hide()  # shown when a search asks for more than one line
         layout.addWidget(self.line_view)
