@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QSpinBox
 from pytestqt.qtbot import QtBot
 
@@ -15,7 +15,7 @@ from ai.settings import Limits, SearchSettings
 from games import get_game, new_game
 from gui.engine_bridge import EngineBridge, SearchInfo
 from gui.panels import display
-from gui.panels.engine_panel import EnginePanel
+from gui.panels.engine_panel import CELL_PADDING, EnginePanel
 from gui.panels.settings_panel import SettingsPanel
 from tests.gui.engine_doubles import ThreadedEnginePool
 
@@ -64,6 +64,11 @@ def test_the_panel_shows_one_ranked_row_per_line(qtbot: QtBot, bridge: EngineBri
     # The score column is as wide as its widest text: nothing is elided.
     metrics = view.fontMetrics()
     assert all(metrics.horizontalAdvance(row[1]) < header.sectionSize(1) for row in rows)
+    # Each line fits its cell, wrapped, at the dock's width: nothing is cut off.
+    room = header.sectionSize(3) - CELL_PADDING
+    for row in rows:
+        needed = metrics.boundingRect(QRect(0, 0, room, 10_000), Qt.TextFlag.TextWordWrap, row[3]).height()
+        assert needed <= view.rowHeight(0), (row[3], needed, view.rowHeight(0))
 
 
 def test_one_line_hides_the_table(qtbot: QtBot, bridge: EngineBridge) -> None:
