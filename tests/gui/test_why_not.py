@@ -1,0 +1,171 @@
+""""Why not this move?": a move entered in why-not mode is asked about, not played; the
+engine searches it alone to the depth of its best move's analysis, and the answer names
+both moves with their scores and the difference. The truth each answer is checked against
+is a search of the asked move alone (``searchmoves``) made here, outside the app. The
+searches run on the app's engine bridge and pool (``tests/gui/conftest.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from ai.engine import search
+from ai.options import exact
+from ai.settings import Limits, SearchSettings
+from games import get_game, new_game
+from gui.engine_bridge import EngineBridge
+from gui.game_view import GameView
+from gui.panels import display
+from gui.panels.engine_panel import EnginePanel
+from gui.panels.why_not import WhyNotPanel, WhyNotResult, analysis_for
+from gui.players import HUMAN, PlayerConfig
+from gui.session import GameSession
+
+HUMANS = (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN))
+ITALIAN = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
+EXACT = exact(SearchSettings(book=False))
+
+
+class App:
+    """The pieces the main window joins, joined the same way on a test bridge."""
+
+    def __init__(self, qtbot: QtBot, bridge: EngineBridge, game: str, start: str | None) -> None:
+        self.bridge = bridge
+        self.session = GameSession(bridge, game, HUMANS, start=start, engine_settings=EXACT)
+        self.view = GameView()
+        qtbot.addWidget(self.view)
+        self.view.attach(self.session)
+        self.engine_panel = EnginePanel()
+        qtbot.addWidget(self.engine_panel)
+        self.engine_panel.connect_bridge(bridge)
+        self.panel = WhyNotPanel(bridge)
+        qtbot.addWidget(self.panel)
+        self.engine_panel.set_search_filter(lambda _info: not self.panel.is_starting_search())
+        self.view.why_not_asked.connect(self.ask)
+        self.session.state_changed.connect(self.panel.position_changed)
+
+    def ask(self, move: Any) -> None:
+        info, iteration = self.engine_panel.last_analysis()
+        self.panel.ask(self.session, move, analysis_for(self.session.state, info, iteration), EXACT)
+
+    def close(self) -> None:
+        self.session.close()
+
+
+def alone(state: Any, move: Any, depth: int) -> Any:
+    return search(state, EXACT, Limits(depth=depth), root_moves=[move])
+
+
+def check_answer(result: WhyNotResult, panel: WhyNotPanel, state: Any) -> None:
+    """The asked move's score is its search alone at the best move's depth, and the panel's
+    sentence names both moves, the difference and the refutation."""
+    game = get_game(state.NAME)
+    truth = alone(state, result.move, result.depth)
+    assert result.searched and result.depth == result.best.depth
+    assert (result.move_score, result.move_line) == (truth.score, truth.pv)
+    name, best_name = state.move_name(result.move), state.move_name(result.best.move)
+    mover = state.to_move()
+    difference = (result.best.score.for_player(mover).value - truth.score.for_player(mover).value) / game.SCORE_UNIT_SIZE
+    verdict = panel.verdict_text()
+    assert verdict.startswith(f"{name} loses {difference:.{game.SCORE_DECIMALS}f} {game.SCORE_UNIT} against {best_name}: after {name}")
+    assert " ".join(state.line_names(truth.pv)[:3]) in " ".join(verdict.split())
+    assert display.score_text(truth.score, game) in panel.move_caption.text()
+    assert display.score_text(result.best.score, game) in panel.best_caption.text()
+
+
+def test_chess_a_move_asked_is_not_played_and_is_searched_to_the_analysis_depth(qtbot: QtBot, bridge: EngineBridge) -> None:
+    app = App(qtbot, bridge, "chess", ITALIAN)
+    try:
+        state = new_game("chess", ITALIAN)
+        with qtbot.waitSignal(bridge.search_finished, timeout=30000):  # the engine's analysis, shown in its panel
+            bridge.start_search(state, EXACT, Limits(depth=3))
+        info, iteration = app.engine_panel.last_analysis()
+        assert iteration is not None and iteration.depth == 3
+        best_move = iteration.pv[0]
+        asked = next(move for move in state.legal_moves() if state.move_name(move) == "a6")
+        assert asked != best_move
+
+        assert app.view.set_why_not_mode(True) and app.view.why_not_label.isVisibleTo(app.view)
+        with qtbot.waitSignal(app.panel.result_shown, timeout=30000) as shown:
+            app.view.board.move_requested.emit(asked)  # as a click on the board would
+        assert app.session.history == [] and app.session.state.to_text() == state.to_text()  # not played
+        assert not app.view.why_not_mode
+        result: WhyNotResult = shown.args[0]
+        assert result.move == asked and result.best.move == best_move and result.depth == 3
+        check_answer(result, app.panel, state)
+        # The engine panel still shows its analysis, not the search of a6 alone.
+        assert app.engine_panel.last_analysis()[1] is iteration
+        assert app.engine_panel.pv_text().split()[0] == state.move_name(best_move)
+    finally:
+        app.close()
+
+
+def test_othello_without_an_analysis_searches_the_best_move_first(qtbot: QtBot, bridge: EngineBridge) -> None:
+    app = App(qtbot, bridge, "othello", None)
+    try:
+        state = new_game("othello")
+        asked = state.legal_moves()[-1]
+        app.view.set_why_not_mode(True)
+        with qtbot.waitSignal(app.panel.result_shown, timeout=60000) as shown:
+            app.view.board.move_requested.emit(asked)
+        result: WhyNotResult = shown.args[0]
+        # The best move's search is the engine panel's (its last iteration is the analysis).
+        info, iteration = app.engine_panel.last_analysis()
+        assert iteration is not None and (iteration.depth, iteration.score) == (result.best.depth, result.best.score)
+        if result.is_best:
+            assert "is the engine's own choice" in app.panel.verdict_text()
+        else:
+            truth = alone(state, asked, result.depth)
+            assert result.move_score == truth.score
+            assert app.panel.verdict_text().startswith(f"{state.move_name(asked)} ")
+            assert f"against {state.move_name(result.best.move)}" in app.panel.verdict_text()
+    finally:
+        app.close()
+
+
+def test_the_move_box_asks_too_and_a_best_line_answers_without_a_search(qtbot: QtBot, bridge: EngineBridge) -> None:
+    """With several best lines in the analysis, a move among them is answered from its line."""
+    app = App(qtbot, bridge, "checkers", None)
+    try:
+        state = new_game("checkers")
+        settings = exact(SearchSettings(book=False, multipv=3))
+        with qtbot.waitSignal(bridge.search_finished, timeout=30000) as finished:
+            bridge.start_search(state, settings, Limits(depth=4))
+        second = finished.args[0].lines[1]
+        app.view.set_why_not_mode(True)
+        with qtbot.waitSignal(app.panel.result_shown, timeout=30000) as shown:
+            app.view.moves.move_entered.emit(state.move_name(second.move))
+        result: WhyNotResult = shown.args[0]
+        assert not result.searched and result.move_score == second.score
+        assert result.move_score == alone(state, second.move, 4).score
+        assert app.session.history == []
+    finally:
+        app.close()
+
+
+def test_why_not_mode_is_refused_while_the_engine_thinks_and_ends_on_a_new_game(qtbot: QtBot, bridge: EngineBridge) -> None:
+    app = App(qtbot, bridge, "tictactoe", None)
+    try:
+        app.session.request_hint()
+        assert app.session.is_thinking
+        assert not app.view.can_ask_why_not() and not app.view.set_why_not_mode(True)
+        qtbot.waitUntil(lambda: not app.session.is_thinking, timeout=20000)
+        assert app.view.set_why_not_mode(True)
+        app.view.attach(GameSession(bridge, "tictactoe", HUMANS))
+        assert not app.view.why_not_mode
+    finally:
+        app.close()
+
+
+def test_escape_leaves_the_mode_and_the_menu_action_follows(qtbot: QtBot, window: Any) -> None:
+    window.start_game("chess", HUMANS)
+    action = window.actions_by_name["why_not"]
+    assert action.isEnabled() and action.isCheckable()
+    action.trigger()
+    assert window.game_view.why_not_mode and action.isChecked()
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert not window.game_view.why_not_mode and not action.isChecked()
+    assert window.session.history == []
