@@ -48,6 +48,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+import games
 from games.base import GameState
 
 from ai import engine
@@ -504,8 +505,7 @@ class RaceResult:
                 return Entrant.MINIMAX
         return next((entry.entrant for entry in self.entries if entry.entrant.is_depth_first and entry.scores_per_depth), None)
 
-    @property
-    def disagreements(self) -> tuple[str, ...]:
+    def disagreeing(self) -> tuple[Disagreement, ...]:
         """Every depth where a depth-first entrant's value differs from the reference's
         (none may: in the exact preset they all compute minimax's value)."""
         reference = self.reference
@@ -513,17 +513,23 @@ class RaceResult:
             return ()
         expected = self.entry(reference)
         assert expected is not None
-        found = []
-        for entry in self.entries:
-            if entry.entrant is reference or not entry.entrant.is_depth_first:
-                continue
-            for depth, (own, theirs) in enumerate(zip(entry.scores_per_depth, expected.scores_per_depth), start=1):
-                if not same_value(own, theirs):
-                    found.append(
-                        f"{entry.entrant.label} returns {own.value:g} at depth {depth}, "
-                        f"{reference.label} {theirs.value:g}"
-                    )
-        return tuple(found)
+        return tuple(
+            Disagreement(entry.entrant, depth, own, theirs, reference)
+            for entry in self.entries
+            if entry.entrant is not reference and entry.entrant.is_depth_first
+            for depth, (own, theirs) in enumerate(zip(entry.scores_per_depth, expected.scores_per_depth), start=1)
+            if not same_value(own, theirs)
+        )
+
+    @property
+    def disagreements(self) -> tuple[str, ...]:
+        """``disagreeing`` in words, values in the game's unit."""
+        game = games.get_game(self.request.game)
+        return tuple(
+            f"{found.entrant.label} returns {value_text(found.value, game)} at depth {found.depth}, "
+            f"{found.reference.label} {value_text(found.expected, game)}"
+            for found in self.disagreeing()
+        )
 
     @property
     def compared_depths(self) -> int:
@@ -575,6 +581,18 @@ class RaceResult:
         if compared == 0:
             return [f"Only {reference.label} has values: nothing to compare."]
         return [f"Every depth-first entrant returns {reference.label}'s value at every depth ({compared} values compared)."]
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A depth where an entrant's value is not the reference's (a bug, or a switch that
+    changes the value left on)."""
+
+    entrant: Entrant
+    depth: int
+    value: Score
+    expected: Score
+    reference: Entrant
 
 
 def same_value(first: Score, second: Score) -> bool:
@@ -1142,6 +1160,7 @@ __all__ = [
     "Branching",
     "BranchingMeasured",
     "DepthDone",
+    "Disagreement",
     "Entrant",
     "EntrantDone",
     "EntrantProgress",

@@ -76,6 +76,8 @@ ENTRANT_COLOURS: dict[Entrant, tuple[str, str]] = {
 swatches): distinct hues, dark enough on white and light enough on the dark panel."""
 CURVE_COLOURS = ("#6b6b6b", "#b5b5b5")
 """The textbook curves: grey, dashed (b^d) and dotted (b^(d/2))."""
+DISAGREEMENT_COLOUR = "#e0302a"
+"""A value that is not minimax's, and the verdict that says so (readable in both themes)."""
 SWATCH_SIZE = 12
 ROW_HEIGHT_EMS = 1.45
 PROGRESS_COLUMN = {"nodes": 4, "time": 5, "nps": 6, "depth": 3}
@@ -345,7 +347,7 @@ class RaceDialog(QDialog):
             (runner.progressed, self._on_progress),
             (runner.entrant_done, self._on_entrant_done),
             (runner.branching_measured, self._on_branching),
-            (runner.finished, self._on_finished),
+            (runner.finished, self.show_result),
         ]
 
     def _fill_rows(self, entrants: tuple[Entrant, ...]) -> None:
@@ -414,9 +416,16 @@ class RaceDialog(QDialog):
         self._branching = branching
         self._redraw_chart()
 
-    def _on_finished(self, result: RaceResult) -> None:
+    def show_result(self, result: RaceResult) -> None:
+        """The race is over: its final table, chart and verdict; a value that is not the
+        reference's is red in the table, its tooltip saying where it differs."""
         self.race_result = result
         self.is_racing = False
+        entrants = tuple(entry.entrant for entry in result.entries)
+        if tuple(self._rows) != entrants:  # a result not raced here: its own rows and axis
+            self._fill_rows(entrants)
+            self._depth = result.request.depth
+            self.chart.set_depth(self._depth)
         for entry in result.entries:
             row = self._rows.get(entry.entrant)
             if row is not None:
@@ -428,6 +437,12 @@ class RaceDialog(QDialog):
         self._branching = result.branching or self._branching
         self._redraw_chart()
         found = result.disagreements
+        for disagreement, words in zip(result.disagreeing(), found):
+            row = self._rows.get(disagreement.entrant)
+            item = self.table.item(row, 1) if row is not None else None
+            if item is not None:
+                item.setForeground(QColor(DISAGREEMENT_COLOUR))
+                item.setToolTip("\n".join(filter(None, (item.toolTip(), words))))
         lines = result.verdict_lines()
         if result.stopped:
             lines.insert(0, "Stopped.")
@@ -437,7 +452,7 @@ class RaceDialog(QDialog):
 
     def _show_verdict(self, text: str, *, problem: bool = False) -> None:
         self.verdict.setText(text)
-        self.verdict.setStyleSheet("color: #d0202a; font-weight: bold;" if problem else "")
+        self.verdict.setStyleSheet(f"color: {DISAGREEMENT_COLOUR}; font-weight: bold;" if problem else "")
 
     # ------------------------------------------------------------------ chart
     def chart_series(self) -> list[Series]:

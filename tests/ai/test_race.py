@@ -113,8 +113,9 @@ def test_disagreement_is_named() -> None:
     )
     wrong = dataclasses.replace(minimax, entrant=Entrant.PVS, scores_per_depth=(Score(3.0), Score(6.0)))
     result = RaceResult(RaceRequest(game="chess", depth=2, entrants=(Entrant.MINIMAX, Entrant.PVS)), (minimax, wrong))
-    assert result.disagreements == ("PVS returns 6 at depth 2, minimax 5",)
-    assert "DISAGREEMENT: PVS returns 6 at depth 2, minimax 5" in result.as_text()
+    assert result.disagreements == ("PVS returns +0.06 at depth 2, minimax +0.05",)  # centipawns in pawns
+    assert [(found.entrant, found.depth) for found in result.disagreeing()] == [(Entrant.PVS, 2)]
+    assert "DISAGREEMENT: PVS returns +0.06 at depth 2, minimax +0.05" in result.as_text()
     agreeing = dataclasses.replace(result, entries=(minimax, dataclasses.replace(wrong, scores_per_depth=minimax.scores_per_depth)))
     assert agreeing.disagreements == ()
     assert "Every depth-first entrant returns minimax's value at every depth (2 values compared)" in agreeing.as_text()

@@ -163,3 +163,26 @@ def test_opened_from_the_engine_menu(qtbot: Any, window: Any) -> None:
     window.set_theme("dark")
     assert dialog.theme.is_dark
     dialog.close()
+
+
+def test_a_disagreement_is_shown_in_red(qtbot: Any, dialog: RaceDialog) -> None:
+    """The window's check can fail: a result whose PVS value differs from minimax's at depth 2
+    turns PVS's value red and says so in the verdict."""
+    from ai.events import Score
+    from ai.race import EntrantResult, RaceRequest
+
+    minimax = EntrantResult(
+        Entrant.MINIMAX, depth=2, score=Score(5.0), value_text="+5", nodes=30, nodes_per_depth=(10, 20),
+        scores_per_depth=(Score(3.0), Score(5.0)),
+    )
+    pvs = EntrantResult(
+        Entrant.PVS, depth=2, score=Score(6.0), value_text="+6", nodes=20, nodes_per_depth=(10, 10),
+        scores_per_depth=(Score(3.0), Score(6.0)),
+    )
+    result = RaceResult(RaceRequest(game="tictactoe", depth=2, entrants=(Entrant.MINIMAX, Entrant.PVS)), (minimax, pvs))
+    with qtbot.waitSignal(dialog.race_finished, timeout=WAIT_MS):
+        dialog.show_result(result)
+    assert "DISAGREEMENT: PVS returns +6 at depth 2, minimax +5" in dialog.verdict.text()
+    value = dialog.table.item(1, 1)
+    assert value is not None and value.foreground().color() == QColor("#e0302a")
+    assert "PVS returns +6 at depth 2" in value.toolTip()
