@@ -303,3 +303,22 @@ def test_a_root_splits_workers_interleaved_make_one_icicle_and_one_replay(qtbot:
     left = [step.node for step in replay.steps() if step.event is ReplayEvent.LEAVE]
     assert sorted(entered) == sorted(left) == sorted(node.index for node in tree.nodes)
     assert replay.steps()[-1].node == root.index and root.value == 3
+
+
+def test_a_replay_step_fades_the_nodes_not_reached_without_placing_the_blocks_again(qtbot: Any) -> None:
+    tree = recorded_tree(3, 4)
+    view = shown(qtbot, tree)
+    picture = view.picture()
+    placements = view.placements
+    view.set_visited_through(5)
+    image = view.render_image()
+    assert view.placements == placements  # only the colours changed
+    colours = kind_colours(LIGHT)
+    for position, block in view.picture().by_position.items():
+        if block.right - block.left < 8:
+            continue
+        node = tree.nodes[position]
+        y = picture.top + block.row * picture.row_height + picture.row_height / 2
+        pixel = image.pixelColor(QPoint(round(block.left + 3), round(y)))
+        full = colours.color(node.kind).name()
+        assert (pixel.name() == full) == (node.index <= 5), (node.index, pixel.name(), full)

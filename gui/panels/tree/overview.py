@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from PySide6.QtCore import QEvent, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -404,6 +404,20 @@ class Picture:
         return None
 
 
+@dataclass
+class Placement:
+    """Where a rendering puts its blocks (kept while only their colours change)."""
+
+    picture: Picture
+    fills: list[tuple[QRect, NodeKind, int]] = field(default_factory=list)
+    """Each block (a node or a run) with its kind and visit index."""
+    cut_bars: list[QRectF] = field(default_factory=list)
+    shades: list[QRectF] = field(default_factory=list)
+    hatches: list[QRectF] = field(default_factory=list)
+    labels: list[tuple[QRectF, int]] = field(default_factory=list)
+    """Blocks wide enough for their move, with the node's position."""
+
+
 class IcicleView(QWidget):
     """One pass of the recorded tree as an icicle; ``node_chosen(index)`` on a click."""
 
@@ -425,11 +439,19 @@ class IcicleView(QWidget):
         self._image: QImage | None = None
         self._image_key: tuple[Any, ...] | None = None
         self._generation = 0
+        """Bumped by every change that needs a new picture."""
+        self._shape_generation = 0
+        """Bumped by the changes that move blocks (the tree, the pass, the zoom); a replay's
+        step or a theme only repaints the placed blocks."""
+        self._placement: Placement | None = None
+        self._placement_key: tuple[Any, ...] | None = None
         self._seen: tuple[int, int, bool, int] | None = None
         """What the tree was at the last reading (nodes read, passes, complete, counted)."""
         self._picture = Picture()
         self.renders = 0
         """Pictures rendered (for the tests: a picture per change, not per batch)."""
+        self.placements = 0
+        """Times the blocks were placed (a replay's step repaints them without placing)."""
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._refresh)
@@ -454,7 +476,7 @@ class IcicleView(QWidget):
         if changed:
             self._pass_wanted = pass_number
             self._zoom = []
-            self._changed()
+            self._reshaped()
         if tree is not None and not self._timer.isActive():
             self._timer.start(0 if self._layout is not None and self._layout.read == 0 else REFRESH_MS)
 
@@ -505,7 +527,7 @@ class IcicleView(QWidget):
         if self._layout is not None:
             self._layout.advance()
         self._seen = None
-        self._changed()
+        self._reshaped()
 
     # --------------------------------------------------------------- the pass
     def shown_pass(self) -> int | None:
@@ -537,7 +559,7 @@ class IcicleView(QWidget):
             if self._zoom and self._zoom[-1] == index:
                 return
             self._zoom.append(index)
-        self._changed()
+        self._reshaped()
         top = self.top_position()
         if top is not None and self._tree is not None:
             self.zoom_changed.emit(self._tree.nodes[top].index)
@@ -546,7 +568,7 @@ class IcicleView(QWidget):
         """One step back out."""
         if self._zoom:
             self._zoom.pop()
-            self._changed()
+            self._reshaped()
             top = self.top_position()
             if top is not None and self._tree is not None:
                 self.zoom_changed.emit(self._tree.nodes[top].index)
@@ -560,13 +582,18 @@ class IcicleView(QWidget):
         seen = (layout.read, len(tree.passes), tree.complete, tree.searched_nodes)
         if seen != self._seen:  # redrawn only when the tree has changed
             self._seen = seen
-            self._changed()
+            self._reshaped()
         if not layout.is_caught_up:
             self._timer.start(CATCH_UP_MS)
 
     def _changed(self) -> None:
         self._generation += 1
         self.update()
+
+    def _reshaped(self) -> None:
+        """The blocks move: the tree grew, or the pass or the zoom changed."""
+        self._shape_generation += 1
+        self._changed()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
@@ -639,10 +666,15 @@ class IcicleView(QWidget):
         if row_height < MIN_ROW_HEIGHT:  # more plies than fit: the deepest are left out
             rows = max(1, int(plot.height() // MIN_ROW_HEIGHT))
             row_height = plot.height() / rows
-        picture = Picture(rows=[[] for _ in range(rows)], row_height=row_height, top=plot.top(), plot=plot)
-        self._draw_blocks(painter, picture, top, plot, row_height, rows, metrics)
+        show_labels = row_height >= metrics.height() + 2
+        key = (top, plot.left(), plot.top(), plot.width(), plot.height(), rows, show_labels, self._shape_generation)
+        if self._placement is None or self._placement_key != key:
+            self._placement = self._place_blocks(top, plot, row_height, rows, show_labels)
+            self._placement_key = key
+            self.placements += 1
+        self._paint_blocks(painter, self._placement, metrics)
         self._draw_side(painter, counts, top_level, rows, plot, row_height, side_width, metrics)
-        return picture
+        return self._placement.picture
 
     def _header(self, top: int) -> str:
         tree = self._tree
@@ -662,53 +694,42 @@ class IcicleView(QWidget):
             what += " · searching…"
         return what
 
-    def _draw_blocks(
-        self, painter: QPainter, picture: Picture, top: int, plot: QRectF, row_height: float, rows: int,
-        metrics: QFontMetrics,
-    ) -> None:
-        """Depth first from ``top``: each block drawn, then its children, where a child
-        narrower than ``MIN_BLOCK`` joins its narrow neighbours in one block (a *run*) that
-        is not descended into. So each row holds at most ``width / MIN_BLOCK`` blocks."""
+    def _place_blocks(self, top: int, plot: QRectF, row_height: float, rows: int, show_labels: bool) -> Placement:
+        """Where every block goes, depth first from ``top``: each node's block, then its
+        children, where a child narrower than ``MIN_BLOCK`` joins its narrow neighbours in
+        one block (a *run*) that is not descended into; so each row holds at most
+        ``width / MIN_BLOCK`` blocks. Kept while only colours change (a replay's step)."""
         layout = self._layout
         tree = self._tree
         assert layout is not None and tree is not None
-        full = {kind: kind_colours(self._theme).color(kind) for kind in NodeKind}
-        faded_colours = {kind: QColor(colour) for kind, colour in full.items()}
-        for colour in faded_colours.values():
-            colour.setAlpha(FADED_ALPHA)
-        cut_colour = QColor(self._theme.text)
         top_level = layout.level[top]
         size = layout.size
         scale = plot.width() / max(size(top), 1)
-        visited = self._visited_through
         nodes = tree.nodes
-        show_labels = row_height >= metrics.height() + 2
-        labels: list[tuple[QRectF, int, QColor]] = []
         block_height = row_height - (GAP if row_height >= 6 else 0.0)
         plot_top = plot.top()
-        rows_blocks = picture.rows
-        by_position = picture.by_position
-        drawn = 0
-        painter.setPen(Qt.PenStyle.NoPen)
+        picture = Picture(rows=[[] for _ in range(rows)], row_height=row_height, top=plot_top, plot=plot)
+        placed = Placement(picture)
+        fills, rows_blocks, by_position = placed.fills, picture.rows, picture.by_position
 
         def fill(left: float, right: float, row: int, kind: NodeKind, index: int) -> QRectF:
             width = right - left if right - left > MIN_BLOCK else MIN_BLOCK
             rect = QRectF(left, plot_top + row * row_height, width - GAP if width >= 3 * GAP else width, block_height)
-            painter.fillRect(rect, faded_colours[kind] if visited is not None and index > visited else full[kind])
+            # on whole pixels: crisp edges, and the raster engine fills them several times faster
+            x, y = round(rect.left()), round(rect.top())
+            fills.append((QRect(x, y, max(1, round(rect.right()) - x), max(1, round(rect.bottom()) - y)), kind, index))
             return rect
 
-        hatch = QBrush(QColor(self._theme.muted_text), Qt.BrushStyle.BDiagPattern)
-        shade_brush = QBrush(QColor(self._theme.muted_text), Qt.BrushStyle.Dense5Pattern)
-        shades = 0
-
-        def shade(run: QRectF, below: int) -> None:
-            nonlocal shades
-            last_row = min(below, rows - 1 - int(round((run.top() - plot_top) / row_height)))
-            if last_row <= 0:
-                return
-            painter.fillRect(QRectF(run.left(), run.bottom() + (row_height - block_height), run.width(),
-                                    last_row * row_height - (row_height - block_height)), shade_brush)
-            shades += 1
+        def run(left: float, right: float, row: int, sizes: dict[NodeKind, int], first: int, count: int,
+                parent: int, deepest: int) -> None:
+            """Narrow neighbours as one block, in the colour of the kind that covers most of
+            it, and under it one shade down to the deepest row their subtrees reach."""
+            rect = fill(left, right, row, max(sizes, key=sizes.__getitem__), nodes[first].index)
+            rows_blocks[row].append(Block(left, right, row, first, count, parent))
+            below = min(deepest - top_level, rows - 1) - row
+            if below > 0:
+                gap = row_height - block_height
+                placed.shades.append(QRectF(rect.left(), rect.bottom() + gap, rect.width(), below * row_height - gap))
 
         stack = [(top, plot.left())]
         while stack:
@@ -717,23 +738,21 @@ class IcicleView(QWidget):
             row = layout.level[position] - top_level
             width = size(position) * scale
             rect = fill(left, left + width, row, node.kind, node.index)
-            drawn += 1
             block = Block(left, left + width, row, position)
             rows_blocks[row].append(block)
             by_position[position] = block
             if width >= 4 * CUT_MARK and (node.skipped or node.cut_move is not None):
-                painter.fillRect(QRectF(rect.right() - CUT_MARK, rect.top(), CUT_MARK, rect.height()), cut_colour)
+                placed.cut_bars.append(QRectF(rect.right() - CUT_MARK, rect.top(), CUT_MARK, rect.height()))
             if show_labels and width >= LABEL_MIN_WIDTH:
-                labels.append((rect, position, full[node.kind]))
+                placed.labels.append((rect, position))
             if row + 1 >= rows:
                 continue
             child_row = row + 1
             child_left = left + node.visits * scale
             if node.unrecorded and node.unrecorded * scale >= MIN_BLOCK:
                 # the nodes below it that were not recorded (sampled away): hatched, one row
-                painter.fillRect(QRectF(child_left, plot_top + child_row * row_height, node.unrecorded * scale,
-                                        block_height), hatch)
-                drawn += 1
+                placed.hatches.append(QRectF(child_left, plot_top + child_row * row_height, node.unrecorded * scale,
+                                             block_height))
             child_left += node.unrecorded * scale
             if not node.children:
                 continue
@@ -745,8 +764,7 @@ class IcicleView(QWidget):
                 child_width = child_size * scale
                 if child_width >= MIN_BLOCK:
                     if run_count:
-                        self._draw_run(fill, shade, rows_blocks, run_left, child_left, child_row, run_sizes, run_first, run_count, position, run_deepest - top_level)
-                        drawn += 1
+                        run(run_left, child_left, child_row, run_sizes, run_first, run_count, position, run_deepest)
                         run_count = 0
                     later.append((child, child_left))
                 else:
@@ -759,33 +777,43 @@ class IcicleView(QWidget):
                     kind = nodes[child].kind
                     run_sizes[kind] = run_sizes.get(kind, 0) + child_size
                     if child_left + child_width - run_left >= MIN_BLOCK:
-                        self._draw_run(fill, shade, rows_blocks, run_left, child_left + child_width, child_row, run_sizes, run_first, run_count, position, run_deepest - top_level)
-                        drawn += 1
+                        run(run_left, child_left + child_width, child_row, run_sizes, run_first, run_count, position,
+                            run_deepest)
                         run_count = 0
                 child_left += child_width
             if run_count:
-                self._draw_run(fill, shade, rows_blocks, run_left, child_left, child_row, run_sizes, run_first, run_count, position, run_deepest - top_level)
-                drawn += 1
+                run(run_left, child_left, child_row, run_sizes, run_first, run_count, position, run_deepest)
             stack.extend(reversed(later))
-        picture.rectangles = drawn + shades
+        picture.rectangles = len(fills) + len(placed.shades) + len(placed.hatches)
         picture.runs = sum(1 for row_blocks in rows_blocks for block in row_blocks if block.count > 1)
         for row_blocks in rows_blocks:
             row_blocks.sort(key=lambda block: block.left)
-        self._draw_labels(painter, labels, metrics)
+        return placed
 
-    def _draw_run(
-        self, fill: Callable[[float, float, int, NodeKind, int], QRectF], shade: Callable[[QRectF, int], None],
-        rows: list[list[Block]], left: float, right: float, row: int, sizes: dict[NodeKind, int], first: int,
-        count: int, parent: int, deepest_row: int,
-    ) -> None:
-        """Narrow neighbours as one block, in the colour of the kind that covers most of it,
-        and under it one shade down to the deepest row their subtrees reach."""
-        assert self._tree is not None
-        kind = max(sizes, key=sizes.__getitem__)
-        rect = fill(left, right, row, kind, self._tree.nodes[first].index)
-        rows[row].append(Block(left, right, row, first, count, parent))
-        if deepest_row > row:
-            shade(rect, deepest_row - row)
+    def _paint_blocks(self, painter: QPainter, placed: Placement, metrics: QFontMetrics) -> None:
+        """The placed blocks in the theme's colours; those the replay has not reached faded."""
+        full = {kind: kind_colour(kind, self._theme) for kind in NodeKind}
+        faded = {kind: QColor(colour) for kind, colour in full.items()}
+        for colour in faded.values():
+            colour.setAlpha(FADED_ALPHA)
+        visited = self._visited_through
+        painter.setPen(Qt.PenStyle.NoPen)
+        for block, kind, index in placed.fills:
+            painter.fillRect(block, faded[kind] if visited is not None and index > visited else full[kind])
+        cut_colour = QColor(self._theme.text)
+        for bar in placed.cut_bars:
+            painter.fillRect(bar, cut_colour)
+        muted = QColor(self._theme.muted_text)
+        hatch = QBrush(muted, Qt.BrushStyle.BDiagPattern)
+        for rect in placed.hatches:
+            painter.fillRect(rect, hatch)
+        shade = QBrush(muted, Qt.BrushStyle.Dense5Pattern)
+        for rect in placed.shades:
+            painter.fillRect(rect, shade)
+        tree = self._tree
+        assert tree is not None
+        self._draw_labels(painter, [(rect, position, full[tree.nodes[position].kind]) for rect, position in placed.labels],
+                          metrics)
 
     def _draw_labels(self, painter: QPainter, labels: list[tuple[QRectF, int, QColor]], metrics: QFontMetrics) -> None:
         tree = self._tree
