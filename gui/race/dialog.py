@@ -83,6 +83,9 @@ ROW_HEIGHT_EMS = 1.45
 PROGRESS_COLUMN = {"nodes": 4, "time": 5, "nps": 6, "depth": 3}
 """Columns a running entrant's progress updates."""
 DIALOG_SIZE = QSize(1020, 760)
+MINIMUM_SIZE = QSize(760, 680)
+"""Below this the wrapped position line and the chart's legend would squeeze the chart (and a
+768-line screen still holds it)."""
 
 
 def entrant_colour(entrant: Entrant, theme: Theme) -> QColor:
@@ -134,7 +137,11 @@ class RaceDialog(QDialog):
         self._depth = 1
         self.setWindowTitle(f"Algorithm race — {game_title(self.game.NAME)}")
         self.setModal(False)
+        self.setMinimumSize(MINIMUM_SIZE)
         self.resize(DIALOG_SIZE)
+        screen = self.screen().availableGeometry() if self.screen() is not None else None
+        if screen is not None:  # a laptop's 768 lines: the whole window on the screen
+            self.resize(min(DIALOG_SIZE.width(), screen.width() * 95 // 100), min(DIALOG_SIZE.height(), screen.height() * 92 // 100))
         self._build()
         self.problem = self._position_problem()
         if self.problem:
@@ -425,6 +432,8 @@ class RaceDialog(QDialog):
         if tuple(self._rows) != entrants:  # a result not raced here: its own rows and axis
             self._fill_rows(entrants)
             self._depth = result.request.depth
+            self.depth_box.setValue(self._depth)
+            self.set_entrants(entrants)
             self.chart.set_depth(self._depth)
         for entry in result.entries:
             row = self._rows.get(entry.entrant)
