@@ -324,17 +324,25 @@ class Replay:
         return [self.window_of(node, number) for node in self.tree.path(node_index)]
 
     def window_of(self, node: TreeNode, number: int) -> PathWindow:
-        """``node``'s window after step ``number`` (its entry window before any child returned)."""
+        """``node``'s window after step ``number`` (its entry window before any child returned).
+
+        A move searched twice (PVS's null-window scout, then the full window when the scout
+        failed high; a late move reduction, then the full depth) shows as two children with
+        the same move: only the last search's value reaches the node's loop, so a child
+        followed by a sibling with the same move does not tighten the window."""
         side = side_of(self.tree, node)
         alpha, beta = node.alpha, node.beta
         best, best_child = math.nan, None
         if side is not None:
-            for child in self.tree.children(node.index):
+            children = self.tree.children(node.index)
+            for at, child in enumerate(children):
                 left = self.leave_step(child.index)
                 if left is None or left > number:
                     break  # children return in visit order: the rest have not yet
                 if child.move is None:
                     continue  # a null move's search tests a bound; it is no line of play
+                if at + 1 < len(children) and children[at + 1].move == child.move:
+                    continue  # searched again at once: the next search's value is the one used
                 value = child.value
                 if side is NodeKind.MAX and (math.isnan(best) or value > best):
                     best, best_child = value, child.index

@@ -12,7 +12,7 @@ import pytest
 from ai.engine import search
 from ai.options import exact
 from ai.settings import Limits, SearchSettings
-from ai.tree.model import SearchTree, TreeBatch, TreeOptions
+from ai.tree.model import NodeKind, SearchTree, TreeBatch, TreeOptions
 from ai.tree.replay import Replay, ReplayEvent, TreeWords, describe
 from games import new_game
 
@@ -78,3 +78,31 @@ def test_in_a_real_alpha_beta_search_each_child_enters_with_its_parents_window()
             assert window.alpha >= window.beta, step
             cuts += 1
     assert checked > 1000 and cuts > 100
+
+
+def test_in_a_real_pvs_search_each_child_enters_at_its_parents_bound() -> None:
+    """PVS searches the first move with the node's window and the others with a null window
+    at alpha (re-searched with the full window when they fail high): in the root player's
+    view a MAX node's child enters with the node's current alpha as its own, a MIN node's
+    with its current beta, at every node of a whole tic-tac-toe search; the scout that is
+    searched again does not move the window."""
+    _, tree, _ = recorded_search("tictactoe", 9, algorithm="pvs")
+    replay = Replay(tree)
+    replay.extend()
+    checked = researched = 0
+    for step in replay.steps():
+        if step.event is not ReplayEvent.ENTER or tree.node(step.node).parent not in tree:
+            continue
+        path = replay.window_path(step.number)
+        parent, child = path[-2], path[-1].node
+        if child.move is None or not parent.node.kind.is_decision:
+            continue
+        if parent.node.kind is NodeKind.MAX:
+            assert child.alpha == parent.alpha, step
+        else:
+            assert child.beta == parent.beta, step
+        checked += 1
+        siblings = tree.children(parent.node.index)
+        at = siblings.index(child)
+        researched += at > 0 and siblings[at - 1].move == child.move
+    assert checked > 1000 and researched > 0
