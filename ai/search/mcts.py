@@ -514,15 +514,14 @@ class MonteCarloTreeSearch:
             for child in children
         )
 
-    def best_lines(self) -> list[RawLine]:
+    def best_lines(self) -> tuple[list[RawLine], list[int]]:
         """MultiPV (``settings.multipv`` lines): the move MCTS plays, then the other root
         moves by visits, each with its own mean (or proof) as the score, for the root
-        player on the search scale, and its most visited line. None at a chance root (no
-        move to choose) and none for a move never visited."""
+        player on the search scale, and its most visited line; and each line's visits.
+        None at a chance root (no move to choose) and none for a move never visited."""
         root = self.root
-        wanted = self.settings.multipv
         if root.player not in (0, 1) or not root.children:
-            return []
+            return [], []
         best = self.best_child(root)
         order = {move: index for index, move in enumerate(self.root_move_list)}
         others = sorted(
@@ -531,30 +530,34 @@ class MonteCarloTreeSearch:
         )
         sign = 1.0 if self.root_player == 0 else -1.0
         lines: list[RawLine] = []
+        visits: list[int] = []
         for child in ([best] if best is not None else []) + others:
-            if len(lines) == wanted:
+            if len(lines) == self.settings.multipv:
                 break
             if child.visits == 0 and child.proven is None:
                 continue
-            line = [child.move, *self.principal_variation(child)]
-            lines.append((0, self.raw_value(child, sign, plies_above=1), line))
-        return lines
+            lines.append((0, self.raw_value(child, sign, plies_above=1), [child.move, *self.principal_variation(child)]))
+            visits.append(child.visits)
+        return lines, visits
 
     def report(self) -> None:
         """An ``Iteration`` event: depth = mean tree depth, seldepth = deepest node, score
         from the root's mean (or proof), PV = the most visited line."""
         if self.reporter.is_listening:
             line = self.principal_variation()
+            lines, visits = self.best_lines()
             self.reporter.iteration(
-                self.reported_depth, self.root_raw_score(), line, 0, root_moves=self.root_moves(), lines=self.best_lines()
+                self.reported_depth, self.root_raw_score(), line, 0, root_moves=self.root_moves(),
+                lines=lines, line_visits=visits,
             )
 
     def finished(self, stopped: bool) -> Finished:
         line = self.principal_variation()
         if not line and self.root.player != CHANCE:  # stopped before any iteration finished
             line = [self.root_move_list[0]]
+        lines, visits = self.best_lines()
         return self.reporter.finished(
-            self.reported_depth, self.root_raw_score(), line, stopped, self.root_moves(), lines=self.best_lines()
+            self.reported_depth, self.root_raw_score(), line, stopped, self.root_moves(), lines=lines, line_visits=visits
         )
 
 

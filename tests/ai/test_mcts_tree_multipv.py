@@ -61,6 +61,13 @@ def test_lines_are_the_played_move_then_the_most_visited(game: str, text: str | 
     assert all(line.score.view == finished.score.view for line in lines)
 
 
+def test_the_lines_carry_their_visits() -> None:
+    finished = answer(new_game("tictactoe"), 20_000, multipv=3)
+    visits = {stat.move: stat.visits for stat in finished.root_moves}
+    assert [line.visits for line in finished.lines] == [visits[line.move] for line in finished.lines]
+    assert all(line.visits > 0 for line in finished.lines)
+
+
 def test_one_line_by_default_is_the_answer() -> None:
     state = new_game("tictactoe")
     finished = answer(state, 10_000, multipv=1)
