@@ -322,17 +322,12 @@ def _run(
             context.control.on_tick = None
 
 
-RECORDED_ALGORITHMS: frozenset[str] = frozenset(
-    {"minimax", "alphabeta", "pvs", "mtdf", "expectiminimax", "star1", "star2"}
-)
-"""The depth-first Python searches, whose trees ``TreeRecorder`` records (MCTS records its
-own way, from ``SearchContext.tree``; the compiled search records nothing)."""
-
-
 def make_recorder(prepared: PreparedSearch, control: SearchControl, emit: EventSink) -> TreeRecorder | None:
-    """The recorder of a search whose request asks for its tree, or ``None``."""
+    """The recorder of a search whose request asks for its tree, or ``None`` (nothing asked,
+    or an algorithm the recorder does not watch: ``AlgorithmSpec.records_depth_first_tree``;
+    MCTS records from ``SearchContext.tree`` its own way)."""
     request = prepared.request
-    if request.tree is None or prepared.algorithm.name not in RECORDED_ALGORITHMS:
+    if request.tree is None or not prepared.algorithm.records_depth_first_tree:
         return None
     return TreeRecorder(request.tree, request.search_id, emit, prepared.state, control=control)
 

@@ -58,6 +58,10 @@ class AlgorithmSpec:
     parallelism: Parallelism = Parallelism.ROOT_SPLIT
     """How the pool shares one search among its workers (``ai.parallel.strategies``); a
     root split is right for any algorithm that searches root moves and keeps no table."""
+    records_depth_first_tree: bool = True
+    """Whether ``ai.tree.recorder.TreeRecorder`` records its tree when asked: every
+    depth-first search in Python (MCTS sends snapshots of its own tree, ``ai.tree.mcts``;
+    the compiled search records nothing)."""
 
     def load(self) -> Callable[[GameState, SearchContext], Finished]:
         run: Callable[[GameState, SearchContext], Finished] = importlib.import_module(self.module).run
@@ -113,7 +117,12 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
             parallelism=Parallelism.ROOT_SPLIT,
         ),
         AlgorithmSpec(
-            "mcts", "ai.search.mcts", "Monte Carlo tree search (UCT)", True, parallelism=Parallelism.ROOT_PARALLEL
+            "mcts",
+            "ai.search.mcts",
+            "Monte Carlo tree search (UCT)",
+            True,
+            parallelism=Parallelism.ROOT_PARALLEL,
+            records_depth_first_tree=False,
         ),
         AlgorithmSpec(
             "native",
@@ -122,6 +131,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
             False,
             needs_native=True,
             parallelism=Parallelism.SINGLE_WORKER,
+            records_depth_first_tree=False,
         ),
     )
 }

@@ -348,3 +348,16 @@ def test_multipv_lines_are_passes_of_their_own() -> None:
         assert [p.label for p in passes] == ["", ai.tree.recorder.MULTIPV_LABEL, ai.tree.recorder.MULTIPV_LABEL]
         first, second, third = (len(tree.node(p.root).children) for p in passes)
         assert first == second + 1 == third + 2  # each line leaves out the better lines' first moves
+
+
+@pytest.mark.parametrize("algorithm", ["mcts", "native"])
+def test_searches_without_a_depth_first_tree_send_no_batches(algorithm: str) -> None:
+    """MCTS sends its own snapshots (``ai.tree.mcts``); the compiled search records nothing."""
+    from ai.search import get_algorithm
+
+    state = new_game("chess")
+    if get_algorithm(algorithm).needs_native and state.NATIVE_SEARCH is None:
+        pytest.skip("the compiled chess search is not built")
+    assert not get_algorithm(algorithm).records_depth_first_tree
+    tree, answer, _ = recorded(state, SearchSettings(algorithm=algorithm, seed=1), Limits(nodes=500) if algorithm == "mcts" else Limits(depth=3))
+    assert answer.best_move is not None and len(tree) == 0 and not tree.passes
