@@ -622,7 +622,7 @@ class MainWindow(QMainWindow):
         panel.set_theme(self.theme)
         for name, slot in (
             ("search_started", self._start_tree),
-            ("tree_started", panel.use_tree),
+            ("tree_started", self._use_tree),
             ("tree_batch_received", panel.add_batch),
         ):
             signal = getattr(self.bridge, name, None)
@@ -641,6 +641,11 @@ class MainWindow(QMainWindow):
         if self.why_not_panel.is_starting_search():
             return
         self.tree_panel.start(info.root, type(info.root), info.settings)
+
+    def _use_tree(self, tree: Any) -> None:
+        """The bridge's tree of the search just started, unless it is "why not?"'s."""
+        if not self.why_not_panel.is_starting_search():
+            self.tree_panel.use_tree(tree)
 
     def _set_tree_recording(self, wanted: bool) -> None:
         if hasattr(self.bridge, "record_tree"):

@@ -27,6 +27,8 @@ BOARD_PIXELS = 150
 """The picture's side in the pane."""
 BOARD_RENDER = 360
 """The board is drawn this large and scaled down, so its text and pieces stay sharp."""
+NULL_WINDOW_WIDTH = 1.0
+"""A window this narrow (one unit of the search scale) is a null window (PVS, MTD(f))."""
 OPEN_WALK_LIMIT = 20_000
 """A node still being searched is counted at most this far each time the pane refreshes
 (about four times a second), so a selected root of a growing 100,000-node tree costs little."""
@@ -104,7 +106,10 @@ class NodeDetails(QWidget):
         if node.kind.is_decision:
             kind = f"{kind} ({texts.player_name(texts.root_player if node.kind is NodeKind.MAX else 1 - texts.root_player)})"
         self.rows["Kind"].setText(kind)
-        self.rows["Window"].setText(f"α, β = {texts.window_text(node.alpha, node.beta)}")
+        window = f"α, β = {texts.window_text(node.alpha, node.beta)}"
+        if node.beta - node.alpha <= NULL_WINDOW_WIDTH:
+            window += " — a null window: a test whether the value is above α, not a search for it"
+        self.rows["Window"].setText(window)
         if node.is_open:
             value = "not returned yet (the search is inside this node, or stopped there)"
         else:

@@ -65,6 +65,10 @@ PASS_BOX_CHARACTERS = 12
 NO_BREAK = "\u00a0"
 """Between a legend entry's shape and words, so a wrapped legend never separates them."""
 DETAILS_MIN_HEIGHT = 60
+REPLAY_SHARE = 0.22
+OVERVIEW_SHARE = 0.2
+DETAILS_SHARE = 0.24
+"""Shares of the splitter's height for the panes under the textbook view, which has the rest."""
 """The details pane's least height (it scrolls below its natural ~170 px)."""
 WINDOW_TITLE = "Search tree — Plyground"
 
@@ -119,6 +123,7 @@ class TreePanel(QWidget):
         self._has_pending_move = False
         self._passes_listed = 0
         self._detail_stamp: tuple[Any, ...] | None = None
+        self._splitter_shared = False
 
         self.view = TextbookView()
         self.view.setObjectName("treeTextbookView")
@@ -228,6 +233,7 @@ class TreePanel(QWidget):
             action.setChecked(shown)
             pane.setVisible(shown)
             action.toggled.connect(pane.setVisible)
+            action.toggled.connect(lambda _on: self.share_splitter())
             self.panes_menu.addAction(action)
             self.pane_actions[name] = action
 
@@ -245,12 +251,13 @@ class TreePanel(QWidget):
         self.floating_note = QWidget()
         note_layout = QVBoxLayout(self.floating_note)
         note_label = QLabel("The search tree is in its own window.")
+        note_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         note_label.setWordWrap(True)
         self.dock_button = QPushButton("Put it back here")
         self.dock_button.setObjectName("treeDockButton")
         self.dock_button.clicked.connect(self.dock)
         note_layout.addStretch(1)
-        note_layout.addWidget(note_label, 0, Qt.AlignmentFlag.AlignHCenter)
+        note_layout.addWidget(note_label)
         note_layout.addWidget(self.dock_button, 0, Qt.AlignmentFlag.AlignHCenter)
         note_layout.addStretch(2)
         self.floating_note.hide()
@@ -372,7 +379,7 @@ class TreePanel(QWidget):
 
     def shown_pass(self) -> int | None:
         """The pass the view draws (``None`` before the first)."""
-        number = self.view._shown_pass_number()
+        number = self.view.shown_pass_number()
         return number
 
     # ---------------------------------------------------------------- floating
@@ -399,6 +406,7 @@ class TreePanel(QWidget):
         self.float_button.setToolTip("Put the tree back into the engine dock")
         self.tree_window = window
         window.show()
+        self.share_splitter()
         self._update_wanted()
 
     def dock(self) -> None:
@@ -416,7 +424,17 @@ class TreePanel(QWidget):
         window.closed.disconnect(self.dock)
         window.close()
         window.deleteLater()
+        self.share_splitter()
         self._update_wanted()
+
+    def share_splitter(self) -> None:
+        """Most of the height to the textbook view, the rest to the panes shown under it."""
+        total = max(1, self.splitter.height())
+        shares = {self.replay_page: REPLAY_SHARE, self.views: 0.0, self.overview_page: OVERVIEW_SHARE,
+                  self.details_page: DETAILS_SHARE}
+        sizes = [round(total * share) if pane.isVisibleTo(self.body) else 0 for pane, share in shares.items()]
+        sizes[1] = max(0, total - sum(sizes))
+        self.splitter.setSizes(sizes)
 
     # ---------------------------------------------------------------- recording
     def is_recording_wanted(self) -> bool:
@@ -433,6 +451,9 @@ class TreePanel(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
+        if not self._splitter_shared:
+            self._splitter_shared = True
+            self.share_splitter()
         self._update_wanted()
 
     def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
@@ -442,7 +463,7 @@ class TreePanel(QWidget):
     # ---------------------------------------------------------------- internals
     def _show_tree_in_panes(self) -> None:
         """The overview and the replay read the panel's tree (the same object again: it grew)."""
-        self.overview.set_tree(self.tree, self.view.pass_number)
+        self.overview.set_tree(self.tree, self.view.shown_pass_number())
         self.replay.set_tree(self.tree)
 
     def _on_replay_reached(self, index: int) -> None:
@@ -475,7 +496,7 @@ class TreePanel(QWidget):
     def _on_pass_chosen(self, position: int) -> None:
         number = self.pass_box.itemData(position)
         self.view.show_pass(number)
-        self.overview.set_tree(self.tree, number)
+        self.overview.set_tree(self.tree, self.view.shown_pass_number())
         shown = self.shown_pass()
         if shown is not None:
             self.pass_shown.emit(shown)

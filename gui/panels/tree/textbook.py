@@ -583,7 +583,7 @@ class TextbookView(QWidget):
 
     def shown_root(self) -> int | None:
         tree = self.tree
-        number = self._shown_pass_number()
+        number = self.shown_pass_number()
         if tree is None or number is None:
             return None
         root = tree.passes[number].root
@@ -643,12 +643,13 @@ class TextbookView(QWidget):
         for node in tree.path(index)[:-1]:
             self.rules.opened[node.index] = True
         node = tree.node(index)
-        if node.pass_number != self._shown_pass_number():
+        if node.pass_number != self.shown_pass_number():
             self.pass_number = node.pass_number
         self.relayout()
         self.centre_on(index)
 
-    def _shown_pass_number(self) -> int | None:
+    def shown_pass_number(self) -> int | None:
+        """The pass drawn: the one chosen, or the latest (finished) when following."""
         tree = self.tree
         if tree is None or not tree.passes:
             return None
@@ -661,7 +662,7 @@ class TextbookView(QWidget):
         pass before it (whole) is drawn instead."""
         tree = self.tree
         return self.pass_number is None and tree is not None and bool(tree.passes) and \
-            self._shown_pass_number() != len(tree.passes) - 1
+            self.shown_pass_number() != len(tree.passes) - 1
 
     def select(self, index: int | None) -> None:
         self.selected = index
