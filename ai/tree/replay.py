@@ -446,6 +446,11 @@ class TreeWords:
         high = ")" if beta >= INFINITE else "]"
         return f"{low}{self.value(alpha)}, {self.value(beta)}{high}"
 
+    def window_phrase(self, alpha: float, beta: float) -> str:
+        """``window [0.20, +∞)`` or ``a null window at 0.20``, to follow "with"."""
+        text = self.window(alpha, beta)
+        return f"a {text}" if text.startswith("null window") else f"window {text}"
+
     def bounded_value(self, node: TreeNode) -> str:
         """``0.35 (exact)``, ``≥ 1.20 (lower bound)``, ``≤ −0.10 (upper bound)``."""
         if node.bound is Bound.LOWER:
@@ -482,7 +487,8 @@ def describe(replay: Replay, number: int, words: TreeWords, pruned_shown: int = 
     if step.event is ReplayEvent.ENTER:
         depth = f"{node.depth:g}"
         chance = f", probability {node.probability:.3g}" if node.probability != 1.0 else ""
-        return f"Enter {what} {where} (depth {depth}{chance}) with window {words.window(node.alpha, node.beta)}"
+        again = " again" if _searched_before(tree, node) else ""
+        return f"Enter{again} {what} {where} (depth {depth}{chance}) with {words.window_phrase(node.alpha, node.beta)}"
     if step.event is ReplayEvent.CUT:
         return _cut_text(replay, number, node, side, what, where, words, pruned_shown)
     text = f"Leave {what} {where} with {words.bounded_value(node)}"
@@ -518,6 +524,15 @@ def _cut_text(
     more = f" and {len(skipped) - pruned_shown} more" if len(skipped) > pruned_shown else ""
     count = f"{len(skipped)} move{'s' if len(skipped) != 1 else ''} pruned"
     return f"{head}; {count}: {' '.join(names)}{more}"
+
+
+def _searched_before(tree: SearchTree, node: TreeNode) -> bool:
+    """Whether the sibling searched just before ``node`` had the same move (a re-search)."""
+    if node.parent not in tree or node.move is None:
+        return False
+    siblings = tree.node(node.parent).children
+    at = siblings.index(node.index)
+    return at > 0 and tree.node(siblings[at - 1]).move == node.move
 
 
 def _cut_child(tree: SearchTree, node: TreeNode, best_child: int | None) -> int | None:
