@@ -624,6 +624,7 @@ class MainWindow(QMainWindow):
             ("search_started", self._start_tree),
             ("tree_started", self._use_tree),
             ("tree_batch_received", panel.add_batch),
+            ("mcts_snapshot_received", panel.add_snapshot),
         ):
             signal = getattr(self.bridge, name, None)
             if signal is not None:

@@ -16,6 +16,7 @@ from ai.engine import search
 from ai.events import Finished
 from ai.scores import WIN_SCORE
 from ai.settings import Limits, SearchSettings
+from ai.tree.mcts import MctsSnapshot
 from ai.tree.model import ROOT_PARENT, Cut, NodeEntry, NodeExit, NodeKind, SearchTree, TreeBatch, TreeOptions, TreePass
 from ai.tt import Bound
 from games import new_game
@@ -444,3 +445,23 @@ def test_a_stopped_last_pass_gives_way_to_the_one_before(qtbot: Any) -> None:
     assert "the last pass was stopped" in panel.status.text()
     panel.pass_box.setCurrentIndex(2)
     assert layout_of(panel).pv[0] == 2
+
+
+def test_mcts_shows_its_own_view_with_the_snapshots(qtbot: Any) -> None:
+    state = new_game("tictactoe")
+    events: list[Any] = []
+    search(state, SearchSettings(algorithm="mcts", seed=1), Limits(nodes=2_000), on_event=events.append, tree=TreeOptions())
+    snapshots = [event for event in events if isinstance(event, MctsSnapshot)]
+    assert snapshots and snapshots[-1].complete
+    panel = TreePanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.start(state, type(state), SearchSettings(algorithm="mcts"))
+    assert panel.views.currentWidget() is panel.mcts_page
+    assert not panel.pass_box.isVisible() and not panel.overview_page.isVisible()
+    for snapshot in snapshots:
+        panel.add_snapshot(snapshot)
+    last = snapshots[-1]
+    assert panel.status.text().startswith(f"{last.iterations:,} iterations, {last.tree_size:,} nodes in the tree")
+    panel.start(state, type(state), SearchSettings(algorithm="alphabeta"))
+    assert panel.views.currentWidget() is panel.view and panel.pass_box.isVisible() and panel.overview_page.isVisible()

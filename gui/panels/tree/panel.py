@@ -41,8 +41,10 @@ from PySide6.QtWidgets import (
 
 from ai.search import ALGORITHMS
 from ai.settings import SearchSettings
+from ai.tree.mcts import MctsSnapshot
 from ai.tree.model import SearchTree, TreeBatch, TreeOptions, TreePass
 from games.base import GameState
+from gui.panels.tree.mcts_view import MctsView
 from gui.panels.tree.node_details import NodeDetails
 from gui.panels.tree.node_text import LineNamer, MoveNamer, NodeTexts
 from gui.panels.tree.overview import IcicleView
@@ -51,6 +53,9 @@ from gui.panels.tree.textbook import LEGEND, TextbookView, glyph_text
 from gui.theme import LIGHT, Theme
 
 NATIVE_ALGORITHM = "native"
+MCTS_ALGORITHM = "mcts"
+"""Monte Carlo tree search grows its tree by visits, not depth first: its own view replaces
+the textbook view (``gui.panels.tree.mcts_view``)."""
 PYTHON_TWIN = "pvs"
 """The compiled search is PVS with the usual enhancements (``ai.search.native``): the same
 algorithm in Python, which records its tree, is ``pvs``."""
@@ -133,6 +138,9 @@ class TreePanel(QWidget):
         self.overview.setObjectName("treeOverview")
         self.replay = ReplayBar()
         self.replay.setObjectName("treeReplay")
+        self.mcts_view = MctsView()
+        self.mcts_view.setObjectName("treeMctsView")
+        self._snapshot: MctsSnapshot | None = None
 
         # -- the bar
         self.pass_box = QComboBox()
@@ -195,9 +203,14 @@ class TreePanel(QWidget):
         native_layout.addWidget(self.native_button, 0, Qt.AlignmentFlag.AlignHCenter)
         native_layout.addStretch(2)
 
+        self.mcts_page = QScrollArea()  # its table wants ~420 px: it scrolls in a narrow dock
+        self.mcts_page.setWidget(self.mcts_view)
+        self.mcts_page.setWidgetResizable(True)
+        self.mcts_page.setFrameShape(QFrame.Shape.NoFrame)
         self.views = QStackedWidget()
         self.views.addWidget(self.view)
         self.views.addWidget(self.native_page)
+        self.views.addWidget(self.mcts_page)
 
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("treeSplitter")
@@ -298,6 +311,7 @@ class TreePanel(QWidget):
         self._line_texts = line_texts
         self.overview.set_move_namer(move_text, line_texts)
         self.replay.set_move_namer(move_text, line_texts)
+        self.mcts_view.set_move_namer(move_text, line_texts)
 
     def set_theme(self, theme: Theme) -> None:
         self._theme = theme
@@ -305,6 +319,7 @@ class TreePanel(QWidget):
         self.details.set_theme(theme)
         self.overview.set_theme(theme)
         self.replay.set_theme(theme)
+        self.mcts_view.set_theme(theme)
 
     def start(self, root_state: GameState, game_class: type[GameState], settings: SearchSettings) -> None:
         """A search of ``root_state`` starts: the old tree goes; the new one grows as
@@ -323,7 +338,12 @@ class TreePanel(QWidget):
         self.overview.set_root(self.texts.root)
         self.replay.set_root(self.texts.root)
         self._show_tree_in_panes()
-        self.views.setCurrentWidget(self.native_page if settings.algorithm == NATIVE_ALGORITHM else self.view)
+        self._snapshot = None
+        if settings.algorithm == MCTS_ALGORITHM:
+            self.mcts_view.start(self.texts.root, game_class, settings)
+        else:
+            self.mcts_view.clear()
+        self._show_kind_of_search(settings.algorithm)
         self._refresh()
 
     def use_tree(self, tree: SearchTree) -> None:
@@ -345,6 +365,25 @@ class TreePanel(QWidget):
             self.tree.add(batch)
         self.view.tree_changed()
 
+    def add_snapshot(self, snapshot: MctsSnapshot) -> None:
+        """MCTS's tree as it stands (each snapshot is whole: the newest is kept)."""
+        if self.texts is None:
+            return
+        self._snapshot = snapshot
+        self.mcts_view.add_snapshot(snapshot)
+        self._refresh_status()
+
+    def _show_kind_of_search(self, algorithm: str | None) -> None:
+        """The textbook view with its controls for the depth-first searches, MCTS's own
+        view for MCTS, the notice for the compiled search."""
+        depth_first = algorithm not in (NATIVE_ALGORITHM, MCTS_ALGORITHM)
+        page = self.view if depth_first else (self.mcts_page if algorithm == MCTS_ALGORITHM else self.native_page)
+        self.views.setCurrentWidget(page)
+        for widget in (self.pass_box, self.fit_button, self.panes_button, self.legend):
+            widget.setVisible(depth_first)
+        for name, pane in (("Overview", self.overview_page), ("Replay", self.replay_page), ("Details", self.details_page)):
+            pane.setVisible(depth_first and self.pane_actions[name].isChecked())
+
     def clear(self) -> None:
         """No search (a new game): nothing drawn."""
         self.settings = None
@@ -357,7 +396,9 @@ class TreePanel(QWidget):
         self.view.set_tree(None, None)
         self.overview.clear()
         self.replay.set_tree(None)
-        self.views.setCurrentWidget(self.view)
+        self.mcts_view.clear()
+        self._snapshot = None
+        self._show_kind_of_search(None)
         self._refresh()
 
     def select(self, index: int) -> None:
@@ -557,11 +598,24 @@ class TreePanel(QWidget):
         self._select(match)
         return True
 
+    def _mcts_status(self) -> str:
+        snapshot = self._snapshot
+        if snapshot is None:
+            return "Waiting for the tree…" if self._wanted else \
+                "This search records no tree (\"Record the tree\" was off or the tab hidden when it started)."
+        trees = f"; {snapshot.workers} trees searched in parallel, the first shown" if snapshot.workers > 1 else ""
+        finished = "" if snapshot.complete else " …"
+        return (f"{snapshot.iterations:,} iterations, {snapshot.tree_size:,} nodes in the tree, "
+                f"{len(snapshot.nodes_shown):,} shown{trees}{finished}")
+
     def _refresh_status(self) -> None:
         tree = self.tree
         texts = self.texts
         if self.settings is not None and self.settings.algorithm == NATIVE_ALGORITHM:
             self.status.setText("The compiled search records no tree.")
+            return
+        if self.settings is not None and self.settings.algorithm == MCTS_ALGORITHM:
+            self.status.setText(self._mcts_status())
             return
         if texts is None:
             recording = "" if self.record_box.isChecked() else " Switch on \"Record the tree\" to draw it."
