@@ -580,7 +580,14 @@ class RaceResult:
         compared = self.compared_depths
         if compared == 0:
             return [f"Only {reference.label} has values: nothing to compare."]
-        return [f"Every depth-first entrant returns {reference.label}'s value at every depth ({compared} values compared)."]
+        lines = [f"Every depth-first entrant returns {reference.label}'s value at every depth ({compared} values compared)."]
+        moves = {entry.move_text for entry in self.entries if entry.entrant.is_depth_first and entry.move_text}
+        if len(moves) > 1:
+            lines.append(
+                f"Their best moves differ ({', '.join(sorted(moves))}): these moves tie on the value, and the "
+                "order an algorithm tries them in decides which it keeps."
+            )
+        return lines
 
 
 @dataclass(frozen=True)
