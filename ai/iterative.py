@@ -175,11 +175,13 @@ def deepen(
             score = iterate(root, depth, completed_score)
             line = tools.completed_line(state, depth)
             completed_depth, completed_score, completed_line = depth, score, line
-            control.deadline_waits = False
             if lines is None:
+                control.deadline_waits = False
                 reporter.iteration(depth, score, line, control.nodes - nodes_before)
             else:
+                # The first depth's other lines wait for the clock too: every line is searched once.
                 found, stopped = lines.search_after_best(state, root, depth, score, line, iterate)
+                control.deadline_waits = False
                 reporter.iteration(depth, score, line, control.nodes - nodes_before, lines=found)
                 if stopped:
                     break  # a stop while searching the lines after the best: line 1 is complete

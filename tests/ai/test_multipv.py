@@ -198,3 +198,12 @@ def test_the_reporter_carries_each_lines_visits() -> None:
     lines = reporter.pv_lines([(0, 10.0, [moves[0]]), (0, 5.0, []), (0, 1.0, [moves[1], moves[2]])], [70, 20, 10])
     assert [(line.rank, line.move, line.visits) for line in lines] == [(1, moves[0], 70), (2, moves[1], 10)]
     assert reporter.pv_lines([(3, 1.0, [moves[0]])])[0].visits == 0
+
+
+def test_a_short_timed_search_still_gives_every_line_of_the_first_depth() -> None:
+    """Depth 1 is searched whatever the clock says (a timed search never answers with an
+    unsearched move): with several lines, all of depth 1's."""
+    state = new_game("chess", CASES[2][1])
+    answer = search(state, SearchSettings(multipv=3, book=False), Limits(time=0.001))
+    assert answer.stopped and len(answer.lines) == 3
+    assert all(line.depth >= 1 for line in answer.lines)
