@@ -80,6 +80,7 @@ DISAGREEMENT_COLOUR = "#e0302a"
 """A value that is not minimax's, and the verdict that says so (readable in both themes)."""
 SWATCH_SIZE = 12
 ROW_HEIGHT_EMS = 1.45
+VERDICT_LINES = 2
 PROGRESS_COLUMN = {"nodes": 4, "time": 5, "nps": 6, "depth": 3}
 """Columns a running entrant's progress updates."""
 DIALOG_SIZE = QSize(1020, 760)
@@ -224,12 +225,17 @@ class RaceDialog(QDialog):
         splitter.setChildrenCollapsible(False)
         layout.addWidget(splitter, 1)
 
-        bottom = QHBoxLayout()
         self.verdict = QLabel("Tick the entrants, choose the depth and start.")
         self.verdict.setWordWrap(True)
         self.verdict.setObjectName("raceVerdict")
         self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        bottom.addWidget(self.verdict, 1)
+        # Its own row, two lines high whatever it says: a verdict with the note on tied moves
+        # wraps, and a row shared with the buttons was cut at its second line.
+        self.verdict.setMinimumHeight(VERDICT_LINES * self.fontMetrics().lineSpacing() + 4)
+        self.verdict.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        layout.addWidget(self.verdict)
+        bottom = QHBoxLayout()
+        bottom.addStretch(1)
         self.copy_button = QPushButton("Copy table")
         self.copy_button.setToolTip("The race as aligned text: the table, nodes per depth and the verdict")
         self.copy_button.clicked.connect(self.copy_table)
