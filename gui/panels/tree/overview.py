@@ -64,8 +64,8 @@ CHUNK = 4_000
 """Nodes read per tick: a few milliseconds of work."""
 MIN_BLOCK = 1.0
 """A block narrower than this (pixels) is drawn together with its narrow neighbours."""
-LABEL_MIN_WIDTH = 34.0
-"""A block at least this wide gets its move written in it."""
+LABEL_MIN_WIDTH = 20.0
+"""A block at least this wide gets its move written in it, if the move fits."""
 MAX_ROW_HEIGHT = 32.0
 MIN_ROW_HEIGHT = 3.0
 MARGIN = 4.0
@@ -824,16 +824,19 @@ class IcicleView(QWidget):
             faded = visited is not None and node.index > visited
             if faded:
                 continue  # the replay has not reached it: no name yet
-            name = KIND_SYMBOLS[node.kind] + " " + (
-                self._words.move_name(tree, node.index) if node.parent in tree else "root"
-            )
-            # During a replay a value is not shown: the replay may not have reached its return.
-            if visited is None and not math.isnan(node.value) and rect.width() >= 2 * LABEL_MIN_WIDTH + 20:
-                name += f"  {self._words.value(node.value)}"
-            painter.setPen(QColor("#101010") if fill.lightnessF() > 0.55 else QColor("#ffffff"))
+            move = self._words.move_name(tree, node.index) if node.parent in tree else "root"
+            symbol = KIND_SYMBOLS[node.kind]
             inner = rect.adjusted(3, 0, -3 - CUT_MARK, 0)
-            painter.drawText(inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             metrics.elidedText(name, Qt.TextElideMode.ElideRight, max(0, round(inner.width()))))
+            room = inner.width()
+            candidates = [f"{symbol} {move}", move]
+            # During a replay a value is not shown: the replay may not have reached its return.
+            if visited is None and not math.isnan(node.value):
+                candidates.insert(0, f"{symbol} {move}  {self._words.value(node.value)}")
+            name = next((text for text in candidates if metrics.horizontalAdvance(text) <= room), None)
+            if name is None:
+                continue  # a name cut short says nothing: the tooltip has it
+            painter.setPen(QColor("#101010") if fill.lightnessF() > 0.55 else QColor("#ffffff"))
+            painter.drawText(inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name)
 
     def _side_width(self, metrics: QFontMetrics, counts: Sequence[PlyCounts]) -> float:
         widest = max((metrics.horizontalAdvance(self._side_text(count)) for count in counts), default=0)
