@@ -451,6 +451,26 @@ class TreeWords:
         text = self.window(alpha, beta)
         return f"a {text}" if text.startswith("null window") else f"window {text}"
 
+    def amount(self, value: float, bound: Bound = Bound.EXACT) -> str:
+        """A value as a sentence says it: ``+1.20``, ``a win in 7``, ``at least +1.20`` (a
+        lower bound), ``at most a loss in 8`` (an upper bound)."""
+        text = self.value(value)
+        if text.startswith(("win", "loss")):
+            text = f"a {text}"
+        if bound is Bound.LOWER:
+            return f"at least {text}"
+        if bound is Bound.UPPER:
+            return f"at most {text}"
+        return text
+
+    def side_name(self, side: NodeKind) -> str:
+        """``▲ MAX (X)``, ``▼ MIN (Black)``: a side with the player it is, when the root is known."""
+        name = f"{KIND_SYMBOLS[side]} {side.name}"
+        if self.root is None or self.root.to_move() < 0:
+            return name
+        player = self.root.to_move() if side is NodeKind.MAX else 1 - self.root.to_move()
+        return f"{name} ({type(self.root).PLAYER_NAMES[player].capitalize()})"
+
     def bounded_value(self, node: TreeNode) -> str:
         """``0.35 (exact)``, ``≥ 1.20 (lower bound)``, ``≤ −0.10 (upper bound)``."""
         if node.bound is Bound.LOWER:
@@ -507,16 +527,21 @@ def _cut_text(
     if cause is not None:
         child = tree.node(cause)
         mover = words.move_name(tree, cause)
-        mark = {Bound.LOWER: "≥ ", Bound.UPPER: "≤ "}.get(child.bound, "")
-        value = mark + words.value(child.value)
+        scored = words.amount(child.value, child.bound)
     else:
-        mover, value = "a move", words.value(node.value)
+        mover, scored = "a move", words.amount(node.value, node.bound)
     if node.kind is NodeKind.CHANCE:
         head = f"Cut-off at {what} {where}: the outcomes searched already put its value outside the window"
     elif side is NodeKind.MIN:
-        head = f"α-cut at {what} {where}: {mover} scored {value} ≤ α {words.value(window.alpha)}"
+        head = (
+            f"α-cut at {what} {where}: {mover} scored {scored}, not above α = {words.amount(window.alpha)}, "
+            f"which {words.side_name(NodeKind.MAX)} already has"
+        )
     else:
-        head = f"β-cut at {what} {where}: {mover} scored {value} ≥ β {words.value(window.beta)}"
+        head = (
+            f"β-cut at {what} {where}: {mover} scored {scored}, not below β = {words.amount(window.beta)}, "
+            f"which {words.side_name(NodeKind.MIN)} can already hold it to"
+        )
     skipped = node.skipped
     if not skipped:
         return head + "; it was the last move, so nothing is pruned"

@@ -128,7 +128,7 @@ def test_events_in_words() -> None:
         "Enter ▼ MIN after a2 (depth 1) with window [+3, +∞)"
     )
     assert describe(replay, step_of[ReplayEvent.CUT, 5], words) == (
-        "α-cut at ▼ MIN after a2: c1 scored +2 ≤ α +3; 2 moves pruned: c2 c3"
+        "α-cut at ▼ MIN after a2: c1 scored +2, not above α = +3, which ▲ MAX already has; 2 moves pruned: c2 c3"
     )
     assert describe(replay, step_of[ReplayEvent.LEAVE, 1], words) == (
         "Leave ▼ MIN after a1 with +3 (exact); ▲ MAX at the root: α −∞ → +3"
@@ -148,7 +148,7 @@ def test_the_bar_steps_and_jumps_and_says_where_it_is(qtbot: Any) -> None:
     with qtbot.waitSignal(bar.step_changed, timeout=2000) as changed:
         bar.buttons["next_cut"].click()
     assert changed.args == [12]
-    assert bar.event_text.text().startswith("α-cut at ▼ MIN after a2: c1 scored +2 ≤ α +3")
+    assert bar.event_text.text().startswith("α-cut at ▼ MIN after a2: c1 scored +2, not above α = +3")
     # The path table: A with alpha 3, C with beta lowered to 2 (bold: this step's change is none,
     # the leaf's return one step before lowered it).
     assert [bar.path.item(row, 0).text().strip() for row in range(bar.path.rowCount())] == ["▲ root", "▼ a2"]
