@@ -641,7 +641,7 @@ class MainWindow(QMainWindow):
         where that move was cut)."""
         if self.why_not_panel.is_starting_search():
             return
-        self.tree_panel.start(info.root, type(info.root), info.settings)
+        self.tree_panel.start(info.root, type(info.root), info.settings, records=info.tree is not None)
 
     def _use_tree(self, tree: Any) -> None:
         """The bridge's tree of the search just started, unless it is "why not?"'s."""

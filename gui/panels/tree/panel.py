@@ -75,6 +75,8 @@ OVERVIEW_SHARE = 0.2
 DETAILS_SHARE = 0.24
 """Shares of the splitter's height for the panes under the textbook view, which has the rest."""
 """The details pane's least height (it scrolls below its natural ~170 px)."""
+NOT_RECORDED = ("This search records no tree (\"Record the tree\" was off or the tab hidden when it started): "
+                "the next one is drawn.")
 WINDOW_TITLE = "Search tree — Plyground"
 
 
@@ -129,6 +131,8 @@ class TreePanel(QWidget):
         self._passes_listed = 0
         self._detail_stamp: tuple[Any, ...] | None = None
         self._splitter_shared = False
+        self._records = True
+        """Whether the search shown records its tree (set when it starts)."""
 
         self.view = TextbookView()
         self.view.setObjectName("treeTextbookView")
@@ -321,12 +325,15 @@ class TreePanel(QWidget):
         self.replay.set_theme(theme)
         self.mcts_view.set_theme(theme)
 
-    def start(self, root_state: GameState, game_class: type[GameState], settings: SearchSettings) -> None:
+    def start(
+        self, root_state: GameState, game_class: type[GameState], settings: SearchSettings, records: bool = True
+    ) -> None:
         """A search of ``root_state`` starts: the old tree goes; the new one grows as
-        batches come."""
+        batches come (``records``: whether this search records its tree at all)."""
         if not isinstance(root_state, game_class):
             raise ValueError(f"the root state is a {type(root_state).__name__}, not a {game_class.__name__}")
         self.settings = settings
+        self._records = records
         self.tree = SearchTree()
         self._shares_tree = False
         self.texts = NodeTexts(root_state.copy(), self._move_text, self._line_texts)
@@ -601,8 +608,7 @@ class TreePanel(QWidget):
     def _mcts_status(self) -> str:
         snapshot = self._snapshot
         if snapshot is None:
-            return "Waiting for the tree…" if self._wanted else \
-                "This search records no tree (\"Record the tree\" was off or the tab hidden when it started)."
+            return "Waiting for the tree…" if self._records else NOT_RECORDED
         trees = f"; {snapshot.workers} trees searched in parallel, the first shown" if snapshot.workers > 1 else ""
         finished = "" if snapshot.complete else " …"
         return (f"{snapshot.iterations:,} iterations, {snapshot.tree_size:,} nodes in the tree, "
@@ -622,8 +628,7 @@ class TreePanel(QWidget):
             self.status.setText(f"The engine's next search is drawn here.{recording}")
             return
         if not tree.nodes:
-            waiting = "Waiting for the tree…" if self._wanted else (
-                "This search records no tree (\"Record the tree\" was off or the tab hidden when it started).")
+            waiting = "Waiting for the tree…" if self._records else NOT_RECORDED
             self.status.setText(f"{waiting}\n{texts.view_caption()}")
             return
         parts = [f"{len(tree):,} nodes recorded of {tree.searched_nodes:,} searched"]
