@@ -622,6 +622,8 @@ class EnginePool:
             self._control[STOP_WORD] = 0
         for batch in search.run.closing_batches():
             self._deliver(search, batch)
+        for snapshot in search.run.closing_snapshot():
+            self._deliver(search, snapshot)
         self._deliver_final(search, finished)
 
     # ------------------------------------------------------------ delivery

@@ -135,6 +135,9 @@ class SearchRun:
     last_iteration: Iteration | None = None
     """The last completed iteration shown to the caller (exact, with a line): the answer
     when the worker that would have answered dies (``answer_from_last_iteration``)."""
+    last_snapshot: MctsSnapshot | None = None
+    """Root parallel: the recording tree's latest snapshot, sent once more with the root of
+    every tree merged when all have answered (``closing_snapshot``)."""
 
     @property
     def nodes(self) -> int:
@@ -161,9 +164,23 @@ class SearchRun:
         over all of them (the snapshot itself is the recording tree's)."""
         if len(self.parts) == 1:
             return dataclasses.replace(snapshot, search_id=self.search_id)
-        return dataclasses.replace(
-            snapshot, search_id=self.search_id, workers=len(self.parts), merged_root=merged_root_moves(self.parts)
+        self.last_snapshot = dataclasses.replace(
+            snapshot,
+            search_id=self.search_id,
+            workers=len(self.parts),
+            merged_root=merged_root_moves(self.parts),
+            complete=False,
         )
+        return self.last_snapshot
+
+    def closing_snapshot(self) -> tuple[MctsSnapshot, ...]:
+        """Root parallel, once every tree has answered: the recording tree's last snapshot
+        with the root merged from the trees' answers (as ``RootParallel.merge`` merges the
+        answer's), marked ``complete``; nothing for a search with one tree (its own last
+        snapshot was complete)."""
+        if self.last_snapshot is None:
+            return ()
+        return (dataclasses.replace(self.last_snapshot, merged_root=merged_root_moves(self.parts), complete=True),)
 
     def helper_nodes(self) -> int:
         """Nodes searched by the parts that record no tree (Lazy SMP helpers, MCTS's other

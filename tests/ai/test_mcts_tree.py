@@ -325,7 +325,7 @@ def test_root_parallel_shows_the_main_tree_and_the_merged_root() -> None:
     answer = events[-1]
     assert isinstance(answer, Finished) and answer.error is None
     snapshots = [event for event in events if isinstance(event, MctsSnapshot)]
-    assert snapshots and snapshots[-1].complete
+    assert snapshots and snapshots[-1].complete and not any(snapshot.complete for snapshot in snapshots[:-1])
     assert all(snapshot.search_id == answer.search_id and snapshot.workers == 2 for snapshot in snapshots)
     last = snapshots[-1]
     merged = {stat.move: stat.visits for stat in last.merged_root}
