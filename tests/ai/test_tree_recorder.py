@@ -361,3 +361,17 @@ def test_searches_without_a_depth_first_tree_send_no_batches(algorithm: str) -> 
     assert not get_algorithm(algorithm).records_depth_first_tree
     tree, answer, _ = recorded(state, SearchSettings(algorithm=algorithm, seed=1), Limits(nodes=500) if algorithm == "mcts" else Limits(depth=3))
     assert answer.best_move is not None and len(tree) == 0 and not tree.passes
+
+
+@pytest.mark.parametrize("algorithm", DEPTH_FIRST)
+@pytest.mark.parametrize("tt", [False, True])
+def test_a_well_formed_walk_with_and_without_the_table(algorithm: str, tt: bool) -> None:
+    """Every node checked (a small tree): legal moves, honest cut-offs, the root's value is
+    the answer; alpha-beta's family cuts, minimax never does; no table, no table cuts."""
+    state = new_game("tictactoe", "x...o....")
+    settings = SearchSettings(algorithm=algorithm, transposition_table=tt, quiescence=False)
+    tree, answer, _ = recorded(state, settings, Limits(depth=4))
+    check_walk(state, tree, most=len(tree))
+    assert tree.roots()[-1].value == answer.score.value and len(tree) == answer.nodes
+    assert any(node.was_cut for node in tree.nodes) == (algorithm != "minimax")
+    assert any(node.kind is NodeKind.TT_CUT for node in tree.nodes) <= tt
