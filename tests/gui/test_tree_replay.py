@@ -13,6 +13,7 @@ from typing import Any
 
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QScrollArea
 
 from ai.scores import INFINITY
 from ai.tree.model import ROOT_PARENT, Cut, NodeEntry, NodeExit, NodeKind, SearchTree, TreeBatch, TreePass
@@ -200,3 +201,36 @@ def test_keys_move_the_replay(qtbot: Any) -> None:
     assert bar.step_number == 22
     qtbot.keyClick(bar, Qt.Key.Key_Home)
     assert bar.step_number == 0
+
+
+def test_the_path_table_keeps_the_current_node_in_view(qtbot: Any) -> None:
+    """A deep path in a short bar: the table scrolls so that the node of the step (its last
+    row) is seen."""
+    depth = 14
+    entries = tuple(
+        NodeEntry(index, index - 1 if index else ROOT_PARENT, f"m{index}" if index else None, depth - index,
+                  LEAF if index == depth else MAX if index % 2 == 0 else MIN, -INF, INF)
+        for index in range(depth + 1)
+    )
+    tree = SearchTree()
+    tree.add(TreeBatch(1, (TreePass(0, 0, depth, -INF, INF),), entries, nodes=depth + 1))
+    bar = ReplayBar()
+    pane = QScrollArea()  # as the tree panel holds it
+    pane.setWidget(bar)
+    pane.setWidgetResizable(True)
+    qtbot.addWidget(pane)
+    pane.resize(320, 280)
+    pane.show()
+    qtbot.waitExposed(pane)
+    bar.set_tree(tree)
+    bar.to_end()
+    assert bar.path.rowCount() == depth + 1
+    last = bar.path.item(depth, 0)
+    assert last.text().strip() == f"■ m{depth}"
+
+    def seen() -> bool:
+        rect = bar.path.visualItemRect(last)
+        corner = bar.path.viewport().mapTo(pane.viewport(), rect.bottomLeft())
+        return bar.path.viewport().rect().contains(rect) and pane.viewport().rect().contains(corner)
+
+    qtbot.waitUntil(seen, timeout=2000)

@@ -63,6 +63,16 @@ BUTTON_PADDING = 10
 PATH_COLUMNS = ("node", "α", "β", "best so far")
 
 
+class PathTable(QTableWidget):
+    """The path table: it asks for no more height than its minimum, so that in a scroll area
+    (the tree panel's pane) the bar fits the pane and the table scrolls its own rows, keeping
+    the current node (the last row) in view."""
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        hint = super().sizeHint()
+        return QSize(hint.width(), self.minimumHeight())
+
+
 class ReplayBar(QWidget):
     """Step through a recorded tree. ``step_changed(step)``, ``node_reached(index)`` and
     ``visited_changed(index)`` (the largest visit index entered so far) at every move the
@@ -153,7 +163,7 @@ class ReplayBar(QWidget):
         bold.setBold(True)
         self.event_text.setFont(bold)
         layout.addWidget(self.event_text)
-        self.path = QTableWidget(0, len(PATH_COLUMNS), self)
+        self.path = PathTable(0, len(PATH_COLUMNS), self)
         self.path.setHorizontalHeaderLabels(list(PATH_COLUMNS))
         self.path.verticalHeader().setVisible(False)
         self.path.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
@@ -436,7 +446,7 @@ class ReplayBar(QWidget):
                     item.setForeground(muted)
                 item.setToolTip(self._row_tip(window))
                 self.path.setItem(row, column, item)
-        self.path.scrollToBottom()
+        QTimer.singleShot(0, self.path.scrollToBottom)  # after the rows have their heights: the current node in view
 
     def _row_tip(self, window: PathWindow) -> str:
         node = window.node
