@@ -251,6 +251,7 @@ class TreePanel(QWidget):
             pane.setVisible(shown)
             action.toggled.connect(pane.setVisible)
             action.toggled.connect(lambda _on: self.share_splitter())
+            action.toggled.connect(lambda _on: self._show_tree_in_panes())
             self.panes_menu.addAction(action)
             self.pane_actions[name] = action
 
@@ -510,9 +511,12 @@ class TreePanel(QWidget):
 
     # ---------------------------------------------------------------- internals
     def _show_tree_in_panes(self) -> None:
-        """The overview and the replay read the panel's tree (the same object again: it grew)."""
-        self.overview.set_tree(self.tree, self.view.shown_pass_number())
-        self.replay.set_tree(self.tree)
+        """The overview and the replay read the panel's tree (the same object again: it
+        grew); a hidden pane reads nothing until it is shown (reading costs the GUI time)."""
+        if self.overview_page.isVisibleTo(self.body):
+            self.overview.set_tree(self.tree, self.view.shown_pass_number())
+        if self.replay_page.isVisibleTo(self.body):
+            self.replay.set_tree(self.tree)
 
     def _on_replay_reached(self, index: int) -> None:
         """The replay's step: shown in the textbook view, the overview and the details."""
