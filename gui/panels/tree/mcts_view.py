@@ -74,7 +74,7 @@ REFRESH_MS: Final = 200
 """The table and chart are redrawn at most this often while snapshots arrive (5 a second)."""
 TOP_SERIES: Final = 5
 """Root moves drawn as lines of their own in the chart; the rest are one "others" line."""
-CELL_PADDING: Final = 12
+CELL_PADDING: Final = 10
 """Pixels beside a column's widest text (the view's text margins and a little room)."""
 BAR_MIN_WIDTH: Final = 70
 """The share column: wide enough for a bar with "100.0%" on it."""
@@ -125,19 +125,27 @@ def tree_words(snapshot: MctsSnapshot) -> str:
     return f"tree {display.count_text(snapshot.tree_size)} nodes (the {display.count_text(shown)} most visited shown)"
 
 
-def nice_ticks(most: float, count: int = AXIS_TICKS) -> list[int]:
-    """Round axis marks from 0 to at least ``most``: steps of 1, 2 or 5 times a power of ten,
-    about ``count`` of them (the last mark is the axis's end)."""
+def nice_ticks(most: float, most_marks: int = AXIS_TICKS + 2) -> list[int]:
+    """Round axis marks from 0 to just past ``most``: whole steps of 1, 2, 2.5 or 5 times a
+    power of ten, at most ``most_marks`` steps (what the axis has room to label), the axis
+    ending as close above ``most`` as those steps allow (so the lines use the plot's
+    width), with as many steps to it as there is room for (a finer grid)."""
     if most <= 0:
         return [0, 1]
-    raw = most / count
-    power = 10 ** math.floor(math.log10(raw))
-    step = next(multiple * power for multiple in (1, 2, 5, 10) if multiple * power >= raw)
-    step = max(1, int(step))
-    marks = [0]
-    while marks[-1] < most:
-        marks.append(marks[-1] + step)
-    return marks
+    most_marks = max(1, most_marks)
+    candidates = []
+    power = 1
+    while power <= most:
+        for multiple in (1, 2, 2.5, 5):
+            step = multiple * power
+            marks = math.ceil(most / step)
+            if step == int(step) and marks <= most_marks:
+                candidates.append((marks * step, -marks, int(step)))
+        power *= 10
+    if not candidates:
+        return [0, 10 * power]
+    end, _, step = min(candidates)
+    return list(range(0, int(end) + 1, step))
 
 
 def value_cell(child: MctsNodeStat) -> str:
@@ -169,16 +177,16 @@ def child_columns() -> list[ChildColumn]:
     return [
         ChildColumn("", PICK_MARK, "▶: UCB1's pick, the child the next iteration through this node descends into", centre),
         ChildColumn("Move", "", "The move (or the dice's outcome below a chance node)", left),
-        ChildColumn("Visits", "99,999,999", "Iterations that went through this child"),
+        ChildColumn("Visits", "99,999", "Iterations that went through this child"),
         ChildColumn("Share", "", "The child's visits as a share of the node's: where UCT spent its iterations"),
         ChildColumn("Chance", "1/36", "The outcome's probability: selection draws an outcome by it"),
-        ChildColumn("Mean", "lost in 99", "The mean result of the playouts through this child, in the root player's view "
+        ChildColumn("Mean", "+0.000", "The mean result of the playouts through this child, in the root player's view "
                     "(+1 a win, -1 a loss; the game's points otherwise)"),
         ChildColumn("Q", "0.000", "The mean for the player choosing here, normalised into [0, 1] by the range of "
                     "results seen: UCB1's exploitation term"),
-        ChildColumn("Explore", "99.999", "UCB1's exploration term C·√(ln N / n): N the node's visits, n the child's"),
-        ChildColumn("UCT", "99.999", "Q + exploration: selection descends into the child with the largest"),
-        ChildColumn("All trees", "99,999,999", "Root parallel: the move's visits summed over every worker's tree"),
+        ChildColumn("Explore", "0.000", "UCB1's exploration term C·√(ln N / n): N the node's visits, n the child's"),
+        ChildColumn("UCT", "0.000", "Q + exploration: selection descends into the child with the largest"),
+        ChildColumn("All trees", "99,999", "Root parallel: the move's visits summed over every worker's tree"),
     ]
 
 
@@ -375,7 +383,7 @@ class VisitChart(QWidget):
         """Where the lines are drawn: the widget less the axis labels and the legend."""
         metrics = QFontMetrics(self.font())
         most_visits = max((max(visits for _, visits in series.points) for series in self._series), default=10)
-        left = metrics.horizontalAdvance(display.count_text(nice_ticks(most_visits)[-1])) + CHART_MARGIN + 4
+        left = metrics.horizontalAdvance(display.count_text(2 * most_visits)) + CHART_MARGIN + 4
         bottom = metrics.height() * 2 + CHART_MARGIN
         top = metrics.height() + CHART_MARGIN
         return QRectF(left, top, max(10.0, self.width() - left - self.legend_width() - 2 * CHART_MARGIN),
@@ -398,8 +406,11 @@ class VisitChart(QWidget):
             painter.drawText(plot, int(Qt.AlignmentFlag.AlignCenter), "No iterations yet")
             painter.end()
             return
-        iteration_marks = nice_ticks(max(series.points[-1][0] for series in self._series))
-        visit_marks = nice_ticks(max(max(visits for _, visits in series.points) for series in self._series))
+        most_iterations = max(series.points[-1][0] for series in self._series)
+        label_room = metrics.horizontalAdvance(display.count_text(most_iterations)) + metrics.height()
+        iteration_marks = nice_ticks(most_iterations, int(plot.width() // label_room))
+        visit_marks = nice_ticks(max(max(visits for _, visits in series.points) for series in self._series),
+                                 int(plot.height() // (2 * metrics.height())))
         most_iterations, most_visits = iteration_marks[-1], visit_marks[-1]
 
         def at(iterations: int, visits: int) -> QPointF:
@@ -709,7 +720,9 @@ class MctsView(QWidget):
             words.append(f"next: expands one of its {stat.untried} untried moves")
         else:
             pick = next((row for row in self.model.rows if row.stat.is_pick), None)
-            if pick is not None:
+            if pick is not None and pick.stat.visits == 0:
+                words.append(f"next: {pick.texts[MOVE]}, never visited (UCB1 tries an unvisited child first)")
+            elif pick is not None:
                 words.append(f"next: UCB1 picks {pick.texts[MOVE]} (largest UCT, {pick.texts[UCT]})")
         return " · ".join(words)
 
