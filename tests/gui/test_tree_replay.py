@@ -13,7 +13,7 @@ from typing import Any
 
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QScrollArea
+from PySide6.QtWidgets import QScrollArea, QWidget
 
 from ai.scores import INFINITY
 from ai.tree.model import ROOT_PARENT, Cut, NodeEntry, NodeExit, NodeKind, SearchTree, TreeBatch, TreePass
@@ -234,3 +234,19 @@ def test_the_path_table_keeps_the_current_node_in_view(qtbot: Any) -> None:
         return bar.path.viewport().rect().contains(rect) and pane.viewport().rect().contains(corner)
 
     qtbot.waitUntil(seen, timeout=2000)
+
+
+def test_a_hidden_pane_reads_nothing_until_it_is_shown(qtbot: Any) -> None:
+    """In a shown window, the bar hidden (the tree panel's Replay pane switched off) leaves a
+    growing tree alone; shown, it reads it."""
+    window = QWidget()
+    bar = ReplayBar(window)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    bar.hide()
+    bar.set_tree(aima_replay().tree)
+    qtbot.wait(50)
+    assert bar.replay is not None and len(bar.replay) == 0
+    bar.show()
+    qtbot.waitUntil(lambda: bar.replay is not None and len(bar.replay) == 23, timeout=2000)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QKeyEvent
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -259,12 +259,19 @@ class ReplayBar(QWidget):
         replay = self._replay
         if replay is None:
             return
+        if self.window() is not self and not self.isVisibleTo(self.window()):
+            return  # a hidden pane reads nothing: showing it reads on (``showEvent``)
         replay.extend(READ_CHUNK)
         if not replay.is_caught_up:
             self._reader.start(READ_PAUSE_MS)
         elif self._tree is not None and not self._tree.complete:
             self._reader.start(GROWING_MS)
         self._show_step(emit=False)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if self._replay is not None and not self._reader.isActive():
+            self._reader.start(0)
 
     # ----------------------------------------------------------------- where we are
     def current(self) -> ReplayStep | None:
