@@ -69,7 +69,7 @@ def build(tools: SearchTools) -> NodeSearch:
                     tools.note_root_best(move, value)
         return best
 
-    search: NodeSearch = minimax if recorder is None else recorder.negamax_node(minimax, repeats_within)
+    search: NodeSearch = minimax if recorder is None else recorder.negamax_node(minimax, repeats_within, tools.switches.quiescence)
     return search
 
 

@@ -376,5 +376,5 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
             store(key, depth, alpha_original, beta, ply, best, best_move, counters.horizon_leaves == horizon_before)
         return best
 
-    search: NodeSearch = negamax if recorder is None else recorder.negamax_node(negamax, repeats_within)
+    search: NodeSearch = negamax if recorder is None else recorder.negamax_node(negamax, repeats_within, switches.quiescence)
     return search

@@ -80,6 +80,19 @@ def root_player_of(state: GameState) -> Player:
     return 0 if mover == CHANCE else mover
 
 
+def known_bound(kind: NodeKind, is_alone: bool, may_have_stood_pat: bool) -> Bound | None:
+    """``EXACT`` for a node whose value is its own whatever its window: a finished game, an
+    exact solve, a leaf scored without children (its static evaluation) unless it may have
+    stood pat at or above beta (then noisy moves may be left unsearched: a lower bound);
+    ``None``: the window decides (a node that searched children, or a table's or a static
+    cut's bound)."""
+    if kind is NodeKind.TERMINAL or kind is NodeKind.SOLVER:
+        return Bound.EXACT
+    if is_alone and (kind is NodeKind.LEAF or kind is NodeKind.QUIESCENCE) and not may_have_stood_pat:
+        return Bound.EXACT
+    return None
+
+
 class Frame:
     """An open recorded node: what its exit needs."""
 
@@ -336,8 +349,11 @@ class TreeRecorder:
         self.send(complete=True)
 
     # ------------------------------------------------------------ wrappers
-    def negamax_node(self, node: Callable[..., float], repeats_within: Callable[[int], bool] | None) -> Callable[..., float]:
-        """``node`` (a negamax node: side-to-move values) recorded."""
+    def negamax_node(
+        self, node: Callable[..., float], repeats_within: Callable[[int], bool] | None, quiescence: bool
+    ) -> Callable[..., float]:
+        """``node`` (a negamax node: side-to-move values) recorded; ``quiescence``: its
+        horizon is a quiescence search (a leaf's stand-pat may cut)."""
         root_player = self.root_player
         enter, leave = self.enter, self.leave
 
@@ -346,16 +362,17 @@ class TreeRecorder:
             is_max = state.to_move() == root_player
             frame = enter(state, depth, alpha, beta, 1 if is_max else -1, NodeKind.LEAF if depth <= 0 else MAX if is_max else MIN)
             value = node(state, depth, alpha, beta, ply)
-            kind = None
+            kind = bound = None
             if frame is not None:
                 kind = frame.settled
+                is_alone = self.control.nodes - frame.index == 1
                 if kind is None:
-                    is_alone = self.control.nodes - frame.index == 1
                     if is_alone and (state.is_terminal() or (repeats_within is not None and ply and repeats_within(ply))):
                         kind = NodeKind.TERMINAL
                     elif depth <= 0:
                         kind = (MAX if is_max else MIN) if frame.has_search_child else NodeKind.LEAF
-            leave(frame, move, probability, value, kind)
+                bound = known_bound(kind or frame.kind, is_alone, quiescence and value >= beta)
+            leave(frame, move, probability, value, kind, bound)
             return value
 
         return recorded
@@ -370,12 +387,14 @@ class TreeRecorder:
             sign = 1 if state.to_move() == root_player else -1
             frame = enter(state, -1, alpha, beta, sign, NodeKind.QUIESCENCE)
             value = node(state, alpha, beta, ply, is_first)
-            kind = None
+            kind = bound = None
             if frame is not None:
                 kind = frame.settled
-                if kind is None and self.control.nodes - frame.index == 1 and state.is_terminal():
+                is_alone = self.control.nodes - frame.index == 1
+                if kind is None and is_alone and state.is_terminal():
                     kind = NodeKind.TERMINAL
-            leave(frame, move, probability, value, kind)
+                bound = known_bound(kind or frame.kind, is_alone, value >= beta)
+            leave(frame, move, probability, value, kind, bound)
             return value
 
         return recorded
@@ -391,12 +410,14 @@ class TreeRecorder:
             move, probability = self.next_move, self.next_probability
             frame = enter(state, depth, alpha, beta, 1, self.decision_kind(state, depth))
             value = node(state, depth, alpha, beta, ply, *extra)
-            kind = None
+            kind = bound = None
             if frame is not None:
                 kind = frame.settled
-                if kind is None and self.control.nodes - frame.index == 1 and state.is_terminal():
+                is_alone = self.control.nodes - frame.index == 1
+                if kind is None and is_alone and state.is_terminal():
                     kind = NodeKind.TERMINAL
-            leave(frame, move, probability, value, kind)
+                bound = known_bound(kind or frame.kind, is_alone, False)
+            leave(frame, move, probability, value, kind, bound)
             return value
 
         return recorded

@@ -375,3 +375,23 @@ def test_a_well_formed_walk_with_and_without_the_table(algorithm: str, tt: bool)
     assert tree.roots()[-1].value == answer.score.value and len(tree) == answer.nodes
     assert any(node.was_cut for node in tree.nodes) == (algorithm != "minimax")
     assert any(node.kind is NodeKind.TT_CUT for node in tree.nodes) <= tt
+
+
+def test_finished_games_and_evaluated_leaves_are_exact_whatever_their_window() -> None:
+    """A terminal's utility and a leaf's static evaluation are the node's value; only the
+    parent's fail makes a bound. With quiescence a leaf that stood pat at or above beta is
+    a lower bound (its noisy moves were not searched)."""
+    state = new_game("tictactoe")
+    settings = SearchSettings(algorithm="alphabeta", transposition_table=False, iterative_deepening=False)
+    tree, _, _ = recorded(state, settings, Limits(depth=9))
+    terminals = [node for node in tree.nodes if node.kind is NodeKind.TERMINAL]
+    assert terminals and all(node.bound is Bound.EXACT for node in terminals)
+    assert any(not node.alpha < node.value < node.beta for node in terminals)  # outside its window, still exact
+    tree, _, _ = recorded(new_game("checkers"), SearchSettings(algorithm="alphabeta"), Limits(depth=4))
+    leaves = [node for node in tree.nodes if node.kind is NodeKind.LEAF and not node.children]
+    assert any(node.bound is Bound.EXACT for node in leaves)
+    for node in leaves:
+        if node.bound is not Bound.EXACT:  # stood pat at or above beta, in its side to move's view
+            assert (node.value >= node.beta) if tree.node(node.parent).kind is NodeKind.MIN else (node.value <= node.alpha)
+    tree, _, _ = recorded(state, SearchSettings(algorithm="pvs", quiescence=False), Limits(depth=3))
+    assert all(node.bound is Bound.EXACT for node in tree.nodes if node.kind is NodeKind.LEAF)
