@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QWidget
 
 from ai.scores import INFINITY
 from ai.tree.model import ROOT_PARENT, Cut, NodeEntry, NodeExit, NodeKind, SearchTree, TreeBatch, TreePass
@@ -322,3 +323,18 @@ def test_a_replay_step_fades_the_nodes_not_reached_without_placing_the_blocks_ag
         pixel = image.pixelColor(QPoint(round(block.left + 3), round(y)))
         full = colours.color(node.kind).name()
         assert (pixel.name() == full) == (node.index <= 5), (node.index, pixel.name(), full)
+
+
+def test_a_hidden_overview_reads_nothing_until_it_is_shown(qtbot: Any) -> None:
+    tree = recorded_tree(3, 4)
+    window = QWidget()
+    view = IcicleView(window)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    view.hide()
+    view.set_tree(tree)
+    qtbot.wait(50)
+    assert view.layout_model is not None and view.layout_model.read == 0
+    view.show()
+    qtbot.waitUntil(lambda: view.layout_model is not None and view.layout_model.read == len(tree), timeout=2000)

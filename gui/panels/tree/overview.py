@@ -48,6 +48,7 @@ from PySide6.QtGui import (
     QPaintEvent,
     QPen,
     QResizeEvent,
+    QShowEvent,
 )
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
@@ -578,6 +579,8 @@ class IcicleView(QWidget):
         layout, tree = self._layout, self._tree
         if layout is None or tree is None:
             return
+        if self.window() is not self and not self.isVisibleTo(self.window()):
+            return  # a hidden pane reads nothing: showing it reads on (``showEvent``)
         layout.advance(CHUNK)
         seen = (layout.read, len(tree.passes), tree.complete, tree.searched_nodes)
         if seen != self._seen:  # redrawn only when the tree has changed
@@ -594,6 +597,11 @@ class IcicleView(QWidget):
         """The blocks move: the tree grew, or the pass or the zoom changed."""
         self._shape_generation += 1
         self._changed()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if self._layout is not None and not self._timer.isActive():
+            self._timer.start(0)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
