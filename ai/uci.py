@@ -38,7 +38,7 @@ from games import get_game
 from ai.display import echo, one_line, uci_score
 from ai.engine import clear_memory, prepare, run_search
 from ai.events import Finished, Iteration
-from ai.options import OPTIONS, Option, check_setting, exact, exact_values, is_exact, option, parse_setting
+from ai.options import OPTIONS, Option, check_setting, exact, exact_values, is_exact, is_used, option, parse_setting
 from ai.scores import MAX_PLY
 from ai.search import ALGORITHMS, algorithms_for
 from ai.settings import Limits, SearchRequest, SearchSettings, SettingError, check_input_file
@@ -563,6 +563,8 @@ class UciEngine:
                 for line in self.info_lines(event, side):
                     self.send(line)
 
+        if self.settings.multipv > 1 and not is_used("multipv", self.settings, None):
+            self.send(f"info string MultiPV: {self.settings.algorithm} reports one line (the Python algorithms give several)")
         try:
             request, drawn = self.request_for(board, go, search_id)
             prepared = prepare(request)

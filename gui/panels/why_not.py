@@ -452,9 +452,8 @@ class WhyNotPanel(QWidget):
         self.best_line_label.setText(self._line(root, result.best.line))
         settings = result.best.settings
         self.note_label.setText(
-            f"Both at depth {result.depth}, {algorithm_name(settings.algorithm)}; scores from {display.player_names(game)[display.FIXED_VIEW]}'s "
-            "side or the leader's, as the engine panel shows them. The line after your move is the engine's "
-            "best answer to it (its refutation)."
+            f"Both at depth {result.depth}, {algorithm_name(settings.algorithm)}, with the same settings. "
+            "The line after your move is the engine's best answer to it: its refutation."
         )
         self._show_result_rows(not result.is_best)
         self.result_shown.emit(result)

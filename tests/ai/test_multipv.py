@@ -207,3 +207,13 @@ def test_a_short_timed_search_still_gives_every_line_of_the_first_depth() -> Non
     answer = search(state, SearchSettings(multipv=3, book=False), Limits(time=0.001))
     assert answer.stopped and len(answer.lines) == 3
     assert all(line.depth >= 1 for line in answer.lines)
+
+
+def test_uci_says_when_the_algorithm_reports_one_line() -> None:
+    from ai.uci import UCI_ALGORITHMS
+
+    if "native" not in UCI_ALGORITHMS:
+        pytest.skip("the compiled chess search is not built")
+    lines = uci_output(["uci", "setoption name Algorithm value native", "setoption name MultiPV value 2",
+                        "setoption name OwnBook value false", "position startpos", "go depth 2"])
+    assert "info string MultiPV: native reports one line (the Python algorithms give several)" in lines
