@@ -3,8 +3,9 @@
 Each node is a block as wide as its subtree (``SearchTree.size``: the nodes the search
 visited below it, recorded or not), its children side by side beneath it in visit order, one
 row per ply; the colour says what the node is (MAX, MIN, chance, leaf, quiescence, table cut
-...). The node's own visit takes the left end of its block, so a node whose children were not
-all recorded (past the cap) shows the unrecorded share as empty space under its left end.
+...), a bar at a block's right end that it had a cut-off. The node's own visit takes the left
+end of its block; below it, the nodes under it that were not recorded (sampled past the cap)
+are a hatched stretch.
 
 At the right, each ply's cut-off share: of the ply's nodes whose search can stop early (MAX
 and MIN nodes, and chance nodes, which Star1 and Star2 cut), the share whose search stopped at
@@ -16,10 +17,11 @@ It stays responsive on a 100,000-node tree that grows while the search runs:
 * ``IcicleLayout`` reads the tree incrementally (``ai.tree.replay.TreeWalk``: each node once,
   its size settled when its subtree is over), a chunk per timer tick, never per batch;
 * a block narrower than a pixel is never drawn on its own: neighbouring narrow siblings are
-  drawn as one block, and nothing below them, so at most a width's worth of rectangles is
-  drawn per row;
-* the picture is painted into a cached ``QImage`` and re-rendered only when the tree, the
-  size, the zoom or the theme changed.
+  drawn as one block (a *run*) with one stippled shade under it down to the deepest ply their
+  subtrees reach, so at most a width's worth of rectangles is drawn per row;
+* the picture is painted into a cached ``QImage``; the blocks are placed again only when the
+  tree, the size, the pass or the zoom changed, and only repainted when a replay's step fades
+  the nodes it has not reached.
 
 A click chooses the node under the pointer (``node_chosen``), a double click zooms into its
 subtree, a right click (or Backspace) zooms back out.
