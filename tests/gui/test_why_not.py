@@ -169,3 +169,21 @@ def test_escape_leaves_the_mode_and_the_menu_action_follows(qtbot: QtBot, window
     qtbot.keyClick(window, Qt.Key.Key_Escape)
     assert not window.game_view.why_not_mode and not action.isChecked()
     assert window.session.history == []
+
+
+def test_escape_cancels_a_question_under_way(qtbot: QtBot, window: Any) -> None:
+    """Asked with no analysis at hand, the engine first searches the position (a second);
+    Esc then stops that search, and nothing is answered."""
+    session = window.start_game("chess", HUMANS)
+    shown: list[object] = []
+    window.why_not_panel.result_shown.connect(shown.append)
+    window.actions_by_name["why_not"].trigger()
+    window.game_view.board.move_requested.emit(session.state.parse_move("a3"))
+    assert window.why_not_panel.is_searching and window.bridge.is_searching
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert not window.why_not_panel.is_searching and not window.bridge.is_searching
+    assert window.why_not_panel.status_label.text() == "Cancelled."
+    assert shown == [] and session.history == []
+    # The mode can be entered again at once: the engine is free.
+    window.actions_by_name["why_not"].trigger()
+    assert window.game_view.why_not_mode
