@@ -179,13 +179,6 @@ class TreeWalk:
         """Each worker's open nodes below the pass root, shallowest first (read only)."""
         return [stack for stack in self._stacks.values() if stack]
 
-    def open_positions(self) -> list[int]:
-        """The nodes entered and not yet closed: the pass root, then each worker's path."""
-        opened = [] if self.root is None else [self.root]
-        for stack in self._stacks.values():
-            opened.extend(stack)
-        return opened
-
     @property
     def is_caught_up(self) -> bool:
         return self.read == len(self.tree.nodes)

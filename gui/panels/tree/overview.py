@@ -304,11 +304,6 @@ class IcicleLayout:
         """The parent's position (-1 for a pass's root)."""
         return self._parent[position]
 
-    def own(self, position: int) -> int:
-        """The node's own share of its block: its visits and its unrecorded descendants."""
-        node = self.tree.nodes[position]
-        return node.visits + node.unrecorded
-
     def children(self, position: int) -> list[int]:
         """The positions of the node's children read so far, in visit order."""
         position_of = self._walk.position_of
