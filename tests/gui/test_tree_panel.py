@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QApplication
 
 from ai.engine import search
 from ai.events import Finished
@@ -23,7 +25,7 @@ from games import new_game
 from games.base import GameState
 from gui.panels.tree.node_text import NodeTexts
 from gui.panels.tree.panel import PYTHON_TWIN, TreePanel
-from gui.panels.tree.textbook import GLYPHS, LAYOUT_BUDGET, ItemKind, TreeLayout
+from gui.panels.tree.textbook import GLYPHS, LAYOUT_BUDGET, MAX_CHILDREN_SHOWN, ZOOM_STEP, ItemKind, TreeLayout
 from gui.theme import DARK, LIGHT, Theme, color
 
 MIDDLEGAME = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
@@ -465,3 +467,43 @@ def test_mcts_shows_its_own_view_with_the_snapshots(qtbot: Any) -> None:
     assert panel.status.text().startswith(f"{last.iterations:,} iterations, {last.tree_size:,} nodes in the tree")
     panel.start(state, type(state), SearchSettings(algorithm="alphabeta"))
     assert panel.views.currentWidget() is panel.view and panel.pass_box.isVisible() and panel.overview_page.isVisible()
+
+
+def test_many_children_wait_behind_more_and_the_view_zooms_and_pans(qtbot: Any) -> None:
+    state = new_game("chess", MIDDLEGAME)
+    hand = HandTree()
+    root = hand.node(ROOT_PARENT, None, NodeKind.MAX, 0)
+    child = hand.node(root, state.parse_move("d4"), NodeKind.MIN, 0)
+    after = state.result(state.parse_move("d4"))
+    replies = after.legal_moves()
+    for reply in replies:  # a position with more replies than the view shows at once
+        hand.node(child, reply, NodeKind.LEAF, 0)
+    for reply in replies[:20]:
+        hand.node(child, reply, NodeKind.LEAF, 0)  # searched twice (a re-search): 50+ children
+    panel = fed_panel(qtbot, state, [hand.batch()])
+    total = len(panel.tree.node(child).children)
+    assert total > MAX_CHILDREN_SHOWN
+    more = [item for item in layout_of(panel).items if item.kind is ItemKind.MORE]
+    assert len(more) == 1 and more[0].below == (f"+{total - MAX_CHILDREN_SHOWN} more",)
+    panel.view.show_more(child)
+    assert not [item for item in layout_of(panel).items if item.kind is ItemKind.MORE]
+    assert len(layout_of(panel).by_index[child].children) == total
+    view = panel.view
+    scale = view.scale
+    centre = QPointF(view.width() / 2, view.height() / 2)
+    wheel = QWheelEvent(centre, view.mapToGlobal(centre), QPoint(0, 0), QPoint(0, 120), Qt.MouseButton.NoButton,
+                        Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(view, wheel)
+    assert view.scale == pytest.approx(scale * ZOOM_STEP)
+    before = view.to_scene(centre)
+    qtbot.mousePress(view, Qt.MouseButton.LeftButton, pos=centre.toPoint())
+    qtbot.mouseMove(view, (centre + QPointF(60, 30)).toPoint())
+    qtbot.mouseRelease(view, Qt.MouseButton.LeftButton, pos=(centre + QPointF(60, 30)).toPoint())
+    after_drag = view.to_scene(centre)
+    assert after_drag.x() == pytest.approx(before.x() - 60 / view.scale)
+    assert after_drag.y() == pytest.approx(before.y() - 30 / view.scale)
+    qtbot.keyClick(view, Qt.Key.Key_Minus)
+    assert view.scale == pytest.approx(scale)
+    qtbot.mouseClick(panel.fit_button, Qt.MouseButton.LeftButton)
+    bounds = layout_of(panel).bounds()
+    assert view.scale == pytest.approx(max(0.03, min(view.width() / bounds.width(), view.height() / bounds.height(), 1.0)))
