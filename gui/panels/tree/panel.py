@@ -70,11 +70,11 @@ PASS_BOX_CHARACTERS = 12
 NO_BREAK = "\u00a0"
 """Between a legend entry's shape and words, so a wrapped legend never separates them."""
 DETAILS_MIN_HEIGHT = 60
+"""The details pane's least height (it scrolls below its natural ~170 px)."""
 REPLAY_SHARE = 0.22
 OVERVIEW_SHARE = 0.2
 DETAILS_SHARE = 0.24
 """Shares of the splitter's height for the panes under the textbook view, which has the rest."""
-"""The details pane's least height (it scrolls below its natural ~170 px)."""
 NOT_RECORDED = ("This search records no tree (\"Record the tree\" was off or the tab hidden when it started): "
                 "the next one is drawn.")
 WINDOW_TITLE = "Search tree — Plyground"
