@@ -30,7 +30,10 @@ extension, static cuts, pruning and reductions) run only for a game that declare
 abilities they need (``Switches``); the others are the lecture notes' alpha-beta.
 
 The steps are closures over the search's services (``SearchTools``), not methods: the hot
-recursion reads them from closure cells.
+recursion reads them from closure cells. When the tree is recorded (``ai.tree.recorder``) the
+node function is wrapped, and the node tells the recorder only the move it is about to
+search, a cut-off's skipped moves and what settled it without children; when nothing is
+recorded, each of those is one ``recorder is not None`` test.
 """
 
 from __future__ import annotations
@@ -207,10 +210,14 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
             value = beta  # a mate found after passing is no proof of a mate
         if depth >= NULL_MOVE_VERIFY_DEPTH and not null_move_min_ply:
             null_move_min_ply = ply + 3 * (depth - reduction) // 4
+            if recorder is not None:
+                recorder.hide()  # the same node searched again: its nodes count in it, drawn as none
             try:
                 verified = search(state, depth - reduction, alpha, beta, ply)
             finally:
                 null_move_min_ply = 0
+                if recorder is not None:
+                    recorder.show()
             if verified < beta:
                 return None
         counters.horizon_leaves += 1  # a heuristic cut, never an exact result

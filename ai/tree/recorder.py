@@ -202,6 +202,16 @@ class TreeRecorder:
             return
         self.stack[-1].settled = kind
 
+    def hide(self) -> None:
+        """The searches until ``show`` are not recorded: their nodes count in the innermost
+        recorded node's ``unrecorded`` (a null move's verification, which searches the same
+        node again)."""
+        self.hidden += 1
+
+    def show(self) -> None:
+        """Record again after ``hide``."""
+        self.hidden -= 1
+
     def outcome(self, outcome: Any, probability: float) -> None:
         """The chance node is about to search ``outcome``."""
         self.next_move = outcome
