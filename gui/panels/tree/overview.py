@@ -79,6 +79,8 @@ CUT_MARK = 2.0
 FADED_ALPHA = 60
 """Nodes the replay has not reached yet: drawn this opaque (of 255)."""
 SWATCH = 10.0
+SIDE_LENGTHS = 4
+"""The per-ply line comes at this many lengths (``IcicleView._side_texts``)."""
 
 
 @dataclass(frozen=True)
@@ -850,10 +852,20 @@ class IcicleView(QWidget):
     @staticmethod
     def _side_text(counts: PlyCounts) -> str:
         """``ply 3 · 41% cut · 1,203 pruned``: the ply's cut-off share and pruned moves."""
+        return IcicleView._side_texts(counts)[0]
+
+    @staticmethod
+    def _side_texts(counts: PlyCounts) -> list[str]:
+        """The ply's line at four lengths, longest first, for the room a panel has (every row
+        is written at the same length; the tooltip over the column has the whole of it)."""
         if not counts.can_cut:
-            return f"ply {counts.ply} · {_count(counts.nodes, 'node')}"
-        text = f"ply {counts.ply} · {counts.cut_share:.0%} cut"
-        return text + (f" · {counts.pruned:,} pruned" if counts.pruned else "")
+            nodes = _count(counts.nodes, "node")
+            return [f"ply {counts.ply} · {nodes}", f"ply {counts.ply} · {nodes}", f"{counts.ply}: {nodes}",
+                    f"{counts.ply}: {counts.nodes:,}"]
+        share = f"{counts.cut_share:.0%}"
+        pruned = f" · {counts.pruned:,} pruned" if counts.pruned else ""
+        return [f"ply {counts.ply} · {share} cut{pruned}", f"ply {counts.ply} · {share} cut",
+                f"{counts.ply}: {share} cut", f"{counts.ply}: {share}"]
 
     def _draw_side(
         self, painter: QPainter, counts: Sequence[PlyCounts], top_level: int, rows: int, plot: QRectF,
@@ -862,13 +874,16 @@ class IcicleView(QWidget):
         painter.setPen(QColor(self._theme.text))
         left = plot.right() + 6
         step = max(1, math.ceil(metrics.height() / max(row_height, 1e-6)))
-        for row in range(0, rows, step):
-            ply = top_level + row
-            if ply >= len(counts):
-                break
-            rect = QRectF(left, plot.top() + row * row_height, side_width, max(row_height, metrics.height()))
+        shown = [top_level + row for row in range(0, rows, step) if top_level + row < len(counts)]
+        lines = [self._side_texts(counts[ply]) for ply in shown]
+        length = next(
+            (at for at in range(SIDE_LENGTHS) if all(metrics.horizontalAdvance(texts[at]) <= side_width for texts in lines)),
+            SIDE_LENGTHS - 1,
+        )
+        for ply, texts in zip(shown, lines):
+            rect = QRectF(left, plot.top() + (ply - top_level) * row_height, side_width, max(row_height, metrics.height()))
             painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             metrics.elidedText(self._side_text(counts[ply]), Qt.TextElideMode.ElideRight, round(side_width)))
+                             metrics.elidedText(texts[length], Qt.TextElideMode.ElideRight, round(side_width)))
 
     def _legend_items(self, kinds: dict[NodeKind, int], crowded: bool, sampled: bool) -> list[LegendItem]:
         """Each kind in the pass, then the marks: the cut-off bar, the shade under nodes too
