@@ -24,7 +24,7 @@ from ai.tt import Bound
 from games import new_game
 from games.base import GameState
 from gui.panels.tree.node_text import NodeTexts
-from gui.panels.tree.panel import PYTHON_TWIN, TreePanel
+from gui.panels.tree.panel import NOT_RECORDED, PYTHON_TWIN, TreePanel
 from gui.panels.tree.textbook import GLYPHS, LAYOUT_BUDGET, MAX_CHILDREN_SHOWN, ZOOM_STEP, ItemKind, TreeLayout
 from gui.theme import DARK, LIGHT, Theme, color
 
@@ -301,6 +301,9 @@ def test_recording_is_wanted_only_while_on_and_on_screen(qtbot: Any) -> None:
         panel.hide()
     assert hidden.args == [False]
     assert "costs the search time" in panel.record_box.toolTip()
+    state = new_game("tictactoe")
+    panel.start(state, type(state), SearchSettings(), records=False)
+    assert panel.status.text() == NOT_RECORDED
 
 
 def test_the_panel_floats_into_its_own_window_and_back(qtbot: Any) -> None:
@@ -445,6 +448,8 @@ def test_a_stopped_last_pass_gives_way_to_the_one_before(qtbot: Any) -> None:
     panel.view.relayout()
     assert layout_of(panel).pv[0] == 0 and panel.view.is_showing_stopped_pass()
     assert "the last pass was stopped" in panel.status.text()
+    assert panel.pass_box.itemText(2) == "2. Iteration 2 (stopped)"
+    assert "W5 / L5: X wins / loses in 5 plies" in panel.status.text()
     panel.pass_box.setCurrentIndex(2)
     assert layout_of(panel).pv[0] == 2
 

@@ -183,9 +183,16 @@ class NodeTexts:
         return display.player_names(self.game)[player]
 
     def view_caption(self) -> str:
-        """Whose view the values are in: ``Values for White (MAX, to move at the root), in pawns``."""
+        """Whose view the values are in, and how a proven result reads: ``Values for White
+        (MAX, to move at the root), in pawns; #3 / #-3: White mates / is mated in 3``."""
+        name = self.player_name(self.root_player)
         unit = f", in {self.game.SCORE_UNIT}" if self.game.SCORE_UNIT else ""
-        return f"Values for {self.player_name(self.root_player)} (MAX, to move at the root){unit}"
+        caption = f"Values for {name} (MAX, to move at the root){unit}"
+        if self.game.UTILITY_KIND != "win_loss":
+            return caption
+        if self.game.WIN_WORDING == "mate":
+            return f"{caption}; #3 / #-3: {name} mates / is mated in 3"
+        return f"{caption}; W5 / L5: {name} wins / loses in 5 plies"
 
     # ---------------------------------------------------------------- cuts
     def cut_child(self, tree: SearchTree, node: TreeNode) -> TreeNode | None:

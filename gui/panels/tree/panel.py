@@ -75,8 +75,8 @@ REPLAY_SHARE = 0.22
 OVERVIEW_SHARE = 0.2
 DETAILS_SHARE = 0.24
 """Shares of the splitter's height for the panes under the textbook view, which has the rest."""
-NOT_RECORDED = ("This search records no tree (\"Record the tree\" was off or the tab hidden when it started): "
-                "the next one is drawn.")
+NOT_RECORDED = ("The last search ran while this tab was hidden (or \"Record the tree\" was off), so it recorded no "
+                "tree: the engine's next search, or a hint, is drawn here.")
 WINDOW_TITLE = "Search tree — Plyground"
 
 
@@ -133,6 +133,8 @@ class TreePanel(QWidget):
         self._splitter_shared = False
         self._records = True
         """Whether the search shown records its tree (set when it starts)."""
+        self._stopped_marked = False
+        """The passes the search stopped inside are marked in the pass box (once it is over)."""
 
         self.view = TextbookView()
         self.view.setObjectName("treeTextbookView")
@@ -557,6 +559,7 @@ class TreePanel(QWidget):
             self.pass_shown.emit(shown)
 
     def _reset_passes(self) -> None:
+        self._stopped_marked = False
         self.pass_box.blockSignals(True)
         self.pass_box.clear()
         self.pass_box.addItem(LATEST_PASS, None)
@@ -577,6 +580,13 @@ class TreePanel(QWidget):
         for tree_pass in self.tree.passes[self._passes_listed:]:
             self.pass_box.addItem(f"{tree_pass.number + 1}. {pass_title(tree_pass)}", tree_pass.number)
         self._passes_listed = len(self.tree.passes)
+        if self.tree.complete and not self._stopped_marked:
+            self._stopped_marked = True
+            for tree_pass in self.tree.passes:
+                root = tree_pass.root
+                if root in self.tree and self.tree.node(root).is_open:
+                    position = self.pass_box.findData(tree_pass.number)
+                    self.pass_box.setItemText(position, f"{self.pass_box.itemText(position)} (stopped)")
 
     def _refresh(self) -> None:
         """After each layout (throttled): the pass list, the status, a pending highlight,
@@ -635,8 +645,7 @@ class TreePanel(QWidget):
             self.status.setText(f"The engine's next search is drawn here.{recording}")
             return
         if not tree.nodes:
-            waiting = "Waiting for the tree…" if self._records else NOT_RECORDED
-            self.status.setText(f"{waiting}\n{texts.view_caption()}")
+            self.status.setText(f"Waiting for the tree…\n{texts.view_caption()}" if self._records else NOT_RECORDED)
             return
         parts = [f"{len(tree):,} nodes recorded of {tree.searched_nodes:,} searched"]
         if tree.sampled:
