@@ -150,9 +150,7 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
             if prune_losing and not exchange_at_least(move, 0):
                 continue
             state.play(move)
-            if recorder is not None:
-                recorder.next_move = move
-            value = -search(state, -beta, -alpha, ply + 1, False)
+            value = -search(state, -beta, -alpha, ply + 1, move)
             state.undo()
             if value > best:
                 best = value
@@ -170,10 +168,11 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
             moves.sort(key=state.capture_score, reverse=True)
         return search_moves(state, moves, -INFINITY, alpha, beta, ply, False)
 
-    def quiescence(state: GameState, alpha: float, beta: float, ply: int, is_first: bool) -> float:
+    def quiescence(state: GameState, alpha: float, beta: float, ply: int, move: Any) -> float:
         """Negamax quiescence: stand pat on EVAL unless every move is noisy (mandatory
         captures) or the side to move is in check, then the noisy moves, best captures
-        first (and quiet checks at the first ply)."""
+        first (and quiet checks at the first ply). ``move`` is the noisy move that led
+        here, ``None`` at quiescence's first ply (the main search's horizon node)."""
         count_node()
         counters.qnodes += 1
         settled = settle(state, ply)
@@ -199,7 +198,7 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
                 return best
             if sort_captures and len(noisy) > 1:
                 noisy.sort(key=state.capture_score, reverse=True)
-            if is_first and quiet_checks:
+            if move is None and quiet_checks:  # quiescence's first ply
                 noisy.extend(checking_moves())
             if not noisy:
                 return best
@@ -210,7 +209,7 @@ def build_quiescence(tools: SearchTools) -> LeafSearch:
     def quiescence_at_horizon(state: GameState, alpha: float, beta: float, ply: int) -> float:
         """The leaf the main search calls: quiescence's first ply (the main search's node at
         the horizon, recorded as that node)."""
-        return quiescence(state, alpha, beta, ply, True)
+        return quiescence(state, alpha, beta, ply, None)
 
     search = quiescence if recorder is None else recorder.quiescence_node(quiescence)
     """What quiescence's recursion calls: the node, or the node recorded."""

@@ -388,15 +388,17 @@ class TreeRecorder:
         return recorded
 
     def quiescence_node(self, node: Callable[..., float]) -> Callable[..., float]:
-        """``node`` (quiescence's recursion: ``(state, alpha, beta, ply, is_first)``) recorded."""
+        """``node`` (quiescence's recursion: ``(state, alpha, beta, ply, move)``, ``move``
+        the noisy move just played) recorded."""
         root_player = self.root_player
         enter, leave = self.enter, self.leave
 
-        def recorded(state: GameState, alpha: float, beta: float, ply: int, is_first: bool) -> float:
+        def recorded(state: GameState, alpha: float, beta: float, ply: int, played: Any) -> float:
             move, probability = self.next_move, self.next_probability
+            self.next_move = played
             sign = 1 if state.to_move() == root_player else -1
             frame = enter(state, -1, alpha, beta, sign, NodeKind.QUIESCENCE)
-            value = node(state, alpha, beta, ply, is_first)
+            value = node(state, alpha, beta, ply, played)
             kind = bound = None
             if frame is not None:
                 kind = frame.settled
