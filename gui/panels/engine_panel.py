@@ -48,6 +48,18 @@ ALIGN_NUMBER = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 ALIGN_TEXT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
+NO_BREAK_SPACE = "\u00a0"
+NO_BREAK_HYPHEN = "\u2011"
+WORD_JOINER = "\u2060"
+"""No line break on either side (Unicode line breaking, UAX #14)."""
+
+
+def unbroken(name: str) -> str:
+    """A move's name that a wrapped line never breaks: its spaces and hyphens unbreakable,
+    no break after a ``/``."""
+    return name.replace(" ", NO_BREAK_SPACE).replace("-", NO_BREAK_HYPHEN).replace("/", "/" + WORD_JOINER)
+
+
 def tabular_font(base: QFont) -> QFont:
     """A font whose digits all have one width, so changing numbers do not shimmy: the app's
     own (the bundled DejaVu Sans has tabular figures; a system monospace font may be absent
@@ -443,17 +455,12 @@ class EnginePanel(QWidget):
         self.line_view = make_table(self.lines, self.font(), LINE_DROP_ORDER)
         self.line_view.setObjectName("engineLines")
         self.line_view.setAlternatingRowColors(False)  # the ranks tell the rows apart
-        self.line_view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # as tall as its rows
-        # Each line wraps over up to LINE_TEXT_ROWS rows of text, as the principal variation's
-        # label does (its rows are fixed, so the panel never jumps); the whole line is in the
-        # cell's tooltip.
+        # Each line wraps over up to LINE_TEXT_ROWS rows of text (between its moves), as the
+        # principal variation's label does; the whole line is in the cell's tooltip.
         self.line_view.setWordWrap(True)
         self.line_view.verticalHeader().setDefaultSectionSize(
             QFontMetrics(self.font()).lineSpacing() * LINE_TEXT_ROWS + CELL_PADDING // 2
         )
-        self.line_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.line_view.hide()  # shown when a search asks for more than one line
-        layout.addWidget(self.line_view)
 
         self.stat_labels: dict[str, QLabel] = {}
         half = (len(STATS) + 1) // 2
@@ -491,8 +498,12 @@ class EnginePanel(QWidget):
         root_header.setStretchLastSection(False)  # the moves' names stretch, elided, whole in a tooltip
         root_header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.tabs = QTabWidget()
+        # The best lines are a tab, first and shown while a search looks for several: the
+        # tabs take the height the window leaves (a small window's panel never overflows).
+        self.tabs.addTab(self.line_view, "Best lines")
         self.tabs.addTab(self.iteration_view, "Iterations")
         self.tabs.addTab(self.root_move_view, "Root moves")
+        self.tabs.setTabVisible(self.tabs.indexOf(self.line_view), False)
         layout.addWidget(self.tabs, 1)
 
     # ------------------------------------------------------------------ wiring
@@ -511,6 +522,14 @@ class EnginePanel(QWidget):
         if not moves or self._line_namer is None:
             return display.line_text(root, moves)
         return display.joined_line(self._line_namer(root, moves))
+
+    def _wrapping_line_text(self, root: GameState, moves: Sequence[Any]) -> str:
+        """A line that wraps only between its moves, never inside one (``O-O``, ``10-14``,
+        a backgammon turn ``24/18 13/11``)."""
+        if not moves:
+            return display.NO_VALUE
+        names = self._line_namer(root, moves) if self._line_namer is not None else root.line_names(moves)
+        return display.joined_line([unbroken(name) for name in names])
 
     def connect_bridge(self, bridge: EngineBridge) -> None:
         bridge.search_started.connect(self.on_search_started)
@@ -628,13 +647,14 @@ class EnginePanel(QWidget):
         self._prepare_lines(info, game, view_name)
 
     def _prepare_lines(self, info: SearchInfo, game: type[GameState], view_name: str) -> None:
-        """The best-lines table: shown, as tall as its rows, when the search looks for more
+        """The best-lines tab: shown, and the tab in sight, when the search looks for more
         than one line (``multipv``, where its algorithm reads it); the last search's rows
         stay, greyed with the rest, until this one's first iteration."""
         wanted = info.settings.multipv if options.is_used("multipv", info.settings, game) else 1
         self._lines_wanted = wanted if info.root.to_move() != CHANCE else 1
+        index = self.tabs.indexOf(self.line_view)
         if self._lines_wanted < 2:
-            self.line_view.hide()
+            self.tabs.setTabVisible(index, False)
             self.lines.clear()
             return
         if self._shown_game is not game:
@@ -649,10 +669,8 @@ class EnginePanel(QWidget):
         effort.tip = "Playouts through the line's first move" if by_visits else LINE_COLUMNS[LINE_EFFORT_COLUMN].tip
         self.lines.set_header(LINE_EFFORT_COLUMN, "Visits" if by_visits else LINE_COLUMNS[LINE_EFFORT_COLUMN].header)
         self.line_view.size_column(LINE_EFFORT_COLUMN)
-        view = self.line_view
-        rows_height = view.verticalHeader().defaultSectionSize() * wanted
-        view.setFixedHeight(view.horizontalHeader().sizeHint().height() + rows_height + 2 * view.frameWidth())
-        view.show()
+        self.tabs.setTabVisible(index, True)
+        self.tabs.setCurrentIndex(index)
 
     def _show_lines(self, lines: Sequence[PvLine]) -> None:
         """The best lines, one a row, ranked: the score from the panel's fixed view and the
@@ -673,7 +691,7 @@ class EnginePanel(QWidget):
                     str(line.rank),
                     display.score_value_text(line.score, game),
                     display.count_text(line.visits) if line.visits else str(line.depth) if line.depth else display.NO_VALUE,
-                    self._line_text(info.root, line.pv),
+                    self._wrapping_line_text(info.root, line.pv),
                 )
                 for line in lines[: self._lines_wanted]
             ]
@@ -917,7 +935,7 @@ class EnginePanel(QWidget):
         self.iterations.clear()
         self.root_moves.clear()
         self.lines.clear()
-        self.line_view.hide()
+        self.tabs.setTabVisible(self.tabs.indexOf(self.line_view), False)
         self._last_exact = None
         self._clear_current()
         self.settings_label.setText("")  # the next search names its algorithm and settings
@@ -1004,7 +1022,8 @@ class EnginePanel(QWidget):
         index = self.tabs.indexOf(self.root_move_view)
         if not self.tabs.isTabEnabled(index):
             self.tabs.setTabEnabled(index, True)
-            self.tabs.setCurrentIndex(index)  # the first root statistics: show them
+            if self._lines_wanted < 2:  # the best lines asked for stay in sight
+                self.tabs.setCurrentIndex(index)  # the first root statistics: show them
 
     @staticmethod
     def _limits_text(info: SearchInfo) -> str:

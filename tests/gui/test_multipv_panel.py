@@ -15,11 +15,16 @@ from ai.settings import Limits, SearchSettings
 from games import get_game, new_game
 from gui.engine_bridge import EngineBridge, SearchInfo
 from gui.panels import display
-from gui.panels.engine_panel import CELL_PADDING, EnginePanel
+from gui.panels.engine_panel import CELL_PADDING, NO_BREAK_HYPHEN, NO_BREAK_SPACE, WORD_JOINER, EnginePanel, unbroken
 from gui.panels.settings_panel import SettingsPanel
 from tests.gui.engine_doubles import ThreadedEnginePool
 
 ITALIAN = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
+
+
+def plain(text: str) -> str:
+    """A line as the other labels write it (without its no-break characters)."""
+    return text.replace(NO_BREAK_HYPHEN, "-").replace(NO_BREAK_SPACE, " ").replace(WORD_JOINER, "")
 
 
 @pytest.fixture
@@ -52,10 +57,10 @@ def test_the_panel_shows_one_ranked_row_per_line(qtbot: QtBot, bridge: EngineBri
     assert [row[0] for row in rows] == ["1", "2", "3"]
     for row, line in zip(rows, finished.lines, strict=True):
         assert row[1] == display.score_value_text(line.score, game_class)
-        assert row[3] == display.line_text(state, line.pv)
+        assert row[3] == display.joined_line([unbroken(name) for name in state.line_names(line.pv)])
         assert row[2] == str(line.depth)
-    assert rows[0][3] == panel.pv_text()  # line 1 is the principal variation shown above
-    assert len({row[3].split()[0] for row in rows}) == 3
+    assert plain(rows[0][3]) == panel.pv_text()  # line 1 is the principal variation shown above
+    assert len({row[3].split("  ")[0] for row in rows}) == 3
     header = panel.line_view.horizontalHeader()
     assert panel.lines.headerData(1, header.orientation()) == f"Score ({display.player_names(game_class)[0]})"
     # Every row in sight, no scrolling: the table is as tall as its three rows.
@@ -129,3 +134,8 @@ def test_mcts_lines_say_their_visits(qtbot: QtBot, bridge: EngineBridge) -> None
     assert len(rows) == len(finished.lines) == 3
     for row, line in zip(rows, finished.lines, strict=True):
         assert row[2] == (display.count_text(line.visits) if line.visits else display.NO_VALUE)
+
+
+def test_a_line_wraps_between_moves_never_inside_one() -> None:
+    assert unbroken("O-O") == "O\u2011O" and unbroken("10-14") == "10\u201114"
+    assert unbroken("24/18 13/11") == "24/\u206018\u00a013/\u206011"
