@@ -300,7 +300,8 @@ most this many (a few seconds at most), else estimated."""
 ESTIMATE_PROBES: Final = 2_000
 """Knuth's random probes for the estimate of a large tree (relative error a few per cent)."""
 QUICK_PROBES: Final = 64
-"""Probes for ``default_depth``'s quick estimate (a few milliseconds)."""
+"""Probes for the quick estimate of ``default_depth`` and the race window's warning (a few
+milliseconds for tic-tac-toe, ~0.1 s for chess to depth 12)."""
 
 
 class _TreeTooLarge(Exception):
@@ -388,23 +389,46 @@ def minimax_nodes(levels: Sequence[float], depth: int) -> float:
     return sum(sum(levels[: iteration + 1]) for iteration in range(1, depth + 1))
 
 
-def default_depth(state: GameState, budget: int = MINIMAX_NODE_BUDGET) -> int:
-    """The deepest race whose minimax is estimated at most ``budget`` nodes (seconds):
-    tic-tac-toe's whole game, chess 4, by a quick estimate of the tree (a few
-    milliseconds, fit for the GUI thread). At least 1."""
-    levels = estimate_levels(state.copy(), MAX_DEFAULT_DEPTH, QUICK_PROBES)
+def quick_levels(state: GameState, depth: int = MAX_DEFAULT_DEPTH) -> tuple[float, ...]:
+    """``QUICK_PROBES`` of Knuth's probes of the full-width tree to ``depth``: nodes per
+    level, good enough to choose a depth or to warn. Its cost grows with the depth and the
+    game's move generation (chess to depth 12: ~0.1 s), so a window computes it once and
+    reads every depth's estimate off it (``minimax_nodes``)."""
+    return estimate_levels(state.copy(), depth, QUICK_PROBES)
+
+
+def deepest_within(levels: Sequence[float], budget: int = MINIMAX_NODE_BUDGET) -> int:
+    """The deepest race whose minimax is estimated (from ``levels``) at most ``budget``
+    nodes. At least 1."""
     best = 1
-    for depth in range(1, MAX_DEFAULT_DEPTH + 1):
+    for depth in range(1, len(levels)):
         if levels[depth] == 0 or minimax_nodes(levels, depth) > budget:
             break  # every line has ended (deeper is the same tree), or too long
         best = depth
     return best
 
 
+def extrapolated(levels: Sequence[float], depth: int) -> tuple[float, ...]:
+    """``levels`` (nodes per level) carried on to ``depth``, each further level the last
+    times the last level's branching factor: a warning's order of magnitude past the
+    quick estimate's depth, where minimax would take hours in any case."""
+    carried = list(levels) or [1.0]
+    while len(carried) <= depth:
+        growth = carried[-1] / carried[-2] if len(carried) > 1 and carried[-2] > 0 else 0.0
+        carried.append(carried[-1] * growth)
+    return tuple(carried)
+
+
+def default_depth(state: GameState, budget: int = MINIMAX_NODE_BUDGET) -> int:
+    """The deepest race whose minimax is estimated at most ``budget`` nodes (seconds):
+    tic-tac-toe's whole game, chess 4, by a quick estimate of the tree. At least 1."""
+    return deepest_within(quick_levels(state), budget)
+
+
 def estimated_minimax_nodes(state: GameState, depth: int) -> float:
     """A quick estimate of the nodes minimax visits in a race to ``depth`` (a warning's
-    number: a few milliseconds to compute)."""
-    return minimax_nodes(estimate_levels(state.copy(), depth, QUICK_PROBES), depth)
+    number)."""
+    return minimax_nodes(quick_levels(state, depth), depth)
 
 
 # ------------------------------------------------------------------ results
@@ -1178,11 +1202,15 @@ __all__ = [
     "RaceEvent",
     "RaceRequest",
     "RaceResult",
+    "deepest_within",
     "default_depth",
     "entrant_settings",
     "estimated_minimax_nodes",
+    "extrapolated",
     "measure_branching",
+    "minimax_nodes",
     "parse_entrants",
     "prepare_race",
+    "quick_levels",
     "run_race",
 ]

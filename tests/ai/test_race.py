@@ -21,6 +21,7 @@ from ai.events import Score
 from ai.race import (
     ALL_ENTRANTS,
     BUDGET_SOURCES,
+    MINIMAX_NODE_BUDGET,
     Branching,
     DepthDone,
     Entrant,
@@ -31,12 +32,16 @@ from ai.race import (
     RaceRequest,
     RaceResult,
     count_levels,
+    deepest_within,
     default_depth,
     entrant_settings,
     estimate_levels,
+    extrapolated,
     measure_branching,
+    minimax_nodes,
     parse_entrants,
     prepare_race,
+    quick_levels,
     run_race,
 )
 from ai.options import is_exact
@@ -241,6 +246,20 @@ def test_tree_counted_and_estimated() -> None:
 def test_default_depth() -> None:
     assert default_depth(games.new_game("tictactoe")) == 9
     assert default_depth(games.new_game("chess")) in (3, 4)
+
+
+def test_estimates_past_the_quick_depth_carry_the_last_branching_factor() -> None:
+    chess = quick_levels(games.new_game("chess"), 3)
+    assert chess[:3] == (1.0, 20.0, 400.0)
+    carried = extrapolated(chess, 6)
+    assert carried[:4] == chess and len(carried) == 7
+    growth = chess[3] / chess[2]
+    assert carried[4] / carried[3] == pytest.approx(growth) and carried[6] / carried[5] == pytest.approx(growth)
+    assert minimax_nodes(carried, 6) > MINIMAX_NODE_BUDGET  # the window warns at chess depth 6
+    ended = quick_levels(games.new_game("tictactoe"), 12)
+    assert ended[10:] == (0.0, 0.0, 0.0) and extrapolated(ended, 20)[10:] == (0.0,) * 11  # the game is over by ply 9
+    assert deepest_within(ended) == 9 == deepest_within(extrapolated(ended, 20))
+    assert extrapolated(chess, 2) == chess  # nothing to carry on
 
 
 # ------------------------------------------------------------------ requests

@@ -14,6 +14,7 @@ import games
 from ai.race import ALL_ENTRANTS, Entrant, RaceResult, count_levels, default_depth
 from gui.players import HUMAN, PlayerConfig
 from gui.race import RaceDialog
+from gui.race.dialog import big_number
 from gui.race.chart import NodesChart, Series, SeriesKind, decade_label, decades
 from gui.theme import DARK, LIGHT
 
@@ -84,6 +85,22 @@ def test_a_race_runs_to_its_end(qtbot: Any, dialog: RaceDialog) -> None:
     assert QGuiApplication.clipboard().text() == result.as_text()
     for entrant in ALL_ENTRANTS:
         assert entrant.label in QGuiApplication.clipboard().text()
+
+
+def test_the_warning_reads_the_tree_estimate_at_every_depth(qtbot: Any) -> None:
+    dialog = RaceDialog(games.new_game("chess"), theme=LIGHT)
+    qtbot.addWidget(dialog)
+    dialog.set_entrants((Entrant.MINIMAX,))
+    warnings = []
+    for depth in (5, 12, 30):
+        dialog.depth_box.setValue(depth)
+        warnings.append(dialog.warning.text())
+    assert "million nodes at depth 5" in warnings[0]  # perft 1..5 over five iterations: 5.1 million
+    assert "× 10^" in warnings[1] and "at depth 12" in warnings[1]
+    assert "at depth 30" in warnings[2]
+    assert [big_number(n) for n in (4.9e6, 2.5e9, 8.04e16, 9.99e35)] == [
+        "4.9 million", "2.5 billion", "8.0 × 10^16", "1.0 × 10^36"
+    ]
 
 
 def test_stop_ends_the_race(qtbot: Any) -> None:
