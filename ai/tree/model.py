@@ -70,6 +70,43 @@ class NodeKind(IntEnum):
     def __str__(self) -> str:
         return self.name.lower().replace("_", " ")
 
+    @property
+    def symbol(self) -> str:
+        """The kind as one character, as every view of the tree draws and names it (the
+        lecture notes' ▲ and ▼ for MAX and MIN): ``KIND_SYMBOLS``."""
+        return KIND_SYMBOLS[self]
+
+    @property
+    def short_name(self) -> str:
+        """The kind in a word or two, for legends: ``KIND_NAMES``."""
+        return KIND_NAMES[self]
+
+
+KIND_SYMBOLS: dict[NodeKind, str] = {
+    NodeKind.MAX: "▲",
+    NodeKind.MIN: "▼",
+    NodeKind.CHANCE: "●",
+    NodeKind.LEAF: "□",
+    NodeKind.TERMINAL: "■",
+    NodeKind.QUIESCENCE: "◇",
+    NodeKind.TT_CUT: "T",
+    NodeKind.SOLVER: "S",
+    NodeKind.STATIC_CUT: "H",
+}
+"""One symbol per kind, told apart without colour; the tree's views draw and name kinds so."""
+KIND_NAMES: dict[NodeKind, str] = {
+    NodeKind.MAX: "MAX",
+    NodeKind.MIN: "MIN",
+    NodeKind.CHANCE: "chance",
+    NodeKind.LEAF: "leaf",
+    NodeKind.TERMINAL: "game over",
+    NodeKind.QUIESCENCE: "quiescence",
+    NodeKind.TT_CUT: "table cut",
+    NodeKind.SOLVER: "solver",
+    NodeKind.STATIC_CUT: "static cut",
+}
+"""The kinds' names in the tree's legends."""
+
 
 @dataclass(frozen=True)
 class TreeOptions:
@@ -514,6 +551,18 @@ class SearchTree:
         """Nodes the search visited in pass ``number``."""
         root = self.passes[number].root
         return self.size(root) if root in self._by_index else 0
+
+    def cut_child(self, index: int) -> TreeNode | None:
+        """The child of ``index`` whose move caused its cut-off (the last one searched with
+        that move: a re-search after a null-window probe), or ``None``."""
+        node = self._by_index[index]
+        if not node.was_cut:
+            return None
+        for child_index in reversed(node.children):
+            child = self._by_index[child_index]
+            if child.move == node.cut_move:
+                return child
+        return None
 
     def principal_variation(self, index: int) -> list[TreeNode]:
         """From ``index`` down, at each decision node the child whose exact value is the

@@ -97,6 +97,12 @@ def test_every_kind_is_drawn_its_own_way_without_colour(qtbot: Any) -> None:
     looks = {(glyph.shape, glyph.filled, glyph.letter, glyph.size) for glyph in GLYPHS.values()}
     assert len(looks) == len(NodeKind), "two kinds of node look the same in black and white"
     assert GLYPHS[NodeKind.MAX].shape.value == "▲" and GLYPHS[NodeKind.MIN].shape.value == "▼"
+    for kind in NodeKind:  # drawn as the symbol every view of the tree names it by
+        glyph = GLYPHS[kind]
+        if glyph.letter:
+            assert glyph.letter == kind.symbol
+        else:
+            assert glyph.filled == (kind.symbol in "▲▼●■"), kind
     assert [placed[child].above for child in children[:3]] == [("a3",), ("b3",), ("c3",)]
 
 
@@ -199,7 +205,7 @@ def test_every_cut_of_a_real_search_has_its_stub(qtbot: Any) -> None:
         stub = stubs[item.index]
         assert stub.pruned == len(node.skipped)
         expected = "β-cut" if node.kind is NodeKind.MAX else "α-cut"
-        assert stub.label.startswith(f"{expected}: {texts.move_name(panel.tree, texts.cut_child(panel.tree, node))} scored")
+        assert stub.label.startswith(f"{expected}: {texts.move_name(panel.tree, panel.tree.cut_child(node.index))} scored")
     assert set(stubs) == {item.index for item in open_cut_nodes}
 
 

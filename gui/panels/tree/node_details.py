@@ -20,7 +20,6 @@ from ai.tree.model import NodeKind, SearchTree
 from games.base import GameState
 from gui.boards import BoardWidget, board_for
 from gui.panels.tree.node_text import BOUND_WORDS, KIND_WORDS, NodeTexts
-from gui.panels.tree.textbook import glyph_text
 from gui.theme import LIGHT, Theme
 
 BOARD_PIXELS = 150
@@ -100,7 +99,7 @@ class NodeDetails(QWidget):
         path = tree.path(index)
         ply = len(path) - 1
         number = node.pass_number + 1
-        self.heading.setText(f"<b>{glyph_text(node.kind)} Node {index:,}</b> — pass {number}, ply {ply}")
+        self.heading.setText(f"<b>{node.kind.symbol} Node {index:,}</b> — pass {number}, ply {ply}")
         self.rows["Path"].setText(texts.path_text(tree, index))
         kind = KIND_WORDS[node.kind]
         if node.kind.is_decision:
@@ -118,14 +117,15 @@ class NodeDetails(QWidget):
         depth = node.depth
         depth_text = f"{depth:g} {'ply' if depth == 1 else 'plies'}" if not math.isnan(depth) else "–"
         self.rows["Depth left"].setText(depth_text)
-        recorded = unrecorded = 0
+        recorded = unrecorded = visits = 0
         limit = OPEN_WALK_LIMIT if node.is_open else None
-        for member in tree.subtree(index):  # one walk for both counts (a root's is the whole pass)
+        for member in tree.subtree(index):  # one walk for the counts (a root's is the whole pass)
             recorded += 1
+            visits += member.visits  # a root split's shared root: once per worker
             unrecorded += member.unrecorded
             if limit is not None and recorded >= limit:
                 break
-        size = recorded + unrecorded
+        size = visits + unrecorded
         if limit is not None and recorded >= limit:
             subtree = f"more than {size:,} nodes so far"
         else:

@@ -195,18 +195,10 @@ class NodeTexts:
         return f"{caption}; W5 / L5: {name} wins / loses in 5 plies"
 
     # ---------------------------------------------------------------- cuts
-    def cut_child(self, tree: SearchTree, node: TreeNode) -> TreeNode | None:
-        """The child whose move caused ``node``'s cut-off (the last one searched with it)."""
-        for child_index in reversed(node.children):
-            child = tree.node(child_index)
-            if child.move == node.cut_move:
-                return child
-        return None
-
     def cut_label(self, tree: SearchTree, node: TreeNode) -> str:
         """Why ``node`` stopped searching its moves: ``β-cut: Nf3 scored ≥ 1.20``."""
         name = cut_name(node.kind)
-        child = self.cut_child(tree, node)
+        child = tree.cut_child(node.index)
         if node.cut_move is None:
             mover = "a probe"
         elif child is not None:

@@ -42,14 +42,14 @@ from PySide6.QtWidgets import (
 from ai.search import ALGORITHMS
 from ai.settings import SearchSettings
 from ai.tree.mcts import MctsSnapshot
-from ai.tree.model import SearchTree, TreeBatch, TreeOptions, TreePass
+from ai.tree.model import NodeKind, SearchTree, TreeBatch, TreeOptions, TreePass
 from games.base import GameState
 from gui.panels.tree.mcts_view import MctsView
 from gui.panels.tree.node_details import NodeDetails
 from gui.panels.tree.node_text import LineNamer, MoveNamer, NodeTexts
 from gui.panels.tree.overview import IcicleView
 from gui.panels.tree.replay import ReplayBar
-from gui.panels.tree.textbook import LEGEND, TextbookView, glyph_text
+from gui.panels.tree.textbook import TextbookView
 from gui.theme import LIGHT, Theme
 
 NATIVE_ALGORITHM = "native"
@@ -310,7 +310,7 @@ class TreePanel(QWidget):
 
     @staticmethod
     def _legend_text() -> str:
-        kinds = "  ".join(f"{glyph_text(kind)}\u00a0{words.replace(' ', NO_BREAK)}" for kind, words in LEGEND)
+        kinds = "  ".join(f"{kind.symbol}{NO_BREAK}{kind.short_name.replace(' ', NO_BREAK)}" for kind in NodeKind)
         pv, pruned = (words.replace(" ", NO_BREAK) for words in ("thick: principal variation", "dashed ✕: pruned"))
         return f"{kinds}  ·  {pv}  ·  {pruned}"
 

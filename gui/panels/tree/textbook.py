@@ -129,7 +129,7 @@ class Glyph:
 GLYPHS: dict[NodeKind, Glyph] = {
     NodeKind.MAX: Glyph(Shape.UP, True),
     NodeKind.MIN: Glyph(Shape.DOWN, True),
-    NodeKind.CHANCE: Glyph(Shape.CIRCLE, False),
+    NodeKind.CHANCE: Glyph(Shape.CIRCLE, True),
     NodeKind.LEAF: Glyph(Shape.SQUARE, False, size=GLYPH * 0.6),
     NodeKind.TERMINAL: Glyph(Shape.SQUARE, True, size=GLYPH * 0.7),
     NodeKind.QUIESCENCE: Glyph(Shape.DIAMOND, False, size=GLYPH * 0.8),
@@ -137,25 +137,13 @@ GLYPHS: dict[NodeKind, Glyph] = {
     NodeKind.SOLVER: Glyph(Shape.SQUARE, False, "S"),
     NodeKind.STATIC_CUT: Glyph(Shape.SQUARE, False, "H"),
 }
-"""Every kind has its own look, readable in black and white."""
-
-LEGEND: tuple[tuple[NodeKind, str], ...] = (
-    (NodeKind.MAX, "MAX"),
-    (NodeKind.MIN, "MIN"),
-    (NodeKind.CHANCE, "chance"),
-    (NodeKind.LEAF, "leaf"),
-    (NodeKind.TERMINAL, "game over"),
-    (NodeKind.QUIESCENCE, "quiescence"),
-    (NodeKind.TT_CUT, "table"),
-    (NodeKind.SOLVER, "solver"),
-    (NodeKind.STATIC_CUT, "heuristic cut"),
-)
-
+"""Every kind has its own look, readable in black and white, drawn as its symbol reads
+(``ai.tree.model.KIND_SYMBOLS``: ▲ ▼ ● □ ■ ◇ T S H)."""
 
 def glyph_text(kind: NodeKind) -> str:
-    """The kind as one character of text (the legend, a tooltip): ``▲``, ``▼``, ``T`` ..."""
-    glyph = GLYPHS[kind]
-    return glyph.letter or glyph.shape.value
+    """The kind as one character of text (the legend, a tooltip): ``▲``, ``▼``, ``T`` ...,
+    the symbol every view of the tree uses (``ai.tree.model.KIND_SYMBOLS``)."""
+    return kind.symbol
 
 
 # ---------------------------------------------------------------- the layout
