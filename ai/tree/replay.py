@@ -34,7 +34,8 @@ from enum import IntEnum
 
 from games.base import GameError, GameState
 
-from ai.scores import INFINITY, WIN_SCORE, is_win_score
+from ai import display
+from ai.scores import INFINITY, to_report
 from ai.tree.model import WORKER_SPAN, Move, NodeKind, SearchTree, TreeNode
 from ai.tt import Bound
 
@@ -43,15 +44,29 @@ MIN_SYMBOL = "▼"
 KIND_SYMBOLS: dict[NodeKind, str] = {
     NodeKind.MAX: MAX_SYMBOL,
     NodeKind.MIN: MIN_SYMBOL,
-    NodeKind.CHANCE: "◆",
-    NodeKind.LEAF: "■",
-    NodeKind.QUIESCENCE: "◇",
+    NodeKind.CHANCE: "●",
+    NodeKind.LEAF: "□",
     NodeKind.TERMINAL: "■",
-    NodeKind.TT_CUT: "▣",
-    NodeKind.SOLVER: "▣",
-    NodeKind.STATIC_CUT: "▣",
+    NodeKind.QUIESCENCE: "◇",
+    NodeKind.TT_CUT: "T",
+    NodeKind.SOLVER: "S",
+    NodeKind.STATIC_CUT: "H",
 }
-"""How the lecture notes draw a node: ▲ MAX, ▼ MIN; the others settle or average."""
+"""Each kind as one character of text, as the textbook view draws it (▲ MAX, ▼ MIN, ● chance,
+□ leaf, ■ game over, ◇ quiescence, T table, S solver, H heuristic cut): one look per kind,
+readable without colour."""
+KIND_NAMES: dict[NodeKind, str] = {
+    NodeKind.MAX: "MAX",
+    NodeKind.MIN: "MIN",
+    NodeKind.CHANCE: "chance",
+    NodeKind.LEAF: "leaf",
+    NodeKind.TERMINAL: "game over",
+    NodeKind.QUIESCENCE: "quiescence",
+    NodeKind.TT_CUT: "table",
+    NodeKind.SOLVER: "solver",
+    NodeKind.STATIC_CUT: "heuristic cut",
+}
+"""Each kind's short name, as the tree panel's legends write it."""
 
 NULL_WINDOW = 1e-9
 """A window narrower than this (relative) is a null window: ``(alpha, next_up(alpha))``."""
@@ -413,22 +428,20 @@ class TreeWords:
         return " ".join(names) if names else "the root"
 
     def value(self, value: float) -> str:
-        """``+0.35`` in the game's unit; ``+∞``; ``win in 5`` / ``loss in 4`` (plies, the root
-        player's); ``?`` for a node not yet left."""
+        """The root player's value as ``ai.display`` writes every score of the app: ``+0.35``
+        in the game's unit, ``mate in 3`` / ``mated in 2`` (chess), ``win in 5 plies``;
+        ``±∞`` for an open window end; ``?`` for a node not yet left."""
         if math.isnan(value):
             return "?"
         if value >= INFINITE:
             return "+∞"
         if value <= -INFINITE:
             return "−∞"
-        if is_win_score(value):
-            plies = round(WIN_SCORE - abs(value))
-            return f"{'win' if value > 0 else 'loss'} in {plies}"
         game = self.game
-        if game is None:
-            return f"{value:+g}".replace("-", "−")
-        shown = round(value / game.SCORE_UNIT_SIZE, game.SCORE_DECIMALS) + 0.0
-        return f"{shown:+.{game.SCORE_DECIMALS}f}".replace("-", "−")
+        if game is None or self.root is None:
+            return f"{value:+g}"
+        player = max(self.root.to_move(), 0)
+        return display.value_text(to_report(value, player, game, view=player), game)
 
     def window(self, alpha: float, beta: float) -> str:
         """``[0.20, +∞)``: a finite end closed, an open one as the infinity it is; a null
@@ -445,11 +458,16 @@ class TreeWords:
         return f"a {text}" if text.startswith("null window") else f"window {text}"
 
     def amount(self, value: float, bound: Bound = Bound.EXACT) -> str:
-        """A value as a sentence says it: ``+1.20``, ``a win in 7``, ``at least +1.20`` (a
-        lower bound), ``at most a loss in 8`` (an upper bound)."""
+        """A value as a sentence says it: ``+1.20``, ``a win in 7 plies``, ``mate in 3``,
+        ``being mated in 2``, ``at least +1.20`` (a lower bound), ``at most a loss in 8
+        plies`` (an upper bound)."""
         text = self.value(value)
-        if text.startswith(("win", "loss")):
+        if text.startswith(("win ", "loss ")):
             text = f"a {text}"
+        elif text.startswith("mated "):
+            text = f"being {text}"
+        elif text in ("won", "lost"):
+            text = f"a {text} game"
         if bound is Bound.LOWER:
             return f"at least {text}"
         if bound is Bound.UPPER:
@@ -474,14 +492,12 @@ class TreeWords:
 
 
 def kind_word(node: TreeNode, side: NodeKind | None) -> str:
-    """``▲ MAX``, ``▼ MIN``, ``leaf``, ``table cut`` ...: what the node is, symbol first."""
-    if node.kind.is_decision:
-        return f"{KIND_SYMBOLS[node.kind]} {node.kind.name}"
-    words = {NodeKind.TT_CUT: "table cut", NodeKind.STATIC_CUT: "static cut"}
-    word = words.get(node.kind, str(node.kind))
+    """``▲ MAX``, ``▼ MIN``, ``□ leaf``, ``T table`` ...: what the node is, symbol first (a
+    quiescence node with the side to move there: ``◇ quiescence ▼``)."""
+    word = f"{KIND_SYMBOLS[node.kind]} {KIND_NAMES[node.kind]}"
     if node.kind is NodeKind.QUIESCENCE and side is not None:
         word += f" {KIND_SYMBOLS[side]}"
-    return f"{KIND_SYMBOLS[node.kind]} {word}"
+    return word
 
 
 def describe(replay: Replay, number: int, words: TreeWords, pruned_shown: int = 6) -> str:
@@ -579,10 +595,10 @@ def _parent_change(replay: Replay, number: int, node: TreeNode, words: TreeWords
     parent = tree.node(node.parent)
     before = replay.window_of(parent, number - 1)
     after = replay.window_of(parent, number)
-    where = "the root" if parent.parent not in tree else f"after {words.line(tree, parent.index)}"
+    where = "at the root" if parent.parent not in tree else f"after {words.line(tree, parent.index)}"
     name = kind_word(parent, side_of(tree, parent))
     if after.alpha != before.alpha:
-        return f"; {name} at {where}: α {words.value(before.alpha)} → {words.value(after.alpha)}"
+        return f"; {name} {where}: α {words.value(before.alpha)} → {words.value(after.alpha)}"
     if after.beta != before.beta:
-        return f"; {name} at {where}: β {words.value(before.beta)} → {words.value(after.beta)}"
+        return f"; {name} {where}: β {words.value(before.beta)} → {words.value(after.beta)}"
     return ""

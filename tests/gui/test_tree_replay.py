@@ -226,7 +226,7 @@ def test_the_path_table_keeps_the_current_node_in_view(qtbot: Any) -> None:
     bar.to_end()
     assert bar.path.rowCount() == depth + 1
     last = bar.path.item(depth, 0)
-    assert last.text().strip() == f"■ m{depth}"
+    assert last.text().strip() == f"□ m{depth}"
 
     def seen() -> bool:
         rect = bar.path.visualItemRect(last)

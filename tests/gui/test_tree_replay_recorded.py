@@ -106,3 +106,18 @@ def test_in_a_real_pvs_search_each_child_enters_at_its_parents_bound() -> None:
         at = siblings.index(child)
         researched += at > 0 and siblings[at - 1].move == child.move
     assert checked > 1000 and researched > 0
+
+
+def test_a_value_returned_says_what_it_does_to_the_parent_in_the_games_words() -> None:
+    """The leave of a node that tightens its parent's window names the parent and the change,
+    with values as the app writes scores (ai.display: tic-tac-toe's wins 'win in N plies')."""
+    state, tree, _ = recorded_search("tictactoe", 9, algorithm="alphabeta")
+    replay = Replay(tree)
+    replay.extend()
+    words = TreeWords(state)
+    texts = [describe(replay, step.number, words) for step in replay.steps() if step.event is ReplayEvent.LEAVE]
+    changes = [text for text in texts if "→" in text]
+    assert changes and all(" at after " not in text for text in changes)
+    assert any("; ▼ MIN after " in text and ": β " in text for text in changes)
+    assert any("; ▲ MAX at the root: α " in text for text in changes)
+    assert any("win in " in text and " plies" in text for text in texts)

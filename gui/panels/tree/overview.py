@@ -55,7 +55,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ai.tree.model import NodeKind, SearchTree, TreeNode
-from ai.tree.replay import KIND_SYMBOLS, TreeWalk, TreeWords, kind_word, side_of
+from ai.tree.replay import KIND_NAMES, KIND_SYMBOLS, TreeWalk, TreeWords, kind_word, side_of
 from games.base import GameState
 from gui.theme import LIGHT, Theme
 
@@ -127,17 +127,6 @@ def kind_colour(kind: NodeKind, theme: Theme) -> QColor:
     return kind_colours(theme).color(kind)
 
 
-KIND_NAMES: dict[NodeKind, str] = {
-    NodeKind.MAX: "MAX",
-    NodeKind.MIN: "MIN",
-    NodeKind.CHANCE: "chance",
-    NodeKind.LEAF: "leaf",
-    NodeKind.QUIESCENCE: "quiescence",
-    NodeKind.TERMINAL: "game over",
-    NodeKind.TT_CUT: "table cut",
-    NodeKind.SOLVER: "solver",
-    NodeKind.STATIC_CUT: "static cut",
-}
 
 
 # ---------------------------------------------------------------------- layout
@@ -914,8 +903,7 @@ class IcicleView(QWidget):
 
     @staticmethod
     def _legend_text(kind: NodeKind) -> str:
-        symbol = KIND_SYMBOLS[kind] + " " if kind.is_decision or kind is NodeKind.CHANCE else ""
-        return symbol + KIND_NAMES[kind]
+        return f"{KIND_SYMBOLS[kind]} {KIND_NAMES[kind]}"
 
     def _draw_legend(
         self, painter: QPainter, rows: list[list[LegendItem]], left: float, top: float, line: float,
