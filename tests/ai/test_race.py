@@ -343,7 +343,7 @@ def test_stop_ends_the_race_and_leaves_nothing() -> None:
 
 def test_a_dying_worker_gives_one_message() -> None:
     events: queue.SimpleQueue[object] = queue.SimpleQueue()
-    race = Race(RaceRequest(game="chess", depth=5, entrants=(Entrant.MINIMAX, Entrant.PVS), workers=2), events.put)
+    race = Race(RaceRequest(game="chess", depth=4, entrants=(Entrant.MINIMAX, Entrant.PVS), workers=2), events.put)
     race.start()
     while True:
         event = events.get(timeout=WAIT)
