@@ -10,12 +10,18 @@ Scores come through the engine's one score display (``ai.display``), so the app 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ai import display
 from ai.events import Finished, Score
 from games.base import GameState
+
+MoveNamer = Callable[[GameState, Any], str]
+"""Names a move played from a state (the board's ``move_text``: backgammon's points in the
+numbering the board shows)."""
+LineNamer = Callable[[GameState, Sequence[Any]], list[str]]
+"""Names a line of moves played from a state, one name a move (the board's ``line_texts``)."""
 
 FIXED_VIEW = 0
 """Every score in the panels is seen by player 0 (White in chess, Black in checkers and

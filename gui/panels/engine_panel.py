@@ -38,12 +38,9 @@ from games.base import CHANCE, GameState
 from gui.engine_bridge import EngineBridge, SearchInfo
 from gui.dialogs.new_game import game_title
 from gui.panels import display
+from gui.panels.display import LineNamer, MoveNamer
 
 Index = QModelIndex | QPersistentModelIndex
-MoveNamer = Callable[[GameState, Any], str]
-"""Names a move played from a state (the board's ``move_text``)."""
-LineNamer = Callable[[GameState, Sequence[Any]], list[str]]
-"""Names a line of moves played from a state, one name a move (the board's ``line_texts``)."""
 ALIGN_NUMBER = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 ALIGN_TEXT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Final
@@ -36,10 +36,9 @@ from ai.tt import Bound
 from games.base import CHANCE, GameState
 from gui.engine_bridge import EngineBridge, SearchInfo
 from gui.panels import display
+from gui.panels.display import LineNamer, MoveNamer
 from gui.session import HINT_LIMITS, GameSession
 
-MoveNamer = Callable[[GameState, Any], str]
-LineNamer = Callable[[GameState, Sequence[Any]], list[str]]
 
 SHOWN_LINE_MOVES: Final = 8
 """Moves of a line written in the verdict sentence (the whole line is below it)."""
@@ -446,9 +445,10 @@ class WhyNotPanel(QWidget):
             how = "searched alone" if result.searched else "from the analysis's best lines"
             self.status_label.setText(f"{name} {how} to depth {result.depth}, as {best_name} was.")
         self.verdict_label.setText(verdict)
-        self.move_caption.setText(f"<b>Your move {name}</b>: {display.score_text(result.move_score, game)}")
+        # Both scores from the chooser's side, so that they compare at a glance.
+        self.move_caption.setText(f"<b>Your move {name}</b>: {display.view_score_text(result.move_score, game, mover)}")
         self.move_line_label.setText(self._line(root, result.move_line))
-        self.best_caption.setText(f"<b>Engine's move {best_name}</b>: {display.score_text(result.best.score, game)}")
+        self.best_caption.setText(f"<b>Engine's move {best_name}</b>: {display.view_score_text(result.best.score, game, mover)}")
         self.best_line_label.setText(self._line(root, result.best.line))
         settings = result.best.settings
         self.note_label.setText(

@@ -72,8 +72,11 @@ def check_answer(result: WhyNotResult, panel: WhyNotPanel, state: Any) -> None:
     verdict = panel.verdict_text()
     assert verdict.startswith(f"{name} loses {difference:.{game.SCORE_DECIMALS}f} {game.SCORE_UNIT} against {best_name}: after {name}")
     assert " ".join(state.line_names(truth.pv)[:3]) in " ".join(verdict.split())
-    assert display.score_text(truth.score, game) in panel.move_caption.text()
-    assert display.score_text(result.best.score, game) in panel.best_caption.text()
+    # Both scores from the chooser's side, named: they compare at a glance.
+    mover_name = display.player_names(game)[mover]
+    assert panel.move_caption.text().endswith(f": {display.view_score_text(truth.score, game, mover)}")
+    assert panel.best_caption.text().endswith(f": {display.view_score_text(result.best.score, game, mover)}")
+    assert mover_name in panel.move_caption.text() and mover_name in panel.best_caption.text()
 
 
 def test_chess_a_move_asked_is_not_played_and_is_searched_to_the_analysis_depth(qtbot: QtBot, bridge: EngineBridge) -> None:
