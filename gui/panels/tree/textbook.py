@@ -877,10 +877,11 @@ class TextbookView(QWidget):
         start = QPointF(parent.x, parent.bottom())
         for child in parent.children:
             if child.kind is ItemKind.STUB:
-                painter.setPen(pens.stub)
-                for x in stub_xs(child):
-                    painter.drawLine(start, QPointF(x, stub_end(child)))
-                self._paint_crosses(painter, child)
+                if child.pruned:  # a cut at the last move prunes nothing: its reason alone, no stub
+                    painter.setPen(pens.stub)
+                    for x in stub_xs(child):
+                        painter.drawLine(start, QPointF(x, stub_end(child)))
+                    self._paint_crosses(painter, child)
                 continue
             on_pv = child.on_pv and parent.on_pv
             painter.setPen(pens.pv if on_pv else (pens.stub if child.kind is ItemKind.MORE else pens.edge))
@@ -897,7 +898,7 @@ class TextbookView(QWidget):
         for child in drawn:
             painter.setPen(pens.stub if child.kind is ItemKind.MORE else pens.edge)
             painter.drawLine(QPointF(child.x, bus), QPointF(child.x, child.top()))
-        for stub in (child for child in parent.children if child.kind is ItemKind.STUB):
+        for stub in (child for child in parent.children if child.kind is ItemKind.STUB and child.pruned):
             painter.setPen(pens.stub)
             for x in stub_xs(stub):
                 painter.drawLine(QPointF(max(xs), bus), QPointF(x, bus))
