@@ -36,37 +36,8 @@ from games.base import GameError, GameState
 
 from ai import display
 from ai.scores import INFINITY, to_report
-from ai.tree.model import WORKER_SPAN, Move, NodeKind, SearchTree, TreeNode
+from ai.tree.model import KIND_NAMES, KIND_SYMBOLS, WORKER_SPAN, Move, NodeKind, SearchTree, TreeNode
 from ai.tt import Bound
-
-MAX_SYMBOL = "▲"
-MIN_SYMBOL = "▼"
-KIND_SYMBOLS: dict[NodeKind, str] = {
-    NodeKind.MAX: MAX_SYMBOL,
-    NodeKind.MIN: MIN_SYMBOL,
-    NodeKind.CHANCE: "●",
-    NodeKind.LEAF: "□",
-    NodeKind.TERMINAL: "■",
-    NodeKind.QUIESCENCE: "◇",
-    NodeKind.TT_CUT: "T",
-    NodeKind.SOLVER: "S",
-    NodeKind.STATIC_CUT: "H",
-}
-"""Each kind as one character of text, as the textbook view draws it (▲ MAX, ▼ MIN, ● chance,
-□ leaf, ■ game over, ◇ quiescence, T table, S solver, H heuristic cut): one look per kind,
-readable without colour."""
-KIND_NAMES: dict[NodeKind, str] = {
-    NodeKind.MAX: "MAX",
-    NodeKind.MIN: "MIN",
-    NodeKind.CHANCE: "chance",
-    NodeKind.LEAF: "leaf",
-    NodeKind.TERMINAL: "game over",
-    NodeKind.QUIESCENCE: "quiescence",
-    NodeKind.TT_CUT: "table",
-    NodeKind.SOLVER: "solver",
-    NodeKind.STATIC_CUT: "heuristic cut",
-}
-"""Each kind's short name, as the tree panel's legends write it."""
 
 NULL_WINDOW = 1e-9
 """A window narrower than this (relative) is a null window: ``(alpha, next_up(alpha))``."""
@@ -532,7 +503,8 @@ def _cut_text(
 ) -> str:
     tree = replay.tree
     window = replay.window_path(number)[-1]
-    cause = _cut_child(tree, node, window.best_child)
+    cut_child = tree.cut_child(node.index)
+    cause = cut_child.index if cut_child is not None else window.best_child
     if cause is not None:
         child = tree.node(cause)
         mover = words.move_name(tree, cause)
@@ -567,16 +539,6 @@ def _searched_before(tree: SearchTree, node: TreeNode) -> bool:
     siblings = tree.node(node.parent).children
     at = siblings.index(node.index)
     return at > 0 and tree.node(siblings[at - 1]).move == node.move
-
-
-def _cut_child(tree: SearchTree, node: TreeNode, best_child: int | None) -> int | None:
-    """The child whose move the ``Cut`` record names (the last searched with it), else the
-    child with the best value so far."""
-    if node.cut_move is not None:
-        for index in reversed(node.children):
-            if tree.node(index).move == node.cut_move:
-                return index
-    return best_child
 
 
 def _skipped_names(words: TreeWords, tree: SearchTree, node: TreeNode, moves: Sequence[Move]) -> list[str]:

@@ -54,8 +54,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from ai.tree.model import NodeKind, SearchTree, TreeNode
-from ai.tree.replay import KIND_NAMES, KIND_SYMBOLS, TreeWalk, TreeWords, kind_word, side_of
+from ai.tree.model import KIND_NAMES, KIND_SYMBOLS, NodeKind, SearchTree, TreeNode
+from ai.tree.replay import TreeWalk, TreeWords, kind_word, side_of
 from games.base import GameState
 from gui.theme import LIGHT, Theme
 

@@ -32,10 +32,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ai.tree.model import NodeKind, SearchTree
-from ai.tt import Bound
+from ai.tree.model import KIND_SYMBOLS, NodeKind, SearchTree
 from ai.tree.replay import (
-    KIND_SYMBOLS,
     PathWindow,
     Replay,
     ReplayEvent,
@@ -44,6 +42,7 @@ from ai.tree.replay import (
     describe,
     side_of,
 )
+from ai.tt import Bound
 from games.base import GameState
 from gui.theme import LIGHT, Theme
 
