@@ -66,6 +66,7 @@ from ai.engine import PreparedSearch, only_move_answer, prepare
 from ai.events import CurrentMove, Finished, Iteration, Progress
 from ai.parallel import EnginePool
 from ai.settings import Limits, SearchRequest, SearchSettings, check_tree_options
+from ai.tree.mcts import MctsSnapshot
 from ai.tree.model import SearchTree, TreeBatch, TreeOptions
 from games.base import GameState
 
@@ -151,6 +152,8 @@ class _Pending:
     """Tree batches (in slices), every one: each holds only the nodes since the last."""
     progress: tuple[int, Progress] | None = None
     current_move: tuple[int, CurrentMove] | None = None
+    snapshot: tuple[int, MctsSnapshot] | None = None
+    """The newest MCTS snapshot (each is the whole top of the tree: older ones are dropped)."""
     finished: Finished | None = None
     failure: str | None = None
     """The search could not start (the pool failed to start or refused the request)."""
@@ -161,6 +164,7 @@ class _Pending:
             and not self.trees
             and self.progress is None
             and self.current_move is None
+            and self.snapshot is None
             and self.finished is None
             and self.failure is None
         )
@@ -183,7 +187,10 @@ class EngineBridge(QObject):
     * ``tree_started(SearchTree)``: a search that records its tree started (after
       ``search_started``); the tree, empty yet, is ``tree`` from now on;
     * ``tree_batch_received(TreeBatch)``: a slice of the tree, already added to ``tree``;
-      every one, in order, before the search's ``search_finished``.
+      every one, in order, before the search's ``search_finished``;
+    * ``mcts_snapshot_received(MctsSnapshot)``: an MCTS search that records its tree, the
+      newest picture of its top (``ai.tree.mcts``; older ones not yet shown are dropped),
+      the last one (``complete``) before ``search_finished``.
 
     After ``stop()`` (or a new ``start_search``) nothing more of the old search is emitted.
 
@@ -206,6 +213,7 @@ class EngineBridge(QObject):
     search_failed = Signal(str)
     tree_started = Signal(object)
     tree_batch_received = Signal(object)
+    mcts_snapshot_received = Signal(object)
 
     def __init__(
         self,
@@ -496,6 +504,8 @@ class EngineBridge(QObject):
                 pending.progress = (self._sequence, event)
             elif isinstance(event, CurrentMove):
                 pending.current_move = (self._sequence, event)
+            elif isinstance(event, MctsSnapshot):
+                pending.snapshot = (self._sequence, event)
             elif isinstance(event, Finished):
                 pending.finished = event
                 is_final = True
@@ -544,6 +554,8 @@ class EngineBridge(QObject):
             ordered.append(batch.progress)
         if batch.current_move is not None:
             ordered.append(batch.current_move)
+        if batch.snapshot is not None:
+            ordered.append(batch.snapshot)
         ordered.sort(key=lambda item: item[0])
         self._ready.extend((generation, event) for _, event in ordered)
         if batch.failure is not None:
@@ -573,6 +585,8 @@ class EngineBridge(QObject):
                 self.iteration_received.emit(event)
             elif isinstance(event, Progress):
                 self.progress_received.emit(event)
+            elif isinstance(event, MctsSnapshot):
+                self.mcts_snapshot_received.emit(event)
             else:
                 self.current_move_received.emit(event)
         final, self._ready_final = self._ready_final, None

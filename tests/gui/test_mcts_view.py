@@ -189,3 +189,23 @@ def test_nothing_is_cut_off(view: MctsView, theme: Any) -> None:
     assert plot.right() + view.chart.legend_width() <= view.chart.width()
     image = view.chart.grab()
     assert image.width() == view.chart.width()
+
+
+def test_the_bridge_delivers_snapshots_before_the_answer(qtbot: Any, bridge: Any) -> None:
+    """On the app's bridge and pool: an MCTS search that records its tree sends snapshots
+    on the GUI thread with the bridge's search id, the complete one last and before the
+    answer; the view shows it with the answer's root visits."""
+    received: list[Any] = []
+    bridge.mcts_snapshot_received.connect(lambda snapshot: received.append(("snapshot", snapshot)))
+    bridge.search_finished.connect(lambda finished: received.append(("finished", finished)))
+    state = new_game("tictactoe")
+    with qtbot.waitSignal(bridge.search_finished, timeout=30_000):
+        search_id = bridge.start_search(state, SETTINGS, Limits(nodes=30_000), tree=TreeOptions())
+    kinds = [kind for kind, _ in received]
+    assert kinds[-1] == "finished" and kinds.count("snapshot") >= 1
+    snapshots = [event for kind, event in received if kind == "snapshot"]
+    assert all(snapshot.search_id == search_id for snapshot in snapshots)
+    assert snapshots[-1].complete and not any(snapshot.complete for snapshot in snapshots[:-1])
+    finished = received[-1][1]
+    visits = {stat.move: stat.visits for stat in finished.root_moves}
+    assert {child.move: child.visits for child in snapshots[-1].children(0)} == visits
