@@ -54,3 +54,23 @@ def test_the_native_notice_switches_to_python_pvs(window: Any, qtbot: Any) -> No
     panel.algorithm_requested.emit("pvs")
     assert window.settings_panel.settings().algorithm == "pvs"
     assert all(side.algorithm == "pvs" for side in window.session.players if side.is_computer)
+
+
+def test_why_not_rings_the_move_in_the_best_moves_tree(window: Any, qtbot: Any) -> None:
+    session = window.start_game("tictactoe", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)))
+    panel = window.tree_panel
+    window.engine_tabs.setCurrentIndex(tree_tab(window))
+    qtbot.waitUntil(lambda: window.bridge.record_tree is not None, timeout=2000)
+    with qtbot.waitSignal(window.bridge.search_finished, timeout=20000):
+        session.request_hint()
+    qtbot.waitUntil(lambda: panel.tree.complete, timeout=5000)
+    hinted = panel.tree
+    root = hinted.node(panel.view.shown_root())
+    asked = next(hinted.node(child) for child in root.children if hinted.node(child).value != root.value)
+    with qtbot.waitSignal(window.why_not_panel.move_cut_asked, timeout=20000):
+        window.game_view.why_not_asked.emit(asked.move)
+    window.engine_tabs.setCurrentIndex(tree_tab(window))
+    assert panel.tree is hinted, "the asked move's own search replaced the best move's tree"
+    assert panel.view.highlighted is not None
+    assert hinted.node(panel.view.highlighted).move == asked.move
+    assert hinted.node(panel.view.highlighted).parent == root.index
