@@ -359,7 +359,7 @@ def tree_to_dot(tree: SearchTree, root: GameState, max_nodes: int = DOT_MAX_NODE
                 play(after, node.move)
             positions[node.index] = after
     chosen: list[TreeNode] = []
-    level = list(tree.roots())
+    level = drawn_roots(tree, max_nodes)
     while level and len(chosen) < max_nodes:
         room = max_nodes - len(chosen)
         chosen.extend(level[:room])
@@ -371,7 +371,7 @@ def tree_to_dot(tree: SearchTree, root: GameState, max_nodes: int = DOT_MAX_NODE
         f"  // {root.NAME}: {one_line(root.to_text())}",
         f"  // {one_line(settings)}" if settings else "  // settings: not given",
         f"  // {len(tree):,} nodes recorded of {tree.searched_nodes:,} searched"
-        + (f"; {left_out:,} left out of this picture (the first {len(shown):,}, level by level, are drawn)" if left_out else ""),
+        + (f"; {left_out:,} left out of this picture (the first {len(shown):,} of the last iteration's pass, level by level, are drawn)" if left_out else ""),
         "  graph [rankdir=TB, nodesep=0.15, ranksep=0.5];",
         '  node [fontname="Helvetica", fontsize=10, style=filled, fillcolor=white];',
         '  edge [fontname="Helvetica", fontsize=9];',
@@ -399,6 +399,17 @@ def tree_to_dot(tree: SearchTree, root: GameState, max_nodes: int = DOT_MAX_NODE
             lines.append(f"  n{node.index} -> cut{node.index} [style=dashed, arrowhead=none];")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def drawn_roots(tree: SearchTree, max_nodes: int) -> list[TreeNode]:
+    """The pass roots a picture starts from: every pass when the whole tree fits, else the
+    last iteration's own pass (its first; the deepest search, the one the answer came from)."""
+    roots = tree.roots()
+    if len(tree) <= max_nodes or not roots:
+        return roots
+    last_iteration = max(p.iteration for p in tree.passes)
+    first_of_last = next(p for p in tree.passes if p.iteration == last_iteration)
+    return [root for root in roots if root.index == first_of_last.root] or roots[-1:]
 
 
 def cut_reason(node: TreeNode, state: GameState, scale: float) -> str:

@@ -105,6 +105,11 @@ def test_a_large_dot_picture_is_capped_and_says_so() -> None:
     drawn = len(re.findall(r"^  n\d+ \[", dot, flags=re.MULTILINE))
     assert drawn == 300 < len(tree)
     assert f"{len(tree) - 300:,} left out of this picture" in dot
+    deepened, _ = recorded(state, "pvs", 5)  # several passes: the last iteration is drawn
+    last = [p for p in deepened.passes if p.iteration == 5][0]
+    dot = tree_to_dot(deepened, state, max_nodes=200)
+    assert f"  n{last.root} [shape=triangle" in dot
+    assert not any(f"  n{p.root} [" in dot for p in deepened.passes if p.iteration < 5)
 
 
 def test_write_tree_by_suffix_and_refuses_others(tmp_path: Path) -> None:
