@@ -66,7 +66,9 @@ def test_why_not_rings_the_move_in_the_best_moves_tree(window: Any, qtbot: Any) 
     qtbot.waitUntil(lambda: panel.tree.complete, timeout=5000)
     hinted = panel.tree
     root = hinted.node(panel.view.shown_root())
-    asked = next(hinted.node(child) for child in root.children if hinted.node(child).value != root.value)
+    qtbot.waitUntil(lambda: panel.view.layout_model is not None and len(panel.view.layout_model.pv) > 1, timeout=5000)
+    best = panel.view.layout_model.pv[1]
+    asked = next(hinted.node(child) for child in reversed(root.children) if hinted.node(child).move != hinted.node(best).move)
     with qtbot.waitSignal(window.why_not_panel.move_cut_asked, timeout=20000):
         window.game_view.why_not_asked.emit(asked.move)
     window.engine_tabs.setCurrentIndex(tree_tab(window))
