@@ -383,5 +383,5 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
             store(key, depth, alpha_original, beta, ply, best, best_move, counters.horizon_leaves == horizon_before)
         return best
 
-    search: NodeSearch = negamax if recorder is None else recorder.negamax_node(negamax, repeats_within, switches.quiescence)
+    search: NodeSearch = negamax if recorder is None else recorder.negamax_node(negamax, repeats_within, switches.quiescence, switches.quiescence_checks)
     return search

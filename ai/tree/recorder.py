@@ -82,8 +82,8 @@ def root_player_of(state: GameState) -> Player:
 
 def known_bound(kind: NodeKind, is_alone: bool, may_have_stood_pat: bool) -> Bound | None:
     """``EXACT`` for a node whose value is its own whatever its window: a finished game, an
-    exact solve, a leaf scored without children (its static evaluation) unless it may have
-    stood pat at or above beta (then noisy moves may be left unsearched: a lower bound);
+    exact solve, a leaf scored without children (its static evaluation) unless it stood pat
+    at or above beta with noisy moves (or quiet checks) left unsearched (a lower bound);
     ``None``: the window decides (a node that searched children, or a table's or a static
     cut's bound)."""
     if kind is NodeKind.TERMINAL or kind is NodeKind.SOLVER:
@@ -360,10 +360,15 @@ class TreeRecorder:
 
     # ------------------------------------------------------------ wrappers
     def negamax_node(
-        self, node: Callable[..., float], repeats_within: Callable[[int], bool] | None, quiescence: bool
+        self,
+        node: Callable[..., float],
+        repeats_within: Callable[[int], bool] | None,
+        quiescence: bool,
+        quiet_checks: bool = False,
     ) -> Callable[..., float]:
         """``node`` (a negamax node: side-to-move values) recorded; ``quiescence``: its
-        horizon is a quiescence search (a leaf's stand-pat may cut)."""
+        horizon is a quiescence search (a leaf's stand-pat may cut), ``quiet_checks``: one
+        that also tries quiet checks at its first ply."""
         root_player = self.root_player
         enter, leave = self.enter, self.leave
 
@@ -381,7 +386,11 @@ class TreeRecorder:
                         kind = NodeKind.TERMINAL
                     elif depth <= 0:
                         kind = (MAX if is_max else MIN) if frame.has_search_child else NodeKind.LEAF
-                bound = known_bound(kind or frame.kind, is_alone, quiescence and value >= beta)
+                stood_pat = (
+                    quiescence and is_alone and value >= beta and kind is NodeKind.LEAF
+                    and (quiet_checks or bool(state.noisy_moves()))
+                )
+                bound = known_bound(kind or frame.kind, is_alone, stood_pat)
             leave(frame, move, probability, value, kind, bound)
             return value
 
@@ -405,7 +414,8 @@ class TreeRecorder:
                 is_alone = self.control.nodes - frame.index == 1
                 if kind is None and is_alone and state.is_terminal():
                     kind = NodeKind.TERMINAL
-                bound = known_bound(kind or frame.kind, is_alone, value >= beta)
+                stood_pat = is_alone and value >= beta and kind is None and bool(state.noisy_moves())
+                bound = known_bound(kind or frame.kind, is_alone, stood_pat)
             leave(frame, move, probability, value, kind, bound)
             return value
 
