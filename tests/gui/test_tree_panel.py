@@ -518,3 +518,21 @@ def test_many_children_wait_behind_more_and_the_view_zooms_and_pans(qtbot: Any) 
     qtbot.mouseClick(panel.fit_button, Qt.MouseButton.LeftButton)
     bounds = layout_of(panel).bounds()
     assert view.scale == pytest.approx(max(0.03, min(view.width() / bounds.width(), view.height() / bounds.height(), 1.0)))
+
+
+def test_windows_can_be_written_under_the_values(qtbot: Any) -> None:
+    state = new_game("tictactoe")
+    _finished, batches = recorded(state, "alphabeta", 9)
+    panel = fed_panel(qtbot, state, batches)
+    model = layout_of(panel)
+    assert all(len(item.below) == 1 for item in model.items if item.kind is ItemKind.NODE)
+    panel.windows_action.setChecked(True)
+    texts = panel.texts
+    assert texts is not None
+    for item in layout_of(panel).items:
+        if item.kind is ItemKind.NODE:
+            node = panel.tree.node(item.index)
+            assert item.below[1] == texts.window_text(node.alpha, node.beta, compact=True)
+            assert item.below[1].startswith("[") and item.below[1].endswith("]")
+    panel.view.relayout()
+    assert len(layout_of(panel).items[0].below) == 2, "the choice stays for the next layout"

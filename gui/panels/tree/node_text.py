@@ -175,9 +175,10 @@ class NodeTexts:
             number = engine_display.value_text(self.score_of(value), self.game)
         return f"{BOUND_MARK[bound]}{number}"
 
-    def window_text(self, alpha: float, beta: float) -> str:
-        """The α-β window ``[−∞, +∞]``, ``[+0.20, +0.21]`` (a null window is one unit wide)."""
-        return f"[{self.value_text(alpha, compact=False)}, {self.value_text(beta, compact=False)}]"
+    def window_text(self, alpha: float, beta: float, compact: bool = False) -> str:
+        """The α-β window ``[−∞, +∞]``, ``[+0.20, +0.21]`` (a null window is one unit wide);
+        ``compact``: proven results as on the nodes (``W5``, ``#3``)."""
+        return f"[{self.value_text(alpha, compact=compact)}, {self.value_text(beta, compact=compact)}]"
 
     def player_name(self, player: int) -> str:
         return display.player_names(self.game)[player]

@@ -259,6 +259,12 @@ class TreePanel(QWidget):
             action.toggled.connect(lambda _on: self._show_tree_in_panes())
             self.panes_menu.addAction(action)
             self.pane_actions[name] = action
+        self.panes_menu.addSeparator()
+        self.windows_action = QAction("α-β windows on the nodes", self)
+        self.windows_action.setCheckable(True)
+        self.windows_action.setToolTip("Write each node's window [α, β] under its value, as the lecture notes do")
+        self.windows_action.toggled.connect(self.view.set_windows_shown)
+        self.panes_menu.addAction(self.windows_action)
 
         self.body = QWidget()
         self.body.setObjectName("treeBody")

@@ -213,6 +213,8 @@ class Rules:
         """Children shown per node, past ``MAX_CHILDREN_SHOWN`` ("+N more" clicked)."""
         self.pinned: set[int] = set()
         """Nodes that must be on screen (the selection and its path, a highlighted move)."""
+        self.show_windows = False
+        """Each node's α-β window under its value, as the lecture notes annotate alpha-beta."""
 
     def is_open(self, node: TreeNode, ply: int, on_pv: bool, siblings: int = 1) -> bool:
         """The user's choice; else open on the PV's first plies, on the path of a pinned
@@ -229,6 +231,7 @@ class Rules:
         return self.shown.get(index, MAX_CHILDREN_SHOWN)
 
     def clear(self) -> None:
+        """Forget the clicks (a new tree); the choice to show windows stays."""
         self.opened.clear()
         self.shown.clear()
         self.pinned.clear()
@@ -302,7 +305,9 @@ class TreeLayout:
             move = texts.move_name(self.tree, node)
             chance = probability_text(node.probability)
             above = (chance, move) if chance else (move,)
-        below = (texts.value_text(node.value, node.bound),)
+        below: tuple[str, ...] = (texts.value_text(node.value, node.bound),)
+        if self.rules.show_windows:
+            below = (*below, texts.window_text(node.alpha, node.beta, compact=True))
         item = Placed(ItemKind.NODE, node.index, ply, 0.0, above=above, below=below, node_kind=node.kind,
                       bound=node.bound, is_open=node.is_open, on_pv=on_pv)
         return item
@@ -612,6 +617,11 @@ class TextbookView(QWidget):
         placed = self.layout_model.by_index.get(index) if self.layout_model else None
         is_open = placed is not None and bool(placed.children)
         self.rules.opened[index] = not is_open
+        self.relayout()
+
+    def set_windows_shown(self, shown: bool) -> None:
+        """Write each node's α-β window under its value (or not)."""
+        self.rules.show_windows = shown
         self.relayout()
 
     def set_open(self, index: int, is_open: bool) -> None:
@@ -964,6 +974,10 @@ class TextbookView(QWidget):
         painter.setPen(accent if item.on_pv else text)
         value_top = item.y + GLYPH / 2 + 2
         painter.drawText(QRectF(item.left, value_top, item.width, LINE + 2), Qt.AlignmentFlag.AlignCenter, item.below[0])
+        painter.setFont(self._label_font)
+        painter.setPen(muted)
+        for line, words in enumerate(item.below[1:], start=1):
+            painter.drawText(QRectF(item.left, value_top + LINE * line + 1, item.width, LINE), Qt.AlignmentFlag.AlignCenter, words)
         if item.hidden_children:
             handle = handle_rect(item)
             painter.setFont(self._label_font)
