@@ -209,3 +209,11 @@ def test_the_bridge_delivers_snapshots_before_the_answer(qtbot: Any, bridge: Any
     finished = received[-1][1]
     visits = {stat.move: stat.visits for stat in finished.root_moves}
     assert {child.move: child.visits for child in snapshots[-1].children(0)} == visits
+
+
+def test_six_root_moves_are_six_lines() -> None:
+    """One move past the five is drawn as itself, not as "the mean of 1 other"."""
+    history = (VisitSample(6, (1, 1, 1, 1, 1, 1)), VisitSample(12, (3, 2, 2, 2, 2, 1)))
+    series = visit_series(history, ["a", "b", "c", "d", "e", "f"])
+    assert [line.label for line in series] == ["a", "b", "c", "d", "e", "f"]
+    assert not any(line.is_others for line in series)

@@ -8,7 +8,7 @@ UCT does not cut branches; it spends its iterations unevenly. The view shows tha
   the search computed them (``ai.tree.mcts``): ``Q``, the mean for the player choosing
   there normalised into [0, 1], the exploration term ``C·√(ln N / n)`` and their total,
   the UCT value selection compares. The child the next iteration descends into (UCB1's
-  pick) is marked ▶ and bold; rows are sorted by visits, the move MCTS would play first;
+  pick) is marked ▸ and bold; rows are sorted by visits, the move MCTS would play first;
 * a double click on a child opens its own children the same way; the breadcrumb above the
   table goes back up;
 * a chart of the root children's visits over the iterations (``VisitChart``): one line per
@@ -74,11 +74,11 @@ REFRESH_MS: Final = 200
 """The table and chart are redrawn at most this often while snapshots arrive (5 a second)."""
 TOP_SERIES: Final = 5
 """Root moves drawn as lines of their own in the chart; the rest are one "others" line."""
-CELL_PADDING: Final = 10
+CELL_PADDING: Final = 7
 """Pixels beside a column's widest text (the view's text margins and a little room)."""
-BAR_MIN_WIDTH: Final = 70
+BAR_MIN_WIDTH: Final = 50
 """The share column: wide enough for a bar with "100.0%" on it."""
-PICK_MARK: Final = "▶"
+PICK_MARK: Final = "▸"
 NO_NUMBER: Final = display.NO_VALUE
 ROOT_CRUMB: Final = "Root"
 VALUE_DIGITS: Final = 3
@@ -175,7 +175,7 @@ def child_columns() -> list[ChildColumn]:
     left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
     centre = Qt.AlignmentFlag.AlignCenter
     return [
-        ChildColumn("", PICK_MARK, "▶: UCB1's pick, the child the next iteration through this node descends into", centre),
+        ChildColumn("", PICK_MARK, "▸: UCB1's pick, the child the next iteration through this node descends into", centre),
         ChildColumn("Move", "", "The move (or the dice's outcome below a chance node)", left),
         ChildColumn("Visits", "99,999", "Iterations that went through this child"),
         ChildColumn("Share", "", "The child's visits as a share of the node's: where UCT spent its iterations"),
@@ -325,6 +325,9 @@ def visit_series(
         for child in chosen
     ]
     rest = ranked[top:]
+    if len(rest) == 1:  # one line for one move, rather than a "mean of 1 others"
+        chosen, rest = ranked, []
+        series.append(Series(names[chosen[-1]], tuple((sample.iterations, sample.visits_of(chosen[-1])) for sample in history)))
     if rest:
         points = tuple(
             (sample.iterations, round(sum(sample.visits_of(child) for child in rest) / len(rest))) for sample in history
@@ -516,6 +519,7 @@ class MctsView(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(QFontMetrics(self.font()).height() + 6)
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.horizontalHeader().setSectionsClickable(False)
+        self.table.horizontalHeader().setMinimumSectionSize(8)  # the pick mark's column is narrow
         self.table.setToolTip("")
         self.bar_delegate = ShareBarDelegate(self.table)
         self.table.setItemDelegateForColumn(SHARE, self.bar_delegate)
@@ -782,6 +786,8 @@ class MctsView(QWidget):
             lines.append("UCB1's pick: the next iteration through this node descends here")
         if child.is_proven:
             lines.append(proven_text(child, root_name, child.proof_plies + 1) + " (this move included)")
+            if math.isnan(child.uct) and child.visits:
+                lines.append("a proven loss for the player choosing here: selection never tries it again")
         if child.child_count:
             lines.append(f"{child.child_count} children; double-click to open")
         elif child.kind is NodeKind.TERMINAL:
