@@ -59,8 +59,9 @@ from ai.tree.replay import TreeWalk, TreeWords, kind_word, side_of
 from games.base import GameState
 from gui.theme import LIGHT, Theme
 
-REFRESH_MS = 250
-"""How often a growing tree is read and redrawn (at most four pictures a second)."""
+REFRESH_MS = 500
+"""How often a growing tree is read and redrawn (at most two pictures a second: an overview
+need not follow the search closer, and placing the blocks is the tab's largest cost)."""
 CATCH_UP_MS = 15
 """The pause between chunks while a large tree is being read, so the app keeps running."""
 CHUNK = 4_000
@@ -202,6 +203,7 @@ class IcicleLayout:
         self._size = array("q")
         self._closed = bytearray()
         self._parent = array("l")
+        self._children: dict[int, list[int]] = {}
         self._walk = TreeWalk(tree, self._enter, self._close)
         self._counts: dict[int, PassCounts] = {}
         self._open_size: dict[int, int] = {}
@@ -296,7 +298,11 @@ class IcicleLayout:
         return self._parent[position]
 
     def children(self, position: int) -> list[int]:
-        """The positions of the node's children read so far, in visit order."""
+        """The positions of the node's children read so far, in visit order (kept once the
+        node is closed: its children are then all known)."""
+        found = self._children.get(position)
+        if found is not None:
+            return found
         position_of = self._walk.position_of
         found = []
         for index in self.tree.nodes[position].children:
@@ -304,7 +310,18 @@ class IcicleLayout:
             if child is None:
                 break  # children are read in visit order: the rest are not yet
             found.append(child)
+        if self._closed[position]:
+            self._children[position] = found
         return found
+
+    def sizes(self) -> tuple[array, bytearray, dict[int, int]]:
+        """The settled sizes, which positions are settled, and the open nodes' sizes: for a
+        loop that reads many (``size`` for one)."""
+        return self._size, self._closed, self._open_size
+
+    def depths(self) -> tuple[array, dict[int, int]]:
+        """The settled deepest plies and the open nodes' (``deepest_level`` for one)."""
+        return self.deepest, self._open_deepest
 
     def ply_counts(self, pass_number: int) -> list[PlyCounts]:
         """The per-ply counts of a pass, the open nodes included."""
@@ -400,8 +417,8 @@ class Placement:
     picture: Picture
     fills: list[tuple[QRect, NodeKind, int]] = field(default_factory=list)
     """Each block (a node or a run) with its kind and visit index."""
-    cut_bars: list[QRectF] = field(default_factory=list)
-    shades: list[QRectF] = field(default_factory=list)
+    cut_bars: list[QRect] = field(default_factory=list)
+    shades: list[QRect] = field(default_factory=list)
     hatches: list[QRectF] = field(default_factory=list)
     labels: list[tuple[QRectF, int]] = field(default_factory=list)
     """Blocks wide enough for their move, with the node's position."""
@@ -694,53 +711,63 @@ class IcicleView(QWidget):
         """Where every block goes, depth first from ``top``: each node's block, then its
         children, where a child narrower than ``MIN_BLOCK`` joins its narrow neighbours in
         one block (a *run*) that is not descended into; so each row holds at most
-        ``width / MIN_BLOCK`` blocks. Kept while only colours change (a replay's step)."""
+        ``width / MIN_BLOCK`` blocks. Kept while only colours change (a replay's step).
+        The loop reads the layout's arrays directly: it runs for every child of every block."""
         layout = self._layout
         tree = self._tree
         assert layout is not None and tree is not None
-        top_level = layout.level[top]
-        size = layout.size
-        scale = plot.width() / max(size(top), 1)
+        settled, is_closed, open_size = layout.sizes()
+        deepest_settled, open_deepest = layout.depths()
+        levels = layout.level
+        top_level = levels[top]
+        scale = plot.width() / max(layout.size(top), 1)
         nodes = tree.nodes
         block_height = row_height - (GAP if row_height >= 6 else 0.0)
         plot_top = plot.top()
+        row_tops = [round(plot_top + row * row_height) for row in range(rows + 1)]
+        row_bottoms = [round(plot_top + row * row_height + block_height) for row in range(rows + 1)]
         picture = Picture(rows=[[] for _ in range(rows)], row_height=row_height, top=plot_top, plot=plot)
         placed = Placement(picture)
         fills, rows_blocks, by_position = placed.fills, picture.rows, picture.by_position
+        shades = placed.shades
 
-        def fill(left: float, right: float, row: int, kind: NodeKind, index: int) -> QRectF:
-            width = right - left if right - left > MIN_BLOCK else MIN_BLOCK
-            rect = QRectF(left, plot_top + row * row_height, width - GAP if width >= 3 * GAP else width, block_height)
-            # on whole pixels: crisp edges, and the raster engine fills them several times faster
-            x, y = round(rect.left()), round(rect.top())
-            fills.append((QRect(x, y, max(1, round(rect.right()) - x), max(1, round(rect.bottom()) - y)), kind, index))
-            return rect
+        def fill(left: float, width: float, row: int, kind: NodeKind, index: int) -> tuple[int, int]:
+            """The block on whole pixels (crisp edges, and the raster engine fills whole
+            pixels several times faster); returns its left and right pixel."""
+            if width < MIN_BLOCK:
+                width = MIN_BLOCK
+            x = round(left)
+            right = max(x + 1, round(left + width - (GAP if width >= 3 * GAP else 0.0)))
+            top_y = row_tops[row]
+            fills.append((QRect(x, top_y, right - x, max(1, row_bottoms[row] - top_y)), kind, index))
+            return x, right
 
         def run(left: float, right: float, row: int, sizes: dict[NodeKind, int], first: int, count: int,
                 parent: int, deepest: int) -> None:
             """Narrow neighbours as one block, in the colour of the kind that covers most of
             it, and under it one shade down to the deepest row their subtrees reach."""
-            rect = fill(left, right, row, max(sizes, key=sizes.__getitem__), nodes[first].index)
+            x, x_right = fill(left, right - left, row, max(sizes, key=sizes.__getitem__), nodes[first].index)
             rows_blocks[row].append(Block(left, right, row, first, count, parent))
-            below = min(deepest - top_level, rows - 1) - row
-            if below > 0:
-                gap = row_height - block_height
-                placed.shades.append(QRectF(rect.left(), rect.bottom() + gap, rect.width(), below * row_height - gap))
+            below = min(deepest - top_level, rows - 1)
+            if below > row:
+                shades.append(QRect(x, row_tops[row + 1], x_right - x, row_bottoms[below] - row_tops[row + 1]))
 
         stack = [(top, plot.left())]
         while stack:
             position, left = stack.pop()
             node = nodes[position]
-            row = layout.level[position] - top_level
-            width = size(position) * scale
-            rect = fill(left, left + width, row, node.kind, node.index)
+            row = levels[position] - top_level
+            size = settled[position] if is_closed[position] else open_size.get(position, settled[position] + 1)
+            width = size * scale
+            x, x_right = fill(left, width, row, node.kind, node.index)
             block = Block(left, left + width, row, position)
             rows_blocks[row].append(block)
             by_position[position] = block
             if width >= 4 * CUT_MARK and (node.skipped or node.cut_move is not None):
-                placed.cut_bars.append(QRectF(rect.right() - CUT_MARK, rect.top(), CUT_MARK, rect.height()))
+                placed.cut_bars.append(QRect(x_right - round(CUT_MARK), row_tops[row], round(CUT_MARK),
+                                             max(1, row_bottoms[row] - row_tops[row])))
             if show_labels and width >= LABEL_MIN_WIDTH:
-                placed.labels.append((rect, position))
+                placed.labels.append((QRectF(x, row_tops[row], x_right - x, row_bottoms[row] - row_tops[row]), position))
             if row + 1 >= rows:
                 continue
             child_row = row + 1
@@ -756,7 +783,12 @@ class IcicleView(QWidget):
             run_sizes: dict[NodeKind, int] = {}
             later: list[tuple[int, float]] = []
             for child in layout.children(position):
-                child_size = size(child)
+                if is_closed[child]:
+                    child_size = settled[child]
+                    deepest = deepest_settled[child]
+                else:
+                    child_size = open_size.get(child, settled[child] + 1)
+                    deepest = open_deepest.get(child, deepest_settled[child])
                 child_width = child_size * scale
                 if child_width >= MIN_BLOCK:
                     if run_count:
@@ -767,7 +799,6 @@ class IcicleView(QWidget):
                     if not run_count:
                         run_left, run_first, run_sizes, run_deepest = child_left, child, {}, 0
                     run_count += 1
-                    deepest = layout.deepest_level(child)
                     if deepest > run_deepest:
                         run_deepest = deepest
                     kind = nodes[child].kind
@@ -804,8 +835,8 @@ class IcicleView(QWidget):
         for rect in placed.hatches:
             painter.fillRect(rect, hatch)
         shade = QBrush(muted, Qt.BrushStyle.Dense5Pattern)
-        for rect in placed.shades:
-            painter.fillRect(rect, shade)
+        for stretch in placed.shades:
+            painter.fillRect(stretch, shade)
         tree = self._tree
         assert tree is not None
         self._draw_labels(painter, [(rect, position, full[tree.nodes[position].kind]) for rect, position in placed.labels],
