@@ -50,8 +50,8 @@ ENGINE_DOCK_SHARE = 0.45
 """The engine dock's share for the number tables with several best lines (their lines are long)."""
 ITALIAN = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R b KQkq - 5 4"
 """The Italian game, four knights (Black to move): a quiet middle game with every piece to play."""
-OTHELLO_MOVES = ("d3", "c5", "f6", "f5")
-"""Othello after four moves (``bench.node_counts``' second position), Black (the computer) to move."""
+MCTS_MOVES = ("b2",)
+"""Tic-tac-toe, X in the centre: O must answer in a corner (an edge loses), which MCTS learns."""
 LONG_THINK_SECONDS = 60
 """The computer's time when the picture is taken mid-search (the search is stopped after)."""
 CHESS_PASS_NODES = 4_000
@@ -231,11 +231,12 @@ def tree_backgammon(window: MainWindow) -> QWidget:
 
 
 def tree_mcts(window: MainWindow) -> QWidget:
-    """MCTS on Othello for a few seconds: per root move its visits, mean value, exploration
-    term and UCT total, and the visits growing unevenly over the iterations."""
+    """MCTS on tic-tac-toe where O must block (X threatens the a1-c3 diagonal) for a few
+    seconds: per move its visits, mean value, exploration term and UCT total, and the visits
+    growing unevenly over the iterations, the block taking more and more of them."""
     use_settings(window, threads=1)
     computer = PlayerConfig(kind=COMPUTER, algorithm="mcts", strength="time", seconds=MCTS_SECONDS)
-    session = start(window, "othello", computer, PlayerConfig(kind=HUMAN), moves=OTHELLO_MOVES)
+    session = start(window, "tictactoe", PlayerConfig(kind=HUMAN), computer, moves=MCTS_MOVES)
     open_tree_tab(window)
     session.step()
     wait_for_search(window)
