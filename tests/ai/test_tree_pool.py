@@ -10,20 +10,26 @@ Three layers, each against an independent truth:
   tree.
 * The strategies decide who records and close the tree with the answer's counts, fed plain
   batches (no process).
-* The pool, on real worker processes, delivers the batches (``tests/ai/test_tree_pool_run.py``).
+* The pool, on real worker processes, delivers the batches: Lazy SMP's main tree plus the
+  helpers' nodes is the answer's node count; a root split's tree is one whole tree.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import multiprocessing
 import pickle
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from ai.cores import available_cores
 from ai.engine import prepare
 from ai.events import Finished, Progress, Score
+from ai.parallel import EnginePool
 from ai.parallel.strategies import LazySmp, RootParallel, RootSplit, plan
 from ai.settings import MAX_TREE_CAP, Limits, SearchRequest, SearchSettings, SettingError, check_tree_options
 from ai.tree.model import (
@@ -366,3 +372,76 @@ def test_a_batch_crosses_a_pipe_unchanged() -> None:
     assert hash(back.entries[-1]) == hash(batch.entries[-1])
     with pytest.raises(dataclasses.FrozenInstanceError):
         back.entries[0].index = 3  # type: ignore[misc]
+
+
+# ------------------------------------------------------------------ the pool
+TWO_WORKERS = pytest.mark.skipif(available_cores() < 2, reason="a pool of 2 workers needs 2 cores")
+
+
+def pool_search(pool: EnginePool, request: SearchRequest) -> tuple[SearchTree, Finished, list[TreeBatch]]:
+    tree = SearchTree()
+    batches: list[TreeBatch] = []
+    answer = None
+    for event in pool.search(request):
+        if isinstance(event, TreeBatch):
+            assert answer is None  # every batch before the answer
+            batches.append(event)
+            tree.add(event)
+        elif isinstance(event, Finished):
+            answer = event
+    assert answer is not None and answer.error is None, answer
+    return tree, answer, batches
+
+
+@pytest.fixture
+def pool() -> Iterator[EnginePool]:
+    engine = EnginePool(workers=2, hash_megabytes=1)
+    table = Path("/dev/shm") / engine._table.name
+    yield engine
+    engine.shutdown()
+    assert multiprocessing.active_children() == []
+    assert not table.exists()
+
+
+@TWO_WORKERS
+def test_lazy_smp_shows_the_main_tree_and_counts_the_helpers(pool: EnginePool) -> None:
+    settings = SearchSettings(algorithm="pvs", threads=2, book=False)
+    request = SearchRequest("tictactoe", settings=settings, limits=Limits(depth=6), tree=TreeOptions())
+    tree, answer, batches = pool_search(pool, request)
+    assert tree.complete and [batch.complete for batch in batches].count(True) == 1 and batches[-1].complete
+    assert all(batch.search_id == answer.search_id and batch.worker == 0 for batch in batches)
+    assert tree.total_nodes() == tree.searched_nodes > 0  # the main worker's counter, node for node
+    assert tree.total_nodes() + tree.helper_nodes == answer.nodes
+    assert tree.helper_nodes > 0  # the helper searched, and is not in the tree
+    assert [tree_pass.iteration for tree_pass in tree.passes if not tree_pass.label] == list(range(1, 7))
+    assert all(node.index < WORKER_SPAN for node in tree.nodes)
+
+
+@TWO_WORKERS
+def test_a_root_split_shows_one_whole_tree(pool: EnginePool) -> None:
+    state = position()
+    settings = SearchSettings(algorithm="minimax", threads=2, iterative_deepening=False, book=False)
+    opening = new_game("tictactoe")
+    names = []
+    for move in OPENING:
+        names.append(opening.move_name(move))
+        opening.play(move)
+    request = SearchRequest("tictactoe", moves=tuple(names), settings=settings, limits=Limits(depth=9), tree=TreeOptions())
+    tree, answer, batches = pool_search(pool, request)
+    assert {batch.worker for batch in batches} == {0, 1}
+    (root,) = tree.roots()
+    assert root.visits == 2 and len(tree.passes) == 1
+    assert sorted(child.move for child in tree.children(root.index)) == sorted(state.legal_moves())
+    assert tree.size(root.index) == answer.nodes == tree.searched_nodes
+    assert len(tree) == answer.nodes - 1
+    scale = tree.passes[0].scale
+    assert root.value / scale == minimax_value(state, state.to_move()) and root.bound is Bound.EXACT
+    assert tree.helper_nodes == 0 and tree.complete and not tree.sampled
+    assert all(not node.is_open for node in tree.nodes)
+
+
+def test_a_search_without_tree_sends_no_batch() -> None:
+    with EnginePool(workers=1, hash_megabytes=1) as engine:
+        events = list(engine.search(SearchRequest("tictactoe", settings=SearchSettings(book=False), limits=Limits(depth=3))))
+    assert not any(isinstance(event, TreeBatch) for event in events)
+    assert isinstance(events[-1], Finished) and events[-1].error is None

@@ -8,6 +8,7 @@ search; ``ScriptedPool`` lets a test send any events it wants from another threa
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import threading
 from collections.abc import Callable, Iterable
@@ -53,9 +54,7 @@ class ThreadedEnginePool:
         search_id = next(self._ids)
         search = _Search(on_event)
         self._searches[search_id] = search
-        request = SearchRequest(
-            request.game, request.position, request.moves, request.settings, request.limits, search_id
-        )
+        request = dataclasses.replace(request, search_id=search_id)  # root moves and tree kept
 
         def run() -> None:
             try:
