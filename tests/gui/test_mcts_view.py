@@ -116,7 +116,7 @@ def test_a_leaf_does_not_open(view: MctsView) -> None:
     shown(view, state, snapshot)
     rows = view.row_texts()
     winner = next(row for row, child in enumerate(snapshot.children(0)) if child.kind is NodeKind.TERMINAL)
-    assert rows[winner][MEAN] == "won in 1"
+    assert rows[winner][MEAN] == "win in 1 ply"  # the engine panel's words (ai.display)
     assert not view.open_row(winner)
     assert "no children" in view.node_line.text()
     assert view.path == ()

@@ -56,19 +56,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ai import display as engine_display
+from ai.events import Score
+from ai.scores import WIN_SCORE, to_report
 from ai.settings import SearchSettings
 from ai.tree.mcts import MctsNodeStat, MctsSnapshot, VisitSample
 from ai.tree.model import NodeKind
 from games.base import CHANCE, GameState
 from gui.panels import display
+from gui.panels.display import LineNamer, MoveNamer
 from gui.panels.tree.node_text import probability_text
 from gui.theme import LIGHT, Theme, color
 
 Index = QModelIndex | QPersistentModelIndex
-MoveNamer = Callable[[GameState, Any], str]
-"""Names a move played from a state (the board's ``move_text``)."""
-LineNamer = Callable[[GameState, Sequence[Any]], list[str]]
-"""Names a line of moves played from a state (the board's ``line_texts``)."""
 
 REFRESH_MS: Final = 200
 """The table and chart are redrawn at most this often while snapshots arrive (5 a second)."""
@@ -107,14 +107,22 @@ def term_text(value: float) -> str:
     return NO_NUMBER if math.isnan(value) else f"{value:.{VALUE_DIGITS}f}"
 
 
-def proven_text(stat: MctsNodeStat, root_player_name: str, plies: int) -> str:
-    """MCTS-Solver's verdict in the root player's view: ``proven: X wins in 3 plies``."""
+def proof_score(stat: MctsNodeStat, plies: int, root_player: int, game: type[GameState]) -> Score:
+    """MCTS-Solver's proven win or loss of ``stat`` as the ``Score`` the engine reports for
+    it: ``plies`` to the end, in the root player's view (``MonteCarloTreeSearch.raw_value``)."""
+    raw = WIN_SCORE - plies if (stat.proven or 0) > 0 else -(WIN_SCORE - plies)
+    return to_report(raw, root_player, game, view=root_player)
+
+
+def proven_text(stat: MctsNodeStat, plies: int, root_player: int, game: type[GameState]) -> str:
+    """MCTS-Solver's verdict, worded as the engine panel words results: ``proven: win in 3
+    plies for X``, ``proven: mate in 2 for White``, ``proven draw``."""
     if stat.proven is None:
         return ""
     if stat.proven == 0:
         return "proven draw"
-    verb = "wins" if stat.proven > 0 else "loses"
-    return f"proven: {root_player_name} {verb} in {plies} {'ply' if plies == 1 else 'plies'}"
+    name = display.player_names(game)[root_player]
+    return f"proven: {engine_display.value_text(proof_score(stat, plies, root_player, game), game)} for {name}"
 
 
 def tree_words(snapshot: MctsSnapshot) -> str:
@@ -148,14 +156,15 @@ def nice_ticks(most: float, most_marks: int = AXIS_TICKS + 2) -> list[int]:
     return list(range(0, int(end) + 1, step))
 
 
-def value_cell(child: MctsNodeStat) -> str:
-    """A child's mean, or for a proven child the solver's result for the root player: ``won
-    in 3`` counts the plies from its parent, the child's own move included."""
+def value_cell(child: MctsNodeStat, root_player: int, game: type[GameState]) -> str:
+    """A child's mean, or for a proven child the solver's result for the root player in the
+    engine's words (``win in 3 plies``, ``mate in 2``), counted from its parent: the child's
+    own move included."""
     if child.proven is None:
         return mean_text(child.value) if child.visits else NO_NUMBER
     if child.proven == 0:
         return "draw"
-    return f"{'won' if child.proven > 0 else 'lost'} in {child.proof_plies + 1}"
+    return engine_display.value_text(proof_score(child, child.proof_plies + 1, root_player, game), game)
 
 
 # ---------------------------------------------------------------- the table
@@ -717,7 +726,8 @@ class MctsView(QWidget):
         words = [who, f"N = {display.count_text(stat.visits)} visits",
                  f"mean {mean_text(stat.value)} for {root_name}"]
         if stat.is_proven:
-            words.append(proven_text(stat, root_name, stat.proof_plies) + ": selection stops here")
+            game = type(self.position(()))
+            words.append(proven_text(stat, stat.proof_plies, snapshot.root_player, game) + ": selection stops here")
         elif stat.kind is NodeKind.CHANCE:
             words.append("next: an outcome drawn by its probability")
         elif stat.untried:
@@ -760,7 +770,7 @@ class MctsView(QWidget):
                 display.count_text(child.visits),
                 display.percent_text(share, compact=True),
                 probability_text(child.probability) or "1",
-                value_cell(child),
+                value_cell(child, snapshot.root_player, type(state)),
                 term_text(child.exploitation),
                 term_text(child.exploration),
                 term_text(child.uct),
@@ -784,8 +794,10 @@ class MctsView(QWidget):
             lines.append(f"UCT = Q {child.exploitation:.3f} + exploration {child.exploration:.3f} = {child.uct:.3f}")
         if child.is_pick:
             lines.append("UCB1's pick: the next iteration through this node descends here")
-        if child.is_proven:
-            lines.append(proven_text(child, root_name, child.proof_plies + 1) + " (this move included)")
+        if child.is_proven and self.snapshot is not None:
+            plies = child.proof_plies + 1
+            game = type(self.position(()))
+            lines.append(proven_text(child, plies, self.snapshot.root_player, game) + " (this move included)")
             if math.isnan(child.uct) and child.visits:
                 lines.append("a proven loss for the player choosing here: selection never tries it again")
         if child.child_count:
