@@ -29,6 +29,9 @@ backgammon, so a node's mean is an estimate of its expected utility.
   an early cut-off that reads EVAL (R. Lorentz, "Early Playout Termination in MCTS", ACG
   2015), squashed by ``tanh`` into (-1, 1) in win/loss games, so that no evaluation weighs
   as much as a real win; divided by ``EVAL_SCALE`` into utility units otherwise.
+* **Stakes**: a playout's result counts at the stake (``GameState.stake``, backgammon's
+  cube) the playout started with, so that cube actions played at random in it do not
+  multiply the result (a cubeless rollout); the tree's own cube decisions keep their stakes.
 * **Chance nodes** are part of the tree: selection samples an outcome by its probability
   and descends into that outcome's child (made on first use); the node's mean is then an
   estimate of the expectation over the dice.
@@ -324,7 +327,13 @@ class MonteCarloTreeSearch:
         return best
 
     def simulate(self, state: GameState) -> float:
-        """DEFAULTPOLICY: a playout from ``state`` (left unchanged), scored for player 0."""
+        """DEFAULTPOLICY: a playout from ``state`` (left unchanged), scored for player 0 at
+        the stake the playout started with (``GameState.stake``): a playout's random cube
+        actions are noise, not the position's worth (backgammon's doubles and takes chosen
+        at random multiply a result by 2 at every turn, up to 64 and beyond, and the means
+        then swamp UCB1's normalised values), so its result counts as if the cube had stayed
+        where the tree left it, as a cubeless rollout counts."""
+        start_stake = state.stake()
         count_node = self.control.count_node
         rng = self.rng
         plays = 0
@@ -346,7 +355,11 @@ class MonteCarloTreeSearch:
                 decisions += 1
             plays += 1
             count_node()
-        reward = self.terminal_reward(state) if state.is_terminal() else self.eval_reward(state)
+        reward = state.utility(0) if state.is_terminal() else self.eval_value(state)
+        end_stake = state.stake()
+        if end_stake != start_stake:
+            reward *= start_stake / end_stake
+        self.note_reward(reward)
         for _ in range(plays):
             state.undo()
         return reward
@@ -357,13 +370,11 @@ class MonteCarloTreeSearch:
         self.note_reward(reward)
         return reward
 
-    def eval_reward(self, state: GameState) -> float:
+    def eval_value(self, state: GameState) -> float:
         """EVAL for player 0 as a reward: ``tanh(EVAL / WIN_LOSS_EVAL_UNIT)`` in win/loss
         games (strictly inside a win), ``EVAL / EVAL_SCALE`` utility units otherwise."""
         value = state.evaluate(0)
-        reward = math.tanh(value / WIN_LOSS_EVAL_UNIT) if self.is_win_loss else value / self.eval_scale
-        self.note_reward(reward)
-        return reward
+        return math.tanh(value / WIN_LOSS_EVAL_UNIT) if self.is_win_loss else value / self.eval_scale
 
     def note_reward(self, reward: float) -> None:
         if reward < self.least_reward:

@@ -333,3 +333,19 @@ def test_root_parallel_shows_the_main_tree_and_the_merged_root() -> None:
     own = {child.move: child.visits for child in last.children(0)}
     assert all(own[move] <= merged[move] for move in own)
     assert sum(merged.values()) > sum(own.values())  # the other tree's visits are in it
+
+
+# ------------------------------------------------------------------ what the numbers mean
+def test_playouts_count_at_the_stake_they_started_with() -> None:
+    """Backgammon with a live cube: a playout's random doubles and takes would multiply its
+    result up to 64 times and more (the view showed root means of +40 points and UCB1's
+    normalised means all alike); counted at the stake it started from, every result lies
+    within a backgammon's 3 points at the root's cube, and the root's children get unequal
+    visits (what UCB1 is for)."""
+    state = new_game("backgammon")
+    assert state.stake() == 1.0
+    search, snapshots, _ = searched(state, 30_000, TreeOptions())
+    assert -3.0 <= search.least_reward <= search.greatest_reward <= 3.0  # -4,096 .. 1,024 counted at the end's cube
+    roll = snapshots[-1].children(0)[0]  # the most visited roll: a decision node with plays
+    visits = [child.visits for child in snapshots[-1].children(roll.index)]
+    assert len(visits) > 3 and max(visits) >= 1.5 * min(visits)
