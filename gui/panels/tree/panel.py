@@ -653,7 +653,9 @@ class TreePanel(QWidget):
         if not tree.nodes:
             self.status.setText(f"Waiting for the tree…\n{texts.view_caption()}" if self._records else NOT_RECORDED)
             return
-        parts = [f"{len(tree):,} nodes recorded of {tree.searched_nodes:,} searched"]
+        # Mid-search a batch's count may lag its last entries by a node or two: every recorded
+        # node was searched, so the count shown is never below the recorded one.
+        parts = [f"{len(tree):,} nodes recorded of {max(tree.searched_nodes, len(tree)):,} searched"]
         if tree.sampled:
             parts.append(f"sampled past {self.options.cap:,}")
         if tree.helper_nodes:
