@@ -74,7 +74,7 @@ REFRESH_MS: Final = 200
 """The table and chart are redrawn at most this often while snapshots arrive (5 a second)."""
 TOP_SERIES: Final = 5
 """Root moves drawn as lines of their own in the chart; the rest are one "others" line."""
-CELL_PADDING: Final = 7
+CELL_PADDING: Final = 6
 """Pixels beside a column's widest text (the view's text margins and a little room)."""
 BAR_MIN_WIDTH: Final = 50
 """The share column: wide enough for a bar with "100.0%" on it."""
@@ -186,7 +186,7 @@ def child_columns() -> list[ChildColumn]:
     return [
         ChildColumn("", PICK_MARK, "▸: UCB1's pick, the child the next iteration through this node descends into", centre),
         ChildColumn("Move", "", "The move (or the dice's outcome below a chance node)", left),
-        ChildColumn("Visits", "99,999", "Iterations that went through this child"),
+        ChildColumn("Visits", "9,999", "Iterations that went through this child"),
         ChildColumn("Share", "", "The child's visits as a share of the node's: where UCT spent its iterations"),
         ChildColumn("Chance", "1/36", "The outcome's probability: selection draws an outcome by it"),
         ChildColumn("Mean", "+0.000", "The mean result of the playouts through this child, in the root player's view "
@@ -195,7 +195,7 @@ def child_columns() -> list[ChildColumn]:
                     "results seen: UCB1's exploitation term"),
         ChildColumn("Explore", "0.000", "UCB1's exploration term C·√(ln N / n): N the node's visits, n the child's"),
         ChildColumn("UCT", "0.000", "Q + exploration: selection descends into the child with the largest"),
-        ChildColumn("All trees", "99,999", "Root parallel: the move's visits summed over every worker's tree"),
+        ChildColumn("All trees", "9,999", "Root parallel: the move's visits summed over every worker's tree"),
     ]
 
 
