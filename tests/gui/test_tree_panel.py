@@ -536,3 +536,30 @@ def test_windows_can_be_written_under_the_values(qtbot: Any) -> None:
             assert item.below[1].startswith("[") and item.below[1].endswith("]")
     panel.view.relayout()
     assert len(layout_of(panel).items[0].below) == 2, "the choice stays for the next layout"
+
+
+def test_the_arrow_keys_walk_the_tree(qtbot: Any) -> None:
+    state = new_game("tictactoe")
+    _finished, batches = recorded(state, "alphabeta", 9)
+    panel = fed_panel(qtbot, state, batches)
+    tree = panel.tree
+    root = tree.node(tree.passes[-1].root)
+    view = panel.view
+    view.setFocus()
+    with qtbot.waitSignal(panel.node_selected, timeout=2000) as first:
+        qtbot.keyClick(view, Qt.Key.Key_Down)
+    assert first.args == [root.index], "with nothing selected, a key selects the root"
+    qtbot.keyClick(view, Qt.Key.Key_Down)
+    assert view.selected == root.children[0]
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    assert view.selected == root.children[1]
+    assert panel.details.text("Path") == state.move_name(tree.node(root.children[1]).move)
+    qtbot.keyClick(view, Qt.Key.Key_Left)
+    qtbot.keyClick(view, Qt.Key.Key_Left)
+    assert view.selected == root.children[0], "there is nothing left of the first child"
+    closed = next(item for item in layout_of(panel).items if item.kind is ItemKind.NODE and item.hidden_children)
+    view.select(closed.index)
+    qtbot.keyClick(view, Qt.Key.Key_Down)
+    assert tree.node(view.selected).parent == closed.index, "down opens a closed node"
+    qtbot.keyClick(view, Qt.Key.Key_Up)
+    assert view.selected == closed.index

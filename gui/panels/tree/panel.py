@@ -162,7 +162,8 @@ class TreePanel(QWidget):
         self.record_box.setToolTip(RECORD_TIP)
         self.record_box.setChecked(True)
         self.fit_button = self._tool("Fit", "Show the whole drawn tree (key 0). Zoom with the wheel or the + and − "
-                                     "keys, pan by dragging")
+                                     "keys, pan by dragging; the arrow keys walk from node to node, Enter "
+                                     "opens or closes one")
         self.float_button = self._tool("Float", "Show the tree in a window of its own (and back)")
         self.panes_button = self._tool("Show", "Which parts to show under the tree: the whole-tree overview, the "
                                        "replay of the search step by step, the selected node's details")

@@ -11,6 +11,9 @@ draw a game tree.
 * The principal variation is the thick path; a cut-off draws its pruned moves as dashed
   stubs labelled with the reason (``β-cut: Nf3 scored ≥ 1.20``).
 
+The arrow keys walk the tree (up to the parent, down to the first child, left and right
+along the siblings), as a student follows the search by hand.
+
 Only the expanded part is laid out (``TreeLayout``): the root, and the principal variation
 a few plies down, open by default; a click on a node's "N ▾" handle (or a double click)
 opens or closes it; a node's children past ``MAX_CHILDREN_SHOWN`` wait behind a "+N more"
@@ -147,6 +150,23 @@ def glyph_text(kind: NodeKind) -> str:
 
 
 # ---------------------------------------------------------------- the layout
+class Step(Enum):
+    """A move of the selection with the arrow keys."""
+
+    UP = "parent"
+    DOWN = "first child"
+    LEFT = "previous sibling"
+    RIGHT = "next sibling"
+
+
+STEP_KEYS: dict[int, Step] = {
+    Qt.Key.Key_Up: Step.UP,
+    Qt.Key.Key_Down: Step.DOWN,
+    Qt.Key.Key_Left: Step.LEFT,
+    Qt.Key.Key_Right: Step.RIGHT,
+}
+
+
 class ItemKind(Enum):
     NODE = "node"
     STUB = "stub"
@@ -746,8 +766,45 @@ class TextbookView(QWidget):
             self.zoom_by(1 / ZOOM_STEP)
         elif key == Qt.Key.Key_0:
             self.fit()
+        elif key in STEP_KEYS and self.step(STEP_KEYS[key]):
+            event.accept()
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and self.selected is not None:
+            self.toggle(self.selected)
         else:
             super().keyPressEvent(event)
+
+    def step(self, direction: Step) -> bool:
+        """Move the selection with the keyboard, as a student walks the tree: up to the
+        parent, down to the first child (opening the node), left and right to the siblings.
+        ``node_clicked`` follows; False when there is nowhere to go."""
+        model = self.layout_model
+        if model is None:
+            return False
+        current = model.by_index.get(self.selected) if self.selected is not None else None
+        if current is None:
+            target = model.items[0] if model.items else None
+        elif direction is Step.UP:
+            target = current.parent
+        elif direction is Step.DOWN:
+            if current.hidden_children:
+                self.set_open(current.index, True)
+                model = self.layout_model
+                current = model.by_index.get(current.index) if model else None
+            target = next((child for child in current.children if child.kind is ItemKind.NODE), None) if current else None
+        else:
+            siblings = [item for item in current.parent.children if item.kind is ItemKind.NODE] if current.parent else [current]
+            position = siblings.index(current) + (1 if direction is Step.RIGHT else -1)
+            target = siblings[position] if 0 <= position < len(siblings) else None
+        if target is None or target.kind is not ItemKind.NODE:
+            return False
+        self.node_clicked.emit(target.index)
+        self._keep_in_view(target)
+        return True
+
+    def _keep_in_view(self, item: Placed) -> None:
+        shown = QRectF(self.to_scene(QPointF(0, 0)), self.to_scene(QPointF(self.width(), self.height())))
+        if not shown.contains(QPointF(item.x, item.y)):
+            self.centre_on(item.index)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         if event.button() == Qt.MouseButton.LeftButton:
