@@ -79,7 +79,7 @@ from ai.scores import WIN_SCORE
 from ai.settings import SearchSettings
 from ai.search.chance_common import next_decider, searched_root_outcomes, unsearchable_reason
 from ai.search.common import greedy_move, searched_root_moves
-from ai.tree.mcts import FINAL_SNAPSHOT_NODES, SNAPSHOT_NODES, MctsNodeStat, MctsSnapshot, VisitHistory
+from ai.tree.mcts import FINAL_SNAPSHOT_NODES, SNAPSHOT_NODES, MctsNodeStat, MctsSnapshot, VisitHistory, VisitSample
 from ai.tree.model import ROOT_PARENT, NodeKind, TreeOptions
 
 REPORT_INTERVAL: Final = 0.25
@@ -616,12 +616,15 @@ class TreeRecording:
             self.history.add(search.iterations, self.root_visits())
         self.send(min(self.options.cap, FINAL_SNAPSHOT_NODES), complete=True)
 
-    def root_children(self) -> list[Node]:
-        """The root's children in the order they appeared (outcome order at a chance root)."""
-        root = self.search.root
-        if root.player == CHANCE:
-            return [child for child in root.outcome_children if child is not None]
-        return root.children
+    def history_now(self) -> tuple[VisitSample, ...]:
+        """The sampled history and, when the last sample is older than the snapshot, the
+        root's visits now as a last point (not kept: the samples stay evenly spaced), so the
+        chart ends at the numbers the table shows."""
+        samples = self.history.as_tuple()
+        iterations = self.search.iterations
+        if samples and samples[-1].iterations == iterations:
+            return samples
+        return (*samples, VisitSample(iterations, self.root_visits()))
 
     def root_visits(self) -> tuple[int, ...]:
         root = self.search.root
@@ -651,7 +654,7 @@ class TreeRecording:
                 tree_size=search.tree_size,
                 nodes_shown=self.top_of_tree(limit),
                 root_moves=self.root_moves(),
-                history=self.history.as_tuple(),
+                history=self.history_now(),
                 complete=complete,
             )
         )

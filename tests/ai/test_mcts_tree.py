@@ -268,7 +268,7 @@ def test_the_most_visited_nodes_are_the_ones_shown() -> None:
 def test_history_of_root_visits(game: str, text: str | None, nodes: int) -> None:
     """Each sample's root visits add up to its iterations (every iteration passes one root
     child); samples are in order, the last at the final count, aligned with root_moves."""
-    _, snapshots, _ = searched(position(game, text), nodes, TreeOptions())
+    _, snapshots, _ = searched(position(game, text), nodes, every_snapshot_option())
     last = snapshots[-1]
     history = last.history
     assert history and history[-1].iterations == last.iterations
@@ -276,8 +276,11 @@ def test_history_of_root_visits(game: str, text: str | None, nodes: int) -> None
     for sample in history:
         assert sum(sample.visits) == sample.iterations
         assert len(sample.visits) <= len(last.root_moves)
-    by_move = {child.move: child.visits for child in last.children(0)}
-    assert [history[-1].visits_of(k) for k in range(len(last.root_moves))] == [by_move[m] for m in last.root_moves]
+    for snapshot in snapshots:  # each ends at the numbers its table shows, live ones too
+        by_move = {child.move: child.visits for child in snapshot.children(0)}
+        end = snapshot.history[-1]
+        assert end.iterations == snapshot.iterations
+        assert [end.visits_of(k) for k in range(len(snapshot.root_moves))] == [by_move.get(m, 0) for m in snapshot.root_moves]
 
 
 def test_history_thins_evenly_and_stays_bounded() -> None:

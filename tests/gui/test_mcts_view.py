@@ -32,6 +32,7 @@ from gui.panels.tree.mcts_view import (
     UCT,
     VISITS,
     MctsView,
+    mean_text,
     visit_series,
 )
 from gui.theme import DARK, LIGHT
@@ -217,3 +218,7 @@ def test_six_root_moves_are_six_lines() -> None:
     series = visit_series(history, ["a", "b", "c", "d", "e", "f"])
     assert [line.label for line in series] == ["a", "b", "c", "d", "e", "f"]
     assert not any(line.is_others for line in series)
+
+
+def test_a_mean_rounding_to_zero_has_no_minus_sign() -> None:
+    assert [mean_text(value) for value in (-0.0004, 0.0, 0.0004, -0.0006)] == ["+0.000", "+0.000", "+0.000", "-0.001"]

@@ -100,7 +100,8 @@ AXIS_TICKS: Final = 4
 
 # ---------------------------------------------------------------- words
 def mean_text(value: float) -> str:
-    return f"{value:+.{VALUE_DIGITS}f}"
+    """``+0.386``; never ``-0.000`` (a mean that rounds to 0 reads ``+0.000``)."""
+    return f"{round(value, VALUE_DIGITS) + 0.0:+.{VALUE_DIGITS}f}"
 
 
 def term_text(value: float) -> str:
