@@ -563,3 +563,23 @@ def test_the_arrow_keys_walk_the_tree(qtbot: Any) -> None:
     assert tree.node(view.selected).parent == closed.index, "down opens a closed node"
     qtbot.keyClick(view, Qt.Key.Key_Up)
     assert view.selected == closed.index
+
+
+def test_a_selected_node_stays_in_place_when_the_layout_changes(qtbot: Any) -> None:
+    state = new_game("tictactoe")
+    _finished, batches = recorded(state, "alphabeta", 9)
+    panel = fed_panel(qtbot, state, batches)
+    root = panel.tree.node(panel.view.shown_root())
+    target = root.children[-1]
+    panel.select(target)
+    before = panel.view.point_of(target)
+    first = layout_of(panel).by_index[root.children[0]]
+    assert first.children, "the first root move is open by default"
+    moved_from = layout_of(panel).by_index[target].x
+    panel.view.set_open(first.index, False)  # the tree left of the target shrinks, as a new pass makes it
+    assert layout_of(panel).by_index[target].x < moved_from, "closing a node on its left moves the target"
+    after = panel.view.point_of(target)
+    assert before is not None and after is not None
+    assert (after.x(), after.y()) == pytest.approx((before.x(), before.y()), abs=0.5)
+    panel.view.grab()  # paints
+    assert panel.view.painted_items > 0, "the view went blank after the layout changed"

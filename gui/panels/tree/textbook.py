@@ -619,14 +619,39 @@ class TextbookView(QWidget):
             self.layout_changed.emit()
             return
         self.layout_runs += 1
+        anchor = self._anchor()
         started = time.perf_counter()
         self.layout_model = TreeLayout(self.tree, self.texts, self.rules, self._measure).build(root)
         took_ms = (time.perf_counter() - started) * 1000
         self._timer.setInterval(max(LAYOUT_INTERVAL_MS, round(took_ms / LAYOUT_SHARE)))
         if self._auto_fit:
             self._frame()
+        else:
+            self._hold(anchor)
         self.update()
         self.layout_changed.emit()
+
+    def _anchor(self) -> tuple[int, QPointF] | None:
+        """What the user looks at and where on screen: the selected node, else the root."""
+        model = self.layout_model
+        if model is None or not model.items:
+            return None
+        index = self.selected if self.selected in model.by_index else model.items[0].index
+        placed = model.by_index[index]
+        return index, self.to_view(QPointF(placed.x, placed.y))
+
+    def _hold(self, anchor: tuple[int, QPointF] | None) -> None:
+        """After a layout, the anchor node stays where it was on screen (the tree grew round
+        it); a tree without it (a new pass) is framed afresh."""
+        model = self.layout_model
+        if model is None:
+            return
+        placed = model.by_index.get(anchor[0]) if anchor is not None else None
+        if anchor is None or placed is None:
+            self._frame()
+            return
+        screen = anchor[1]
+        self._offset = QPointF(placed.x - screen.x() / self._scale, placed.y - screen.y() / self._scale)
 
     def _measure(self, text: str) -> float:
         return self._metrics.horizontalAdvance(text)
