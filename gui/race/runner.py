@@ -72,9 +72,3 @@ class RaceRunner(QObject):
             self.branching_measured.emit(event.branching)
         elif isinstance(event, RaceDone):
             self.finished.emit(event.result)
-
-
-def stop_all() -> None:
-    """Stop every race still running (the app is closing)."""
-    for runner in list(_running):
-        runner.stop()
