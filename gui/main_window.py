@@ -257,7 +257,8 @@ class MainWindow(QMainWindow):
         self.engine_panel.set_search_filter(lambda _info: not self.why_not_panel.is_starting_search())
         self.game_view.why_not_asked.connect(self._ask_why_not)
         self.tree_panel = TreePanel()
-        self.add_engine_panel(self.tree_panel, "Tree")
+        # Second, beside the numbers it draws: the tab bar of a narrow dock shows it unscrolled.
+        self.engine_tabs.insertTab(self.engine_tabs.indexOf(self.engine_panel) + 1, self.tree_panel, "Tree")
         self.game_view.set_eval_bar(self.eval_bar)
         self.game_view.orientation_changed.connect(self.eval_bar.set_flipped)
         self.eval_graph.ply_clicked.connect(lambda ply: self.game_view.moves.moves.show_ply(ply))
@@ -359,7 +360,10 @@ class MainWindow(QMainWindow):
         self.actions_by_name["engine_dock"].setText("&Engine panel")
         self.actions_by_name["engine_dock"].setShortcut(QKeySequence("Ctrl+Shift+E"))
         self.actions_by_name["live"] = self._action("Back to the &live position", self.back_to_live, "Esc")
-        for name in ("flip", "dark", "engine_dock", "live"):
+        self.actions_by_name["tree"] = self._action(
+            "Search &tree", self.show_tree, "Ctrl+Shift+T", tip="The engine's search tree: its tab in the engine dock"
+        )
+        for name in ("flip", "dark", "engine_dock", "tree", "live"):
             view.addAction(self.actions_by_name[name])
         boards = view.addMenu("&Board colours")
         group = QActionGroup(self)
@@ -634,6 +638,17 @@ class MainWindow(QMainWindow):
         self.why_not_panel.move_cut_asked.connect(panel.highlight_move)
         self.theme_changed.connect(lambda _name: panel.set_theme(self.theme))
         self._set_tree_recording(panel.is_recording_wanted())
+
+    def show_tree(self) -> None:
+        """View → Search tree: the tree's tab shown (or its floating window raised)."""
+        window = self.tree_panel.tree_window
+        if window is not None:
+            window.show()
+            window.raise_()
+            window.activateWindow()
+            return
+        self.engine_dock.show()
+        self.engine_tabs.setCurrentWidget(self.tree_panel)
 
     def _start_tree(self, info: Any) -> None:
         """A search started (``SearchInfo``): the tree tab forgets the last one's tree

@@ -76,3 +76,16 @@ def test_why_not_rings_the_move_in_the_best_moves_tree(window: Any, qtbot: Any) 
     assert panel.view.highlighted is not None
     assert hinted.node(panel.view.highlighted).move == asked.move
     assert hinted.node(panel.view.highlighted).parent == root.index
+
+
+def test_the_view_menu_opens_the_tree_tab_which_stands_beside_the_engine_panel(window: Any, qtbot: Any) -> None:
+    window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)))
+    tabs = window.engine_tabs
+    assert tree_tab(window) == tabs.indexOf(window.engine_panel) + 1
+    tabs.setCurrentWidget(window.engine_panel)
+    window.actions_by_name["tree"].trigger()
+    assert tabs.currentWidget() is window.tree_panel
+    window.tree_panel.float_out()
+    window.actions_by_name["tree"].trigger()
+    assert window.tree_panel.tree_window is not None and window.tree_panel.tree_window.isVisible()
+    window.tree_panel.dock()

@@ -87,12 +87,14 @@ def pass_title(tree_pass: TreePass) -> str:
 
 
 class TreeWindow(QWidget):
-    """The floating window the panel's body moves into; closing it puts the body back."""
+    """The floating window the panel's body moves into; closing it puts the body back. It
+    belongs to the app's window (``owner``), so it stays above it when the board is clicked,
+    and can still be moved to a second screen."""
 
     closed = Signal()
 
-    def __init__(self) -> None:
-        super().__init__(None, Qt.WindowType.Window)
+    def __init__(self, owner: QWidget | None = None) -> None:
+        super().__init__(owner, Qt.WindowType.Window)
         self.setWindowTitle(WINDOW_TITLE)
         self.setObjectName("treeWindow")
         self.column = QVBoxLayout(self)
@@ -457,7 +459,7 @@ class TreePanel(QWidget):
         """Move the panel's body into a window of its own (the tab says where it went)."""
         if self.tree_window is not None:
             return
-        window = TreeWindow()
+        window = TreeWindow(self.window())
         window.closed.connect(self.dock)
         self.column.removeWidget(self.body)
         window.column.addWidget(self.body)
