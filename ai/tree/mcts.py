@@ -36,12 +36,12 @@ from ai.tree.model import ROOT_PARENT, NodeKind
 Move = Any
 """A game's own move value, or a chance outcome below a chance node."""
 
-SNAPSHOT_NODES: Final = 1_000
+SNAPSHOT_NODES: Final = 500
 """Nodes in a live snapshot at most (fewer when ``TreeOptions.cap`` is smaller): the root's
-children and the most visited few plies below, made in about 10 ms."""
-FINAL_SNAPSHOT_NODES: Final = 3_000
+children and the most visited few plies below, made and pickled in about 5 ms."""
+FINAL_SNAPSHOT_NODES: Final = 2_000
 """Nodes in the last snapshot of a search at most (fewer when the cap is smaller), which
-stays on screen to be browsed once the search has answered (made in about 30 ms)."""
+stays on screen to be browsed once the search has answered (about 20 ms)."""
 HISTORY_SAMPLES: Final = 256
 """Samples of the root's visits kept at most; when full every other one is dropped and the
 sampling step doubles, so the history spans the whole search at an even spacing."""
