@@ -103,6 +103,8 @@ class EnginePoolLike(Protocol):
 
     def clear_table(self) -> None: ...
 
+    def warm_up(self, request: SearchRequest) -> bool: ...
+
     def shutdown(self) -> None: ...
 
 
@@ -266,6 +268,8 @@ class EngineBridge(QObject):
         self._table_megabytes: int | None = None
         self._pool_ids: dict[int, int] = {}
         """Generation -> the pool's id of that search, while the pool may still run it."""
+        self._warmed: set[tuple[str, str]] = set()
+        """(game, algorithm) the pool's workers have set up (``EnginePool.warm_up``)."""
         self._retiring: list[threading.Thread] = []
         """Threads shutting down pools replaced after a change of thread count."""
         self._admin = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine-bridge-admin")
@@ -470,6 +474,7 @@ class EngineBridge(QObject):
             retiring.start()
             self._retiring.append(retiring)
             self._pool_ids.clear()
+            self._warmed.clear()
             pool = self._pool = None
         if pool is None:
             assert self._pool_factory is not None
@@ -495,6 +500,12 @@ class EngineBridge(QObject):
             pool = self._pool_for(request.settings)
             if not self._is_current(generation):
                 return  # stopped while the pool was starting
+            kind = (request.game, request.settings.algorithm)
+            if kind not in self._warmed:  # the move's time is for searching, not for set-up
+                pool.warm_up(request)
+                self._warmed.add(kind)
+                if not self._is_current(generation):
+                    return
             pool_id = pool.submit(request, lambda event: self._receive(generation, event))
         except Exception as error:  # noqa: BLE001 (any failure to start must reach the user, not vanish in the executor)
             self._receive(generation, f"the engine could not start: {error}" if str(error) else type(error).__name__)

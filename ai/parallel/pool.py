@@ -60,7 +60,7 @@ from ai.parallel.strategies import Part, PoolEvent, SearchRun, plan
 from ai.parallel.table_memory import create_table
 from ai.parallel.worker import EVENT, FINISHED, NODES, QUIT, READY, STOP_WORD, Task, failed, worker_main
 from ai.search.common import tree_signature
-from ai.settings import SearchRequest
+from ai.settings import Limits, SearchRequest
 
 EventCallback = Callable[[PoolEvent], None]
 
@@ -80,6 +80,8 @@ SHUTDOWN_SECONDS: Final = 2.0
 STOP_POLL_SECONDS: Final = 0.05
 """How often ``answer`` asks its ``should_stop`` while no event comes."""
 NOT_STARTED: Final = "the engine pool was shut down before the search started"
+WARM_UP_SECONDS: Final = 30.0
+"""The longest ``warm_up`` waits for the workers (a machine that slow is told by the search)."""
 MAX_PART_ATTEMPTS: Final = 2
 """A part searched again after its worker died (a root split's share, or a one-worker search
 that had shown nothing yet) ends the search when its worker dies this many times."""
@@ -220,6 +222,22 @@ class EnginePool:
 
     def _all_started(self) -> bool:
         return self._closed or all(worker.started for worker in self._workers if not worker.dead)
+
+    def warm_up(self, request: SearchRequest, timeout: float = WARM_UP_SECONDS) -> bool:
+        """Have the workers that would search ``request`` set up its game and algorithm
+        (import their modules, load a compiled search, attach the table) with a search of
+        one node each, and wait for it here: a search's time counts from its submission, and
+        a worker's first search of a game spent most of a short move on that (tic-tac-toe
+        MCTS, 0.6 s on 2 fresh workers: 1,753 nodes; the same search next: 55,278). Nothing
+        is delivered; False when the workers did not answer within ``timeout`` seconds."""
+        settings = dataclasses.replace(request.settings, book=False)  # a book answer runs one part
+        warm = dataclasses.replace(request, settings=settings, limits=Limits(nodes=1), tree=None)
+        answered = threading.Event()
+        search_id = self.submit(warm, lambda event: answered.set() if isinstance(event, Finished) else None)
+        if answered.wait(timeout):
+            return True
+        self.stop(search_id)
+        return False
 
     def submit(self, request: SearchRequest, on_event: EventCallback) -> int:
         """Queue ``request``; its events go to ``on_event`` (on the dispatcher thread), each

@@ -760,3 +760,14 @@ def test_the_compiled_search_runs_on_one_worker_and_stops_on_request(two_workers
     stopped = collector.next_of(Finished)
     assert stopped.stopped and stopped.best_move in games.new_game(game).legal_moves()
     assert time.perf_counter() - asked < 1.0
+
+
+def test_a_warm_up_sets_the_workers_up_and_delivers_nothing(pool: EnginePool) -> None:
+    pids = pool.worker_pids
+    settings = SearchSettings(algorithm="pvs", threads=pool.workers)
+    request = SearchRequest("checkers", settings=settings, limits=Limits(depth=4))
+    assert pool.warm_up(request)
+    assert pool.worker_pids == pids  # nobody died or was replaced
+    events = list(pool.search(request))
+    assert isinstance(events[-1], Finished) and events[-1].error is None and events[-1].depth == 4
+    assert all(event.search_id == events[-1].search_id for event in events)  # nothing of the warm-up

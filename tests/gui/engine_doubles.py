@@ -87,6 +87,9 @@ class ThreadedEnginePool:
         clear_memory()
         self.tables_cleared += 1
 
+    def warm_up(self, request: SearchRequest) -> bool:
+        return True  # one process: its modules are the test's own
+
     def shutdown(self) -> None:
         self.stop()
         for thread in self._threads:
@@ -107,6 +110,7 @@ class ScriptedPool:
         self.workers = 1
         self.hash_megabytes = 64
         self.requests: list[SearchRequest] = []
+        self.warmed: list[tuple[str, str]] = []
 
     def submit(self, request: SearchRequest, on_event: Callable[[Any], None]) -> int:
         search_id = next(self._ids)
@@ -141,6 +145,10 @@ class ScriptedPool:
 
     def clear_table(self) -> None:
         self.tables_cleared += 1
+
+    def warm_up(self, request: SearchRequest) -> bool:
+        self.warmed.append((request.game, request.settings.algorithm))
+        return True
 
     def shutdown(self) -> None:
         self.is_shut_down = True

@@ -11,7 +11,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from ai.events import Finished, Score
-from ai.settings import SearchRequest, SettingError
+from ai.settings import SearchRequest, SearchSettings, SettingError
 from ai.tree.model import SearchTree, TreeBatch, TreeOptions
 from games import new_game
 from gui.engine_bridge import TREE_SLICE_ENTRIES, EngineBridge
@@ -161,3 +161,15 @@ def test_the_sessions_searches_follow_its_recording_switch(qtbot: QtBot, scripte
     submitted(qtbot, pool, 1)
     assert pool.requests[-1].tree == options
     session.close()
+
+
+def test_the_workers_set_up_each_game_and_algorithm_before_its_first_search(
+    qtbot: QtBot, scripted: tuple[ScriptedPool, EngineBridge]
+) -> None:
+    pool, bridge = scripted
+    for count, algorithm in enumerate(("pvs", "pvs", "mcts", "pvs"), start=1):
+        bridge.start_search(SearchRequest("tictactoe", settings=SearchSettings(algorithm=algorithm)))
+        submitted(qtbot, pool, count)
+    bridge.start_search(SearchRequest("chess", settings=SearchSettings(algorithm="pvs")))
+    submitted(qtbot, pool, 5)
+    assert pool.warmed == [("tictactoe", "pvs"), ("tictactoe", "mcts"), ("chess", "pvs")]
