@@ -629,6 +629,7 @@ class MainWindow(QMainWindow):
             ("tree_started", self._use_tree),
             ("tree_batch_received", panel.add_batch),
             ("mcts_snapshot_received", panel.add_snapshot),
+            ("search_finished", panel.search_finished),
         ):
             signal = getattr(self.bridge, name, None)
             if signal is not None:

@@ -7,6 +7,7 @@ visible part."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -583,3 +584,16 @@ def test_a_selected_node_stays_in_place_when_the_layout_changes(qtbot: Any) -> N
     assert (after.x(), after.y()) == pytest.approx((before.x(), before.y()), abs=0.5)
     panel.view.grab()  # paints
     assert panel.view.painted_items > 0, "the view went blank after the layout changed"
+
+
+def test_a_book_move_says_why_there_is_no_tree(qtbot: Any) -> None:
+    state = new_game("chess")
+    panel = TreePanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.start(state, type(state), SearchSettings())
+    answer = search(state, SearchSettings(), Limits(depth=1))
+    finished = dataclasses.replace(answer, book=True, nodes=0, depth=0)  # as the engine answers from its book
+    panel.search_finished(finished)
+    assert panel.status.text().startswith(f"{state.move_name(finished.best_move)} came from the opening book: nothing was searched")
+    assert "Settings → Opening book" in panel.status.text()

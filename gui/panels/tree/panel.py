@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from ai.search import ALGORITHMS
+from ai.events import Finished
 from ai.settings import SearchSettings
 from ai.tree.mcts import MctsSnapshot
 from ai.tree.model import NodeKind, SearchTree, TreeBatch, TreeOptions, TreePass
@@ -137,6 +138,8 @@ class TreePanel(QWidget):
         """Whether the search shown records its tree (set when it starts)."""
         self._stopped_marked = False
         """The passes the search stopped inside are marked in the pass box (once it is over)."""
+        self._nothing_searched = ""
+        """Why the search shown has no tree although it finished (a book move ...)."""
 
         self.view = TextbookView()
         self.view.setObjectName("treeTextbookView")
@@ -349,6 +352,7 @@ class TreePanel(QWidget):
             raise ValueError(f"the root state is a {type(root_state).__name__}, not a {game_class.__name__}")
         self.settings = settings
         self._records = records
+        self._nothing_searched = ""
         self.tree = SearchTree()
         self._shares_tree = False
         self.texts = NodeTexts(root_state.copy(), self._move_text, self._line_texts)
@@ -386,6 +390,26 @@ class TreePanel(QWidget):
         if not self._shares_tree:
             self.tree.add(batch)
         self.view.tree_changed()
+
+    def search_finished(self, finished: Finished) -> None:
+        """The search's answer: one that searched nothing (a book move, a forced answer, the
+        only legal move) says so, instead of waiting for a tree that never comes."""
+        texts = self.texts
+        self._nothing_searched = ""
+        if texts is None or self.tree.nodes or finished.best_move is None:
+            self._refresh_status()
+            return
+        try:
+            move = texts.root.move_name(finished.best_move)
+        except Exception:  # noqa: BLE001 - the sentence must not fail on a move it cannot name
+            move = "The move"
+        if finished.book:
+            self._nothing_searched = (f"{move} came from the opening book: nothing was searched, so there is no tree. "
+                                      "Turn the book off (Settings → Opening book) to watch the engine search these "
+                                      "positions.")
+        elif finished.forced or finished.only_move:
+            self._nothing_searched = f"{move} was the only move to play: nothing was searched, so there is no tree."
+        self._refresh_status()
 
     def add_snapshot(self, snapshot: MctsSnapshot) -> None:
         """MCTS's tree as it stands (each snapshot is whole: the newest is kept)."""
@@ -654,6 +678,9 @@ class TreePanel(QWidget):
             self.status.setText(f"The engine's next search is drawn here.{recording}")
             return
         if not tree.nodes:
+            if self._nothing_searched:
+                self.status.setText(self._nothing_searched)
+                return
             self.status.setText(f"Waiting for the tree…\n{texts.view_caption()}" if self._records else NOT_RECORDED)
             return
         # Mid-search a batch's count may lag its last entries by a node or two: every recorded
