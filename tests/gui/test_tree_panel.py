@@ -597,3 +597,17 @@ def test_a_book_move_says_why_there_is_no_tree(qtbot: Any) -> None:
     panel.search_finished(finished)
     assert panel.status.text().startswith(f"{state.move_name(finished.best_move)} came from the opening book: nothing was searched")
     assert "Settings → Opening book" in panel.status.text()
+
+
+def test_a_move_searched_twice_is_labelled_probe_and_re_search(qtbot: Any) -> None:
+    state = new_game("chess", MIDDLEGAME)
+    hand = HandTree()
+    root = hand.node(ROOT_PARENT, None, NodeKind.MAX, 20)
+    best = hand.node(root, state.parse_move("Bc4"), NodeKind.MIN, 10)
+    probe = hand.node(root, state.parse_move("d4"), NodeKind.MIN, 11, Bound.LOWER)
+    research = hand.node(root, state.parse_move("d4"), NodeKind.MIN, 20)
+    panel = fed_panel(qtbot, state, [hand.batch()])
+    placed = layout_of(panel).by_index
+    assert placed[best].above == ("Bc4",)
+    assert placed[probe].above == ("d4 (probe)",)
+    assert placed[research].above == ("d4 (re-search)",) and placed[research].on_pv

@@ -78,6 +78,9 @@ DEFAULT_OPEN_PLIES = 2
 """Plies open by default: the root's children and theirs (so the root moves' refutations and cut-offs show)."""
 PV_OPEN_PLIES = 4
 """The principal variation is open this many plies down (its siblings shown at each)."""
+PROBE = " (probe)"
+RE_SEARCH = " (re-search)"
+"""Labels of a move searched twice under one node (see ``TreeLayout._twins``)."""
 OPEN_SIBLINGS_MAX = 12
 """Nodes with more siblings than this are closed by default off the PV (tic-tac-toe's nine
 root moves open, chess's thirty stay closed)."""
@@ -318,11 +321,11 @@ class TreeLayout:
     def _slot(self, texts: tuple[str, ...]) -> float:
         return max([SLOT_MIN, *(self.measure(text) for text in texts)]) + SLOT_GAP
 
-    def _node_item(self, node: TreeNode, ply: int, on_pv: bool) -> Placed:
+    def _node_item(self, node: TreeNode, ply: int, on_pv: bool, twin: str = "") -> Placed:
         texts = self.texts
         above: tuple[str, ...] = ()
         if ply > 0:
-            move = texts.move_name(self.tree, node)
+            move = texts.move_name(self.tree, node) + twin
             chance = probability_text(node.probability)
             above = (chance, move) if chance else (move,)
         below: tuple[str, ...] = (texts.value_text(node.value, node.bound),)
@@ -332,8 +335,8 @@ class TreeLayout:
                       bound=node.bound, is_open=node.is_open, on_pv=on_pv)
         return item
 
-    def _place(self, node: TreeNode, ply: int, pv: set[int], siblings: int) -> Placed:
-        item = self._node_item(node, ply, node.index in pv)
+    def _place(self, node: TreeNode, ply: int, pv: set[int], siblings: int, twin: str = "") -> Placed:
+        item = self._node_item(node, ply, node.index in pv, twin)
         self.items.append(item)
         self.by_index[node.index] = item
         children = node.children
@@ -354,9 +357,10 @@ class TreeLayout:
             return item
         self._promised += promised
         item.width = self._slot((*item.above, *item.below))
+        twins = self._twins(children)
         for child in shown:
             self._promised -= 1
-            placed = self._place(self.tree.node(child), ply + 1, pv, len(children))
+            placed = self._place(self.tree.node(child), ply + 1, pv, len(children), twins.get(child, ""))
             placed.parent = item
             item.children.append(placed)
         if hidden:
@@ -374,6 +378,23 @@ class TreeLayout:
             self._put_leaf(stub)
         self._centre(item)
         return item
+
+    def _twins(self, children: list[int]) -> dict[int, str]:
+        """Children searched twice with one move (PVS's null-window probe, then its re-search
+        with the full window; Star2's probe of a roll, then its full search): the earlier ones
+        are labelled ``PROBE``, the last ``RE_SEARCH``, so a student does not count two moves."""
+        last: dict[str, int] = {}
+        counts: dict[str, int] = {}
+        for child in children:
+            key = repr(self.tree.node(child).move)  # moves need not be hashable; their text is
+            counts[key] = counts.get(key, 0) + 1
+            last[key] = child
+        labels: dict[int, str] = {}
+        for child in children:
+            key = repr(self.tree.node(child).move)
+            if counts[key] > 1:
+                labels[child] = RE_SEARCH if last[key] == child else PROBE
+        return labels
 
     def _shown_children(self, node: TreeNode, pv: set[int]) -> tuple[list[int], int]:
         """The children drawn (the first ones searched, and always the PV's and a pinned
