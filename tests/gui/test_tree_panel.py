@@ -15,6 +15,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication
 
+from ai import display as engine_display
 from ai.engine import search
 from ai.events import Finished
 from ai.scores import WIN_SCORE
@@ -611,3 +612,40 @@ def test_a_move_searched_twice_is_labelled_probe_and_re_search(qtbot: Any) -> No
     assert placed[best].above == ("Bc4",)
     assert placed[probe].above == ("d4 (probe)",)
     assert placed[research].above == ("d4 (re-search)",) and placed[research].on_pv
+
+
+def after_the_opening_roll() -> GameState:
+    state = new_game("backgammon")
+    while state.to_move() < 0:
+        state = state.result(state.chance_outcomes()[0][0])
+    return state
+
+
+def test_a_chance_cut_says_its_own_bound(qtbot: Any) -> None:
+    state = after_the_opening_roll()
+    _finished, batches = recorded(state, "star1", 2)
+    tree = SearchTree()
+    for batch in batches:
+        tree.add(batch)
+    texts = NodeTexts(state)
+    cut = [node for node in tree.nodes if node.kind is NodeKind.CHANCE and node.was_cut and not node.is_open]
+    assert cut, "Star1 cut no chance node here"
+    for node in cut:
+        label = texts.cut_label(tree, node)
+        mark = "≥" if node.bound is Bound.LOWER else "≤"
+        assert label.startswith("chance cut after ") and f"value {mark} {texts.value_text(node.value)}" in label, label
+
+
+def test_at_a_dice_roll_max_is_the_player_who_decides_next(qtbot: Any) -> None:
+    state = new_game("backgammon")
+    assert state.to_move() < 0, "backgammon starts with the opening roll"
+    finished, batches = recorded(state, "expectiminimax", 1)
+    panel = fed_panel(qtbot, state, batches, algorithm="expectiminimax")
+    texts = panel.texts
+    assert texts is not None
+    decider = after_the_opening_roll().to_move()
+    root = layout_of(panel).by_index[panel.view.shown_root()]
+    assert texts.root_player == decider
+    assert f"Values for {texts.player_name(decider)} (MAX" in panel.status.text()
+    expected = engine_display.value_text(finished.score.for_player(decider), type(state))
+    assert root.below[0] == expected

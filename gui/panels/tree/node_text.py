@@ -22,8 +22,9 @@ from typing import Any
 from ai import display as engine_display
 from ai.scores import INFINITY, WIN_SCORE, is_win_score, to_report
 from ai.tree.model import NodeKind, SearchTree, TreeNode
+from ai.tree.recorder import root_player_of
 from ai.tt import Bound
-from games.base import CHANCE, GameState
+from games.base import GameState
 from gui.panels import display
 
 MoveNamer = Callable[[GameState, Any], str]
@@ -87,9 +88,9 @@ class NodeTexts:
     def __init__(self, root: GameState, move_text: MoveNamer | None = None, line_texts: LineNamer | None = None) -> None:
         self.root = root
         self.game: type[GameState] = type(root)
-        mover = root.to_move()
-        self.root_player = 0 if mover == CHANCE or mover < 0 else mover
-        """MAX: the player to move at the root, whose view every value is in."""
+        self.root_player = root_player_of(root)
+        """MAX: the player to move at the root (at a dice roll, the one who decides next), as
+        the recorder takes it: every value is in this player's view."""
         self._move_text: MoveNamer = move_text or (lambda state, move: state.move_name(move))
         self._line_texts: LineNamer = line_texts or (lambda state, moves: state.line_names(moves))
         self._positions: dict[int, GameState] = {}
@@ -211,9 +212,15 @@ class NodeTexts:
             except Exception:  # noqa: BLE001
                 mover = str(node.cut_move)
         value = child.value if child is not None and not child.is_open else node.value
-        mark = "≤" if node.kind is NodeKind.MIN else "≥"
+        if node.kind is NodeKind.CHANCE:  # Star1/Star2: the chance node's own bound decides
+            value = node.value
+            mark = "≥" if node.bound is Bound.LOWER else "≤"
+        else:
+            mark = "≤" if node.kind is NodeKind.MIN else "≥"
         if math.isnan(value):
             return f"{name}: {mover}"
+        if node.kind is NodeKind.CHANCE:
+            return f"{name} after {mover}: value {mark} {self.value_text(value)}"
         return f"{name}: {mover} scored {mark} {self.value_text(value)}"
 
     def skipped_names(self, tree: SearchTree, node: TreeNode) -> list[str]:
