@@ -8,6 +8,7 @@ view is checked against the numbers the search sent, not against numbers made up
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -222,3 +223,25 @@ def test_six_root_moves_are_six_lines() -> None:
 
 def test_a_mean_rounding_to_zero_has_no_minus_sign() -> None:
     assert [mean_text(value) for value in (-0.0004, 0.0, 0.0004, -0.0006)] == ["+0.000", "+0.000", "+0.000", "-0.001"]
+
+
+def test_a_node_missing_from_a_live_snapshot_comes_back(view: MctsView) -> None:
+    """Live snapshots hold only the most visited nodes: while the node opened is missing its
+    nearest ancestor is shown (and the view says so), and the node again once it is back."""
+    state = new_game("tictactoe")
+    full = snapshots_of(state, 20_000)[-1]
+    shown(view, state, full)
+    assert view.open_row(0) and view.open_row(0)
+    path = view.path
+    opened = full.find(path)
+    assert opened is not None and len(path) == 2
+    trimmed = dataclasses.replace(full, nodes_shown=full.nodes_shown[: opened.parent + 1])  # parents come first
+    assert trimmed.find(path) is None and trimmed.find(path[:1]) is not None
+    view.add_snapshot(trimmed)
+    view.refresh()
+    assert view.path == path and view.shown_path == path[:1]
+    assert "not among" in view.node_line.text()
+    view.add_snapshot(full)
+    view.refresh()
+    assert view.shown_path == path and view.shown_node() == opened
+    assert "not among" not in view.node_line.text()

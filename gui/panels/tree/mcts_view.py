@@ -490,7 +490,10 @@ class MctsView(QWidget):
         self.root_state: GameState | None = None
         self.game: type[GameState] | None = None
         self.path: tuple[Any, ...] = ()
-        """The moves from the root to the node whose children the table shows."""
+        """The moves from the root to the node the user opened."""
+        self.shown_path: tuple[Any, ...] = ()
+        """The moves to the node whose children the table shows: ``path``, or while a live
+        snapshot lacks that node (only the most visited are sent), its nearest ancestor."""
         self._theme: Theme = LIGHT
         self._move_text: MoveNamer = lambda state, move: state.move_name(move)
         self._line_texts: LineNamer = lambda state, moves: state.line_names(moves)
@@ -564,7 +567,7 @@ class MctsView(QWidget):
         self.root_state = root_state.copy()
         self.game = game_class
         self.snapshot = None
-        self.path = ()
+        self.path = self.shown_path = ()
         self._positions = {(): self.root_state}
         self._notice = ""
         constant = f" · C = {settings.exploration:g}" if settings is not None else ""
@@ -591,7 +594,7 @@ class MctsView(QWidget):
         self._timer.stop()
         self.snapshot = None
         self.root_state = None
-        self.path = ()
+        self.path = self.shown_path = ()
         self._positions = {}
         self.summary.setText("MCTS: no search yet")
         self.crumbs.setText("")
@@ -633,7 +636,7 @@ class MctsView(QWidget):
                                 f"(it holds the {len(snapshot.nodes_shown):,} most visited nodes)")
             self._show_node_line()
             return False
-        self.path = self.path + (stat.move,)
+        self.path = self.shown_path + (stat.move,)
         self._notice = ""
         self.refresh()
         self.node_chosen.emit(self.path)
@@ -662,10 +665,12 @@ class MctsView(QWidget):
         snapshot = self.snapshot
         if snapshot is None or self.root_state is None:
             return
-        node = snapshot.find(self.path)
-        while node is None:  # the node left the part sent: its deepest ancestor still in it
-            self.path = self.path[:-1]
-            node = snapshot.find(self.path)
+        shown = self.path
+        node = snapshot.find(shown)
+        while node is None:  # not among the nodes sent now: its deepest ancestor that is
+            shown = shown[:-1]
+            node = snapshot.find(shown)
+        self.shown_path = shown
         self._shown_stat = node
         self._show_summary(snapshot)
         self._show_crumbs()
@@ -701,17 +706,23 @@ class MctsView(QWidget):
         self.summary.setText(" · ".join(parts))
 
     def _show_crumbs(self) -> None:
+        """Root ▸ e4 ▸ **e5**: each step a link back up; steps past the node shown (not in
+        the snapshot now) greyed."""
         names = ["Root"]
         for depth in range(len(self.path)):
             names.append(self._move_text(self.position(self.path[:depth]), self.path[depth]))
         crumbs = []
         link = color(self._theme.accent).name()  # the theme's, readable on either panel
+        muted = color(self._theme.muted_text).name()
+        shown = len(self.shown_path)
         for depth, name in enumerate(names):
             text = html.escape(name)
-            if depth < len(names) - 1:
-                crumbs.append(f'<a href="{depth}" style="color: {link}">{text}</a>')
-            else:
+            if depth == shown:
                 crumbs.append(f"<b>{text}</b>")
+            elif depth > shown:
+                crumbs.append(f'<span style="color: {muted}">{text}</span>')
+            else:
+                crumbs.append(f'<a href="{depth}" style="color: {link}">{text}</a>')
         self.crumbs.setText(" ▸ ".join(crumbs))
 
     def node_words(self, stat: MctsNodeStat, snapshot: MctsSnapshot) -> str:
@@ -748,15 +759,18 @@ class MctsView(QWidget):
         text = self.node_words(stat, snapshot)
         if stat.kind.is_decision and not stat.is_proven:
             text += f"\nUCT = Q + C·√(ln N / n), C = {snapshot.exploration_constant:g}, ln N = {math.log(max(stat.visits, 1)):.3f}"
+        if len(self.shown_path) < len(self.path):
+            text += (f"\nThe node opened is not among the {display.count_text(len(snapshot.nodes_shown))} most visited "
+                     "nodes of this snapshot: its nearest ancestor is shown until it is again.")
         if self._notice:
             text += f"\n{self._notice}"
         self.node_line.setText(text)
 
     def _show_children(self, snapshot: MctsSnapshot, node: MctsNodeStat) -> None:
-        state = self.position(self.path)
+        state = self.position(self.shown_path)
         is_chance = node.kind is NodeKind.CHANCE
         children = snapshot.children(node.index)
-        merged = {stat.move: stat.visits for stat in snapshot.merged_root} if not self.path else {}
+        merged = {stat.move: stat.visits for stat in snapshot.merged_root} if not self.shown_path else {}
         chooser = state.to_move()
         chooser_name = self.player_name(chooser) if chooser in (0, 1) else ""
         root_name = self.player_name(snapshot.root_player)
