@@ -649,3 +649,34 @@ def test_at_a_dice_roll_max_is_the_player_who_decides_next(qtbot: Any) -> None:
     assert f"Values for {texts.player_name(decider)} (MAX" in panel.status.text()
     expected = engine_display.value_text(finished.score.for_player(decider), type(state))
     assert root.below[0] == expected
+
+
+def test_a_closed_nodes_subtree_is_counted_once(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = new_game("tictactoe")
+    _finished, batches = recorded(state, "alphabeta", 9)
+    panel = fed_panel(qtbot, state, batches)
+    root = panel.view.shown_root()
+    assert root is not None
+    panel.select(root)
+    expected = panel.details.text("Subtree")
+    assert expected.startswith(f"{panel.tree.size(root):,} nodes searched")
+    walks: list[int] = []
+    original = SearchTree.subtree
+    monkeypatch.setattr(SearchTree, "subtree", lambda tree, index: walks.append(index) or original(tree, index))
+    panel.select(panel.tree.node(root).children[0])
+    panel.select(root)
+    assert panel.details.text("Subtree") == expected
+    assert root not in walks, "the root's subtree was walked again"
+
+
+def test_a_tree_of_helper_table_cuts_says_how_to_see_more(qtbot: Any) -> None:
+    state = new_game("tictactoe")
+    hand = HandTree()
+    root = hand.node(ROOT_PARENT, None, NodeKind.MAX, 0)
+    for square in range(4):
+        hand.node(root, square, NodeKind.MIN, 0, Bound.UPPER, final=NodeKind.TT_CUT)
+    batch = dataclasses.replace(hand.batch(), helper_nodes=500)
+    panel = fed_panel(qtbot, state, [batch])
+    assert "set Threads to 1 (Settings) to draw the whole tree" in panel.status.text()
+    alone = fed_panel(qtbot, state, [hand.batch()])
+    assert "Threads" not in alone.status.text(), "without helpers the table cuts are the search's own"

@@ -31,6 +31,8 @@ NULL_WINDOW_WIDTH = 1.0
 OPEN_WALK_LIMIT = 20_000
 """A node still being searched is counted at most this far each time the pane refreshes
 (about four times a second), so a selected root of a growing 100,000-node tree costs little."""
+SIZE_CACHE_LIMIT = 4096
+"""Closed nodes whose subtree counts are kept (a replay steps through many)."""
 NO_NODE = "Click a node of the tree to see its position, window and value here."
 
 
@@ -43,6 +45,9 @@ class NodeDetails(QWidget):
         self._board: BoardWidget | None = None
         self._game: type[GameState] | None = None
         self.index: int | None = None
+        self._sizes: dict[int, tuple[int, int, int]] = {}
+        """Node -> (recorded, visits, unrecorded) of the closed nodes of ``_sized_tree`` counted."""
+        self._sized_tree: SearchTree | None = None
         self.picture = QLabel()
         self.picture.setObjectName("treeNodeBoard")
         self.picture.setFixedSize(BOARD_PIXELS, BOARD_PIXELS)
@@ -117,14 +122,25 @@ class NodeDetails(QWidget):
         depth = node.depth
         depth_text = f"{depth:g} {'ply' if depth == 1 else 'plies'}" if not math.isnan(depth) else "–"
         self.rows["Depth left"].setText(depth_text)
+        if tree is not self._sized_tree:
+            self._sizes.clear()
+            self._sized_tree = tree
+        known = self._sizes.get(index) if not node.is_open else None
         recorded = unrecorded = visits = 0
         limit = OPEN_WALK_LIMIT if node.is_open else None
-        for member in tree.subtree(index):  # one walk for the counts (a root's is the whole pass)
-            recorded += 1
-            visits += member.visits  # a root split's shared root: once per worker
-            unrecorded += member.unrecorded
-            if limit is not None and recorded >= limit:
-                break
+        if known is not None:
+            recorded, visits, unrecorded = known
+        else:
+            for member in tree.subtree(index):  # one walk for the counts (a root's is the whole pass)
+                recorded += 1
+                visits += member.visits  # a root split's shared root: once per worker
+                unrecorded += member.unrecorded
+                if limit is not None and recorded >= limit:
+                    break
+            if not node.is_open:  # a closed node's subtree never changes: counted once
+                if len(self._sizes) > SIZE_CACHE_LIMIT:
+                    self._sizes.clear()
+                self._sizes[index] = (recorded, visits, unrecorded)
         size = visits + unrecorded
         if limit is not None and recorded >= limit:
             subtree = f"more than {size:,} nodes so far"

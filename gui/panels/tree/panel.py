@@ -50,7 +50,7 @@ from gui.panels.tree.node_details import NodeDetails
 from gui.panels.tree.node_text import LineNamer, MoveNamer, NodeTexts
 from gui.panels.tree.overview import IcicleView
 from gui.panels.tree.replay import ReplayBar
-from gui.panels.tree.textbook import TextbookView
+from gui.panels.tree.textbook import ItemKind, TextbookView
 from gui.theme import LIGHT, Theme
 
 NATIVE_ALGORITHM = "native"
@@ -427,6 +427,7 @@ class TreePanel(QWidget):
         self.views.setCurrentWidget(page)
         for widget in (self.pass_box, self.fit_button, self.panes_button, self.legend):
             widget.setVisible(depth_first)
+        self.status.setVisible(algorithm != MCTS_ALGORITHM)  # the MCTS view says it in its own summary
         for name, pane in (("Overview", self.overview_page), ("Replay", self.replay_page), ("Details", self.details_page)):
             pane.setVisible(depth_first and self.pane_actions[name].isChecked())
 
@@ -520,6 +521,8 @@ class TreePanel(QWidget):
         shares = {self.replay_page: REPLAY_SHARE, self.views: 0.0, self.overview_page: OVERVIEW_SHARE,
                   self.details_page: DETAILS_SHARE}
         sizes = [round(total * share) if pane.isVisibleTo(self.body) else 0 for pane, share in shares.items()]
+        if sizes[0]:  # the replay's buttons, its event line and a few rows of its α-β table, whole
+            sizes[0] = max(sizes[0], self.replay.minimumSizeHint().height())
         sizes[1] = max(0, total - sum(sizes))
         self.splitter.setSizes(sizes)
 
@@ -655,6 +658,14 @@ class TreePanel(QWidget):
         self._select(match)
         return True
 
+    def _mostly_table_cuts(self) -> bool:
+        """Whether most nodes the textbook view draws below the root are table cuts."""
+        model = self.view.layout_model
+        if model is None:
+            return False
+        kinds = [item.node_kind for item in model.items if item.kind is ItemKind.NODE and item.ply > 0]
+        return bool(kinds) and sum(kind is NodeKind.TT_CUT for kind in kinds) * 2 > len(kinds)
+
     def _mcts_status(self) -> str:
         snapshot = self._snapshot
         if snapshot is None:
@@ -692,6 +703,9 @@ class TreePanel(QWidget):
             parts.append(f"helpers searched {tree.helper_nodes:,} (not shown)")
         if self.view.layout_model is not None and self.view.layout_model.budget_reached:
             parts.append("some nodes kept closed (too many to draw)")
+        if tree.helper_nodes and self._mostly_table_cuts():
+            parts.append("most nodes drawn were settled by table entries the helper threads wrote: set Threads "
+                         "to 1 (Settings) to draw the whole tree")
         if self.view.is_showing_stopped_pass():
             parts.append("the last pass was stopped inside: the one before it is drawn")
         finished = "" if tree.complete else " …"
