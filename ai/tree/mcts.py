@@ -140,9 +140,6 @@ class MctsSnapshot:
     def root(self) -> MctsNodeStat:
         return self.nodes_shown[0]
 
-    def node(self, index: int) -> MctsNodeStat:
-        return self.nodes_shown[index]
-
     def children(self, index: int) -> list[MctsNodeStat]:
         """The children of node ``index`` in the snapshot, most visited first (empty when
         the snapshot did not open it)."""
@@ -172,23 +169,12 @@ class MctsSnapshot:
     def find(self, moves: Sequence[Move]) -> MctsNodeStat | None:
         """The node reached from the root by ``moves``, if this snapshot holds it (how a
         view keeps the node it shows from one snapshot to the next)."""
-        node = self.root
+        node: MctsNodeStat | None = self.root
         for move in moves:
-            node = next((child for child in self.children(node.index) if child.move == move), None)  # type: ignore[assignment]
             if node is None:
-                return None
+                break
+            node = next((child for child in self.children(node.index) if child.move == move), None)
         return node
-
-    def most_visited_line(self, index: int = 0) -> list[MctsNodeStat]:
-        """From ``index`` down, the most visited child at each step, while the snapshot
-        holds one."""
-        line = []
-        children = self.children(index)
-        while children:
-            best = children[0]
-            line.append(best)
-            children = self.children(best.index)
-        return line
 
 
 @dataclass
