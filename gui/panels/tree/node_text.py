@@ -15,7 +15,6 @@ discs for Othello ...), ``≥ +1.20`` for a lower bound (a fail high), ``#3`` fo
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -26,11 +25,8 @@ from ai.tree.recorder import root_player_of
 from ai.tt import Bound
 from games.base import GameState
 from gui.panels import display
+from gui.panels.display import LineNamer, MoveNamer
 
-MoveNamer = Callable[[GameState, Any], str]
-"""Names a move played from a state (a board's ``move_text``)."""
-LineNamer = Callable[[GameState, Sequence[Any]], list[str]]
-"""Names a line of moves played from a state (a board's ``line_texts``)."""
 
 OPEN_VALUE = "…"
 """A node entered and not yet left (the search is inside it, or was stopped there)."""
