@@ -89,3 +89,18 @@ def test_the_view_menu_opens_the_tree_tab_which_stands_beside_the_engine_panel(w
     window.actions_by_name["tree"].trigger()
     assert window.tree_panel.tree_window is not None and window.tree_panel.tree_window.isVisible()
     window.tree_panel.dock()
+
+
+def test_the_recording_cap_is_set_in_the_tab(window: Any, qtbot: Any) -> None:
+    window.start_game("tictactoe", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)))
+    window.engine_tabs.setCurrentWidget(window.tree_panel)
+    qtbot.waitUntil(lambda: window.bridge.record_tree is not None, timeout=2000)
+    assert window.bridge.record_tree.cap == 100_000
+    window.tree_panel.cap_box.setValue(20_000)
+    assert window.bridge.record_tree.cap == 20_000
+    window.engine_tabs.setCurrentWidget(window.engine_panel)
+    qtbot.waitUntil(lambda: window.bridge.record_tree is None, timeout=2000)
+    window.engine_tabs.setCurrentWidget(window.tree_panel)
+    qtbot.waitUntil(lambda: window.bridge.record_tree is not None, timeout=2000)
+    assert window.bridge.record_tree.cap == 20_000
+    window.tree_panel.cap_box.setValue(100_000)

@@ -18,6 +18,7 @@ same algorithm in Python (``algorithm_requested``).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -32,16 +33,18 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QSpinBox,
     QSplitter,
     QStackedWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
+    QWidgetAction,
 )
 
 from ai.search import ALGORITHMS
 from ai.events import Finished
-from ai.settings import SearchSettings
+from ai.settings import MAX_TREE_CAP, SearchSettings
 from ai.tree.mcts import MctsSnapshot
 from ai.tree.model import NodeKind, SearchTree, TreeBatch, TreeOptions, TreePass
 from games.base import GameState
@@ -68,6 +71,10 @@ RECORD_TIP = (
 )
 PASS_BOX_CHARACTERS = 12
 """The pass box's width in characters when space is short (it grows with the panel)."""
+CAP_MIN = 1_000
+CAP_MAX = MAX_TREE_CAP
+"""The cap's range (what ``ai.settings.check_tree_options`` accepts)."""
+CAP_STEP = 10_000
 NO_BREAK = "\u00a0"
 """Between a legend entry's shape and words, so a wrapped legend never separates them."""
 DETAILS_MIN_HEIGHT = 60
@@ -79,6 +86,12 @@ DETAILS_SHARE = 0.24
 NOT_RECORDED = ("The last search ran while this tab was hidden (or \"Record the tree\" was off), so it recorded no "
                 "tree: the engine's next search, or a hint, is drawn here.")
 WINDOW_TITLE = "Search tree — Plyground"
+WINDOW_FLAGS = (
+    Qt.WindowType.Tool
+    | Qt.WindowType.WindowTitleHint
+    | Qt.WindowType.WindowMinMaxButtonsHint
+    | Qt.WindowType.WindowCloseButtonHint
+)
 
 
 def pass_title(tree_pass: TreePass) -> str:
@@ -95,7 +108,9 @@ class TreeWindow(QWidget):
     closed = Signal()
 
     def __init__(self, owner: QWidget | None = None) -> None:
-        super().__init__(owner, Qt.WindowType.Window)
+        # A tool window: the window manager keeps it above its owner (a plain parented window
+        # carries no transient hint and drops behind the board at the first click).
+        super().__init__(owner, WINDOW_FLAGS)
         self.setWindowTitle(WINDOW_TITLE)
         self.setObjectName("treeWindow")
         self.column = QVBoxLayout(self)
@@ -266,6 +281,20 @@ class TreePanel(QWidget):
             self.panes_menu.addAction(action)
             self.pane_actions[name] = action
         self.panes_menu.addSeparator()
+        self.cap_box = QSpinBox()
+        self.cap_box.setObjectName("treeCapBox")
+        self.cap_box.setRange(CAP_MIN, CAP_MAX)
+        self.cap_box.setSingleStep(CAP_STEP)
+        self.cap_box.setGroupSeparatorShown(True)
+        self.cap_box.setValue(self.options.cap)
+        self.cap_box.setPrefix("Record at most ")
+        self.cap_box.setSuffix(" nodes")
+        self.cap_box.setToolTip("Past this many nodes the search keeps its top plies whole and samples the rest "
+                                "(the status says 'sampled past N'); from the next search on")
+        self.cap_box.valueChanged.connect(self._on_cap_changed)
+        cap_action = QWidgetAction(self)
+        cap_action.setDefaultWidget(self.cap_box)
+        self.panes_menu.addAction(cap_action)
         self.windows_action = QAction("α-β windows on the nodes", self)
         self.windows_action.setCheckable(True)
         self.windows_action.setToolTip("Write each node's window [α, β] under its value, as the lecture notes do")
@@ -585,6 +614,12 @@ class TreePanel(QWidget):
     def _stamp(self, index: int) -> tuple[Any, ...]:
         node = self.tree.node(index)
         return (index, node.value, node.bound, len(node.children), node.skipped, node.unrecorded)
+
+    def _on_cap_changed(self, cap: int) -> None:
+        """A new cap: the recording options the next search gets (``recording_wanted`` again)."""
+        self.options = dataclasses.replace(self.options, cap=cap)
+        if self._wanted:
+            self.recording_wanted.emit(True)
 
     def _on_pass_chosen(self, position: int) -> None:
         number = self.pass_box.itemData(position)
