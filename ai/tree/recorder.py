@@ -226,6 +226,13 @@ class TreeRecorder:
         if self.hidden:
             self.hidden += 1
             return None
+        self.since_clock += 1
+        if self.since_clock >= CLOCK_EVERY:
+            # Sent before this node is recorded: every node recorded so far has counted
+            # itself, so a batch never holds more nodes than its ``nodes`` says.
+            self.since_clock = 0
+            if self.clock() - self.last_sent >= self.options.batch_seconds:
+                self.send()
         stack = self.stack
         level = len(stack)
         chosen = False
@@ -251,11 +258,6 @@ class TreeRecorder:
         stack.append(frame)
         self.entries.append(NodeEntry(index, parent, move, depth, kind, low, high, probability))
         self.recorded += 1
-        self.since_clock += 1
-        if self.since_clock >= CLOCK_EVERY:
-            self.since_clock = 0
-            if self.clock() - self.last_sent >= self.options.batch_seconds:
-                self.send()
         return frame
 
     def samples(self, parent: Frame) -> bool:

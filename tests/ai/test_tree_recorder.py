@@ -395,3 +395,17 @@ def test_finished_games_and_evaluated_leaves_are_exact_whatever_their_window() -
             assert (node.value >= node.beta) if tree.node(node.parent).kind is NodeKind.MIN else (node.value <= node.alpha)
     tree, _, _ = recorded(state, SearchSettings(algorithm="pvs", quiescence=False), Limits(depth=3))
     assert all(node.bound is Bound.EXACT for node in tree.nodes if node.kind is NodeKind.LEAF)
+
+
+def test_no_batch_holds_more_nodes_than_it_says_were_searched(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ai.tree.recorder, "CLOCK_EVERY", 1)
+    tree = SearchTree()
+    seen: list[tuple[int, int]] = []
+
+    def receive(event: Any) -> None:
+        if isinstance(event, TreeBatch):
+            tree.add(event)
+            seen.append((len(tree), event.nodes))
+
+    search(new_game("checkers"), SearchSettings(algorithm="pvs"), Limits(depth=6), on_event=receive, tree=TreeOptions(batch_seconds=0.02))
+    assert len(seen) > 1 and all(recorded <= searched for recorded, searched in seen)
