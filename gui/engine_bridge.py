@@ -119,10 +119,11 @@ class TreeCollection:
     made by the hundred thousand while the search runs; every time the long-lived objects
     have grown by a quarter, Python runs a full collection over all of them, which with a
     100,000-node tree held up the event loop for 200-400 ms (bench/gui_latency.py --tree).
-    While a tree grows, each turn that took in some of it moves every tracked object out of
-    the collector's sight (``gc.freeze``: O(1)); when the search ends they are handed back
-    (``gc.unfreeze``), so garbage made meanwhile is collected as usual afterwards. The tree
-    holds no cycles: it is freed by reference counting when it is dropped, frozen or not.
+    While a tree grows, each turn that took in new nodes moves every tracked object out of
+    the collector's sight (``gc.freeze``: O(1)); once it stops growing (the search ended,
+    or the recorder is past its cap and sends only exits) they are handed back
+    (``gc.unfreeze``), so garbage made meanwhile is collected as usual. The tree holds no
+    cycles: it is freed by reference counting when it is dropped, frozen or not.
     """
 
     def __init__(self) -> None:
@@ -136,6 +137,13 @@ class TreeCollection:
         if self.is_holding:
             self.is_holding = False
             gc.unfreeze()
+
+    def follow(self, grew: bool) -> None:
+        """A turn took in tree slices: hold while the tree grows, else let go."""
+        if grew:
+            self.hold()
+        else:
+            self.release()
 
 
 def make_pool(workers: int, hash_megabytes: int) -> EnginePoolLike:
@@ -612,6 +620,7 @@ class EngineBridge(QObject):
         emitting once they have taken ``TREE_BUDGET_MS`` of this turn; the rest follows in
         the next turn of the event loop (input and painting run in between)."""
         deadline = time.perf_counter() + TREE_BUDGET_MS / 1000
+        took_tree = grew = False
         while self._ready:
             generation, event = self._ready.popleft()
             if generation != self._generation:
@@ -620,8 +629,10 @@ class EngineBridge(QObject):
                 self._take_tree_batch(generation, event)
                 if generation != self._generation:
                     return
-                self._tree_collection.hold()
+                took_tree = True
+                grew = grew or bool(event.entries)
                 if self._ready and time.perf_counter() > deadline:
+                    self._tree_collection.follow(grew)
                     self._drain_timer.start()
                     return
                 continue
@@ -634,6 +645,8 @@ class EngineBridge(QObject):
                 self.mcts_snapshot_received.emit(event)
             else:
                 self.current_move_received.emit(event)
+        if took_tree:
+            self._tree_collection.follow(grew)
         final, self._ready_final = self._ready_final, None
         if final is None:
             return

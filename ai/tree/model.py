@@ -227,40 +227,41 @@ class TreeBatch:
         )
 
     def split(self, max_entries: int) -> list[TreeBatch]:
-        """This batch as consecutive batches of at most ``max_entries`` entries each, which
-        ``SearchTree.add`` takes in to the same tree: a receiver that must stay responsive
-        (the app's event loop) takes in a large batch a slice at a time. A node's exit and
-        cut go with its entry's slice (or the first, for a node entered earlier), a pass
-        with its root's; ``complete`` stays on the last slice."""
+        """This batch as consecutive batches, which ``SearchTree.add`` takes in to the same
+        tree: a receiver that must stay responsive (the app's event loop) takes in a large
+        batch a slice at a time. The entries come first, at most ``max_entries`` a slice
+        (each pass with its root's entry), then the exits, at most twice as many a slice, in
+        their order (a node is left after everything below it), with the cuts in the last;
+        ``complete`` stays on the last slice."""
         if max_entries < 1:
             raise ValueError(f"a slice needs room for at least 1 entry, not {max_entries}")
-        if len(self.entries) <= max_entries:
+        exits_per_slice = 2 * max_entries
+        if len(self.entries) <= max_entries and len(self.exits) <= exits_per_slice:
             return [self]
-        starts = [self.entries[at].index for at in range(0, len(self.entries), max_entries)]
-        count = len(starts)
-
-        def slice_of(index: int) -> int:
-            return max(0, bisect.bisect_right(starts, index) - 1)
-
-        passes: list[list[TreePass]] = [[] for _ in range(count)]
-        exits: list[list[NodeExit]] = [[] for _ in range(count)]
-        cuts: list[list[Cut]] = [[] for _ in range(count)]
+        entry_starts = range(0, len(self.entries), max_entries)
+        passes: list[list[TreePass]] = [[] for _ in entry_starts] or [[]]
+        firsts = [self.entries[at].index for at in entry_starts]
         for tree_pass in self.passes:
-            passes[slice_of(tree_pass.root)].append(tree_pass)
-        for left in self.exits:
-            exits[slice_of(left.index)].append(left)
-        for cut in self.cuts:
-            cuts[slice_of(cut.index)].append(cut)
+            passes[max(0, bisect.bisect_right(firsts, tree_pass.root) - 1)].append(tree_pass)
+        slices = [
+            TreeBatch(self.search_id, tuple(passes[number]), self.entries[at : at + max_entries])
+            for number, at in enumerate(entry_starts)
+        ] or [TreeBatch(self.search_id, tuple(passes[0]))]
+        exit_slices = [self.exits[at : at + exits_per_slice] for at in range(exits_per_slice, len(self.exits), exits_per_slice)]
+        slices[-1] = dataclasses.replace(slices[-1], exits=self.exits[:exits_per_slice])
+        slices.extend(TreeBatch(self.search_id, exits=exits) for exits in exit_slices)
+        last = len(slices) - 1
         return [
             dataclasses.replace(
-                self,
-                passes=tuple(passes[number]),
-                entries=self.entries[number * max_entries : (number + 1) * max_entries],
-                exits=tuple(exits[number]),
-                cuts=tuple(cuts[number]),
-                complete=self.complete and number == count - 1,
+                piece,
+                cuts=self.cuts if number == last else (),
+                nodes=self.nodes,
+                helper_nodes=self.helper_nodes,
+                sampled=self.sampled,
+                complete=self.complete and number == last,
+                worker=self.worker,
             )
-            for number in range(count)
+            for number, piece in enumerate(slices)
         ]
 
 
@@ -395,6 +396,10 @@ class SearchTree:
         self._shared_root: dict[int, int] = {}
         """A worker's pass root (tree index) -> the pass's root node, where another worker's."""
         self._pass_roots: dict[int, _PassRoot] = {}
+        self._sizes: dict[int, int] = {}
+        """The nodes below each node whose whole subtree has been left, settled when it is
+        left (in a search's order everything below it was left before) or when first asked
+        (``size``): a closed subtree's size then costs nothing however large it is."""
 
     # ---------------------------------------------------------------- building
     def add(self, batch: TreeBatch) -> None:
@@ -405,6 +410,7 @@ class SearchTree:
             self._add_pass(tree_pass, worker, offset)
         by_index = self._by_index
         shared = self._shared_root
+        sizes = self._sizes
         for entry in batch.entries:
             index = entry.index + offset
             if entry.parent == ROOT_PARENT:
@@ -431,11 +437,22 @@ class SearchTree:
             root = self._pass_roots.get(index)
             if root is not None:
                 self._leave_root(left_node, root, left)
+                if root.inside > 0:
+                    continue
             else:
                 left_node.value = left.value
                 left_node.bound = left.bound
                 left_node.kind = left.kind
                 left_node.unrecorded = left.unrecorded
+            below = 0
+            for child in left_node.children:  # in a search's order all were left before it
+                settled = sizes.get(child)
+                if settled is None:
+                    break
+                child_node = by_index[child]
+                below += child_node.visits + child_node.unrecorded + settled
+            else:
+                sizes[index] = below
         for cut in batch.cuts:
             index = cut.index + offset
             cut_node = by_index.get(shared.get(index, index))
@@ -473,6 +490,7 @@ class SearchTree:
         if node is not None:  # another worker's root of the same pass: one node
             node.visits += 1
             node.value = math.nan  # open again until this worker has left it too
+            self._sizes.pop(index, None)
             self._pass_roots[index].inside += 1
             return
         node = TreeNode(
@@ -539,8 +557,39 @@ class SearchTree:
 
     def size(self, index: int) -> int:
         """Nodes the search visited in this subtree: recorded ones (a shared root once per
-        worker) plus ``unrecorded``."""
-        return sum(node.visits + node.unrecorded for node in self.subtree(index))
+        worker) plus ``unrecorded``. O(1) once the subtree has been left."""
+        node = self._by_index[index]
+        below = self._sizes.get(index)
+        if below is None:
+            below = self._count_below(index)
+        return node.visits + node.unrecorded + below
+
+    def _count_below(self, index: int) -> int:
+        """The nodes below ``index``, counted children first; kept for every node whose
+        whole subtree has been left (its count can no longer change)."""
+        by_index, sizes = self._by_index, self._sizes
+        below: dict[int, int] = {}
+        closed: dict[int, bool] = {}
+        stack = [(index, False)]
+        while stack:
+            at, children_done = stack.pop()
+            node = by_index[at]
+            if not children_done:
+                stack.append((at, True))
+                stack.extend((child, False) for child in node.children if child not in sizes)
+                continue
+            count, is_closed = 0, not node.is_open
+            for child in node.children:
+                child_node = by_index[child]
+                settled = sizes.get(child)
+                if settled is None:
+                    settled = below[child]
+                    is_closed = is_closed and closed[child]
+                count += child_node.visits + child_node.unrecorded + settled
+            below[at], closed[at] = count, is_closed
+            if is_closed:
+                sizes[at] = count
+        return below[index]
 
     def total_nodes(self) -> int:
         """Nodes the search visited in all passes: its node count, when every node was

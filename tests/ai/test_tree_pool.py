@@ -237,8 +237,12 @@ def test_a_batch_cut_into_slices_makes_the_same_tree(size: int) -> None:
         pieces += len(slices)
         for piece in slices:
             sliced.add(piece)
+            # a node is never shown left while something below it is still open
+            assert all(child.is_open is False for node in sliced.nodes if not node.is_open for child in sliced.children(node.index))
     assert pieces >= len(interleaved(streams))
     assert [dataclasses.astuple(node) for node in sliced.nodes] == [dataclasses.astuple(node) for node in whole.nodes]
+    for node in sliced.nodes:  # the sizes settled as nodes were left are the walked ones
+        assert sliced.size(node.index) == sum(below.visits + below.unrecorded for below in sliced.subtree(node.index))
     assert sliced.passes == whole.passes
     with pytest.raises(ValueError):
         TreeBatch(0).split(0)

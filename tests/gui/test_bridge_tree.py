@@ -5,6 +5,8 @@ stopped search, hostile options refused."""
 from __future__ import annotations
 
 import dataclasses
+import gc
+import weakref
 from collections.abc import Iterator
 
 import pytest
@@ -173,3 +175,53 @@ def test_the_workers_set_up_each_game_and_algorithm_before_its_first_search(
     bridge.start_search(SearchRequest("chess", settings=SearchSettings(algorithm="pvs")))
     submitted(qtbot, pool, 5)
     assert pool.warmed == [("tictactoe", "pvs"), ("tictactoe", "mcts"), ("chess", "pvs")]
+
+
+class Cycle:
+    """Garbage only the cycle collector frees."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_the_collector_is_held_off_only_while_the_tree_grows(qtbot: QtBot, scripted: tuple[ScriptedPool, EngineBridge]) -> None:
+    pool, bridge = scripted
+    bridge.record_tree = TreeOptions()
+    received: list[TreeBatch] = []
+    bridge.tree_batch_received.connect(received.append)
+    bridge.start_search(position())
+    pool_id = submitted(qtbot, pool, 1)
+    (stream,), (count,) = split_search(1)
+    batches = stamped(stream, pool_id)
+    pool.send(pool_id, batches[:5]).join()
+    qtbot.waitUntil(lambda: len(received) >= 5, timeout=2000)
+    assert gc.get_freeze_count() > 0  # growing: the tree is out of the collector's sight
+    made = Cycle()
+    garbage = weakref.ref(made)
+    del made  # a cycle made mid-search, frozen at the next growing turn
+    pool.send(pool_id, batches[5:]).join()
+    qtbot.waitUntil(lambda: len(received) >= len(batches), timeout=5000)
+    with qtbot.waitSignal(bridge.search_finished, timeout=2000):
+        pool.send(pool_id, [TreeBatch(pool_id, complete=True), finished(pool_id, count)])
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert garbage() is None  # handed back and collected once the search ended
+    assert bridge.tree is not None and bridge.tree.total_nodes() == count
+
+
+def test_a_tree_that_stops_growing_lets_the_collector_go(qtbot: QtBot, scripted: tuple[ScriptedPool, EngineBridge]) -> None:
+    pool, bridge = scripted
+    bridge.record_tree = TreeOptions()
+    received: list[TreeBatch] = []
+    bridge.tree_batch_received.connect(received.append)
+    bridge.start_search(position())
+    pool_id = submitted(qtbot, pool, 1)
+    (stream,), _ = split_search(1)
+    entered = TreeBatch(pool_id, passes=stream[0].passes, entries=stream[0].entries)
+    pool.send(pool_id, [entered]).join()
+    qtbot.waitUntil(lambda: len(received) == 1, timeout=2000)
+    assert gc.get_freeze_count() > 0
+    pool.send(pool_id, [TreeBatch(pool_id, exits=stream[0].exits, sampled=True)]).join()  # past the cap: exits only
+    qtbot.waitUntil(lambda: len(received) == 2, timeout=2000)
+    assert gc.get_freeze_count() == 0 and bridge.is_searching
+    bridge.stop()
