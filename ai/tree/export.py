@@ -67,6 +67,7 @@ from ai.tree.model import (
     NodeEntry,
     NodeExit,
     NodeKind,
+    PassKind,
     SearchTree,
     TreeBatch,
     TreeNode,
@@ -274,7 +275,7 @@ def load_json(document: Mapping[str, Any] | str) -> tuple[TreeHeader, SearchTree
         passes = tuple(
             TreePass(
                 int(p["number"]), int(p["root"]), int(p["iteration"]), number_in(p["alpha"]), number_in(p["beta"]),
-                float(p["scale"]), str(p["label"]),
+                float(p["scale"]), PassKind(str(p["label"])),
             )
             for p in document["passes"]
         )

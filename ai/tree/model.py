@@ -30,7 +30,7 @@ import math
 import operator
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 from typing import Any, Final
 
 from ai.tt import Bound
@@ -120,6 +120,20 @@ class TreeOptions:
     """How often a batch is sent while the search runs (about ten times a second)."""
 
 
+class PassKind(StrEnum):
+    """Why a pass ran: one member per reason, its value the words every view and the tree
+    file use (a ``StrEnum``, so a member is its words wherever text is wanted)."""
+
+    ITERATION = ""
+    """An iteration of iterative deepening (or the one search): no words needed."""
+    ASPIRATION_RESEARCH = "aspiration re-search"
+    MTDF_PROBE = "MTD(f) probe"
+    NEXT_BEST_LINE = "next best line"
+    RESEARCH = "re-search"
+    ROOT_SOLVE = "root solve"
+    """Nodes the engine counted outside any call at the root (Othello's exact root solve)."""
+
+
 @dataclass(frozen=True)
 class TreePass:
     """The start of one pass: a call of the search at the root."""
@@ -134,8 +148,8 @@ class TreePass:
     beta: float
     """The root window, root player's view."""
     scale: float = 1.0
-    label: str = ""
-    """Why the pass ran, in words: "" (the iteration), "aspiration re-search", "MTD(f) probe"."""
+    label: PassKind = PassKind.ITERATION
+    """Why the pass ran (``PassKind``: its value is the words, "" for an iteration)."""
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ from ai.tree.model import (
     NodeEntry,
     NodeExit,
     NodeKind,
+    PassKind,
     TreeBatch,
     TreeOptions,
     TreePass,
@@ -63,11 +64,11 @@ SAMPLING_STEPS: Final = 4
 HARD_CAP_FACTOR: Final = 2
 """Below the whole plies nothing is recorded once ``HARD_CAP_FACTOR * cap`` nodes are."""
 
-ASPIRATION_LABEL: Final = "aspiration re-search"
-MTDF_LABEL: Final = "MTD(f) probe"
-MULTIPV_LABEL: Final = "next best line"
-RESEARCH_LABEL: Final = "re-search"
-ROOT_SOLVE_LABEL: Final = "root solve"
+ASPIRATION_LABEL: Final = PassKind.ASPIRATION_RESEARCH
+MTDF_LABEL: Final = PassKind.MTDF_PROBE
+MULTIPV_LABEL: Final = PassKind.NEXT_BEST_LINE
+RESEARCH_LABEL: Final = PassKind.RESEARCH
+ROOT_SOLVE_LABEL: Final = PassKind.ROOT_SOLVE
 
 
 def root_player_of(state: GameState) -> Player:
@@ -304,7 +305,7 @@ class TreeRecorder:
         line), or the window of the pass before failed (an aspiration re-search)."""
         iteration = self.iteration_depth()
         moves = self.root_move_count()
-        label = ""
+        label = PassKind.ITERATION
         previous = self.last_pass
         if self.algorithm == "mtdf" and not (low <= -INFINITY and high >= INFINITY):
             label = MTDF_LABEL
@@ -318,7 +319,7 @@ class TreeRecorder:
         self.last_move_count = moves
         self.add_pass(index, iteration, low, high, label)
 
-    def add_pass(self, index: int, iteration: int, low: float, high: float, label: str) -> None:
+    def add_pass(self, index: int, iteration: int, low: float, high: float, label: PassKind) -> None:
         record = TreePass(self.pass_count, index, iteration, low, high, self.scale, label)
         self.pass_count += 1
         self.last_pass = record
