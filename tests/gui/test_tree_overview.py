@@ -21,11 +21,15 @@ from ai.tree.model import ROOT_PARENT, Cut, NodeEntry, NodeExit, NodeKind, Searc
 from ai.tree.replay import Replay, ReplayEvent
 from ai.tt import Bound
 from gui.panels.tree.overview import (
+    CHUNK,
     DARK_KIND_COLOURS,
     LIGHT_KIND_COLOURS,
     MIN_BLOCK,
+    PAINT_STEP,
+    PLACE_STEP,
     REFRESH_MS,
     IcicleView,
+    Work,
     kind_colours,
 )
 from gui.theme import DARK, LIGHT
@@ -337,3 +341,42 @@ def test_a_hidden_overview_reads_nothing_until_it_is_shown(qtbot: Any) -> None:
     assert view.layout_model is not None and view.layout_model.read == 0
     view.show()
     qtbot.waitUntil(lambda: view.layout_model is not None and view.layout_model.read == len(tree), timeout=2000)
+
+
+def test_a_growing_tree_is_read_and_drawn_in_slices_each_turn_bounded(qtbot: Any) -> None:
+    """While batches arrive, no turn of the app's loop reads more than ``CHUNK`` nodes, places
+    more than ``PLACE_STEP`` blocks or fills more than ``PAINT_STEP`` rectangles; the paint
+    event only copies the image; and the picture made in slices is the one made at once."""
+    batches = Recorder(8, 6, seed=5, batch_nodes=2_000).run()
+    tree = SearchTree()
+    view = IcicleView()
+    qtbot.addWidget(view)
+    view.resize(800, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    made_at_once: list[int] = []
+    render_image = view.render_image
+    view.render_image = lambda: (made_at_once.append(1), render_image())[1]  # type: ignore[method-assign]
+    for batch in batches:
+        tree.add(batch)
+        view.set_tree(tree)
+        qtbot.wait(5)
+
+    def settled() -> bool:
+        layout = view.layout_model
+        return layout is not None and layout.read == len(tree) and view.is_picture_current()
+
+    qtbot.waitUntil(settled, timeout=10_000)
+    assert made_at_once == []  # every picture of the growing tree was made off the paint event
+    most = view.work.most
+    assert 0 < most[Work.READ] <= CHUNK
+    assert 0 < most[Work.PLACE] <= PLACE_STEP
+    assert 0 < most[Work.PAINT] <= PAINT_STEP
+    assert view.work.turns > 2 * view.renders  # each picture took several turns
+    shown_picture = view.picture()  # current: nothing made now
+    assert made_at_once == []
+    sliced = view.grab().toImage()
+    at_once = render_image()
+    assert len(made_at_once) == 0 and at_once.size() == sliced.size()
+    assert at_once.convertToFormat(sliced.format()) == sliced
+    assert shown_picture.by_position.keys() == view.picture().by_position.keys()

@@ -21,7 +21,11 @@ It stays responsive on a 100,000-node tree that grows while the search runs:
   subtrees reach, so at most a width's worth of rectangles is drawn per row;
 * the picture is painted into a cached ``QImage``; the blocks are placed again only when the
   tree, the size, the pass or the zoom changed, and only repainted when a replay's step fades
-  the nodes it has not reached.
+  the nodes it has not reached;
+* a new picture is made off the paint event, a slice per event-loop turn (``PLACE_STEP``
+  blocks placed, ``PAINT_STEP`` rectangles filled), into an image of its own that replaces
+  the shown one when it is whole: no turn of the app's loop waits for a whole picture, and
+  the tree is not read on while a picture is being made (its blocks stay of one tree).
 
 A click chooses the node under the pointer (``node_chosen``), a double click zooms into its
 subtree, a right click (or Backspace) zooms back out.
@@ -32,7 +36,8 @@ from __future__ import annotations
 import bisect
 import math
 from array import array
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -41,6 +46,7 @@ from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QFont,
     QFontMetrics,
     QHelpEvent,
     QImage,
@@ -62,10 +68,16 @@ from gui.theme import LIGHT, Theme
 REFRESH_MS = 500
 """How often a growing tree is read and redrawn (at most two pictures a second: an overview
 need not follow the search closer, and placing the blocks is the tab's largest cost)."""
-CATCH_UP_MS = 15
+CATCH_UP_MS = 2
 """The pause between chunks while a large tree is being read, so the app keeps running."""
-CHUNK = 4_000
-"""Nodes read per tick: a few milliseconds of work."""
+CHUNK = 1_000
+"""Nodes read per turn of the app's loop: about 3 ms of work."""
+PLACE_STEP = 500
+"""Blocks placed (and children looked at) per turn while a picture is made: about 3 ms."""
+PAINT_STEP = 2_000
+"""Rectangles filled per turn while a picture is made (a label counts as ``LABEL_COST``)."""
+LABEL_COST = 40
+"""A label's text costs about as much as this many filled rectangles."""
 MIN_BLOCK = 1.0
 """A block narrower than this (pixels) is drawn together with its narrow neighbours."""
 LABEL_MIN_WIDTH = 20.0
@@ -424,6 +436,83 @@ class Placement:
     """Blocks wide enough for their move, with the node's position."""
 
 
+class Work(Enum):
+    """What a turn of the app's loop spends on the overview, counted in units of work."""
+
+    READ = "nodes read"
+    PLACE = "blocks placed and children looked at"
+    PAINT = "rectangles filled (a label counts as LABEL_COST)"
+
+
+Steps = Generator[tuple[Work, int], None, Any]
+"""Work done a slice at a time: yields what a slice did, returns the result at the end."""
+
+
+@dataclass
+class TurnWork:
+    """The most work of each kind one turn of the app's loop did on the overview, and how
+    many turns made pictures: what keeps the app responsive on a 100,000-node tree."""
+
+    most: dict[Work, int] = field(default_factory=lambda: dict.fromkeys(Work, 0))
+    total: dict[Work, int] = field(default_factory=lambda: dict.fromkeys(Work, 0))
+    turns: int = 0
+    """Turns that made a slice of a picture."""
+
+    def note(self, work: Work, units: int) -> None:
+        self.total[work] += units
+        if units > self.most[work]:
+            self.most[work] = units
+
+
+def finish(steps: Steps) -> Any:
+    """Do all of ``steps`` at once; their result."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+class Rendering:
+    """A picture being made a slice per turn into an image of its own (``step``), shown
+    once it is whole. The painter is active only during a slice (an image is never left
+    being painted between turns)."""
+
+    def __init__(
+        self, image: QImage, painter: QPainter, font: QFont, steps: Steps, key: tuple[Any, ...], shape: int
+    ) -> None:
+        self.image = image
+        self.painter = painter
+        self.font = font
+        self.steps = steps
+        self.key = key
+        """(width, height, pixel ratio, generation) the picture is made for."""
+        self.shape = shape
+        """The shape generation its blocks are placed for."""
+        self.picture: Picture | None = None
+
+    def step(self, work: TurnWork) -> bool:
+        """Make the next slice; True when the picture is whole."""
+        done = dict.fromkeys(Work, 0)
+        self.painter.begin(self.image)
+        self.painter.setFont(self.font)
+        try:
+            kind, units = next(self.steps)
+            done[kind] += units
+        except StopIteration as finished:
+            self.picture = finished.value
+        self.painter.end()
+        work.turns += 1
+        for kind, units in done.items():
+            work.note(kind, units)
+        return self.picture is not None
+
+    def drop(self) -> None:
+        """Give up the picture (it would show an old shape)."""
+        if self.picture is None:
+            self.steps.close()
+
+
 class IcicleView(QWidget):
     """One pass of the recorded tree as an icicle; ``node_chosen(index)`` on a click."""
 
@@ -454,13 +543,22 @@ class IcicleView(QWidget):
         self._seen: tuple[int, int, bool, int] | None = None
         """What the tree was at the last reading (nodes read, passes, complete, counted)."""
         self._picture = Picture()
+        """The blocks of the shown image (what a click or a tooltip points at)."""
         self.renders = 0
         """Pictures rendered (for the tests: a picture per change, not per batch)."""
         self.placements = 0
         """Times the blocks were placed (a replay's step repaints them without placing)."""
+        self.work = TurnWork()
+        """The most each turn of the app's loop did here (for the tests: a big tree in slices)."""
+        self._rendering: Rendering | None = None
+        self._reshaped_at = 0.0
+        """When the tree's growth last asked for a new picture (``time.monotonic``)."""
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._refresh)
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.timeout.connect(self._render_step)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(240, 120)
         self.setMouseTracking(True)
@@ -586,17 +684,24 @@ class IcicleView(QWidget):
             return
         if self.window() is not self and not self.isVisibleTo(self.window()):
             return  # a hidden pane reads nothing: showing it reads on (``showEvent``)
-        layout.advance(CHUNK)
+        if self._rendering is not None:  # its blocks are placed from the sizes read so far
+            self._timer.start(CATCH_UP_MS)
+            return
+        self.work.note(Work.READ, layout.advance(CHUNK))
         seen = (layout.read, len(tree.passes), tree.complete, tree.searched_nodes)
-        if seen != self._seen:  # redrawn only when the tree has changed
+        # Redrawn only when the tree has changed: once it is read to its end, or every
+        # REFRESH_MS while a large tree is still being read (the picture shows it coming).
+        now = time.monotonic()
+        if seen != self._seen and (layout.is_caught_up or now - self._reshaped_at >= REFRESH_MS / 1000):
             self._seen = seen
+            self._reshaped_at = now
             self._reshaped()
         if not layout.is_caught_up:
             self._timer.start(CATCH_UP_MS)
 
     def _changed(self) -> None:
         self._generation += 1
-        self.update()
+        self._schedule_render()
 
     def _reshaped(self) -> None:
         """The blocks move: the tree grew, or the pass or the zoom changed."""
@@ -607,24 +712,33 @@ class IcicleView(QWidget):
         super().showEvent(event)
         if self._layout is not None and not self._timer.isActive():
             self._timer.start(0)
+        self._schedule_render()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
-        self.update()
+        self._schedule_render()
 
     # ----------------------------------------------------------------- drawing
+    def _wanted_key(self) -> tuple[Any, ...]:
+        return (self.width(), self.height(), self.devicePixelRatioF(), self._generation)
+
     def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 (Qt's name)
-        key = (self.width(), self.height(), self.devicePixelRatioF(), self._generation)
-        if self._image is None or self._image_key != key:
+        """The cached image; a newer one is made off this event (``_render_step``), so a
+        paint costs a copy of the image whatever the tree's size. Only the very first
+        picture is made here (the widget has nothing else to show)."""
+        if self._image is None:
             self._image = self.render_image()
-            self._image_key = key
+            self._image_key = self._wanted_key()
+        elif self._image_key != self._wanted_key():
+            self._schedule_render()
         painter = QPainter(self)
+        if self._image.deviceIndependentSize().toSize() != self.size():  # resized: until the new picture
+            painter.fillRect(self.rect(), QColor(self._theme.panel))
         painter.drawImage(0, 0, self._image)
         self._draw_mark(painter)
         painter.end()
 
-    def render_image(self) -> QImage:
-        """The whole picture, painted afresh (the cached image's source)."""
+    def _new_image(self) -> tuple[QImage, QPainter]:
         ratio = self.devicePixelRatioF()
         image = QImage(
             max(1, round(self.width() * ratio)), max(1, round(self.height() * ratio)),
@@ -634,8 +748,15 @@ class IcicleView(QWidget):
         image.fill(QColor(self._theme.panel))
         painter = QPainter(image)
         painter.setFont(self.font())
+        return image, painter
+
+    def render_image(self) -> QImage:
+        """The whole picture, painted afresh at once (the first image, the tests, a
+        screenshot); a picture in the making is given up."""
+        self._drop_rendering()
+        image, painter = self._new_image()
         self.renders += 1
-        self._picture = self._draw(painter)
+        self._picture = finish(self._draw(painter))
         painter.end()
         return image
 
@@ -643,10 +764,58 @@ class IcicleView(QWidget):
         """The blocks of the latest rendering (rendering now if none was)."""
         if self._image is None or self._image_key is None or self._image_key[3] != self._generation:
             self._image = self.render_image()
-            self._image_key = (self.width(), self.height(), self.devicePixelRatioF(), self._generation)
+            self._image_key = self._wanted_key()
         return self._picture
 
-    def _draw(self, painter: QPainter) -> Picture:
+    def is_picture_current(self) -> bool:
+        """Whether the shown image is of everything read so far at this size (no newer
+        picture is in the making)."""
+        return self._rendering is None and self._image is not None and self._image_key == self._wanted_key()
+
+    def _shown_picture(self) -> Picture:
+        """The blocks of the image on screen (what the pointer is over); made now only if
+        nothing is shown yet."""
+        return self._picture if self._image is not None else self.picture()
+
+    # ------------------------------------------------- a picture in slices
+    def _schedule_render(self) -> None:
+        if not self._render_timer.isActive():
+            self._render_timer.start(0)
+
+    def _drop_rendering(self) -> None:
+        if self._rendering is not None:
+            self._rendering.drop()
+            self._rendering = None
+
+    def _render_step(self) -> None:
+        """One slice of the next picture; the picture replaces the shown one when whole."""
+        if self.window() is not self and not self.isVisibleTo(self.window()):
+            return  # hidden: made when shown (``showEvent``)
+        wanted = self._wanted_key()
+        rendering = self._rendering
+        if rendering is not None and (rendering.key[:3] != wanted[:3] or rendering.shape != self._shape_generation):
+            self._drop_rendering()  # its blocks are for an old size, tree, pass or zoom
+            rendering = None
+        if rendering is None:
+            if self._image is not None and self._image_key == wanted:
+                return
+            image, painter = self._new_image()
+            painter.end()
+            rendering = self._rendering = Rendering(
+                image, painter, self.font(), self._draw(painter), wanted, self._shape_generation
+            )
+        if not rendering.step(self.work):
+            self._render_timer.start(0)
+            return
+        self._rendering = None
+        assert rendering.picture is not None
+        self.renders += 1
+        self._image, self._image_key, self._picture = rendering.image, rendering.key, rendering.picture
+        self.update()
+        if rendering.key != self._wanted_key():
+            self._render_timer.start(0)
+
+    def _draw(self, painter: QPainter) -> Steps:
         metrics = QFontMetrics(self.font())
         line = metrics.height()
         text = QColor(self._theme.text)
@@ -681,13 +850,14 @@ class IcicleView(QWidget):
             row_height = plot.height() / rows
         show_labels = row_height >= metrics.height() + 2
         key = (top, plot.left(), plot.top(), plot.width(), plot.height(), rows, show_labels, self._shape_generation)
-        if self._placement is None or self._placement_key != key:
-            self._placement = self._place_blocks(top, plot, row_height, rows, show_labels)
-            self._placement_key = key
+        placed = self._placement
+        if placed is None or self._placement_key != key:
+            placed = yield from self._place_blocks(top, plot, row_height, rows, show_labels)
+            self._placement, self._placement_key = placed, key
             self.placements += 1
-        self._paint_blocks(painter, self._placement, metrics)
+        yield from self._paint_blocks(painter, placed, metrics)
         self._draw_side(painter, counts, top_level, rows, plot, row_height, side_width, metrics)
-        return self._placement.picture
+        return placed.picture
 
     def _header(self, top: int) -> str:
         tree = self._tree
@@ -707,12 +877,14 @@ class IcicleView(QWidget):
             what += " · searching…"
         return what
 
-    def _place_blocks(self, top: int, plot: QRectF, row_height: float, rows: int, show_labels: bool) -> Placement:
+    def _place_blocks(self, top: int, plot: QRectF, row_height: float, rows: int, show_labels: bool) -> Steps:
         """Where every block goes, depth first from ``top``: each node's block, then its
         children, where a child narrower than ``MIN_BLOCK`` joins its narrow neighbours in
         one block (a *run*) that is not descended into; so each row holds at most
         ``width / MIN_BLOCK`` blocks. Kept while only colours change (a replay's step).
-        The loop reads the layout's arrays directly: it runs for every child of every block."""
+        The loop reads the layout's arrays directly: it runs for every child of every block.
+        It pauses (yields) after every ``PLACE_STEP`` blocks and children looked at; returns
+        the ``Placement``."""
         layout = self._layout
         tree = self._tree
         assert layout is not None and tree is not None
@@ -753,7 +925,12 @@ class IcicleView(QWidget):
                 shades.append(QRect(x, row_tops[row + 1], x_right - x, row_bottoms[below] - row_tops[row + 1]))
 
         stack = [(top, plot.left())]
+        done = 0
         while stack:
+            if done >= PLACE_STEP:
+                yield Work.PLACE, done
+                done = 0
+            done += 1
             position, left = stack.pop()
             node = nodes[position]
             row = levels[position] - top_level
@@ -783,6 +960,10 @@ class IcicleView(QWidget):
             run_sizes: dict[NodeKind, int] = {}
             later: list[tuple[int, float]] = []
             for child in layout.children(position):
+                if done >= PLACE_STEP:  # a node with hundreds of moves is placed over several turns
+                    yield Work.PLACE, done
+                    done = 0
+                done += 1
                 if is_closed[child]:
                     child_size = settled[child]
                     deepest = deepest_settled[child]
@@ -815,37 +996,47 @@ class IcicleView(QWidget):
         picture.runs = sum(1 for row_blocks in rows_blocks for block in row_blocks if block.count > 1)
         for row_blocks in rows_blocks:
             row_blocks.sort(key=lambda block: block.left)
+        yield Work.PLACE, done
         return placed
 
-    def _paint_blocks(self, painter: QPainter, placed: Placement, metrics: QFontMetrics) -> None:
-        """The placed blocks in the theme's colours; those the replay has not reached faded."""
+    def _paint_blocks(self, painter: QPainter, placed: Placement, metrics: QFontMetrics) -> Steps:
+        """The placed blocks in the theme's colours; those the replay has not reached faded.
+        Pauses (yields) after every ``PAINT_STEP`` rectangles."""
         full = {kind: kind_colour(kind, self._theme) for kind in NodeKind}
         faded = {kind: QColor(colour) for kind, colour in full.items()}
         for colour in faded.values():
             colour.setAlpha(FADED_ALPHA)
         visited = self._visited_through
         painter.setPen(Qt.PenStyle.NoPen)
-        for block, kind, index in placed.fills:
-            painter.fillRect(block, faded[kind] if visited is not None and index > visited else full[kind])
+        fills = placed.fills
+        for start in range(0, len(fills), PAINT_STEP):
+            for block, kind, index in fills[start:start + PAINT_STEP]:
+                painter.fillRect(block, faded[kind] if visited is not None and index > visited else full[kind])
+            yield Work.PAINT, min(PAINT_STEP, len(fills) - start)
         cut_colour = QColor(self._theme.text)
-        for bar in placed.cut_bars:
-            painter.fillRect(bar, cut_colour)
         muted = QColor(self._theme.muted_text)
         hatch = QBrush(muted, Qt.BrushStyle.BDiagPattern)
-        for rect in placed.hatches:
-            painter.fillRect(rect, hatch)
         shade = QBrush(muted, Qt.BrushStyle.Dense5Pattern)
-        for stretch in placed.shades:
-            painter.fillRect(stretch, shade)
+        marks = [(bar, cut_colour) for bar in placed.cut_bars] + [(rect, hatch) for rect in placed.hatches] + [
+            (stretch, shade) for stretch in placed.shades
+        ]
+        for start in range(0, len(marks), PAINT_STEP):
+            for rect, brush in marks[start:start + PAINT_STEP]:
+                painter.fillRect(rect, brush)
+            yield Work.PAINT, min(PAINT_STEP, len(marks) - start)
         tree = self._tree
         assert tree is not None
-        self._draw_labels(painter, [(rect, position, full[tree.nodes[position].kind]) for rect, position in placed.labels],
-                          metrics)
+        labels = [(rect, position, full[tree.nodes[position].kind]) for rect, position in placed.labels]
+        per_step = PAINT_STEP // LABEL_COST
+        for start in range(0, len(labels), per_step):
+            self._draw_labels(painter, labels[start:start + per_step], metrics, visited)
+            yield Work.PAINT, min(per_step, len(labels) - start) * LABEL_COST
 
-    def _draw_labels(self, painter: QPainter, labels: list[tuple[QRectF, int, QColor]], metrics: QFontMetrics) -> None:
+    def _draw_labels(
+        self, painter: QPainter, labels: list[tuple[QRectF, int, QColor]], metrics: QFontMetrics, visited: int | None
+    ) -> None:
         tree = self._tree
         assert tree is not None
-        visited = self._visited_through
         for rect, position, fill in labels:
             node = tree.nodes[position]
             faded = visited is not None and node.index > visited
@@ -984,7 +1175,7 @@ class IcicleView(QWidget):
     def node_at(self, x: float, y: float) -> int | None:
         """The visit index of the node drawn at (x, y); inside a run of narrow siblings, the
         one whose share of the run is under ``x``."""
-        block = self.picture().block_at(x, y)
+        block = self._shown_picture().block_at(x, y)
         if block is None or self._tree is None or self._layout is None:
             return None
         if block.count == 1:
@@ -1009,7 +1200,7 @@ class IcicleView(QWidget):
 
     def describe_at(self, x: float, y: float) -> str:
         """The tooltip at (x, y): the node's line, kind, value, window and size."""
-        picture = self.picture()
+        picture = self._shown_picture()
         if x > picture.plot.right():
             return self._side_tip(picture, y)
         block = picture.block_at(x, y)
