@@ -11,7 +11,9 @@ from collections.abc import Iterator
 import pytest
 from pytestqt.qtbot import QtBot
 
+from ai.events import Finished
 from ai.settings import Limits, SearchSettings
+from ai.tree.model import TreeBatch, TreeOptions
 from ai.tt import Bound
 from games import get_game, new_game
 from gui.engine_bridge import WORKER_NICENESS, EngineBridge, available_cores
@@ -119,3 +121,24 @@ def test_a_dead_worker_still_gives_the_app_a_move_and_says_why(qtbot: QtBot, bri
     assert failures == [] and finished.error is None
     assert finished.best_move == shown[-1].pv[0] and finished.best_move in state.legal_moves()  # type: ignore[attr-defined]
     assert finished.fault is not None and "killed by signal 9" in finished.fault
+
+
+def test_a_recorded_tree_reaches_the_gui_thread_whole(qtbot: QtBot, bridge: EngineBridge) -> None:
+    bridge.record_tree = TreeOptions()
+    batches: list[TreeBatch] = []
+    answers: list[object] = []
+    bridge.tree_batch_received.connect(batches.append)
+    bridge.search_finished.connect(answers.append)
+    settings = SearchSettings(algorithm="alphabeta", threads=THREADS, book=False)
+    with qtbot.waitSignal(bridge.tree_batch_received, timeout=SPAWN_TIMEOUT_MS) as first:
+        search_id = bridge.start_search(new_game("tictactoe"), settings, Limits(depth=5))
+    assert first.args[0].search_id == search_id
+    qtbot.waitUntil(lambda: bool(answers), timeout=SPAWN_TIMEOUT_MS)
+    (finished,) = answers
+    assert isinstance(finished, Finished)
+    tree = bridge.tree
+    assert tree is not None and tree.complete and batches[-1].complete
+    assert all(batch.search_id == search_id for batch in batches)
+    assert tree.total_nodes() == tree.searched_nodes > 0  # the main worker's tree, node for node
+    assert tree.total_nodes() + tree.helper_nodes == finished.nodes
+    assert [tree_pass.iteration for tree_pass in tree.passes if not tree_pass.label] == [1, 2, 3, 4, 5]
