@@ -12,8 +12,9 @@ Where things run:
   workers' pipes and calls the bridge's ``on_event`` callback with each event.
 * **The bridge's admin thread** (one) makes every call into the pool in order: starting it
   (which spawns the processes, maps the shared table and waits until every worker answers,
-  so that the first search's time limit is not spent on start-up), a table resize, ``submit``,
-  ``stop``, ``move_now``; and, when a search asks for another number of processes, shutting
+  so that the first search's time limit is not spent on start-up), the workers' set-up of
+  each game and algorithm before its first search (``EnginePool.warm_up``: a move's time is
+  for searching, not for importing), a table resize, ``submit``, ``stop``, ``move_now``; and, when a search asks for another number of processes, shutting
   the old pool down on a short-lived thread of its own. The GUI thread only bumps the
   generation and queues the command, so it never waits for a process to spawn or end;
   only ``shutdown`` (at exit) waits for the pool's processes.
