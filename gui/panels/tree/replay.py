@@ -50,8 +50,8 @@ SPEEDS = (1, 2, 3, 5, 8, 12, 20, 30, 50, 100)
 """Steps a second while playing (the slider's stops)."""
 DEFAULT_SPEED = 3
 """The slider's stop at start: 5 steps a second, slow enough to read the windows."""
-READ_CHUNK = 5_000
-"""Nodes of a large tree read per tick (a few milliseconds), so the app keeps running."""
+READ_CHUNK = 1_500
+"""Nodes of a large tree read per tick (about 2 ms), so the app keeps running."""
 READ_PAUSE_MS = 10
 GROWING_MS = 300
 """How often a tree still being searched is read again."""
