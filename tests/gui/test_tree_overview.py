@@ -29,8 +29,10 @@ from gui.panels.tree.overview import (
     PLACE_STEP,
     REFRESH_MS,
     IcicleView,
+    PlyCounts,
     Work,
     kind_colours,
+    side_plies,
 )
 from gui.theme import DARK, LIGHT
 
@@ -380,3 +382,15 @@ def test_a_growing_tree_is_read_and_drawn_in_slices_each_turn_bounded(qtbot: Any
     assert len(made_at_once) == 0 and at_once.size() == sliced.size()
     assert at_once.convertToFormat(sliced.format()) == sliced
     assert shown_picture.by_position.keys() == view.picture().by_position.keys()
+
+
+def test_thin_rows_write_the_ply_that_cut_for_each_pair_of_plies() -> None:
+    """Rows too thin for a line each are written in groups: a probe whose MIN plies did all
+    the cutting names those plies (not the MAX plies above them, with 0% cut)."""
+    counts = [PlyCounts(0, 1, 1, 0, 0), PlyCounts(1, 20, 20, 20, 300), PlyCounts(2, 20, 20, 0, 0),
+              PlyCounts(3, 400, 400, 380, 5_000), PlyCounts(4, 12)]
+    assert side_plies(counts, 0, 5, 2) == [(range(0, 2), 1), (range(2, 4), 3), (range(4, 5), 4)]
+    assert side_plies(counts, 0, 5, 1) == [(range(ply, ply + 1), ply) for ply in range(5)]
+    assert side_plies(counts, 2, 3, 3) == [(range(2, 5), 3)]
+    no_cuts = [PlyCounts(ply, 5, 5) for ply in range(4)]
+    assert side_plies(no_cuts, 0, 4, 2) == [(range(0, 2), 0), (range(2, 4), 2)]

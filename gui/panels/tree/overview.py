@@ -1082,17 +1082,21 @@ class IcicleView(QWidget):
         self, painter: QPainter, counts: Sequence[PlyCounts], top_level: int, rows: int, plot: QRectF,
         row_height: float, side_width: float, metrics: QFontMetrics,
     ) -> None:
+        """Each ply's line beside its row. Rows thinner than a line of text are taken in
+        groups, each written once beside the group: the ply of the group that cut most (a
+        probe's cutting plies are the ones a student looks for), else its first."""
         painter.setPen(QColor(self._theme.text))
         left = plot.right() + 6
         step = max(1, math.ceil(metrics.height() / max(row_height, 1e-6)))
-        shown = [top_level + row for row in range(0, rows, step) if top_level + row < len(counts)]
-        lines = [self._side_texts(counts[ply]) for ply in shown]
+        groups = side_plies(counts, top_level, rows, step)
+        lines = [self._side_texts(counts[ply]) for _, ply in groups]
         length = next(
             (at for at in range(SIDE_LENGTHS) if all(metrics.horizontalAdvance(texts[at]) <= side_width for texts in lines)),
             SIDE_LENGTHS - 1,
         )
-        for ply, texts in zip(shown, lines):
-            rect = QRectF(left, plot.top() + (ply - top_level) * row_height, side_width, max(row_height, metrics.height()))
+        for (group, _), texts in zip(groups, lines):
+            top = plot.top() + (group.start - top_level) * row_height
+            rect = QRectF(left, top, side_width, max(len(group) * row_height, metrics.height()))
             painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                              metrics.elidedText(texts[length], Qt.TextElideMode.ElideRight, round(side_width)))
 
@@ -1294,6 +1298,17 @@ class IcicleView(QWidget):
             super().keyPressEvent(event)
 
 
+def side_plies(counts: Sequence[PlyCounts], first: int, rows: int, step: int) -> list[tuple[range, int]]:
+    """The plies ``first`` .. ``first + rows - 1`` in groups of ``step`` (the rows one line of
+    text spans), each with the ply written for it: the one with the most cut-offs, else the
+    group's first."""
+    groups = [
+        range(start, min(start + step, first + rows, len(counts)))
+        for start in range(first, min(first + rows, len(counts)), step)
+    ]
+    return [(group, max(group, key=lambda ply: (counts[ply].cut, -ply))) for group in groups]
+
+
 def _count(number: int, noun: str) -> str:
     """``1 node``, ``2,345 nodes``."""
     return f"{number:,} {noun}{'' if number == 1 else 's'}"
@@ -1309,4 +1324,5 @@ __all__ = [
     "PlyCounts",
     "kind_colour",
     "kind_colours",
+    "side_plies",
 ]
