@@ -225,6 +225,8 @@ class EngineBridge(QObject):
     * ``search_failed(str)``: the search could not run or a worker failed; one clear line;
     * ``tree_started(SearchTree)``: a search that records its tree started (after
       ``search_started``); the tree, empty yet, is ``tree`` from now on;
+    * ``tree_cancelled(SearchTree)``: the recording search was stopped before it answered
+      (``stop``, or a new search): its tree, ``cancelled`` set, will grow no more;
     * ``tree_batch_received(TreeBatch)``: a slice of the tree, already added to ``tree``;
       every one, in order, before the search's ``search_finished``;
     * ``mcts_snapshot_received(MctsSnapshot)``: an MCTS search that records its tree, the
@@ -252,6 +254,7 @@ class EngineBridge(QObject):
     search_failed = Signal(str)
     tree_started = Signal(object)
     tree_batch_received = Signal(object)
+    tree_cancelled = Signal(object)
     mcts_snapshot_received = Signal(object)
 
     def __init__(
@@ -412,7 +415,11 @@ class EngineBridge(QObject):
         self._tree_collection.release()
         if self._info is not None and not self._is_shut_down:
             self._admin.submit(self._stop_on_admin, stopped)
+        growing = self._info is not None and self._info.tree is not None and self._tree is not None
         self._info = None
+        if growing and self._tree is not None and not self._tree.complete:
+            self._tree.cancelled = True
+            self.tree_cancelled.emit(self._tree)
 
     def clear_memory(self) -> None:
         """Forget what the searches so far learned (the pool's table and what each worker

@@ -396,6 +396,9 @@ class SearchTree:
         self.helper_nodes = 0
         self.sampled = False
         self.complete = False
+        self.cancelled = False
+        """The search was cancelled before it answered (the position changed, a new search
+        began): nothing more of it comes, and it is not ``complete``."""
         self._by_index: dict[int, TreeNode] = {}
         self._worker_nodes: dict[int, int] = {}
         self._pass_keys: dict[tuple[int, str, int], int] = {}

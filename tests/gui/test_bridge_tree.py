@@ -225,3 +225,32 @@ def test_a_tree_that_stops_growing_lets_the_collector_go(qtbot: QtBot, scripted:
     qtbot.waitUntil(lambda: len(received) == 2, timeout=2000)
     assert gc.get_freeze_count() == 0 and bridge.is_searching
     bridge.stop()
+
+
+def test_a_stopped_search_says_its_tree_will_grow_no_more(qtbot: QtBot, scripted: tuple[ScriptedPool, EngineBridge]) -> None:
+    pool, bridge = scripted
+    bridge.record_tree = TreeOptions()
+    cancelled: list[SearchTree] = []
+    bridge.tree_cancelled.connect(cancelled.append)
+    received: list[TreeBatch] = []
+    bridge.tree_batch_received.connect(received.append)
+    bridge.start_search(position())
+    pool_id = submitted(qtbot, pool, 1)
+    first = bridge.tree
+    (stream,), _ = split_search(1)
+    pool.send(pool_id, stamped(stream[:2], pool_id)).join()
+    qtbot.waitUntil(lambda: len(received) >= 1, timeout=2000)
+    bridge.start_search(position())  # a new search replaces it
+    assert cancelled == [first] and first is not None and first.cancelled and not first.complete
+    second = bridge.tree
+    assert second is not first and second is not None and not second.cancelled
+    bridge.stop()
+    assert cancelled == [first, second] and second.cancelled
+    bridge.stop()  # nothing running: nothing more said
+    assert len(cancelled) == 2
+    bridge.start_search(position(), tree=None)  # record_tree still on: a third tree
+    third_id = submitted(qtbot, pool, 3)
+    with qtbot.waitSignal(bridge.search_finished, timeout=2000):
+        pool.send(third_id, [TreeBatch(third_id, complete=True), finished(third_id, 0)])
+    bridge.stop()
+    assert len(cancelled) == 2  # a finished search's tree is not cancelled
