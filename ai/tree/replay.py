@@ -32,11 +32,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-from games.base import GameError, GameState
+from games.base import GameError, GameState, Player
 
 from ai import display
 from ai.scores import INFINITY, to_report
 from ai.tree.model import KIND_NAMES, KIND_SYMBOLS, WORKER_SPAN, Move, NodeKind, SearchTree, TreeNode
+from ai.tree.recorder import root_player_of
 from ai.tt import Bound
 
 NULL_WINDOW = 1e-9
@@ -348,6 +349,9 @@ class TreeWords:
     def __init__(self, root: GameState | None = None, line_texts: LineNamer | None = None) -> None:
         self.root = root
         self.line_texts = line_texts
+        self.max_player: Player | None = root_player_of(root) if root is not None else None
+        """MAX of the tree: the root's mover, or at a dice roll the player who decides next,
+        as the recorder takes it."""
         self._names: dict[int, list[str]] = {}
 
     @property
@@ -409,9 +413,9 @@ class TreeWords:
         if value <= -INFINITE:
             return "−∞"
         game = self.game
-        if game is None or self.root is None:
+        player = self.max_player
+        if game is None or player is None:
             return f"{value:+g}"
-        player = max(self.root.to_move(), 0)
         return display.value_text(to_report(value, player, game, view=player), game)
 
     def window(self, alpha: float, beta: float) -> str:
@@ -448,9 +452,9 @@ class TreeWords:
     def side_name(self, side: NodeKind) -> str:
         """``▲ MAX (X)``, ``▼ MIN (Black)``: a side with the player it is, when the root is known."""
         name = f"{KIND_SYMBOLS[side]} {side.name}"
-        if self.root is None or self.root.to_move() < 0:
+        if self.root is None or self.max_player is None:
             return name
-        player = self.root.to_move() if side is NodeKind.MAX else 1 - self.root.to_move()
+        player = self.max_player if side is NodeKind.MAX else 1 - self.max_player
         return f"{name} ({type(self.root).PLAYER_NAMES[player].capitalize()})"
 
     def bounded_value(self, node: TreeNode) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from ai import display
 from ai.engine import search
 from ai.options import exact
 from ai.settings import Limits, SearchSettings
@@ -121,3 +122,16 @@ def test_a_value_returned_says_what_it_does_to_the_parent_in_the_games_words() -
     assert any("; ▼ MIN after " in text and ": β " in text for text in changes)
     assert any("; ▲ MAX at the root: α " in text for text in changes)
     assert any("win in " in text and " plies" in text for text in texts)
+
+
+def test_at_a_dice_roll_the_values_are_the_player_who_decides_next() -> None:
+    """Backgammon starts with the opening roll (no player to move): the recorder takes MAX to
+    be the player who moves after it, so the root's value in words is ai.display's text of
+    the search's score for that player, and MAX is named as that player."""
+    state, tree, finished = recorded_search("backgammon", 1, algorithm="expectiminimax")
+    assert state.to_move() < 0, "backgammon starts with the opening roll"
+    decider = state.result(state.chance_outcomes()[0][0]).to_move()
+    words = TreeWords(state)
+    root = tree.node(tree.passes[-1].root)
+    assert words.value(root.value) == display.value_text(finished.score.for_player(decider), type(state))
+    assert words.side_name(NodeKind.MAX).endswith(f"({type(state).PLAYER_NAMES[decider].capitalize()})")
