@@ -68,8 +68,9 @@ from gui.theme import LIGHT, Theme
 REFRESH_MS = 500
 """How often a growing tree is read and redrawn (at most two pictures a second: an overview
 need not follow the search closer, and placing the blocks is the tab's largest cost)."""
-CATCH_UP_MS = 2
-"""The pause between chunks while a large tree is being read, so the app keeps running."""
+CATCH_UP_MS = 0
+"""The pause between chunks while a large tree is being read: none, the next turn of the
+app's loop (the events waiting run first, so the app keeps running)."""
 CHUNK = 1_000
 """Nodes read per turn of the app's loop: about 3 ms of work."""
 PLACE_STEP = 500
@@ -1097,6 +1098,8 @@ class IcicleView(QWidget):
         for (group, _), texts in zip(groups, lines):
             top = plot.top() + (group.start - top_level) * row_height
             rect = QRectF(left, top, side_width, max(len(group) * row_height, metrics.height()))
+            if rect.bottom() > plot.bottom() + MARGIN:
+                continue  # the deepest plies' short group: its line would cover the legend (the tooltip has it)
             painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                              metrics.elidedText(texts[length], Qt.TextElideMode.ElideRight, round(side_width)))
 
