@@ -624,16 +624,13 @@ class MainWindow(QMainWindow):
         search's notice switches the algorithm (the settings panel's) to Python's PVS."""
         panel = self.tree_panel
         panel.set_theme(self.theme)
-        for name, slot in (
-            ("search_started", self._start_tree),
-            ("tree_started", self._use_tree),
-            ("tree_batch_received", panel.add_batch),
-            ("mcts_snapshot_received", panel.add_snapshot),
-            ("search_finished", panel.search_finished),
-        ):
-            signal = getattr(self.bridge, name, None)
-            if signal is not None:
-                signal.connect(slot)
+        bridge = self.bridge
+        bridge.search_started.connect(self._start_tree)
+        bridge.tree_started.connect(self._use_tree)
+        bridge.tree_batch_received.connect(panel.add_batch)
+        bridge.tree_cancelled.connect(panel.search_cancelled)
+        bridge.mcts_snapshot_received.connect(panel.add_snapshot)
+        bridge.search_finished.connect(panel.search_finished)
         panel.recording_wanted.connect(self._set_tree_recording)
         panel.algorithm_requested.connect(self._choose_algorithm)
         self.why_not_panel.move_cut_asked.connect(panel.highlight_move)
@@ -665,8 +662,7 @@ class MainWindow(QMainWindow):
             self.tree_panel.use_tree(tree)
 
     def _set_tree_recording(self, wanted: bool) -> None:
-        if hasattr(self.bridge, "record_tree"):
-            self.bridge.record_tree = self.tree_panel.options if wanted else None
+        self.bridge.record_tree = self.tree_panel.options if wanted else None
 
     def _choose_algorithm(self, name: str) -> None:
         """The settings panel's algorithm set to ``name`` (as if chosen there)."""

@@ -29,6 +29,8 @@ from gui.panels.tree.node_text import NodeTexts
 from gui.panels.tree.panel import NOT_RECORDED, PYTHON_TWIN, TreePanel
 from gui.panels.tree.textbook import GLYPHS, LAYOUT_BUDGET, MAX_CHILDREN_SHOWN, ZOOM_STEP, ItemKind, TreeLayout
 from gui.theme import DARK, LIGHT, Theme, color
+from tests.ai.test_tree_pool import interleaved, split_search
+from tests.ai.test_tree_pool import position as split_position
 
 MIDDLEGAME = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 
@@ -331,10 +333,11 @@ def test_the_panel_floats_into_its_own_window_and_back(qtbot: Any) -> None:
 # ---------------------------------------------------------------- a large tree, live
 def tictactoe_batches(total: int, batch_size: int) -> list[TreeBatch]:
     """The first ``total`` nodes of tic-tac-toe's whole game tree in visit order (a minimax
-    without pruning), in batches as a recorder sends them."""
+    without pruning), in batches as a recorder sends them: each exit in the batch of the
+    last entry before it (a node is never left before its children arrive)."""
     state = new_game("tictactoe")
     entries: list[NodeEntry] = []
-    exits: list[NodeExit] = []
+    exits: list[tuple[int, NodeExit]] = []
 
     def visit(node_state: GameState, parent: int, move: Any, ply: int) -> None:
         if len(entries) >= total:
@@ -347,7 +350,7 @@ def tictactoe_batches(total: int, batch_size: int) -> list[TreeBatch]:
                 node_state.play(child_move)
                 visit(node_state, index, child_move, ply + 1)
                 node_state.undo()
-        exits.append(NodeExit(index, 0.0, Bound.EXACT, kind))
+        exits.append((len(entries) - 1, NodeExit(index, 0.0, Bound.EXACT, kind)))
 
     visit(state, ROOT_PARENT, None, 0)
     batches = []
@@ -355,7 +358,7 @@ def tictactoe_batches(total: int, batch_size: int) -> list[TreeBatch]:
         end = start + batch_size
         batches.append(TreeBatch(
             0, (TreePass(0, 0, 9, -1e7, 1e7),) if start == 0 else (),
-            tuple(entries[start:end]), tuple(left for left in exits if start <= left.index < end),
+            tuple(entries[start:end]), tuple(left for after, left in exits if start <= after < end),
             nodes=min(end, total), complete=end >= total,
         ))
     return batches
@@ -680,3 +683,21 @@ def test_a_tree_of_helper_table_cuts_says_how_to_see_more(qtbot: Any) -> None:
     assert "set Threads to 1 (Settings) to draw the whole tree" in panel.status.text()
     alone = fed_panel(qtbot, state, [hand.batch()])
     assert "Threads" not in alone.status.text(), "without helpers the table cuts are the search's own"
+
+
+def test_a_root_splits_shared_roots_count_once_per_worker(qtbot: Any) -> None:
+    """Two workers share each pass's root (one node drawn, visited twice): the status's
+    "recorded of searched" counts what the search counted, not one short per pass."""
+    streams, counts = split_search(2, passes=2)
+    tree = SearchTree()
+    state = split_position()
+    panel = TreePanel()
+    qtbot.addWidget(panel)
+    panel.start(state, type(state), SearchSettings(algorithm="minimax"))
+    panel.use_tree(tree)
+    for batch in interleaved(streams):
+        tree.add(batch)
+        panel.add_batch(batch)
+    assert tree.complete and len(tree) == sum(counts) - 2
+    expected = f"{sum(counts):,} nodes recorded of {sum(counts):,} searched\n"
+    qtbot.waitUntil(lambda: panel.status.text().startswith(expected), timeout=3000)  # the throttled layout's

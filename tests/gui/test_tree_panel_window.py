@@ -7,6 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from ai.events import Finished
+from ai.settings import SearchSettings
+from ai.tree.model import SearchTree
+from games import new_game
+from gui.panels.tree.panel import TreePanel
 from gui.players import HUMAN, PlayerConfig
 
 
@@ -104,3 +108,38 @@ def test_the_recording_cap_is_set_in_the_tab(window: Any, qtbot: Any) -> None:
     qtbot.waitUntil(lambda: window.bridge.record_tree is not None, timeout=2000)
     assert window.bridge.record_tree.cap == 20_000
     window.tree_panel.cap_box.setValue(100_000)
+
+
+def test_a_cancelled_search_reads_cancelled_not_waiting(window: Any, qtbot: Any) -> None:
+    """A search stopped before it answered (a take-back, a new game) grows no more: the
+    tab says it was cancelled, and the count is no longer followed by "…"."""
+    computer = PlayerConfig(kind="computer", algorithm="pvs", strength="time", seconds=60.0)
+    window.start_game("chess", (computer, PlayerConfig(kind=HUMAN)), paused=True)
+    panel = window.tree_panel
+    window.engine_tabs.setCurrentWidget(panel)
+    qtbot.waitUntil(lambda: window.bridge.record_tree is not None, timeout=2000)
+    window.session.set_paused(False)
+    qtbot.waitUntil(lambda: len(panel.tree) > 0, timeout=20000)
+    growing = panel.tree
+    with qtbot.waitSignal(window.bridge.tree_cancelled, timeout=2000):
+        window.bridge.stop()
+    assert growing.cancelled and panel.tree is growing
+    first_line = panel.status.text().splitlines()[0]
+    assert "search cancelled before it answered" in first_line
+    assert not first_line.endswith("…") and "Waiting for the tree" not in first_line
+    assert first_line.startswith(f"{growing.total_nodes():,} nodes recorded of ")
+
+
+def test_a_search_cancelled_before_its_tree_arrived_says_so(qtbot: Any) -> None:
+    panel = TreePanel()
+    qtbot.addWidget(panel)
+    state = new_game("tictactoe")
+    panel.start(state, type(state), SearchSettings(algorithm="alphabeta"))
+    tree = SearchTree()
+    panel.use_tree(tree)
+    assert panel.status.text().startswith("Waiting for the tree…")
+    tree.cancelled = True
+    panel.search_cancelled(SearchTree())  # another tree's cancelling is not this one's
+    assert panel.status.text().startswith("Waiting for the tree…")
+    panel.search_cancelled(tree)
+    assert panel.status.text().startswith("The search cancelled before it answered")

@@ -85,6 +85,7 @@ DETAILS_SHARE = 0.24
 """Shares of the splitter's height for the panes under the textbook view, which has the rest."""
 NOT_RECORDED = ("The last search ran while this tab was hidden (or \"Record the tree\" was off), so it recorded no "
                 "tree: the engine's next search, or a hint, is drawn here.")
+CANCELLED = "search cancelled before it answered (the position changed, or another search began)"
 WINDOW_TITLE = "Search tree — Plyground"
 WINDOW_FLAGS = (
     Qt.WindowType.Tool
@@ -440,6 +441,14 @@ class TreePanel(QWidget):
             self._nothing_searched = f"{move} was the only move to play: nothing was searched, so there is no tree."
         self._refresh_status()
 
+    def search_cancelled(self, tree: SearchTree) -> None:
+        """The search drawn was cancelled before it answered (a take-back, a new game, a new
+        search): ``tree`` grows no more. The status says so, and its open passes read stopped."""
+        if tree is not self.tree:
+            return
+        self.view.tree_changed()
+        self._refresh()
+
     def add_snapshot(self, snapshot: MctsSnapshot) -> None:
         """MCTS's tree as it stands (each snapshot is whole: the newest is kept)."""
         if self.texts is None:
@@ -651,7 +660,7 @@ class TreePanel(QWidget):
         for tree_pass in self.tree.passes[self._passes_listed:]:
             self.pass_box.addItem(f"{tree_pass.number + 1}. {pass_title(tree_pass)}", tree_pass.number)
         self._passes_listed = len(self.tree.passes)
-        if self.tree.complete and not self._stopped_marked:
+        if (self.tree.complete or self.tree.cancelled) and not self._stopped_marked:
             self._stopped_marked = True
             for tree_pass in self.tree.passes:
                 root = tree_pass.root
@@ -727,11 +736,18 @@ class TreePanel(QWidget):
             if self._nothing_searched:
                 self.status.setText(self._nothing_searched)
                 return
+            if tree.cancelled:
+                self.status.setText(f"The {CANCELLED}: none of its tree had arrived.")
+                return
             self.status.setText(f"Waiting for the tree…\n{texts.view_caption()}" if self._records else NOT_RECORDED)
             return
         # Mid-search a batch's count may lag its last entries by a node or two: every recorded
         # node was searched, so the count shown is never below the recorded one.
-        parts = [f"{len(tree):,} nodes recorded of {max(tree.searched_nodes, len(tree)):,} searched"]
+        # A root split's workers share each pass's root (one node drawn, visited once per
+        # worker): the visits count, as in the search's own count. Past the cap the sampled
+        # nodes are counted but not recorded, so only the drawn ones are.
+        recorded = len(tree) if tree.sampled else tree.total_nodes()
+        parts = [f"{recorded:,} nodes recorded of {max(tree.searched_nodes, recorded):,} searched"]
         if tree.sampled:
             parts.append(f"sampled past {self.options.cap:,}")
         if tree.helper_nodes:
@@ -743,5 +759,7 @@ class TreePanel(QWidget):
                          "to 1 (Settings) to draw the whole tree")
         if self.view.is_showing_stopped_pass():
             parts.append("the last pass was stopped inside: the one before it is drawn")
-        finished = "" if tree.complete else " …"
+        if tree.cancelled:
+            parts.append(CANCELLED)
+        finished = "" if tree.complete or tree.cancelled else " …"
         self.status.setText(f"{'; '.join(parts)}{finished}\n{texts.view_caption()}")

@@ -509,9 +509,9 @@ class TreeLayout:
 def latest_finished_pass(tree: SearchTree) -> int:
     """The pass to draw when following the search: the latest; once the search is over, the
     latest whose root returned a value (a search stopped by its clock leaves its last pass
-    open, and the one before it is what the answer came from)."""
+    open, and the one before it is what the answer came from; a cancelled search too)."""
     number = len(tree.passes) - 1
-    if not tree.complete:
+    if not (tree.complete or tree.cancelled):
         return number
     for candidate in range(number, -1, -1):
         root = tree.passes[candidate].root
