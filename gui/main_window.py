@@ -256,6 +256,7 @@ class MainWindow(QMainWindow):
         # The engine panel keeps the best move's analysis while a move is searched alone.
         self.engine_panel.set_search_filter(lambda _info: not self.why_not_panel.is_starting_search())
         self.game_view.why_not_asked.connect(self._ask_why_not)
+        self.why_not_panel.result_shown.connect(self._why_not_answered)
         self.tree_panel = TreePanel()
         # Second, beside the numbers it draws: the tab bar of a narrow dock shows it unscrolled.
         self.engine_tabs.insertTab(self.engine_tabs.indexOf(self.engine_panel) + 1, self.tree_panel, "Tree")
@@ -448,9 +449,19 @@ class MainWindow(QMainWindow):
         if session is None:
             return
         info, iteration = self.engine_panel.last_analysis()
+        # The Tree tab on screen stays there: it records the best move's search (when no
+        # analysis is at hand) and rings the asked move where that search cut it; the verdict
+        # then shows in the status bar. A floated tree stays on screen in its own window.
+        keeps_tree = self.tree_panel.isVisible() and not self.tree_panel.is_floating()
         self.engine_dock.show()
-        self.engine_tabs.setCurrentWidget(self.why_not_panel)
+        if not keeps_tree:
+            self.engine_tabs.setCurrentWidget(self.why_not_panel)
         self.why_not_panel.ask(session, move, analysis_for(session.state, info, iteration), self.engine_settings())
+
+    def _why_not_answered(self, _result: Any) -> None:
+        """An answer shown while its tab is not (the Tree tab kept): the verdict in the status bar."""
+        if self.engine_tabs.currentWidget() is not self.why_not_panel:
+            self.notify(f"{self.why_not_panel.verdict_text()} (the lines: the \"Why not?\" tab)")
 
     def back_to_live(self) -> None:
         """Escape: back to the live position, and out of the move box (where single keys

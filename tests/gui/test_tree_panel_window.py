@@ -143,3 +143,23 @@ def test_a_search_cancelled_before_its_tree_arrived_says_so(qtbot: Any) -> None:
     assert panel.status.text().startswith("Waiting for the tree…")
     panel.search_cancelled(tree)
     assert panel.status.text().startswith("The search cancelled before it answered")
+
+
+def test_why_not_without_a_hint_keeps_the_tree_tab_and_rings_the_move(window: Any, qtbot: Any) -> None:
+    """No analysis at hand: the position is searched first; with the Tree tab on screen it
+    stays on screen, that search is recorded, and the asked move is ringed in its tree."""
+    session = window.start_game("tictactoe", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)))
+    panel = window.tree_panel
+    window.engine_tabs.setCurrentWidget(panel)
+    qtbot.waitUntil(lambda: window.bridge.record_tree is not None, timeout=2000)
+    asked = session.state.legal_moves()[0]
+    with qtbot.waitSignal(window.why_not_panel.move_cut_asked, timeout=30000):
+        window.game_view.why_not_asked.emit(asked)
+    assert window.engine_tabs.currentWidget() is panel
+    assert window.bridge.record_tree is not None
+    qtbot.waitUntil(lambda: panel.view.highlighted is not None, timeout=5000)
+    tree = panel.tree
+    assert tree.complete and len(tree) > 0
+    ringed = tree.node(panel.view.highlighted)
+    assert ringed.move == asked and ringed.parent == panel.view.shown_root()
+    assert window.why_not_panel.verdict_text() in window.statusBar().currentMessage()
