@@ -43,6 +43,10 @@ from gui.session import HINT_LIMITS, GameSession
 SHOWN_LINE_MOVES: Final = 8
 """Moves of a line written in the verdict sentence (the whole line is below it)."""
 
+MCTS_ALGORITHM: Final = "mcts"
+"""The one search without iterations of a fixed depth: its reported "depth" is the mean
+depth of its tree, so the asked move gets the analysis's node budget instead."""
+
 
 def algorithm_name(name: str) -> str:
     """The algorithm as its registry describes it (``principal variation search (NegaScout)``)."""
@@ -71,10 +75,26 @@ class Analysis:
     settings: SearchSettings
     lines: tuple[PvLine, ...] = ()
     """The iteration's best lines (MultiPV): each a move searched without the better ones."""
+    nodes: int = 0
+    """Nodes searched when the iteration was reported: MCTS's budget for the asked move."""
 
     @classmethod
     def from_iteration(cls, iteration: Iteration, settings: SearchSettings) -> Analysis:
-        return cls(iteration.depth, iteration.score, tuple(iteration.pv), settings, iteration.lines)
+        return cls(iteration.depth, iteration.score, tuple(iteration.pv), settings, iteration.lines, iteration.nodes)
+
+    @property
+    def by_nodes(self) -> bool:
+        """Whether the asked move is searched for this analysis's nodes (MCTS, which has no
+        search depth) rather than to its depth."""
+        return self.settings.algorithm == MCTS_ALGORITHM
+
+    def limits(self) -> Limits:
+        """The asked move's search: the same depth, or for MCTS the same number of nodes."""
+        return Limits(nodes=max(self.nodes, 1)) if self.by_nodes else Limits(depth=self.depth)
+
+    def budget_text(self) -> str:
+        """``to depth 6``, or ``for 12,000 nodes`` (MCTS)."""
+        return f"for {self.nodes:,} nodes" if self.by_nodes else f"to depth {self.depth}"
 
     @property
     def move(self) -> Any:
@@ -329,10 +349,10 @@ class WhyNotPanel(QWidget):
             best = self._best
             assert best is not None
             self._settings = dataclasses.replace(best.settings, multipv=1, book=False)
-            request = self._request(Limits(depth=best.depth), (root.move_name(move),))
-            self.status_label.setText(f"Searching {self._name(root, move)} alone to depth {best.depth} …")
+            request = self._request(best.limits(), (root.move_name(move),))
+            self.status_label.setText(f"Searching {self._name(root, move)} alone {best.budget_text()} …")
             # The move searched alone is not recorded: the tree tab keeps the best move's tree.
-            recording = getattr(self._bridge, "record_tree", None)
+            recording = self._bridge.record_tree
             if recording is not None:
                 self._bridge.record_tree = None
         self._set_busy(True)
@@ -363,9 +383,8 @@ class WhyNotPanel(QWidget):
         root, move = self._root, self._move
         assert root is not None
         if self._phase is Phase.MOVE and self._best is not None:
-            self.status_label.setText(
-                f"Searching {self._name(root, move)} alone to depth {self._best.depth} … (depth {event.depth} done)"
-            )
+            done = f"{event.nodes:,} nodes" if self._best.by_nodes else f"depth {event.depth}"
+            self.status_label.setText(f"Searching {self._name(root, move)} alone {self._best.budget_text()} … ({done} done)")
         elif self._phase is Phase.BEST:
             self.status_label.setText(f"Searching the position for the engine's best move first … (depth {event.depth} done)")
 
@@ -435,15 +454,18 @@ class WhyNotPanel(QWidget):
         mover = root.to_move()
         name = self._name(root, result.move)
         best_name = self._name(root, result.best.move)
+        best = result.best
+        budget = best.budget_text() if best.by_nodes else f"to depth {result.depth}"
         if result.is_best:
-            verdict = f"{name} is the engine's own choice ({display.score_text(result.best.score, game)} at depth {result.depth})."
+            reached = f"after {best.nodes:,} nodes" if best.by_nodes else f"at depth {result.depth}"
+            verdict = f"{name} is the engine's own choice ({display.score_text(best.score, game)} {reached})."
             self.status_label.setText("Nothing to explain: the engine plays this move.")
         else:
             cost = display.comparison_text(result.move_score, result.best.score, game, mover)
             line = self._line(root, result.move_line, SHOWN_LINE_MOVES)
             verdict = f"{name} {cost} against {best_name}: after {line}"
             how = "searched alone" if result.searched else "from the analysis's best lines"
-            self.status_label.setText(f"{name} {how} to depth {result.depth}, as {best_name} was.")
+            self.status_label.setText(f"{name} {how} {budget}, as {best_name} was.")
         self.verdict_label.setText(verdict)
         # Both scores from the chooser's side, so that they compare at a glance.
         self.move_caption.setText(f"<b>Your move {name}</b>: {display.view_score_text(result.move_score, game, mover)}")
@@ -451,8 +473,10 @@ class WhyNotPanel(QWidget):
         self.best_caption.setText(f"<b>Engine's move {best_name}</b>: {display.view_score_text(result.best.score, game, mover)}")
         self.best_line_label.setText(self._line(root, result.best.line))
         settings = result.best.settings
+        both = (f"Both searched for {best.nodes:,} nodes (MCTS has no search depth: the same budget)"
+                if best.by_nodes else f"Both at depth {result.depth}")
         self.note_label.setText(
-            f"Both at depth {result.depth}, {algorithm_name(settings.algorithm)}, with the same settings. "
+            f"{both}, {algorithm_name(settings.algorithm)}, with the same settings. "
             "The line after your move is the engine's best answer to it: its refutation."
         )
         self._show_result_rows(not result.is_best)

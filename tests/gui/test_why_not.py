@@ -190,3 +190,33 @@ def test_escape_cancels_a_question_under_way(qtbot: QtBot, window: Any) -> None:
     # The mode can be entered again at once: the engine is free.
     window.actions_by_name["why_not"].trigger()
     assert window.game_view.why_not_mode
+
+
+def test_after_an_mcts_analysis_the_move_gets_the_same_node_budget(qtbot: QtBot, bridge: EngineBridge) -> None:
+    """MCTS has no search depth (its "depth" is the mean depth of its tree): the asked move
+    is searched alone for the analysis's nodes, and the answer says so."""
+    app = App(qtbot, bridge, "othello", None)
+    try:
+        state = new_game("othello")
+        mcts = SearchSettings(algorithm="mcts", book=False, threads=1)
+        with qtbot.waitSignal(bridge.search_finished, timeout=30000):
+            bridge.start_search(state, mcts, Limits(nodes=3000))
+        info, iteration = app.engine_panel.last_analysis()
+        assert iteration is not None and iteration.nodes > 0
+        analysis = analysis_for(state, info, iteration)
+        assert analysis is not None and analysis.by_nodes and analysis.nodes == iteration.nodes
+        asked = next(move for move in state.legal_moves() if move != analysis.move)
+        started: list[Any] = []
+        bridge.search_started.connect(started.append)
+        with qtbot.waitSignal(app.panel.result_shown, timeout=30000) as shown:
+            app.panel.ask(app.session, asked, analysis, mcts)
+        bridge.search_started.disconnect(started.append)
+        (alone_info,) = started
+        assert alone_info.limits == Limits(nodes=iteration.nodes)
+        result: WhyNotResult = shown.args[0]
+        assert result.searched and result.move == asked
+        name, best_name = state.move_name(asked), state.move_name(analysis.move)
+        assert app.panel.status_label.text() == f"{name} searched alone for {iteration.nodes:,} nodes, as {best_name} was."
+        assert app.panel.note_label.text().startswith(f"Both searched for {iteration.nodes:,} nodes (MCTS has no search depth")
+    finally:
+        app.close()
