@@ -14,7 +14,7 @@ receives signals, so it never waits.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from PySide6.QtCore import QSize, Qt, Signal, SignalInstance
 from PySide6.QtGui import QCloseEvent, QColor, QGuiApplication, QIcon, QPixmap
@@ -52,13 +52,15 @@ from ai.race import (
     RaceRequest,
     RaceResult,
     deepest_within,
+    entrant_settings,
     extrapolated,
     minimax_nodes,
     prepare_race,
     quick_levels,
     row_cells,
 )
-from ai.settings import SearchSettings
+from ai.engine import search
+from ai.settings import Limits, SearchSettings
 from games.base import GameState
 from gui.dialogs.new_game import game_title
 from gui.race.chart import NodesChart, Series, SeriesKind
@@ -120,6 +122,32 @@ def big_number(nodes: float) -> str:
     return f"{nodes:,.0f}"
 
 
+SPEED_PROBE_SECONDS: Final = 0.05
+"""A minimax search this long, on this position, measures its nodes a second for the
+warning (once, when a depth first needs the warning; a race's own minimax replaces it)."""
+
+HOPELESS_SECONDS: Final = 24 * 3600.0
+"""A minimax estimated to take longer than a day will not finish: Start is refused."""
+
+DURATION_UNITS: Final = (
+    (365.25 * 24 * 3600, "year"), (24 * 3600, "day"), (3600, "hour"), (60, "minute"), (1, "second"),
+)
+
+
+def duration_text(seconds: float) -> str:
+    """``about 40 seconds``, ``about 3 hours``, ``about 400 years``, ``about 2.3 × 10^9 years``."""
+    if seconds == float("inf"):
+        return "forever"
+    for size, unit in DURATION_UNITS:
+        if seconds >= size or unit == "second":
+            count = seconds / size
+            if count >= 1e6:
+                return f"about {big_number(count)} {unit}s"
+            rounded = max(1, round(count))
+            return f"about {rounded:,} {unit}{'' if rounded == 1 else 's'}"
+    raise AssertionError("the last unit takes any time")
+
+
 class RaceDialog(QDialog):
     """The race on ``state`` (a copy is kept); ``race_finished(RaceResult)`` at each end."""
 
@@ -143,6 +171,11 @@ class RaceDialog(QDialog):
         self._mcts_nodes: float | None = None
         self._branching: Branching | None = None
         self._depth = 1
+        self._minimax_speed: float | None = None
+        """Minimax's nodes a second on this position: measured once when a warning needs it,
+        then the last race's own."""
+        self._hopeless = False
+        """Minimax at the chosen depth would take more than ``HOPELESS_SECONDS``: no Start."""
         self._levels: tuple[float, ...] = ()
         """Knuth's quick estimate of the position's full-width tree, nodes per level, made
         once (chess to depth 12 takes ~0.1 s): the default depth and every warning read it."""
@@ -291,20 +324,33 @@ class RaceDialog(QDialog):
         else:
             self.budget_label.setText("")
         warning = ""
+        self._hopeless = False
         if Entrant.MINIMAX in chosen and not self.problem:
             depth = self.depth_box.value()
-            estimate = self._minimax_estimate(depth)
+            estimate = self.minimax_estimate(depth)
             if estimate > MINIMAX_NODE_BUDGET:
+                speed = self.measured_minimax_speed()
+                seconds = estimate / speed if speed > 0 else float("inf")
+                self._hopeless = seconds > HOPELESS_SECONDS
+                verdict = ("it will not finish: Start is off until you lower the depth or leave minimax out."
+                           if self._hopeless else "lower the depth, or leave minimax out, for a shorter race.")
                 warning = (
-                    f"Minimax would visit about {big_number(estimate)} nodes at depth {depth}: "
-                    "that may take minutes. Lower the depth, or leave minimax out."
+                    f"Minimax would visit about {big_number(estimate)} nodes at depth {depth}: at the "
+                    f"{speed:,.0f} nodes a second it searches here, that is {duration_text(seconds)}; {verdict}"
                 )
         self.warning.setText(warning)
         self.warning.setVisible(bool(warning))
         self.warning.setStyleSheet("color: #d35400;" if warning else "")
         self._update_buttons()
 
-    def _minimax_estimate(self, depth: int) -> float:
+    def measured_minimax_speed(self) -> float:
+        """Minimax's nodes a second on this position (a short search measures it once)."""
+        if self._minimax_speed is None:
+            probe = search(self.state, entrant_settings(Entrant.MINIMAX, self.settings), Limits(time=SPEED_PROBE_SECONDS))
+            self._minimax_speed = probe.nodes / probe.time if probe.time > 0 else 0.0
+        return self._minimax_speed
+
+    def minimax_estimate(self, depth: int) -> float:
         """Minimax's nodes in a race to ``depth``, read off the quick estimate (nothing is
         searched: the warning follows the spin box at once)."""
         return minimax_nodes(extrapolated(self._levels, depth), depth)
@@ -312,7 +358,7 @@ class RaceDialog(QDialog):
     def _update_buttons(self) -> None:
         running = self.is_racing
         chosen = self.entrants()
-        runnable = bool(chosen) and not self.problem and (chosen != (Entrant.MCTS,))
+        runnable = bool(chosen) and not self.problem and (chosen != (Entrant.MCTS,)) and not self._hopeless
         self.start_button.setEnabled(runnable and not running)
         self.stop_button.setEnabled(running)
         self.copy_button.setEnabled(self.race_result is not None)
@@ -407,6 +453,8 @@ class RaceDialog(QDialog):
         if row is None:
             return
         nps = event.nodes / event.time if event.time > 0 else 0.0
+        if event.entrant is Entrant.MINIMAX and nps > 0:
+            self._minimax_speed = nps  # the race's own speed: the next warning reads it
         self._set_cells(
             row,
             (

@@ -14,7 +14,7 @@ import games
 from ai.race import ALL_ENTRANTS, Entrant, RaceResult, count_levels, default_depth
 from gui.players import HUMAN, PlayerConfig
 from gui.race import RaceDialog
-from gui.race.dialog import big_number
+from gui.race.dialog import big_number, duration_text
 from gui.race.chart import NodesChart, Series, SeriesKind, decade_label, decades
 from gui.theme import DARK, LIGHT
 
@@ -203,3 +203,29 @@ def test_a_disagreement_is_shown_in_red(qtbot: Any, dialog: RaceDialog) -> None:
     value = dialog.table.item(1, 1)
     assert value is not None and value.foreground().color() == QColor("#e0302a")
     assert "PVS returns +6 at depth 2" in value.toolTip()
+
+
+def test_a_hopeless_minimax_says_how_long_at_its_measured_speed_and_cannot_start(qtbot: Any) -> None:
+    """Chess after 1.e4 c5 2.Nf3 Nc6 3.a4 d5 4.Nc3 e6 to depth 9: about 7 × 10^13 minimax
+    nodes. The warning gives the time at the speed minimax was measured at on this
+    position (years, not "minutes"), and Start is off; a shallow depth starts."""
+    state = games.new_game("chess")
+    for name in ("e4", "c5", "Nf3", "Nc6", "a4", "d5", "Nc3", "e6"):
+        state.play(state.parse_move(name))
+    dialog = RaceDialog(state, theme=LIGHT)
+    qtbot.addWidget(dialog)
+    dialog.set_entrants((Entrant.MINIMAX, Entrant.ALPHABETA))
+    dialog.depth_box.setValue(9)
+    text = dialog.warning.text()
+    speed = dialog.measured_minimax_speed()
+    assert speed > 0
+    estimate = dialog.minimax_estimate(9)
+    assert estimate > 1e12
+    assert f"at the {speed:,.0f} nodes a second it searches here" in text
+    assert "years" in text and "minutes" not in text and "it will not finish" in text
+    assert not dialog.start_button.isEnabled()
+    dialog.depth_box.setValue(3)
+    assert dialog.start_button.isEnabled()
+    assert [duration_text(s) for s in (40, 3 * 3600, 400 * 365.25 * 86400, 2.3e9 * 365.25 * 86400)] == [
+        "about 40 seconds", "about 3 hours", "about 400 years", "about 2.3 billion years"
+    ]
