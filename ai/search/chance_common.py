@@ -168,7 +168,7 @@ class ChanceTools:
         self.reporter = Reporter(context, self.game, self.root_player, self, self)
         """Builds this search's events; scores are the root player's."""
         if self.recorder is not None:
-            self.recorder.bind(self.control, lambda: self.iteration_depth, self.settings.algorithm)
+            self.recorder.bind(self.control, lambda: self.iteration_depth)
 
     # ----------------------------------------------------------------- leaves
     def terminal_value(self, state: GameState, ply: int) -> float:

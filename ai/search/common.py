@@ -388,9 +388,7 @@ class SearchTools:
         """Records the tree when asked (``ai.tree.recorder``); ``None``: nobody records."""
         if self.recorder is not None:
             root_record = self.root
-            self.recorder.bind(
-                self.control, lambda: root_record.iteration_depth, settings.algorithm, lambda: root_record.move_count
-            )
+            self.recorder.bind(self.control, lambda: root_record.iteration_depth, lambda: root_record.move_count)
         self.tt = self._transposition_table(state, context, root_moves) if enhanced else None
         self.orderer = (
             make_orderer(settings, state, MAX_SEARCH_PLY + 1, context.helper)

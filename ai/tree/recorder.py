@@ -153,7 +153,9 @@ class TreeRecorder:
         self.root_move_count: Callable[[], int] = lambda: 0
         """How many root moves the search at the root considers now (MultiPV leaves out
         the better lines' first moves)."""
-        self.algorithm = ""
+        self.next_pass: PassKind | None = None
+        """Why the next call at the root runs, when the algorithm says so (``named_passes``);
+        ``None``: the recorder tells it from the window and the root moves."""
         self.last_move_count = 0
         self.stack: list[Frame] = []
         self.hidden = 0
@@ -178,16 +180,23 @@ class TreeRecorder:
         self,
         control: SearchControl,
         iteration_depth: Callable[[], int],
-        algorithm: str,
         root_move_count: Callable[[], int] = lambda: 0,
     ) -> None:
-        """Tie the recorder to the search: its node counter, its iteration depth, the
-        number of root moves it searches, and its algorithm (which name its repeated root
-        searches)."""
+        """Tie the recorder to the search: its node counter, its iteration depth and the
+        number of root moves it searches."""
         self.control = control
         self.iteration_depth = iteration_depth
-        self.algorithm = algorithm
         self.root_move_count = root_move_count
+
+    def named_passes(self, search: Callable[..., float], kind: PassKind) -> Callable[..., float]:
+        """``search`` (a root search) whose every call is recorded as a pass of ``kind``:
+        how an algorithm names passes of its own (MTD(f)'s null-window probes)."""
+
+        def labelled(*arguments: Any) -> float:
+            self.next_pass = kind
+            return search(*arguments)
+
+        return labelled
 
     # ------------------------------------------------------ what nodes say
     def cut(self, move: Move, skipped: Any) -> None:
@@ -300,15 +309,17 @@ class TreeRecorder:
             self.accounted += size
 
     def start_pass(self, index: int, low: float, high: float) -> None:
-        """A call at the root: a new pass, labelled by why it ran: an MTD(f) null-window
-        probe; in the same iteration, fewer root moves than the pass before (MultiPV's next
-        line), or the window of the pass before failed (an aspiration re-search)."""
+        """A call at the root: a new pass, labelled by why it ran: as the algorithm said
+        (``named_passes``: an MTD(f) null-window probe); else, in the same iteration, fewer root
+        moves than the pass before (MultiPV's next line), or the window of the pass before
+        failed (an aspiration re-search)."""
         iteration = self.iteration_depth()
         moves = self.root_move_count()
         label = PassKind.ITERATION
         previous = self.last_pass
-        if self.algorithm == "mtdf" and not (low <= -INFINITY and high >= INFINITY):
-            label = MTDF_LABEL
+        if self.next_pass is not None:
+            label = self.next_pass
+            self.next_pass = None
         elif previous is not None and previous.iteration == iteration:
             if moves != self.last_move_count:
                 label = MULTIPV_LABEL

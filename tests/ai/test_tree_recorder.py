@@ -23,7 +23,7 @@ from ai.events import Finished, Iteration, SearchEvent
 from ai.options import exact
 from ai.scores import INFINITY, from_tt, is_win_score
 from ai.settings import Limits, SearchSettings
-from ai.tree.model import NodeKind, SearchTree, TreeBatch, TreeOptions
+from ai.tree.model import NodeKind, PassKind, SearchTree, TreeBatch, TreeOptions
 from ai.tt import Bound
 from games import CHANCE, GameState, new_game
 
@@ -409,3 +409,16 @@ def test_no_batch_holds_more_nodes_than_it_says_were_searched(monkeypatch: pytes
 
     search(new_game("checkers"), SearchSettings(algorithm="pvs"), Limits(depth=6), on_event=receive, tree=TreeOptions(batch_seconds=0.02))
     assert len(seen) > 1 and all(recorded <= searched for recorded, searched in seen)
+
+
+def test_mtdf_names_its_passes_probes_and_its_fallback_a_re_search() -> None:
+    """MTD(f) tells the recorder what its passes are: each null-window pass a probe; where
+    an unstable (selective) search crossed the bounds, the full-window search that settles
+    the value a re-search (the Italian game with three lines, depth 4, line 1 crosses)."""
+    state = new_game("chess", "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    tree, answer, _ = recorded(state, SearchSettings(algorithm="mtdf", multipv=3, book=False), Limits(depth=4))
+    for p in tree.passes:
+        assert p.label is (PassKind.MTDF_PROBE if p.alpha > -INFINITY else PassKind.RESEARCH), p
+    full = [p for p in tree.passes if p.label is PassKind.RESEARCH and p.iteration == 4]
+    assert full and tree.roots()[full[0].number].value == answer.score.value
+    assert len(tree) == answer.nodes
