@@ -73,6 +73,8 @@ CATCH_UP_MS = 0
 app's loop (the events waiting run first, so the app keeps running)."""
 CHUNK = 1_000
 """Nodes read per turn of the app's loop: about 3 ms of work."""
+PICTURE_WAIT_MS = 5
+"""While a picture is being made, how often the reading looks whether it may go on."""
 PLACE_STEP = 500
 """Blocks placed (and children looked at) per turn while a picture is made: about 3 ms."""
 PAINT_STEP = 2_000
@@ -686,7 +688,7 @@ class IcicleView(QWidget):
         if self.window() is not self and not self.isVisibleTo(self.window()):
             return  # a hidden pane reads nothing: showing it reads on (``showEvent``)
         if self._rendering is not None:  # its blocks are placed from the sizes read so far
-            self._timer.start(CATCH_UP_MS)
+            self._timer.start(PICTURE_WAIT_MS)
             return
         self.work.note(Work.READ, layout.advance(CHUNK))
         seen = (layout.read, len(tree.passes), tree.complete, tree.searched_nodes)
