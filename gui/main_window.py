@@ -458,10 +458,12 @@ class MainWindow(QMainWindow):
             self.engine_tabs.setCurrentWidget(self.why_not_panel)
         self.why_not_panel.ask(session, move, analysis_for(session.state, info, iteration), self.engine_settings())
 
-    def _why_not_answered(self, _result: Any) -> None:
+    def _why_not_answered(self, result: Any) -> None:
         """An answer shown while its tab is not (the Tree tab kept): the verdict in the status bar."""
-        if self.engine_tabs.currentWidget() is not self.why_not_panel:
-            self.notify(f"{self.why_not_panel.verdict_text()} (the lines: the \"Why not?\" tab)")
+        if self.engine_tabs.currentWidget() is self.why_not_panel:
+            return
+        verdict = self.why_not_panel.verdict_text()
+        self.notify(verdict if result.is_best else f"{verdict.rstrip('.')} — both lines in the \"Why not?\" tab")
 
     def back_to_live(self) -> None:
         """Escape: back to the live position, and out of the move box (where single keys
