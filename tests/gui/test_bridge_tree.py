@@ -249,7 +249,12 @@ def test_a_stopped_search_says_its_tree_will_grow_no_more(qtbot: QtBot, scripted
     bridge.stop()  # nothing running: nothing more said
     assert len(cancelled) == 2
     bridge.start_search(position(), tree=None)  # record_tree still on: a third tree
-    third_id = submitted(qtbot, pool, 3)
+    # The second search may never reach the pool (stopped before the admin thread took it),
+    # so the third is found by its own generation, not by counting submissions.
+    info = bridge.search_info
+    assert info is not None
+    qtbot.waitUntil(lambda: info.search_id in bridge._pool_ids, timeout=2000)
+    third_id = bridge._pool_ids[info.search_id]
     with qtbot.waitSignal(bridge.search_finished, timeout=2000):
         pool.send(third_id, [TreeBatch(third_id, complete=True), finished(third_id, 0)])
     bridge.stop()
