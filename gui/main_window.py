@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
 )
 
 from ai import options
-from ai.events import Iteration, Score
+from ai.events import Finished, Iteration, Score
 from ai.settings import SearchSettings
 from ai.tt import Bound
 from gui import autosave
@@ -258,6 +258,8 @@ class MainWindow(QMainWindow):
         self.game_view.why_not_asked.connect(self._ask_why_not)
         self.why_not_panel.result_shown.connect(self._why_not_answered)
         self.tree_panel = TreePanel()
+        self._tree_search_id: int | None = None
+        """The search the tree tab draws (its answer is the tab's; why-not's is not)."""
         # Second, beside the numbers it draws: the tab bar of a narrow dock shows it unscrolled.
         self.engine_tabs.insertTab(self.engine_tabs.indexOf(self.engine_panel) + 1, self.tree_panel, "Tree")
         self.game_view.set_eval_bar(self.eval_bar)
@@ -643,7 +645,7 @@ class MainWindow(QMainWindow):
         bridge.tree_batch_received.connect(panel.add_batch)
         bridge.tree_cancelled.connect(panel.search_cancelled)
         bridge.mcts_snapshot_received.connect(panel.add_snapshot)
-        bridge.search_finished.connect(panel.search_finished)
+        bridge.search_finished.connect(self._finish_tree)
         panel.recording_wanted.connect(self._set_tree_recording)
         panel.algorithm_requested.connect(self._choose_algorithm)
         self.why_not_panel.move_cut_asked.connect(panel.highlight_move)
@@ -667,7 +669,13 @@ class MainWindow(QMainWindow):
         where that move was cut)."""
         if self.why_not_panel.is_starting_search():
             return
+        self._tree_search_id = info.search_id
         self.tree_panel.start(info.root, type(info.root), info.settings, records=info.tree is not None)
+
+    def _finish_tree(self, finished: Finished) -> None:
+        """The answer of the search the tab draws (not why-not's search of a move alone)."""
+        if finished.search_id == self._tree_search_id:
+            self.tree_panel.search_finished(finished)
 
     def _use_tree(self, tree: Any) -> None:
         """The bridge's tree of the search just started, unless it is "why not?"'s."""

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from ai import display as engine_display
 from ai.engine import search
-from ai.events import Finished
+from ai.events import Finished, Score
 from ai.scores import WIN_SCORE
 from ai.settings import Limits, SearchSettings
 from ai.tree.mcts import MctsSnapshot
@@ -701,3 +701,28 @@ def test_a_root_splits_shared_roots_count_once_per_worker(qtbot: Any) -> None:
     assert tree.complete and len(tree) == sum(counts) - 2
     expected = f"{sum(counts):,} nodes recorded of {sum(counts):,} searched\n"
     qtbot.waitUntil(lambda: panel.status.text().startswith(expected), timeout=3000)  # the throttled layout's
+
+
+def test_the_thick_path_takes_the_searchs_answer_among_moves_of_equal_value(qtbot: Any) -> None:
+    """Moves that tie are told apart only by the engine's choice (a root split's workers'
+    children arrive mixed): once the answer is in, the thick path starts with its move."""
+    streams, _counts = split_search(2)
+    tree = SearchTree()
+    state = split_position()
+    panel = TreePanel()
+    qtbot.addWidget(panel)
+    panel.start(state, type(state), SearchSettings(algorithm="minimax"))
+    panel.use_tree(tree)
+    for batch in interleaved(streams):
+        tree.add(batch)
+        panel.add_batch(batch)
+    (root,) = tree.roots()
+    tied = [child for child in tree.children(root.index) if child.value == root.value]
+    assert len(tied) >= 2
+    chosen = tied[-1]
+    qtbot.waitUntil(lambda: panel.view.layout_model is not None and len(panel.view.layout_model.pv) > 1, timeout=3000)
+    assert panel.view.layout_model.pv[1] == tied[0].index  # before the answer: the first of equal value
+    runs = panel.view.layout_runs
+    panel.search_finished(Finished(0, chosen.move, Score(0.0, state.to_move()), (chosen.move,), 9, 9, 100, 1.0, 0.1))
+    qtbot.waitUntil(lambda: panel.view.layout_runs > runs, timeout=3000)
+    assert panel.view.layout_model.pv[1] == chosen.index

@@ -426,6 +426,8 @@ class TreePanel(QWidget):
         only legal move) says so, instead of waiting for a tree that never comes."""
         texts = self.texts
         self._nothing_searched = ""
+        if texts is not None and self.tree.nodes and finished.pv:
+            self.view.set_answer_line(finished.pv)
         if texts is None or self.tree.nodes or finished.best_move is None:
             self._refresh_status()
             return

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import bisect
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -260,31 +261,40 @@ class Rules:
         self.pinned.clear()
 
 
-def principal_child(tree: SearchTree, node: TreeNode) -> TreeNode | None:
-    """The child the node's value came from: the exact child of equal value (a PVS
-    re-search's, not its null-window probe's), else the first of equal value."""
+def principal_child(tree: SearchTree, node: TreeNode, answer: Any = None) -> TreeNode | None:
+    """The child the node's value came from: among the children of equal value, the one
+    of the search's ``answer`` move (moves that tie are told apart only by the engine's
+    choice: a root split's workers' children are merged in the order they arrived), else
+    the exact one (a PVS re-search's, not its null-window probe's), else the first."""
     if not node.kind.is_decision or node.is_open:
         return None
     first_equal: TreeNode | None = None
+    first_exact: TreeNode | None = None
     for index in node.children:
         child = tree.node(index)
         if child.is_open or child.value != node.value:
             continue
-        if child.bound is Bound.EXACT:
+        if answer is not None and child.move == answer and child.bound is Bound.EXACT:
             return child
+        if child.bound is Bound.EXACT and first_exact is None:
+            first_exact = child
         if first_equal is None:
             first_equal = child
-    return first_equal
+    return first_exact or first_equal
 
 
-def principal_path(tree: SearchTree, root: int) -> list[int]:
-    """The PV as node indices from ``root`` down (the thick path)."""
+def principal_path(tree: SearchTree, root: int, answer_line: Sequence[Any] = ()) -> list[int]:
+    """The PV as node indices from ``root`` down (the thick path), following the search's
+    answer (``answer_line``) among moves of equal value as long as it is in the tree."""
     path = [root]
     node = tree.node(root)
+    following = True
     while True:
-        child = principal_child(tree, node)
+        answer = answer_line[len(path) - 1] if following and len(path) - 1 < len(answer_line) else None
+        child = principal_child(tree, node, answer)
         if child is None:
             return path
+        following = answer is not None and child.move == answer
         path.append(child.index)
         node = child
 
@@ -293,8 +303,14 @@ class TreeLayout:
     """The expanded part of one pass, placed: parents centred over their children, every
     item as wide as its widest text, so no two labels on a ply overlap."""
 
-    def __init__(self, tree: SearchTree, texts: NodeTexts, rules: Rules, measure: Callable[[str], float]) -> None:
+    def __init__(
+        self, tree: SearchTree, texts: NodeTexts, rules: Rules, measure: Callable[[str], float],
+        answer_line: Sequence[Any] = (),
+    ) -> None:
         self.tree = tree
+        self.answer_line = answer_line
+        """The search's answer (its PV), for the pass it came from: the thick path takes it
+        among moves of equal value."""
         self.texts = texts
         self.rules = rules
         self.measure = measure
@@ -310,7 +326,7 @@ class TreeLayout:
 
     # ---------------------------------------------------------------- building
     def build(self, root: int) -> TreeLayout:
-        self.pv = principal_path(self.tree, root)
+        self.pv = principal_path(self.tree, root, self.answer_line)
         pv = set(self.pv)
         self._place(self.tree.node(root), 0, pv, 1)
         self.levels = [sorted((item for item in self.items if item.ply == ply), key=lambda item: item.x)
@@ -556,6 +572,9 @@ class TextbookView(QWidget):
         self.selected: int | None = None
         self.highlighted: int | None = None
         """A node drawn with a warning ring ("why not this move?")."""
+        self.answer_line: tuple[Any, ...] = ()
+        """The finished search's PV: the thick path of the pass it came from follows it
+        among moves of equal value (``set_answer_line``)."""
         self.visited_through: int | None = None
         """The replay's progress: nodes entered after this visit number are drawn faded."""
         self.layout_runs = 0
@@ -595,6 +614,7 @@ class TextbookView(QWidget):
         """A new tree (a new search): everything opened, selected and zoomed is forgotten."""
         self.tree = tree
         self.texts = texts
+        self.answer_line = ()
         self.rules.clear()
         self.selected = None
         self.highlighted = None
@@ -602,6 +622,11 @@ class TextbookView(QWidget):
         self._auto_fit = True
         self.layout_model = None
         self.relayout()
+
+    def set_answer_line(self, line: Sequence[Any]) -> None:
+        """The search's answer (its PV) arrived: the thick path takes its moves."""
+        self.answer_line = tuple(line)
+        self.tree_changed()
 
     def set_theme(self, theme: Theme) -> None:
         self._theme = theme
@@ -642,7 +667,9 @@ class TextbookView(QWidget):
         self.layout_runs += 1
         anchor = self._anchor()
         started = time.perf_counter()
-        self.layout_model = TreeLayout(self.tree, self.texts, self.rules, self._measure).build(root)
+        answered = self.tree.complete and self.shown_pass_number() == latest_finished_pass(self.tree)
+        line = self.answer_line if answered else ()
+        self.layout_model = TreeLayout(self.tree, self.texts, self.rules, self._measure, line).build(root)
         took_ms = (time.perf_counter() - started) * 1000
         self._timer.setInterval(max(LAYOUT_INTERVAL_MS, round(took_ms / LAYOUT_SHARE)))
         if self._auto_fit:
