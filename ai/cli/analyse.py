@@ -13,7 +13,7 @@ import dataclasses
 import math
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from games import CHANCE, GameState
@@ -45,6 +45,7 @@ from ai.tree.model import SearchTree, TreeBatch, TreeOptions
 if TYPE_CHECKING:
     from ai.events import Finished
     from ai.parallel import EnginePool
+    from ai.search import AlgorithmSpec
 
 DEFAULT_DEPTH = 6
 """``analyse`` with no limit searches to this depth rather than forever."""
@@ -178,6 +179,7 @@ def command_analyse(args: argparse.Namespace) -> int:
     from ai.engine import prepare, run_search
     from ai.events import Finished, Iteration, Score
     from ai.options import settings_line
+    from ai.search import ALGORITHMS, get_algorithm
     from ai.tree.export import write_tree
     from games import get_game
 
@@ -185,6 +187,8 @@ def command_analyse(args: argparse.Namespace) -> int:
         raise UsageError("--tree-cap needs --tree FILE (the file to write the tree to)")
     game = get_game(args.game)
     settings = settings_from(args, game)
+    if args.tree is not None and not get_algorithm(settings.algorithm).records_depth_first_tree:
+        raise UsageError(tree_refusal(get_algorithm(settings.algorithm), game, ALGORITHMS.values()))  # before a search that would write nothing
     seconds = None if args.time == math.inf else args.time  # ``--time inf``: no limit, on purpose
     depth = DEFAULT_DEPTH if args.depth is None and args.time is None and args.nodes is None else args.depth
     limits = Limits(depth=depth, time=seconds, nodes=args.nodes)
@@ -244,5 +248,20 @@ def command_analyse(args: argparse.Namespace) -> int:
         if not args.json:
             sampled = ", deeper nodes sampled" if tree.sampled else ""
             passes = f"{len(tree.passes)} pass{'es' if len(tree.passes) != 1 else ''}"
-            print(f"tree {len(tree):,} nodes of {finished.nodes:,} searched{sampled}, {passes}: {args.tree}", flush=True)
+            helpers = f" (helpers searched {tree.helper_nodes:,}, not recorded)" if tree.helper_nodes else ""
+            print(
+                f"tree {tree.recorded_nodes:,} nodes of {finished.nodes:,} searched{helpers}{sampled}, {passes}: {args.tree}",
+                flush=True,
+            )
     return EXIT_OK
+
+
+def tree_refusal(spec: AlgorithmSpec, game: type[GameState], algorithms: Iterable[AlgorithmSpec]) -> str:
+    """Why ``--tree`` cannot be written for ``spec``'s algorithm, and which of
+    ``algorithms`` write one for ``game``."""
+    if spec.needs_native:
+        why = "runs the game's compiled search, which records no tree"
+    else:
+        why = "grows its own tree, which the app's Tree tab shows and no file holds"
+    writers = [row.name for row in algorithms if row.records_depth_first_tree and row.handles_chance == game.HAS_CHANCE]
+    return f"--tree: {spec.name} {why}; {', '.join(writers)} write one"

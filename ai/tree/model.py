@@ -393,6 +393,10 @@ class SearchTree:
         self.passes: list[TreePass] = []
         self.searched_nodes = 0
         """Nodes the recording searches counted (their latest ``TreeBatch.nodes``, summed)."""
+        self.recorded_nodes = 0
+        """Node visits recorded (every entry received): a root split's shared root counts
+        once per worker, so with nothing sampled away this is ``searched_nodes`` where
+        ``len(tree)`` is one less per shared root and pass."""
         self.helper_nodes = 0
         self.sampled = False
         self.complete = False
@@ -425,6 +429,7 @@ class SearchTree:
         by_index = self._by_index
         shared = self._shared_root
         sizes = self._sizes
+        self.recorded_nodes += len(batch.entries)
         for entry in batch.entries:
             index = entry.index + offset
             if entry.parent == ROOT_PARENT:

@@ -91,3 +91,42 @@ def test_a_tree_that_cannot_be_written_after_the_search_is_one_line(capsys: pyte
     status, lines, error = run(capsys, "analyse", "--game", "tictactoe", "--depth", "2", "--tree", str(path))
     assert status == 2 and lines[-1].startswith("bestmove ")
     assert error.count("\n") == 1 and "cannot write" in error and "Permission denied" in error
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--game", "chess", "--algorithm", "native", "--depth", "4"], "native runs the game's compiled search, which records no tree"),
+        (["--game", "tictactoe", "--algorithm", "mcts", "--nodes", "500"], "mcts grows its own tree, which the app's Tree tab shows"),
+    ],
+)
+def test_algorithms_that_record_no_tree_are_refused_before_the_search(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, arguments: list[str], message: str
+) -> None:
+    path = tmp_path / "tree.json"
+    status, lines, error = run(capsys, "analyse", *arguments, "--tree", str(path))
+    assert status == 2 and lines == [] and not path.exists()
+    assert error.count("\n") == 1 and message in error and "alphabeta, pvs" in error
+
+
+def test_a_root_split_on_the_pool_counts_its_shared_root_once_per_worker(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Star2 on two workers splits the root: both workers visit it, the tree draws it once
+    (two visits); the line says every node searched was recorded."""
+    path = tmp_path / "tree.json"
+    argv = ["analyse", "--game", "backgammon", "--algorithm", "star2", "--depth", "2", "--dice", "4-2", "--threads", "2"]
+    status, lines, _ = run(capsys, *argv, "--tree", str(path))
+    assert status == 0
+    searched = searched_nodes(lines)
+    assert lines[-1].startswith(f"tree {searched:,} nodes of {searched:,} searched, 2 passes")
+
+
+def test_lazy_smp_helpers_are_said_not_recorded(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "tree.json"
+    status, lines, _ = run(capsys, "analyse", "--game", "chess", "--depth", "4", "--threads", "2", "--tree", str(path))
+    assert status == 0
+    last = lines[-1]
+    recorded = int(last.split()[1].replace(",", ""))
+    searched = int(last.split(" of ")[1].split()[0].replace(",", ""))
+    helpers = int(last.split("(helpers searched ")[1].split(", not")[0].replace(",", ""))
+    assert recorded + helpers == searched and helpers > 0, last
+    assert "not recorded)" in last
