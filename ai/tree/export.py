@@ -58,9 +58,10 @@ from pathlib import Path
 from typing import Any, Final
 
 import games
-from games.base import GameState
+from games.base import GameState, Player
 
-from ai.scores import INFINITY, WIN_SCORE, is_win_score
+from ai import display
+from ai.scores import INFINITY, to_report
 from ai.tree.model import (
     ROOT_PARENT,
     Cut,
@@ -324,18 +325,17 @@ SHAPES: Final = {
 """Graphviz shapes as the lecture notes draw them; every other kind is a box (a leaf)."""
 
 
-def value_text(value: float, scale: float) -> str:
-    """A value for a picture: a proven result in plies, else in the game's units."""
+def value_text(value: float, root_player: Player, game: type[GameState]) -> str:
+    """A value of the tree (search scale, ``root_player``'s view) as the app writes it: in
+    the game's units (``+0.49`` pawns), a proven result in its words (``mate in 3``); the
+    search's infinities of an open window ``±∞``, a node never left ``?``."""
     if math.isnan(value):
         return "?"
     if value >= INFINITY:
         return "+∞"
     if value <= -INFINITY:
         return "-∞"
-    if is_win_score(value):
-        plies = int(WIN_SCORE - abs(value))
-        return f"{'win' if value > 0 else 'loss'} in {plies}"
-    return f"{value / scale:+.2f}" if scale != 1 else f"{value:+g}"
+    return display.value_text(to_report(value, root_player, game, view=root_player), game)
 
 
 def one_line(text: str) -> str:
@@ -348,7 +348,12 @@ def quoted(text: str) -> str:
 
 def tree_to_dot(tree: SearchTree, root: GameState, max_nodes: int = DOT_MAX_NODES, settings: str = "") -> str:
     """The tree as a Graphviz digraph: the top ``max_nodes`` nodes (level by level)."""
-    scale = float(root.EVAL_SCALE)
+    game = type(root)
+    root_player = root_player_of(root)
+
+    def shown_value(value: float) -> str:
+        return value_text(value, root_player, game)
+
     names: dict[int, str | None] = {}
     positions: dict[int, GameState] = {}
     parent_of = {child: node.index for node in tree.nodes for child in node.children}
@@ -379,9 +384,9 @@ def tree_to_dot(tree: SearchTree, root: GameState, max_nodes: int = DOT_MAX_NODE
     ]
     for node in sorted(chosen, key=lambda n: n.index):
         shape = SHAPES.get(node.kind, "box")
-        window = f"[{value_text(node.alpha, scale)}, {value_text(node.beta, scale)}]"
+        window = f"[{shown_value(node.alpha)}, {shown_value(node.beta)}]"
         bound = {Bound.EXACT: "", Bound.LOWER: "≥ ", Bound.UPPER: "≤ "}[node.bound]
-        label = f"{bound}{value_text(node.value, scale)}\n{window}"
+        label = f"{bound}{shown_value(node.value)}\n{window}"
         if node.kind not in SHAPES:
             label = f"{node.kind}\n{label}"
         if node.unrecorded:
@@ -396,7 +401,7 @@ def tree_to_dot(tree: SearchTree, root: GameState, max_nodes: int = DOT_MAX_NODE
         if node.was_cut and node.skipped:
             after = positions[node.index]
             skipped = ", ".join(move_name(after, move) or NULL_MOVE_NAME for move in node.skipped)
-            lines.append(f"  cut{node.index} [shape=note, style=dashed, label={quoted('pruned: ' + skipped + chr(10) + cut_reason(node, after, scale))}];")
+            lines.append(f"  cut{node.index} [shape=note, style=dashed, label={quoted('pruned: ' + skipped + chr(10) + cut_reason(node, after, shown_value(node.value)))}];")
             lines.append(f"  n{node.index} -> cut{node.index} [style=dashed, arrowhead=none];")
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -413,10 +418,10 @@ def drawn_roots(tree: SearchTree, max_nodes: int) -> list[TreeNode]:
     return [root for root in roots if root.index == first_of_last.root] or roots[-1:]
 
 
-def cut_reason(node: TreeNode, state: GameState, scale: float) -> str:
-    """Why a node's remaining moves were pruned, in the lecture notes' words."""
+def cut_reason(node: TreeNode, state: GameState, value: str) -> str:
+    """Why a node's remaining moves were pruned, in the lecture notes' words (``value``:
+    the node's value as written)."""
     cause = move_name(state, node.cut_move) if node.cut_move is not None else "the bounds"
-    value = value_text(node.value, scale)
     if node.kind is NodeKind.MIN:
         return f"α-cut: {cause} scored ≤ {value}"
     if node.kind is NodeKind.CHANCE:

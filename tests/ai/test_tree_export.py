@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from ai import display
 from ai.engine import search
+from ai.events import Score
 from ai.settings import Limits, SearchSettings
 from ai.tree.export import (
     FORMAT,
@@ -157,3 +159,28 @@ def test_a_root_split_tree_round_trips() -> None:
     header, loaded, _ = load_json(json.dumps(tree_to_json(tree, state)))
     assert header.nodes == nodes == sum(loaded.size(root.index) for root in loaded.roots())
     assert sorted(fields(node) for node in loaded.nodes) == sorted(fields(node) for node in tree.nodes)
+
+
+def recorded_tree(state: GameState, depth: int) -> tuple[SearchTree, Score]:
+    tree = SearchTree()
+
+    def receive(event: object) -> None:
+        if isinstance(event, TreeBatch):
+            tree.add(event)
+
+    answer = search(state, SearchSettings(algorithm="alphabeta", book=False), Limits(depth=depth), on_event=receive, tree=TreeOptions())
+    return tree, answer.score
+
+
+def test_dot_values_are_in_the_games_units_as_the_app_writes_them() -> None:
+    """Chess values in pawns (the search counts centipawns), proven results in the game's
+    words; the root's label is the answer's score as ai.display writes it."""
+    state = new_game("chess", "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    tree, score = recorded_tree(state, 2)
+    dot = tree_to_dot(tree, state)
+    root_label = re.search(rf'  n{tree.roots()[-1].index} \[shape=triangle, label="([^"\\]*)', dot)
+    assert root_label is not None and root_label.group(1) == display.value_text(score, type(state))
+    values = re.findall(r'label="(?:[a-z_]+\\n)?(?:[≥≤] )?([^"\\]*)\\n\[', dot)
+    assert values and all(re.fullmatch(r"[+-]\d+\.\d\d|\?|mate in \d+|mated in \d+", value) for value in values), values[:20]
+    mate = new_game("chess", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")  # Ra8 mates
+    assert "mate in 1" in tree_to_dot(recorded_tree(mate, 2)[0], mate)
