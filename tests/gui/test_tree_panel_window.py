@@ -127,7 +127,7 @@ def test_a_cancelled_search_reads_cancelled_not_waiting(window: Any, qtbot: Any)
     first_line = panel.status.text().splitlines()[0]
     assert "search cancelled before it answered" in first_line
     assert not first_line.endswith("…") and "Waiting for the tree" not in first_line
-    assert first_line.startswith(f"{growing.total_nodes():,} nodes recorded of ")
+    assert first_line.startswith(f"{growing.recorded_nodes:,} nodes recorded of ")
 
 
 def test_a_search_cancelled_before_its_tree_arrived_says_so(qtbot: Any) -> None:

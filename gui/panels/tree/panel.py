@@ -745,10 +745,10 @@ class TreePanel(QWidget):
             return
         # Mid-search a batch's count may lag its last entries by a node or two: every recorded
         # node was searched, so the count shown is never below the recorded one.
-        # A root split's workers share each pass's root (one node drawn, visited once per
-        # worker): the visits count, as in the search's own count. Past the cap the sampled
-        # nodes are counted but not recorded, so only the drawn ones are.
-        recorded = len(tree) if tree.sampled else tree.total_nodes()
+        # Node visits recorded: a root split's workers share each pass's root (one node drawn,
+        # visited once per worker), counted as the search counts it; nodes sampled away past
+        # the cap are not.
+        recorded = tree.recorded_nodes
         parts = [f"{recorded:,} nodes recorded of {max(tree.searched_nodes, recorded):,} searched"]
         if tree.sampled:
             parts.append(f"sampled past {self.options.cap:,}")
