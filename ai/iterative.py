@@ -181,6 +181,8 @@ def deepen(
             else:
                 # The first depth's other lines wait for the clock too: every line is searched once.
                 found, stopped = lines.search_after_best(state, root, depth, score, line, iterate)
+                score, line = found[0][1], list(found[0][2])  # a later line may have scored higher: it leads
+                completed_score, completed_line = score, line
                 control.deadline_waits = False
                 reporter.iteration(depth, score, line, control.nodes - nodes_before, lines=found)
                 if stopped:
@@ -210,6 +212,12 @@ class MultiPv:
     line's last score, MTD(f) from it as first guess); its value is that of the root
     restricted to the moves left, so it is never stored in the table as the position's.
 
+    The lines searched at a depth are then sorted by score, best first, ties keeping their
+    search order (Stockfish's stable sort after each line). On the same tree a later line
+    never scores above line 1, so the order changes nothing; a selective search (reductions
+    and pruning that depend on the window) can score a later line higher, and that line then
+    becomes line 1: its move is the one played, and the next depth searches it first.
+
     With ``count`` 1 nothing more is searched: the lines are the best line alone."""
 
     def __init__(self, tools: SearchTools, count: int) -> None:
@@ -223,8 +231,9 @@ class MultiPv:
     ) -> tuple[list[RawLine], bool]:
         """The lines of the iteration to ``depth`` whose best line (``score``, ``line``) is
         complete, and whether a stop came while searching the others: then the lines not
-        searched again keep the previous iteration's (their depth says so). The root
-        record is left as the best line left it, for the next iteration and the answer."""
+        searched again keep the previous iteration's (their depth says so), after the lines
+        of this depth. The root record is left holding line 1 (after the sort), for the next
+        iteration and the answer."""
         found: list[RawLine] = [(depth, score, line)]
         if self.count == 1 or not line:
             self.completed = found
@@ -246,17 +255,21 @@ class MultiPv:
                 self.tools.start_iteration(depth)
                 value = iterate(root, depth, guess)
                 found.append((depth, value, self.tools.completed_line(state, depth)))
-            found[1:] = sorted(found[1:], key=lambda found_line: -found_line[1])  # stable: ties keep their order
+            found.sort(key=lambda found_line: -found_line[1])  # stable: ties keep their order
         except SearchStopped:
             stopped = True
+            found.sort(key=lambda found_line: -found_line[1])
             taken = {moves[0] for _, _, moves in found}
             kept = [old for old in previous if old[2][0] not in taken]
             found.extend(kept[: self.count - len(found)])
-            found[1:] = sorted(found[1:], key=lambda found_line: -found_line[1])
         finally:
             reporter.reports_bounds = True
             record.exclude(())
             record.best_move, record.best_score, record.line, record.previous_best_move = best
+        if found[0][2] is not line:
+            _, leader_score, leader_line = found[0]
+            record.best_move, record.best_score = leader_line[0], leader_score
+            record.line, record.previous_best_move = tuple(leader_line), leader_line[0]
         self.completed = found
         return found, stopped
 
