@@ -75,7 +75,7 @@ from games.base import GameState
 
 DELIVERY_INTERVAL_MS = 100
 """At most one delivery per this many milliseconds while a search runs (about 10 Hz)."""
-TREE_SLICE_ENTRIES = 1500
+TREE_SLICE_ENTRIES = 500
 """The most node entries of one ``tree_batch_received``: taking in a slice (the bridge's
 tree and the panels that draw it) must fit in a turn of the event loop."""
 TREE_BUDGET_MS = 6.0
@@ -638,7 +638,11 @@ class EngineBridge(QObject):
                 if generation != self._generation:
                     return
                 took_tree = True
-                grew = grew or bool(event.entries)
+                if event.entries:
+                    # Each slice's new nodes leave the collector's sight at once: left
+                    # young until the turn ends, they made 85 ms collections mid-turn.
+                    self._tree_collection.hold()
+                    grew = True
                 if self._ready and time.perf_counter() > deadline:
                     self._tree_collection.follow(grew)
                     self._drain_timer.start()
