@@ -59,12 +59,11 @@ from ai.race import (
     quick_levels,
     row_cells,
 )
-from ai.engine import search
-from ai.settings import Limits, SearchSettings
+from ai.settings import SearchSettings
 from games.base import GameState
 from gui.dialogs.new_game import game_title
 from gui.race.chart import NodesChart, Series, SeriesKind
-from gui.race.runner import RaceRunner
+from gui.race.runner import RaceRunner, SpeedProbe
 from gui.theme import LIGHT, Theme, theme_named
 
 ENTRANT_COLOURS: dict[Entrant, tuple[str, str]] = {
@@ -123,8 +122,9 @@ def big_number(nodes: float) -> str:
 
 
 SPEED_PROBE_SECONDS: Final = 0.05
-"""A minimax search this long, on this position, measures its nodes a second for the
-warning (once, when a depth first needs the warning; a race's own minimax replaces it)."""
+"""A minimax search this long, on this position and off the GUI thread, measures its nodes
+a second for the warning (once, when a depth first needs the warning; a race's own minimax
+replaces it)."""
 
 HOPELESS_SECONDS: Final = 24 * 3600.0
 """A minimax estimated to take longer than a day will not finish: Start is refused."""
@@ -174,6 +174,7 @@ class RaceDialog(QDialog):
         self._minimax_speed: float | None = None
         """Minimax's nodes a second on this position: measured once when a warning needs it,
         then the last race's own."""
+        self._speed_probe: SpeedProbe | None = None
         self._hopeless = False
         """Minimax at the chosen depth would take more than ``HOPELESS_SECONDS``: no Start."""
         self._levels: tuple[float, ...] = ()
@@ -328,8 +329,14 @@ class RaceDialog(QDialog):
         if Entrant.MINIMAX in chosen and not self.problem:
             depth = self.depth_box.value()
             estimate = self.minimax_estimate(depth)
-            if estimate > MINIMAX_NODE_BUDGET:
-                speed = self.measured_minimax_speed()
+            speed = self._minimax_speed
+            if estimate > MINIMAX_NODE_BUDGET and speed is None:
+                self._measure_minimax_speed()  # the warning is written again when it is known
+                warning = (
+                    f"Minimax would visit about {big_number(estimate)} nodes at depth {depth}: "
+                    "measuring how fast it searches here…"
+                )
+            elif estimate > MINIMAX_NODE_BUDGET and speed is not None:
                 seconds = estimate / speed if speed > 0 else float("inf")
                 self._hopeless = seconds > HOPELESS_SECONDS
                 verdict = ("it will not finish: Start is off until you lower the depth or leave minimax out."
@@ -343,12 +350,24 @@ class RaceDialog(QDialog):
         self.warning.setStyleSheet("color: #d35400;" if warning else "")
         self._update_buttons()
 
-    def measured_minimax_speed(self) -> float:
-        """Minimax's nodes a second on this position (a short search measures it once)."""
-        if self._minimax_speed is None:
-            probe = search(self.state, entrant_settings(Entrant.MINIMAX, self.settings), Limits(time=SPEED_PROBE_SECONDS))
-            self._minimax_speed = probe.nodes / probe.time if probe.time > 0 else 0.0
+    @property
+    def minimax_speed(self) -> float | None:
+        """Minimax's nodes a second on this position (``None`` until measured)."""
         return self._minimax_speed
+
+    def _measure_minimax_speed(self) -> None:
+        """Start the one short minimax search that measures its speed here (off the GUI
+        thread: ``SpeedProbe``); its answer rewrites the warning."""
+        if self._speed_probe is not None:
+            return
+        self._speed_probe = SpeedProbe(self.state, entrant_settings(Entrant.MINIMAX, self.settings), SPEED_PROBE_SECONDS)
+        self._speed_probe.measured.connect(self._on_speed_measured)
+        self._speed_probe.start()
+
+    def _on_speed_measured(self, speed: float) -> None:
+        if self._minimax_speed is None:  # a race's own speed, if one came first, is kept
+            self._minimax_speed = speed
+        self._update_warning()
 
     def minimax_estimate(self, depth: int) -> float:
         """Minimax's nodes in a race to ``depth``, read off the quick estimate (nothing is

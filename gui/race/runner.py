@@ -8,8 +8,11 @@ more, so they are never shown.
 
 from __future__ import annotations
 
+import threading
+
 from PySide6.QtCore import QObject, Signal
 
+from ai.engine import search
 from ai.race import (
     BranchingMeasured,
     DepthDone,
@@ -20,6 +23,8 @@ from ai.race import (
     RaceEvent,
     RaceRequest,
 )
+from ai.settings import Limits, SearchSettings
+from games.base import GameState
 
 _running: set[RaceRunner] = set()
 """Runners whose race still runs: kept alive until their ``finished`` (the race's thread
@@ -72,3 +77,40 @@ class RaceRunner(QObject):
             self.branching_measured.emit(event.branching)
         elif isinstance(event, RaceDone):
             self.finished.emit(event.result)
+
+
+_probing: set[SpeedProbe] = set()
+"""Probes whose search still runs: kept alive until their ``measured``."""
+
+
+class SpeedProbe(QObject):
+    """A search's nodes a second on a position, measured by a short search on a thread of
+    its own: ``measured(float)`` reaches the GUI thread as a queued signal, so the GUI
+    thread never runs the engine (the search holds the interpreter only in slices, and the
+    event loop keeps its turns meanwhile)."""
+
+    measured = Signal(float)
+    """Nodes a second (0 when the search failed or took no time)."""
+
+    def __init__(self, state: GameState, settings: SearchSettings, seconds: float) -> None:
+        super().__init__()
+        self.state = state.copy()
+        self.settings = settings
+        self.seconds = seconds
+
+    def start(self) -> None:
+        _probing.add(self)
+        self.measured.connect(self._forget)
+        threading.Thread(target=self._run, name="race-speed-probe", daemon=True).start()
+
+    def _forget(self, _speed: float) -> None:
+        _probing.discard(self)
+
+    def _run(self) -> None:
+        """On the probe's thread."""
+        try:
+            answer = search(self.state, self.settings, Limits(time=self.seconds))
+            speed = answer.nodes / answer.time if answer.time > 0 else 0.0
+        except Exception:  # noqa: BLE001 - a probe that fails leaves the warning without a time
+            speed = 0.0
+        self.measured.emit(speed)
