@@ -61,8 +61,8 @@ MCTS_SECONDS = 4
 MULTIPV_LINES = 3
 MULTIPV_DEPTH = 5
 """Iterations done before the MultiPV picture (chess depth 5 takes the Python PVS a few seconds)."""
-WHY_NOT_MOVE = "Nxe4"
-"""The student's question in the Italian game: why not take the pawn on e4?"""
+WHY_NOT_MOVE = "b5"
+"""The student's question in the Italian game: why not chase the bishop with b5 (it drops a pawn)?"""
 RACE_DEPTH = 4
 RACE_SIZE = (1100, 800)
 RACE_SECONDS = 600
@@ -188,16 +188,21 @@ def tree_chess(window: MainWindow) -> QWidget:
     panel = open_tree_tab(window)
     session.step()
 
+    grown: list[int] = []
+
     def latest_pass_grown() -> bool:
         tree = panel.tree  # a new tree when the search starts
-        return bool(tree.passes) and tree.pass_nodes(tree.passes[-1].number) >= CHESS_PASS_NODES
+        if tree.passes and tree.pass_nodes(tree.passes[-1].number) >= CHESS_PASS_NODES:
+            grown.append(tree.passes[-1].number)
+        return bool(grown)
 
     spin(latest_pass_grown, SEARCH_SECONDS)
     show_panes(panel, views=430, overview=150, details=170)
-    tree = panel.tree
-    shown = len(tree.passes) - 1
-    # The pass growing now, chosen in the pass box (so the view stays on it when the next begins).
+    shown = grown[0] if grown else len(panel.tree.passes) - 1
+    # That pass chosen in the pass box (once listed), so the view stays on it when the next begins.
+    spin(lambda: panel.pass_box.findData(shown) >= 0, 5)
     panel.pass_box.setCurrentIndex(panel.pass_box.findData(shown))
+    tree = panel.tree
     root = tree.node(tree.passes[shown].root)
     cut = next((child for child in tree.children(root.index) if child.skipped), None)
     if cut is not None:  # a root move refuted: its refutation and the moves it pruned
