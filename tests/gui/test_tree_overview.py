@@ -394,3 +394,14 @@ def test_thin_rows_write_the_ply_that_cut_for_each_pair_of_plies() -> None:
     assert side_plies(counts, 2, 3, 3) == [(range(2, 5), 3)]
     no_cuts = [PlyCounts(ply, 5, 5) for ply in range(4)]
     assert side_plies(no_cuts, 0, 4, 2) == [(range(0, 2), 0), (range(2, 4), 2)]
+
+
+def test_a_cancelled_search_is_not_called_searching(qtbot: Any) -> None:
+    tree = recorded_tree(3, 3)
+    tree.complete = False
+    growing = shown(qtbot, tree)
+    assert "searching…" in growing._header(0)
+    tree.cancelled = True  # what the bridge sets when the search is cancelled before it answers
+    cancelled = shown(qtbot, tree)
+    header = cancelled._header(0)
+    assert "cancelled before it answered" in header and "searching" not in header

@@ -240,7 +240,7 @@ class IcicleLayout:
     def advance(self, limit: int | None = None) -> int:
         """Read up to ``limit`` more nodes; then settle the open ones."""
         read = self._walk.advance(limit)
-        if self.tree.complete and self._walk.is_caught_up:
+        if (self.tree.complete or self.tree.cancelled) and self._walk.is_caught_up:
             self._walk.close_all()
         self.settle_open()
         return read
@@ -876,7 +876,9 @@ class IcicleView(QWidget):
         what += f" · {size:,} nodes"
         if tree.sampled:
             what += " (sampled past the cap)"
-        if not tree.complete:
+        if tree.cancelled:
+            what += " · cancelled before it answered"
+        elif not tree.complete:
             what += " · searching…"
         return what
 
