@@ -298,6 +298,23 @@ class TreeRecorder:
             bound = Bound.UPPER if bound is Bound.LOWER else Bound.LOWER
         self.close(frame, seen, bound, kind if kind is not None else frame.kind)
 
+    def skip(self, move: Move, probability: float) -> None:
+        """A node the sampler (or ``hide``) left out returned: the caller's move is current
+        again."""
+        self.next_move, self.next_probability = move, probability
+        self.hidden -= 1
+
+    def exit_node(
+        self, frame: Frame, move: Move, probability: float, value: float, kind: NodeKind | None, is_alone: bool, stood_pat: bool
+    ) -> None:
+        """The exit every recording wrapper makes: a recorded node returned ``value`` (its
+        own view), ``kind`` its final kind when the wrapper knows it (``None``: as entered),
+        ``is_alone`` when nothing was counted below it, ``stood_pat`` when it stood pat at or
+        above beta with moves left unsearched. Its bound is ``known_bound``'s when the node
+        decides it, else the window's."""
+        final = kind if kind is not None else frame.kind
+        self.leave(frame, move, probability, value, final, known_bound(final, is_alone, stood_pat))
+
     def close(self, frame: Frame, value: float, bound: Bound, kind: NodeKind) -> None:
         """Write a node's exit and add its size to its parent's (or to the passes')."""
         size = self.control.nodes - frame.index
@@ -384,28 +401,28 @@ class TreeRecorder:
         horizon is a quiescence search (a leaf's stand-pat may cut), ``quiet_checks``: one
         that also tries quiet checks at its first ply."""
         root_player = self.root_player
-        enter, leave = self.enter, self.leave
+        enter, exit_node, skip = self.enter, self.exit_node, self.skip
 
         def recorded(state: GameState, depth: int, alpha: float, beta: float, ply: int) -> float:
             move, probability = self.next_move, self.next_probability
             is_max = state.to_move() == root_player
             frame = enter(state, depth, alpha, beta, 1 if is_max else -1, NodeKind.LEAF if depth <= 0 else MAX if is_max else MIN)
             value = node(state, depth, alpha, beta, ply)
-            kind = bound = None
-            if frame is not None:
-                kind = frame.settled
-                is_alone = self.control.nodes - frame.index == 1
-                if kind is None:
-                    if is_alone and (state.is_terminal() or (repeats_within is not None and ply and repeats_within(ply))):
-                        kind = NodeKind.TERMINAL
-                    elif depth <= 0:
-                        kind = (MAX if is_max else MIN) if frame.has_search_child else NodeKind.LEAF
-                stood_pat = (
-                    quiescence and is_alone and value >= beta and kind is NodeKind.LEAF
-                    and (quiet_checks or bool(state.noisy_moves()))
-                )
-                bound = known_bound(kind or frame.kind, is_alone, stood_pat)
-            leave(frame, move, probability, value, kind, bound)
+            if frame is None:
+                skip(move, probability)
+                return value
+            kind = frame.settled
+            is_alone = self.control.nodes - frame.index == 1
+            if kind is None:
+                if is_alone and (state.is_terminal() or (repeats_within is not None and ply and repeats_within(ply))):
+                    kind = NodeKind.TERMINAL
+                elif depth <= 0:
+                    kind = (MAX if is_max else MIN) if frame.has_search_child else NodeKind.LEAF
+            stood_pat = (
+                quiescence and is_alone and value >= beta and kind is NodeKind.LEAF
+                and (quiet_checks or bool(state.noisy_moves()))
+            )
+            exit_node(frame, move, probability, value, kind, is_alone, stood_pat)
             return value
 
         return recorded
@@ -414,7 +431,7 @@ class TreeRecorder:
         """``node`` (quiescence's recursion: ``(state, alpha, beta, ply, move)``, ``move``
         the noisy move just played) recorded."""
         root_player = self.root_player
-        enter, leave = self.enter, self.leave
+        enter, exit_node, skip = self.enter, self.exit_node, self.skip
 
         def recorded(state: GameState, alpha: float, beta: float, ply: int, played: Any) -> float:
             move, probability = self.next_move, self.next_probability
@@ -422,15 +439,15 @@ class TreeRecorder:
             sign = 1 if state.to_move() == root_player else -1
             frame = enter(state, -1, alpha, beta, sign, NodeKind.QUIESCENCE)
             value = node(state, alpha, beta, ply, played)
-            kind = bound = None
-            if frame is not None:
-                kind = frame.settled
-                is_alone = self.control.nodes - frame.index == 1
-                if kind is None and is_alone and state.is_terminal():
-                    kind = NodeKind.TERMINAL
-                stood_pat = is_alone and value >= beta and kind is None and bool(state.noisy_moves())
-                bound = known_bound(kind or frame.kind, is_alone, stood_pat)
-            leave(frame, move, probability, value, kind, bound)
+            if frame is None:
+                skip(move, probability)
+                return value
+            kind = frame.settled
+            is_alone = self.control.nodes - frame.index == 1
+            if kind is None and is_alone and state.is_terminal():
+                kind = NodeKind.TERMINAL
+            stood_pat = is_alone and value >= beta and kind is None and bool(state.noisy_moves())
+            exit_node(frame, move, probability, value, kind, is_alone, stood_pat)
             return value
 
         return recorded
@@ -439,21 +456,20 @@ class TreeRecorder:
         """``node`` of the expectimax family (root player's values; a chance node's
         children are its outcomes) recorded. Extra arguments (Star2's known first value)
         are passed through."""
-        root_player = self.root_player
-        enter, leave = self.enter, self.leave
+        enter, exit_node, skip = self.enter, self.exit_node, self.skip
 
         def recorded(state: GameState, depth: int, alpha: float, beta: float, ply: int, *extra: Any) -> float:
             move, probability = self.next_move, self.next_probability
             frame = enter(state, depth, alpha, beta, 1, self.decision_kind(state, depth))
             value = node(state, depth, alpha, beta, ply, *extra)
-            kind = bound = None
-            if frame is not None:
-                kind = frame.settled
-                is_alone = self.control.nodes - frame.index == 1
-                if kind is None and is_alone and state.is_terminal():
-                    kind = NodeKind.TERMINAL
-                bound = known_bound(kind or frame.kind, is_alone, False)
-            leave(frame, move, probability, value, kind, bound)
+            if frame is None:
+                skip(move, probability)
+                return value
+            kind = frame.settled
+            is_alone = self.control.nodes - frame.index == 1
+            if kind is None and is_alone and state.is_terminal():
+                kind = NodeKind.TERMINAL
+            exit_node(frame, move, probability, value, kind, is_alone, False)
             return value
 
         return recorded
