@@ -236,6 +236,13 @@ class GameSession(QObject):
         """The engine searches a hint for the human to move (not the computer's own move)."""
         return self._thinking and self._search_purpose is SearchPurpose.HINT
 
+    def adviser_algorithm(self) -> str:
+        """The algorithm that advises the human (a hint, "why not?"): the computer side's,
+        else the game's own choice (Star2 for backgammon: a search without chance nodes
+        cannot play dice)."""
+        adviser = next((other for other in self.players if other.is_computer), None)
+        return adviser.algorithm if adviser else default_algorithm(self.game)
+
     def hint_score(self) -> Score | None:
         """The score of the last hint while its position is still the current one (the eval
         bar keeps showing it instead of going back to the last move's score)."""
@@ -636,9 +643,7 @@ class GameSession(QObject):
         if purpose is SearchPurpose.HINT:
             if side.is_computer:
                 return
-            adviser = next((other for other in self.players if other.is_computer), None)
-            algorithm = adviser.algorithm if adviser else default_algorithm(self.game)
-            request = self._request(dataclasses.replace(side, algorithm=algorithm), purpose)
+            request = self._request(dataclasses.replace(side, algorithm=self.adviser_algorithm()), purpose)
         else:
             request = self._request(side, purpose)
         self._search_purpose = purpose

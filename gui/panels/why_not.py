@@ -154,6 +154,8 @@ class WhyNotPanel(QWidget):
         self._search_id: int | None = None
         self._starting = False
         """True while this panel's search is being started (``search_started`` comes then)."""
+        self._refused = False
+        """True from a request the bridge refused until its ``search_failed`` (the reason) comes."""
         self._last_iteration: Iteration | None = None
         self._history_length = 0
         """The game's length when the question was asked (a move played since: the answer is stale)."""
@@ -249,7 +251,9 @@ class WhyNotPanel(QWidget):
     # ------------------------------------------------------------------ commands
     def ask(self, session: GameSession, move: Any, analysis: Analysis | None, settings: SearchSettings) -> bool:
         """Why not ``move`` (legal in the session's position)? ``analysis``: the engine's
-        best move here (``analysis_for``), else it is searched first with ``settings``.
+        best move here (``analysis_for``), else it is searched first as a hint is: with
+        ``settings``'s switches and the algorithm that advises the human (the session's
+        ``adviser_algorithm``: Star2 for backgammon, whose dice PVS cannot search).
         False (and the panel says why) when the engine cannot be asked now."""
         self.cancel()
         root = session.state.copy()
@@ -263,7 +267,7 @@ class WhyNotPanel(QWidget):
             self.status_label.setText("Pick a legal move of the side to move.")
             return False
         self._session, self._root, self._move = session, root, move
-        self._settings = dataclasses.replace(settings, book=False)
+        self._settings = dataclasses.replace(settings, algorithm=session.adviser_algorithm(), book=False)
         self.title_label.setText(f"Why not {self._name(root, move)}?")
         if len(root.legal_moves()) == 1:
             only = Analysis(0, Score(0.0, root.to_move()), (move,), settings)
@@ -339,6 +343,7 @@ class WhyNotPanel(QWidget):
         root, move, session = self._root, self._move, self._session
         assert root is not None and session is not None
         self._phase = phase
+        self._refused = False
         self._last_iteration = None
         self._history_length = len(session.history)
         if phase is Phase.BEST:
@@ -363,8 +368,11 @@ class WhyNotPanel(QWidget):
             if recording is not None:
                 self._bridge.record_tree = recording
         if self._search_id is None:
+            # Refused (a bad request): the reason follows from the event loop in search_failed.
             self._phase = Phase.IDLE
+            self._refused = True
             self._set_busy(False)
+            self.status_label.setText("The engine could not start this search.")
 
     @Slot(object)
     def _on_search_started(self, info: SearchInfo) -> None:
@@ -415,7 +423,8 @@ class WhyNotPanel(QWidget):
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
-        if self._phase is Phase.IDLE or self._search_id is None:
+        refused, self._refused = self._refused, False
+        if not refused and (self._phase is Phase.IDLE or self._search_id is None):
             return
         self._phase = Phase.IDLE
         self._search_id = None

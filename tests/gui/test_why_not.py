@@ -13,14 +13,16 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from ai.engine import search
+from ai.events import Score
 from ai.options import exact
 from ai.settings import Limits, SearchSettings
 from games import get_game, new_game
+from games.base import CHANCE
 from gui.engine_bridge import EngineBridge
 from gui.game_view import GameView
 from gui.panels import display
 from gui.panels.engine_panel import EnginePanel
-from gui.panels.why_not import WhyNotPanel, WhyNotResult, analysis_for
+from gui.panels.why_not import Analysis, WhyNotPanel, WhyNotResult, analysis_for
 from gui.players import HUMAN, PlayerConfig
 from gui.session import GameSession
 
@@ -218,5 +220,54 @@ def test_after_an_mcts_analysis_the_move_gets_the_same_node_budget(qtbot: QtBot,
         name, best_name = state.move_name(asked), state.move_name(analysis.move)
         assert app.panel.status_label.text() == f"{name} searched alone for {iteration.nodes:,} nodes, as {best_name} was."
         assert app.panel.note_label.text().startswith(f"Both searched for {iteration.nodes:,} nodes (MCTS has no search depth")
+    finally:
+        app.close()
+
+
+def backgammon_after_a_roll(session: GameSession) -> Any:
+    """The opening roll entered by hand: the human has a checker play to choose."""
+    roll = session.state.chance_outcomes()[0][0]
+    assert session.play_move(roll)
+    state = session.state
+    assert state.to_move() != CHANCE and len(state.legal_moves()) > 1
+    return state
+
+
+def test_backgammon_why_not_searches_with_the_hints_algorithm(qtbot: QtBot, window: Any) -> None:
+    """Dice: the settings' PVS cannot search them, so the question is searched as a hint
+    is (Star2, the game's adviser) and answered."""
+    session = window.start_game("backgammon", HUMANS, manual_dice=True)
+    state = backgammon_after_a_roll(session)
+    assert window.engine_settings().algorithm == "pvs"
+    asked = state.legal_moves()[-1]
+    started: list[Any] = []
+    window.bridge.search_started.connect(started.append)
+    try:
+        with qtbot.waitSignal(window.why_not_panel.result_shown, timeout=60000) as shown:
+            window.game_view.why_not_asked.emit(asked)
+    finally:
+        window.bridge.search_started.disconnect(started.append)
+    assert started and {info.settings.algorithm for info in started} == {session.adviser_algorithm()} == {"star2"}
+    result: WhyNotResult = shown.args[0]
+    assert result.move == asked and result.best.settings.algorithm == "star2"
+    assert "Searching" not in window.why_not_panel.status_label.text()
+    verdict = window.why_not_panel.verdict_text()
+    assert " against " in verdict or "the engine's own choice" in verdict
+
+
+def test_a_refused_search_says_why_instead_of_searching_forever(qtbot: QtBot, bridge: EngineBridge) -> None:
+    """A request the engine refuses (PVS asked to search dice) shows the engine's reason."""
+    app = App(qtbot, bridge, "backgammon", None)
+    try:
+        app.session.manual_dice = True
+        state = backgammon_after_a_roll(app.session)
+        asked, other = state.legal_moves()[:2]
+        pvs = SearchSettings(algorithm="pvs", book=False)
+        analysis = Analysis(2, Score(0.0, state.to_move()), (other,), pvs)
+        with qtbot.waitSignal(bridge.search_failed, timeout=10000) as failed:
+            assert app.panel.ask(app.session, asked, analysis, pvs)
+        qtbot.waitUntil(lambda: failed.args[0] in app.panel.status_label.text(), timeout=5000)
+        assert app.panel.status_label.text() == f"The engine could not answer: {failed.args[0]}"
+        assert not app.panel.is_searching and not app.panel.cancel_button.isVisibleTo(app.panel)
     finally:
         app.close()
