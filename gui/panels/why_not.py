@@ -29,14 +29,18 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
+from ai import display as engine_display
 from ai.events import Finished, Iteration, PvLine, Score
+from ai.options import is_exact
 from ai.search import ALGORITHMS
 from ai.settings import Limits, SearchRequest, SearchSettings
+from ai.tree.model import SearchTree, TreeNode
 from ai.tt import Bound
 from games.base import CHANCE, GameState
 from gui.engine_bridge import EngineBridge, SearchInfo
 from gui.panels import display
 from gui.panels.display import LineNamer, MoveNamer
+from gui.panels.tree.node_text import NodeTexts
 from gui.session import HINT_LIMITS, GameSession
 
 
@@ -114,10 +118,26 @@ class WhyNotResult:
     searched: bool
     """False when the answer needed no search (the move is the best one, or one of the
     analysis's best lines at that depth already)."""
+    cut: TreeNode | None = None
+    """The move's node in the best move's recorded tree at ``depth`` (the node the tree tab
+    rings): its value, often a bound, where the engine's own search left the move."""
 
     @property
     def is_best(self) -> bool:
         return self.move == self.best.move
+
+
+def cut_in_tree(tree: SearchTree, depth: int, move: Any) -> TreeNode | None:
+    """The node of root move ``move`` in the last pass of iteration ``depth`` that has it,
+    left with a value (the last search of the move there: a re-search after a probe is its
+    verdict, as the tree tab rings it); ``None`` when the tree has none."""
+    for tree_pass in reversed(tree.passes):
+        if tree_pass.iteration != depth or tree_pass.root not in tree:
+            continue
+        found = [child for child in tree.children(tree_pass.root) if child.move == move and not child.is_open]
+        if found:
+            return found[-1]
+    return None
 
 
 def analysis_for(root: GameState, info: SearchInfo | None, iteration: Iteration | None) -> Analysis | None:
@@ -129,6 +149,15 @@ def analysis_for(root: GameState, info: SearchInfo | None, iteration: Iteration 
     if info.root.to_text() != root.to_text() or info.root.to_move() != root.to_move():
         return None
     return Analysis.from_iteration(iteration, info.settings)
+
+
+def scores_at_least(chosen: Score, best: Score, game: type[GameState], mover: int) -> bool:
+    """Whether a move scored ``chosen`` reads as at least as good as one scored ``best``
+    for ``mover`` at the game's decimals (a proven result compares by its outcome and speed)."""
+    own, other = chosen.for_player(mover), best.for_player(mover)
+    if own.is_win or other.is_win:
+        return own.is_win and other.is_win and own.outcome == other.outcome and own.plies_to_end == other.plies_to_end
+    return round((other.value - own.value) / game.SCORE_UNIT_SIZE, game.SCORE_DECIMALS) <= 0
 
 
 class WhyNotPanel(QWidget):
@@ -160,6 +189,8 @@ class WhyNotPanel(QWidget):
         self._history_length = 0
         """The game's length when the question was asked (a move played since: the answer is stale)."""
         self._result: WhyNotResult | None = None
+        self._best_tree: SearchTree | None = None
+        """The tree the best move's search recorded (the tree tab's), when it recorded one."""
         self._move_namer: MoveNamer | None = None
         self._line_namer: LineNamer | None = None
 
@@ -271,13 +302,18 @@ class WhyNotPanel(QWidget):
         self.title_label.setText(f"Why not {self._name(root, move)}?")
         if len(root.legal_moves()) == 1:
             only = Analysis(0, Score(0.0, root.to_move()), (move,), settings)
-            self._show(WhyNotResult(root, move, only.score, (move,), only, 0, searched=False))
+            self.show_result(WhyNotResult(root, move, only.score, (move,), only, 0, searched=False))
             self.status_label.setText(f"{self._name(root, move)} is the only legal move.")
             return True
         if analysis is None:
             self._start(Phase.BEST)
+            info = self._bridge.search_info
+            self._best_tree = self._bridge.tree if self._search_id is not None and info is not None and info.tree is not None else None
             return True
         self._best = analysis
+        info = self._bridge.search_info
+        recorded = info is not None and info.tree is not None and info.root.to_text() == root.to_text()
+        self._best_tree = self._bridge.tree if recorded else None
         if self._answer_from_analysis(analysis):
             return True
         self._start(Phase.MOVE)
@@ -419,7 +455,7 @@ class WhyNotPanel(QWidget):
         self._phase = Phase.IDLE
         self._set_busy(False)
         line = tuple(event.pv) if event.pv else (move,)
-        self._show(WhyNotResult(root, move, event.score, line, best, event.depth, searched=True))
+        self.show_result(WhyNotResult(root, move, event.score, line, best, event.depth, searched=True))
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
@@ -445,10 +481,30 @@ class WhyNotPanel(QWidget):
             return False
         self._phase = Phase.IDLE
         self._set_busy(False)
-        self._show(WhyNotResult(root, move, found[0], found[1], best, best.depth, searched=False))
+        self.show_result(WhyNotResult(root, move, found[0], found[1], best, best.depth, searched=False))
         return True
 
     # ------------------------------------------------------------------ the answer
+    def _selective_verdict(self, result: WhyNotResult, name: str, best_name: str) -> str:
+        """The move alone scores as well as the engine's own: a selective search (null move,
+        late-move reductions, futility, the table) prunes differently below another root, so
+        the engine's search may have cut the move lower; said in words, with that cut's value."""
+        root, game, mover = result.root, type(result.root), result.root.to_move()
+        own = engine_display.value_text(result.move_score.for_player(mover), game)
+        other = engine_display.value_text(result.best.score.for_player(mover), game)
+        how = "Searched alone" if result.searched else "In the analysis's best lines"
+        text = f"{how}, {name} is as good as {best_name} ({own} vs {other})"
+        selective = not is_exact(result.best.settings)
+        cut = result.cut
+        if cut is not None:
+            value = NodeTexts(root, self._move_namer, self._line_namer).value_text(cut.value, cut.bound, compact=False)
+            why = " through its selective pruning" if selective else ""
+            verb = "scored it" if cut.bound is Bound.EXACT else "cut it at"
+            text += f"; the engine's own search {verb} {value}{why}"
+        if selective:
+            text += "; with Settings → Textbook (exact) the two agree"
+        return text + "."
+
     def _set_busy(self, busy: bool) -> None:
         self.cancel_button.setVisible(busy)
         self.busy_changed.emit(busy)
@@ -457,7 +513,11 @@ class WhyNotPanel(QWidget):
         for label in (self.move_caption, self.move_line_label, self.best_caption, self.best_line_label, self.note_label):
             label.setVisible(shown)
 
-    def _show(self, result: WhyNotResult) -> None:
+    def show_result(self, result: WhyNotResult) -> None:
+        """Show an answer (with the move's node in the best move's tree, when recorded)."""
+        tree = self._best_tree
+        if result.cut is None and tree is not None and not result.is_best:
+            result = dataclasses.replace(result, cut=cut_in_tree(tree, result.depth, result.move))
         self._result = result
         root, game = result.root, type(result.root)
         mover = root.to_move()
@@ -473,6 +533,8 @@ class WhyNotPanel(QWidget):
             cost = display.comparison_text(result.move_score, result.best.score, game, mover)
             line = self._line(root, result.move_line, SHOWN_LINE_MOVES)
             verdict = f"{name} {cost} against {best_name}: after {line}"
+            if scores_at_least(result.move_score, result.best.score, game, mover):
+                verdict = self._selective_verdict(result, name, best_name)
             how = "searched alone" if result.searched else "from the analysis's best lines"
             self.status_label.setText(f"{name} {how} {budget}, as {best_name} was.")
         self.verdict_label.setText(verdict)

@@ -16,13 +16,15 @@ from ai.engine import search
 from ai.events import Score
 from ai.options import exact
 from ai.settings import Limits, SearchSettings
+from ai.tree.model import ROOT_PARENT, NodeEntry, NodeExit, NodeKind, SearchTree, TreeBatch, TreePass
+from ai.tt import Bound
 from games import get_game, new_game
 from games.base import CHANCE
 from gui.engine_bridge import EngineBridge
 from gui.game_view import GameView
 from gui.panels import display
 from gui.panels.engine_panel import EnginePanel
-from gui.panels.why_not import Analysis, WhyNotPanel, WhyNotResult, analysis_for
+from gui.panels.why_not import Analysis, WhyNotPanel, WhyNotResult, analysis_for, cut_in_tree
 from gui.players import HUMAN, PlayerConfig
 from gui.session import GameSession
 
@@ -125,8 +127,9 @@ def test_othello_without_an_analysis_searches_the_best_move_first(qtbot: QtBot, 
         else:
             truth = alone(state, asked, result.depth)
             assert result.move_score == truth.score
-            assert app.panel.verdict_text().startswith(f"{state.move_name(asked)} ")
-            assert f"against {state.move_name(result.best.move)}" in app.panel.verdict_text()
+            verdict, name, best_name = app.panel.verdict_text(), state.move_name(asked), state.move_name(result.best.move)
+            # A loss names the cost; a tie (exact settings) reads "Searched alone, e6 is as good as d3".
+            assert verdict.startswith(f"{name} ") and f"against {best_name}" in verdict or f", {name} is as good as {best_name} (" in verdict
     finally:
         app.close()
 
@@ -271,3 +274,60 @@ def test_a_refused_search_says_why_instead_of_searching_forever(qtbot: QtBot, br
         assert not app.panel.is_searching and not app.panel.cancel_button.isVisibleTo(app.panel)
     finally:
         app.close()
+
+
+FOUR_KNIGHTS = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R b KQkq - 5 4"
+
+
+def one_pass_tree(best: Any, asked: Any, cut_value: float) -> SearchTree:
+    """A depth-2 pass as a selective search leaves it (root player's view): the engine's
+    move exact at -0.44, the asked move cut at an upper bound (failed low)."""
+    inf = float("inf")
+    tree = SearchTree()
+    tree.add(TreeBatch(
+        1,
+        passes=(TreePass(0, 0, 2, -inf, inf),),
+        entries=(
+            NodeEntry(0, ROOT_PARENT, None, 2, NodeKind.MAX, -inf, inf),
+            NodeEntry(1, 0, best, 1, NodeKind.MIN, -inf, inf),
+            NodeEntry(2, 0, asked, 1, NodeKind.MIN, -44.0, -43.0),
+        ),
+        exits=(
+            NodeExit(1, -44.0, Bound.EXACT, NodeKind.MIN),
+            NodeExit(2, cut_value, Bound.UPPER, NodeKind.STATIC_CUT),
+            NodeExit(0, -44.0, Bound.EXACT, NodeKind.MAX),
+        ),
+        nodes=3,
+        complete=True,
+    ))
+    return tree
+
+
+def test_a_move_alone_scoring_as_well_as_the_engines_is_explained_not_called_better(qtbot: QtBot, bridge: EngineBridge) -> None:
+    """Selective pruning: searched alone Nxe4 scores -0.42, the engine's Bc5 -0.44, while the
+    engine's own search cut Nxe4 at <= -1.72. The verdict says that in words, with the tree's
+    value, instead of "Nxe4 scores 0.02 pawns more against Bc5"."""
+    panel = WhyNotPanel(bridge)
+    qtbot.addWidget(panel)
+    state = new_game("chess", FOUR_KNIGHTS)
+    asked, best = state.parse_move("Nxe4"), state.parse_move("Bc5")
+    black = state.to_move()
+    tree = one_pass_tree(best, asked, -172.0)
+    cut = cut_in_tree(tree, 2, asked)
+    assert cut is not None and (cut.move, cut.value, cut.bound) == (asked, -172.0, Bound.UPPER)
+    assert cut_in_tree(tree, 3, asked) is None  # no pass of that depth
+
+    analysis = Analysis(2, Score(-44.0, black), (best,), SearchSettings(book=False))
+    panel.show_result(WhyNotResult(state, asked, Score(-42.0, black), (asked,), analysis, 2, searched=True, cut=cut))
+    assert panel.verdict_text() == (
+        "Searched alone, Nxe4 is as good as Bc5 (-0.42 vs -0.44); the engine's own search cut it at "
+        "≤ -1.72 through its selective pruning; with Settings → Textbook (exact) the two agree."
+    )
+    # Without a recorded tree, the first half; a move alone that scores worse keeps "loses".
+    panel.show_result(WhyNotResult(state, asked, Score(-44.0, black), (asked,), analysis, 2, searched=True))
+    assert panel.verdict_text() == (
+        "Searched alone, Nxe4 is as good as Bc5 (-0.44 vs -0.44); with Settings → Textbook (exact) the two agree."
+    )
+    exact_analysis = Analysis(2, Score(-44.0, black), (best,), EXACT)
+    panel.show_result(WhyNotResult(state, asked, Score(-50.0, black), (asked,), exact_analysis, 2, searched=True))
+    assert panel.verdict_text().startswith("Nxe4 loses 0.06 pawns against Bc5: after Nxe4")
