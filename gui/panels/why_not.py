@@ -189,8 +189,9 @@ class WhyNotPanel(QWidget):
         self._history_length = 0
         """The game's length when the question was asked (a move played since: the answer is stale)."""
         self._result: WhyNotResult | None = None
-        self._best_tree: SearchTree | None = None
-        """The tree the best move's search recorded (the tree tab's), when it recorded one."""
+        self._tree_root: tuple[str, int] | None = None
+        """The position (text, side to move) of the last search that recorded a tree: the
+        bridge keeps that tree (the tree tab's) after the search ends."""
         self._move_namer: MoveNamer | None = None
         self._line_namer: LineNamer | None = None
 
@@ -307,13 +308,8 @@ class WhyNotPanel(QWidget):
             return True
         if analysis is None:
             self._start(Phase.BEST)
-            info = self._bridge.search_info
-            self._best_tree = self._bridge.tree if self._search_id is not None and info is not None and info.tree is not None else None
             return True
         self._best = analysis
-        info = self._bridge.search_info
-        recorded = info is not None and info.tree is not None and info.root.to_text() == root.to_text()
-        self._best_tree = self._bridge.tree if recorded else None
         if self._answer_from_analysis(analysis):
             return True
         self._start(Phase.MOVE)
@@ -412,6 +408,8 @@ class WhyNotPanel(QWidget):
 
     @Slot(object)
     def _on_search_started(self, info: SearchInfo) -> None:
+        if info.tree is not None:
+            self._tree_root = (info.root.to_text(), info.root.to_move())
         if self._phase is not Phase.IDLE and not self._starting:
             # The game started a search of its own (a hint, the computer's move): it comes first.
             self._phase = Phase.IDLE
@@ -515,7 +513,8 @@ class WhyNotPanel(QWidget):
 
     def show_result(self, result: WhyNotResult) -> None:
         """Show an answer (with the move's node in the best move's tree, when recorded)."""
-        tree = self._best_tree
+        recorded = self._tree_root == (result.root.to_text(), result.root.to_move())
+        tree = self._bridge.tree if recorded else None
         if result.cut is None and tree is not None and not result.is_best:
             result = dataclasses.replace(result, cut=cut_in_tree(tree, result.depth, result.move))
         self._result = result

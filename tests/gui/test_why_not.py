@@ -331,3 +331,22 @@ def test_a_move_alone_scoring_as_well_as_the_engines_is_explained_not_called_bet
     exact_analysis = Analysis(2, Score(-44.0, black), (best,), EXACT)
     panel.show_result(WhyNotResult(state, asked, Score(-50.0, black), (asked,), exact_analysis, 2, searched=True))
     assert panel.verdict_text().startswith("Nxe4 loses 0.06 pawns against Bc5: after Nxe4")
+
+
+def test_the_answer_carries_the_node_the_tree_tab_rings(qtbot: QtBot, window: Any) -> None:
+    """With the tree recorded for the hint, the asked move's node in that tree (its value where
+    the engine's search left it) comes with the answer: the one the Tree tab rings."""
+    session = window.start_game("tictactoe", HUMANS)
+    window.engine_tabs.setCurrentWidget(window.tree_panel)
+    qtbot.waitUntil(lambda: window.bridge.record_tree is not None, timeout=2000)
+    with qtbot.waitSignal(window.bridge.search_finished, timeout=20000) as finished:
+        session.request_hint()
+    asked = next(move for move in session.state.legal_moves() if move != finished.args[0].best_move)
+    with qtbot.waitSignal(window.why_not_panel.result_shown, timeout=20000) as shown:
+        window.game_view.why_not_asked.emit(asked)
+    result: WhyNotResult = shown.args[0]
+    tree = window.tree_panel.tree
+    qtbot.waitUntil(lambda: window.tree_panel.view.highlighted is not None, timeout=5000)
+    ringed = tree.node(window.tree_panel.view.highlighted)
+    assert result.cut is not None and result.cut.move == ringed.move == asked
+    assert (result.cut.value, result.cut.bound) == (ringed.value, ringed.bound)
