@@ -37,7 +37,7 @@ import bisect
 import math
 from array import array
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -63,6 +63,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from ai.tree.model import KIND_NAMES, KIND_SYMBOLS, NodeKind, SearchTree, TreeNode
 from ai.tree.replay import TreeWalk, TreeWords, kind_word, side_of
 from games.base import GameState
+from gui.panels.display import LineNamer, MoveNamer
 from gui.theme import LIGHT, Theme
 
 REFRESH_MS = 500
@@ -605,8 +606,8 @@ class IcicleView(QWidget):
 
     def set_move_namer(
         self,
-        move_text: Callable[[GameState, Any], str] | None,
-        line_texts: Callable[[GameState, Sequence[Any]], list[str]] | None = None,
+        move_text: MoveNamer | None,
+        line_texts: LineNamer | None = None,
     ) -> None:
         """Name moves as the board labels them (``board.line_texts``); ``None``: the game's
         notation. ``move_text`` is accepted for the panels' common call and not needed."""

@@ -13,7 +13,7 @@ greys the nodes not yet visited (``visited_changed``), the overview does the sam
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
@@ -44,6 +44,7 @@ from ai.tree.replay import (
 )
 from ai.tt import Bound
 from games.base import GameState
+from gui.panels.display import LineNamer, MoveNamer
 from gui.theme import LIGHT, Theme
 
 SPEEDS = (1, 2, 3, 5, 8, 12, 20, 30, 50, 100)
@@ -242,8 +243,8 @@ class ReplayBar(QWidget):
 
     def set_move_namer(
         self,
-        move_text: Callable[[GameState, Any], str] | None,
-        line_texts: Callable[[GameState, Sequence[Any]], list[str]] | None = None,
+        move_text: MoveNamer | None,
+        line_texts: LineNamer | None = None,
     ) -> None:
         """Name moves as the board labels them (``board.line_texts``); ``None``: the game's
         notation. ``move_text`` is accepted for the panels' common call and not needed."""
