@@ -597,16 +597,26 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
     return best
 
 
-def greedy_move(state: GameState, moves: list[Any]) -> Any:
+GREEDY_POLL_EVERY = 8
+"""``greedy_move`` with a ``poll`` calls it after every this many children evaluated."""
+
+
+def greedy_move(state: GameState, moves: list[Any], poll: Callable[[], None] | None = None) -> Any:
     """The move whose child is best for the mover by EVAL (a finished game by its utility;
     first of equals): one ply of lookahead. It guides MCTS's ``eval`` playouts and answers
-    when a stop cuts the root's exact solve short. ``state`` is played on and restored."""
+    when a stop cuts the root's exact solve short. ``state`` is played on and restored.
+
+    ``poll`` (the search's stop check) is called every ``GREEDY_POLL_EVERY`` children: a
+    backgammon double has hundreds of plays, each evaluated by the network, so one choice
+    can take ~50 ms, longer than a stop may wait."""
     mover = state.to_move()
     best_move, best_value = moves[0], -math.inf
-    for move in moves:
+    for number, move in enumerate(moves, start=1):
         state.play(move)
         value = state.utility(mover) * WIN_SCORE if state.is_terminal() else state.evaluate(mover)
         state.undo()
         if value > best_value:
             best_move, best_value = move, value
+        if poll is not None and number % GREEDY_POLL_EVERY == 0:
+            poll()
     return best_move

@@ -335,6 +335,7 @@ class MonteCarloTreeSearch:
         where the tree left it, as a cubeless rollout counts."""
         start_stake = state.stake()
         count_node = self.control.count_node
+        poll = self.control.check
         rng = self.rng
         plays = 0
         decisions = 0
@@ -349,7 +350,7 @@ class MonteCarloTreeSearch:
                 if not moves:
                     break
                 if guided and len(moves) > 1 and rng.random() >= PLAYOUT_EPSILON:
-                    state.play(greedy_move(state, moves))
+                    state.play(greedy_move(state, moves, poll))
                 else:
                     state.play(moves[rng.randrange(len(moves))])
                 decisions += 1
