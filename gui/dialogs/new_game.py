@@ -191,6 +191,33 @@ class SideEditor(QGroupBox):
         self.shown_changed.emit()
 
 
+MATCH_GAMES = frozenset({"backgammon"})
+"""Games played as a match to N points as well as game by game."""
+MATCH_LENGTHS = (1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25)
+"""The match lengths offered: the usual odd lengths of tournament play, up to the 25 points
+the match equity table covers (``games.backgammon.met``)."""
+
+
+class MatchLengthRow(QWidget):
+    """Backgammon: a money game (every game on its own, the cube's value in points) or a
+    match to N points (Crawford rule, the cube decided by match equity)."""
+
+    def __init__(self, length: int = 0, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.choice = QComboBox()
+        self.choice.setObjectName("matchLength")
+        self.choice.addItem("Money game", 0)
+        for points in MATCH_LENGTHS:
+            self.choice.addItem(f"Match to {points} point{'s' if points != 1 else ''}", points)
+        self.choice.setCurrentIndex(max(0, self.choice.findData(length)))
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.addRow("Play", self.choice)
+
+    def length(self) -> int:
+        return int(self.choice.currentData())
+
+
 class NewGameDialog(QDialog):
     """Choose a game and its two sides; ``choice()`` after ``exec()`` accepted."""
 
@@ -200,6 +227,7 @@ class NewGameDialog(QDialog):
         players_for: dict[str, tuple[PlayerConfig, PlayerConfig]],
         *,
         manual_dice: bool = False,
+        match_length: int = 0,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -211,6 +239,7 @@ class NewGameDialog(QDialog):
         self.sides = (SideEditor("First player"), SideEditor("Second player"))
         self.manual_dice = QCheckBox("Enter the dice myself (over-the-board play)")
         self.manual_dice.setChecked(manual_dice)
+        self.match_row = MatchLengthRow(match_length)
         self.hint = QLabel("Levels 1-3 search only part of the moves, so a beginner can win.")
         self.hint.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
@@ -226,6 +255,7 @@ class NewGameDialog(QDialog):
         layout.addLayout(top)
         layout.addLayout(sides)
         layout.addWidget(self.manual_dice)
+        layout.addWidget(self.match_row)
         layout.addWidget(self.hint)
         layout.addWidget(buttons)
         layout.setSizeConstraint(QLayout.SizeConstraint.SetFixedSize)  # as tall as what it shows
@@ -248,6 +278,7 @@ class NewGameDialog(QDialog):
             side.set_game(name)
             side.set_config(defaults[index])
         self.manual_dice.setVisible(game_class.HAS_CHANCE)
+        self.match_row.setVisible(name in MATCH_GAMES)
         self._update_hint()
 
     def _update_hint(self) -> None:
@@ -258,3 +289,8 @@ class NewGameDialog(QDialog):
         """The game, its two sides, and whether the player enters the dice."""
         name = self.game.currentData()
         return name, (self.sides[0].config(), self.sides[1].config()), self.manual_dice.isChecked()
+
+    def match_length(self) -> int:
+        """Backgammon: the points the match is played to; 0 for a money game (and for
+        every other game)."""
+        return self.match_row.length() if self.game.currentData() in MATCH_GAMES else 0
