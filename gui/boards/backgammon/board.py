@@ -61,7 +61,6 @@ from gui.boards.backgammon import painters
 from gui.boards.backgammon.colours import BoardColours
 from gui.boards.backgammon.dice_picker import DicePicker, RollWanted
 from gui.boards.backgammon.layout import (
-    BOARD_HEIGHT,
     BOARD_WIDTH,
     CENTRED_CUBE_FACE,
     MINIMUM_UNIT_PIXELS,
@@ -69,11 +68,13 @@ from gui.boards.backgammon.layout import (
     BoardGeometry,
     BoardView,
     Button,
+    board_height,
     button_font,
     cube_font,
     cube_rect,
     middle_row,
 )
+from gui.boards.backgammon.match_line import MatchLine
 from gui.boards.backgammon.motion import PlaySlide, continues_without_play, last_play, slide_hops
 from gui.boards.backgammon.turn_entry import TurnEntry
 from gui.boards.base import BoardWidget
@@ -85,6 +86,8 @@ ENTER_DICE_KEY = "enter dice"
 """The key of the button that opens the dice picker."""
 CONFIRM_KEY = "confirm"
 """The key of the "Done" button that confirms a finished turn (without auto-confirm)."""
+NEXT_GAME_KEY = "next game"
+"""The key of the "Next game" button between two games of a match."""
 BUTTON_TEXT = {
     DOUBLE: "Double",
     NO_DOUBLE: "Roll",
@@ -92,6 +95,7 @@ BUTTON_TEXT = {
     DROP: "Drop",
     ENTER_DICE_KEY: "Enter dice",
     CONFIRM_KEY: "Done",
+    NEXT_GAME_KEY: "Next game",
 }
 """The word on each button."""
 NO_MOVE_TEXT = "No move"
@@ -113,7 +117,9 @@ class BackgammonBoard(BoardWidget):
     cube action ``"double"``/``"roll"``/``"take"``/``"drop"``):
       * ``dice_entered(object)``: with dice entry on, the roll the player entered, as the
         state's chance outcome (``(high, low)``; at the opening roll ``(O's die, X's die)``);
-      * ``partial_turn_changed(object)``: the hops entered so far in this turn (a tuple).
+      * ``partial_turn_changed(object)``: the hops entered so far in this turn (a tuple);
+      * ``next_game_requested()``: the "Next game" button between the games of a match
+        (shown while the app says a next game may start: ``set_next_game``).
     Positions are set up by pasting a gnubg id, so there is no edit mode
     (``set_edit_mode(True)`` refuses, as on every board without one).
     """
@@ -125,6 +131,7 @@ class BackgammonBoard(BoardWidget):
 
     dice_entered = Signal(object)
     partial_turn_changed = Signal(object)
+    next_game_requested = Signal()
 
     def __init__(self, theme: Theme | None = None, parent: QWidget | None = None) -> None:
         super().__init__(theme, parent)
@@ -142,6 +149,10 @@ class BackgammonBoard(BoardWidget):
         self._slide.animation.finished.connect(self._stop_motion)
         self._requested: tuple[Player, Play] | None = None
         """The play this board last asked for: it is already on the board, never slid."""
+        self._match_line: MatchLine | None = None
+        """The app's word on the match (between games, at its end); ``None``: the shown
+        position's own (``MatchLine.from_state``)."""
+        self._next_game = False
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
 
     # ================================================================ board API
@@ -151,6 +162,7 @@ class BackgammonBoard(BoardWidget):
         When ``state`` continues the shown one with a checker play this board did not ask
         for (the opponent's), its checkers slide there hop by hop."""
         previous = self._state
+        had_band = self._has_match_band()
         sliding_on = continues_without_play(previous, state) and self._slide.is_running()
         if not sliding_on:  # a roll or a cube action after the play lets it finish sliding
             self._stop_motion()
@@ -161,6 +173,8 @@ class BackgammonBoard(BoardWidget):
         if not sliding_on and isinstance(previous, BackgammonState) and isinstance(shown, BackgammonState):
             self._start_motion(previous, shown)
         self._requested = None
+        if self._has_match_band() != had_band:
+            self.updateGeometry()  # the match line's strip: a taller board
         self.update()
 
     def is_animating(self) -> bool:
@@ -199,6 +213,32 @@ class BackgammonBoard(BoardWidget):
         self._dice_entry = bool(enabled)
         if not enabled:
             self._picker.close()
+        self.update()
+
+    def set_match_line(self, line: MatchLine | None) -> None:
+        """What the match line says, from the app that keeps the match (the score after
+        a finished game, the match's winner); ``None``: what the shown position says."""
+        had_band = self._has_match_band()
+        self._match_line = line
+        if self._has_match_band() != had_band:
+            self.updateGeometry()
+        self.update()
+
+    def match_line(self) -> MatchLine | None:
+        """The match line shown (``None`` in a money game)."""
+        if self._match_line is not None:
+            return self._match_line
+        return MatchLine.from_state(self._state) if isinstance(self._state, BackgammonState) else None
+
+    def match_text(self) -> str:
+        """The match line's text as drawn in full ("" in a money game)."""
+        line = self.match_line()
+        return "" if line is None else line.text(self._player_names)
+
+    def set_next_game(self, enabled: bool) -> None:
+        """Between the games of a match: show the "Next game" button (it emits
+        ``next_game_requested``)."""
+        self._next_game = bool(enabled)
         self.update()
 
     def open_dice_picker(self) -> bool:
@@ -318,19 +358,25 @@ class BackgammonBoard(BoardWidget):
 
     # ================================================================= sizing
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
-        return QSize(round(BOARD_WIDTH * PREFERRED_UNIT_PIXELS), round(BOARD_HEIGHT * PREFERRED_UNIT_PIXELS))
+        height = board_height(self._has_match_band())
+        return QSize(round(BOARD_WIDTH * PREFERRED_UNIT_PIXELS), round(height * PREFERRED_UNIT_PIXELS))
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802
-        return QSize(round(BOARD_WIDTH * MINIMUM_UNIT_PIXELS), round(BOARD_HEIGHT * MINIMUM_UNIT_PIXELS))
+        height = board_height(self._has_match_band())
+        return QSize(round(BOARD_WIDTH * MINIMUM_UNIT_PIXELS), round(height * MINIMUM_UNIT_PIXELS))
 
     def hasHeightForWidth(self) -> bool:  # noqa: N802
         return True
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802
-        return round(width * BOARD_HEIGHT / BOARD_WIDTH)
+        return round(width * board_height(self._has_match_band()) / BOARD_WIDTH)
+
+    def _has_match_band(self) -> bool:
+        """A match is shown: the board keeps a strip above it for the match line."""
+        return self.match_line() is not None
 
     def _geometry(self) -> BoardGeometry:
-        return BoardGeometry(self.width(), self.height())
+        return BoardGeometry(self.width(), self.height(), match_band=self._has_match_band())
 
     def _view(self, geometry: BoardGeometry | None = None) -> BoardView:
         """The geometry with the bottom player's side at the bottom."""
@@ -429,6 +475,8 @@ class BackgammonBoard(BoardWidget):
         state = self._state
         if self._picker.is_open() or state is None:
             return []
+        if self._next_game:
+            return [NEXT_GAME_KEY]
         if state.phase in CHANCE_PHASES:
             return [ENTER_DICE_KEY] if self._dice_entry else []
         if not self._accepts_clicks():
@@ -522,7 +570,9 @@ class BackgammonBoard(BoardWidget):
             self.dice_entered.emit(roll)
 
     def _press_button(self, key: Any) -> None:
-        if key == ENTER_DICE_KEY:
+        if key == NEXT_GAME_KEY:
+            self.next_game_requested.emit()
+        elif key == ENTER_DICE_KEY:
             self.open_dice_picker()
         elif key == UNDO_KEY:
             self.undo_step()
@@ -656,7 +706,11 @@ class BackgammonBoard(BoardWidget):
             painters.paint_sliding_checker(painter, view, colours, self._sprites, mover, hop, lifted, fraction)
         painters.paint_borne_off(painter, view, colours, boards)
         if self._shown.cube_enabled:
-            painters.paint_cube(painter, geometry, colours, self._cube_rect(geometry), self._cube_face())
+            dead = self._shown.crawford  # no doubling in the Crawford game
+            painters.paint_cube(painter, geometry, colours, self._cube_rect(geometry), self._cube_face(), dead=dead)
+        line = self.match_line()
+        if line is not None:
+            painters.paint_match_line(painter, geometry, colours, line.parts(self._player_names))
         self._paint_dice(painter, geometry)
         best = self._best_move if isinstance(self._best_move, str) or self._best_move == NO_MOVE else None
         painters.paint_buttons(painter, geometry, colours, self._buttons(geometry), best, UNDO_KEY)
@@ -724,4 +778,4 @@ class BackgammonBoard(BoardWidget):
             painters.draw_arrow(painter, view.geometry, start, end, colour, LAST_MOVE_ARROW)
 
 
-__all__ = ["CONFIRM_KEY", "ENTER_DICE_KEY", "UNDO_KEY", "BackgammonBoard"]
+__all__ = ["CONFIRM_KEY", "ENTER_DICE_KEY", "NEXT_GAME_KEY", "UNDO_KEY", "BackgammonBoard"]

@@ -30,6 +30,9 @@ BAR_WIDTH = 1.1
 """Width of the bar between the two halves of the field."""
 LABEL_BAND = 0.85
 """The strip above and below the board with each player's name, pips and checkers off."""
+MATCH_BAND = 0.75
+"""In a match, the strip above everything with the match line ("Match to 7 · O 3 – X 5 ·
+Crawford game"); a money game has none."""
 NUMBER_STRIP = 0.5
 """The frame strip above and below the fields where the point numbers are written."""
 POINT_LENGTH = 5.0
@@ -121,21 +124,32 @@ NUMBER_FONT_FALLBACKS: tuple[tuple[bool, int], ...] = ((True, 100), (False, 100)
 """(bold, stretch %) tried in turn for the point numbers until "24" fits ``NUMBER_WIDTH``."""
 
 
+def board_height(match_band: bool) -> float:
+    """The whole board's height in units, with the match line's strip or without."""
+    return BOARD_HEIGHT + (MATCH_BAND if match_band else 0.0)
+
+
 class BoardGeometry:
     """Where everything is for one widget size: the unit, the fields, trays and bar."""
 
-    def __init__(self, width: float, height: float) -> None:
-        unit = min(width / BOARD_WIDTH, height / BOARD_HEIGHT)
+    def __init__(self, width: float, height: float, *, match_band: bool = False) -> None:
+        """``match_band``: leave the match line's strip (``MATCH_BAND``) above the board."""
+        total = board_height(match_band)
+        unit = min(width / BOARD_WIDTH, height / total)
         fields = BOARD_HEIGHT - 2 * (LABEL_BAND + NUMBER_STRIP)
         strip = max(NUMBER_STRIP * unit, MIN_NUMBER_STRIP_PIXELS)
         band = max(LABEL_BAND * unit, MIN_LABEL_BAND_PIXELS)
-        unit = max(1.0, min(unit, (height - 2 * (strip + band)) / fields))
+        match = max(MATCH_BAND * unit, MIN_LABEL_BAND_PIXELS) if match_band else 0.0
+        unit = max(1.0, min(unit, (height - 2 * (strip + band) - match) / fields))
         self.unit = unit
         """Pixels per unit (a point's width)."""
         self.number_strip = strip = max(NUMBER_STRIP * unit, MIN_NUMBER_STRIP_PIXELS)
         self.label_band = band = max(LABEL_BAND * unit, MIN_LABEL_BAND_PIXELS)
+        match = max(MATCH_BAND * unit, MIN_LABEL_BAND_PIXELS) if match_band else 0.0
         self.left = (width - BOARD_WIDTH * unit) / 2
-        self.top = (height - fields * unit - 2 * (strip + band)) / 2
+        self.top = (height - fields * unit - 2 * (strip + band) - match) / 2 + match
+        self.match_band: QRectF | None = QRectF(self.left, self.top - match, BOARD_WIDTH * unit, match) if match_band else None
+        """The match line's strip above the top label band (``None``: a money game)."""
         self.frame_rect = QRectF(self.left, self.top + band, BOARD_WIDTH * unit, fields * unit + 2 * strip)
         self.field_top = self.frame_rect.top() + strip
         self.field_height = (2 * POINT_LENGTH + MIDDLE_GAP) * unit

@@ -93,6 +93,14 @@ PIP_SPACING = 0.27
 """From a die's centre to the next row or column of pips, in die sides."""
 USED_DIE_OPACITY = 0.3
 """A die already used in the turn being entered is drawn faded."""
+DEAD_CUBE_OPACITY = 0.25
+"""Opacity of the cube while it is out of play (the Crawford game)."""
+MATCH_TEXT = 0.4
+"""Text height of the match line."""
+MATCH_TEXT_SMALLEST = 0.3
+"""The match line shrinks to this before it drops its least needed parts."""
+MATCH_SEPARATOR = " · "
+"""Between the parts of the match line."""
 BUTTON_EDGE = 0.04
 """Pen width of a button's edge."""
 BUTTON_CORNER = 0.2
@@ -186,7 +194,7 @@ class BackgroundCache:
 
     def pixmap(self, painter: QPainter, geometry: BoardGeometry, width: int, height: int, colours: BoardColours) -> QPixmap:
         ratio = painter.device().devicePixelRatioF()
-        key = (width, height, ratio, colours)
+        key = (width, height, ratio, colours, geometry.match_band is not None)
         if self._cached is None or self._cached[0] != key:
             pixmap = QPixmap(math.ceil(width * ratio), math.ceil(height * ratio))
             pixmap.setDevicePixelRatio(ratio)
@@ -448,15 +456,22 @@ def paint_borne_off(painter: QPainter, view: BoardView, colours: BoardColours, b
 
 
 # ------------------------------------------------------------------ cube and dice
-def paint_cube(painter: QPainter, geometry: BoardGeometry, colours: BoardColours, rect: QRectF, face: int) -> None:
-    """The doubling cube in ``rect`` showing ``face``."""
+def paint_cube(
+    painter: QPainter, geometry: BoardGeometry, colours: BoardColours, rect: QRectF, face: int, *, dead: bool = False
+) -> None:
+    """The doubling cube in ``rect`` showing ``face``; ``dead``: greyed out, as the cube is
+    out of play in the Crawford game of a match."""
     unit = geometry.unit
+    painter.save()
+    if dead:
+        painter.setOpacity(DEAD_CUBE_OPACITY)
     painter.setPen(QPen(CUBE_SHADOW, max(MIN_PEN_PIXELS, CUBE_EDGE * unit)))
     painter.setBrush(QColor(colours.cube))
     painter.drawRoundedRect(rect, CUBE_CORNER * unit, CUBE_CORNER * unit)
     painter.setFont(cube_font(unit, face))
     painter.setPen(QColor(colours.cube_text))
     painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(face))
+    painter.restore()
 
 
 def draw_die(
@@ -661,3 +676,29 @@ def bow_control(geometry: BoardGeometry, start: QPointF, end: QPointF) -> QPoint
         toward_middle = -1.0 if control.y() > geometry.middle else 1.0
         control.setY(control.y() + toward_middle * min(BOW_DEPTH * abs(dx), BOW_MAX * geometry.unit))
     return control
+
+
+# --------------------------------------------------------------------- match line
+def paint_match_line(painter: QPainter, geometry: BoardGeometry, colours: BoardColours, parts: Sequence[str]) -> None:
+    """The match line centred in its strip: ``parts`` joined by " · ", the first (the
+    length) and the second (the score) always kept; on a narrow board the text shrinks,
+    then the later parts (away scores, the Crawford note) are dropped from the end."""
+    band = geometry.match_band
+    if band is None or not parts:
+        return
+    unit = geometry.unit
+    room = band.width() - 2 * LABEL_END * unit
+    shown = list(parts)
+    font = text_font(MATCH_TEXT * unit, bold=True)
+    while True:
+        text = MATCH_SEPARATOR.join(shown)
+        for size in (MATCH_TEXT, (MATCH_TEXT + MATCH_TEXT_SMALLEST) / 2, MATCH_TEXT_SMALLEST):
+            font = text_font(size * unit, bold=True)
+            if QFontMetricsF(font).horizontalAdvance(text) <= room:
+                break
+        if QFontMetricsF(font).horizontalAdvance(text) <= room or len(shown) <= 2:
+            break
+        shown.pop()
+    painter.setFont(font)
+    painter.setPen(QColor(colours.label_text))
+    painter.drawText(band, Qt.AlignmentFlag.AlignCenter, text)
