@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
+from games.annotations import TICTACTOE_SCALE, Reviewed, ReviewScale
 from games.base import BadPositionError, GameState, IllegalMoveError, Player
 from games.weights import named_numbers, shipped_weights
 from games.zobrist import zobrist_keys
@@ -62,10 +63,12 @@ def _has_line(mask: Bitboard) -> bool:
     return any(mask & line == line for line in LINES)
 
 
-class TicTacToeState(GameState):
+class TicTacToeState(GameState, Reviewed):
     """A tic-tac-toe position: x (player 0) moves first."""
 
     NAME: ClassVar[str] = "tictactoe"
+    REVIEW_SCALE: ClassVar[ReviewScale] = TICTACTOE_SCALE
+    """How a review measures this game's moves (``games.annotations``)."""
     PLAYER_NAMES: ClassVar[tuple[str, str]] = ("x", "o")
     UTILITY_KIND = "win_loss"
     SCORE_UNIT: ClassVar[str] = "lines"

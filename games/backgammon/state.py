@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
+from games.annotations import BACKGAMMON_SCALE, Reviewed, ReviewScale
 from games.backgammon import codec, cube, evaluation, gnubg_ids, network, notation
 from games.backgammon.board import (
     BAR,
@@ -136,10 +137,12 @@ def _snapshot_functions(fields: tuple[str, ...]) -> tuple[Callable[[Any], Snapsh
 _record, _restore = _snapshot_functions(SNAPSHOT_FIELDS)
 
 
-class BackgammonState(GameState, CaptureScores, Chance):
+class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
     """A backgammon position with its turn phase, dice and doubling cube (see module doc)."""
 
     NAME: ClassVar[str] = "backgammon"
+    REVIEW_SCALE: ClassVar[ReviewScale] = BACKGAMMON_SCALE
+    """How a review measures this game's moves (``games.annotations``)."""
     PLAYER_NAMES: ClassVar[tuple[str, str]] = PLAYER_NAMES
     HAS_CHANCE: ClassVar[bool] = True
     UTILITY_KIND = "equity"

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final, NamedTuple
 
+from games.annotations import CHECKERS_SCALE, Reviewed, ReviewScale
 from games.base import GameState, IllegalMoveError, NodePoll, Player
 from games.capabilities import CaptureScores, CheckAware, ExactSolver
 from games.checkers.bitboards import (
@@ -343,7 +344,7 @@ def _names(moves: list[CheckersMove]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
-class CheckersState(GameState, CheckAware, CaptureScores, ExactSolver):
+class CheckersState(GameState, CheckAware, CaptureScores, ExactSolver, Reviewed):
     """A position of English draughts with its history (for ``undo`` and repetitions).
 
     ``black``, ``white`` and ``kings`` are bitboards in the ghost layout of
@@ -353,6 +354,8 @@ class CheckersState(GameState, CheckAware, CaptureScores, ExactSolver):
     """
 
     NAME: ClassVar[str] = "checkers"
+    REVIEW_SCALE: ClassVar[ReviewScale] = CHECKERS_SCALE
+    """How a review measures this game's moves (``games.annotations``)."""
     PLAYER_NAMES: ClassVar[tuple[str, str]] = ("Black", "White")
     UTILITY_KIND = "win_loss"
     SCORE_UNIT: ClassVar[str] = "men"

@@ -29,9 +29,10 @@ from typing import Any, ClassVar
 
 import chess
 
+from games.annotations import CHESS_SCALE, Reviewed, ReviewScale
 from games.base import GameState, Player
-from games.capabilities import CheckAware, ExchangeEvaluation, NullMoveSafe, QuietChecks, RepetitionRules
-from games.chess_game import book, evaluation, native, network, notation, see
+from games.capabilities import CheckAware, ExchangeEvaluation, MatingMaterial, NullMoveSafe, QuietChecks, RepetitionRules
+from games.chess_game import book, evaluation, material, native, network, notation, see
 from games.chess_game.tables import (
     CAPTURE_ATTACKER_PENALTY,
     CAPTURE_VICTIM_SCORES,
@@ -107,7 +108,9 @@ def full_key(board: chess.Board) -> int:
     return key
 
 
-class ChessState(GameState, CheckAware, ExchangeEvaluation, NullMoveSafe, QuietChecks, RepetitionRules):
+class ChessState(
+    GameState, CheckAware, ExchangeEvaluation, NullMoveSafe, QuietChecks, RepetitionRules, MatingMaterial, Reviewed
+):
     """A chess position with its game history; White (player 0) moves first.
 
     ``board`` is the wrapped ``chess.Board``; read it freely, but change the position only
@@ -115,6 +118,8 @@ class ChessState(GameState, CheckAware, ExchangeEvaluation, NullMoveSafe, QuietC
     """
 
     NAME: ClassVar[str] = "chess"
+    REVIEW_SCALE: ClassVar[ReviewScale] = CHESS_SCALE
+    """How a review measures this game's moves (``games.annotations``)."""
     PLAYER_NAMES: ClassVar[tuple[str, str]] = ("White", "Black")
     UTILITY_KIND = "win_loss"
     SCORE_UNIT: ClassVar[str] = "pawns"
@@ -482,6 +487,11 @@ class ChessState(GameState, CheckAware, ExchangeEvaluation, NullMoveSafe, QuietC
         if board.halfmove_clock >= MIN_REPETITION_PLIES and self._is_threefold_repetition():
             return "threefold repetition"
         return ""
+
+    def can_still_mate(self, player: Player) -> bool:
+        """Whether ``player`` could checkmate by some series of legal moves (FIDE Laws 6.9:
+        a flag against a side that cannot is a draw); ``games.chess_game.material``."""
+        return material.can_player_checkmate(self.board, player)
 
     # ------------------------------------------------------------- hashing
     def key(self) -> int:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final
 
+from games.annotations import OTHELLO_SCALE, Reviewed, ReviewScale
 from games.base import BadPositionError, GameState, IllegalMoveError, NodePoll, Player
 from games.capabilities import BestMoveSolver
 from games.othello.bitboard import (
@@ -98,10 +99,12 @@ def parse_square(text: str) -> Square:
     return (int(rank_digits) - 1) * len(FILES) + FILES.index(file_letter)
 
 
-class OthelloState(GameState, BestMoveSolver):
+class OthelloState(GameState, BestMoveSolver, Reviewed):
     """An Othello position; Black (player 0, ``X``) moves first."""
 
     NAME: ClassVar[str] = "othello"
+    REVIEW_SCALE: ClassVar[ReviewScale] = OTHELLO_SCALE
+    """How a review measures this game's moves (``games.annotations``)."""
     PLAYER_NAMES: ClassVar[tuple[str, str]] = ("Black", "White")
     UTILITY_KIND = "margin"
     EVAL_SCALE: ClassVar[float] = UNITS_PER_DISC
