@@ -31,6 +31,9 @@ class Autosaved:
     players: tuple[PlayerConfig, PlayerConfig]
     clean_exit: bool
     finished: bool
+    match: object = None
+    """A backgammon match's entry (``gui.match_session.MatchSession.to_dict``) as read,
+    unchecked: the match session checks it against the game (``MatchSession.restore``)."""
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -114,6 +117,7 @@ def save(
     *,
     clean_exit: bool = False,
     finished: bool = False,
+    match: object = None,
 ) -> Path:
     """Write the game; an autosave already there that cannot be read is first kept as
     ``autosave.json.bad`` (the user's last game is never silently overwritten)."""
@@ -123,6 +127,8 @@ def save(
         "clean_exit": clean_exit,
         "finished": finished,
     }
+    if match is not None:  # the game is one of a backgammon match
+        document["autosave"]["match"] = match
     path = directory / AUTOSAVE_NAME
     directory.mkdir(parents=True, exist_ok=True)  # the app's own folder may be made again
     if _signature(path) not in (None, _known_good.get(path)):
@@ -233,6 +239,7 @@ def load(directory: Path) -> Autosaved | None:
         players=players,
         clean_exit=bool(extra.get("clean_exit", True)),
         finished=bool(extra.get("finished", False)),
+        match=extra.get("match"),
     )
 
 
@@ -240,4 +247,4 @@ def mark_clean_exit(directory: Path) -> None:
     """Record that the app closed normally (the game stays for "Continue")."""
     saved = load(directory)
     if saved is not None and not saved.clean_exit:
-        save(directory, saved.record, saved.players, clean_exit=True, finished=saved.finished)
+        save(directory, saved.record, saved.players, clean_exit=True, finished=saved.finished, match=saved.match)

@@ -25,6 +25,9 @@ from gui.gamefile import one_line
 from gui.players import COMPUTER, PlayerConfig, sides_from_data
 from gui.theme import BOARD_SCHEMES, DEFAULT_BOARD
 
+MAX_STORED_MATCH_LENGTH = 64
+"""The longest backgammon match a setting may hold (gnubg's limit; the dialog offers up to 25)."""
+
 ORGANIZATION = "Plyground"
 APPLICATION = "Plyground"
 DATA_DIR_ENV = "PLYGROUND_DATA_DIR"
@@ -220,6 +223,17 @@ class Settings:
     @manual_dice.setter
     def manual_dice(self, value: bool) -> None:
         self._store.setValue("games/manual_dice", bool(value))
+
+    @property
+    def match_length(self) -> int:
+        """Backgammon: the match length last chosen in the new-game dialog (0: a money
+        game); a stored value that is no length of a match reads as 0."""
+        stored = self._text("games/backgammon/match_length", "0")
+        return int(stored) if stored.isascii() and stored.isdigit() and int(stored) <= MAX_STORED_MATCH_LENGTH else 0
+
+    @match_length.setter
+    def match_length(self, value: int) -> None:
+        self._store.setValue("games/backgammon/match_length", str(value if 0 <= value <= MAX_STORED_MATCH_LENGTH else 0))
 
     @property
     def last_folder(self) -> Path:
