@@ -29,6 +29,7 @@ game; only a declaration makes the search rely on them.
 | ``ExactSolver``      | ``solve`` (and ``HAS_SOLVER``)                  | Othello, checkers   |
 | ``BestMoveSolver``   | ``solve_best_move`` (and ``solve``)             | Othello             |
 | ``Chance``           | ``chance_outcomes`` (and ``HAS_CHANCE``)        | backgammon          |
+| ``MatingMaterial``   | ``can_still_mate``                              | chess               |
 """
 
 from __future__ import annotations
@@ -190,6 +191,19 @@ class Chance(Protocol):
         """``[(outcome, probability), ...]`` summing to 1, at a chance node."""
 
 
+class MatingMaterial(Protocol):
+    """The game can tell whether a player could still win by any series of legal moves
+    (chess: FIDE Laws 6.9): a player whose time runs out against an opponent who cannot
+    checkmate draws instead of losing (``games.clock.flag_result``)."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def can_still_mate(self, player: Player) -> bool:
+        """Whether some series of legal moves (by both sides) ends with ``player`` giving
+        checkmate; ``False`` only when none can."""
+
+
 CAPABILITIES: Final[tuple[type, ...]] = (
     CheckAware,
     CaptureScores,
@@ -200,6 +214,7 @@ CAPABILITIES: Final[tuple[type, ...]] = (
     ExactSolver,
     BestMoveSolver,
     Chance,
+    MatingMaterial,
 )
 """Every ability a game can declare."""
 
