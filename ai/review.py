@@ -1,0 +1,373 @@
+"""The game review as a procedure: search requests out, a pure fold of the answers in.
+
+For every decision of a game record (both sides; dice rolls are chance plies and are not
+reviewed) the engine answers two questions at one strength:
+
+1. *the position* (``TaskKind.POSITION``): the best move there, its value and its line;
+2. *the move played* (``TaskKind.PLAYED``): the same position searched with the played move
+   as the only root move (``SearchRequest.root_moves``), to the depth the first search
+   completed, so the two values come from the same horizon and their difference is the
+   move's loss. It is asked only when the played move was not the best one, so it is known
+   after the first answer: ``ReviewRun.pending`` hands it out then.
+
+A move that was the only legal one, and a book move (the record's ``opening_plies``), are
+searched for the eval graph but not judged; a decision the
+game answers from its own model without search (backgammon's cube: double, take, pass;
+``GameState.forced_answer``) is judged from that model, 0-ply as the app decides it, by the
+value of the position after each choice. The values become ``games.annotations`` reviews
+through the game's ``ReviewScale``.
+
+The requests are plain ``SearchRequest`` values, so the app sends them to its pool in any
+order and shows progress (``ReviewRun``), and ``review_game`` runs the same thing in this
+process (``ai.engine.run_search``) for tests and the command line. Nothing here waits for
+anything but the searches it runs itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import games
+from games.annotations import (
+    GameReview,
+    Mark,
+    MoveReview,
+    ReviewScale,
+    ReviewSettings,
+    Value,
+    make_move_review,
+    review_scale,
+)
+from games.base import CHANCE, GameState
+from games.records import DrawClaims, GameRecord, RecordError, play_recorded
+
+from ai.engine import run_search
+from ai.events import Finished, Score
+from ai.scores import WIN_SCORE
+from ai.settings import Limits, SearchRequest, SearchSettings
+
+
+class ReviewDepth(enum.Enum):
+    """How hard the review looks, in the words the app offers."""
+
+    QUICK = "quick"
+    STANDARD = "standard"
+    DEEP = "deep"
+
+
+NODE_BUDGETS: dict[ReviewDepth, int] = {ReviewDepth.QUICK: 25_000, ReviewDepth.STANDARD: 100_000, ReviewDepth.DEEP: 400_000}
+"""Nodes per position for the searches written in Python (PVS: chess ~20k nodes/s,
+Othello ~200k; Star2 in backgammon ~10k, which reaches its 2 plies well inside). A node
+budget, not a time, so that a review says the same on a busy machine as on an idle one."""
+COMPILED_FACTOR = 20
+"""The compiled searches (``native``) get this many times the nodes: they visit 30-80 times
+more per second (1.6M chess, 5.5M checkers against 20-200k), so the same seconds buy a
+deeper look."""
+CHANCE_DEPTH = 2
+"""Plies of the chance searches (a play and the opponent's rolls): GNU Backgammon analyses
+at 2-ply by default (``show analysis``)."""
+
+
+@dataclass(frozen=True)
+class ReviewStrength:
+    """The settings and limits of every position search of a review."""
+
+    settings: SearchSettings
+    limits: Limits
+
+    @classmethod
+    def for_game(cls, game: str | type[GameState], depth: ReviewDepth = ReviewDepth.STANDARD) -> ReviewStrength:
+        """The game's strongest engine (its compiled search where it has one, else its
+        default algorithm), no opening book (a book move has no value to compare), a node
+        budget per ``depth`` (``NODE_BUDGETS``); chance games to ``CHANCE_DEPTH`` plies."""
+        state_class = games.get_game(game) if isinstance(game, str) else game
+        native = state_class.NATIVE_SEARCH is not None
+        algorithm = "native" if native else state_class.DEFAULT_ALGORITHM
+        nodes = NODE_BUDGETS[depth] * (COMPILED_FACTOR if native else 1)
+        settings = SearchSettings(algorithm=algorithm, book=False, multipv=1, threads=1)
+        depth_limit = CHANCE_DEPTH if state_class.HAS_CHANCE else None
+        return cls(settings, Limits(depth=depth_limit, nodes=nodes))
+
+    @classmethod
+    def default_for(cls, game: str | type[GameState]) -> ReviewStrength:
+        return cls.for_game(game, ReviewDepth.STANDARD)
+
+    def review_settings(self) -> ReviewSettings:
+        """What the review records about its strength."""
+        return ReviewSettings(self.settings.algorithm, self.limits.depth, self.limits.nodes, self.limits.time)
+
+
+class TaskKind(enum.Enum):
+    POSITION = "position"
+    """The position before the move: the best move, its value and its line."""
+    PLAYED = "played"
+    """The same position with the played move alone at the root, to the first search's depth."""
+
+
+@dataclass(frozen=True)
+class TaskKey:
+    ply: int
+    kind: TaskKind
+
+
+@dataclass(frozen=True)
+class ReviewTask:
+    key: TaskKey
+    request: SearchRequest
+
+
+@dataclass(frozen=True)
+class PlyPlan:
+    """One reviewed decision: who moved, what, and how it is judged."""
+
+    ply: int
+    mover: int
+    move: str
+    legal_count: int
+    book: bool
+    stake: float
+    root: GameState | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The position before the move (never changed: it names the answers' moves)."""
+    model: tuple[Value, Value, str] | None = None
+    """A decision the game answers from its own model (backgammon's cube): the values of
+    the played choice and of the model's choice (mover's view) and the model's choice by
+    name; nothing is searched for it."""
+
+
+@dataclass(frozen=True)
+class ReviewPlan:
+    """A record cut into its decisions, with the strength of every search."""
+
+    record: GameRecord
+    strength: ReviewStrength
+    plies: tuple[PlyPlan, ...]
+    scale: ReviewScale
+
+    def position_request(self, ply: int) -> SearchRequest:
+        """The search of the position before the move at ``ply``."""
+        return SearchRequest(
+            game=self.record.game,
+            position=self.record.start,
+            moves=tuple(self.record.moves[:ply]),
+            settings=self.strength.settings,
+            limits=self.strength.limits,
+            search_id=ply,
+        )
+
+    def played_request(self, ply: int, depth: int) -> SearchRequest:
+        """The played move alone at ``ply``'s root, searched to ``depth`` (no node or time
+        limit: a lone root move under a time limit ends after one iteration, and a node
+        limit would cut the depth the comparison needs)."""
+        return dataclasses.replace(
+            self.position_request(ply),
+            limits=Limits(depth=max(1, depth)),
+            root_moves=(self.record.moves[ply],),
+        )
+
+    @property
+    def searched(self) -> tuple[PlyPlan, ...]:
+        """The decisions whose position is searched: all but the game's model decisions (an
+        only move is searched too, for its value on the eval graph)."""
+        return tuple(ply for ply in self.plies if ply.model is None)
+
+
+def plan_review(record: GameRecord, strength: ReviewStrength | None = None) -> ReviewPlan:
+    """Cut ``record`` into its decisions (``RecordError`` when a move is not legal, as
+    ``GameRecord.replay`` says)."""
+    state_class = games.get_game(record.game)
+    scale = review_scale(state_class)
+    strength = strength or ReviewStrength.default_for(state_class)
+    try:
+        state = games.new_game(record.game, record.start)
+    except ValueError as error:
+        raise RecordError(f"start position: {error}") from None
+    claims = isinstance(state, DrawClaims)
+    plies: list[PlyPlan] = []
+    for ply, name in enumerate(record.moves):
+        mover = state.to_move()
+        try:
+            move = state.parse_move(name)
+        except ValueError as error:
+            raise RecordError(f"move {ply + 1} ({name!r}): {error}") from None
+        if mover != CHANCE and not state.is_terminal():
+            legal = state.legal_moves()
+            model = _model_decision(state, move, mover)
+            plies.append(
+                PlyPlan(ply, mover, name, len(legal), ply < record.opening_plies, float(state.stake()), state.copy(), model)
+            )
+        try:
+            play_recorded(state, move, claims)
+        except ValueError as error:
+            raise RecordError(f"move {ply + 1} ({name!r}): {error}") from None
+    return ReviewPlan(record, strength, tuple(plies), scale)
+
+
+def _model_decision(state: GameState, played: Any, mover: int) -> tuple[Value, Value, str] | None:
+    """The values of a decision the game answers from its own model (``forced_answer``),
+    each choice read as the game's value of the position after it, or ``None``."""
+    answer = state.forced_answer()
+    if answer is None or answer not in state.legal_moves():
+        return None
+    return (_value_after(state, played, mover), _value_after(state, answer, mover), state.move_name(answer))
+
+
+def _value_after(state: GameState, move: Any, player: int) -> Value:
+    """``player``'s value of the position after ``move``: its result if that ends the game,
+    else the game's EVAL there (which at a cube decision is the value with both sides
+    deciding right)."""
+    child = state.copy()
+    child.play(move)
+    if child.is_terminal():
+        utility = child.utility(player)
+        if state.UTILITY_KIND == "win_loss":
+            return Value(math.copysign(WIN_SCORE - 1, utility), 1 if utility > 0 else -1) if utility else Value(0.0)
+        return Value(utility * state.EVAL_SCALE)
+    return Value(child.evaluate(player))
+
+
+def _value(score: Score, mover: int) -> Value:
+    seen = score.for_player(mover)
+    return Value(seen.value, seen.win_in_plies)
+
+
+def fold(plan: ReviewPlan, answers: Mapping[TaskKey, Finished]) -> GameReview:
+    """The review of ``plan`` from the answers it has (a pure function: the same answers, the
+    same review). A decision whose answers are missing or failed is left out; a played-move
+    answer is used only where the position's best move was another."""
+    record = plan.record
+    moves: list[MoveReview] = []
+    for ply in plan.plies:
+        review = _review_ply(plan, ply, answers)
+        if review is not None:
+            moves.append(review)
+    return GameReview(record.game, plan.strength.review_settings(), tuple(moves), plan.scale)
+
+
+def _review_ply(plan: ReviewPlan, ply: PlyPlan, answers: Mapping[TaskKey, Finished]) -> MoveReview | None:
+    """One decision's review from its answers, ``None`` while they are missing or failed."""
+    scale = plan.scale
+    if ply.model is not None:
+        played, best, best_name = ply.model
+        return make_move_review(
+            scale, ply=ply.ply, mover=ply.mover, move=ply.move, stake=ply.stake,
+            played=played, best=best, best_move=best_name, best_line=(best_name,), cube=True,
+        )
+    answer = answers.get(TaskKey(ply.ply, TaskKind.POSITION))
+    if answer is None or answer.error is not None or answer.best_move is None:
+        return None
+    if ply.legal_count <= 1:
+        value = _value(answer.score, ply.mover)
+        return make_move_review(
+            scale, ply=ply.ply, mover=ply.mover, move=ply.move, stake=ply.stake,
+            played=value, best=value, best_move=ply.move, best_line=(ply.move,), mark=Mark.ONLY_MOVE,
+        )
+    root = _root_state(plan, ply)
+    best_name = root.move_name(answer.best_move)
+    best_value = _value(answer.score, ply.mover)
+    line = tuple(root.line_names(answer.pv)) if answer.pv else (best_name,)
+    if best_name == ply.move:
+        played_value = best_value
+    else:
+        played_answer = answers.get(TaskKey(ply.ply, TaskKind.PLAYED))
+        if played_answer is None or played_answer.error is not None:
+            return None
+        played_value = _value(played_answer.score, ply.mover)
+    return make_move_review(
+        scale, ply=ply.ply, mover=ply.mover, move=ply.move, stake=ply.stake, played=played_value,
+        best=best_value, best_move=best_name, best_line=line, mark=Mark.BOOK if ply.book else None,
+    )
+
+
+def _root_state(plan: ReviewPlan, ply: PlyPlan) -> GameState:
+    """The position before ``ply``'s move (to name the answer's moves)."""
+    if ply.root is not None:
+        return ply.root
+    record = plan.record
+    state = games.new_game(record.game, record.start)
+    claims = isinstance(state, DrawClaims)
+    for name in record.moves[: ply.ply]:
+        play_recorded(state, state.parse_move(name), claims)
+    return state
+
+
+class ReviewRun:
+    """The answers of one review as they come: what to ask next, how far it is, the review.
+
+    The app hands out ``pending()`` tasks in any order (one at a time, or to several
+    workers), gives each answer to ``accept`` and reads ``progress``; a played-move task
+    appears in ``pending()`` once its position's answer showed that the played move was
+    not the best. ``result()`` folds what has arrived (``fold``)."""
+
+    def __init__(self, plan: ReviewPlan) -> None:
+        self.plan = plan
+        self.answers: dict[TaskKey, Finished] = {}
+        self._handed_out: set[TaskKey] = set()
+        self._to_ask: list[ReviewTask] = [
+            ReviewTask(TaskKey(ply.ply, TaskKind.POSITION), plan.position_request(ply.ply)) for ply in plan.searched
+        ]
+        self._played_needed = 0
+        self._by_ply = {ply.ply: ply for ply in plan.plies}
+
+    def pending(self) -> list[ReviewTask]:
+        """The tasks not handed out yet (each is handed out once)."""
+        tasks = [task for task in self._to_ask if task.key not in self._handed_out]
+        self._handed_out.update(task.key for task in tasks)
+        self._to_ask = []
+        return tasks
+
+    def accept(self, key: TaskKey, answer: Finished) -> None:
+        """The answer to ``key``'s request (a failed search is accepted: its move is left
+        out of the review)."""
+        if key in self.answers or key.ply not in self._by_ply:
+            return
+        self.answers[key] = answer
+        if key.kind is TaskKind.POSITION and answer.error is None and answer.best_move is not None:
+            ply = self._by_ply[key.ply]
+            root = _root_state(self.plan, ply)
+            if root.move_name(answer.best_move) != ply.move:
+                played = TaskKey(key.ply, TaskKind.PLAYED)
+                self._to_ask.append(ReviewTask(played, self.plan.played_request(key.ply, answer.depth)))
+                self._played_needed += 1
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        """(answers in, answers expected so far): the total grows as played-move searches
+        turn out to be needed."""
+        return (len(self.answers), len(self.plan.searched) + self._played_needed)
+
+    @property
+    def is_complete(self) -> bool:
+        done, total = self.progress
+        return done >= total
+
+    def result(self) -> GameReview:
+        return fold(self.plan, self.answers)
+
+
+Runner = Callable[[SearchRequest], Finished]
+
+
+def review_game(
+    record: GameRecord,
+    strength: ReviewStrength | None = None,
+    run: Runner | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> GameReview:
+    """The review of ``record`` with every search run here, one after another (``run``:
+    ``ai.engine.run_search`` unless given)."""
+    run = run_search if run is None else run
+    review = ReviewRun(plan_review(record, strength))
+    while not review.is_complete:
+        tasks = review.pending()
+        if not tasks:
+            break
+        for task in tasks:
+            review.accept(task.key, run(task.request))
+            if on_progress is not None:
+                on_progress(*review.progress)
+    return review.result()
