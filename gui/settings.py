@@ -41,6 +41,8 @@ DEFAULT_THEME = "light"
 DEFAULT_BOARD_THEME = DEFAULT_BOARD
 DEFAULT_PIECE_THEME = "cburnett"
 """python-chess's piece set (Colin M.L. Burnett's), the one bundled."""
+REVIEW_LEVELS = ("quick", "standard", "deep")
+"""The review strengths a user can choose (``gui.review.runner.ReviewLevel``'s values)."""
 
 
 def data_dir() -> Path:
@@ -270,6 +272,25 @@ class Settings:
     @textbook.setter
     def textbook(self, value: bool) -> None:
         self._store.setValue("engine/textbook", bool(value))
+
+    @property
+    def review_after_game(self) -> bool:
+        """Review a game as soon as it ends (a game a person played in); on by default."""
+        return self._flag("review/after_game", True)
+
+    @review_after_game.setter
+    def review_after_game(self, value: bool) -> None:
+        self._store.setValue("review/after_game", bool(value))
+
+    @property
+    def review_level(self) -> str:
+        """How hard a review looks at each move: ``quick``, ``standard`` or ``deep``
+        (``gui.review.runner.ReviewLevel``'s values; anything else reads as standard)."""
+        return self._text("review/level", "standard", REVIEW_LEVELS)
+
+    @review_level.setter
+    def review_level(self, value: str) -> None:
+        self._store.setValue("review/level", value if value in REVIEW_LEVELS else "standard")
 
     def _engine_entry(self) -> tuple[SearchSettings, list[str]]:
         data, problem = self._json_entry("engine/settings")

@@ -80,6 +80,9 @@ class Theme:
     hover: Colour = "#4d14551e"
     check: Colour = "#ffff0000"
     best_move_arrow: Colour = "#b3003088"
+    review_move_arrow: Colour = "#c08e44ad"
+    """The game review's better move: violet, apart from the engine's blue arrow, the
+    player's green ones and the review's own mark colours (blue, orange, red)."""
     annotation: Colour = "#aa15781b"
     """The player's own arrows and rings (right-drag / right-click), Lichess green."""
     forced_capture: Colour = "#b3d4500a"
@@ -168,6 +171,7 @@ DARK = Theme(
     coordinates="#9a958e",
     grid_lines="#c8c4be",
     best_move_arrow="#b34d8fd6",
+    review_move_arrow="#c8b57bd6",
     mark_x="#6aa8e8",
     mark_o="#ec7063",
     palette_background="#ff7a766f",

@@ -66,6 +66,9 @@ ARROW_START_OFFSET_FRACTION = 0.12
 DOT_FRACTION = 0.3
 """Diameter of a legal-destination dot, in squares (Lichess: about a third)."""
 RING_WIDTH_FRACTION = 0.09
+REVIEW_RING_FRACTION = 0.11
+"""The review's better move on a one-square move (Othello, tic-tac-toe): a ring this wide,
+thicker than the engine's, so the two never read as one."""
 ANNOTATION_RING_FRACTION = 0.07
 MIN_TEXT_PIXELS = 11
 """The smallest text a board paints (labels, coordinates, numbers, counts): most platform
@@ -243,6 +246,7 @@ class BoardWidget(QWidget):
         self._legal_moves: list[Any] | None = None
         self._last_move: Any = None
         self._best_move: Any = None
+        self._review_move: Any = None
         self._flipped = False
         self._interactive = True
         self._edit_mode = False
@@ -285,6 +289,17 @@ class BoardWidget(QWidget):
 
     def best_move(self) -> Any:
         return self._best_move
+
+    def set_review_move(self, move: Any) -> None:
+        """Draw ``move`` as the game review's better move (``None`` clears): a move legal in
+        the position *before* the move shown, as chess.com's and Lichess's reviews draw the
+        move that should have been played beside the one that was, in the theme's
+        ``review_move_arrow`` colour, which no other arrow uses."""
+        self._review_move = move
+        self.update()
+
+    def review_move(self) -> Any:
+        return self._review_move
 
     def set_flipped(self, flipped: bool) -> None:
         """Turn the board 180° (Black/White at the bottom)."""
@@ -418,6 +433,7 @@ class BoardWidget(QWidget):
         self._legal_moves = None
         self._last_move = None
         self._best_move = None
+        self._review_move = None
         self._set_edit_problem("")
         self.update()
         self.position_edited.emit(edited.copy())
@@ -767,6 +783,7 @@ class GridBoard(BoardWidget):
         self.paint_pieces(painter)
         if not self._edit_mode:
             self.paint_annotations(painter)
+            self.paint_review_move(painter)
         self.paint_overlays(painter)
         if self._edit_mode:
             self.paint_palette(painter)
@@ -817,6 +834,26 @@ class GridBoard(BoardWidget):
                 label,
             )
         painter.restore()
+
+    def move_squares(self, move: Any) -> tuple[Square, ...]:
+        """The squares ``move`` goes through, first to last, for drawing it: a placement
+        game's move is its one square (Othello, tic-tac-toe); a board whose moves are
+        paths names them itself (chess: from and to; checkers: every landing). Nothing for
+        a move with no square here (a pass)."""
+        if isinstance(move, int) and not isinstance(move, bool):
+            row, column = self.cell_of(move) if move >= 0 else (-1, -1)
+            if 0 <= row < self.ROWS and 0 <= column < self.COLUMNS:
+                return (move,)
+        return ()
+
+    def paint_review_move(self, painter: QPainter) -> None:
+        """The review's better move: an arrow along its squares, a ring on a one-square move."""
+        squares = self.move_squares(self._review_move) if self._review_move is not None else ()
+        colour = self._theme.color("review_move_arrow")
+        if len(squares) == 1:
+            self.draw_ring(painter, squares[0], colour, REVIEW_RING_FRACTION)
+        elif len(squares) > 1:
+            self.draw_arrow(painter, squares, colour)
 
     def paint_highlights(self, painter: QPainter) -> None:
         """Last move, selection, destinations ... (subclasses)."""

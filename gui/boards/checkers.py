@@ -426,6 +426,10 @@ class CheckersBoard(GridBoard):
             painter.drawPath(crown_path(crown_rect))
         painter.restore()
 
+    def move_squares(self, move: object) -> tuple[Square, ...]:
+        """A checkers move is drawn through every square it lands on (a multi-jump's too)."""
+        return tuple(move.path) if isinstance(move, CheckersMove) else ()
+
     def paint_overlays(self, painter: QPainter) -> None:
         best = self._best_move
         if isinstance(best, CheckersMove) and not self._edit_mode:

@@ -431,6 +431,10 @@ class ChessBoard(GridBoard):
         painter.drawPath(path.subtracted(hole))
         painter.restore()
 
+    def move_squares(self, move: object) -> tuple[chess.Square, ...]:
+        """A chess move is drawn from its square to its square."""
+        return (move.from_square, move.to_square) if isinstance(move, chess.Move) and move else ()
+
     def paint_overlays(self, painter: QPainter) -> None:
         best = self._best_move
         if isinstance(best, chess.Move) and best and not self._edit_mode:

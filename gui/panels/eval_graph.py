@@ -3,13 +3,17 @@ PySide6-Essentials). Player 0's advantage is up, as on Lichess: player 0's colou
 plot below the curve, player 1's above it, as the eval bar shares its height. A click picks a
 position.
 
+A reviewed game's mistakes are coloured dots on the curve (Lichess's analysis graph marks
+them so); a click on or near a dot goes to that move.
+
 Values are plotted as player 0's share (``display.player0_share``), the eval bar's scale, so
 a proven win touches the edge and a long game stays readable.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen
@@ -28,6 +32,21 @@ the dot (and the line through it) at the live position, the right edge, is whole
 MARKER_WIDTH = 2.0
 STRIP_HEIGHT = 90
 """The graph as a strip under other panels."""
+MARK_RADIUS = 4.0
+"""A review mark's dot on the curve."""
+MARK_CLICK_RADIUS = 9.0
+"""A click this close to a mark's dot (in pixels, along the curve) goes to that move, not
+to the nearest ply: at 200 plies the plies are a pixel or two apart."""
+
+
+@dataclass(frozen=True)
+class GraphMark:
+    """A review mark on the graph: its dot's colour and the word for the tooltip."""
+
+    colour: str
+    """``#rrggbb``."""
+    word: str
+    """``Blunder``, ``Mistake``, ``Inaccuracy``."""
 
 
 class EvalGraph(QWidget):
@@ -43,6 +62,7 @@ class EvalGraph(QWidget):
         self._move_names: list[str] = []
         """The move that led to each position (index = plies played; ``""`` for the start)."""
         self._current: int | None = None
+        self._marks: dict[int, GraphMark] = {}
         self._theme: Theme | None = None
         self._aspect: float | None = None
         self._side_colors: Callable[[], tuple[QColor, QColor] | None] | None = None
@@ -82,6 +102,7 @@ class EvalGraph(QWidget):
         self._scores = []
         self._stakes = []
         self._current = None
+        self._marks = {}
         self.update()
 
     def set_theme(self, theme: Theme) -> None:
@@ -119,6 +140,20 @@ class EvalGraph(QWidget):
         """Forget positions after ``plies`` (a take-back, a new line)."""
         del self._scores[plies + 1:]
         self.update()
+
+    def set_marks(self, marks: Mapping[int, GraphMark]) -> None:
+        """The review's marks by ply (the position after the marked move); empty: none."""
+        self._marks = dict(marks)
+        self.update()
+
+    def marks(self) -> dict[int, GraphMark]:
+        return dict(self._marks)
+
+    def mark_at(self, x: float) -> int | None:
+        """The ply of the mark nearest ``x`` within ``MARK_CLICK_RADIUS``, else ``None``."""
+        near = [(abs(self.x_of(ply) - x), ply) for ply in self._marks if ply < len(self._scores)]
+        distance, ply = min(near, default=(MARK_CLICK_RADIUS + 1, None))
+        return ply if distance <= MARK_CLICK_RADIUS else None
 
     def set_current_ply(self, ply: int | None) -> None:
         self._current = ply
@@ -166,13 +201,15 @@ class EvalGraph(QWidget):
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt's name)
         if event.button() != Qt.MouseButton.LeftButton:
             return super().mousePressEvent(event)
-        ply = self.ply_at(event.position().x())
+        marked = self.mark_at(event.position().x())
+        ply = marked if marked is not None else self.ply_at(event.position().x())
         if ply is not None:
             self.ply_clicked.emit(ply)
         event.accept()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
-        ply = self.ply_at(event.position().x())
+        marked = self.mark_at(event.position().x())
+        ply = marked if marked is not None else self.ply_at(event.position().x())
         if ply is None or self._game is None:
             self.setToolTip("")
             return
@@ -186,7 +223,8 @@ class EvalGraph(QWidget):
         text = display.score_text(score, self._game) if score else "not evaluated"
         name = self._move_names[ply] if ply < len(self._move_names) else ""
         where = "Start" if ply == 0 else f"Ply {ply}, after {name}" if name else f"Ply {ply}"
-        return f"{where}: {text}"
+        mark = self._marks.get(ply)
+        return f"{where}: {text}" + (f" — {mark.word}" if mark is not None else "")
 
     # -------------------------------------------------------------------- drawing
     def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802
@@ -225,6 +263,8 @@ class EvalGraph(QWidget):
             grid.setAlpha(70)
             painter.setPen(QPen(grid, 1, Qt.PenStyle.DashLine))
             painter.drawLine(QPointF(plot.left(), mid), QPointF(plot.right(), mid))
+        if self._marks and self._game is not None:
+            self._draw_marks(painter, plot)
         if self._current is not None and self._scores:
             self._draw_marker(painter, plot, min(self._current, len(self._scores) - 1))
         border = QColor(palette.color(palette.ColorRole.Text))
@@ -233,6 +273,21 @@ class EvalGraph(QWidget):
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5))
         painter.end()
+
+    def _draw_marks(self, painter: QPainter, plot: QRectF) -> None:
+        """Each mark as a dot on the curve at its move, edged with the panel's background so
+        it stands out on either side's colour (a move without a score: on the middle line)."""
+        edge = self.palette().color(self.palette().ColorRole.Base)
+        low, high = plot.top() + MARK_RADIUS + 1, plot.bottom() - MARK_RADIUS - 1
+        mid = plot.top() + plot.height() / 2
+        for ply, mark in sorted(self._marks.items()):
+            if ply >= len(self._scores):
+                continue
+            score = self._scores[ply]
+            y = mid if score is None else min(max(self._y_of(score, ply), low), high)
+            painter.setPen(QPen(edge, 1.5))
+            painter.setBrush(QColor(mark.colour))
+            painter.drawEllipse(QPointF(self.x_of(ply), y), MARK_RADIUS, MARK_RADIUS)
 
     def _draw_marker(self, painter: QPainter, plot: QRectF, ply: int) -> None:
         """The position shown: a line the plot's height and a dot on the curve, in the

@@ -5,6 +5,9 @@ The list has a row per move number and a column per player, as a score sheet. A 
 move shows the position after it (the board is then not interactive until you come back to
 the last move); the arrow keys step back and forth, Home/End jump to the start and the end.
 
+A reviewed game's moves carry their marks (``Qh5??`` in the mark's colour, as Lichess writes
+them) and the review's comment: in the cell's tooltip, and under the list for the move shown.
+
 The move box takes a move typed in the game's notation (``Nf3``, ``11-15``, ``d3``,
 ``24/18 13/11``, a dice roll ``3-1`` when the dice are entered by hand); a bad move gets
 the rules' reason underneath, in red, and nothing is played.
@@ -12,11 +15,11 @@ the rules' reason underneath, in red, and nothing is played.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QResizeEvent
+from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -49,6 +52,19 @@ class Cell:
     column: int
     text: str
     ply: int
+
+
+@dataclass(frozen=True)
+class CellMark:
+    """What a review says of one move, as the score sheet shows it."""
+
+    symbol: str
+    """Written after the move: ``?!``, ``?``, ``??`` (empty: a comment alone)."""
+    colour: str
+    """The symbol's colour (``#rrggbb``), the cell's text colour."""
+    comment: str
+    """The review's words on the move (``Blunder: Nf3 was best.``), for the tooltip and
+    the line under the list."""
 
 
 def roll_only(name: str) -> str:
@@ -119,6 +135,8 @@ class MoveList(QTableWidget):
     """The score sheet; keys step through the game."""
 
     ply_selected = Signal(int)
+    comment_changed = Signal(str)
+    """The review's comment on the move shown ("" when it has none)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, 2, parent)
@@ -144,6 +162,9 @@ class MoveList(QTableWidget):
         self._plies: list[int] = []
         """The ply of each cell, in order (for stepping)."""
         self._cells: dict[int, tuple[int, int]] = {}
+        self._texts: dict[int, str] = {}
+        """The plain text of each move's cell (without a mark), by ply."""
+        self._marks: dict[int, CellMark] = {}
         self._total = 0
         self._shown = 0
         self.first_number = 1
@@ -182,18 +203,59 @@ class MoveList(QTableWidget):
         self.clearContents()
         self._plies = [0]
         self._cells = {}
+        self._texts = {}
         for cell in cells:
             item = QTableWidgetItem(cell.text)
             item.setData(ROLE_PLY, cell.ply)
-            item.setToolTip(f"Show the position after {cell.text}")
             self.setItem(cell.row, cell.column, item)
             self._plies.append(cell.ply)
             self._cells[cell.ply] = (cell.row, cell.column)
+            self._texts[cell.ply] = cell.text
+            self._dress(cell.ply)
         self.first_number = first_number
         self.setVerticalHeaderLabels([f"{first_number + row}" for row in range(self.rowCount())])
         self.resizeRowsToContents()
         self._total = len(names)
         self._select(self._total, emit=False)
+
+    def set_marks(self, marks: Mapping[int, CellMark]) -> None:
+        """The review's marks by ply (the position after the move; empty: none)."""
+        changed = set(self._marks) | set(marks)
+        self._marks = dict(marks)
+        for ply in changed:
+            self._dress(ply)
+        self.resizeRowsToContents()
+        self.comment_changed.emit(self.shown_comment())
+
+    def marks(self) -> dict[int, CellMark]:
+        return dict(self._marks)
+
+    def shown_comment(self) -> str:
+        """The review's comment on the move shown, or ""."""
+        mark = self._marks.get(self._shown)
+        return "" if mark is None else mark.comment
+
+    def _dress(self, ply: int) -> None:
+        """The cell of ``ply`` with its mark: the symbol after the move, the text in the
+        mark's colour and bold, the comment in the tooltip."""
+        where = self._cells.get(ply)
+        item = self.item(*where) if where is not None else None
+        if item is None:
+            return
+        text = self._texts.get(ply, item.text())
+        mark = self._marks.get(ply)
+        font = QFont(self.font())
+        if mark is None:
+            item.setText(text)
+            item.setData(Qt.ItemDataRole.ForegroundRole, None)
+            item.setToolTip(f"Show the position after {text}")
+        else:
+            item.setText(f"{text}{mark.symbol}")
+            if mark.symbol:
+                item.setForeground(QBrush(QColor(mark.colour)))
+                font.setBold(True)
+            item.setToolTip(mark.comment or f"Show the position after {text}")
+        item.setFont(font)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         """Rows refit to the new width, and the move shown stays in sight (the game-over line
@@ -261,6 +323,8 @@ class MoveList(QTableWidget):
             if item is not None:
                 self.scrollToItem(item)
         self.blockSignals(False)
+        if self._marks:
+            self.comment_changed.emit(self.shown_comment())
         if emit:
             self.ply_selected.emit(ply)
 
@@ -282,14 +346,27 @@ class MovePanel(QWidget):
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c0392b;")
         self.error.hide()
+        self.comment = QLabel()
+        self.comment.setObjectName("moveComment")
+        self.comment.setWordWrap(True)
+        self.comment.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.moves, 1)
+        layout.addWidget(self.comment)
         layout.addWidget(self.box)
         layout.addWidget(self.error)
         self.moves.ply_selected.connect(self.ply_selected)
+        self.moves.comment_changed.connect(self._show_comment)
         self.box.returnPressed.connect(self._on_return)
         self.box.textEdited.connect(lambda _text: self.clear_error())
+
+    def _show_comment(self, text: str) -> None:
+        """The review's comment on the move shown, under the list (hidden without one)."""
+        self.comment.setText(text)
+        self.comment.setVisible(bool(text))
+        if text:  # a wrapped label in a dock is not asked for its height: give it
+            self.comment.setMinimumHeight(self.comment.heightForWidth(max(1, self.width())))
 
     def set_example(self, example: str) -> None:
         self.box.setPlaceholderText(f"Type a move, e.g. {example}" if example else "Type a move")

@@ -718,6 +718,7 @@ class BackgammonBoard(BoardWidget):
         if (entry is None or not entry.builder.steps) and not self._slide.is_running():
             self._paint_last_move(painter, view)
         self._paint_best_move(painter, view)
+        self._paint_review_move(painter, view)
         if self._picker.is_open():
             self._picker.paint(painter, geometry, colours, self._roll_wanted())
 
@@ -764,6 +765,18 @@ class BackgammonBoard(BoardWidget):
         boards = (state.boards[O], state.boards[X])
         colour = QColor(self._colours.best_move)
         for start, end in painters.hop_arrows(view, state.player, move, boards):
+            painters.draw_arrow(painter, view.geometry, start, end, colour, BEST_MOVE_ARROW)
+
+    def _paint_review_move(self, painter: QPainter, view: BoardView) -> None:
+        """The game review's better play (``set_review_move``: a play of the position before
+        the play shown) as arrows from where the checkers stood, in the review's colour."""
+        move = self._review_move
+        found = last_play(self._shown) if isinstance(move, tuple) and move else None
+        if found is None:
+            return
+        mover, _played, boards = found
+        colour = QColor(self._theme.color("review_move_arrow"))
+        for start, end in painters.hop_arrows(view, mover, move, boards):
             painters.draw_arrow(painter, view.geometry, start, end, colour, BEST_MOVE_ARROW)
 
     def _paint_last_move(self, painter: QPainter, view: BoardView) -> None:
