@@ -54,7 +54,10 @@ MIN_BOARD_AREA = (260, 240)
 class BoardArea(QWidget):
     """The board and, beside it, the eval bar, kept together: the board gets the biggest
     rectangle of its own shape (its ``sizeHint``'s aspect) that fits, and the bar stands
-    right next to it at the board's height, as on Lichess."""
+    right next to it at the board's height, as on Lichess. In a game with clocks, the
+    clock of the player at the top of the board stands above it and the other below it,
+    as wide as the board and its bar (a chess server's layout): they stay by the board
+    whatever the window does with the side column."""
 
     SPACING = 6
 
@@ -62,6 +65,8 @@ class BoardArea(QWidget):
         super().__init__(parent)
         self.board: QWidget | None = None
         self.bar: QWidget | None = None
+        self.clocks: tuple[QWidget, QWidget] | None = None
+        """The (top, bottom) clock faces while the game has clocks; ``None`` otherwise."""
 
     def set_board(self, board: QWidget) -> None:
         if self.board is not None:
@@ -81,28 +86,50 @@ class BoardArea(QWidget):
         bar.show()
         self._place()
 
+    def set_clocks(self, clocks: tuple[QWidget, QWidget] | None) -> None:
+        """Show the (top, bottom) clock faces by the board, or none."""
+        for face in self.clocks or ():
+            if clocks is None or face not in clocks:
+                face.hide()
+        self.clocks = clocks
+        for face in clocks or ():
+            face.setParent(self)
+            face.show()
+        self.updateGeometry()
+        self._place()
+
+    def _clock_height(self) -> int:
+        """The room one clock bar takes, with its gap to the board (0 without clocks)."""
+        if self.clocks is None:
+            return 0
+        return max(face.sizeHint().height() for face in self.clocks) + self.SPACING
+
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
         self._place()
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        """Room for the board at its own minimum (what its text needs to stay readable) and
-        the bar: the side panels give way first."""
+        """Room for the board at its own minimum (what its text needs to stay readable), the
+        bar and the clocks: the side panels give way first."""
         smallest = QSize(*MIN_BOARD_AREA)
         if self.board is None:
             return smallest
         board = self.board.minimumSizeHint()
         bar_width = self.bar.sizeHint().width() + self.SPACING if self.bar is not None else 0
-        return smallest.expandedTo(QSize(board.width() + bar_width, board.height()))
+        width = board.width() + bar_width
+        if self.clocks is not None:
+            width = max(width, *(face.minimumSizeHint().width() for face in self.clocks))
+        return smallest.expandedTo(QSize(width, board.height() + 2 * self._clock_height()))
 
     def _place(self) -> None:
         if self.board is None:
             return
         bar_width = self.bar.sizeHint().width() + self.SPACING if self.bar is not None else 0
+        clock_height = self._clock_height()
         hint = self.board.sizeHint()
         aspect = hint.width() / hint.height() if hint.isValid() and hint.height() > 0 else 1.0
         width = max(1, self.width() - bar_width)
-        height = max(1, self.height())
+        height = max(1, self.height() - 2 * clock_height)
         if width / height > aspect:
             width = int(height * aspect)
         else:
@@ -112,6 +139,20 @@ class BoardArea(QWidget):
         if self.bar is not None:
             self.bar.setGeometry(left, top, bar_width - self.SPACING, height)
         self.board.setGeometry(left + bar_width, top, width, height)
+        if self.clocks is not None:
+            self._place_clocks(left, top, width + bar_width, height)
+
+    def _place_clocks(self, left: int, top: int, width: int, height: int) -> None:
+        """The clocks above and below the board, as wide as it and its bar; never narrower
+        than a clock's minimum (a small board gets a wider, centred clock)."""
+        assert self.clocks is not None
+        face_height = self._clock_height() - self.SPACING
+        least = max(face.minimumSizeHint().width() for face in self.clocks)
+        shown = min(self.width(), max(width, least))
+        x = max(0, left - (shown - width) // 2)
+        top_face, bottom_face = self.clocks
+        top_face.setGeometry(x, top - self._clock_height(), shown, face_height)
+        bottom_face.setGeometry(x, top + height + self.SPACING, shown, face_height)
 
 
 class GameView(QWidget):

@@ -29,7 +29,8 @@ import dataclasses
 import math
 import random
 import re
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any
@@ -39,16 +40,17 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from ai.display import one_line, value_text
 from ai.scores import WIN_SCORE
 from ai.events import Finished, Score
-from ai.levels import limits_for_depth
+from ai.levels import choose_move, level_rng, limits_for_depth, played_score, request_for_level, strongest_play
 from ai.settings import Limits, SearchRequest, SearchSettings
 from ai.tree.model import TreeOptions
 from games import CHANCE, GameState, get_game, new_game
 from games.base import GameError
+from games.clock import MAX_CLOCK_SECONDS, Clock, ClockError, TimeControl, flag_result
 from games.records import DrawClaims, play_recorded
 from gui.gamefile import GameRecord
 from gui.panels.display import capitalised, is_game_evaluation, player_names
 from gui.panels.display import score_text as shown_score_text
-from gui.players import PlayerConfig, default_algorithm, noisy_root_moves
+from gui.players import PlayerConfig, default_algorithm
 
 FORCED_PASS_NAMES = frozenset({"pass", "no move"})
 """Move names of a forced pass: played for a human after a visible notice."""
@@ -58,8 +60,10 @@ COMPUTER_MOVE_DELAY_MS = 0
 """Pause before the computer starts thinking against a human (0: at once)."""
 WATCHING_DELAY_MS = 400
 """Pause before each move of a computer-against-computer game, so that people can follow it."""
-HINT_LIMITS = Limits(depth=6, time=1.0)
-"""A hint is advice at a glance: a short search, whatever the level of the side asking."""
+HINT_LIMITS = Limits(time=1.0)
+"""A hint is advice at full strength and at a glance: the game's strongest engine and
+settings (its top level's, ``ai.levels.strongest_play``) for a second, whatever the level
+of the side it plays against."""
 
 
 class Result(StrEnum):
@@ -133,6 +137,29 @@ class PlayedMove:
     past_claimable_draw: bool = False
     """Played from a claimable draw nobody claimed (a loaded game went on): the engine's
     replay of the game refuses such a move, so its requests start after it."""
+    clock: float | None = None
+    """In a game with clocks: the mover's time left after the move, increment included
+    (PGN's ``%clk``); a take-back restores the clocks from these readings."""
+
+
+MAX_FLAG_TIMER_MS = 24 * 3600 * 1000
+"""The flag timer looks again at least once a day (a ``QTimer`` holds at most ~24.8 days)."""
+
+
+@dataclass(frozen=True)
+class ClockReadings:
+    """What the clocks show now (``GameSession.clock_readings``)."""
+
+    remaining: tuple[float, float]
+    """Each player's time left, in seconds."""
+    turn: int | None
+    """Whose clock is on (the highlighted one); ``None`` once the game is over."""
+    running: bool
+    """Whether time is being charged now (not paused, not the untimed first moves)."""
+    flagged: int | None
+    """The player whose flag fell, if one did."""
+    base: float
+    """The larger base time of the two (what "low on time" is measured against)."""
 
 
 class GameSession(QObject):
@@ -163,6 +190,8 @@ class GameSession(QObject):
         engine_settings: SearchSettings | None = None,
         manual_dice: bool = False,
         paused: bool | None = None,
+        time_control: TimeControl | None = None,
+        clock_now: Callable[[], float] | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -177,6 +206,8 @@ class GameSession(QObject):
         self.history: list[PlayedMove] = []
         self._redo: list[list[PlayedMove]] = []
         self._rng = random.Random(seed)
+        self._weakness = (level_rng(seed, 1, 0), level_rng(seed, 1, 1))
+        """Each side's generator of its level's mistakes (``ai.levels.choose_move``)."""
         self.outcome: Outcome | None = None
         """How the game ended; ``None`` while it goes on."""
         self._search_id: int | None = None
@@ -192,6 +223,14 @@ class GameSession(QObject):
         """A loaded game stopped at a claimable draw: it is offered, not forced (``claimable_draw``)."""
         self._hint: tuple[int, Score] | None = None
         """The last hint's score and the ``_turn_token`` of the position it was found in."""
+        self.clock: Clock | None = None if time_control is None else Clock(time_control)
+        """Both players' clocks (``None``: the game is played without a clock)."""
+        self._clock_now = clock_now or time.monotonic
+        """The time for the clock (tests pass their own, so nothing ever sleeps)."""
+        self._flag_timer = QTimer(self)
+        self._flag_timer.setSingleShot(True)
+        self._flag_timer.timeout.connect(self.check_flag)
+        self._sync_clock()
         bridge.search_finished.connect(self._on_search_finished)
         bridge.search_failed.connect(self._on_search_failed)
         self._schedule_advance()
@@ -334,6 +373,8 @@ class GameSession(QObject):
             return f"{names[mover]} ({side.describe()}) is thinking…"
         if side.is_computer and self.paused:
             return f"{names[mover]} to move (computer, paused: press Space to step)"
+        if self.clock is not None and self.paused and self.clock.flagged is None:
+            return f"{names[mover]} to move — the clocks are paused: press P to start them"
         claim = self.claimable_draw()
         if claim:  # the offer stays in sight while it stands
             return f"{names[mover]} to move — {claim}: a draw may be claimed, or play on"
@@ -389,6 +430,7 @@ class GameSession(QObject):
         self._reopen()
         # Back at a claimable draw means back where the game went on from one: offer it again.
         self._claim_open = isinstance(self._state, DrawClaims) and self._state.claimable_draw() != ""
+        self._restore_clock()
         self._changed()
         self._schedule_advance()
 
@@ -401,6 +443,7 @@ class GameSession(QObject):
         for entry in group:
             self._state.play(entry.move)
             self.history.append(entry)
+        self._restore_clock()
         self._changed()
         self._schedule_advance()
 
@@ -473,6 +516,7 @@ class GameSession(QObject):
             return
         self._cancel_search()
         self._closed = True
+        self._sync_clock()
         self._turn_token += 1
         try:
             self._bridge.search_finished.disconnect(self._on_search_finished)
@@ -480,13 +524,14 @@ class GameSession(QObject):
         except (RuntimeError, TypeError):
             pass
 
-    def load_history(self, names: Sequence[str], evaluations: Sequence[str | None] = ()) -> None:
+    def load_history(self, names: Sequence[str], evaluations: Sequence[str | None] = (), clocks: Sequence[float | None] = ()) -> None:
         """Play ``names`` from the start (a loaded game); ``GameError`` if one is illegal.
 
         A game that went on past a claimable draw nobody claimed (threefold repetition, the
         fifty-move rule) is followed, as the PGN reader and UCI do (``play_recorded``); if
         it stops at such a draw, the draw is offered, not forced (``claimable_draw``).
-        Saved evaluations become the moves' scores, so the eval bar and graph show them."""
+        Saved evaluations become the moves' scores, so the eval bar and graph show them;
+        saved clock readings (``%clk``) set the clocks, which wait paused for the player."""
         claims = isinstance(self._state, DrawClaims)
         for index, name in enumerate(names):
             mover = self._state.to_move()
@@ -495,8 +540,12 @@ class GameSession(QObject):
             went_on = play_recorded(self._state, move, claims)
             evaluation = evaluations[index] if index < len(evaluations) else None
             score = None if evaluation is None else score_from_text(evaluation, self.game_class, self._state.to_move())
-            self.history.append(PlayedMove(move, canonical, mover, evaluation, score, went_on))
+            reading = clocks[index] if index < len(clocks) and mover != CHANCE else None
+            self.history.append(PlayedMove(move, canonical, mover, evaluation, score, went_on, reading))
         self._claim_open = isinstance(self._state, DrawClaims) and bool(names) and self._state.claimable_draw() != ""
+        if self.clock is not None and names:
+            self.paused = True  # the time between saving and loading is nobody's
+            self._restore_clock()
         self._changed()
         self._schedule_advance()
 
@@ -524,6 +573,128 @@ class GameSession(QObject):
         if Result(result) is not Result.UNFINISHED and not self._state.is_terminal():
             self._finish(Result(result), reason or "result from the file")
 
+    # ------------------------------------------------------------------ clocks
+    @property
+    def time_control(self) -> TimeControl | None:
+        """The game's time control; ``None`` when it is played without a clock."""
+        return None if self.clock is None else self.clock.control
+
+    def clock_readings(self) -> ClockReadings | None:
+        """What the clocks show now (``None`` without a clock): only reads the clock."""
+        clock = self.clock
+        if clock is None:
+            return None
+        now = self._clock_now()
+        return ClockReadings(
+            remaining=(clock.remaining(0, now), clock.remaining(1, now)),
+            turn=None if self.is_over else clock.turn,
+            running=clock.is_running,
+            flagged=clock.flagged,
+            base=max(clock.control.base),
+        )
+
+    def check_flag(self) -> bool:
+        """Whether the player to move has run out of time; if so the game ends at once
+        (the engine stopped) with ``games.clock.flag_result``'s result: a loss, or in chess
+        a draw when the opponent cannot mate. The flag timer calls it when the running
+        clock should reach zero; a move is checked with it before it is played (a move
+        made after the flag fell does not count)."""
+        clock = self.clock
+        if clock is None or self.is_over or self._closed:
+            return False
+        flagged = clock.flagged_player(self._clock_now())
+        if flagged is None:
+            self._arm_flag_timer()
+            return False
+        self._cancel_search()
+        fall = flag_result(self._state, flagged)
+        self._finish(Result.won_by(fall.winner), fall.reason)
+        return True
+
+    def clock_state(self) -> dict[str, Any] | None:
+        """The clocks now as a JSON document (``games.clock.Clock.to_json``) for the
+        autosave: it keeps the time already used in the turn going on."""
+        return None if self.clock is None else self.clock.to_json(self._clock_now())
+
+    def restore_clock_state(self, document: object) -> str:
+        """Put the clocks where an autosave left them, paused (the time the app was closed
+        is nobody's). Returns "" when used, else why not (the clocks then read as the
+        game's moves say)."""
+        if self.clock is None:
+            return "the game has no clock"
+        try:
+            clock = Clock.from_json(document)
+        except ClockError as error:
+            return str(error)
+        if clock.control != self.clock.control:
+            return "its time control is not the game's"
+        mover = self._state.to_move()
+        if clock.flagged is not None or clock.turn is None or (mover != CHANCE and clock.turn != mover):
+            return "it is not this position's turn"
+        self.clock = clock
+        self.paused = True
+        self._changed()
+        return ""
+
+    def _press_clock(self, name: str) -> float | None:
+        """The mover pressed the clock (``name`` is the move being played): the reading
+        after it, or ``None`` without a clock. A forced pass costs no time (``Clock.press``)."""
+        clock = self.clock
+        if clock is None or clock.turn is None:
+            return None
+        forced = name in FORCED_PASS_NAMES and len(self._state.legal_moves()) == 1
+        try:
+            return clock.press(self._clock_now(), forced=forced)
+        except ClockError:  # no turn yet or a fallen flag: check_flag came first, so neither
+            return None
+
+    def _sync_clock(self) -> None:
+        """The clocks follow the game: the player to move's clock is on (through a dice
+        roll the next mover's stays on), and time runs only while the game goes on,
+        unpaused; the flag timer is set to when the running clock reaches zero."""
+        clock = self.clock
+        if clock is None:
+            return
+        now = self._clock_now()
+        mover = self._state.to_move()
+        if mover != CHANCE and clock.turn != mover and clock.flagged is None:
+            clock.start(mover, now)
+        stopped = self._closed or self.is_over or self.paused or clock.turn is None or self._is_over_by_rules()
+        if stopped and not clock.is_paused:
+            clock.pause(now)
+        elif not stopped and clock.is_paused:
+            clock.resume(now)
+        self._arm_flag_timer()
+
+    def _arm_flag_timer(self) -> None:
+        seconds = None if self.clock is None or self._closed else self.clock.seconds_to_flag(self._clock_now())
+        if seconds is None:
+            self._flag_timer.stop()
+            return
+        self._flag_timer.start(min(MAX_FLAG_TIMER_MS, int(seconds * 1000) + 1))
+
+    def _restore_clock(self) -> None:
+        """The clocks as they read when the position on the board arose (after a take-back,
+        a redo, a loaded game): each player's reading after their last move, the base time
+        before their first; the moves each made counted, so the untimed first moves stay
+        untimed. Paused until ``_sync_clock`` lets them run."""
+        if self.clock is None:
+            return
+        control = self.clock.control
+        remaining = list(control.base)
+        moves = [0, 0]
+        last_mover: int | None = None
+        for entry in self.history:
+            if entry.mover in (0, 1):
+                moves[entry.mover] += 1
+                last_mover = entry.mover
+                remaining[entry.mover] = clock_reading(entry.clock, remaining[entry.mover])
+        mover = self._state.to_move()
+        turn = mover if mover != CHANCE else (None if last_mover is None else 1 - last_mover)
+        self.clock = Clock.from_json(
+            {"control": control.to_json(), "remaining": remaining, "turn": turn, "moves": moves, "flagged": None}
+        )
+
     # ------------------------------------------------------------------ internals
     def _is_over_by_rules(self) -> bool:
         """The rules end the game here (a draw offered for a claim does not)."""
@@ -540,10 +711,13 @@ class GameSession(QObject):
     def _apply(self, move: Any, evaluation: str | None = None, score: Score | None = None) -> None:
         mover = self._state.to_move()
         name = self._state.move_name(move)
+        if mover != CHANCE and self.check_flag():  # the move came after the flag fell
+            return
+        reading = self._press_clock(name) if mover != CHANCE else None
         went_on = self.claimable_draw() != ""
         self._claim_open = False  # playing on declines the claim
         self._state.play(move)
-        entry = PlayedMove(move, name, mover, evaluation, score, went_on)
+        entry = PlayedMove(move, name, mover, evaluation, score, went_on, reading)
         self.history.append(entry)
         self._redo.clear()
         if name in FORCED_PASS_NAMES and mover != CHANCE:
@@ -562,6 +736,7 @@ class GameSession(QObject):
 
     def _changed(self) -> None:
         self._turn_token += 1
+        self._sync_clock()
         self.state_changed.emit()
 
     def _schedule_advance(self, delay_ms: int = 0) -> None:
@@ -612,27 +787,26 @@ class GameSession(QObject):
         self._apply(roll)
 
     def _request(self, side: PlayerConfig, purpose: SearchPurpose) -> SearchRequest:
+        # The engine replays the game with every rule: it starts after the last move played
+        # on from a claimable draw, which its replay would refuse.
+        base = next((index + 1 for index in range(len(self.history) - 1, -1, -1) if self.history[index].past_claimable_draw), 0)
+        position = self.start_text if base == 0 else self.state_at(base).to_text()
+        if purpose is SearchPurpose.MOVE and side.plays_by_level:  # the level's own engine and budget
+            return request_for_level(side.level_play(), position, self.move_names()[base:])
         settings = side.settings(self.engine_settings)
         if purpose is SearchPurpose.HINT:
+            settings = strongest_play(self.game).settings()
             limits = HINT_LIMITS
         elif side.strength == "depth":
             limits = limits_for_depth(self._state, settings.algorithm, side.depth)
         else:
             limits = side.limits()
-        # The engine replays the game with every rule: it starts after the last move played
-        # on from a claimable draw, which its replay would refuse.
-        base = next((index + 1 for index in range(len(self.history) - 1, -1, -1) if self.history[index].past_claimable_draw), 0)
-        root_moves: tuple[str, ...] = ()
-        if purpose is SearchPurpose.MOVE:  # a weaker level searches a random share of the moves
-            names = [self._state.move_name(move) for move in self._state.legal_moves()]
-            root_moves = noisy_root_moves(names, side.root_share(), self._rng)
         return SearchRequest(
             game=self.game,
-            position=self.start_text if base == 0 else self.state_at(base).to_text(),
+            position=position,
             moves=tuple(self.move_names()[base:]),
             settings=settings,
             limits=limits,
-            root_moves=root_moves,
         )
 
     def _start_search(self, purpose: SearchPurpose) -> None:
@@ -678,7 +852,12 @@ class GameSession(QObject):
         purpose = self._search_purpose
         self._search_id = None
         self._search_purpose = None
-        move = self._as_move(finished.best_move)
+        mover = self._state.to_move()
+        side = self.players[mover] if purpose is SearchPurpose.MOVE and mover in (0, 1) else None
+        chosen = finished.best_move
+        if side is not None and side.plays_by_level:  # a weak level may play one of its other lines
+            chosen = choose_move(finished, side.level_play(), mover, self._weakness[mover])
+        move = self._as_move(chosen)
         if purpose is SearchPurpose.HINT and move is not None:  # before state_changed: the panels read it
             self._hint = (self._turn_token, finished.score)
         self._set_thinking(False)
@@ -694,7 +873,8 @@ class GameSession(QObject):
         if not is_game_evaluation(finished, len(self._legal_now())):  # a book move, the only move:
             self._apply(move)  # no score for the eval bar, the graph or the file
             return
-        self._apply(move, self._score_text(finished.score), finished.score.for_player(0))
+        score = played_score(finished, chosen, mover)
+        self._apply(move, self._score_text(score), score.for_player(0))
 
     def _on_search_failed(self, message: str) -> None:
         if self._search_id is None or self._closed:
@@ -730,6 +910,14 @@ class GameSession(QObject):
         self.outcome = Outcome(result, reason)
         self._changed()
         self.game_over.emit(self.outcome)
+
+
+def clock_reading(value: object, default: float) -> float:
+    """A saved clock reading as seconds the clock accepts (``0`` to a month), else
+    ``default``: a game file's ``%clk`` is read by another program's rules."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return min(max(0.0, float(value)), MAX_CLOCK_SECONDS)
+    return default
 
 
 _PROVEN = re.compile(r"(mate|mated|win|loss) in (\d{1,4})(?: plies| ply)?")
