@@ -74,6 +74,8 @@ GAME_STATES = ("no game started", "playing", "game over", "game resigned", "cube
 
 MAX_CUBE_LOG = (1 << CUBE_FIELD[1]) - 1
 MAX_SCORE = (1 << MATCH_LENGTH_FIELD[1]) - 1
+MAX_MATCH_LENGTH = 64
+"""The longest match gnubg plays (its ``MAXSCORE``) and the match equity tables reach."""
 
 
 def _decode_base64(text: str, length: int, what: str) -> bytes:
@@ -277,6 +279,10 @@ def check_match_rules(match: MatchKey) -> None:
     if match.resignation or match.game_state == GAME_RESIGNED:
         raise BadPositionError("the match id holds a resignation; resigning is not supported")
     if match.match_length:
+        if match.match_length > MAX_MATCH_LENGTH:
+            raise BadPositionError(
+                f"a match to {match.match_length} points is longer than the {MAX_MATCH_LENGTH} points gnubg plays"
+            )
         for player in (0, 1):
             if match.score[player] >= match.match_length:
                 raise BadPositionError(
@@ -285,6 +291,11 @@ def check_match_rules(match: MatchKey) -> None:
                 )
         if match.jacoby:
             raise BadPositionError("the Jacoby rule applies to money play only, not to a match")
+        if match.crawford and match.score.count(match.match_length - 1) != 1:
+            raise BadPositionError(
+                f"the Crawford game is played when one player is 1 point from winning, not at "
+                f"{match.score[0]}-{match.score[1]} in a {match.match_length}-point match"
+            )
     elif match.crawford:
         raise BadPositionError("a money game has no Crawford game")
     if match.cube_owner == CENTRED and match.cube_value != 1:
@@ -318,6 +329,7 @@ __all__ = [
     "GAME_OVER",
     "GAME_PLAYING",
     "GAME_RESIGNED",
+    "MAX_MATCH_LENGTH",
     "MatchKey",
     "check_boards",
     "check_match_rules",

@@ -11,13 +11,21 @@ the result is a single game, a gammon (the loser has borne off nothing) or a bac
 cube. With the Jacoby rule (money play only, off by default) gammons count single while the
 cube has not been turned.
 
-Scores are equities in points: ``utility`` is +-points at the end, ``evaluate`` estimates
-the same: the learned network's cubeless chances (``network``), turned into cubeful equity
-by Janowski's model in money games with a live cube (``cube``: the search's double, take and
+Money play scores equities in points: ``utility`` is +-points at the end, ``evaluate``
+estimates the same: the learned network's cubeless chances (``network``), turned into
+cubeful equity by Janowski's model with a live cube (``cube``: the search's double, take and
 pass decisions come from it) and times the cube value; the hand-featured linear EVAL, the
-baseline the network is measured against, is ``linear_evaluate``. Match play is carried
-(length, score, Crawford) for faithful gnubg ids, and no doubling happens in the Crawford game, but the
-engine scores the current game in points, not in match-winning chances.
+baseline the network is measured against, is ``linear_evaluate``.
+
+In a match (``match_length`` > 0, ``score``, ``crawford``: see ``match``) a game is worth
+what it does to the match: ``match_winning_chance`` is the position's cubeful match winning
+chance (MWC) from the match equity table (``met``) by the match cube model (``match_cube``,
+gnubg's 0-ply ``Cl2CfMatch``), and ``utility``/``evaluate`` give that chance as gnubg's
+normalized match equity (+1 = a single game won with the cube at 1, -1 = one lost; in the
+order of the MWCs), so that the search plays for the match score: gammons count as much as
+they matter at the score. No doubling in the Crawford game, none with a cube that already
+wins the match for its would-be doubler (a dead cube, which also keeps the post-Crawford
+leader from doubling), and never the Jacoby rule.
 
 Text: ``PositionID:MatchID`` exactly as gnubg's ``set gnubgid`` takes it (see ``gnubg_ids``
 for the layout and the three spare-bit flags Plyground adds); ``str(state)`` is gnubg's
@@ -30,7 +38,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from games.annotations import BACKGAMMON_SCALE, Reviewed, ReviewScale
-from games.backgammon import codec, cube, evaluation, gnubg_ids, network, notation
+from games.backgammon import codec, cube, evaluation, gnubg_ids, match_cube, network, notation
 from games.backgammon.board import (
     BAR,
     CHECKERS,
@@ -231,12 +239,15 @@ class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
 
     def can_double(self, player: Player) -> bool:
         """Whether ``player`` may offer a double at the start of a turn (cube rules only:
-        the caller knows whether it is that player's turn)."""
+        the caller knows whether it is that player's turn). In a match nobody turns a cube
+        that is dead for them: one whose value already wins them the match (so the
+        post-Crawford leader, 1 point away, never doubles)."""
         return (
             self.cube_enabled
             and not self.crawford
             and self.cube_value < MAX_CUBE
             and (self.cube_owner == CENTRED or self.cube_owner == player)
+            and (self.match_length == 0 or self.score[player] + self.cube_value < self.match_length)
         )
 
     def is_race(self) -> bool:
@@ -252,9 +263,40 @@ class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
 
     # ------------------------------------------------------------- protocol
     @classmethod
-    def initial(cls, *, cube_enabled: bool = True, jacoby: bool = False) -> BackgammonState:
-        """The starting position before the opening roll, money play (cube on by default)."""
-        return cls(cube_enabled=cube_enabled, jacoby=jacoby)
+    def initial(
+        cls,
+        *,
+        cube_enabled: bool = True,
+        jacoby: bool = False,
+        match_length: int = 0,
+        score: tuple[int, int] = (0, 0),
+        crawford: bool = False,
+    ) -> BackgammonState:
+        """The starting position before the opening roll: money play (cube on by default),
+        or a game of a match to ``match_length`` at ``score`` (O's points, X's points),
+        ``crawford`` when it is the Crawford game. ``BadPositionError`` for a match that
+        cannot be (a finished one, Jacoby in a match, Crawford at another score, ...)."""
+        if isinstance(match_length, bool) or not isinstance(match_length, int) or not 0 <= match_length <= gnubg_ids.MAX_MATCH_LENGTH:
+            raise BadPositionError(f"a match is 1-{gnubg_ids.MAX_MATCH_LENGTH} points long (0 = money play), not {match_length!r}")
+        if (
+            not isinstance(score, tuple)
+            or len(score) != 2
+            or not all(isinstance(points, int) and not isinstance(points, bool) and points >= 0 for points in score)
+        ):
+            raise BadPositionError(f"a match score is two whole numbers of points, not {score!r}")
+        if match_length == 0 and score != (0, 0):
+            raise BadPositionError(f"money play has no match score ({score[0]}-{score[1]})")
+        gnubg_ids.check_match_rules(
+            MatchKey(
+                game_state=gnubg_ids.GAME_NOT_STARTED,
+                match_length=match_length,
+                score=score,
+                crawford=bool(crawford),
+                jacoby=jacoby,
+                cubeless=not cube_enabled,
+            )
+        )
+        return cls(cube_enabled=cube_enabled, jacoby=jacoby, match_length=match_length, score=score, crawford=bool(crawford))
 
     def to_move(self) -> Player:
         phase = self.phase
@@ -414,12 +456,26 @@ class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
         return self.phase == GAME_OVER
 
     def utility(self, player: Player) -> float:
+        """+-points at the end of a money game; in a match, the match equity the result
+        leaves (normalized: see module doc)."""
         if self.phase != GAME_OVER:
             return 0.0
-        return float(self.points if player == self.game_winner else -self.points)
+        won = self.points if player == self.game_winner else -self.points
+        if self.match_length:
+            context = self.match_context(player)
+            return match_cube.normalized(context.after(won), context)
+        return float(won)
 
     def stake(self) -> float:
+        """The cube in money play; in a match the largest normalized equity at the score,
+        so that an equity over the stake reads as a chance between -1 and 1."""
+        if self.match_length:
+            return self._match_equity_limit()
         return float(self.cube_value)
+
+    def _match_equity_limit(self) -> float:
+        """The largest normalized match equity either player can reach (MWC 1)."""
+        return max(match_cube.normalized(1.0, self.match_context(player)) for player in (O, X))
 
     def utility_bounds(self) -> tuple[float, float]:
         """Sound bounds of the result from here, in points.
@@ -430,6 +486,9 @@ class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
         makes Star1/Star2 pruning ineffective in cube games (search the cubeless game with
         ``cube_enabled=False`` for tight bounds).
         """
+        if self.match_length:
+            top = self._match_equity_limit()
+            return (-top, top)
         if self.phase == GAME_OVER:
             return (-float(self.points), float(self.points))
         if self._doubling_possible():
@@ -535,16 +594,63 @@ class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
         equity. Money games with a live cube: cube * Janowski's cubeful equity (``cube``) from
         the same chances, and at a cube decision the value with both sides deciding right
         (double when it gains, take when taking loses less than passing), so that a search
-        doubles, takes and passes by the chances."""
+        doubles, takes and passes by the chances. In a match: ``match_winning_chance`` as
+        normalized match equity (module doc)."""
         if self.phase == GAME_OVER:
             return self.utility(player)
         on_roll = self._on_roll()
         if on_roll is not None and on_roll != player:
             return -self.evaluate(on_roll)  # exactly antisymmetric
+        if self.match_length:
+            return match_cube.normalized(self._match_chance(player), self.match_context(player))
         chances = self.chances(player)
         if on_roll is None or not self._cube_is_live():
             return self.cube_value * network.cubeless_equity(chances, self._gammons_count())
         return self.cube_value * self._cubeful_value(player, chances)
+
+    def match_context(self, player: Player) -> match_cube.MatchContext:
+        """The match score from ``player``'s side (away scores, cube, Crawford game)."""
+        if not self.match_length:
+            raise ValueError("money play has no match score")
+        return match_cube.MatchContext(
+            self.match_length - self.score[player], self.match_length - self.score[1 - player], self.cube_value, self.crawford
+        )
+
+    def match_winning_chance(self, player: Player) -> float:
+        """``player``'s chance to win the match from here (0..1): the cubeful MWC of the
+        match cube model (``match_cube``) from the network's chances; at the end of a game,
+        the match equity table's value of the new score."""
+        if self.phase == GAME_OVER:
+            won = self.points if player == self.game_winner else -self.points
+            return self.match_context(player).after(won)
+        on_roll = self._on_roll()
+        if on_roll is not None and on_roll != player:
+            return 1.0 - self.match_winning_chance(on_roll)
+        return self._match_chance(player)
+
+    def _match_chance(self, player: Player) -> float:
+        """The MWC of ``player``, who is on roll (or nobody is, before the opening roll)."""
+        context = self.match_context(player)
+        chances = self.chances(player)
+        if self._on_roll() is None or not self.cube_enabled:
+            return match_cube.dead_cube_mwc(chances, context)
+        if self.phase in (CUBE_DECISION, TAKE_DECISION):  # decided on the calibrated chances
+            decision = self._match_cube_decision(player, chances)
+            return decision.after_double if self.phase == TAKE_DECISION else decision.best
+        ownership: cube.Ownership = (
+            "centred" if self.cube_owner == CENTRED else "mine" if self.cube_owner == player else "theirs"
+        )
+        efficiency = match_cube.efficiency(self.boards[player], self.boards[1 - player])
+        return match_cube.cubeful_mwc(chances, context, ownership, efficiency)
+
+    def _match_cube_decision(self, on_roll: Player, chances: network.Probabilities) -> cube.CubeDecision:
+        board, opponent = self.boards[on_roll], self.boards[1 - on_roll]
+        return match_cube.match_cube_decision(
+            cube.calibrated_chances(chances, board, opponent),
+            self.match_context(on_roll),
+            self.cube_owner == CENTRED,
+            match_cube.efficiency(board, opponent),
+        )
 
     def _cube_is_live(self) -> bool:
         """Money play with the cube in use and still turnable by somebody."""
@@ -567,8 +673,8 @@ class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
         return cube.cubeful_equity(chances, ownership, efficiency, gammons_count)
 
     def forced_answer(self) -> Move | None:
-        """At a cube or take decision of a live-cube money game, the decision the chances
-        give (``cube_advice``), answered without a search as gnubg answers cube decisions
+        """At a cube or take decision (a live-cube money game or a match), the decision the
+        chances give (``cube_advice``), answered without a search as gnubg answers cube decisions
         by evaluation. A search would compare "no double" searched a ply deeper than
         "double, take" (the take decision spends a ply), which favours not doubling."""
         advice = self.cube_advice()
@@ -580,8 +686,13 @@ class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
 
     def cube_advice(self) -> cube.CubeDecision | None:
         """The cube decision of the player on roll from the network's chances (0 ply), at a
-        cube or take decision of a live-cube money game; ``None`` elsewhere."""
-        if self.phase not in (CUBE_DECISION, TAKE_DECISION) or not self._cube_is_live():
+        cube or take decision: per unit of the cube in a live-cube money game, in match
+        winning chances in a match (``match_cube``); ``None`` elsewhere."""
+        if self.phase not in (CUBE_DECISION, TAKE_DECISION):
+            return None
+        if self.match_length:
+            return self._match_cube_decision(self.player, self.chances(self.player))
+        if not self._cube_is_live():
             return None
         efficiency = cube.cube_efficiency(self.is_race(), pip_count(self.boards[self.player]))
         return cube.cube_decision(
@@ -756,6 +867,9 @@ class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
             return "cube play is off"
         if self.crawford:
             return "this is the Crawford game"
+        if self.match_length and self.score[self.player] + self.cube_value >= self.match_length:
+            away = self.match_length - self.score[self.player]
+            return f"{PLAYER_NAMES[self.player]} needs {away} point{'s' if away != 1 else ''}: the cube at {self.cube_value} is dead"
         if self.cube_owner == CENTRED:
             return f"the cube is centred at {self.cube_value}"
         return f"{PLAYER_NAMES[self.cube_owner]} owns the cube at {self.cube_value}"
