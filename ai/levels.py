@@ -1,56 +1,535 @@
-"""The engine's named strengths, levels 1-10: one table for the app and the match runner.
+"""The engine's levels 1-10: for each game, which engine plays a level, how much it may
+search, and how it errs; one table for the app and the match runner.
 
-A level is a depth and a time cap per move and, at the lowest levels, *noise*: only a random
-share of the root moves is searched (``SearchRequest.root_moves``), so the engine misses
-some good moves and a beginner can win. The time cap keeps every level playable in every
-game (a depth that is instant in tic-tac-toe takes long in backgammon).
+A level is a promise and a recipe:
+
+* **the promise** (``Level``): a plain name and a time cap, the same in every game: a move
+  never takes longer than the level's seconds, whatever the game and the machine;
+* **the recipe** (``LevelPlay``, one per game and level, ``GAME_LEVELS``): the engine (the
+  compiled search where the game has one at the top levels, a Python algorithm elsewhere),
+  a *node budget* that ends the search long before the time cap on an idle machine, so that
+  a level's strength does not depend on the machine's load, and the *weakness*.
+
+The weakness is Stockfish's "Skill Level" idea (``Skill::pick_best`` in Stockfish's
+``search.cpp``): search several best lines (MultiPV), then pick one at random with a weight
+that falls with how much it loses against the best line. Here the weight is a softmax,
+``exp(-loss / temperature)``, the loss in the game's own unit (pawns, men, discs, points of
+equity, lines). A small inaccuracy loses little and is picked often; a hanging piece loses
+much and almost never is; a cooler level errs less, and the top levels (temperature 0)
+always play the best move. Backgammon's weak levels take all of the plays' values from a
+one-ply expectiminimax instead of MultiPV lines, and so pick as gnubg's weak players do
+(gnubg adds noise to each play's equity: its "Beginner" 0.060, "Casual player" 0.050,
+"Intermediate" 0.040, "Advanced" 0.015; ``eval.c``'s ``aecSettings``).
+
+Each level's measured rating, when it has been measured, is data
+(``resources/levels.json``; ``level_rating``).
 """
 
 from __future__ import annotations
 
+import json
+import math
 import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Final
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from importlib import resources
+from typing import Any, Final
 
-from ai.settings import Limits
-from games.base import CHANCE, GameState
+from ai.events import Finished, Score
+from ai.settings import Limits, SearchRequest, SearchSettings
+from games import CHANCE, GameState, get_game
 
 
 @dataclass(frozen=True)
 class Level:
-    """A named strength: a depth and a time cap, and the share of root moves searched."""
+    """A level's promise, the same in every game: its number, a plain name that claims no
+    title, and the most seconds one of its moves may take."""
 
     number: int
     name: str
-    depth: int | None
-    """``None``: as deep as the time allows."""
     seconds: float
-    root_share: float
-    """1.0: every root move is searched; less: a random part of them (the noise)."""
+
+    @property
+    def label(self) -> str:
+        """``Level 3 · Casual``."""
+        return f"Level {self.number} · {self.name}"
 
 
 LEVELS: tuple[Level, ...] = (
-    Level(1, "Beginner", 1, 0.3, 0.25),
-    Level(2, "Novice", 1, 0.4, 0.45),
-    Level(3, "Casual", 2, 0.5, 0.7),
-    Level(4, "Club", 2, 0.6, 1.0),
-    Level(5, "Strong club", 3, 1.0, 1.0),
-    Level(6, "Expert", 4, 1.5, 1.0),
-    Level(7, "Candidate master", 5, 2.0, 1.0),
-    Level(8, "Master", 6, 3.0, 1.0),
-    Level(9, "Grandmaster", 8, 5.0, 1.0),
-    Level(10, "Full strength", None, 10.0, 1.0),
+    Level(1, "Beginner", 1.0),
+    Level(2, "Novice", 1.0),
+    Level(3, "Casual", 1.0),
+    Level(4, "Improving", 1.5),
+    Level(5, "Club player", 2.0),
+    Level(6, "Strong club player", 3.0),
+    Level(7, "Advanced", 4.0),
+    Level(8, "Strong", 5.0),
+    Level(9, "Very strong", 7.0),
+    Level(10, "Full strength", 10.0),
 )
 DEFAULT_LEVEL = 4
 
 
 def level(number: int) -> Level:
     """Level ``number`` (1-10); ``ValueError`` names the range."""
-    if not 1 <= number <= len(LEVELS):
-        raise ValueError(f"levels are 1-{len(LEVELS)}, not {number}")
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(LEVELS):
+        raise ValueError(f"levels are 1-{len(LEVELS)}, not {number!r}")
     return LEVELS[number - 1]
+
+
+# ------------------------------------------------------------ how a level plays a game
+ENGINE_NAMES: Final[Mapping[str, str]] = {
+    "native": "compiled search",
+    "pvs": "PVS",
+    "star2": "Star2",
+    "expectiminimax": "expectiminimax",
+}
+"""How a level's engine is named to a player ("Computer (level 7, compiled search)")."""
+
+
+@dataclass(frozen=True)
+class LevelPlay:
+    """How level ``level`` plays ``game``: the engine, its budget and its weakness."""
+
+    game: str
+    level: Level
+    algorithm: str
+    """One of ``ai.search.ALGORITHMS``."""
+    nodes: int
+    """The node budget: the search ends here (counted the same on any machine), well before
+    the time cap on an idle one (``level.seconds`` stops it in any case)."""
+    depth: int | None = None
+    """A depth cap as well (a beginner looks one or two plies ahead); ``None``: none."""
+    lines: int = 1
+    """Best lines searched to choose among (MultiPV); 1: the best move is played."""
+    temperature: float = 0.0
+    """The weakness, in the game's ``SCORE_UNIT``: a line losing ``loss`` units against the
+    best is picked with weight ``exp(-loss / temperature)``; 0: always the best."""
+    solver: int | None = None
+    """The exact solver's reach (``SearchSettings.solver_empties``: Othello's empty squares,
+    checkers' database pieces); 0 switches it off; ``None``: the game's own default."""
+
+    @property
+    def number(self) -> int:
+        return self.level.number
+
+    @property
+    def seconds(self) -> float:
+        return self.level.seconds
+
+    @property
+    def engine_name(self) -> str:
+        """``compiled search``, ``PVS``, ``Star2``."""
+        return ENGINE_NAMES.get(self.algorithm, self.algorithm)
+
+    @property
+    def is_weak(self) -> bool:
+        """Whether the level sometimes plays a move other than its search's best."""
+        return self.temperature > 0.0
+
+    def settings(self) -> SearchSettings:
+        """The level's engine settings: the engine's defaults with its algorithm, its lines
+        and its solver; one thread, so that a level plays the same moves on any machine."""
+        settings = SearchSettings(algorithm=self.algorithm, multipv=self.lines, threads=1)
+        return settings if self.solver is None else replace(settings, solver_empties=self.solver)
+
+    def limits(self) -> Limits:
+        """The node budget, the depth cap and the level's time promise."""
+        return Limits(depth=self.depth, time=self.level.seconds, nodes=self.nodes)
+
+
+@dataclass(frozen=True)
+class _Row:
+    """One line of a game's table below: a level's recipe without its game and promise."""
+
+    algorithm: str
+    nodes: int
+    depth: int | None = None
+    lines: int = 1
+    temperature: float = 0.0
+    solver: int | None = None
+
+
+def _table(game: str, rows: Sequence[_Row]) -> tuple[LevelPlay, ...]:
+    if len(rows) != len(LEVELS):
+        raise ValueError(f"{game}: {len(rows)} levels in the table, not {len(LEVELS)}")
+    return tuple(
+        LevelPlay(game, promise, row.algorithm, row.nodes, row.depth, row.lines, row.temperature, row.solver)
+        for promise, row in zip(LEVELS, rows, strict=True)
+    )
+
+
+NODES_PER_SECOND: Final[Mapping[tuple[str, str], float]] = {
+    ("chess", "pvs"): 19_000,
+    ("chess", "native"): 1_600_000,
+    ("checkers", "pvs"): 200_000,
+    ("checkers", "native"): 5_500_000,
+    ("othello", "pvs"): 170_000,
+    ("backgammon", "expectiminimax"): 10_000,
+    ("backgammon", "star2"): 10_000,
+    ("tictactoe", "pvs"): 100_000,
+}
+"""Nodes a second each level's engine searches on one idle core, the least of 1 s searches
+at the start and after 16-20 random plies (the compiled search is single-threaded here)."""
+
+# Node budgets: at most half of what the engine searches in the level's seconds on an idle
+# core (``NODES_PER_SECOND``), mostly a third or less, so that a machine two or three times
+# slower plays the same moves. A backgammon move at depth 2 costs 3-5k nodes (more after
+# doubles).
+# Temperatures: the loss, in the game's unit, that makes a move e (2.7) times less likely
+# than the best; a piece (3 pawns) at level 1's 1.2 pawns is picked 12 times less often
+# than the best move, at level 4's 0.3 pawns 22,000 times less often.
+GAME_LEVELS: Final[Mapping[str, tuple[LevelPlay, ...]]] = {
+    "chess": _table("chess", (
+        _Row("pvs", 1_500, depth=1, lines=5, temperature=1.2),
+        _Row("pvs", 3_000, depth=2, lines=5, temperature=0.8),
+        _Row("pvs", 6_000, depth=3, lines=4, temperature=0.5),
+        _Row("pvs", 10_000, lines=4, temperature=0.3),
+        _Row("pvs", 15_000, lines=3, temperature=0.12),
+        _Row("native", 4_000),
+        _Row("native", 30_000),
+        _Row("native", 200_000),
+        _Row("native", 1_000_000),
+        _Row("native", 4_000_000),
+    )),
+    "checkers": _table("checkers", (
+        _Row("pvs", 1_000, depth=1, lines=5, temperature=0.8, solver=0),
+        _Row("pvs", 3_000, depth=2, lines=5, temperature=0.5, solver=0),
+        _Row("pvs", 10_000, depth=4, lines=4, temperature=0.3, solver=0),
+        _Row("pvs", 30_000, lines=3, temperature=0.15),
+        _Row("pvs", 60_000, lines=3, temperature=0.08),
+        _Row("native", 5_000),
+        _Row("native", 50_000),
+        _Row("native", 400_000),
+        _Row("native", 2_000_000),
+        _Row("native", 10_000_000),
+    )),
+    "othello": _table("othello", (
+        _Row("pvs", 1_000, depth=1, lines=5, temperature=5.0, solver=0),
+        _Row("pvs", 3_000, depth=2, lines=5, temperature=3.5, solver=0),
+        _Row("pvs", 8_000, depth=3, lines=4, temperature=2.5, solver=8),
+        _Row("pvs", 20_000, depth=4, lines=4, temperature=1.5, solver=10),
+        _Row("pvs", 40_000, lines=3, temperature=0.8, solver=12),
+        _Row("pvs", 80_000, lines=2, temperature=0.3, solver=14),
+        _Row("pvs", 150_000, solver=16),
+        _Row("pvs", 250_000, solver=18),
+        _Row("pvs", 400_000, solver=20),
+        _Row("pvs", 600_000, solver=20),
+    )),
+    "backgammon": _table("backgammon", (
+        _Row("expectiminimax", 2_000, depth=1, temperature=0.10),
+        _Row("expectiminimax", 2_000, depth=1, temperature=0.07),
+        _Row("expectiminimax", 2_000, depth=1, temperature=0.05),
+        _Row("expectiminimax", 2_000, depth=1, temperature=0.035),
+        _Row("expectiminimax", 2_000, depth=1, temperature=0.02),
+        _Row("expectiminimax", 2_000, depth=1, temperature=0.008),
+        _Row("star2", 2_000, depth=1),
+        _Row("star2", 8_000, depth=2),
+        _Row("star2", 15_000, depth=2),
+        _Row("star2", 30_000),
+    )),
+    "tictactoe": _table("tictactoe", (
+        _Row("pvs", 200, depth=1, lines=5, temperature=3.0),
+        _Row("pvs", 300, depth=1, lines=5, temperature=2.0),
+        _Row("pvs", 500, depth=2, lines=5, temperature=1.5),
+        _Row("pvs", 800, depth=2, lines=5, temperature=1.0),
+        _Row("pvs", 1_000, depth=3, lines=5, temperature=0.7),
+        _Row("pvs", 2_000, depth=4, lines=5, temperature=0.5),
+        _Row("pvs", 4_000, depth=5, lines=5, temperature=0.3),
+        _Row("pvs", 8_000, depth=6, lines=3, temperature=0.15),
+        _Row("pvs", 20_000, depth=9, lines=2, temperature=0.05),
+        _Row("pvs", 50_000),
+    )),
+}
+"""Every game's levels 1-10 (``tests/ai/test_levels.py`` checks that every game has one)."""
+
+DECISIVE_LOSS: Final[Mapping[str, float]] = {
+    "chess": 10.0,
+    "checkers": 5.0,
+    "othello": 64.0,
+    "backgammon": 3.0,
+    "tictactoe": 4.0,
+}
+"""The loss, in the game's ``SCORE_UNIT``, a move is charged at most: what throwing a proven
+win away (or walking into a proven loss) costs. Beyond it, losses are alike: a blunder."""
+
+
+COMPILED_SPEEDUP: Final = 60
+"""How many times more nodes a second the compiled search visits than the Python PVS of the
+same game (chess 1.6M against 20-26k, checkers 5.5M against 200k: 28-80)."""
+
+
+def level_play(game: str, number: int) -> LevelPlay:
+    """How level ``number`` plays ``game``; ``ValueError`` for an unknown game or level.
+
+    Where the game's compiled search is missing (its C extension not built), a level that
+    uses it plays the game's own algorithm on a budget ``COMPILED_SPEEDUP`` times smaller:
+    the same time, less strength."""
+    chosen = level(number)
+    table = GAME_LEVELS.get(game)
+    if table is None:
+        raise ValueError(f"no levels for the game {game!r}; games with levels: {', '.join(GAME_LEVELS)}")
+    play = table[chosen.number - 1]
+    kind = get_game(game)
+    if play.algorithm == "native" and kind.NATIVE_SEARCH is None:
+        return replace(play, algorithm=kind.DEFAULT_ALGORITHM, nodes=max(1_000, play.nodes // COMPILED_SPEEDUP))
+    return play
+
+
+def request_for_level(
+    play: LevelPlay, position: str | None, moves: Sequence[str], search_id: int = 0
+) -> SearchRequest:
+    """The search a move of ``play`` asks for, in the game ``position`` + ``moves`` reach
+    (the game's notation): the app and the match runner ask with this one function."""
+    return SearchRequest(
+        game=play.game,
+        position=position,
+        moves=tuple(moves),
+        settings=play.settings(),
+        limits=play.limits(),
+        search_id=search_id,
+    )
+
+
+# ------------------------------------------------------------ the weakness
+@dataclass(frozen=True)
+class Candidate:
+    """A move a weak level may play, with what it loses against the best, in the game's
+    ``SCORE_UNIT`` (0 for the best; at most the game's ``DECISIVE_LOSS``)."""
+
+    move: Any
+    loss: float
+
+
+def score_loss(best: float, other: float, unit_size: float, decisive: float) -> float:
+    """What a move scoring ``other`` loses against one scoring ``best`` (both on the search
+    scale, the mover's view), in game units: a proven result thrown away costs
+    ``decisive``, a slower proven win a hair (its extra plies on the search scale)."""
+    if math.isnan(best) or math.isnan(other):
+        return decisive
+    return min(max(0.0, best - other) / unit_size, decisive)
+
+
+def candidates(finished: Finished, play: LevelPlay, mover: int) -> list[Candidate]:
+    """The moves ``play`` chooses among, best first: the search's best lines (MultiPV), else
+    the searched value of every root move (backgammon's expectiminimax), else the best move
+    alone. ``mover`` is the player who moves at the search's root."""
+    game = get_game(play.game)
+    decisive = DECISIVE_LOSS.get(play.game, math.inf)
+    values: list[tuple[Any, float]]
+    if len(finished.lines) > 1:
+        values = [(line.move, line.score.for_player(mover).value) for line in finished.lines]
+    elif len(finished.root_moves) > 1 and all(stat.visits == 0 for stat in finished.root_moves):
+        values = [(stat.move, stat.value) for stat in finished.root_moves]  # the mover's view
+    else:
+        return [Candidate(finished.best_move, 0.0)] if finished.best_move is not None else []
+    values.sort(key=lambda pair: -pair[1])  # stable: the search's order among equals
+    best = values[0][1]
+    return [Candidate(move, score_loss(best, value, game.SCORE_UNIT_SIZE, decisive)) for move, value in values]
+
+
+def choice_weights(losses: Sequence[float], temperature: float) -> list[float]:
+    """The chance of each move given its loss (the best loses 0): ``exp(-loss /
+    temperature)``, normalised; temperature 0 gives the best (the first least loss) all of
+    it."""
+    if not losses:
+        return []
+    least = min(losses)
+    if temperature <= 0.0 or not math.isfinite(temperature):
+        first = losses.index(least)
+        return [1.0 if index == first else 0.0 for index in range(len(losses))]
+    raw = [math.exp(-(loss - least) / temperature) for loss in losses]
+    total = sum(raw)
+    return [weight / total for weight in raw]
+
+
+def choose_move(finished: Finished, play: LevelPlay, mover: int, rng: random.Random) -> Any:
+    """The move level ``play`` plays after its search ``finished``: the best move at a level
+    without weakness, or for an answer that was not a choice (a book move, a forced answer,
+    the only move); else one of the candidates at random, weighted by ``choice_weights``.
+    ``rng`` is drawn from only when there is a choice, so a seeded game replays the same."""
+    if not play.is_weak or finished.book or finished.forced or finished.only_move or finished.best_move is None:
+        return finished.best_move
+    found = candidates(finished, play, mover)
+    if len(found) <= 1:
+        return finished.best_move
+    weights = choice_weights([candidate.loss for candidate in found], play.temperature)
+    return rng.choices([candidate.move for candidate in found], weights=weights)[0]
+
+
+def played_score(finished: Finished, move: Any, mover: int) -> Score:
+    """The search's score of ``move``, one of its candidates: its line's (or root value's)
+    when the level played another than the best, else the answer's own ``score``."""
+    if move == finished.best_move:
+        return finished.score
+    for line in finished.lines:
+        if line.move == move:
+            return line.score
+    for stat in finished.root_moves:
+        if stat.move == move:
+            return Score(stat.value, mover, None, finished.score.scale)
+    return finished.score
+
+
+def strongest_play(game: str) -> LevelPlay:
+    """The game's strongest level: what advises a player (a hint), whatever the level of
+    the side it plays against."""
+    return level_play(game, len(LEVELS))
+
+
+def level_rng(seed: int | None, game_number: int, side: int) -> random.Random:
+    """The generator of a level's weakness for side ``side`` (0 or 1) in one game: the same
+    ``seed``, game and side give the same mistakes (a match replays; the app with a seed
+    errs as the match's first game does), and the two sides err independently. ``None``:
+    unseeded, a new game each time."""
+    if seed is None:
+        return random.Random()
+    return random.Random(f"level-weakness/{seed}/{game_number}/{side}")
+
+
+# ------------------------------------------------------------ measured ratings
+RATINGS_PACKAGE: Final = "resources"
+RATINGS_FILE: Final = "levels.json"
+RATINGS_FORMAT: Final = 1
+
+
+class RatingScale(StrEnum):
+    """What a level's rating counts."""
+
+    ELO = "elo"
+    """Elo on the opponent's scale (Stockfish's ``UCI_Elo``, a ladder anchored on a program's
+    levels): ``value`` and its interval in Elo points."""
+    PERFECT_SHARE = "perfect-share"
+    """The share of the level's moves that keep the game-theoretic value, in percent (a game
+    solved to the end: tic-tac-toe)."""
+
+
+@dataclass(frozen=True)
+class LevelRating:
+    """A level's measured strength: ``value`` with its 95% interval ``low``-``high`` on
+    ``scale``, from ``games`` games against ``opponent`` (its short name, "Stockfish";
+    ``anchor`` says how the scale is fixed), reproduced by ``command``."""
+
+    game: str
+    level: int
+    value: float
+    low: float
+    high: float
+    scale: RatingScale
+    opponent: str
+    games: int
+    anchor: str = ""
+    command: str = ""
+
+    def text(self) -> str:
+        """``≈1640 Elo (1560–1720) vs Stockfish``, ``96% perfect moves (94–98%)``."""
+        if self.scale is RatingScale.PERFECT_SHARE:
+            return f"{self.value:.0f}% perfect moves ({self.low:.0f}–{self.high:.0f}%)"
+        return f"≈{self.value:.0f} Elo ({self.low:.0f}–{self.high:.0f}) vs {self.opponent}"
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "value": self.value, "low": self.low, "high": self.high, "scale": self.scale.value,
+            "opponent": self.opponent, "games": self.games,
+        }
+        if self.anchor:
+            data["anchor"] = self.anchor
+        if self.command:
+            data["command"] = self.command
+        return data
+
+
+class LevelRatingsError(ValueError):
+    """A ratings file that cannot be read; the message says where and what."""
+
+
+def parse_level_ratings(text: str, source: str = RATINGS_FILE) -> dict[tuple[str, int], LevelRating]:
+    """The ratings a ratings file holds, by ``(game, level)``; ``LevelRatingsError`` names the
+    first entry that is not a rating of a known game's level.
+
+    The file: ``{"format": 1, "games": {GAME: {"LEVEL": {"value", "low", "high", "scale",
+    "opponent", "games", "anchor"?, "command"?}}}}``; a level not measured has no entry."""
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError) as error:
+        raise LevelRatingsError(f"{source}: not JSON ({error})") from None
+    if not isinstance(data, dict) or data.get("format") != RATINGS_FORMAT or not isinstance(data.get("games"), dict):
+        raise LevelRatingsError(f'{source}: not a ratings file (expected {{"format": {RATINGS_FORMAT}, "games": {{...}}}})')
+    ratings: dict[tuple[str, int], LevelRating] = {}
+    for game, levels in data["games"].items():
+        if game not in GAME_LEVELS or not isinstance(levels, dict):
+            raise LevelRatingsError(f"{source}: {game!r} is not a game with levels")
+        for key, entry in levels.items():
+            where = f"{source}: {game} level {key}"
+            number = int(key) if isinstance(key, str) and key.isdigit() else 0
+            if not 1 <= number <= len(LEVELS):
+                raise LevelRatingsError(f"{where}: levels are 1-{len(LEVELS)}")
+            ratings[(game, number)] = _rating(game, number, entry, where)
+    return ratings
+
+
+def _rating(game: str, number: int, entry: object, where: str) -> LevelRating:
+    if not isinstance(entry, dict):
+        raise LevelRatingsError(f"{where}: not an object")
+    numbers = []
+    for name in ("value", "low", "high"):
+        value = entry.get(name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise LevelRatingsError(f"{where}: {name} must be a number, not {value!r}")
+        numbers.append(float(value))
+    value, low, high = numbers
+    if not low <= value <= high:
+        raise LevelRatingsError(f"{where}: the interval {low:g}-{high:g} does not hold the rating {value:g}")
+    try:
+        scale = RatingScale(str(entry.get("scale")))
+    except ValueError:
+        known = ", ".join(scale.value for scale in RatingScale)
+        raise LevelRatingsError(f"{where}: scale must be one of {known}, not {entry.get('scale')!r}") from None
+    games = entry.get("games")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise LevelRatingsError(f"{where}: games must be a positive whole number, not {games!r}")
+    texts = {}
+    for name, required in (("opponent", True), ("anchor", False), ("command", False)):
+        text = entry.get(name, "")
+        if not isinstance(text, str) or (required and not text.strip()) or len(text) > 500:
+            raise LevelRatingsError(f"{where}: {name} must be text of at most 500 characters")
+        texts[name] = text.strip()
+    return LevelRating(game, number, value, low, high, scale, texts["opponent"], games, texts["anchor"], texts["command"])
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
+
+
+def ratings_json(ratings: Sequence[LevelRating]) -> str:
+    """The ratings file holding ``ratings`` (read back by ``parse_level_ratings``)."""
+    games: dict[str, dict[str, Any]] = {}
+    for rating in sorted(ratings, key=lambda rating: (list(GAME_LEVELS).index(rating.game), rating.level)):
+        games.setdefault(rating.game, {})[str(rating.level)] = rating.to_json()
+    return json.dumps({"format": RATINGS_FORMAT, "games": games}, indent=2, ensure_ascii=False) + "\n"
+
+
+_RATINGS: dict[tuple[str, int], LevelRating] | None = None
+
+
+def level_ratings() -> dict[tuple[str, int], LevelRating]:
+    """The shipped ratings (``resources/levels.json``), read once per process; a file that
+    cannot be read counts as no level measured (its problem is the tests' to find)."""
+    global _RATINGS
+    if _RATINGS is None:
+        try:
+            text = resources.files(RATINGS_PACKAGE).joinpath(RATINGS_FILE).read_text(encoding="utf-8")
+            _RATINGS = parse_level_ratings(text)
+        except (OSError, LevelRatingsError):
+            _RATINGS = {}
+    return _RATINGS
+
+
+def level_rating(game: str, number: int) -> LevelRating | None:
+    """Level ``number``'s measured rating in ``game``; ``None``: not measured."""
+    return level_ratings().get((game, number))
 
 
 # ------------------------------------------------------------ a typed depth's cost

@@ -1,21 +1,17 @@
 """Who plays each side, and how strong a computer side is. No Qt here.
 
-A computer side has an algorithm, a strength (a named level, or a depth, or seconds per
-move) and, at the lowest levels, *noise* so that a beginner can win: the engine then
-searches only a random part of the root moves (``SearchRequest.root_moves``), so it
-sometimes misses the best move the way a weak player does, while every move it plays is
-still one it searched and found best among those it looked at. The random choice is the
-GUI-side player policy; the engine itself stays exact.
+A computer side has a strength: a level 1-10, or a depth, or seconds per move. A level is
+the game's own recipe (``ai.levels``: its engine, node budget, time cap and weakness, the
+same the match runner measures), so a side playing by level ignores the algorithm chosen
+for it; the algorithm is for the depth and time strengths, to watch an algorithm play.
 """
 
 from __future__ import annotations
 
-import math
-import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
-from ai.levels import DEFAULT_LEVEL, LEVELS, level
+from ai.levels import DEFAULT_LEVEL, LEVELS, LevelPlay, level, level_play
 from ai.search import ALGORITHMS
 from ai.search import algorithms_for as search_algorithms_for  # the GUI names games by registry name
 from ai.settings import Limits, SearchSettings
@@ -75,28 +71,38 @@ class PlayerConfig:
     level: int = DEFAULT_LEVEL
     depth: int = 4
     seconds: float = 1.0
+    game: str = field(default="", compare=False)
+    """The game the side plays (``for_game`` sets it): a level's recipe is the game's."""
 
     @property
     def is_computer(self) -> bool:
         return self.kind == COMPUTER
 
+    @property
+    def plays_by_level(self) -> bool:
+        return self.is_computer and self.strength == "level"
+
     def for_game(self, game: str) -> PlayerConfig:
-        """The same side with an algorithm that can play ``game`` (backgammon needs one
-        that handles chance)."""
-        if self.algorithm in algorithms_for(game):
-            return self
-        return replace(self, algorithm=default_algorithm(game))
+        """The same side in ``game``, with an algorithm that can play it (backgammon needs
+        one that handles chance)."""
+        algorithm = self.algorithm if self.algorithm in algorithms_for(game) else default_algorithm(game)
+        return replace(self, algorithm=algorithm, game=game)
+
+    def level_play(self) -> LevelPlay:
+        """How this side's level plays its game (``ai.levels.level_play``)."""
+        if not self.game:
+            raise ValueError("a side's level needs its game: make it with for_game(game)")
+        return level_play(self.game, self.level)
 
     def limits(self) -> Limits:
+        """The side's limits: its depth, its seconds, or its level's budget and time cap."""
         if self.strength == "depth":
             return Limits(depth=max(1, self.depth))
         if self.strength == "time":
             return Limits(time=max(0.05, self.seconds))
-        chosen = level(self.level)
-        return Limits(depth=chosen.depth, time=chosen.seconds)
-
-    def root_share(self) -> float:
-        return level(self.level).root_share if self.strength == "level" else 1.0
+        if self.game:
+            return self.level_play().limits()
+        return Limits(time=level(self.level).seconds)
 
     def settings(self, base: SearchSettings | None = None) -> SearchSettings:
         """The engine settings for this side: ``base`` (the settings panel's switches)
@@ -104,16 +110,14 @@ class PlayerConfig:
         return replace(base or SearchSettings(), algorithm=self.algorithm)
 
     def describe(self) -> str:
-        """``Computer (PVS, level 4 Club)``, ``Human``."""
+        """``Computer (level 7, compiled search)``, ``Computer (PVS, depth 4)``, ``Human``."""
         if not self.is_computer:
             return "Human"
+        if self.strength == "level":
+            engine = f", {self.level_play().engine_name}" if self.game else ""
+            return f"Computer (level {self.level}{engine})"
         label = SHORT_LABELS.get(self.algorithm, ALGORITHM_LABELS.get(self.algorithm, self.algorithm))
-        if self.strength == "depth":
-            strength = f"depth {self.depth}"
-        elif self.strength == "time":
-            strength = f"{self.seconds:g} s/move"
-        else:
-            strength = f"level {self.level} {level(self.level).name}"
+        strength = f"depth {self.depth}" if self.strength == "depth" else f"{self.seconds:g} s/move"
         return f"Computer ({label}, {strength})"
 
     def to_dict(self) -> dict[str, object]:
@@ -158,13 +162,3 @@ def sides_from_data(data: object, game: str) -> tuple[tuple[PlayerConfig, Player
 def _int_in(value: object, low: int, high: int, default: int) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high else default
 
-
-def noisy_root_moves(names: list[str], share: float, rng: random.Random) -> tuple[str, ...]:
-    """The root moves a noisy level searches: a random ``share`` of ``names`` (at least
-    one), or ``()`` meaning all of them."""
-    if share >= 1.0 or len(names) <= 1:
-        return ()
-    count = max(1, math.ceil(share * len(names)))
-    if count >= len(names):
-        return ()
-    return tuple(rng.sample(names, count))

@@ -117,8 +117,8 @@ def command_match(args: argparse.Namespace) -> int:
     reservation.check_folder()
     with ending_on_stop_signals():
         try:
-            for spec in (args.a, args.b):
-                player = make_player(spec, args.game, args.threads, args.start_timeout)
+            for spec in (args.a, args.b):  # a level's weakness draws from the match's seed
+                player = make_player(spec, args.game, args.threads, args.start_timeout, seed=args.seed)
                 players.append(player)
                 if hasattr(player, "move_timeout"):
                     follows_time = getattr(player, "FOLLOWS_TIME_LIMIT", False)

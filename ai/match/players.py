@@ -5,8 +5,10 @@ A SPEC names a player on the command line:
 * built-in: ``key=value`` pairs separated by commas, the keys being the fields of
   ``SearchSettings`` (``algorithm=pvs,quiescence=off,tt_megabytes=16``) and the limits
   ``depth``, ``time``, ``nodes`` (which override the match's ``--depth``/``--time``);
-  or a named level, ``level=N`` (1..10: depth and seconds as the app's levels, without their
-  root-move noise), or ``default``;
+  or ``default``;
+* ``level=N`` (1..10): the app's level N of the game exactly (``ai.levels``: its engine, its
+  budget, its time cap and its weakness, drawn from the match's seed), whatever the match's
+  ``--depth``/``--time`` say;
 * ``uci:COMMAND?Option=value&...`` a UCI chess engine (``ai.match.uci``);
 * ``gtp:COMMAND ARGS`` a GTP Othello engine (``ai.match.gtp``);
 * ``gnubg`` / ``gnubg:PLIES`` GNU Backgammon's evaluation (``ai.match.gnubg``);
@@ -20,13 +22,15 @@ that game as lost by that player and goes on.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ai.engine import run_search
 from ai.events import Finished
-from ai.levels import LEVELS
+from ai.levels import LEVELS, LevelPlay, choose_move, level_play, level_rng, request_for_level
 from ai.match.protocol import GameHistory, Player, PlayerFailure, SpecError
 from ai.options import check_settings, parse_setting
 from ai.settings import Limits, SearchRequest, SearchSettings, SettingError, check_input_file
@@ -66,12 +70,8 @@ def parse_builtin(text: str, game: str) -> BuiltinSpec:
             if not equals or not key or not raw:
                 raise SpecError(f"player {text!r}: {item!r} is not key=value (e.g. algorithm=pvs,depth=4)")
             if key == "level":
-                level = _parse_number(int, raw, key, text)
-                if not 1 <= level <= len(LEVELS):  # a match plays a level without its root-move noise
-                    raise SpecError(f"player {text!r}: levels are 1-{len(LEVELS)}, not {level}")
-                chosen = LEVELS[level - 1]
-                limits.update(depth=chosen.depth, time=chosen.seconds)
-            elif key in _LIMIT_KEYS or (key in _SETTING_TYPES and key not in FILE_KEYS and key != "threads"):
+                raise SpecError(f"player {text!r}: level=N stands alone (the app's level exactly), e.g. level=5")
+            if key in _LIMIT_KEYS or (key in _SETTING_TYPES and key not in FILE_KEYS and key != "threads"):
                 try:  # the one range of each value: the CLI's options, UCI and the app use it too
                     parsed = parse_setting(key, raw)
                 except SettingError as error:
@@ -100,6 +100,20 @@ def parse_builtin(text: str, game: str) -> BuiltinSpec:
     except ValueError as error:
         raise SpecError(f"player {text!r}: {error}") from None
     return BuiltinSpec(text, settings, Limits(**limits) if limits else None)
+
+
+def parse_level(text: str, game: str) -> LevelPlay | None:
+    """The level a ``level=N`` SPEC names in ``game``; ``None`` for any other SPEC."""
+    key, equals, raw = text.strip().partition("=")
+    if key.strip() != "level" or not equals or "," in raw:
+        return None
+    number = _parse_number(int, raw.strip(), "level", text)
+    if not 1 <= number <= len(LEVELS):
+        raise SpecError(f"player {text!r}: levels are 1-{len(LEVELS)}, not {number}")
+    try:
+        return level_play(game, number)
+    except ValueError as error:
+        raise SpecError(f"player {text!r}: {error}") from None
 
 
 def _parse_number(kind: Callable[[str], Any], raw: str, key: str, text: str) -> Any:
@@ -169,6 +183,57 @@ class BuiltinPlayer:
             self.pool = None
 
 
+class LevelPlayer:
+    """The app's level of a game: the same request (``ai.levels.request_for_level``) and the
+    same choice among its lines (``choose_move``) as a computer side of the app playing that
+    level. Its weakness draws from ``level_rng(seed, game number, side)``: a match with the
+    same seed replays the same games, and its first game errs as the app seeded alike.
+
+    A level keeps its own limits (its node budget and time cap): the match's are ignored.
+    Its transposition table lives from move to move of a game, as in the app, and is
+    cleared between games."""
+
+    def __init__(self, play: LevelPlay, text: str, seed: int = 0) -> None:
+        self.play = play
+        self.name = text.strip()
+        self.seed = seed
+        self.games = 0
+        self.rngs: dict[int, random.Random] = {}
+        """The weakness's generator of each side this player has played in this game."""
+        self.shared: dict[str, Any] = {}
+
+    def new_game(self, state: GameState) -> None:
+        self.games += 1
+        self.rngs = {}
+        self.shared = {}
+
+    def rng(self, side: int) -> random.Random:
+        """The generator of the side this player moves for in this game (``level_rng``)."""
+        if side not in self.rngs:
+            self.rngs[side] = level_rng(self.seed, max(1, self.games), side)
+        return self.rngs[side]
+
+    def request(self, history: GameHistory) -> SearchRequest:
+        """The search this level asks for at the end of ``history``."""
+        return request_for_level(self.play, history.start, history.moves)
+
+    def choose(self, state: GameState, history: GameHistory, limits: Limits) -> Any:
+        try:
+            finished = run_search(self.request(history), shared=self.shared)
+        except ValueError as error:
+            raise PlayerFailure(f"search failed: {error}") from None
+        if finished.error:
+            raise PlayerFailure(f"search failed: {finished.error}")
+        mover = state.to_move()
+        move = choose_move(finished, self.play, mover, self.rng(mover))
+        if move is None:
+            raise PlayerFailure("the search returned no move")
+        return move
+
+    def close(self) -> None:
+        """Nothing to release: the level searches in this process."""
+
+
 EXTERNAL_GAMES = {
     "uci": ("chess", "UCI engines play chess"),
     "gtp": ("othello", "GTP engines play Othello here"),
@@ -197,9 +262,12 @@ def _external_player_class(kind: str) -> Any:
     return GnubgPlayer
 
 
-def make_player(spec: str, game: str, threads: int = 1, start_timeout: float | None = None) -> Player:
+def make_player(
+    spec: str, game: str, threads: int = 1, start_timeout: float | None = None, seed: int = 0
+) -> Player:
     """The player ``spec`` names for ``game``; ``SpecError`` when it cannot be made.
-    ``start_timeout``: seconds an external program may take to be ready (else its kind's own)."""
+    ``start_timeout``: seconds an external program may take to be ready (else its kind's own);
+    ``seed``: the match's, from which a level's weakness draws."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError("a player SPEC is empty: give e.g. algorithm=pvs,depth=4 or uci:stockfish")
     kind, colon, rest = spec.partition(":")
@@ -208,4 +276,7 @@ def make_player(spec: str, game: str, threads: int = 1, start_timeout: float | N
         if game != plays:
             raise SpecError(f"player {spec!r}: {words}, not {game}")
         return _external_player_class(kind).from_spec(rest, spec, start_timeout)
+    play = parse_level(spec, game)
+    if play is not None:
+        return LevelPlayer(play, spec, seed)
     return BuiltinPlayer(parse_builtin(spec, game), game, threads)

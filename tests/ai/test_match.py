@@ -230,10 +230,13 @@ def test_bad_games_count_and_bad_opening_line(capsys: pytest.CaptureFixture[str]
 
 
 def test_named_level_and_default_specs() -> None:
-    from ai.match.players import parse_builtin
+    from ai.levels import level_play
+    from ai.match.players import LevelPlayer, SpecError, make_player, parse_builtin
 
-    spec = parse_builtin("level=5", "chess")
-    assert spec.limits is not None and (spec.limits.depth, spec.limits.time) == (3, 1.0)
+    player = make_player("level=5", "chess")
+    assert isinstance(player, LevelPlayer) and player.play == level_play("chess", 5)
+    with pytest.raises(SpecError, match="stands alone"):
+        parse_builtin("level=5,depth=2", "chess")
     assert parse_builtin("default", "backgammon").settings.algorithm == "star2"
     assert parse_builtin("algorithm=mtdf,quiescence=off,tt_megabytes=8", "chess").settings.quiescence is False
     assert new_game("tictactoe")  # the registry is reachable from here

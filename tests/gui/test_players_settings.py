@@ -1,9 +1,8 @@
-"""Sides and levels (noise for beginners), and the typed settings with their defaults."""
+"""Sides and their levels, and the typed settings with their defaults."""
 
 from __future__ import annotations
 
 import dataclasses
-import random
 from pathlib import Path
 
 import pytest
@@ -12,29 +11,44 @@ from PySide6.QtCore import QSettings
 from ai.search import ALGORITHMS
 from ai.settings import SearchSettings
 from games import GAME_NAMES
-from ai.levels import LEVELS
-from gui.players import PlayerConfig, algorithms_for, noisy_root_moves
+from ai.levels import LEVELS, level_play
+from ai.settings import Limits
+from gui.players import PlayerConfig, algorithms_for, sides_from_data
 from gui.settings import Settings, default_engine_settings
 
 
-def test_beginner_levels_search_only_part_of_the_moves() -> None:
-    names = [f"m{index}" for index in range(20)]
-    rng = random.Random(0)
-    low = PlayerConfig(kind="computer", level=1)
-    chosen = noisy_root_moves(names, low.root_share(), rng)
-    assert 1 <= len(chosen) < len(names) and set(chosen) <= set(names)
-    assert noisy_root_moves(names, PlayerConfig(kind="computer", level=8).root_share(), rng) == ()
-    assert noisy_root_moves(["only"], 0.1, rng) == ()
-    assert [level.number for level in LEVELS] == list(range(1, 11))
-    depths = [level.depth or 99 for level in LEVELS]
-    assert depths == sorted(depths)
+def test_a_level_side_plays_its_games_level_whatever_algorithm_it_shows() -> None:
+    """A side by level takes the game's recipe: its engine, node budget and time cap (the
+    dialog's algorithm stays for depth and time strengths)."""
+    side = PlayerConfig(kind="computer", algorithm="mtdf", strength="level", level=6).for_game("othello")
+    play = level_play("othello", 6)
+    assert side.level_play() == play and side.limits() == play.limits()
+    assert side.limits() == Limits(depth=play.depth, time=LEVELS[5].seconds, nodes=play.nodes)
+    assert side.describe() == "Computer (level 6, PVS)"
+    assert PlayerConfig(kind="computer", level=2).describe() == "Computer (level 2)"  # no game yet: no engine
 
 
 def test_strength_maps_to_limits() -> None:
     assert PlayerConfig(strength="depth", depth=5).limits().depth == 5
     assert PlayerConfig(strength="time", seconds=2.5).limits().time == 2.5
-    level = PlayerConfig(strength="level", level=6).limits()
-    assert level.depth == LEVELS[5].depth and level.time == LEVELS[5].seconds
+    assert PlayerConfig(strength="level", level=6).limits().time == LEVELS[5].seconds
+    assert PlayerConfig(kind="computer", strength="depth", depth=3, algorithm="mtdf").describe() == "Computer (MTD(f), depth 3)"
+
+
+def test_old_autosave_sides_still_read() -> None:
+    """Sides saved before levels were per game (with their algorithm, a level and no game)
+    read as the same side; the game comes from the session."""
+    old = {"kind": "computer", "algorithm": "pvs", "strength": "level", "level": 9, "depth": 4, "seconds": 1.0}
+    side = PlayerConfig.from_dict(old)
+    assert (side.kind, side.strength, side.level) == ("computer", "level", 9)
+    assert side.to_dict() == old
+    chess = side.for_game("chess")
+    assert chess.game == "chess" and chess == side  # the game is context, not part of the side
+    assert chess.level_play() == level_play("chess", 9)
+    sides, problem = sides_from_data([{"kind": "human"}, old], "backgammon")
+    assert problem == "" and sides[1].algorithm == "star2" and sides[1].level_play().game == "backgammon"
+    for junk in ({"level": 0}, {"level": 11}, {"level": "7"}, {"level": True}, {"level": 2.5}, {"level": float("nan")}):
+        assert PlayerConfig.from_dict({**old, **junk}).level == PlayerConfig().level
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)

@@ -3,13 +3,15 @@ game over with its reason, and the engine asked only through the bridge."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from pytestqt.qtbot import QtBot
 
-from games import CHANCE, GAME_NAMES, new_game
+from ai.levels import level_play, request_for_level, strongest_play
+from games import CHANCE, GAME_NAMES, get_game, new_game
 from gui.players import COMPUTER, HUMAN, PlayerConfig
 from gui.engine_bridge import EngineBridge
 from gui.session import HINT_LIMITS, GameSession, Outcome, Result, named
@@ -342,8 +344,9 @@ def test_a_result_is_its_pgn_marker_and_names_its_winner() -> None:
 
 def test_a_hint_is_asked_with_its_own_limits_and_a_computer_move_with_its_level(qtbot: QtBot) -> None:
     """The purpose of a search decides its request: the computer's move at a beginner
-    level searches a random share of the root moves; a hint searches them all, with the
-    hint's small limits, and never blocks the human."""
+    level is the level's own request (its engine, budget and lines to err among); a hint
+    is at full strength (the game's strongest engine, not the opponent's level), with the
+    hint's short time, and never blocks the human."""
     pool = ScriptedPool()
     bridge = EngineBridge(pool)
     beginner = PlayerConfig(kind=COMPUTER, strength="level", level=1).for_game("chess")
@@ -354,12 +357,14 @@ def test_a_hint_is_asked_with_its_own_limits_and_a_computer_move_with_its_level(
         qtbot.waitUntil(lambda: len(pool.requests) == 1, timeout=10_000)
         hint = pool.requests[0]
         assert hint.limits == HINT_LIMITS and hint.root_moves == ()
+        assert hint.settings == strongest_play("chess").settings() and hint.settings.multipv == 1
+        assert hint.settings.algorithm == ("native" if get_game("chess").NATIVE_SEARCH else "pvs")
         assert session.play_text("e4") is None  # the human's move drops the hint's search
         assert not session.is_finding_hint()
         qtbot.waitUntil(lambda: len(pool.requests) == 2, timeout=10_000)
         move = pool.requests[1]
-        assert move.limits != HINT_LIMITS
-        assert 1 <= len(move.root_moves) < len(session.state.legal_moves())
+        expected = request_for_level(level_play("chess", 1), session.start_text, session.move_names())
+        assert dataclasses.replace(move, search_id=0) == expected and move.settings.multipv > 1
         assert session.is_thinking and not session.is_finding_hint()
     finally:
         session.close()
