@@ -1,14 +1,17 @@
 """The game review as a procedure: search requests out, a pure fold of the answers in.
 
 For every decision of a game record (both sides; dice rolls are chance plies and are not
-reviewed) the engine answers two questions at one strength:
+reviewed) the engine answers at one strength:
 
 1. *the position* (``TaskKind.POSITION``): the best move there, its value and its line;
-2. *the move played* (``TaskKind.PLAYED``): the same position searched with the played move
-   as the only root move (``SearchRequest.root_moves``), to the depth the first search
-   completed, so the two values come from the same horizon and their difference is the
-   move's loss. It is asked only when the played move was not the best one, so it is known
-   after the first answer: ``ReviewRun.pending`` hands it out then.
+2. where the move played was another: *the best move* and *the move played*, each searched
+   alone at the root (``SearchRequest.root_moves``) to the depth the first search completed
+   (to the end, when that one ended by itself), without a transposition table (``TaskKind.BEST``, ``TaskKind.PLAYED``). Both values then
+   come from the same horizon and nothing else: a table filled by deeper searches of
+   neighbouring positions, or a search stopped inside an iteration, would mix depths, and
+   in Othello one ply of depth moves the evaluation by several discs (measured: the start
+   position at depth 9 and 10 scores -1.28 and +4.06 discs), more than an inaccuracy.
+   These are known only after the first answer: ``ReviewRun.pending`` hands them out then.
 
 A move that was the only legal one, and a book move (the record's ``opening_plies``), are
 searched for the eval graph but not judged; a decision the
@@ -105,8 +108,10 @@ class ReviewStrength:
 class TaskKind(enum.Enum):
     POSITION = "position"
     """The position before the move: the best move, its value and its line."""
+    BEST = "best"
+    """The same position with the best move alone at the root, to the first search's depth."""
     PLAYED = "played"
-    """The same position with the played move alone at the root, to the first search's depth."""
+    """The same position with the played move alone at the root, to the same depth."""
 
 
 @dataclass(frozen=True)
@@ -159,14 +164,21 @@ class ReviewPlan:
             search_id=ply,
         )
 
-    def played_request(self, ply: int, depth: int) -> SearchRequest:
-        """The played move alone at ``ply``'s root, searched to ``depth`` (no node or time
-        limit: a lone root move under a time limit ends after one iteration, and a node
-        limit would cut the depth the comparison needs)."""
+    def move_request(self, ply: int, move: str, answer: Finished) -> SearchRequest:
+        """``move`` alone at ``ply``'s root without a transposition table, searched as far as
+        the position's search ``answer`` looked: to its depth (no node or time limit: a lone
+        root move under a time limit ends after one iteration, and a node limit would cut the
+        depth the comparison needs); or, when that search ended by itself before any limit
+        (it saw the whole game: tic-tac-toe, a solved endgame, a table already full of exact
+        values), to the end as well, within the strength's node budget."""
+        request = self.position_request(ply)
+        limits = self.strength.limits
+        complete = not answer.stopped and limits.depth is None
         return dataclasses.replace(
-            self.position_request(ply),
-            limits=Limits(depth=max(1, depth)),
-            root_moves=(self.record.moves[ply],),
+            request,
+            settings=dataclasses.replace(request.settings, transposition_table=False),
+            limits=Limits(nodes=limits.nodes) if complete else Limits(depth=max(1, answer.depth)),
+            root_moves=(move,),
         )
 
     @property
@@ -237,8 +249,8 @@ def _value(score: Score, mover: int) -> Value:
 
 def fold(plan: ReviewPlan, answers: Mapping[TaskKey, Finished]) -> GameReview:
     """The review of ``plan`` from the answers it has (a pure function: the same answers, the
-    same review). A decision whose answers are missing or failed is left out; a played-move
-    answer is used only where the position's best move was another."""
+    same review). A decision whose answers are missing or failed is left out; the best-move
+    and played-move answers are used where the position's best move was not the one played."""
     record = plan.record
     moves: list[MoveReview] = []
     for ply in plan.plies:
@@ -273,10 +285,15 @@ def _review_ply(plan: ReviewPlan, ply: PlyPlan, answers: Mapping[TaskKey, Finish
     if best_name == ply.move:
         played_value = best_value
     else:
+        best_answer = answers.get(TaskKey(ply.ply, TaskKind.BEST))
         played_answer = answers.get(TaskKey(ply.ply, TaskKind.PLAYED))
-        if played_answer is None or played_answer.error is not None:
+        if best_answer is None or played_answer is None or best_answer.error or played_answer.error:
             return None
+        best_value = _value(best_answer.score, ply.mover)
         played_value = _value(played_answer.score, ply.mover)
+        if scale.expected(played_value, ply.stake) >= scale.expected(best_value, ply.stake):
+            # At the depth both were searched to, the move played is as good: it was a best move.
+            best_value, best_name, line = played_value, ply.move, (ply.move,)
     return make_move_review(
         scale, ply=ply.ply, mover=ply.mover, move=ply.move, stake=ply.stake, played=played_value,
         best=best_value, best_move=best_name, best_line=line, mark=Mark.BOOK if ply.book else None,
@@ -299,9 +316,9 @@ class ReviewRun:
     """The answers of one review as they come: what to ask next, how far it is, the review.
 
     The app hands out ``pending()`` tasks in any order (one at a time, or to several
-    workers), gives each answer to ``accept`` and reads ``progress``; a played-move task
-    appears in ``pending()`` once its position's answer showed that the played move was
-    not the best. ``result()`` folds what has arrived (``fold``)."""
+    workers), gives each answer to ``accept`` and reads ``progress``; the best-move and
+    played-move tasks of a decision appear in ``pending()`` once its position's answer showed
+    that the played move was not the best. ``result()`` folds what has arrived (``fold``)."""
 
     def __init__(self, plan: ReviewPlan) -> None:
         self.plan = plan
@@ -329,15 +346,17 @@ class ReviewRun:
         if key.kind is TaskKind.POSITION and answer.error is None and answer.best_move is not None:
             ply = self._by_ply[key.ply]
             root = _root_state(self.plan, ply)
-            if root.move_name(answer.best_move) != ply.move:
-                played = TaskKey(key.ply, TaskKind.PLAYED)
-                self._to_ask.append(ReviewTask(played, self.plan.played_request(key.ply, answer.depth)))
-                self._played_needed += 1
+            best = root.move_name(answer.best_move)
+            if best != ply.move:
+                for kind, move in ((TaskKind.BEST, best), (TaskKind.PLAYED, ply.move)):
+                    task = TaskKey(key.ply, kind)
+                    self._to_ask.append(ReviewTask(task, self.plan.move_request(key.ply, move, answer)))
+                self._played_needed += 2
 
     @property
     def progress(self) -> tuple[int, int]:
-        """(answers in, answers expected so far): the total grows as played-move searches
-        turn out to be needed."""
+        """(answers in, answers expected so far): the total grows as best-move and
+        played-move searches turn out to be needed."""
         return (len(self.answers), len(self.plan.searched) + self._played_needed)
 
     @property

@@ -275,7 +275,9 @@ class ReviewScale(ABC):
         error = self.thresholds.mark(loss)
         if error is not None:
             return error
-        return Mark.BEST if loss == 0 else Mark.GOOD
+        # Equal in the scale's unit and no worse in the engine's: a best move (a slower mate,
+        # though as sure a win, is only good).
+        return Mark.BEST if loss == 0 and played.score >= best.score else Mark.GOOD
 
     def word(self, mark: Mark) -> str:
         """The mark in this game's words."""
