@@ -82,9 +82,9 @@ def level(number: int) -> Level:
 # ------------------------------------------------------------ how a level plays a game
 ENGINE_NAMES: Final[Mapping[str, str]] = {
     "native": "compiled search",
-    "pvs": "PVS",
-    "star2": "Star2",
-    "expectiminimax": "expectiminimax",
+    "pvs": "PVS search",
+    "star2": "Star2 search",
+    "expectiminimax": "expectiminimax search",
 }
 """How a level's engine is named to a player ("Computer (level 7, compiled search)")."""
 
@@ -121,7 +121,7 @@ class LevelPlay:
 
     @property
     def engine_name(self) -> str:
-        """``compiled search``, ``PVS``, ``Star2``."""
+        """``compiled search``, ``PVS search``, ``Star2 search``."""
         return ENGINE_NAMES.get(self.algorithm, self.algorithm)
 
     @property

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
-from ai.levels import DEFAULT_LEVEL, LEVELS, LevelPlay, level, level_play
+from ai.levels import DEFAULT_LEVEL, LEVELS, LevelPlay, level, level_play, level_rating
 from ai.search import ALGORITHMS
 from ai.search import algorithms_for as search_algorithms_for  # the GUI names games by registry name
 from ai.settings import Limits, SearchSettings
@@ -49,6 +49,22 @@ SHORT_LABELS = {
     "native": "Compiled PVS",
 }
 """Algorithm names short enough for a player label."""
+
+
+def level_choice_text(game: str, number: int) -> str:
+    """A level as the new-game dialog lists it: ``5 · Club player — ≈1640 Elo (1560–1720)
+    vs Stockfish``, or ``— not measured`` before its matches have been played."""
+    rating = level_rating(game, number)
+    measured = rating.text() if rating is not None else "not measured"
+    return f"{number} · {level(number).name} — {measured}"
+
+
+def level_note(game: str, number: int) -> str:
+    """What a level plays with, under its choice: ``Plays with the compiled search, at most
+    4 s a move; it never errs on purpose.``"""
+    play = level_play(game, number)
+    errs = "it makes mistakes on purpose, small ones often, big ones rarely" if play.is_weak else "it always plays its best move"
+    return f"The level picks its engine: the {play.engine_name}, at most {play.seconds:g} s a move; {errs}."
 
 
 def algorithms_for(game: str) -> list[str]:

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from ai.levels import LEVELS, DepthPlan, plan_depth
 from games import GAME_NAMES, get_game, new_game
-from gui.players import ALGORITHM_LABELS, COMPUTER, HUMAN, PlayerConfig, algorithms_for
+from gui.players import ALGORITHM_LABELS, COMPUTER, HUMAN, PlayerConfig, algorithms_for, level_choice_text, level_note
 from gui.panels.display import player_names
 
 GAME_TITLES = {
@@ -129,6 +129,7 @@ class SideEditor(QGroupBox):
         self.human.toggled.connect(self._update_enabled)
         self.strength.currentIndexChanged.connect(self._update_enabled)
         self.algorithm.currentIndexChanged.connect(self._update_depth_note)
+        self.level.currentIndexChanged.connect(self._update_depth_note)
         self.depth_box.valueChanged.connect(self._update_depth_note)
 
     def plan(self) -> DepthPlan:
@@ -140,9 +141,13 @@ class SideEditor(QGroupBox):
         return self.computer.isChecked() and self.strength.currentData() == "level"
 
     def _update_depth_note(self) -> None:
-        shown = self.computer.isChecked() and self.strength.currentData() == "depth"
-        self.depth_note.setText(depth_note(self.plan()) if shown else "")
-        self.depth_note.setVisible(shown)
+        """Under a depth, what it will cost; under a level, the engine it picks."""
+        mode = self.strength.currentData() if self.computer.isChecked() else None
+        if mode == "level":
+            self.depth_note.setText(level_note(self._game, int(self.level.currentData())))
+        else:
+            self.depth_note.setText(depth_note(self.plan()) if mode == "depth" else "")
+        self.depth_note.setVisible(mode in ("depth", "level"))
 
     def set_game(self, game: str) -> None:
         self._game = game
@@ -152,6 +157,8 @@ class SideEditor(QGroupBox):
             self.algorithm.addItem(ALGORITHM_LABELS.get(name, name), name)
         index = self.algorithm.findData(current)
         self.algorithm.setCurrentIndex(max(0, index))
+        for row, promise in enumerate(LEVELS):  # each level's measured rating in this game
+            self.level.setItemText(row, level_choice_text(game, promise.number))
 
     def set_config(self, config: PlayerConfig) -> None:
         config = config.for_game(self._game)
@@ -177,7 +184,7 @@ class SideEditor(QGroupBox):
         computer = self.computer.isChecked()
         mode = self.strength.currentData()
         for widget, shown in (
-            (self.algorithm, computer),
+            (self.algorithm, computer and mode != "level"),  # a level picks its own engine
             (self.strength, computer),
             (self.level, computer and mode == "level"),
             (self.depth_box, computer and mode == "depth"),
@@ -240,7 +247,10 @@ class NewGameDialog(QDialog):
         self.manual_dice = QCheckBox("Enter the dice myself (over-the-board play)")
         self.manual_dice.setChecked(manual_dice)
         self.match_row = MatchLengthRow(match_length)
-        self.hint = QLabel("Levels 1-3 search only part of the moves, so a beginner can win.")
+        self.hint = QLabel(
+            "The low levels make mistakes on purpose, small ones often and big ones rarely, so a beginner "
+            "can win; a level's rating comes from matches against outside programs."
+        )
         self.hint.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Play")

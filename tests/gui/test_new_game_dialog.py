@@ -89,8 +89,26 @@ def test_a_depth_shows_its_expected_time_and_a_cap(qtbot: QtBot) -> None:
     choose(side, strength="depth", algorithm="pvs", depth=2)
     assert not side.plan().is_capped
     assert side.depth_note.text().startswith("About ") and "a move" in side.depth_note.text()
-    choose(side, strength="level")
-    assert not side.depth_note.isVisibleTo(dialog)
+    choose(side, strength="level")  # a level picks its engine: the note names it, no algorithm row
+    assert side.depth_note.isVisibleTo(dialog) and "picks its engine" in side.depth_note.text()
+    assert not side.algorithm.isVisibleTo(dialog)
+    choose(side, strength="time")
+    assert not side.depth_note.isVisibleTo(dialog) and side.algorithm.isVisibleTo(dialog)
+
+
+def test_the_level_list_shows_each_levels_rating_or_not_measured(qtbot: QtBot) -> None:
+    from ai.levels import level_rating
+
+    dialog = NewGameDialog("chess", {})
+    qtbot.addWidget(dialog)
+    side = dialog.sides[1]
+    for game in ("chess", "backgammon"):
+        dialog.game.setCurrentIndex(dialog.game.findData(game))
+        for row in range(side.level.count()):
+            text = side.level.itemText(row)
+            rating = level_rating(game, row + 1)
+            assert text.startswith(f"{row + 1} · ")
+            assert text.endswith(rating.text() if rating is not None else "not measured")
 
 
 def test_durations_read_as_orders_of_magnitude() -> None:

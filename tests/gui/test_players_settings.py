@@ -24,7 +24,7 @@ def test_a_level_side_plays_its_games_level_whatever_algorithm_it_shows() -> Non
     play = level_play("othello", 6)
     assert side.level_play() == play and side.limits() == play.limits()
     assert side.limits() == Limits(depth=play.depth, time=LEVELS[5].seconds, nodes=play.nodes)
-    assert side.describe() == "Computer (level 6, PVS)"
+    assert side.describe() == "Computer (level 6, PVS search)"
     assert PlayerConfig(kind="computer", level=2).describe() == "Computer (level 2)"  # no game yet: no engine
 
 
