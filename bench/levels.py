@@ -1,0 +1,741 @@
+"""Every level of every game against outside opponents: the matches behind bench/LEVELS.md
+and the ratings the app shows (resources/levels.json).
+
+Run: ``.venv/bin/python -m bench.levels --game chess [--levels 1,2] [--run] [--write]``.
+Without ``--run`` it prints the table of what has been measured (``bench/levels_results.json``
+holds every match played: its players, games, +/=/- and the level's recipe as played); with
+``--run`` it plays the planned matches that are missing first (one at a time, in this
+process: pin it to a core, ``nice -n 10 taskset -c 1``); ``--write`` writes the ratings
+file (``ai.levels.ratings_json``) and the tables of bench/LEVELS.md.
+
+Each match is a ``plyground match`` (``ai.match.runner.run_match``, paired openings, the
+level's weakness seeded as ``plyground match --seed`` seeds it), so the command printed
+beside each result reproduces it. A result counts for a level only while the level's recipe
+(``ai.levels.level_play``: engine, node budget, depth, lines, weakness) is the one played;
+a level whose recipe changed since is shown as not measured.
+
+The scales, one per game:
+
+* chess: Stockfish 15.1's ``UCI_Elo`` (``UCI_LimitStrength``, 1350-2850), the scale its
+  authors anchored to CCRL (goldfish 1.13 = 2000) by a fit of matches at 60+0.6 s
+  (``Skill`` in Stockfish 15's ``search.cpp``). Such a Stockfish picks its move among its 4
+  best lines (MultiPV) when its iterative deepening completes depth ``1 + int(level)``,
+  ``level = ((Elo - 1346.6) / 143.4) ** (1 / 0.806)``; whatever it searches later changes
+  nothing. It is played with ``go depth`` set to that depth (``stockfish_depth``): the same
+  moves on any machine and at any load, and no time wasted.
+* Othello: Elo on a ladder of GRhino's levels (``gtp-rhino -l 1..5``: fixed search depths),
+  anchored at GRhino level 1 = ``OTHELLO_ANCHOR``; the GRhino levels are rated by matches
+  between them.
+* checkers: Elo on a ladder of py-draughts' ``SimpleEngine`` at fixed depths
+  (``bench/draughts_peer.py``), anchored at depth 2 = ``CHECKERS_ANCHOR``, the top levels
+  chained through our own levels where the outside engine is too weak to score against.
+* backgammon: cubeless points a game against gnubg 0-ply (gnubg's neural net alone), with
+  the 95% interval of the paired games.
+* tic-tac-toe: the share of perfect moves (``bench/tictactoe_perfect.py``).
+
+Ratings: every match of a game is one maximum-likelihood fit of the Elo model (draws half
+a point; the expected total score of each player equals its total score), with the anchors
+fixed; the 95% interval is the sandwich estimate (the per-game score variance as observed,
+so draws narrow it as in ``ai.match.stats``). A player that won (or lost) every game has no
+finite estimate: its rating is a bound from the rule of three (no loss in ``n`` games: the
+loss rate is below ``3/n`` with 95% confidence).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ai.levels import GAME_LEVELS, LEVELS, LevelPlay, LevelRating, RatingScale, level_play, ratings_json
+from ai.match.openings import built_in
+from ai.match.protocol import GameHistory, Player
+from ai.match.records import write_games
+from ai.match.runner import MatchResult, run_match
+from ai.match.stats import Z_95, MatchStatistics, PointStatistics, elo_from_score, format_elo_line
+from ai.settings import Limits
+from games import get_game
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = Path(__file__).with_name("levels_results.json")
+LEVELS_MD = Path(__file__).with_name("LEVELS.md")
+RATINGS = ROOT / "resources" / "levels.json"
+GAMES_DIR = Path(os.environ.get("PLYGROUND_LEVELS_GAMES", "/tmp/plyground-levels-games"))
+"""Where the matches' games are written (PGN/PDN/JSON lines), for the move-loss tables."""
+
+STOCKFISH = "uci:stockfish?UCI_LimitStrength=true&UCI_Elo={elo}&Threads=1&Hash=16"
+OTHELLO_ANCHOR = 1000.0
+CHECKERS_ANCHOR = 1000.0
+LOS_FLOOR = 3.0
+"""The rule of three: no loss in ``n`` games puts the loss rate below ``3/n`` (95%)."""
+
+
+def stockfish_depth(elo: int) -> int:
+    """The depth at which Stockfish 15.1 at ``UCI_Elo`` ``elo`` picks its move (its
+    ``Skill``: ``level = ((elo - 1346.6) / 143.4) ** (1 / 0.806)``, picked at depth
+    ``1 + int(level)``)."""
+    level = min(20.0, max(0.0, (elo - 1346.6) / 143.4) ** (1 / 0.806))
+    return 1 + int(level)
+
+
+# ------------------------------------------------------------ opponents and plans
+@dataclass(frozen=True)
+class Opponent:
+    """An outside player (or a level used as a rung of the ladder)."""
+
+    key: str
+    spec: str
+    label: str
+    limits: Limits = field(default_factory=lambda: Limits(time=1.0))
+    """The match's limits: what the outside program plays at (a level keeps its own)."""
+    rating: float | None = None
+    """Its fixed rating on the game's scale; ``None``: rated by the matches."""
+
+
+def _chess_opponents() -> dict[str, Opponent]:
+    return {
+        f"sf{elo}": Opponent(f"sf{elo}", STOCKFISH.format(elo=elo), f"Stockfish UCI_Elo {elo}",
+                             Limits(depth=stockfish_depth(elo)), float(elo))
+        for elo in (1350, 1500, 1800, 2000, 2200, 2500, 2850)
+    }
+
+
+OPPONENTS: dict[str, dict[str, Opponent]] = {
+    "chess": _chess_opponents(),
+    "othello": {
+        f"rhino{n}": Opponent(f"rhino{n}", f"gtp:gtp-rhino -l {n}", f"GRhino level {n}",
+                              Limits(time=1.0), OTHELLO_ANCHOR if n == 1 else None)
+        for n in range(1, 6)
+    },
+    "checkers": {
+        f"draughts{d}": Opponent(f"draughts{d}", f"draughts:{d}", f"py-draughts depth {d}",
+                                 Limits(time=1.0), CHECKERS_ANCHOR if d == 2 else None)
+        for d in (2, 4, 6)
+    },
+    "backgammon": {
+        "gnubg0": Opponent("gnubg0", "gnubg:0", "gnubg 0-ply", Limits(time=1.0), 0.0),
+        "gnubg1": Opponent("gnubg1", "gnubg:1", "gnubg 1-ply", Limits(time=1.0)),
+        "pubeval": Opponent("pubeval", "pubeval", "pubeval", Limits(time=1.0)),
+    },
+    "tictactoe": {},
+}
+SCALE_TEXT = {
+    "chess": "Stockfish 15.1 UCI_Elo (anchored by its authors to CCRL, goldfish 1.13 = 2000)",
+    "othello": f"Elo, GRhino level 1 (gtp-rhino -l 1) = {OTHELLO_ANCHOR:.0f}",
+    "checkers": f"Elo, py-draughts 1.10.1 SimpleEngine depth 2 = {CHECKERS_ANCHOR:.0f}",
+    "backgammon": "cubeless points a game against gnubg 0-ply",
+    "tictactoe": "share of moves that keep the game-theoretic value",
+}
+OPPONENT_NAME = {"chess": "Stockfish", "othello": "GRhino", "checkers": "py-draughts", "backgammon": "gnubg 0-ply",
+                 "tictactoe": "full solve"}
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One planned match: ``a`` against ``b`` (``level:N`` or an opponent key)."""
+
+    game: str
+    a: str
+    b: str
+    games: int
+    seed: int
+
+
+def level_key(number: int) -> str:
+    return f"level:{number}"
+
+
+PLAN: dict[str, list[Planned]] = {game: [] for game in GAME_LEVELS}
+"""The matches to play, fixed before playing (seeds included); ``_plan`` fills it."""
+
+
+def _plan(game: str, pairs: Sequence[tuple[str, str, int]], seed: int) -> None:
+    for a, b, games in pairs:
+        PLAN[game].append(Planned(game, a, b, games, seed))
+
+
+# Chess: the weak levels against Stockfish's floor (1350), each level against the rung
+# nearest its expected strength; the top levels, which cost seconds a move, get fewer games.
+_plan("chess", [
+    (level_key(1), "sf1350", 20), (level_key(2), "sf1350", 20), (level_key(3), "sf1350", 20),
+    (level_key(4), "sf1350", 20), (level_key(5), "sf1800", 20), (level_key(6), "sf2000", 20),
+    (level_key(7), "sf2200", 20), (level_key(8), "sf2200", 16), (level_key(9), "sf2500", 10),
+    (level_key(10), "sf2500", 10),
+], seed=11)
+# Othello: GRhino's levels rated among themselves (the anchor's ladder), then each level
+# against the GRhino level nearest it.
+_plan("othello", [
+    ("rhino2", "rhino1", 20), ("rhino3", "rhino2", 20), ("rhino4", "rhino3", 20), ("rhino5", "rhino4", 20),
+    (level_key(1), "rhino1", 20), (level_key(2), "rhino1", 20), (level_key(3), "rhino1", 20),
+    (level_key(4), "rhino2", 20), (level_key(5), "rhino3", 20), (level_key(6), "rhino3", 20),
+    (level_key(7), "rhino4", 20), (level_key(8), "rhino5", 20), (level_key(9), "rhino5", 16),
+    (level_key(10), "rhino5", 12),
+], seed=21)
+# Checkers: py-draughts at depths 2, 4, 6 rated among themselves, the weak levels against
+# them, the top levels chained through the level below.
+_plan("checkers", [
+    ("draughts4", "draughts2", 20), ("draughts6", "draughts4", 16),
+    (level_key(1), "draughts2", 20), (level_key(2), "draughts2", 20), (level_key(3), "draughts4", 20),
+    (level_key(4), "draughts4", 20), (level_key(5), "draughts6", 20), (level_key(6), "draughts6", 16),
+    (level_key(7), level_key(5), 16), (level_key(8), level_key(6), 16), (level_key(9), level_key(7), 12),
+    (level_key(10), level_key(8), 12),
+], seed=31)
+# Backgammon: every level against gnubg 0-ply, dice paired.
+_plan("backgammon", [(level_key(n), "gnubg0", 40 if n <= 6 else 20) for n in range(1, 11)], seed=41)
+
+
+# ------------------------------------------------------------ playing a match
+class TimedPlayer:
+    """A player whose moves are timed (wall clock): the slowest, and how many took longer
+    than ``cap`` (the level's time promise)."""
+
+    def __init__(self, player: Player, cap: float | None) -> None:
+        self.player = player
+        self.name = player.name
+        self.cap = cap
+        self.slowest = 0.0
+        self.over_cap = 0
+        self.moves = 0
+
+    def new_game(self, state: Any) -> None:
+        self.player.new_game(state)
+
+    def choose(self, state: Any, history: GameHistory, limits: Limits) -> Any:
+        started = time.perf_counter()
+        move = self.player.choose(state, history, limits)
+        spent = time.perf_counter() - started
+        self.moves += 1
+        self.slowest = max(self.slowest, spent)
+        if self.cap is not None and spent > self.cap:
+            self.over_cap += 1
+        return move
+
+    def close(self) -> None:
+        self.player.close()
+
+
+def spec_of(game: str, key: str) -> str:
+    if key.startswith("level:"):
+        return f"level={key.split(':')[1]}"
+    return OPPONENTS[game][key].spec
+
+
+def limits_of(game: str, planned: Planned) -> Limits:
+    """The match's limits: the outside player's (a level keeps its own)."""
+    for key in (planned.b, planned.a):
+        if not key.startswith("level:"):
+            return OPPONENTS[game][key].limits
+    return Limits(time=1.0)
+
+
+def make(game: str, key: str, seat: int, seed: int) -> Player:
+    """The player ``key`` names, seeded as ``plyground match --seed`` seeds seat ``seat``."""
+    spec = spec_of(game, key)
+    if spec.startswith("draughts:"):
+        from bench.draughts_peer import DraughtsPlayer
+
+        player = DraughtsPlayer(int(spec.split(":")[1]))
+        player.start()
+        return player
+    from ai.match.players import make_player
+
+    made = make_player(spec, game, seed=2 * seed + seat)
+    if hasattr(made, "move_timeout"):
+        made.move_timeout = 600.0  # type: ignore[attr-defined]
+    return made
+
+
+def recipe(game: str, key: str) -> dict[str, Any] | None:
+    """A level's recipe as played (``None`` for an outside player)."""
+    if not key.startswith("level:"):
+        return None
+    play = level_play(game, int(key.split(":")[1]))
+    data = asdict(play)
+    data["level"] = play.level.number
+    data["seconds"] = play.level.seconds
+    return data
+
+
+def command(planned: Planned) -> str:
+    """The ``plyground match`` command that plays ``planned`` (``bench.levels`` for the
+    py-draughts peer, which ``plyground match`` does not know)."""
+    game = planned.game
+    specs = [spec_of(game, planned.a), spec_of(game, planned.b)]
+    if any(spec.startswith("draughts:") for spec in specs):
+        return f"python -m bench.levels --game {game} --run --only {planned.a},{planned.b}"
+    limits = limits_of(game, planned)
+    limit = f"--depth {limits.depth}" if limits.depth is not None else f"--time {limits.time:g}"
+    quoted = [f'"{spec}"' if any(c in spec for c in " ?&") else spec for spec in specs]
+    return (f"plyground match --game {game} --a {quoted[0]} --b {quoted[1]} {limit} "
+            f"--games {planned.games} --seed {planned.seed}")
+
+
+def revision() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def play(planned: Planned) -> dict[str, Any]:
+    """Play ``planned`` and return its record."""
+    game = planned.game
+    caps = [level_play(game, int(key.split(":")[1])).seconds if key.startswith("level:") else None
+            for key in (planned.a, planned.b)]
+    players = [TimedPlayer(make(game, key, seat, planned.seed), cap)
+               for seat, (key, cap) in enumerate(zip((planned.a, planned.b), caps, strict=True))]
+    started, cpu = time.perf_counter(), time.process_time()
+
+    def progress(outcome: Any, result: MatchResult) -> None:
+        stats = result.statistics
+        print(f"  game {outcome.number}/{planned.games}: {outcome.record.result} "
+              f"(+{stats.wins} ={stats.draws} -{stats.losses}) {outcome.seconds:.0f} s", file=sys.stderr, flush=True)
+
+    try:
+        result = run_match(game, (players[0], players[1]), planned.games, limits_of(game, planned),
+                           built_in(game, planned.seed), planned.seed, on_game=progress)
+    finally:
+        for player in players:
+            player.close()
+    GAMES_DIR.mkdir(parents=True, exist_ok=True)
+    name = f"{game}-{planned.a}-{planned.b}-{planned.seed}".replace(":", "")
+    (GAMES_DIR / name).write_text(write_games([o.record for o in result.outcomes], game), encoding="utf-8")
+    stats = result.statistics
+    return {
+        "game": game, "a": planned.a, "b": planned.b, "games": stats.games, "seed": planned.seed,
+        "wins": stats.wins, "draws": stats.draws, "losses": stats.losses,
+        "points": [o.a_points for o in result.outcomes] if get_game(game).UTILITY_KIND == "equity" else None,
+        "forfeits": [o.failure for o in result.outcomes if o.failure],
+        "recipe_a": recipe(game, planned.a), "recipe_b": recipe(game, planned.b),
+        "revision": revision(), "wall_seconds": round(time.perf_counter() - started, 1),
+        "cpu_seconds": round(time.process_time() - cpu, 1),
+        "slowest_move": [round(p.slowest, 2) for p in players], "over_cap": [p.over_cap for p in players],
+        "moves": [p.moves for p in players], "command": command(planned),
+    }
+
+
+# ------------------------------------------------------------ the results file
+def load_results() -> list[dict[str, Any]]:
+    if not RESULTS.exists():
+        return []
+    data = json.loads(RESULTS.read_text(encoding="utf-8"))
+    return list(data["matches"])
+
+
+def save_results(records: Sequence[dict[str, Any]]) -> None:
+    text = json.dumps({"format": 1, "matches": list(records)}, indent=1, ensure_ascii=False)
+    RESULTS.write_text(text + "\n", encoding="utf-8")
+
+
+def is_current(record: dict[str, Any]) -> bool:
+    """Whether the levels in ``record`` are still played as they were then."""
+    game = record["game"]
+    return all(record[f"recipe_{side}"] == recipe(game, record[side]) for side in ("a", "b"))
+
+
+def played(records: Sequence[dict[str, Any]], planned: Planned) -> bool:
+    return any(r["game"] == planned.game and r["a"] == planned.a and r["b"] == planned.b and r["seed"] == planned.seed
+               and is_current(r) for r in records)
+
+
+# ------------------------------------------------------------ ratings
+@dataclass(frozen=True)
+class Estimate:
+    value: float
+    low: float
+    high: float
+    games: int
+    bound: str = ""
+    """``>=`` / ``<=`` when every game was won / lost: ``low`` / ``high`` is a bound."""
+
+
+def _pair_stats(records: Sequence[dict[str, Any]]) -> dict[tuple[str, str], MatchStatistics]:
+    """W/D/L of each ordered pair, summed over their matches."""
+    pairs: dict[tuple[str, str], list[int]] = {}
+    for record in records:
+        total = pairs.setdefault((record["a"], record["b"]), [0, 0, 0])
+        total[0] += record["wins"]
+        total[1] += record["draws"]
+        total[2] += record["losses"]
+    return {pair: MatchStatistics(*counts) for pair, counts in pairs.items()}
+
+
+def elo_ratings(records: Sequence[dict[str, Any]], fixed: dict[str, float]) -> dict[str, Estimate]:
+    """The maximum-likelihood Elo of every player in ``records`` (``fixed`` ones given),
+    with the sandwich 95% interval; players that won or lost every game get a bound."""
+    import numpy as np
+
+    pairs = _pair_stats(records)
+    players = sorted({p for pair in pairs for p in pair})
+    games = {p: sum(s.games for (a, b), s in pairs.items() if p in (a, b)) for p in players}
+    estimates: dict[str, Estimate] = {}
+    # A player that scored all or nothing: a bound from its matches against rated players.
+    extreme: dict[str, str] = {}
+    for p in players:
+        if p in fixed:
+            continue
+        scored = sum(s.points if a == p else s.games - s.points for (a, b), s in pairs.items() if p in (a, b))
+        if scored == games[p]:
+            extreme[p] = ">="
+        elif scored == 0:
+            extreme[p] = "<="
+    usable = {pair: s for pair, s in pairs.items() if not (set(pair) & set(extreme))}
+    free = [p for p in players if p not in fixed and p not in extreme]
+    index = {p: i for i, p in enumerate(free)}
+    ratings = {p: fixed.get(p, float(np.mean(list(fixed.values())) if fixed else 0.0)) for p in players}
+    c = math.log(10) / 400
+    connected = _connected(usable, set(fixed))
+    free = [p for p in free if p in connected]
+    index = {p: i for i, p in enumerate(free)}
+    for _ in range(100):
+        if not free:
+            break
+        gradient = np.zeros(len(free))
+        hessian = np.zeros((len(free), len(free)))
+        for (a, b), s in usable.items():
+            p = 1 / (1 + 10 ** (-(ratings[a] - ratings[b]) / 400))
+            residual = s.points - s.games * p
+            slope = s.games * c * p * (1 - p)
+            for x, sign in ((a, 1), (b, -1)):
+                if x in index:
+                    gradient[index[x]] += sign * residual
+                    for y, other in ((a, 1), (b, -1)):
+                        if y in index:
+                            hessian[index[x], index[y]] -= sign * other * slope
+        step = np.linalg.solve(hessian, -gradient)
+        step = np.clip(step, -400, 400)
+        for p, i in index.items():
+            ratings[p] += step[i]
+        if np.max(np.abs(step)) < 1e-6:
+            break
+    if free:
+        bread = np.zeros((len(free), len(free)))
+        meat = np.zeros((len(free), len(free)))
+        for (a, b), s in usable.items():
+            p = 1 / (1 + 10 ** (-(ratings[a] - ratings[b]) / 400))
+            variance = (s.score_standard_error ** 2) * s.games if s.games > 1 else p * (1 - p)
+            variance = variance if variance > 0 else p * (1 - p)
+            d = np.zeros(len(free))
+            if a in index:
+                d[index[a]] = 1
+            if b in index:
+                d[index[b]] = -1
+            bread += s.games * c * p * (1 - p) * np.outer(d, d)
+            meat += s.games * variance * np.outer(d, d)
+        inverse = np.linalg.inv(bread)
+        covariance = inverse @ meat @ inverse
+        for p, i in index.items():
+            half = Z_95 * math.sqrt(max(covariance[i, i], 0.0))
+            estimates[p] = Estimate(ratings[p], ratings[p] - half, ratings[p] + half, games[p])
+            single = [(pair, s) for pair, s in usable.items() if p in pair]
+            if len(single) == 1 and (set(single[0][0]) - {p}) <= set(fixed):
+                (a, b), s = single[0]  # one match against a fixed rating: ai.match.stats's interval
+                low, high = s.elo_interval
+                sign, anchor = (1, fixed[b]) if a == p else (-1, fixed[a])
+                low, high = sorted((anchor + sign * low, anchor + sign * high))
+                estimates[p] = Estimate(ratings[p], low, high, games[p])
+    for p, side in extreme.items():
+        known = {**fixed, **{q: e.value for q, e in estimates.items()}}
+        bounds = []
+        for (a, b), s in pairs.items():
+            if p in (a, b) and (other := b if a == p else a) in known:
+                share = 1 - LOS_FLOOR / s.games if side == ">=" else LOS_FLOOR / s.games
+                if 0 < share < 1:
+                    bounds.append(known[other] + elo_from_score(share))
+        if bounds:
+            bound = max(bounds) if side == ">=" else min(bounds)
+            estimates[p] = Estimate(bound, bound, bound, games[p], side)
+    return estimates
+
+
+def _connected(pairs: dict[tuple[str, str], MatchStatistics], roots: set[str]) -> set[str]:
+    reached = set(roots)
+    changed = True
+    while changed:
+        changed = False
+        for a, b in pairs:
+            if (a in reached) != (b in reached):
+                reached |= {a, b}
+                changed = True
+    return reached
+
+
+@dataclass(frozen=True)
+class LevelRow:
+    """One level's line of the table."""
+
+    number: int
+    matches: list[dict[str, Any]]
+    estimate: Estimate | None
+    note: str = ""
+
+
+def level_rows(game: str, records: Sequence[dict[str, Any]]) -> list[LevelRow]:
+    current = [r for r in records if r["game"] == game and is_current(r)]
+    stale = [r for r in records if r["game"] == game and not is_current(r)]
+    if game == "backgammon":
+        estimates = _backgammon_estimates(current)
+    elif game == "tictactoe":
+        estimates = {f"level:{r['level']}": Estimate(r["rate"], r["low"], r["high"], r["positions"])
+                     for r in current if r.get("kind") == "perfect"}
+    else:
+        fixed = {key: o.rating for key, o in OPPONENTS[game].items() if o.rating is not None}
+        estimates = elo_ratings([r for r in current if r.get("kind", "match") == "match"], fixed)
+    rows = []
+    for level in LEVELS:
+        key = level_key(level.number)
+        mine = [r for r in current if key in (r.get("a"), r.get("b")) or r.get("level") == level.number]
+        note = ""
+        if not mine and any(key in (r.get("a"), r.get("b")) or r.get("level") == level.number for r in stale):
+            note = "the level's recipe changed since its matches: not measured"
+        rows.append(LevelRow(level.number, mine, estimates.get(key), note))
+    return rows
+
+
+def _backgammon_estimates(records: Sequence[dict[str, Any]]) -> dict[str, Estimate]:
+    estimates = {}
+    for level in LEVELS:
+        key = level_key(level.number)
+        points = [p for r in records if r["a"] == key and r["b"] == "gnubg0" for p in (r["points"] or [])]
+        if points:
+            stats = PointStatistics.of(points)
+            estimates[key] = Estimate(stats.mean, stats.mean - stats.half_width, stats.mean + stats.half_width, len(points))
+    return estimates
+
+
+def opponent_rating_text(game: str, records: Sequence[dict[str, Any]]) -> list[str]:
+    """The anchors' ladder: each outside rung's rating (fixed or fitted)."""
+    if game not in ("othello", "checkers"):
+        return []
+    fixed = {key: o.rating for key, o in OPPONENTS[game].items() if o.rating is not None}
+    current = [r for r in records if r["game"] == game and is_current(r)]
+    estimates = elo_ratings(current, fixed)
+    lines = []
+    for key, opponent in OPPONENTS[game].items():
+        if key in fixed:
+            lines.append(f"| {opponent.label} | {fixed[key]:.0f} (the anchor) |")
+        elif key in estimates:
+            e = estimates[key]
+            lines.append(f"| {opponent.label} | {_rating_text(game, e)} |")
+    return lines
+
+
+def _rating_text(game: str, e: Estimate) -> str:
+    if game == "tictactoe":
+        return f"{100 * e.value:.1f}% ({100 * e.low:.1f}–{100 * e.high:.1f}%)"
+    if game == "backgammon":
+        return f"{e.value:+.2f} ({e.low:+.2f} .. {e.high:+.2f})"
+    if e.bound:
+        return f"{e.bound} {e.value:.0f} (every game {'won' if e.bound == '>=' else 'lost'})"
+    return f"{e.value:.0f} ({e.low:.0f} .. {e.high:.0f})"
+
+
+def _label(game: str, key: str) -> str:
+    if key.startswith("level:"):
+        return f"level {key.split(':')[1]}"
+    return OPPONENTS[game][key].label
+
+
+def match_line(record: dict[str, Any]) -> str:
+    game = record["game"]
+    stats = MatchStatistics(record["wins"], record["draws"], record["losses"])
+    line = (f"{_label(game, record['a'])} vs {_label(game, record['b'])}: {stats.games} games "
+            f"+{stats.wins} ={stats.draws} -{stats.losses} {100 * stats.score_fraction:.1f}%  {format_elo_line(stats)}")
+    if record.get("points"):
+        points = PointStatistics.of(record["points"])
+        line += f"  points/game {points.mean:+.3f} ± {points.half_width:.3f}"
+    return line
+
+
+# ------------------------------------------------------------ output
+def print_table(game: str, records: Sequence[dict[str, Any]]) -> None:
+    print(f"{game}: {SCALE_TEXT[game]}")
+    for row in level_rows(game, records):
+        rating = _rating_text(game, row.estimate) if row.estimate else "not measured"
+        print(f"  level {row.number:2}  {rating}  {row.note}")
+        for record in row.matches:
+            if record.get("kind", "match") == "match":
+                print(f"      {match_line(record)}")
+
+
+def ratings(records: Sequence[dict[str, Any]]) -> list[LevelRating]:
+    """The ratings file's entries: every measured level of every game."""
+    out = []
+    for game in GAME_LEVELS:
+        for row in level_rows(game, records):
+            e = row.estimate
+            if e is None or e.bound:
+                continue  # a bound is shown in LEVELS.md, not as a rating
+            scale = {"tictactoe": RatingScale.PERFECT_SHARE}.get(game, RatingScale.ELO)
+            if game == "backgammon":
+                points_scale = getattr(RatingScale, "POINTS", None)
+                if points_scale is None:
+                    continue
+                scale = points_scale
+            value, low, high = (100 * e.value, 100 * e.low, 100 * e.high) if game == "tictactoe" else (e.value, e.low, e.high)
+            digits = 1 if game == "tictactoe" else 3 if game == "backgammon" else 0
+            out.append(LevelRating(
+                game, row.number, round(value, digits), round(low, digits), round(high, digits), scale,
+                OPPONENT_NAME[game], e.games, SCALE_TEXT[game],
+                f"python -m bench.levels --game {game} --levels {row.number} --run",
+            ))
+    return out
+
+
+def markdown_table(game: str, records: Sequence[dict[str, Any]]) -> str:
+    """The per-level table of bench/LEVELS.md for ``game``."""
+    if game == "tictactoe":
+        lines = ["| level | recipe | perfect moves in the critical positions | share (95%) |",
+                 "|---|---|---|---|"]
+        for row in level_rows(game, records):
+            perfect = [r for r in row.matches if r.get("kind") == "perfect"]
+            if not perfect or row.estimate is None:
+                lines.append(f"| {row.number} | {recipe_text(game, row.number)} | — | not measured {row.note} |")
+                continue
+            r = perfect[-1]
+            lines.append(f"| {row.number} | {recipe_text(game, row.number)} | {r['optimal']}/{r['positions']} | "
+                         f"**{_rating_text(game, row.estimate)}** |")
+        return "\n".join(lines)
+    head = "points a game (95%)" if game == "backgammon" else "Elo (95%)"
+    lines = [f"| level | recipe | opponent | games | +/=/− | score | {head} | rating (95%) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for row in level_rows(game, records):
+        rating = f"**{_rating_text(game, row.estimate)}**" if row.estimate else f"not measured {row.note}".strip()
+        matches = [r for r in row.matches if r.get("kind", "match") == "match"]
+        if not matches:
+            lines.append(f"| {row.number} | {recipe_text(game, row.number)} | — | — | — | — | — | {rating} |")
+        for i, r in enumerate(matches):
+            key = level_key(row.number)
+            flip = r["b"] == key
+            wins, losses = (r["losses"], r["wins"]) if flip else (r["wins"], r["losses"])
+            stats = MatchStatistics(wins, r["draws"], losses)
+            other = r["a"] if flip else r["b"]
+            if game == "backgammon":
+                points = PointStatistics.of([-p if flip else p for p in r["points"] or []])
+                middle = f"{points.mean:+.2f} ± {points.half_width:.2f}"
+            else:
+                low, high = stats.elo_interval
+                middle = format_elo_line(stats).removeprefix("Elo ")
+            lines.append(
+                f"| {row.number if i == 0 else ''} | {recipe_text(game, row.number) if i == 0 else ''} | "
+                f"{_label(game, other)} | {stats.games} | +{stats.wins} ={stats.draws} −{stats.losses} | "
+                f"{100 * stats.score_fraction:.1f}% | {middle} | {rating if i == 0 else ''} |"
+            )
+    return "\n".join(lines)
+
+
+def recipe_text(game: str, number: int) -> str:
+    play: LevelPlay = level_play(game, number)
+    parts = [play.engine_name, f"{play.nodes:,} nodes"]
+    if play.depth is not None:
+        parts.append(f"depth {play.depth}")
+    if play.lines > 1:
+        parts.append(f"{play.lines} lines")
+    if play.temperature > 0:
+        parts.append(f"T {play.temperature:g}")
+    return ", ".join(parts)
+
+
+def commands_block(game: str, records: Sequence[dict[str, Any]]) -> str:
+    seen = []
+    for r in records:
+        if r["game"] == game and is_current(r) and r.get("command") and r["command"] not in seen:
+            seen.append(r["command"])
+    return "```sh\n" + "\n".join(seen) + "\n```" if seen else ""
+
+
+def write_markdown(records: Sequence[dict[str, Any]]) -> None:
+    """Fill the generated blocks of bench/LEVELS.md (``<!-- levels:GAME -->`` ...
+    ``<!-- /levels:GAME -->``); the prose around them is written by hand."""
+    text = LEVELS_MD.read_text(encoding="utf-8")
+    for game in GAME_LEVELS:
+        start, end = f"<!-- levels:{game} -->", f"<!-- /levels:{game} -->"
+        if start not in text or end not in text:
+            continue
+        body = markdown_table(game, records)
+        ladder = opponent_rating_text(game, records)
+        if ladder:
+            body += "\n\nThe outside rungs on this scale:\n\n| rung | rating (95%) |\n|---|---|\n" + "\n".join(ladder)
+        block = commands_block(game, records)
+        if block:
+            body += "\n\n" + block
+        before, _, rest = text.partition(start)
+        _, _, after = rest.partition(end)
+        text = f"{before}{start}\n{body}\n{end}{after}"
+    LEVELS_MD.write_text(text, encoding="utf-8")
+
+
+# ------------------------------------------------------------ command line
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="all", choices=[*GAME_LEVELS, "all"])
+    parser.add_argument("--levels", default=None, help="comma-separated level numbers (default: all)")
+    parser.add_argument("--only", default=None, help="A,B: only the planned match of these two players")
+    parser.add_argument("--run", action="store_true", help="play the planned matches not yet played")
+    parser.add_argument("--dry-run", action="store_true", help="list the planned matches and their commands")
+    parser.add_argument("--write", action="store_true", help="write resources/levels.json and LEVELS.md's tables")
+    args = parser.parse_args(argv)
+    games = list(GAME_LEVELS) if args.game == "all" else [args.game]
+    wanted: set[int] | None = None
+    if args.levels:
+        try:
+            wanted = {int(text) for text in args.levels.split(",")}
+        except ValueError:
+            parser.error(f"--levels: level numbers separated by commas, not {args.levels!r}")
+    records = load_results()
+    for game in games:
+        for planned in PLAN.get(game, []):
+            keys = {planned.a, planned.b}
+            if wanted is not None and not keys & {level_key(n) for n in wanted}:
+                continue
+            if args.only and set(args.only.split(",")) != keys:
+                continue
+            if args.dry_run:
+                print(("played  " if played(records, planned) else "planned ") + command(planned))
+                continue
+            if args.run and not played(records, planned):
+                print(f"{game}: {_label(game, planned.a)} vs {_label(game, planned.b)}, {planned.games} games, "
+                      f"seed {planned.seed}", flush=True)
+                record = play(planned)
+                records = [r for r in load_results()
+                           if not (r["game"] == game and r["a"] == planned.a and r["b"] == planned.b and r["seed"] == planned.seed)]
+                records.append(record)
+                save_results(records)
+                print("  " + match_line(record) + f"  [{record['wall_seconds']:.0f} s wall, "
+                      f"slowest move {record['slowest_move']}, over the cap {record['over_cap']}]", flush=True)
+        if not args.dry_run:
+            print_table(game, records)
+    if args.write:
+        RATINGS.write_text(ratings_json(ratings(records)), encoding="utf-8")
+        write_markdown(records)
+        print(f"wrote {RATINGS.relative_to(ROOT)} and {LEVELS_MD.relative_to(ROOT)}")
+    return 0
+
+
+def record_perfect(results: Sequence[Any]) -> None:
+    """Store tic-tac-toe's perfect-play results (``bench.tictactoe_perfect``) as records."""
+    records = [r for r in load_results() if not (r["game"] == "tictactoe" and r.get("kind") == "perfect"
+                                                 and r["level"] in {x.level for x in results})]
+    for x in results:
+        low, high = x.interval
+        records.append({
+            "game": "tictactoe", "kind": "perfect", "level": x.level, "optimal": x.critical_optimal,
+            "positions": x.critical, "rate": x.rate, "low": low, "high": high, "recipe_a": recipe("tictactoe", level_key(x.level)), "a": level_key(x.level),
+            "recipe_b": None, "b": "solve", "revision": revision(), "cpu_seconds": round(x.seconds, 1),
+            "command": f"python -m bench.tictactoe_perfect --levels {x.level}",
+        })
+    save_results(records)
+
+
+
+if __name__ == "__main__":
+    sys.exit(main())
