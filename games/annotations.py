@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import enum
 import math
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -213,6 +214,25 @@ class ReviewSettings:
         if self.seconds is not None:
             parts.append(f"{self.seconds:g} s")
         return ", ".join(parts) + " per move"
+
+    @classmethod
+    def parse(cls, text: str) -> ReviewSettings:
+        """The inverse of ``describe`` (``ReviewError`` for another text)."""
+        match = _SETTINGS_TEXT.fullmatch(text.strip())
+        if match is None:
+            raise ReviewError(f"not a review's settings: {text[:80]!r}")
+        algorithm, depth, nodes, seconds = match.groups()
+        return cls(
+            algorithm,
+            None if depth is None else int(depth),
+            None if nodes is None else int(nodes.replace(",", "")),
+            None if seconds is None else float(seconds),
+        )
+
+
+_SETTINGS_TEXT: Final = re.compile(
+    r"([\w.-]{1,64})(?:, depth (\d{1,6}))?(?:, ([\d,]{1,20}) nodes)?(?:, (\d{1,7}(?:\.\d{1,6})?) s)? per move"
+)
 
 
 @dataclass(frozen=True)
@@ -839,3 +859,65 @@ def _move_from_json(entry: object, number: int, scale: ReviewScale) -> MoveRevie
         cube=cube,
         mark=None if mark.is_judged else mark,
     )
+
+
+# --------------------------------------------------------------------------- PGN and PDN
+REVIEW_COMMAND: Final = re.compile(r"\[%review\s+([^\]]*)\]")
+"""A move's review inside a PGN/PDN comment, as an embedded command (PGN standard 8.2.5,
+the form of Lichess's ``[%eval]`` and ``[%clk]``): ``[%review blunder Nf6 -28 -1053 d3 Bc5]``
+= the mark, the best move, the best and the played value (the mover's view, evaluation
+units; ``999995@5``: a proven result, the plies to it after the ``@``, negative for a loss),
+then the rest of the best line.
+Readers that do not know it show nothing of it; the words beside it are for people."""
+
+
+def review_command(move: MoveReview) -> str:
+    """``move`` as a ``[%review ...]`` command (``REVIEW_COMMAND``)."""
+    words = [move.mark.name.lower(), move.best_move or "-", _value_token(move.best), _value_token(move.played)]
+    words += list(move.best_line[1:])
+    return f"[%review {' '.join(words)}]"
+
+
+def _value_token(value: Value) -> str:
+    score = f"{value.score:.10g}"
+    return score if value.win_in_plies is None else f"{score}@{value.win_in_plies}"
+
+
+def move_from_command(text: str, ply: int, mover: Player, move: str, scale: ReviewScale) -> MoveReview:
+    """The ``MoveReview`` a ``[%review ...]`` command's text (what is inside) says of ``move``
+    at ``ply``, checked as strictly as the JSON form (``ReviewError``)."""
+    words = text.split()
+    if len(words) < 4 or len(words) > 4 + MAX_LINE:
+        raise ReviewError(f"move {ply + 1}: a [%review] needs a mark, a best move and two values")
+    mark_word, best_move, best, played = words[:4]
+    mark = Mark.__members__.get(mark_word.upper())
+    if mark is None:
+        raise ReviewError(f"move {ply + 1}: {mark_word[:20]!r} is not a review mark")
+    entry = {
+        "ply": ply,
+        "mover": mover,
+        "move": move,
+        "mark": mark.value,
+        "best_move": "" if best_move == "-" else best_move,
+        "best_line": ([] if best_move == "-" else [best_move]) + words[4:],
+        "best": _value_from_token(best, ply),
+        "played": _value_from_token(played, ply),
+    }
+    return _move_from_json(entry, ply + 1, scale)
+
+
+def _value_from_token(token: str, ply: int) -> list[object]:
+    score, _, plies = token.partition("@")
+    try:
+        return [float(score), int(plies) if plies else None]
+    except ValueError:
+        raise ReviewError(f"move {ply + 1}: {token[:20]!r} is not a review value") from None
+
+
+def error_words(review: GameReview, move: MoveReview, before: str, after: str) -> str:
+    """Lichess's words for an error, with the evaluations before and after it as the reader
+    writes them (White's view in chess): ``(0.28 → -10.53) Blunder. Nf6 was best.``; ""
+    for a move that is no error."""
+    if not move.mark.is_error:
+        return ""
+    return f"({before} → {after}) {review.comment(move)}"

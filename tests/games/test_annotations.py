@@ -16,6 +16,7 @@ import pytest
 import games
 from games.annotations import (
     BACKGAMMON_SCALE,
+    REVIEW_COMMAND,
     CHECKERS_SCALE,
     CHESS_SCALE,
     GNUBG_RATINGS,
@@ -27,10 +28,13 @@ from games.annotations import (
     ReviewScale,
     ReviewSettings,
     Value,
+    error_words,
     gnubg_rating,
     lichess_game_accuracy,
     make_move_review,
     move_accuracy,
+    move_from_command,
+    review_command,
     review_scale,
     win_percent,
     winning_chances,
@@ -369,3 +373,31 @@ def test_loss_is_never_negative_and_finite() -> None:
         for best, played in ((Value(10), Value(50)), (Value(-5), Value(-999_990, -10)), (Value(0), Value(0))):
             loss = scale.loss(best, played)
             assert loss >= 0 and math.isfinite(loss)
+
+
+# --------------------------------------------------------------------------- PGN/PDN text forms
+def test_settings_text_round_trip() -> None:
+    for settings in (ReviewSettings("native", None, 2_000_000), ReviewSettings("star2", 2, 5_000, 1.5), ReviewSettings("pvs")):
+        assert ReviewSettings.parse(settings.describe()) == settings
+    with pytest.raises(ReviewError):
+        ReviewSettings.parse("pvs, depth -3 per move")
+
+
+def test_review_command_round_trip_and_hostile_commands() -> None:
+    review = _chess_review()
+    for move in review.moves:
+        command = review_command(move)
+        match = REVIEW_COMMAND.search(f"{{[%eval 0.3] {command} (0.28 → -10.53) Blunder.}}")
+        assert match is not None
+        assert move_from_command(match.group(1), move.ply, move.mover, move.move, CHESS_SCALE) == move
+    for text in ("", "blunder", "blunder Nf6 1", "bogus Nf6 1 2", "blunder Nf6 nan 2", "blunder Nf6 1@x 2",
+                 "blunder Nf6 1e999 2", "blunder Nf6 1@99999999999 2", "blunder " + "N" * 100 + " 1 2",
+                 "blunder Nf6 1 2 " + " ".join(["e4"] * 100), "blunder Nf6 " + "9" * 5000 + " 2"):
+        with pytest.raises(ReviewError):
+            move_from_command(text, 1, 1, "Qh4", CHESS_SCALE)
+
+
+def test_error_words_in_lichess_style() -> None:
+    review = _chess_review()
+    assert error_words(review, review.moves[1], "0.30", "-10.50") == "(0.30 → -10.50) Blunder. Nf6 was best."
+    assert error_words(review, review.moves[0], "0.25", "0.25") == ""
