@@ -162,34 +162,37 @@ def _plan(game: str, pairs: Sequence[tuple[str, str, int]], seed: int) -> None:
         PLAN[game].append(Planned(game, a, b, games, seed))
 
 
-# Chess: the weak levels against Stockfish's floor (1350), each level against the rung
-# nearest its expected strength; the top levels, which cost seconds a move, get fewer games.
+# Game counts follow the CPU budget of the whole measurement (about 100 minutes of one core
+# for the five games): the levels that cost seconds a move get the fewest games, and their
+# intervals are the widest.
+# Chess: the weak levels against Stockfish's floor (1350), each other level against the rung
+# nearest its expected strength.
 _plan("chess", [
-    (level_key(1), "sf1350", 20), (level_key(2), "sf1350", 20), (level_key(3), "sf1350", 20),
-    (level_key(4), "sf1350", 20), (level_key(5), "sf1800", 20), (level_key(6), "sf2000", 20),
-    (level_key(7), "sf2200", 20), (level_key(8), "sf2200", 16), (level_key(9), "sf2500", 10),
-    (level_key(10), "sf2500", 10),
+    (level_key(1), "sf1350", 16), (level_key(2), "sf1350", 16), (level_key(3), "sf1350", 16),
+    (level_key(4), "sf1350", 16), (level_key(5), "sf1800", 16), (level_key(6), "sf2000", 16),
+    (level_key(7), "sf2200", 16), (level_key(8), "sf2200", 12), (level_key(9), "sf2500", 8),
+    (level_key(10), "sf2500", 6),
 ], seed=11)
 # Othello: GRhino's levels rated among themselves (the anchor's ladder), then each level
 # against the GRhino level nearest it.
 _plan("othello", [
-    ("rhino2", "rhino1", 20), ("rhino3", "rhino2", 20), ("rhino4", "rhino3", 20), ("rhino5", "rhino4", 20),
-    (level_key(1), "rhino1", 20), (level_key(2), "rhino1", 20), (level_key(3), "rhino1", 20),
-    (level_key(4), "rhino2", 20), (level_key(5), "rhino3", 20), (level_key(6), "rhino3", 20),
-    (level_key(7), "rhino4", 20), (level_key(8), "rhino5", 20), (level_key(9), "rhino5", 16),
-    (level_key(10), "rhino5", 12),
+    ("rhino2", "rhino1", 16), ("rhino3", "rhino2", 16), ("rhino4", "rhino3", 16), ("rhino5", "rhino4", 16),
+    (level_key(1), "rhino1", 16), (level_key(2), "rhino1", 16), (level_key(3), "rhino1", 16),
+    (level_key(4), "rhino2", 16), (level_key(5), "rhino3", 16), (level_key(6), "rhino3", 16),
+    (level_key(7), "rhino4", 12), (level_key(8), "rhino5", 10), (level_key(9), "rhino5", 8),
+    (level_key(10), "rhino5", 6),
 ], seed=21)
 # Checkers: py-draughts at depths 2, 4, 6 rated among themselves, the weak levels against
-# them, the top levels chained through the level below.
+# them; the top levels, which no outside engine here can hold, chained through our own.
 _plan("checkers", [
-    ("draughts4", "draughts2", 20), ("draughts6", "draughts4", 16),
-    (level_key(1), "draughts2", 20), (level_key(2), "draughts2", 20), (level_key(3), "draughts4", 20),
-    (level_key(4), "draughts4", 20), (level_key(5), "draughts6", 20), (level_key(6), "draughts6", 16),
-    (level_key(7), level_key(5), 16), (level_key(8), level_key(6), 16), (level_key(9), level_key(7), 12),
-    (level_key(10), level_key(8), 12),
+    ("draughts4", "draughts2", 16), ("draughts6", "draughts4", 12),
+    (level_key(1), "draughts2", 16), (level_key(2), "draughts2", 16), (level_key(3), "draughts4", 16),
+    (level_key(4), "draughts4", 16), (level_key(5), "draughts6", 16), (level_key(6), "draughts6", 12),
+    (level_key(7), level_key(5), 12), (level_key(8), level_key(6), 12), (level_key(9), level_key(7), 8),
+    (level_key(10), level_key(8), 6),
 ], seed=31)
 # Backgammon: every level against gnubg 0-ply, dice paired.
-_plan("backgammon", [(level_key(n), "gnubg0", 40 if n <= 6 else 20) for n in range(1, 11)], seed=41)
+_plan("backgammon", [(level_key(n), "gnubg0", 24 if n <= 7 else 12 if n <= 9 else 6) for n in range(1, 11)], seed=41)
 
 
 # ------------------------------------------------------------ playing a match
