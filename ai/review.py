@@ -37,6 +37,7 @@ from typing import Any
 
 import games
 from games.annotations import (
+    GNUBG_CLOSE_CUBE,
     GameReview,
     Mark,
     MoveReview,
@@ -127,6 +128,17 @@ class ReviewTask:
 
 
 @dataclass(frozen=True)
+class ModelDecision:
+    """A decision the game answers from its own model, valued by it (the mover's view)."""
+
+    played: Value
+    best: Value
+    best_move: str
+    close: bool
+    """Whether it counts in the error rate (``games.annotations.GNUBG_CLOSE_CUBE``)."""
+
+
+@dataclass(frozen=True)
 class PlyPlan:
     """One reviewed decision: who moved, what, and how it is judged."""
 
@@ -138,10 +150,9 @@ class PlyPlan:
     stake: float
     root: GameState | None = dataclasses.field(default=None, compare=False, repr=False)
     """The position before the move (never changed: it names the answers' moves)."""
-    model: tuple[Value, Value, str] | None = None
-    """A decision the game answers from its own model (backgammon's cube): the values of
-    the played choice and of the model's choice (mover's view) and the model's choice by
-    name; nothing is searched for it."""
+    model: ModelDecision | None = None
+    """A decision the game answers from its own model (backgammon's cube): nothing is
+    searched for it."""
 
 
 @dataclass(frozen=True)
@@ -219,13 +230,16 @@ def plan_review(record: GameRecord, strength: ReviewStrength | None = None) -> R
     return ReviewPlan(record, strength, tuple(plies), scale)
 
 
-def _model_decision(state: GameState, played: Any, mover: int) -> tuple[Value, Value, str] | None:
+def _model_decision(state: GameState, played: Any, mover: int) -> ModelDecision | None:
     """The values of a decision the game answers from its own model (``forced_answer``),
     each choice read as the game's value of the position after it, or ``None``."""
     answer = state.forced_answer()
-    if answer is None or answer not in state.legal_moves():
+    legal = state.legal_moves()
+    if answer is None or answer not in legal or len(legal) < 2:
         return None
-    return (_value_after(state, played, mover), _value_after(state, answer, mover), state.move_name(answer))
+    values = [_value_after(state, move, mover).score for move in legal]
+    close = played != answer or (max(values) - min(values)) / state.stake() < GNUBG_CLOSE_CUBE
+    return ModelDecision(_value_after(state, played, mover), _value_after(state, answer, mover), state.move_name(answer), close)
 
 
 def _value_after(state: GameState, move: Any, player: int) -> Value:
@@ -263,11 +277,11 @@ def fold(plan: ReviewPlan, answers: Mapping[TaskKey, Finished]) -> GameReview:
 def _review_ply(plan: ReviewPlan, ply: PlyPlan, answers: Mapping[TaskKey, Finished]) -> MoveReview | None:
     """One decision's review from its answers, ``None`` while they are missing or failed."""
     scale = plan.scale
-    if ply.model is not None:
-        played, best, best_name = ply.model
+    model = ply.model
+    if model is not None:
         return make_move_review(
-            scale, ply=ply.ply, mover=ply.mover, move=ply.move, stake=ply.stake,
-            played=played, best=best, best_move=best_name, best_line=(best_name,), cube=True,
+            scale, ply=ply.ply, mover=ply.mover, move=ply.move, stake=ply.stake, played=model.played,
+            best=model.best, best_move=model.best_move, best_line=(model.best_move,), cube=True, counted=model.close,
         )
     answer = answers.get(TaskKey(ply.ply, TaskKind.POSITION))
     if answer is None or answer.error is not None or answer.best_move is None:

@@ -182,6 +182,11 @@ class MoveReview:
     cube: bool = False
     """A cube decision (backgammon's double / take / pass), which GNU Backgammon counts
     apart from checker play."""
+    counted: bool = True
+    """Whether the decision counts in its side's figures. Every judged move does, except a
+    cube decision that was neither close nor got wrong: GNU Backgammon counts only those
+    (``GNUBG_CLOSE_CUBE``), so that the many turns where nobody would double do not dilute
+    a player's error rate."""
 
     @property
     def is_best(self) -> bool:
@@ -308,7 +313,7 @@ class ReviewScale(ABC):
         return (self.summary(moves, 0), self.summary(moves, 1))
 
     def summary(self, moves: Sequence[MoveReview], player: Player) -> SideSummary:
-        judged = [move for move in moves if move.mover == player and move.mark.is_judged]
+        judged = [move for move in moves if move.mover == player and move.mark.is_judged and move.counted]
         average = sum(move.loss for move in judged) / len(judged) if judged else 0.0
         counts = {mark: sum(1 for move in judged if move.mark is mark) for mark in ERRORS}
         return SideSummary(
@@ -521,6 +526,10 @@ GNUBG_RATINGS: Final[tuple[tuple[float, str], ...]] = (
 cube): below each number its word, above the last "Awful!" (gnubg ``analysis.c``,
 ``arThrsRating`` and ``aszRating``)."""
 GNUBG_WORST_RATING: Final = "Awful!"
+GNUBG_CLOSE_CUBE: Final = 0.16
+"""A cube decision counts in GNU Backgammon's error rate when it is close: the best choice
+and doubling lie within 0.16 of each other per unit of cube (gnubg ``eval.c``,
+``isCloseCubedecision``: ``Optimal - min(DoubleTake, 1) < 0.16``), or when it was got wrong."""
 
 
 def gnubg_rating(error_per_decision: float) -> str:
@@ -540,7 +549,7 @@ class EquityScale(ReviewScale):
 
     A side's error rate is its total loss over its unforced decisions, in thousandths
     (mEMG), checker play and cube decisions also apart, and GNU Backgammon's rating word
-    goes with it."""
+    goes with it; a cube decision counts only when close (``MoveReview.counted``)."""
 
     unit = "equity"
     decimals = 3
@@ -552,7 +561,7 @@ class EquityScale(ReviewScale):
 
     def summary(self, moves: Sequence[MoveReview], player: Player) -> SideSummary:
         base = super().summary(moves, player)
-        judged = [move for move in moves if move.mover == player and move.mark.is_judged]
+        judged = [move for move in moves if move.mover == player and move.mark.is_judged and move.counted]
         if not judged:
             return base
         checker = [move.loss for move in judged if not move.cube]
@@ -726,6 +735,7 @@ def make_move_review(
     best_line: Sequence[str] = (),
     stake: float = 1.0,
     cube: bool = False,
+    counted: bool = True,
     mark: Mark | None = None,
 ) -> MoveReview:
     """A ``MoveReview`` with its loss, expected values and mark computed by ``scale`` (the
@@ -748,6 +758,7 @@ def make_move_review(
         expected_after=scale.expected(played, stake),
         stake=stake,
         cube=cube,
+        counted=counted,
     )
 
 
@@ -770,6 +781,8 @@ def _move_to_json(move: MoveReview) -> dict[str, object]:
         document["stake"] = move.stake
     if move.cube:
         document["cube"] = True
+    if not move.counted:
+        document["counted"] = False
     return document
 
 
@@ -840,8 +853,9 @@ def _move_from_json(entry: object, number: int, scale: ReviewScale) -> MoveRevie
     if not (_is_number(stake) and 0 < stake <= 1e6):
         raise ReviewError(f'{where}: "stake" must be a positive number')
     cube = entry.get("cube", False)
-    if not isinstance(cube, bool):
-        raise ReviewError(f'{where}: "cube" must be true or false')
+    counted = entry.get("counted", True)
+    if not isinstance(cube, bool) or not isinstance(counted, bool):
+        raise ReviewError(f'{where}: "cube" and "counted" must be true or false')
     played = _value_from_json(entry.get("played"), f'{where}: "played"')
     best = _value_from_json(entry.get("best"), f'{where}: "best"')
     # A judged move's mark follows from its values and is judged again (a file whose mark
@@ -857,6 +871,7 @@ def _move_from_json(entry: object, number: int, scale: ReviewScale) -> MoveRevie
         best_line=best_line,
         stake=float(stake),
         cube=cube,
+        counted=counted,
         mark=None if mark.is_judged else mark,
     )
 

@@ -11,7 +11,7 @@ import random
 import pytest
 
 import games
-from games.annotations import Mark
+from games.annotations import GameReview, Mark
 from games.records import GameRecord, RecordError
 
 from ai.engine import run_search
@@ -143,6 +143,15 @@ def test_backgammon_cube_decisions_are_judged_from_the_cube_model() -> None:
     assert drop is not None and drop.best_move == "take" and drop.mark.is_error
     summary = review.summary(drop.mover)
     assert summary.cube_error_rate is not None and summary.cube_error_rate > 0
+    # gnubg counts a cube decision only when close or got wrong: a clear "no double" does not
+    # dilute the error rate
+    assert all(move.counted for move in cube_moves if move.mark.is_error)
+    clear = [move for move in cube_moves if not move.counted]
+    assert clear and all(move.mark is Mark.BEST for move in clear)
+    for player in (0, 1):
+        counted = [m for m in review.moves if m.mover == player and m.mark.is_judged and m.counted]
+        assert review.summary(player).judged == len(counted)
+    assert GameReview.from_json(review.to_json(), "backgammon", review.scale, names) == review
 
 
 def test_tictactoe_drawn_game_thrown_away() -> None:
