@@ -724,7 +724,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def record_perfect(results: Sequence[Any]) -> None:
+def record_perfect(results: Sequence[Any], sample: int, seed: int) -> None:
     """Store tic-tac-toe's perfect-play results (``bench.tictactoe_perfect``) as records."""
     records = [r for r in load_results() if not (r["game"] == "tictactoe" and r.get("kind") == "perfect"
                                                  and r["level"] in {x.level for x in results})]
@@ -734,7 +734,7 @@ def record_perfect(results: Sequence[Any]) -> None:
             "game": "tictactoe", "kind": "perfect", "level": x.level, "optimal": x.critical_optimal,
             "positions": x.critical, "rate": x.rate, "low": low, "high": high, "recipe_a": recipe("tictactoe", level_key(x.level)), "a": level_key(x.level),
             "recipe_b": None, "b": "solve", "revision": revision(), "cpu_seconds": round(x.seconds, 1),
-            "command": f"python -m bench.tictactoe_perfect --levels {x.level}",
+            "command": f"python -m bench.tictactoe_perfect --levels {x.level} --sample {sample} --seed {seed}",
         })
     save_results(records)
 

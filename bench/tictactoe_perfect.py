@@ -7,15 +7,17 @@ value of the position it was played in. The judge is a plain negamax over the wh
 tree written here (no code of the engine): the value of every reachable position, and for
 each position the moves that keep it ("optimal").
 
-Each level answers once in every reachable position where the side to move has a choice
-that matters, a *critical* position (at least one move lowers the value: a won game thrown
-to a draw or a loss, a draw thrown to a loss); in the other positions every move is perfect
-and a level cannot err. The rate is the share of critical positions where the level's move
-was optimal, with Wilson's 95% score interval (Wilson 1927, "Probable inference, the law of
+Each level answers once in each of a fixed seeded sample of the reachable positions where
+the side to move has a choice that matters, the *critical* positions (at least one move
+lowers the value: a won game thrown to a draw or a loss, a draw thrown to a loss; 3,191 of
+the 4,520 positions with a move to make); in the other positions every move is perfect and
+a level cannot err. The rate is the share of sampled positions where the level's move was
+optimal, with Wilson's 95% score interval (Wilson 1927, "Probable inference, the law of
 succession, and statistical inference", JASA 22:209-212).
 
-Run: ``.venv/bin/python -m bench.tictactoe_perfect [--levels 1,2,...] [--seed 1]``; a level
-that draws on chance (its weakness) draws it from ``--seed``, so a run is reproduced exactly.
+Run: ``.venv/bin/python -m bench.tictactoe_perfect [--levels 1,2,...] [--sample 1000] [--seed 1]``
+(``--sample 0``: every critical position); the sample and a level's weakness draw from
+``--seed``, so a run is reproduced exactly.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import gc
 import math
+import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -136,6 +139,14 @@ class PerfectPlay:
         return wilson_interval(self.critical_optimal, self.critical)
 
 
+def critical_sample(positions: Sequence[Position], size: int, seed: int) -> list[Position]:
+    """``size`` of the critical positions (all of them for 0), drawn with ``seed``."""
+    critical = [p for p in positions if not p.state.is_terminal() and p.is_critical]
+    if size <= 0 or size >= len(critical):
+        return critical
+    return random.Random(seed).sample(critical, size)
+
+
 def measure(level: int, player: Player, positions: Sequence[Position], limits: Limits) -> PerfectPlay:
     """Ask ``player`` once in each critical position (each a new game, so its weakness
     draws afresh from its seed); count its optimal answers."""
@@ -164,10 +175,12 @@ def format_row(result: PerfectPlay) -> str:
     )
 
 
-def run(levels: Sequence[int], make: Callable[[int], Player], limits: Limits) -> Iterator[PerfectPlay]:
+def run(levels: Sequence[int], make: Callable[[int], Player], limits: Limits, sample: int = 0,
+        seed: int = 1) -> Iterator[PerfectPlay]:
     positions = reachable_positions()
     if len(positions) != REACHABLE_POSITIONS:
         raise SystemExit(f"found {len(positions)} reachable positions, not {REACHABLE_POSITIONS}: the walk is wrong")
+    positions = critical_sample(positions, sample, seed)
     for level in levels:
         player = make(level)
         try:
@@ -182,7 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", default=None, help="comma-separated level numbers (default: all)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of a level's chance (its weakness)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the sample and of a level's chance (its weakness)")
+    parser.add_argument("--sample", type=int, default=1000, help="critical positions asked (0: all 3,191)")
     parser.add_argument("--record", action="store_true", help="store the rates in bench/levels_results.json (bench.levels)")
     args = parser.parse_args(argv)
     numbers = [level.number for level in LEVELS]
@@ -197,15 +211,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     positions = reachable_positions()
     critical = sum(p.is_critical for p in positions if not p.state.is_terminal())
     print(f"tic-tac-toe: {len(positions)} reachable positions, {sum(not p.state.is_terminal() for p in positions)} "
-          f"with a move to make, {critical} critical (a move there can lower the value)", flush=True)
+          f"with a move to make, {critical} critical (a move there can lower the value); asking "
+          f"{min(critical, args.sample or critical)}", flush=True)
     results = []
-    for result in run(levels, lambda n: make_player(f"level={n}", GAME, seed=args.seed), limits):
+    if args.sample < 0:
+        parser.error("--sample: 0 (every critical position) or more")
+    for result in run(levels, lambda n: make_player(f"level={n}", GAME, seed=args.seed), limits, args.sample, args.seed):
         print(format_row(result), flush=True)
         results.append(result)
     if args.record:
         from bench.levels import record_perfect
 
-        record_perfect(results)
+        record_perfect(results, args.sample, args.seed)
         print("recorded in bench/levels_results.json")
     return 0
 
