@@ -16,12 +16,16 @@ centred), 7 player on roll, 8 Crawford, 9-11 game state, 12 player to decide, 13
 offered, 14-15 resignation, 16-18 and 19-21 the dice, 22-36 match length (0 = money),
 37-51 and 52-66 the scores of players 0 and 1.
 
-The six spare bits 67-72 are zero in every id gnubg writes and ignored when gnubg reads one
-(bug-gnubg, "Extending MatchID's", March 2011). Plyground keeps its own rule flags there so
-that one ``PositionID:MatchID`` string describes a Plyground state completely while staying
-a valid gnubg id: bit 69 = cube play disabled, bit 70 = Jacoby rule, bit 71 = the player on
-roll has declined to double and the dice are about to be rolled. With the defaults (cube in
-play, no Jacoby) the ids are exactly gnubg's.
+Bits 67-72 follow the 66 the manual describes. gnubg (``matchid.c``, as in gnubg 1.07)
+writes bit 67 as "the Jacoby rule is off": set in every match (where the rule never
+applies) and in money play without it; ids without it (older gnubg, published examples)
+mean the same in a match. Plyground keeps that bit as it was read (``gnubg_jacoby_off``) and sets it in the
+match positions it makes, so a match position's id is exactly what gnubg 1.07 shows; money
+ids keep it clear. Bits 68-72 are ignored by gnubg (bug-gnubg, "Extending MatchID's", March
+2011); Plyground keeps its own rule flags there so that one ``PositionID:MatchID`` string
+describes a Plyground state completely while staying a valid gnubg id: bit 69 = cube play
+disabled, bit 70 = Jacoby rule, bit 71 = the player on roll has declined to double and the
+dice are about to be rolled.
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ DIE2_FIELD = (18, 3)
 MATCH_LENGTH_FIELD = (21, 15)
 SCORE0_FIELD = (36, 15)
 SCORE1_FIELD = (51, 15)
+GNUBG_JACOBY_OFF_FIELD = (66, 1)
 CUBELESS_FIELD = (68, 1)
 JACOBY_FIELD = (69, 1)
 DECLINED_DOUBLE_FIELD = (70, 1)
@@ -156,6 +161,8 @@ class MatchKey:
     cubeless: bool = False
     jacoby: bool = False
     declined_double: bool = False
+    gnubg_jacoby_off: bool = False
+    """gnubg's bit 67 (module doc): kept as read; set in the match positions Plyground makes."""
 
 
 def _put(key: int, field: tuple[int, int], value: int) -> int:
@@ -189,6 +196,7 @@ def encode_match_id(match: MatchKey) -> str:
         (SCORE1_FIELD, match.score[1]),
         (CUBELESS_FIELD, int(match.cubeless)),
         (JACOBY_FIELD, int(match.jacoby)),
+        (GNUBG_JACOBY_OFF_FIELD, int(match.gnubg_jacoby_off)),
         (DECLINED_DOUBLE_FIELD, int(match.declined_double)),
     ):
         key = _put(key, field, value)
@@ -222,6 +230,7 @@ def decode_match_id(text: str) -> MatchKey:
         score=(_get(key, SCORE0_FIELD), _get(key, SCORE1_FIELD)),
         cubeless=bool(_get(key, CUBELESS_FIELD)),
         jacoby=bool(_get(key, JACOBY_FIELD)),
+        gnubg_jacoby_off=bool(_get(key, GNUBG_JACOBY_OFF_FIELD)),
         declined_double=bool(_get(key, DECLINED_DOUBLE_FIELD)),
     )
 
@@ -278,6 +287,8 @@ def check_match_rules(match: MatchKey) -> None:
     Crawford game."""
     if match.resignation or match.game_state == GAME_RESIGNED:
         raise BadPositionError("the match id holds a resignation; resigning is not supported")
+    if match.jacoby and match.gnubg_jacoby_off:
+        raise BadPositionError("the match id says both that the Jacoby rule is on (bit 70) and off (gnubg's bit 67)")
     if match.match_length:
         if match.match_length > MAX_MATCH_LENGTH:
             raise BadPositionError(

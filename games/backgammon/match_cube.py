@@ -211,12 +211,12 @@ def _all_home(board: Board) -> bool:
     return sum(board[point] for point in range(1, HOME_POINTS + 1)) + board[OFF] == sum(board)
 
 
-def normalized(mwc: float, context: MatchContext) -> float:
-    """An MWC as gnubg's normalized match equity at the score with a 1-cube: -1 after
-    losing a single game, +1 after winning one, linear in between (so the order of MWCs is
-    kept and the numbers read like money points)."""
-    unit = context.with_cube(1)
-    win, loss = unit.after(1), unit.after(-1)
+def normalized(mwc: float, context: MatchContext, cube: int = 1) -> float:
+    """An MWC as gnubg's normalized match equity at the score with the cube at ``cube``:
+    -1 after losing the cube's points, +1 after winning them, linear in between (so the
+    order of MWCs is kept and the numbers read like money points per cube; gnubg prints
+    cube decisions so, at the current cube)."""
+    win, loss = context.after(cube), context.after(-cube)
     centre = (win + loss) / 2.0
     return (mwc - centre) / (win - centre)
 
