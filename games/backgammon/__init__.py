@@ -1,4 +1,4 @@
-"""Backgammon (money play with the doubling cube) in GNU Backgammon's conventions.
+"""Backgammon (money play and matches, with the doubling cube) in GNU Backgammon's conventions.
 
 * ``board``: points, boards, hops and plays in the mover's numbering (bar 25, off 0).
 * ``movegen``: every distinct legal play of a roll, deduplicated by resulting position.
@@ -7,6 +7,9 @@
 * ``network``: the learned EVAL, a small network fitted to gnubg 0-ply (weights in
   ``resources/weights/backgammon_net.json``); ``BackgammonState.evaluate`` uses it.
 * ``cube``: Janowski's cubeful money equity and cube decisions from the network's chances.
+* ``match``: a match to N points (score, Crawford rule, the games played); ``met``: the match
+  equity table (Kazaross XG2, as data); ``match_cube``: cube decisions and cubeful match
+  winning chances at a match score (gnubg's 0-ply ``Cl2CfMatch``).
 * ``evaluation``: named race/contact linear features and weights: the baseline the network
   is measured against (``BackgammonState.linear_evaluate``) and the shot-risk helpers.
 * ``phase``: the phases of a turn (``Phase``, an ``IntEnum``).
