@@ -68,6 +68,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).with_name("levels_results.json")
 LEVELS_MD = Path(__file__).with_name("LEVELS.md")
 RATINGS = ROOT / "resources" / "levels.json"
+LOSSES = Path(__file__).with_name("levels_losses.md")
+"""The last move-loss table (``--losses``), copied into LEVELS.md by ``--write``."""
 GAMES_DIR = Path(os.environ.get("PLYGROUND_LEVELS_GAMES", "/tmp/plyground-levels-games"))
 """Where the matches' games are written (PGN/PDN/JSON lines), for the move-loss tables."""
 
@@ -175,10 +177,11 @@ _plan("chess", [
 ], seed=11)
 # Othello: GRhino's levels rated among themselves (the anchor's ladder), then each level
 # against the GRhino level nearest it.
-# GRhino is deterministic and costs milliseconds a move: its ladder plays every one of the 60
-# openings with both colours (120 games, no game twice).
-_plan("othello", [("rhino2", "rhino1", 120), ("rhino3", "rhino2", 120), ("rhino4", "rhino3", 120),
-                  ("rhino5", "rhino4", 120)], seed=23)
+# GRhino is deterministic and its low levels cost milliseconds a move: the low rungs play
+# every one of the 60 openings with both colours (120 games, no game twice); its levels 4
+# and 5 search deeper and play fewer.
+_plan("othello", [("rhino2", "rhino1", 120), ("rhino3", "rhino2", 120), ("rhino4", "rhino3", 40),
+                  ("rhino5", "rhino4", 24)], seed=23)
 _plan("othello", [
     (level_key(1), "rhino1", 16), (level_key(2), "rhino1", 16), (level_key(3), "rhino1", 16),
     (level_key(4), "rhino2", 16), (level_key(5), "rhino3", 16), (level_key(6), "rhino3", 16),
@@ -588,7 +591,7 @@ def ratings(records: Sequence[dict[str, Any]]) -> list[LevelRating]:
                     continue
                 scale = points_scale
             value, low, high = (100 * e.value, 100 * e.low, 100 * e.high) if game == "tictactoe" else (e.value, e.low, e.high)
-            digits = 1 if game == "tictactoe" else 3 if game == "backgammon" else 0
+            digits = 1 if game == "tictactoe" else 2 if game == "backgammon" else 0  # as LEVELS.md shows them
             out.append(LevelRating(
                 game, row.number, round(value, digits), round(low, digits), round(high, digits), scale,
                 OPPONENT_NAME[game], e.games, SCALE_TEXT[game],
@@ -659,14 +662,31 @@ def commands_block(game: str, records: Sequence[dict[str, Any]]) -> str:
     return "```sh\n" + "\n".join(seen) + "\n```" if seen else ""
 
 
-def write_markdown(records: Sequence[dict[str, Any]]) -> None:
-    """Fill the generated blocks of bench/LEVELS.md (``<!-- levels:GAME -->`` ...
-    ``<!-- /levels:GAME -->``); the prose around them is written by hand."""
-    text = LEVELS_MD.read_text(encoding="utf-8")
-    for game in GAME_LEVELS:
-        start, end = f"<!-- levels:{game} -->", f"<!-- /levels:{game} -->"
-        if start not in text or end not in text:
+def caps_table(records: Sequence[dict[str, Any]]) -> str:
+    """Per match of a level: its moves, the slowest (wall clock, on a loaded machine) and how
+    many ran past the level's time cap."""
+    lines = ["| game | level | opponent | moves | slowest move | cap | past the cap |", "|---|---|---|---|---|---|---|"]
+    for record in records:
+        if record.get("kind", "match") != "match" or not is_current(record):
             continue
+        for seat, side in enumerate(("a", "b")):
+            key = record[side]
+            if not key.startswith("level:"):
+                continue
+            game = record["game"]
+            other = record["b" if side == "a" else "a"]
+            cap = level_play(game, int(key.split(":")[1])).seconds
+            lines.append(f"| {game} | {key.split(':')[1]} | {_label(game, other)} | {record['moves'][seat]} | "
+                         f"{record['slowest_move'][seat]:.2f} s | {cap:g} s | {record['over_cap'][seat]} |")
+    return "\n".join(lines)
+
+
+def write_markdown(records: Sequence[dict[str, Any]]) -> None:
+    """Fill the generated blocks of bench/LEVELS.md (``<!-- levels:NAME -->`` ...
+    ``<!-- /levels:NAME -->``); the prose around them is written by hand."""
+    text = LEVELS_MD.read_text(encoding="utf-8")
+    bodies = {}
+    for game in GAME_LEVELS:
         body = markdown_table(game, records)
         ladder = opponent_rating_text(game, records)
         if ladder:
@@ -674,10 +694,108 @@ def write_markdown(records: Sequence[dict[str, Any]]) -> None:
         block = commands_block(game, records)
         if block:
             body += "\n\n" + block
+        bodies[game] = body
+    bodies["caps"] = caps_table(records)
+    if LOSSES.exists():
+        bodies["losses"] = LOSSES.read_text(encoding="utf-8").strip()
+    for name, body in bodies.items():
+        start, end = f"<!-- levels:{name} -->", f"<!-- /levels:{name} -->"
+        if start not in text or end not in text:
+            continue
         before, _, rest = text.partition(start)
         _, _, after = rest.partition(end)
         text = f"{before}{start}\n{body}\n{end}{after}"
     LEVELS_MD.write_text(text, encoding="utf-8")
+
+
+# ------------------------------------------------------------ how the weak levels err
+LOSS_BANDS = ((0.0, 0.3), (0.3, 1.0), (1.0, 3.0), (3.0, math.inf))
+"""Chess move losses in pawns: a slip, an inaccuracy or a mistake, a lost piece's worth or
+more (3 pawns: a minor piece hung)."""
+LOSS_JUDGE_DEPTH = 10
+"""Stockfish at full strength, this depth, judges each move (the same on any machine)."""
+MATE_PAWNS = 10.0
+
+
+def chess_move_losses(level: int, records_seen: Sequence[dict[str, Any]]) -> list[float]:
+    """The pawns each move of ``level`` lost in its recorded chess games, judged by Stockfish
+    (full strength, ``LOSS_JUDGE_DEPTH``): the best move's score minus the played move's."""
+    import io
+
+    import chess
+    import chess.engine
+    import chess.pgn
+
+    from ai.match.uci import find_program
+
+    key = level_key(level)
+    losses: list[float] = []
+    engine = chess.engine.SimpleEngine.popen_uci(find_program("stockfish", "stockfish"))
+    try:
+        engine.configure({"Threads": 1, "Hash": 16})
+        limit = chess.engine.Limit(depth=LOSS_JUDGE_DEPTH)
+
+        def pawns(info: Any, viewer: chess.Color) -> float:
+            score = info["score"].pov(viewer)
+            return max(-MATE_PAWNS, min(MATE_PAWNS, score.score(mate_score=100_000) / 100))
+
+        for record in records_seen:
+            if record["game"] != "chess" or key not in (record["a"], record["b"]) or not is_current(record):
+                continue
+            path = GAMES_DIR / f"chess-{record['a']}-{record['b']}-{record['seed']}".replace(":", "")
+            if not path.exists():
+                continue
+            stream = io.StringIO(path.read_text(encoding="utf-8"))
+            while (game := chess.pgn.read_game(stream)) is not None:
+                name = f"level={level}"
+                ours = chess.WHITE if game.headers.get("White") == name else chess.BLACK if game.headers.get("Black") == name else None
+                if ours is None:
+                    continue
+                board = game.board()
+                opening = _opening_plies(game)
+                for ply, move in enumerate(game.mainline_moves()):
+                    if board.turn == ours and ply >= opening:
+                        best = pawns(engine.analyse(board, limit), ours)
+                        board.push(move)
+                        after = pawns(engine.analyse(board, limit), ours) if not board.is_game_over() else (
+                            MATE_PAWNS if board.is_checkmate() else 0.0)
+                        losses.append(max(0.0, best - after))
+                    else:
+                        board.push(move)
+    finally:
+        engine.quit()
+    return losses
+
+
+def _opening_plies(game: Any) -> int:
+    """The plies of the match's opening line (played for both sides, not by the level)."""
+    from ai.match.openings import CHESS_OPENINGS
+
+    board = game.board()
+    played = []
+    for move in game.mainline_moves():
+        played.append(board.san(move))
+        board.push(move)
+    best = 0
+    for _, line in CHESS_OPENINGS:
+        words = line.split()
+        if played[: len(words)] == words:
+            best = max(best, len(words))
+    return best
+
+
+def losses_table(records_seen: Sequence[dict[str, Any]], levels: Sequence[int]) -> str:
+    lines = ["| level | moves judged | < 0.3 pawn | 0.3-1 | 1-3 | ≥ 3 (a piece) | mean loss |",
+             "|---|---|---|---|---|---|---|"]
+    for level in levels:
+        losses = chess_move_losses(level, records_seen)
+        if not losses:
+            lines.append(f"| {level} | 0 | — | — | — | — | — |")
+            continue
+        shares = [sum(low <= x < high for x in losses) / len(losses) for low, high in LOSS_BANDS]
+        lines.append(f"| {level} | {len(losses)} | " + " | ".join(f"{100 * share:.1f}%" for share in shares)
+                     + f" | {sum(losses) / len(losses):.2f} |")
+    return "\n".join(lines)
 
 
 # ------------------------------------------------------------ command line
@@ -689,6 +807,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--run", action="store_true", help="play the planned matches not yet played")
     parser.add_argument("--dry-run", action="store_true", help="list the planned matches and their commands")
     parser.add_argument("--write", action="store_true", help="write resources/levels.json and LEVELS.md's tables")
+    parser.add_argument("--losses", default=None, metavar="LEVELS",
+                        help="chess: the move-loss table of these levels' recorded games (Stockfish judges)")
     args = parser.parse_args(argv)
     games = list(GAME_LEVELS) if args.game == "all" else [args.game]
     wanted: set[int] | None = None
@@ -720,6 +840,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                       f"slowest move {record['slowest_move']}, over the cap {record['over_cap']}]", flush=True)
         if not args.dry_run:
             print_table(game, records)
+    if args.losses:
+        table = losses_table(records, [int(text) for text in args.losses.split(",")])
+        print(table)
+        LOSSES.write_text(table + "\n", encoding="utf-8")
     if args.write:
         RATINGS.write_text(ratings_json(ratings(records)), encoding="utf-8")
         write_markdown(records)
