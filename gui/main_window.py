@@ -57,6 +57,7 @@ from gui.game_view import GameView
 from gui.players import PlayerConfig
 from gui.race import open_race
 from gui.session import GameSession, Outcome, Result, named
+from gui.match_session import MatchSession
 from gui.settings import Settings, data_dir, stored_data_problems
 from gui.panels.engine_panel import EnginePanel
 from gui.panels.eval_bar import EvalBar
@@ -195,6 +196,8 @@ class MainWindow(QMainWindow):
         """Worker processes for this run (``--workers``), else the engine settings' threads."""
         self.seed = seed
         self.session: GameSession | None = None
+        self.match: MatchSession | None = None
+        """The backgammon match the current game belongs to (``None``: a single game)."""
         self.file_path: Path | None = None
         self._shut_down = False
         self._autosaved: tuple[int, Result] | None = None
@@ -336,6 +339,10 @@ class MainWindow(QMainWindow):
         game.addAction(self.actions_by_name["resign"])
         self.actions_by_name["claim_draw"] = self._action("&Claim a draw", self._session_slot("claim_draw"))
         game.addAction(self.actions_by_name["claim_draw"])
+        self.actions_by_name["next_game"] = self._action(
+            "Next ga&me of the match", self.next_match_game, "Ctrl+Shift+N", tip="A backgammon match: start its next game"
+        )
+        game.addAction(self.actions_by_name["next_game"])
         self.actions_by_name["home"] = self._action("Start &page", self.show_start_page, "Ctrl+Home")
         game.addAction(self.actions_by_name["home"])
         game.addSeparator()
@@ -413,6 +420,7 @@ class MainWindow(QMainWindow):
         self._update_why_not()
         # a loaded game that stopped at a draw nobody claimed (threefold repetition, fifty moves)
         self.actions_by_name["claim_draw"].setEnabled(in_game and self.session is not None and self.session.claimable_draw() != "")
+        self.actions_by_name["next_game"].setEnabled(in_game)  # says why when no next game may start
 
     def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
         """Every text field of this window that takes the focus lets the window's command
@@ -711,12 +719,17 @@ class MainWindow(QMainWindow):
         from games import GAME_NAMES
 
         players_for = {name: self.settings.players(name) for name in GAME_NAMES}
-        dialog = NewGameDialog(chosen, players_for, manual_dice=self.settings.manual_dice, parent=self)
+        dialog = NewGameDialog(chosen, players_for, manual_dice=self.settings.manual_dice, match_length=self.settings.match_length, parent=self)
         if dialog.exec() != NewGameDialog.DialogCode.Accepted:
             return False
         name, players, manual_dice = dialog.choice()
         self.settings.set_players(name, players)
         self.settings.manual_dice = manual_dice
+        if dialog.match_row.isVisibleTo(dialog):  # backgammon chosen: its setting follows
+            self.settings.match_length = dialog.match_length()
+        if dialog.match_length():
+            self.start_match(players, dialog.match_length(), manual_dice=manual_dice)
+            return True
         self.start_game(name, players, manual_dice=manual_dice, paused=False)
         return True
 
@@ -729,6 +742,7 @@ class MainWindow(QMainWindow):
         manual_dice: bool | None = None,
         record: GameRecord | None = None,
         paused: bool | None = None,
+        match: MatchSession | None = None,
     ) -> GameSession:
         """Replace the current game (stopping its search) by a new one, which the engine
         searches without the last game's table."""
@@ -771,9 +785,42 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self.setWindowTitle(f"{game_title(game)} — {APP_NAME}")
         self._connect_panels(session)
+        self._follow_match(session, match)
         self.session_changed.emit(session)
         self.autosave()
         return session
+
+    # ------------------------------------------------------------------ matches
+    def start_match(self, players: tuple[PlayerConfig, PlayerConfig], length: int, *, manual_dice: bool | None = None) -> GameSession:
+        """A backgammon match to ``length`` points: its first game."""
+        match = MatchSession.new(length)
+        return self.start_game("backgammon", players, start=match.next_start(), manual_dice=manual_dice, paused=False, match=match)
+
+    def next_match_game(self) -> bool:
+        """The next game of the match, once the current one is over (Game → Next game,
+        the board's button; by itself after a pause with the computer on both sides)."""
+        match, session = self.match, self.session
+        if match is None or session is None or not match.is_between_games():
+            self.notify(MatchSession.why_no_next_game(match))
+            return False
+        following = match.advanced()
+        self.start_game("backgammon", session.players, start=following.next_start(), paused=False, match=following)
+        self.notify(f"Game {following.game_number()} of the match: {following.text()}")
+        return True
+
+    def _follow_match(self, session: GameSession, match: MatchSession | None) -> None:
+        """The match the new game belongs to: shown on the board, its next game offered."""
+        if self.match is not None:
+            self.match.release()
+        self.match = match if match is not None else MatchSession.for_position(session.game, session.start_text)
+        if self.match is None:
+            return
+        board = self.game_view.board
+        board.next_game_requested.connect(self.next_match_game)
+        self.match.next_game_wanted.connect(self.next_match_game)
+        self.match.notice.connect(self.notify)
+        self.match.changed.connect(self._update_actions)
+        self.match.follow(session, board)
 
     def begin_setup(self) -> bool:
         """Edit → Set up position: place pieces on the board (tic-tac-toe, checkers,
@@ -822,7 +869,10 @@ class MainWindow(QMainWindow):
             self.notify("There is no saved game to continue")
             self._refresh_continue()
             return False
-        self.start_game(saved.record.game, saved.players, record=saved.record)
+        match, match_problem = MatchSession.restore(saved.match, saved.record.game, saved.record.start)
+        self.start_game(saved.record.game, saved.players, record=saved.record, match=match)
+        if match_problem:
+            self.error_message(f"The autosaved game is resumed, but {match_problem}.")
         return True
 
     def offer_resume(self) -> None:
@@ -880,7 +930,8 @@ class MainWindow(QMainWindow):
         if signature == self._autosaved:
             return
         try:
-            autosave.save(self.data_directory, session.to_record(), session.players, finished=session.is_over)
+            autosave.save(self.data_directory, session.to_record(), session.players, finished=session.is_over,
+                          match=None if self.match is None else self.match.to_dict())
         except OSError as error:
             message = f"Could not autosave: {error.strerror or error}"
             if message != self._autosave_problem:  # said once, not after every move
@@ -913,6 +964,8 @@ class MainWindow(QMainWindow):
             return None
         record = self.session.to_record()
         record.date = self.record_date()
+        if self.match is not None:  # the game's number in the match, as far as known
+            record.round = str(self.match.game_number())
         return record
 
     def save_file(self) -> bool:

@@ -1,0 +1,337 @@
+"""Backgammon matches in the app: the dialog's match length, whole matches played by the
+computer on both sides (a node-limited engine, seeded dice), the Crawford game without the
+cube, the score after gammons and a doubled cube, resignation, taking a game's end back,
+the match line on the board, copy and paste of a match id, a saved game file and the
+autosave (resumed mid-match; hostile match entries)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from pytestqt.qtbot import QtBot
+
+from ai.settings import Limits, SearchRequest
+from games.backgammon import gnubg_ids
+from games.backgammon.notation import DOUBLE
+from games.backgammon.state import BackgammonState, O, X
+from gui import autosave, match_session, session as session_module
+from gui.boards.backgammon import NEXT_GAME_KEY, MatchLine
+from gui.dialogs.new_game import MATCH_LENGTHS, NewGameDialog
+from gui.engine_bridge import EngineBridge
+from gui.main_window import MainWindow
+from gui.match_session import MatchSession
+from gui.players import COMPUTER, HUMAN, PlayerConfig
+from gui.session import GameSession
+from tests.gui.engine_doubles import ThreadedEnginePool
+
+TINY_NODES = 60
+"""The computer's move search: a few dozen nodes of Star2, so that a game takes a second."""
+TINY = PlayerConfig(kind=COMPUTER, algorithm="star2", strength="depth", depth=1)
+"""A computer side (its search is cut to ``TINY_NODES`` by the pool whatever it asks)."""
+COMPUTERS = (TINY, TINY)
+HUMANS = (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN))
+
+
+class TinyEnginePool(ThreadedEnginePool):
+    """The real engine in a thread, every move search cut to ``TINY_NODES`` nodes."""
+
+    def submit(self, request: SearchRequest, on_event: Callable[[Any], None]) -> int:
+        return super().submit(dataclasses.replace(request, limits=Limits(nodes=TINY_NODES)), on_event)
+
+
+@pytest.fixture(scope="module")
+def tiny_bridge(qapp: Any) -> Iterator[EngineBridge]:
+    made = EngineBridge(TinyEnginePool(), interval_ms=5)
+    yield made
+    made.shutdown()
+
+
+@pytest.fixture
+def fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No pause between the computer's moves nor between the games of a match."""
+    monkeypatch.setattr(session_module, "WATCHING_DELAY_MS", 0)
+    monkeypatch.setattr(match_session, "NEXT_GAME_DELAY_MS", 0)
+
+
+def make_window(qtbot: QtBot, bridge: Any, data_directory: Path, seed: int = 5) -> MainWindow:
+    made = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False, seed=seed)
+    made.ask = lambda _question: True  # type: ignore[method-assign]
+    made.error_message = lambda message: setattr(made, "last_error", message)  # type: ignore[method-assign]
+    qtbot.addWidget(made)
+    made.show()
+    qtbot.waitExposed(made)
+    return made
+
+
+@pytest.fixture
+def window(qtbot: QtBot, tiny_bridge: EngineBridge, data_directory: Path) -> Iterator[MainWindow]:
+    made = make_window(qtbot, tiny_bridge, data_directory)
+    yield made
+    made.shutdown()
+
+
+def match_text(state: BackgammonState, length: int, score: tuple[int, int], *, crawford: bool = False) -> str:
+    """``state`` (a money position) as the same position at a match score."""
+    key = dataclasses.replace(
+        gnubg_ids.decode_match_id(state.match_id()), match_length=length, score=score, crawford=crawford, jacoby=False
+    )
+    return f"{state.position_id()}:{gnubg_ids.encode_match_id(key)}"
+
+
+def bear_off_last(cube_value: int = 1, cube_owner: int = gnubg_ids.CENTRED, gammon: bool = False) -> BackgammonState:
+    """X on roll with 6-5 and one checker left on its 2 point: the next play wins. O has
+    borne off nothing when ``gammon`` (its checkers on its own side: a gammon, not a
+    backgammon), else one checker."""
+    opponent = {6: 5, 7: 5, 8: 5} if gammon else {6: 5, 7: 5, 8: 4}
+    return BackgammonState.from_points({2: 1}, opponent, player=X, dice=(6, 5), cube_value=cube_value, cube_owner=cube_owner)
+
+
+# --------------------------------------------------------------------------- the line
+def test_the_match_line_says_length_score_crawford_and_away() -> None:
+    names = ("O", "X")
+    assert MatchLine(7, (3, 5)).text(names) == "Match to 7 points · O 3 – X 5 · 4-away, 2-away"
+    assert MatchLine(7, (3, 6), crawford=True).parts(names)[2] == "Crawford game"
+    assert MatchLine(7, (6, 6), post_crawford=True).parts(names)[2] == "post-Crawford"
+    assert MatchLine(1, (0, 0)).parts(names)[0] == "Match to 1 point"
+    assert MatchLine(3, (1, 3), winner=1).text(names) == "Match to 3 points · O 1 – X 3 · X wins the match"
+    # a position says its own line: the Crawford flag, or one point short without it
+    state = BackgammonState.from_text(match_text(BackgammonState.initial(), 5, (4, 2), crawford=True))
+    assert MatchLine.from_state(state) == MatchLine(5, (4, 2), crawford=True)
+    state = BackgammonState.from_text(match_text(BackgammonState.initial(), 5, (4, 2)))
+    assert MatchLine.from_state(state) == MatchLine(5, (4, 2), post_crawford=True)
+    assert MatchLine.from_state(BackgammonState.initial()) is None  # money play
+
+
+def test_the_dialog_offers_money_play_or_a_match(qtbot: QtBot) -> None:
+    dialog = NewGameDialog("backgammon", {}, match_length=7)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.match_row.isVisible() and dialog.match_length() == 7
+    texts = [dialog.match_row.choice.itemText(index) for index in range(dialog.match_row.choice.count())]
+    assert texts[0] == "Money game" and texts[1] == "Match to 1 point" and texts[-1] == "Match to 25 points"
+    assert [dialog.match_row.choice.itemData(index) for index in range(1, len(texts))] == list(MATCH_LENGTHS)
+    dialog.game.setCurrentIndex(dialog.game.findData("chess"))
+    assert not dialog.match_row.isVisible() and dialog.match_length() == 0
+    odd = NewGameDialog("backgammon", {}, match_length=4)  # a stored length not offered: money play
+    qtbot.addWidget(odd)
+    assert odd.match_length() == 0
+
+
+# --------------------------------------------------------------------------- whole matches
+def play_match(qtbot: QtBot, bridge: EngineBridge, length: int, seed: int) -> MatchSession:
+    """A match to ``length`` played by the computer on both sides, each game's dice from
+    ``seed`` and the game's number, each next game started when the match session wants it
+    (as the window does, without its panels: a few seconds for a whole match)."""
+    current: list[MatchSession] = []
+
+    def start(match: MatchSession) -> None:
+        if current:
+            current[-1].release()
+            assert current[-1].session is None
+        game = GameSession(bridge, "backgammon", COMPUTERS, start=match.next_start(), seed=seed + match.game_number(), paused=False)
+        match.follow(game)
+        match.next_game_wanted.connect(lambda: start(match.advanced()))
+        current.append(match)
+
+    start(MatchSession.new(length))
+    qtbot.waitUntil(lambda: current[-1].is_over(), timeout=20_000)
+    return current[-1]
+
+
+def replayed_score(match: MatchSession) -> tuple[int, int]:
+    """The score counted again from the games' records: each game's start must carry the
+    score so far, and its end (a play to the last checker or a drop) its points."""
+    assert match.session is not None
+    records = [*match.earlier, match.session.to_record()]
+    score = [0, 0]
+    crawford_played = False
+    for record in records:
+        start = BackgammonState.from_text(record.start)
+        assert start.match_length == match.length and list(start.score) == score, record.start
+        # the Crawford game: the first game after a player reaches one point short
+        is_crawford = max(score) == match.length - 1 and not crawford_played and match.length > 1
+        assert start.crawford == is_crawford, (score, record.start)
+        crawford_played |= is_crawford
+        if is_crawford:
+            assert DOUBLE not in record.moves and "double" not in record.moves
+        end = record.replay()
+        assert end.is_terminal()
+        score[end.game_winner] += end.points
+    return (score[0], score[1])
+
+
+@pytest.mark.usefixtures("fast")
+def test_a_one_point_match_played_by_the_computer(qtbot: QtBot, tiny_bridge: EngineBridge) -> None:
+    match = play_match(qtbot, tiny_bridge, 1, seed=11)
+    assert match.game_number() == 1 and not match.earlier  # one game decides a 1-point match
+    assert replayed_score(match) == match.match.score
+    state = match.session.state if match.session else None
+    assert state is not None and match.match.winner == state.game_winner
+    assert not match.is_between_games() and match.line().winner == state.game_winner
+    assert "double" not in match.session.move_names()  # a 1-point match has no cube to turn
+
+
+@pytest.mark.usefixtures("fast")
+def test_a_three_point_match_with_its_crawford_game(qtbot: QtBot, tiny_bridge: EngineBridge) -> None:
+    match = play_match(qtbot, tiny_bridge, 3, seed=CRAWFORD_SEED)
+    final = replayed_score(match)
+    assert final == match.match.score and max(final) >= 3
+    starts = [BackgammonState.from_text(record.start) for record in [*match.earlier, match.session.to_record()]]
+    assert any(start.crawford for start in starts)  # this seed's match has its Crawford game
+    assert match.line().parts(("O", "X"))[2] == f"{'OX'[match.match.winner]} wins the match"
+
+
+CRAWFORD_SEED = 5
+"""Dice under which the 3-point match reaches 2-away before it ends (checked by the test)."""
+
+
+@pytest.mark.usefixtures("fast")
+def test_the_window_starts_the_next_game_by_itself_between_computers(qtbot: QtBot, window: MainWindow) -> None:
+    first = window.start_game("backgammon", COMPUTERS, start=match_text(bear_off_last(), 3, (0, 1)), paused=False)
+    qtbot.waitUntil(lambda: window.session is not first, timeout=5000)  # X bore off: 2-0, then the next game
+    assert first.is_over and window.match is not None
+    state = window.session.state
+    assert state.crawford and state.score == (0, 2)
+    assert "Crawford game" in window.game_view.board.match_text()
+    window.session.set_paused(True)
+
+
+# --------------------------------------------------------------------------- scoring
+def test_a_gammon_with_a_doubled_cube_scores_four(qtbot: QtBot, window: MainWindow) -> None:
+    start = match_text(bear_off_last(cube_value=2, cube_owner=X, gammon=True), 5, (1, 2))
+    session = window.start_game("backgammon", HUMANS, start=start)
+    match = window.match
+    assert match is not None and match.match.score == (1, 2)
+    assert "O 1 – X 2" in window.game_view.board.match_text()
+    assert session.play_text("2/off") is None
+    qtbot.waitUntil(lambda: session.is_over, timeout=2000)
+    assert match.match.score == (1, 6)  # 2 + the cube 2 × a gammon
+    assert match.is_over() and "X wins the match" in window.game_view.board.match_text()
+
+
+def test_a_single_game_then_the_crawford_game_without_the_cube(qtbot: QtBot, window: MainWindow) -> None:
+    session = window.start_game("backgammon", HUMANS, start=match_text(bear_off_last(), 5, (1, 3)))
+    assert not window.next_match_game() and "once this one is over" in window.statusBar().currentMessage()
+    assert session.play_text("2/off") is None
+    qtbot.waitUntil(lambda: session.is_over, timeout=2000)
+    match = window.match
+    assert match is not None and match.match.score == (1, 4) and match.is_between_games()
+    board = window.game_view.board
+    assert board.button_position(NEXT_GAME_KEY) is not None and window.actions_by_name["next_game"].isEnabled()
+    assert "next: the Crawford game" in board.match_text()
+    qtbot.mouseClick(board, Qt.MouseButton.LeftButton, pos=board.button_position(NEXT_GAME_KEY).toPoint())
+    assert window.match is not match and window.match is not None
+    state = window.session.state
+    assert state.crawford and state.score == (1, 4) and state.match_length == 5
+    assert "Crawford game" in window.game_view.board.match_text()
+    assert window.match.game_number() == 2 and window.match.earlier[0].moves == ["2/off"]
+    # no cube decision in the Crawford game: the player on roll rolls
+    qtbot.waitUntil(lambda: window.session.state.phase != 0, timeout=2000)  # the opening roll
+    assert all(name not in ("double", "roll") for name in window.session.move_names())
+
+
+def test_a_resignation_gives_the_stake_and_taking_back_the_end_takes_the_points_back(qtbot: QtBot, window: MainWindow) -> None:
+    start = match_text(bear_off_last(cube_value=2, cube_owner=O), 7, (0, 0))
+    session = window.start_game("backgammon", HUMANS, start=start)
+    match = window.match
+    assert match is not None
+    session.resign()  # X, on roll, resigns: O wins the cube's 2 points
+    assert match.match.score == (2, 0) and match.is_between_games()
+    session.undo()  # nothing played yet: the resignation stands
+    session2 = window.start_game("backgammon", HUMANS, start=start)
+    match = window.match
+    assert match is not None
+    assert session2.play_text("2/off") is None
+    qtbot.waitUntil(lambda: session2.is_over, timeout=2000)
+    assert match.match.score == (0, 2)
+    session2.undo()
+    assert not session2.is_over and match.match.score == (0, 0) and not match.is_between_games()
+    assert window.game_view.board.button_position(NEXT_GAME_KEY) is None
+
+
+# --------------------------------------------------------------------------- ids, files, autosave
+def test_copy_writes_the_match_id_and_paste_starts_a_match_at_its_score(qtbot: QtBot, window: MainWindow) -> None:
+    window.start_match(HUMANS, 7)
+    window.copy_position()
+    copied = QGuiApplication.clipboard().text()
+    key = gnubg_ids.decode_match_id(copied.split(":")[1])
+    assert key.match_length == 7 and key.score == (0, 0)
+    pasted = match_text(BackgammonState.initial(), 9, (4, 6))
+    assert window.paste_text(pasted)
+    assert window.match is not None and window.match.match.score == (4, 6) and window.match.length == 9
+    assert "Match to 9 points · O 4 – X 6" in window.game_view.board.match_text()
+    assert window.paste_text(BackgammonState.initial().to_text())  # a money position: no match
+    assert window.match is None and window.game_view.board.match_text() == ""
+
+
+def test_a_saved_match_game_opens_at_its_score(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    session = window.start_game("backgammon", HUMANS, start=match_text(bear_off_last(), 5, (2, 3), crawford=False))
+    path = tmp_path / "match.json"
+    assert window.save_to(path)
+    document = json.loads(path.read_text())
+    assert document["round"] == "1"
+    window.start_game("chess", HUMANS)
+    assert window.match is None
+    assert window.open_path(path)
+    assert window.match is not None and window.match.match.score == (2, 3) and window.match.length == 5
+    assert session is not window.session
+
+
+def test_the_autosave_resumes_a_match_mid_way(qtbot: QtBot, tiny_bridge: EngineBridge, data_directory: Path) -> None:
+    first = make_window(qtbot, tiny_bridge, data_directory)
+    session = first.start_game("backgammon", HUMANS, start=match_text(bear_off_last(), 5, (1, 1)))
+    assert session.play_text("2/off") is None
+    qtbot.waitUntil(lambda: session.is_over, timeout=2000)
+    assert first.next_match_game()  # game 2 at 1-2
+    second_game = first.session
+    assert second_game is not None and second_game.state.score == (1, 2)
+    qtbot.waitUntil(lambda: len(second_game.history) >= 1, timeout=2000)  # the opening roll
+    saved = autosave.load(data_directory)
+    assert saved is not None and isinstance(saved.match, dict)
+    # the app stops without a word (a crash): a new window resumes the match
+    resumed = make_window(qtbot, tiny_bridge, data_directory)
+    assert resumed.continue_last_game()
+    match = resumed.match
+    assert match is not None and match.match.score == (1, 2) and match.game_number() == 2
+    assert match.earlier[0].moves == ["2/off"] and resumed.last_error == ""
+    assert resumed.session is not None and resumed.session.move_names() == second_game.move_names()
+    resumed.shutdown()
+    first.shutdown()
+
+
+HOSTILE_MATCHES: list[tuple[object, str]] = [
+    ("not a match", "not a match entry"),
+    ({"start": "garbage"}, "cannot be read"),
+    ({"start": {"length": -3, "score": [0, 0]}}, "cannot be read"),
+    ({"start": {"length": float("nan"), "score": [0, 0]}}, "cannot be read"),
+    ({"start": {"length": 10**400, "score": [0, 0]}}, "cannot be read"),
+    ({"start": {"length": 5, "score": [4, 0]}}, "disagrees"),
+    ({"start": {"length": 5, "score": [1, 1]}, "games": {"a": 1}}, "earlier games"),
+    ({"start": {"length": 5, "score": [1, 1]}, "games": [{"format": "nope"}]}, "game 1"),
+    ({"start": {"length": 5, "score": [1, 1]}, "games": [None] * 10_000}, "earlier games"),
+]
+
+
+@pytest.mark.parametrize(("entry", "said"), HOSTILE_MATCHES, ids=[str(index) for index in range(len(HOSTILE_MATCHES))])
+def test_a_hostile_match_entry_keeps_the_game_and_its_score(
+    qtbot: QtBot, tiny_bridge: EngineBridge, data_directory: Path, entry: object, said: str
+) -> None:
+    first = make_window(qtbot, tiny_bridge, data_directory)
+    first.start_game("backgammon", HUMANS, start=match_text(bear_off_last(), 5, (1, 1)))
+    first.shutdown()
+    path = data_directory / autosave.AUTOSAVE_NAME
+    document = json.loads(path.read_text())
+    document["autosave"]["match"] = entry
+    path.write_text(json.dumps(document))  # nan as NaN, as Python's json writes and reads it
+    resumed = make_window(qtbot, tiny_bridge, data_directory)
+    assert resumed.continue_last_game()
+    assert resumed.match is not None and resumed.match.match.score == (1, 1) and resumed.match.length == 5
+    assert said in resumed.last_error and resumed.last_error.count("\n") == 0
+    resumed.shutdown()
