@@ -8,7 +8,8 @@ A SPEC names a player on the command line:
   or ``default``;
 * ``level=N`` (1..10): the app's level N of the game exactly (``ai.levels``: its engine, its
   budget, its time cap and its weakness, drawn from the match's seed), whatever the match's
-  ``--depth``/``--time`` say;
+  ``--depth``/``--time`` say; ``level=N,cap=off`` without its time cap (the node budget
+  alone: the level as an idle machine plays it, for measurements on a busy one);
 * ``uci:COMMAND?Option=value&...`` a UCI chess engine (``ai.match.uci``);
 * ``gtp:COMMAND ARGS`` a GTP Othello engine (``ai.match.gtp``);
 * ``gnubg`` / ``gnubg:PLIES`` GNU Backgammon's evaluation (``ai.match.gnubg``);
@@ -70,7 +71,7 @@ def parse_builtin(text: str, game: str) -> BuiltinSpec:
             if not equals or not key or not raw:
                 raise SpecError(f"player {text!r}: {item!r} is not key=value (e.g. algorithm=pvs,depth=4)")
             if key == "level":
-                raise SpecError(f"player {text!r}: level=N stands alone (the app's level exactly), e.g. level=5")
+                raise SpecError(f"player {text!r}: level=N stands alone (the app's level exactly), or level=N,cap=off")
             if key in _LIMIT_KEYS or (key in _SETTING_TYPES and key not in FILE_KEYS and key != "threads"):
                 try:  # the one range of each value: the CLI's options, UCI and the app use it too
                     parsed = parse_setting(key, raw)
@@ -102,16 +103,31 @@ def parse_builtin(text: str, game: str) -> BuiltinSpec:
     return BuiltinSpec(text, settings, Limits(**limits) if limits else None)
 
 
-def parse_level(text: str, game: str) -> LevelPlay | None:
-    """The level a ``level=N`` SPEC names in ``game``; ``None`` for any other SPEC."""
-    key, equals, raw = text.strip().partition("=")
-    if key.strip() != "level" or not equals or "," in raw:
+@dataclass(frozen=True)
+class LevelSpec:
+    """A ``level=N`` SPEC: the level's recipe, and whether its time cap applies."""
+
+    play: LevelPlay
+    time_cap: bool = True
+    """``level=N,cap=off``: the node budget alone ends each search, as on a machine fast
+    enough never to reach the time cap; a measurement on a busy machine uses it so that the
+    load cannot weaken the level it measures."""
+
+
+def parse_level(text: str, game: str) -> LevelSpec | None:
+    """The level a ``level=N`` (or ``level=N,cap=off``) SPEC names in ``game``; ``None`` for
+    any other SPEC."""
+    first, _, rest = text.strip().partition(",")
+    key, equals, raw = first.partition("=")
+    if key.strip() != "level" or not equals:
         return None
+    if rest.replace(" ", "") not in ("", "cap=off"):
+        raise SpecError(f"player {text!r}: level=N stands alone (the app's level exactly), or level=N,cap=off")
     number = _parse_number(int, raw.strip(), "level", text)
     if not 1 <= number <= len(LEVELS):
         raise SpecError(f"player {text!r}: levels are 1-{len(LEVELS)}, not {number}")
     try:
-        return level_play(game, number)
+        return LevelSpec(level_play(game, number), time_cap=not rest)
     except ValueError as error:
         raise SpecError(f"player {text!r}: {error}") from None
 
@@ -193,14 +209,20 @@ class LevelPlayer:
     Its transposition table lives from move to move of a game, as in the app, and is
     cleared between games."""
 
-    def __init__(self, play: LevelPlay, text: str, seed: int = 0) -> None:
+    def __init__(self, play: LevelPlay, text: str, seed: int = 0, time_cap: bool = True) -> None:
         self.play = play
         self.name = text.strip()
         self.seed = seed
+        self.time_cap = time_cap
         self.games = 0
         self.rngs: dict[int, random.Random] = {}
         """The weakness's generator of each side this player has played in this game."""
         self.shared: dict[str, Any] = {}
+        self.searches = 0
+        """Moves searched (book moves and only moves count too)."""
+        self.capped = 0
+        """Searches the time cap ended before the node budget: a busy machine weakened the
+        level in these (a measurement wants 0; ``level=N,cap=off`` guarantees it)."""
 
     def new_game(self, state: GameState) -> None:
         self.games += 1
@@ -215,7 +237,10 @@ class LevelPlayer:
 
     def request(self, history: GameHistory) -> SearchRequest:
         """The search this level asks for at the end of ``history``."""
-        return request_for_level(self.play, history.start, history.moves)
+        request = request_for_level(self.play, history.start, history.moves)
+        if self.time_cap:
+            return request
+        return replace(request, limits=replace(request.limits, time=None))
 
     def choose(self, state: GameState, history: GameHistory, limits: Limits) -> Any:
         try:
@@ -224,6 +249,9 @@ class LevelPlayer:
             raise PlayerFailure(f"search failed: {error}") from None
         if finished.error:
             raise PlayerFailure(f"search failed: {finished.error}")
+        self.searches += 1
+        if finished.stopped and finished.nodes < self.play.nodes:
+            self.capped += 1
         mover = state.to_move()
         move = choose_move(finished, self.play, mover, self.rng(mover))
         if move is None:
@@ -276,7 +304,7 @@ def make_player(
         if game != plays:
             raise SpecError(f"player {spec!r}: {words}, not {game}")
         return _external_player_class(kind).from_spec(rest, spec, start_timeout)
-    play = parse_level(spec, game)
-    if play is not None:
-        return LevelPlayer(play, spec, seed)
+    level_spec = parse_level(spec, game)
+    if level_spec is not None:
+        return LevelPlayer(level_spec.play, spec, seed, level_spec.time_cap)
     return BuiltinPlayer(parse_builtin(spec, game), game, threads)

@@ -38,6 +38,7 @@ from ai.match.players import LevelPlayer, make_player
 from ai.match.protocol import GameHistory
 from ai.scores import WIN_SCORE
 from ai.search import get_algorithm
+from ai.settings import Limits
 from games import CHANCE, GAME_NAMES, GameState, get_game, new_game
 
 
@@ -302,3 +303,28 @@ def test_the_shipped_ratings_are_read_and_a_level_not_measured_has_none() -> Non
     for game in GAME_NAMES:
         for number in range(1, 11):
             assert level_rating(game, number) == shipped.get((game, number))
+
+
+def test_a_level_spec_is_exact_or_without_its_cap_and_junk_is_refused() -> None:
+    from ai.match.protocol import SpecError
+
+    exact = make_player("level=7", "chess")
+    uncapped = make_player("level=7, cap=off", "chess")
+    assert isinstance(exact, LevelPlayer) and isinstance(uncapped, LevelPlayer)
+    history = GameHistory(new_game("chess").to_text(), ["e4"])
+    assert exact.request(history).limits.time == LEVELS[6].seconds
+    assert uncapped.request(history).limits == Limits(depth=exact.play.depth, time=None, nodes=exact.play.nodes)
+    for spec, problem in (("level=0", "levels are 1-10"), ("level=11", "levels are 1-10"), ("level=x", "must be a number"),
+                          ("level=", "must be a number"), ("level=3,depth=2", "stands alone"),
+                          ("level=3,cap=on", "stands alone"), ("level=99999999999999999999", "levels are 1-10")):
+        with pytest.raises(SpecError, match=problem):
+            make_player(spec, "checkers")
+
+
+def test_the_level_player_counts_searches_the_time_cap_ended() -> None:
+    player = make_player("level=1", "tictactoe", seed=1)
+    assert isinstance(player, LevelPlayer)
+    state = new_game("tictactoe")
+    player.new_game(state.copy())
+    player.choose(state.copy(), GameHistory(state.to_text()), None)  # type: ignore[arg-type]
+    assert (player.searches, player.capped) == (1, 0)  # depth 1 ends it: neither budget nor cap
