@@ -218,7 +218,7 @@ def cubeful_equity(
 @dataclass(frozen=True)
 class CubeDecision:
     """The three equities of a cube decision, per unit of the current cube, for the player
-    on roll (who may double)."""
+    on roll (who may double); in a match, the three match winning chances (``match_cube``)."""
 
     no_double: float
     double_take: float

@@ -48,6 +48,10 @@ BEAROFF_EFFICIENCY = 0.6
 """gnubg's cube efficiency in bear-off positions (``rOSCubeX``/``rTSCubeX``): every checker
 of both players in their home boards."""
 
+MIN_SWING = 1e-12
+"""Below this half-difference between winning and losing the cube's points, a game decides
+nothing and its normalized equity is 0."""
+
 RESULT_MULTIPLIERS = (1, 2, 3)
 """Single game, gammon, backgammon."""
 
@@ -218,6 +222,8 @@ def normalized(mwc: float, context: MatchContext, cube: int = 1) -> float:
     cube decisions so, at the current cube)."""
     win, loss = context.after(cube), context.after(-cube)
     centre = (win + loss) / 2.0
+    if win - centre < MIN_SWING:  # the game cannot change the match any more
+        return 0.0
     return (mwc - centre) / (win - centre)
 
 

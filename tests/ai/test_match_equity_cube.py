@@ -219,3 +219,12 @@ def test_money_play_is_not_touched() -> None:
     assert advice is not None and advice.double_pass == 1.0  # money units: +1 point on a pass
     with pytest.raises(ValueError, match="money play has no match score"):
         state.match_context(X)
+
+
+@pytest.mark.parametrize(("length", "score", "crawford"), [(64, (0, 0), False), (64, (0, 63), False), (25, (24, 0), True), (1, (0, 0), False)])
+def test_extreme_scores_evaluate_to_finite_numbers(length: int, score: tuple[int, int], crawford: bool) -> None:
+    state = match_state(length, score, crawford=crawford, player=O)
+    for player in (O, X):
+        value = state.evaluate(player)
+        low, high = state.utility_bounds()
+        assert low <= value <= high and 0.0 <= state.match_winning_chance(player) <= 1.0
