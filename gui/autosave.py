@@ -1,7 +1,8 @@
 """The game in progress, written after every move so that no game is ever lost.
 
 The autosave is a Plyground JSON game file (see ``gui.gamefile``) with one more key,
-``"autosave"``: the sides' settings and whether the app closed cleanly. It is written
+``"autosave"``: the sides' settings, the clocks (a game on a clock: the time left with the
+turn going on) and whether the app closed cleanly. It is written
 atomically (a temporary file in the same directory, flushed and synced, then
 ``os.replace``), so a crash or a kill in the middle of a write leaves the previous complete
 file, never half of one. At start-up a file that says ``"clean_exit": false`` means the app
@@ -34,6 +35,10 @@ class Autosaved:
     match: object = None
     """A backgammon match's entry (``gui.match_session.MatchSession.to_dict``) as read,
     unchecked: the match session checks it against the game (``MatchSession.restore``)."""
+    clock: object = None
+    """The clocks when the game was saved (``games.clock.Clock.to_json``: the time control,
+    each player's time left with the turn going on, whose turn) as read, unchecked: the
+    session checks it (``GameSession.restore_clock_state``) and resumes it paused."""
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -118,6 +123,7 @@ def save(
     clean_exit: bool = False,
     finished: bool = False,
     match: object = None,
+    clock: object = None,
 ) -> Path:
     """Write the game; an autosave already there that cannot be read is first kept as
     ``autosave.json.bad`` (the user's last game is never silently overwritten)."""
@@ -129,6 +135,8 @@ def save(
     }
     if match is not None:  # the game is one of a backgammon match
         document["autosave"]["match"] = match
+    if clock is not None:  # the game is played on a clock
+        document["autosave"]["clock"] = clock
     path = directory / AUTOSAVE_NAME
     directory.mkdir(parents=True, exist_ok=True)  # the app's own folder may be made again
     if _signature(path) not in (None, _known_good.get(path)):
@@ -240,6 +248,7 @@ def load(directory: Path) -> Autosaved | None:
         clean_exit=bool(extra.get("clean_exit", True)),
         finished=bool(extra.get("finished", False)),
         match=extra.get("match"),
+        clock=extra.get("clock"),
     )
 
 
@@ -247,4 +256,4 @@ def mark_clean_exit(directory: Path) -> None:
     """Record that the app closed normally (the game stays for "Continue")."""
     saved = load(directory)
     if saved is not None and not saved.clean_exit:
-        save(directory, saved.record, saved.players, clean_exit=True, finished=saved.finished, match=saved.match)
+        save(directory, saved.record, saved.players, clean_exit=True, finished=saved.finished, match=saved.match, clock=saved.clock)

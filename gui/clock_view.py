@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
-
 from PySide6.QtCore import QObject, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
@@ -75,10 +73,11 @@ class ClockColours:
     border: str
 
 
-LIGHT_CLOCKS = ClockColours("#e9e6e1", "#6a6764", "#ffffff", "#1b1b1b", "#f6d6d2", "#b0231b", "#c8c4be")
-DARK_CLOCKS = ClockColours("#2e2c29", "#8f8b85", "#3b3a36", "#f2efe9", "#5a2420", "#ff9a8e", "#4a4741")
-"""Every text/background pair has a contrast of at least 4.5:1 (WCAG AA): a clock is read at
-a glance, from the corner of the eye, in either window theme."""
+LIGHT_CLOCKS = ClockColours("#e9e6e1", "#5f5c59", "#d2e6bd", "#1b1b1b", "#f6d6d2", "#a3201a", "#c8c4be")
+DARK_CLOCKS = ClockColours("#2e2c29", "#a19d97", "#3e5a28", "#f4f1ea", "#5a2420", "#ffb0a6", "#4a4741")
+"""The running clock on Lichess's green, the resting one grey, low time red; every text and
+background pair has a contrast of at least 4.5:1 (WCAG AA), so a clock is read at a glance
+in either window theme (``tests/gui/test_clock_view.py`` computes it)."""
 
 
 def clock_colours(theme: Theme) -> ClockColours:
@@ -237,23 +236,20 @@ class ClockView(QObject):
             seconds = readings.remaining[player]
             side = self.session.players[player]
             label = f"{names[player]} · {'Computer' if side.is_computer else 'Human'}"
-            running = readings.running == player
-            low = readings.flagged == player or seconds < threshold and (running or readings.flagged is not None or seconds <= 0)
-            face.show_values(FaceShown(label, clock_text(seconds), running=running, low=low))
+            on_turn = readings.turn == player
+            if on_turn and self.session.paused:
+                label += " · paused"
+            face.show_values(FaceShown(label, clock_text(seconds), running=on_turn, low=seconds < threshold))
         self._schedule(readings)
 
     def _schedule(self, readings: ClockReadings) -> None:
-        if readings.running is None:
+        if not readings.running or readings.turn is None:
             self.timer.stop()
             return
-        interval = FAST_TICK_MS if readings.remaining[readings.running] < TENTHS_BELOW + 1 else TICK_MS
+        interval = FAST_TICK_MS if readings.remaining[readings.turn] < TENTHS_BELOW + 1 else TICK_MS
         if not self.timer.isActive() or self.timer.interval() != interval:
             self.timer.start(interval)
 
     def stop(self) -> None:
         self.timer.stop()
 
-
-def faces_height(faces: Any) -> int:
-    """The height a clock bar takes (the taller face's hint)."""
-    return max(face.sizeHint().height() for face in faces)

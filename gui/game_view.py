@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from games import CHANCE
 from gui.boards import board_for
+from gui.clock_view import ClockView
 from gui.dialogs.new_game import game_title
 from gui.panels.display import player_names
 from gui.panels.move_list import MovePanel
@@ -188,6 +189,8 @@ class GameView(QWidget):
         self.board_area = BoardArea()
         self.board_area.setObjectName("boardArea")
         self.board_area.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.clocks = ClockView(self.board_area)
+        """The players' clocks, above and below the board in a game with a time control."""
         self.viewing_label = QLabel()
         self.viewing_label.setObjectName("viewingLabel")
         self.viewing_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -245,7 +248,7 @@ class GameView(QWidget):
             (self.flip_button, "Flip the board (F)"),
             (self.hint_button, "Show the engine's best move (H)"),
             (self.think_button, "Stop the engine and play now / step the computer (Space)"),
-            (self.pause_button, "Pause or resume a computer side (P)"),
+            (self.pause_button, "Pause or resume the game: a computer side and the clocks (P)"),
             (self.resign_button, "Resign the game"),
             (self.roll_button, "Roll the dice for me"),
         ):
@@ -330,6 +333,8 @@ class GameView(QWidget):
         self.moves.clear_entry()  # the last game's typed text and its error are not this game's
         session.state_changed.connect(self.refresh)
         session.hint_found.connect(self._on_hint)
+        self.clocks.attach(session)
+        self._place_clocks()
         names = player_names(session.game_class)
         self.title.setText(f"<b>{game_title(session.game)}</b>")
         self.moves.moves.set_players(names)
@@ -341,8 +346,17 @@ class GameView(QWidget):
 
     def set_theme(self, theme: Any) -> None:
         self._theme = theme
+        self.clocks.set_theme(theme)
         if self.board is not None:
             self.board.set_theme(theme)
+
+    def _place_clocks(self) -> None:
+        """The clocks by the board: the bottom player's below it, the other above (none in
+        a game without a clock)."""
+        self.clocks.set_bottom_player(self.bottom_player())
+        shown = self.clocks.is_shown()
+        self.board_area.set_clocks((self.clocks.top(), self.clocks.bottom()) if shown else None)
+        self.clocks.refresh()
 
     def _orient(self, session: GameSession) -> None:
         """The human's side at the bottom (the first player's when both or neither are)."""
@@ -430,6 +444,7 @@ class GameView(QWidget):
         self._flipped = not self._flipped
         if self.board is not None:
             self.board.set_flipped(self._flipped)
+        self._place_clocks()
         self.orientation_changed.emit(self.bottom_player() != 0)
 
     def toggle_pause(self) -> None:
@@ -547,7 +562,7 @@ class GameView(QWidget):
             self.think_button.setText("Move now" if session.is_thinking else ("Step" if session.is_computer_turn() else "Think"))
         self.think_button.setEnabled(not session.is_over)
         has_computer = any(side.is_computer for side in session.players)
-        self.pause_button.setVisible(has_computer)
+        self.pause_button.setVisible(has_computer or session.clock is not None)  # pausing stops the clocks
         self.pause_button.setText("Play" if session.paused else "Pause")
         self.pause_button.setEnabled(not session.is_over)  # nothing to pause in a finished game
         self.resign_button.setEnabled(not session.is_over)

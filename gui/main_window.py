@@ -49,6 +49,7 @@ from ai import options
 from ai.events import Finished, Iteration, Score
 from ai.settings import SearchSettings
 from ai.tt import Bound
+from games.clock import TimeControl
 from gui import autosave
 from gui.engine_bridge import EngineBridge
 from gui.dialogs.new_game import NewGameDialog, game_title
@@ -719,18 +720,20 @@ class MainWindow(QMainWindow):
         from games import GAME_NAMES
 
         players_for = {name: self.settings.players(name) for name in GAME_NAMES}
-        dialog = NewGameDialog(chosen, players_for, manual_dice=self.settings.manual_dice, match_length=self.settings.match_length, parent=self)
+        time_controls = {name: self.settings.time_control(name) for name in GAME_NAMES}
+        dialog = NewGameDialog(chosen, players_for, manual_dice=self.settings.manual_dice, match_length=self.settings.match_length, time_controls=time_controls, parent=self)
         if dialog.exec() != NewGameDialog.DialogCode.Accepted:
             return False
         name, players, manual_dice = dialog.choice()
         self.settings.set_players(name, players)
         self.settings.manual_dice = manual_dice
+        self.settings.set_time_control(name, dialog.time_control())
         if dialog.match_row.isVisibleTo(dialog):  # backgammon chosen: its setting follows
             self.settings.match_length = dialog.match_length()
         if dialog.match_length():
             self.start_match(players, dialog.match_length(), manual_dice=manual_dice)
             return True
-        self.start_game(name, players, manual_dice=manual_dice, paused=False)
+        self.start_game(name, players, manual_dice=manual_dice, paused=False, time_control=dialog.time_control())
         return True
 
     def start_game(
@@ -743,9 +746,11 @@ class MainWindow(QMainWindow):
         record: GameRecord | None = None,
         paused: bool | None = None,
         match: MatchSession | None = None,
+        time_control: TimeControl | None = None,
     ) -> GameSession:
         """Replace the current game (stopping its search) by a new one, which the engine
-        searches without the last game's table."""
+        searches without the last game's table. A loaded game is on the clock its record
+        names (none for a record without one); a new game on ``time_control``."""
         if self.session is not None:
             self.session.close()
             # A notice speaks of the game it came from ("Hint: a3 (X +0)"): it ends with it.
@@ -760,6 +765,7 @@ class MainWindow(QMainWindow):
             engine_settings=self.engine_settings(),
             manual_dice=self.settings.manual_dice if manual_dice is None else manual_dice,
             paused=True if record is not None and record.moves and any(p.is_computer for p in players) else paused,
+            time_control=time_control,
             parent=self,
         )
         if record is not None:
@@ -870,7 +876,13 @@ class MainWindow(QMainWindow):
             self._refresh_continue()
             return False
         match, match_problem = MatchSession.restore(saved.match, saved.record.game, saved.record.start)
-        self.start_game(saved.record.game, saved.players, record=saved.record, match=match)
+        session = self.start_game(saved.record.game, saved.players, record=saved.record, match=match)
+        if session.clock is not None and saved.record.moves and not session.is_over:
+            problem = session.restore_clock_state(saved.clock) if saved.clock is not None else "none was saved"
+            self.notify(
+                "The clocks wait, paused, as they stood when the game was saved: press P to go on" if not problem
+                else f"The clocks read as after the last move ({problem}), paused: press P to go on"
+            )
         if match_problem:
             self.error_message(f"The autosaved game is resumed, but {match_problem}.")
         return True
@@ -931,7 +943,7 @@ class MainWindow(QMainWindow):
             return
         try:
             autosave.save(self.data_directory, session.to_record(), session.players, finished=session.is_over,
-                          match=None if self.match is None else self.match.to_dict())
+                          match=None if self.match is None else self.match.to_dict(), clock=session.clock_state())
         except OSError as error:
             message = f"Could not autosave: {error.strerror or error}"
             if message != self._autosave_problem:  # said once, not after every move
@@ -1144,6 +1156,8 @@ class MainWindow(QMainWindow):
             return
         self._shut_down = True
         if self.session is not None:
+            if self.session.clock is not None:
+                self._autosaved = None  # the clocks ran since the last move: keep them as they stand
             self.autosave()
             self.session.close()
         try:

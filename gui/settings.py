@@ -20,6 +20,7 @@ from ai import options
 from ai.cores import available_cores
 from ai.settings import SearchSettings, SettingError
 from games import GAME_NAMES
+from games.clock import ClockError, TimeControl, time_control_from_text
 from gui import autosave
 from gui.gamefile import one_line
 from gui.players import COMPUTER, PlayerConfig, sides_from_data
@@ -236,6 +237,17 @@ class Settings:
     @match_length.setter
     def match_length(self, value: int) -> None:
         self._store.setValue("games/backgammon/match_length", str(value if 0 <= value <= MAX_STORED_MATCH_LENGTH else 0))
+
+    def time_control(self, game: str) -> TimeControl | None:
+        """The clock last chosen for ``game`` in the new-game dialog (``None``: no clock,
+        also for a stored value that is no time control)."""
+        try:
+            return time_control_from_text(self._text(f"games/{game}/time_control", ""))
+        except ClockError:
+            return None
+
+    def set_time_control(self, game: str, control: TimeControl | None) -> None:
+        self._store.setValue(f"games/{game}/time_control", "none" if control is None else control.text())
 
     @property
     def last_folder(self) -> Path:

@@ -5,6 +5,7 @@ The algorithms offered are those ``ai.search.ALGORITHMS`` says can play the game
 that handle chance for backgammon), the game's default first. A fixed depth shows what it
 costs (``ai.levels.plan_depth`` at the game's start position): the expected time of a move,
 and when the depth cannot finish within the time cap, the depth that is searched instead.
+The clock (none, a preset or a custom base + increment) is the game's, for both sides.
 The dialog is always as tall as what it shows (a game without dice has no dice row).
 """
 
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from ai.levels import LEVELS, DepthPlan, plan_depth
 from games import GAME_NAMES, get_game, new_game
+from games.clock import MAX_BASE_SECONDS, PRESETS, ClockError, TimeControl
 from gui.players import ALGORITHM_LABELS, COMPUTER, HUMAN, PlayerConfig, algorithms_for, level_choice_text, level_note
 from gui.panels.display import player_names
 
@@ -225,6 +227,91 @@ class MatchLengthRow(QWidget):
         return int(self.choice.currentData())
 
 
+NO_CLOCK = ""
+CUSTOM_CLOCK = "custom"
+"""The clock combo's two entries that are no preset (the presets hold their text, ``5+3``)."""
+CUSTOM_CLOCK_DEFAULTS: dict[str, tuple[float, int]] = {
+    "chess": (10.0, 5),
+    "checkers": (10.0, 5),
+    "othello": (10.0, 5),
+    "backgammon": (5.0, 12),
+    "tictactoe": (1.0, 2),
+}
+"""What "Custom" starts from per game (minutes, seconds added a move): a rapid 10+5 for the
+board games, backgammon's twelve seconds a move of tournament clocks, a minute for
+tic-tac-toe. Other games start from ``DEFAULT_CUSTOM_CLOCK``."""
+DEFAULT_CUSTOM_CLOCK = (10.0, 5)
+MAX_INCREMENT_SHOWN = 180
+"""The most seconds a move the dialog offers (Lichess's limit)."""
+
+
+class ClockRow(QWidget):
+    """The game's clock, the same for both sides (the human's and the computer's): none,
+    a preset (Lichess's 1+0 … 30+20, backgammon's 5+12), or a custom base in minutes plus
+    seconds added after each move. The computer manages its own time from its clock."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.choice = QComboBox()
+        self.choice.setObjectName("clockChoice")
+        self.choice.addItem("No clock", NO_CLOCK)
+        for control in PRESETS:
+            self.choice.addItem(f"{control.text()} · {control.speed.value}", control.text())
+        self.choice.addItem("Custom…", CUSTOM_CLOCK)
+        self.choice.setToolTip("Minutes for the game + seconds added after each move, for both sides")
+        self.minutes = QDoubleSpinBox()
+        self.minutes.setObjectName("clockMinutes")
+        self.minutes.setRange(0.25, MAX_BASE_SECONDS / 60)
+        self.minutes.setDecimals(2)
+        self.minutes.setSingleStep(1.0)
+        self.minutes.setSuffix(" min")
+        self.increment = QSpinBox()
+        self.increment.setObjectName("clockIncrement")
+        self.increment.setRange(0, MAX_INCREMENT_SHOWN)
+        self.increment.setPrefix("+ ")
+        self.increment.setSuffix(" s a move")
+        self.custom = QWidget()
+        custom_row = QHBoxLayout(self.custom)
+        custom_row.setContentsMargins(0, 0, 0, 0)
+        custom_row.addWidget(self.minutes)
+        custom_row.addWidget(self.increment)
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.addRow("Clock", self.choice)
+        form.addRow("", self.custom)
+        self.choice.currentIndexChanged.connect(self._update_custom)
+        self._update_custom()
+
+    def set_game(self, game: str, control: TimeControl | None) -> None:
+        """Show ``game``'s clock: ``control``, and "Custom" starting from the game's own
+        values unless ``control`` is custom itself."""
+        minutes, increment = CUSTOM_CLOCK_DEFAULTS.get(game, DEFAULT_CUSTOM_CLOCK)
+        self.minutes.setValue(minutes)
+        self.increment.setValue(increment)
+        if control is None:
+            self.choice.setCurrentIndex(0)
+            return
+        index = self.choice.findData(control.text()) if control.is_symmetric else -1
+        if index < 0:  # a control of its own (player 0's, if the two differ)
+            index = self.choice.findData(CUSTOM_CLOCK)
+            self.minutes.setValue(control.base[0] / 60)
+            self.increment.setValue(min(MAX_INCREMENT_SHOWN, round(control.increment[0])))
+        self.choice.setCurrentIndex(index)
+
+    def time_control(self) -> TimeControl | None:
+        """The clock chosen, or ``None`` for no clock."""
+        chosen = self.choice.currentData()
+        try:
+            if chosen == CUSTOM_CLOCK:
+                return TimeControl.of(self.minutes.value() * 60, float(self.increment.value()))
+            return TimeControl.parse(chosen) if chosen else None
+        except ClockError:  # the spin boxes' ranges keep every value valid
+            return None
+
+    def _update_custom(self) -> None:
+        self.custom.setVisible(self.choice.currentData() == CUSTOM_CLOCK)
+
+
 class NewGameDialog(QDialog):
     """Choose a game and its two sides; ``choice()`` after ``exec()`` accepted."""
 
@@ -235,11 +322,14 @@ class NewGameDialog(QDialog):
         *,
         manual_dice: bool = False,
         match_length: int = 0,
+        time_controls: dict[str, TimeControl | None] | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("New game")
         self._players_for = dict(players_for)
+        self._time_controls = dict(time_controls or {})
+        """Each game's clock as last chosen (``None``: no clock, the default)."""
         self.game = QComboBox()
         for name in GAME_NAMES:
             self.game.addItem(game_title(name), name)
@@ -247,6 +337,7 @@ class NewGameDialog(QDialog):
         self.manual_dice = QCheckBox("Enter the dice myself (over-the-board play)")
         self.manual_dice.setChecked(manual_dice)
         self.match_row = MatchLengthRow(match_length)
+        self.clock_row = ClockRow()
         self.hint = QLabel(
             "The low levels make mistakes on purpose, small ones often and big ones rarely, so a beginner "
             "can win; a level's rating comes from matches against outside programs."
@@ -264,6 +355,7 @@ class NewGameDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addLayout(sides)
+        layout.addWidget(self.clock_row)
         layout.addWidget(self.manual_dice)
         layout.addWidget(self.match_row)
         layout.addWidget(self.hint)
@@ -279,6 +371,7 @@ class NewGameDialog(QDialog):
     def _on_game_changed(self) -> None:
         if self._current:
             self._players_for[self._current] = (self.sides[0].config(), self.sides[1].config())
+            self._time_controls[self._current] = self.clock_row.time_control()
         name = self.game.currentData()
         self._current = name
         game_class = get_game(name)
@@ -289,6 +382,7 @@ class NewGameDialog(QDialog):
             side.set_config(defaults[index])
         self.manual_dice.setVisible(game_class.HAS_CHANCE)
         self.match_row.setVisible(name in MATCH_GAMES)
+        self.clock_row.set_game(name, self._time_controls.get(name))
         self._update_hint()
 
     def _update_hint(self) -> None:
@@ -299,6 +393,10 @@ class NewGameDialog(QDialog):
         """The game, its two sides, and whether the player enters the dice."""
         name = self.game.currentData()
         return name, (self.sides[0].config(), self.sides[1].config()), self.manual_dice.isChecked()
+
+    def time_control(self) -> TimeControl | None:
+        """The game's clock, both sides alike; ``None`` to play without one."""
+        return self.clock_row.time_control()
 
     def match_length(self) -> int:
         """Backgammon: the points the match is played to; 0 for a money game (and for
