@@ -470,6 +470,11 @@ class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
             return match_cube.normalized(context.after(won), context)
         return float(won)
 
+    def winner(self) -> Player | None:
+        """Who won the game (never a draw): read from the result, not from ``utility``'s
+        sign, which in a match is the match equity the result leaves."""
+        return self.game_winner if self.phase == GAME_OVER else None
+
     def stake(self) -> float:
         """The cube in money play; in a match the largest normalized equity at the score,
         so that an equity over the stake reads as a chance between -1 and 1."""
