@@ -303,7 +303,8 @@ class ClockRow(QWidget):
         chosen = self.choice.currentData()
         try:
             if chosen == CUSTOM_CLOCK:
-                return TimeControl.of(self.minutes.value() * 60, float(self.increment.value()))
+                # whole seconds: two decimals of a minute are within 0.3 s of any whole second
+                return TimeControl.of(float(round(self.minutes.value() * 60)), float(self.increment.value()))
             return TimeControl.parse(chosen) if chosen else None
         except ClockError:  # the spin boxes' ranges keep every value valid
             return None

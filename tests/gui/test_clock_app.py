@@ -1,0 +1,231 @@
+"""Clocks on screen and in the app's data: the new-game dialog's clock row, the settings
+entry (hostile values fall back to no clock), the clock faces' text and colours, the bars
+by the board at a small window size, and the autosave's clock entry (round trip, hostile
+entries refused with a reason, the clocks resumed paused)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QColor
+from pytestqt.qtbot import QtBot
+
+from games.clock import PRESETS, TimeControl
+from gui import autosave
+from gui.clock_view import DARK_CLOCKS, LIGHT_CLOCKS, ClockColours, clock_text, low_time_threshold
+from gui.dialogs.new_game import CUSTOM_CLOCK, NewGameDialog
+from gui.main_window import MainWindow
+from gui.players import COMPUTER, HUMAN, PlayerConfig
+from gui.session import GameSession
+from gui.settings import Settings
+
+HUMANS = (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN))
+BLITZ = TimeControl.parse("3+2")
+
+
+# --------------------------------------------------------------------------- faces
+@pytest.mark.parametrize(
+    ("seconds", "shown"),
+    [
+        (180.0, "3:00"),
+        (179.99, "2:59"),  # cut, not rounded: a clock never shows time it does not have
+        (65.5, "1:05"),
+        (10.0, "0:10"),
+        (9.99, "0:09.9"),
+        (0.05, "0:00.0"),
+        (0.0, "0:00.0"),
+        (-3.0, "0:00.0"),
+        (math.nan, "0:00.0"),
+        (3 * 3600 + 61, "3:01:01"),
+    ],
+)
+def test_a_clock_reads_as_a_chess_server_shows_it(seconds: float, shown: str) -> None:
+    assert clock_text(seconds) == shown
+
+
+def test_low_time_is_a_share_of_the_base_within_bounds() -> None:
+    assert low_time_threshold(60) == 10  # 1+0: the floor
+    assert low_time_threshold(300) == 30  # 5+3: a tenth
+    assert low_time_threshold(5400) == 60  # 90 minutes: the ceiling
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG 2.1's contrast ratio of two colours (relative luminance of sRGB)."""
+
+    def luminance(value: str) -> float:
+        colour = QColor(value)
+        channels = []
+        for channel in (colour.redF(), colour.greenF(), colour.blueF()):
+            channels.append(channel / 12.92 if channel <= 0.03928 else ((channel + 0.055) / 1.055) ** 2.4)
+        return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("colours", [LIGHT_CLOCKS, DARK_CLOCKS])
+def test_every_clock_face_is_readable(colours: ClockColours) -> None:
+    for background, text in (
+        (colours.idle_background, colours.idle_text),
+        (colours.running_background, colours.running_text),
+        (colours.low_background, colours.low_text),
+    ):
+        assert contrast(background, text) >= 4.5, (background, text)
+
+
+# --------------------------------------------------------------------------- dialog and settings
+def test_the_clock_row_offers_none_presets_and_custom_per_game(qtbot: QtBot) -> None:
+    dialog = NewGameDialog("chess", {}, time_controls={"othello": TimeControl.parse("5+3")})
+    qtbot.addWidget(dialog)
+    dialog.show()
+    row = dialog.clock_row
+    assert dialog.time_control() is None and not row.custom.isVisibleTo(dialog)  # no clock by default
+    offered = [row.choice.itemText(index) for index in range(row.choice.count())]
+    assert offered[0] == "No clock" and offered[-1] == "Custom…" and "3+2 · Blitz" in offered and len(offered) == len(PRESETS) + 2
+    row.choice.setCurrentIndex(row.choice.findData("3+2"))
+    assert dialog.time_control() == BLITZ
+    row.choice.setCurrentIndex(row.choice.findData(CUSTOM_CLOCK))
+    assert row.custom.isVisibleTo(dialog)
+    assert dialog.time_control() == TimeControl.of(600, 5)  # chess's own custom start: 10+5
+    row.minutes.setValue(2.5)
+    row.increment.setValue(1)
+    assert dialog.time_control() == TimeControl.of(150, 1)
+    dialog.game.setCurrentIndex(dialog.game.findData("othello"))  # each game keeps its own clock
+    assert dialog.time_control() == TimeControl.parse("5+3")
+    dialog.game.setCurrentIndex(dialog.game.findData("backgammon"))
+    row.choice.setCurrentIndex(row.choice.findData(CUSTOM_CLOCK))
+    assert dialog.time_control() == TimeControl.of(300, 12)  # backgammon's twelve seconds a move
+    dialog.game.setCurrentIndex(dialog.game.findData("chess"))
+    assert dialog.time_control() == TimeControl.of(150, 1)
+
+
+def test_a_control_of_its_own_shows_as_custom(qtbot: QtBot) -> None:
+    odds = TimeControl((420.0, 60.0), (7.0, 0.0))
+    dialog = NewGameDialog("chess", {}, time_controls={"chess": TimeControl.of(100, 2), "checkers": odds})
+    qtbot.addWidget(dialog)
+    assert dialog.clock_row.choice.currentData() == CUSTOM_CLOCK and dialog.time_control() == TimeControl.of(100, 2)
+    dialog.game.setCurrentIndex(dialog.game.findData("checkers"))
+    assert dialog.time_control() == TimeControl.of(420, 7)  # odds are not offered: player 0's control for both
+
+
+@pytest.mark.parametrize("stored", ["garbage", "-5+3", "99999999+0", "5+99999", "1e9+0", "5+3 vs", "x" * 10_000, "0+0", "nan+1"])
+def test_a_stored_clock_that_is_no_time_control_reads_as_none(stored: str, data_directory: Path) -> None:
+    store = QSettings(str(data_directory / "settings.ini"), QSettings.Format.IniFormat)
+    store.setValue("games/chess/time_control", stored)
+    assert Settings(store).time_control("chess") is None
+
+
+def test_the_settings_keep_each_games_clock(data_directory: Path) -> None:
+    settings = Settings(QSettings(str(data_directory / "settings.ini"), QSettings.Format.IniFormat))
+    settings.set_time_control("chess", BLITZ)
+    settings.set_time_control("othello", None)
+    assert settings.time_control("chess") == BLITZ and settings.time_control("othello") is None
+    assert settings.time_control("checkers") is None
+
+
+# --------------------------------------------------------------------------- the window
+def test_clocks_stand_by_the_board_only_in_a_game_with_a_clock(qtbot: QtBot, window: MainWindow) -> None:
+    view = window.game_view
+    window.start_game("chess", HUMANS)
+    assert view.board_area.clocks is None and not any(face.isVisible() for face in view.clocks.faces)
+    session = window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)), time_control=BLITZ)
+    qtbot.waitUntil(lambda: all(face.isVisible() for face in view.clocks.faces))
+    assert view.pause_button.isVisible()  # two humans: the clocks can still be paused
+    top, bottom = view.clocks.top(), view.clocks.bottom()
+    assert bottom is view.clocks.faces[0]  # White's clock below White's side of the board
+    qtbot.waitUntil(lambda: top.geometry().bottom() < view.board.geometry().top() and bottom.geometry().top() > view.board.geometry().bottom())
+    assert top.shown.time == "3:00" and top.shown.name.startswith("Black")
+    view.flip()
+    assert view.clocks.bottom() is view.clocks.faces[1]
+    qtbot.waitUntil(lambda: view.clocks.faces[1].geometry().top() > view.board.geometry().bottom())
+    assert session.clock is not None
+
+
+def test_the_clocks_are_not_cut_off_in_a_small_window(qtbot: QtBot, window: MainWindow) -> None:
+    view = window.game_view
+    window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=COMPUTER)), time_control=BLITZ)
+    window.resize(900, 600)
+    qtbot.waitUntil(lambda: window.size().toTuple() == (900, 600))
+    area = view.board_area.rect()
+    for face in view.clocks.faces:
+        qtbot.waitUntil(face.isVisible)
+        shown = face.geometry()
+        assert area.contains(shown), (shown, area)
+        assert shown.width() >= face.minimumSizeHint().width() and shown.height() >= face.minimumSizeHint().height()
+
+
+# --------------------------------------------------------------------------- autosave
+def test_the_autosave_keeps_the_clocks_and_old_autosaves_still_load(data_directory: Path) -> None:
+    from gui.gamefile import GameRecord
+
+    record = GameRecord(game="chess", start="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", moves=["e4"])
+    entry = {"control": BLITZ.to_json(), "remaining": [171.5, 180.0], "turn": 1, "moves": [1, 0], "flagged": None}
+    autosave.save(data_directory, record, HUMANS, clock=entry)
+    saved = autosave.load(data_directory)
+    assert saved is not None and saved.clock == entry
+    autosave.mark_clean_exit(data_directory)
+    kept = autosave.load(data_directory)
+    assert kept is not None and kept.clean_exit and kept.clock == entry
+    autosave.save(data_directory, record, HUMANS)  # a game without a clock: no entry
+    document = json.loads((data_directory / autosave.AUTOSAVE_NAME).read_text())
+    assert "clock" not in document["autosave"]
+    old = autosave.load(data_directory)
+    assert old is not None and old.clock is None
+
+
+HOSTILE_CLOCKS: list[Any] = [
+    None,
+    "3+2",
+    [],
+    {"control": {"base": [180, 180], "increment": [2, 2]}, "remaining": [math.nan, 180], "turn": 1, "moves": [1, 0]},
+    {"control": {"base": [180, 180], "increment": [2, 2]}, "remaining": [-5, 180], "turn": 1, "moves": [1, 0]},
+    {"control": {"base": [180, 180], "increment": [2, 2]}, "remaining": [1e300, 180], "turn": 1, "moves": [1, 0]},
+    {"control": {"base": [180, 180], "increment": [2, 2]}, "remaining": [170, 180], "turn": 0, "moves": [1, 0]},  # not White's turn
+    {"control": {"base": [180, 180], "increment": [2, 2]}, "remaining": [170, 180], "turn": 7, "moves": [1, 0]},
+    {"control": {"base": [60, 60], "increment": [0, 0]}, "remaining": [50, 60], "turn": 1, "moves": [1, 0]},  # another control
+    {"control": {"base": [180, 180], "increment": [2, 2]}, "remaining": [170, 180], "turn": 1, "moves": [1, 0], "flagged": 1},
+    {"control": {"base": [180, 180], "increment": [2, 2]}, "remaining": [170, "180"], "turn": 1, "moves": [True, 0]},
+]
+
+
+@pytest.mark.parametrize("entry", HOSTILE_CLOCKS)
+def test_a_hostile_clock_entry_is_refused_with_a_reason(bridge: Any, entry: Any) -> None:
+    session = GameSession(bridge, "chess", HUMANS, time_control=BLITZ, clock_now=lambda: 50.0)
+    try:
+        session.play_text("e4")
+        before = session.clock_readings()
+        problem = session.restore_clock_state(entry)
+        assert problem and isinstance(problem, str)
+        assert session.clock_readings() == before
+    finally:
+        session.close()
+
+
+def test_a_restored_clock_waits_paused_with_the_time_it_had(bridge: Any) -> None:
+    now = [50.0]
+    session = GameSession(bridge, "chess", HUMANS, time_control=BLITZ, clock_now=lambda: now[0])
+    try:
+        for move in ("e4", "e5", "Nf3"):
+            session.play_text(move)
+        now[0] += 12  # Black thinks 12 s, then the app is closed (White has 180 + 2 after Nf3)
+        entry = session.clock_state()
+        assert entry is not None and entry["remaining"][1] == 168
+        resumed = GameSession(bridge, "chess", HUMANS, time_control=BLITZ, clock_now=lambda: now[0])
+        resumed.load_history(session.move_names(), (), [move.clock for move in session.history])
+        now[0] += 3600  # an hour with the app closed
+        assert resumed.restore_clock_state(entry) == ""
+        readings = resumed.clock_readings()
+        assert readings is not None and readings.remaining == (182, 168) and not readings.running and resumed.paused
+        assert "clocks are paused" in resumed.status_text()
+        resumed.set_paused(False)
+        now[0] += 8
+        readings = resumed.clock_readings()
+        assert readings is not None and readings.remaining == (182, 160) and readings.running
+        resumed.close()
+    finally:
+        session.close()
