@@ -1,0 +1,158 @@
+"""Screenshots of what the app offers players: the new-game dialog with each level's measured
+rating and the clock row, a chess game on the clock (one clock low on time), a backgammon
+match with its score, and a reviewed game, light and dark (offscreen ``grab()``).
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python -m tools.gui_screens_players [--out DIR] [--only NAME ...]
+
+The default output is ``docs/screens/players-<name>-<theme>.png``, kept in the repository for
+the README. Every picture is made through the real window as a player makes it: the dialog as
+"New game…" opens it, games started with the dialog's choices, moves played on the session,
+the engine's replies searched in the pool.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("PLYGROUND_DATA_DIR", tempfile.mkdtemp(prefix="plyground-screens-"))
+
+from PySide6.QtWidgets import QApplication, QWidget
+
+from games import GAME_NAMES
+from games.clock import TimeControl
+from gui.app import load_fonts
+from gui.dialogs.new_game import NewGameDialog
+from gui.main_window import MainWindow, apply_theme
+from gui.players import COMPUTER, HUMAN, PlayerConfig
+from tools.gui_screens_app import settle, spin
+
+DEFAULT_OUT = Path(__file__).resolve().parent.parent / "docs" / "screens"
+WINDOW_SIZE = (1400, 860)
+"""The large window of the other screenshots."""
+DIALOG_LEVEL = 5
+"""The computer's level shown selected in the dialog (its list shows every level's rating)."""
+DIALOG_CLOCK = TimeControl.parse("5+3")
+CLOCK_GAME = TimeControl.parse("3+2")
+CLOCK_LEVEL = 3
+CLOCK_OPENING = ("e4", "Nf3", "Bc4", "d3")
+"""White's moves before the clock picture (the computer answers each)."""
+LOW_TIME = (8.4, 71.0)
+"""The clocks in the picture (White, Black): White's under ten seconds, red, with tenths."""
+MATCH_LENGTH = 7
+MATCH_SCORE = (3, 5)
+"""O 3, X 5 in a match to 7: 4-away, 2-away."""
+SEARCH_SECONDS = 120
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One picture: its name (``players-<name>-<theme>.png``) and how it is made."""
+
+    name: str
+    make: Callable[[MainWindow], QWidget]
+    """Plays the scene in the window and returns the widget to grab (the window or a dialog)."""
+
+
+def new_game_dialog(window: MainWindow) -> QWidget:
+    """The dialog as "New game…" opens it: chess, the human against the computer at a
+    level (the list names each level's rating, or "not measured"), on a 5+3 clock."""
+    players = {name: (PlayerConfig(kind=HUMAN), PlayerConfig(kind=COMPUTER, level=DIALOG_LEVEL).for_game(name)) for name in GAME_NAMES}
+    dialog = NewGameDialog("chess", players, time_controls={"chess": DIALOG_CLOCK}, parent=window)
+    dialog.show()
+    settle(300)
+    return dialog
+
+
+def clocks(window: MainWindow) -> QWidget:
+    """A chess game on a 3+2 clock against the computer: after a few moves White's clock
+    runs with 8.4 s left (red, tenths) and Black's stands at 1:11."""
+    computer = PlayerConfig(kind=COMPUTER, level=CLOCK_LEVEL).for_game("chess")
+    session = window.start_game("chess", (PlayerConfig(kind=HUMAN), computer), manual_dice=False, paused=False, time_control=CLOCK_GAME)
+    for move in CLOCK_OPENING:
+        if not spin(lambda: session.can_human_move() and not session.is_thinking, SEARCH_SECONDS):
+            raise RuntimeError("the computer did not answer")
+        if session.play_text(move) is not None:  # the computer's reply made it illegal: any move
+            session.play_move(session.state.legal_moves()[0])
+    spin(lambda: session.can_human_move() and not session.is_thinking, SEARCH_SECONDS)
+    state = session.clock_state()
+    assert state is not None
+    state["remaining"] = list(LOW_TIME)
+    if session.restore_clock_state(state):
+        raise RuntimeError("the clock picture's readings were refused")
+    session.set_paused(False)  # the clocks run again
+    settle(600)
+    return window
+
+
+def match_score(window: MainWindow) -> QWidget:
+    """A backgammon match to 7 at 3-5, the human (X) against the computer, the score above
+    the board; the computer paused so the picture stays still."""
+    from gui.match_session import start_match_scene
+
+    session = start_match_scene(window, length=MATCH_LENGTH, score=MATCH_SCORE)
+    session.set_paused(True)
+    settle(600)
+    return window
+
+
+SHOTS: tuple[Shot, ...] = (
+    Shot("new-game", new_game_dialog),
+    Shot("clocks", clocks),
+    Shot("match", match_score),
+)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default: docs/screens/)")
+    parser.add_argument("--only", nargs="*", default=[shot.name for shot in SHOTS], help="pictures to make (by name)")
+    parser.add_argument("--themes", nargs="*", default=["light", "dark"])
+    args = parser.parse_args()
+    unknown = set(args.only) - {shot.name for shot in SHOTS}
+    if unknown:
+        parser.error(f"no such picture: {', '.join(sorted(unknown))} (known: {', '.join(shot.name for shot in SHOTS)})")
+    args.out.mkdir(parents=True, exist_ok=True)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    load_fonts()
+    window = MainWindow(offer_resume=False, seed=5)
+    window.resize(*WINDOW_SIZE)
+    window.show()
+    written = []
+    try:
+        for theme in args.themes:
+            apply_theme(app, theme)  # type: ignore[arg-type]
+            window.set_theme(theme)
+            for shot in SHOTS:
+                if shot.name not in args.only:
+                    continue
+                window.resize(*WINDOW_SIZE)
+                began = time.monotonic()
+                widget = shot.make(window)
+                settle()
+                path = args.out / f"players-{shot.name}-{theme}.png"
+                widget.grab().save(str(path), "PNG", 0)  # 0: the smallest file
+                written.append(path)
+                print(f"{path} ({time.monotonic() - began:.0f} s)", file=sys.stderr)
+                if widget is not window:
+                    widget.close()
+                session = window.session
+                if session is not None and session.is_thinking:
+                    session.move_now()
+                    spin(lambda: not session.is_thinking, 30)
+    finally:
+        window.shutdown()
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
