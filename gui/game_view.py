@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QApplication,
@@ -108,6 +108,13 @@ class BoardArea(QWidget):
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
         self._place()
+
+    def event(self, event: QEvent) -> bool:
+        """A child's size hint changed (``updateGeometry``: the backgammon board's match
+        line comes or goes, a new shape): place the board again by it."""
+        if event.type() == QEvent.Type.LayoutRequest:
+            self._place()
+        return super().event(event)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         """Room for the board at its own minimum (what its text needs to stay readable), the
