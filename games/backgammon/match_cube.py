@@ -138,6 +138,8 @@ def cash_points(chances: Probabilities, context: MatchContext) -> tuple[float, f
     the current cube is a pass for the other side, with a live cube (module doc)."""
     wins, losses = result_shares(chances)
     sides = ((context, wins, losses), (context.swapped(), losses, wins))
+    # The highest cube worth turning: doubled once more it would leave someone needing no
+    # more than it (the doubled cube dead).
     top, levels = context.cube, 0
     while context.my_away - 1 >= 2 * top and context.their_away - 1 >= 2 * top:
         top, levels = top * 2, levels + 1
@@ -146,9 +148,10 @@ def cash_points(chances: Probabilities, context: MatchContext) -> tuple[float, f
         value = top >> (levels - level)
         points = []
         for side, (view, own_wins, own_losses) in enumerate(sides):
-            view = view.with_cube(value)
             double_pass = view.after(value)
-            if level == levels:  # the doubled cube is dead for someone
+            if level == levels:  # the MET alone decides the take
+                # When only the doubler would then be that close, the taker redoubles at no
+                # risk (the automatic redouble): the game is played for twice as much.
                 redoubled = 2 * value if view.my_away - 1 < 2 * value <= view.their_away - 1 else value
                 take_win = _expected(view, own_wins, 2 * redoubled)
                 take_loss = _expected(view, own_losses, -2 * redoubled)
