@@ -10,7 +10,11 @@ file (``ai.levels.ratings_json``) and the tables of bench/LEVELS.md.
 
 Each match is a ``plyground match`` (``ai.match.runner.run_match``, paired openings, the
 level's weakness seeded as ``plyground match --seed`` seeds it), so the command printed
-beside each result reproduces it. A result counts for a level only while the level's recipe
+beside each result reproduces it. A level plays as ``level=N,cap=off``: its recipe with the
+node budget alone ending each search, as on a machine fast enough never to reach the level's
+time cap (the budgets are a third to a half of an idle core's), so that a busy machine cannot
+weaken the level it measures; how often a move took longer than the cap on the machine of the
+measurement is recorded beside it. A result counts for a level only while the level's recipe
 (``ai.levels.level_play``: engine, node budget, depth, lines, weakness) is the one played;
 a level whose recipe changed since is shown as not measured.
 
@@ -231,7 +235,7 @@ class TimedPlayer:
 
 def spec_of(game: str, key: str) -> str:
     if key.startswith("level:"):
-        return f"level={key.split(':')[1]}"
+        return f"level={key.split(':')[1]},cap=off"
     return OPPONENTS[game][key].spec
 
 
@@ -268,6 +272,7 @@ def recipe(game: str, key: str) -> dict[str, Any] | None:
     data = asdict(play)
     data["level"] = play.level.number
     data["seconds"] = play.level.seconds
+    data["time_cap"] = "off"
     return data
 
 
