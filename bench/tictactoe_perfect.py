@@ -15,7 +15,8 @@ a level cannot err. The rate is the share of sampled positions where the level's
 optimal, with Wilson's 95% score interval (Wilson 1927, "Probable inference, the law of
 succession, and statistical inference", JASA 22:209-212).
 
-Run: ``.venv/bin/python -m bench.tictactoe_perfect [--levels 1,2,...] [--sample 1000] [--seed 1]``
+A level plays as ``level=N,cap=off`` (its node budget alone, as ``bench.levels`` plays every
+level). Run: ``.venv/bin/python -m bench.tictactoe_perfect [--levels 1,2,...] [--sample 1000] [--seed 1]``
 (``--sample 0``: every critical position); the sample and a level's weakness draw from
 ``--seed``, so a run is reproduced exactly.
 """
@@ -216,7 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = []
     if args.sample < 0:
         parser.error("--sample: 0 (every critical position) or more")
-    for result in run(levels, lambda n: make_player(f"level={n}", GAME, seed=args.seed), limits, args.sample, args.seed):
+    for result in run(levels, lambda n: make_player(f"level={n},cap=off", GAME, seed=args.seed), limits, args.sample, args.seed):
         print(format_row(result), flush=True)
         results.append(result)
     if args.record:
