@@ -753,7 +753,7 @@ def make_move_review(
         played=played,
         best=best,
         best_move=best_move,
-        best_line=tuple(best_line)[:MAX_LINE],
+        best_line=(tuple(best_line) or ((best_move,) if best_move else ()))[:MAX_LINE],
         expected_before=scale.expected(best, stake),
         expected_after=scale.expected(played, stake),
         stake=stake,
