@@ -218,6 +218,20 @@ def _all_home(board: Board) -> bool:
     return sum(board[point] for point in range(1, HOME_POINTS + 1)) + board[OFF] == sum(board)
 
 
+def swing(context: MatchContext, cube: int) -> float:
+    """Half the MWC between winning and losing ``cube`` points at the score (the same for
+    both players): the unit of gnubg's normalized match equity at that cube."""
+    return (context.after(cube) - context.after(-cube)) / 2.0
+
+
+def cube_weight(context: MatchContext) -> float:
+    """What the current cube is worth against a 1-cube at the score (``swing`` of the cube
+    over that of one point): a normalized equity at cube 1 divided by it is gnubg's at the
+    current cube, the unit its match error rates count in. 1 where no game moves the match."""
+    unit = swing(context, 1)
+    return swing(context, context.cube) / unit if unit >= MIN_SWING else 1.0
+
+
 def normalized(mwc: float, context: MatchContext, cube: int = 1) -> float:
     """An MWC as gnubg's normalized match equity at the score with the cube at ``cube``:
     -1 after losing the cube's points, +1 after winning them, linear in between (so the
@@ -234,10 +248,12 @@ __all__ = [
     "BEAROFF_EFFICIENCY",
     "MatchContext",
     "cash_points",
+    "cube_weight",
     "cubeful_mwc",
     "dead_cube_mwc",
     "efficiency",
     "match_cube_decision",
     "normalized",
     "result_shares",
+    "swing",
 ]

@@ -476,10 +476,11 @@ class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
         return self.game_winner if self.phase == GAME_OVER else None
 
     def stake(self) -> float:
-        """The cube in money play; in a match the largest normalized equity at the score,
-        so that an equity over the stake reads as a chance between -1 and 1."""
+        """The cube in money play; in a match the cube's worth at the score against one
+        point (``match_cube.cube_weight``): an equity over the stake is then per unit of the
+        cube in both, as GNU Backgammon normalises errors (EMG in a match)."""
         if self.match_length:
-            return self._match_equity_limit()
+            return match_cube.cube_weight(self.match_context(O))
         return float(self.cube_value)
 
     def _match_equity_limit(self) -> float:

@@ -207,7 +207,7 @@ def test_match_evaluation_is_antisymmetric_and_in_normalized_match_equity() -> N
         assert state.evaluate(player) == pytest.approx(-state.evaluate(1 - player))
         assert state.match_winning_chance(player) == pytest.approx(1.0 - state.match_winning_chance(1 - player))
     low, high = state.utility_bounds()
-    assert low <= state.evaluate(O) <= high and state.stake() == high
+    assert low <= state.evaluate(O) <= high and state.stake() == 1.0  # the cube at 1 is one point
     # X (3 away) against O (5 away) at the start: the MET's side, more or less
     assert 0.55 < state.match_winning_chance(X) < 0.75
 
@@ -228,3 +228,19 @@ def test_extreme_scores_evaluate_to_finite_numbers(length: int, score: tuple[int
         value = state.evaluate(player)
         low, high = state.utility_bounds()
         assert low <= value <= high and 0.0 <= state.match_winning_chance(player) <= 1.0
+
+
+def test_the_stake_is_the_cubes_worth_at_the_score() -> None:
+    """A loss in normalized equity over the stake is the loss in gnubg's normalized equity
+    at the current cube (the unit of its match error rates)."""
+    state = match_state(9, (2, 3), player=X, cube_value=2, cube_owner=O)
+    context = state.match_context(X)
+    better, worse = state.match_winning_chance(X), 0.3
+    loss_at_one = normalized(better, context) - normalized(worse, context)
+    assert state.evaluate(X) == pytest.approx(normalized(better, context))
+    assert loss_at_one / state.stake() == pytest.approx(normalized(better, context, 2) - normalized(worse, context, 2))
+    assert 1.0 < state.stake() < 2.5  # a 2-cube is worth about twice a point far from the end
+    near_end = match_state(7, (5, 5), player=X, cube_value=2, cube_owner=O)  # 2-away each: the 2-cube decides
+    assert near_end.stake() == pytest.approx(
+        (1.0 - 0.0) / (shipped_met().equity(1, 2) - shipped_met().equity(2, 1))
+    )
