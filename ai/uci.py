@@ -42,6 +42,7 @@ from ai.options import OPTIONS, Option, check_setting, exact, exact_values, is_e
 from ai.scores import MAX_PLY
 from ai.search import ALGORITHMS, algorithms_for
 from ai.settings import Limits, SearchRequest, SearchSettings, SettingError, check_input_file
+from ai.timing import MIN_MOVE_SECONDS, MOVE_OVERHEAD, time_for_move
 
 if TYPE_CHECKING:
     from ai.parallel import EnginePool
@@ -57,16 +58,8 @@ UCI_DEFAULT_ALGORITHM = "native" if "native" in UCI_ALGORITHMS else get_game(GAM
 """A UCI engine is judged by how it plays: the compiled search when there is one (the
 readable Python algorithms stay a ``setoption name Algorithm`` away)."""
 
-MOVES_TO_GO_DEFAULT = 30
-"""Without ``movestogo`` assume this many moves remain (sudden death)."""
-MOVE_OVERHEAD = 0.05
-"""Seconds kept back per move for process and pipe latency."""
 MOVETIME_OVERHEAD_SHARE = 0.1
 """A short ``movetime`` keeps back at most this share of itself (0.2 s: 20 ms, not 50)."""
-MIN_MOVE_SECONDS = 0.01
-"""The least time a timed move gets (a movetime or clock share smaller than the overhead)."""
-MAX_SHARE_OF_CLOCK = 0.5
-"""Never spend more than this share of the remaining clock on one move."""
 MAX_MILLISECONDS = 10**10
 """Clock values are clamped to this (about 4 months): a bigger one means "no hurry", and
 a 400-digit one must not overflow a float."""
@@ -123,14 +116,6 @@ def spin_max(row: Option) -> int:
 GO_NUMBERS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate")
 GO_FLAGS = ("infinite", "ponder")
 GO_WORDS = (*GO_NUMBERS, *GO_FLAGS, "searchmoves")
-
-
-def time_for_move(remaining: float, increment: float, moves_to_go: int | None) -> float:
-    """Seconds to think from a clock: an equal share of what is left plus most of the
-    increment, capped so a single move can never flag."""
-    remaining, increment = max(0.0, remaining), max(0.0, increment)
-    share = remaining / (moves_to_go if moves_to_go and moves_to_go > 0 else MOVES_TO_GO_DEFAULT) + 0.8 * increment
-    return max(MIN_MOVE_SECONDS, min(share, remaining * MAX_SHARE_OF_CLOCK) - MOVE_OVERHEAD)
 
 
 def uci_move(move: chess.Move) -> str:

@@ -293,6 +293,12 @@ class GameState(ABC):
         value. An equity divided by it reads as a chance on the eval bar, whatever the cube."""
         return 1.0
 
+    def expected_moves_left(self) -> float | None:
+        """How many more moves the player to move expects to make in this game: a clock's
+        time is shared out over them (``ai.timing``). ``None``: the game cannot say, and a
+        default horizon applies."""
+        return None
+
     def winner(self) -> Player | None:
         """At a terminal state: the winner, or ``None`` for a draw."""
         value = self.utility(0)

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final, cast
 
-from games.base import GameState, Player, other
+from games.base import CHANCE, GameState, Player, other
 from games.capabilities import MatingMaterial, declares
 
 Seconds = float
@@ -386,6 +386,19 @@ class Clock:
         self._since = now
         return self._remaining[mover]
 
+    def turn_to(self, player: Player, now: float, forced: bool = False) -> Seconds | None:
+        """After a move at ``now``, the turn belongs to ``player`` (``clock_owner`` of the new
+        position): when that is the opponent of the player to move, the mover has finished
+        and the clock is pressed (``press``; its reading is returned); when it is the same
+        player, the turn goes on (backgammon: roll or double, then the checker play; a
+        double taken and the doubler's roll) and nothing changes (``None``)."""
+        if self._turn is None:
+            self.start(player, now)
+            return None
+        if player == self._turn:
+            return None
+        return self.press(now, forced)
+
     def pause(self, now: float) -> None:
         """Stop both clocks at ``now`` (the running player is charged up to here)."""
         self._settle(_checked_now(now))
@@ -442,6 +455,20 @@ class Clock:
     def __repr__(self) -> str:
         times = ", ".join(_number(round(value, 3)) for value in self._remaining)
         return f"Clock({self._control.text()}, remaining=({times}), turn={self._turn}, paused={self._paused}, flagged={self._flagged})"
+
+
+def clock_owner(state: GameState) -> Player | None:
+    """Whose clock runs in ``state``: the player to move, or at a dice roll the player who
+    moves after it (the roll is part of that player's turn); ``None`` once the game is over."""
+    if state.is_terminal():
+        return None
+    mover = state.to_move()
+    if mover != CHANCE:
+        return mover
+    outcome = state.chance_outcomes()[0][0]
+    after = state.copy()
+    after.play(outcome)
+    return clock_owner(after)
 
 
 # --------------------------------------------------------------------------- flag fall

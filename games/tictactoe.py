@@ -94,6 +94,11 @@ class TicTacToeState(GameState, Reviewed):
                     key ^= SQUARE_KEYS[side][square]
         self._key = key
 
+    def expected_moves_left(self) -> float:
+        """At most half the empty squares, rounded up: each move fills one, in turn."""
+        empties = 9 - (self.masks[X] | self.masks[O]).bit_count()
+        return float((empties + 1) // 2)
+
     # ------------------------------------------------------------- protocol
     @classmethod
     def initial(cls) -> TicTacToeState:

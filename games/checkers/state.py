@@ -91,6 +91,10 @@ SHORTEST_REPEAT_PLIES = 4
 """A second occurrence needs at least one cycle of four plies."""
 NAMES_IN_MESSAGES = 3
 """How many example moves an error message lists."""
+MOVES_LEFT_PER_PIECE = 1.5
+MOVES_LEFT_AT_END = 10.0
+"""The model of moves a side still makes (``expected_moves_left``): this many per piece on
+the board, plus this many for the ending."""
 
 
 class CheckersMove(NamedTuple):
@@ -699,6 +703,14 @@ class CheckersState(GameState, CheckAware, CaptureScores, ExactSolver, Reviewed)
     SOLVED_WIN: ClassVar[float | None] = DATABASE_WIN
     """A database win is ``DATABASE_WIN`` less its plies to the end: the engine reads it as
     "win in N" (``ai.scores.solved_score``)."""
+
+    def expected_moves_left(self) -> float:
+        """A model of the moves still to come, from the pieces left: each side's twelve
+        men give about 46 moves a side from the start (English draughts games between
+        strong players run 40 to 50 moves), and an ending of a few pieces still needs about
+        ten to be won or drawn by the 40-move rule."""
+        pieces = (self.black | self.white).bit_count()
+        return MOVES_LEFT_AT_END + MOVES_LEFT_PER_PIECE * pieces
 
     def solve(self, player: Player, max_empties: int, poll: NodePoll | None = None) -> float | None:
         """The endgame databases' exact value for ``player`` (``DATABASE_WIN`` less the plies

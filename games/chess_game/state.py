@@ -71,6 +71,11 @@ MIN_REPETITION_PLIES = 4
 REPETITIONS_TO_DRAW = 3
 CLAIMABLE_DRAWS = frozenset({"fifty-move rule", "threefold repetition"})
 """The ``termination_reason``s of draws a player may claim or play on from."""
+TYPICAL_GAME_MOVES = 45
+"""Moves a side plans a game for from the start (master games average about 40 moves; a
+little more keeps time in hand for the ending)."""
+MIN_MOVES_LEFT = 20
+"""Moves a side always expects still to play: an ending can last long."""
 PAWN_DOUBLE_STEP = 16
 CASTLING_KING_STEP = 2
 
@@ -605,6 +610,13 @@ class ChessState(
 
     def move_number(self) -> int:
         return self.board.fullmove_number
+
+    def expected_moves_left(self) -> float:
+        """A model of the moves a side still makes, by the moves played: a game is planned
+        as ``TYPICAL_GAME_MOVES`` long, and one that goes on past that is expected to last
+        ``MIN_MOVES_LEFT`` more (so the clock is never spent as if the end were near)."""
+        played = self.board.fullmove_number - 1
+        return float(max(MIN_MOVES_LEFT, TYPICAL_GAME_MOVES - played))
 
     def to_text(self) -> str:
         """FEN, with the en passant square written when a pawn stands ready to capture

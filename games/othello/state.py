@@ -236,6 +236,11 @@ class OthelloState(GameState, BestMoveSolver, Reviewed):
         """The number of empty squares."""
         return SQUARE_COUNT - (self.own | self.opponent).bit_count()
 
+    def expected_moves_left(self) -> float:
+        """Every move fills one empty square and the players alternate, so the player to
+        move places at most half the empties, rounded up (passes only make it fewer)."""
+        return float((self.empties() + 1) // 2)
+
     # ------------------------------------------------------------ knowledge
     @classmethod
     def set_weights(cls, weights: Mapping[str, Any] | None) -> None:

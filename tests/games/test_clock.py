@@ -8,13 +8,14 @@ import math
 
 import pytest
 
-from games import new_game
+from games import CHANCE, new_game
 from games.clock import (
     PRESETS,
     Clock,
     ClockError,
     Speed,
     TimeControl,
+    clock_owner,
     flag_result,
     time_control_from_pgn,
     time_control_from_text,
@@ -296,3 +297,29 @@ def test_backgammon_flag_loses_the_game_at_the_cube_value() -> None:
 def test_flag_result_refuses_a_non_player() -> None:
     with pytest.raises(ClockError):
         flag_result(new_game("chess"), 2)
+
+
+# --------------------------------------------------------------------------- turns
+def test_the_clock_follows_turns_not_plies() -> None:
+    """A player who decides twice in one turn presses once; a roll is its mover's time."""
+    clock = Clock(TimeControl.of(60, 2))
+    assert clock.turn_to(0, 0.0) is None and clock.turn == 0  # the first call starts the clock
+    clock.press(0.0)
+    clock.press(0.0)
+    assert clock.turn_to(0, 5.0) is None  # the same player goes on: no press, no increment
+    assert clock.turn_to(1, 10.0) == pytest.approx(52.0)
+    assert clock.turn == 1
+
+
+def test_a_dice_roll_belongs_to_the_player_who_moves_after_it() -> None:
+    state = new_game("backgammon")
+    while state.to_move() != CHANCE:
+        state.play(state.legal_moves()[0])
+    owner = clock_owner(state)
+    state.play(state.chance_outcomes()[0][0])
+    assert owner == state.to_move() != CHANCE
+    assert clock_owner(new_game("chess")) == 0
+
+
+def test_no_clock_runs_after_the_game() -> None:
+    assert clock_owner(new_game("chess", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")) is None
