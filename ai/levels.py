@@ -404,6 +404,9 @@ class RatingScale(StrEnum):
     PERFECT_SHARE = "perfect-share"
     """The share of the level's moves that keep the game-theoretic value, in percent (a game
     solved to the end: tic-tac-toe)."""
+    POINTS = "points"
+    """Points won (or lost) a game against the opponent: backgammon's money games, where a
+    gammon counts 2 and Elo would hide it."""
 
 
 @dataclass(frozen=True)
@@ -424,9 +427,13 @@ class LevelRating:
     command: str = ""
 
     def text(self) -> str:
-        """``≈1640 Elo (1560–1720) vs Stockfish``, ``96% perfect moves (94–98%)``."""
+        """``≈1640 Elo (1560–1720) vs Stockfish``, ``96% perfect moves (94–98%)``,
+        ``−0.14 points a game (−0.23 to −0.05) vs gnubg 0-ply``."""
         if self.scale is RatingScale.PERFECT_SHARE:
             return f"{self.value:.0f}% perfect moves ({self.low:.0f}–{self.high:.0f}%)"
+        if self.scale is RatingScale.POINTS:
+            value, low, high = (f"{number:+.2f}".replace("-", "\u2212") for number in (self.value, self.low, self.high))
+            return f"{value} points a game ({low} to {high}) vs {self.opponent}"
         return f"≈{self.value:.0f} Elo ({self.low:.0f}–{self.high:.0f}) vs {self.opponent}"
 
     def to_json(self) -> dict[str, Any]:

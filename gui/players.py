@@ -64,7 +64,7 @@ def level_note(game: str, number: int) -> str:
     4 s a move; it never errs on purpose.``"""
     play = level_play(game, number)
     errs = "it makes mistakes on purpose, small ones often, big ones rarely" if play.is_weak else "it always plays its best move"
-    return f"The level picks its engine: the {play.engine_name}, at most {play.seconds:g} s a move; {errs}."
+    return f"The level picks its engine: the {play.engine_name}, at most {play.seconds:g}\u00a0s a move; {errs}."
 
 
 def algorithms_for(game: str) -> list[str]:

@@ -34,7 +34,9 @@ from ai.events import Finished
 from ai.levels import LEVELS, LevelPlay, choose_move, level_play, level_rng, request_for_level
 from ai.match.protocol import GameHistory, Player, PlayerFailure, SpecError
 from ai.options import check_settings, parse_setting
+from ai.search.common import TT_KEY
 from ai.settings import Limits, SearchRequest, SearchSettings, SettingError, check_input_file
+from ai.tt import TranspositionTable
 from games import GameState, get_game
 
 _LIMIT_KEYS = {"depth": int, "time": float, "nodes": int}
@@ -139,6 +141,16 @@ def _parse_number(kind: Callable[[str], Any], raw: str, key: str, text: str) -> 
         raise SpecError(f"player {text!r}: {key} must be a number, not {raw!r}") from None
 
 
+def forget(shared: dict[str, Any]) -> dict[str, Any]:
+    """A new, empty memory for the next game, the old one's table freed at once: the last
+    search's node functions refer to themselves, so a dropped table would live on until a
+    full garbage collection (``TranspositionTable.release``), 64 MB a game."""
+    table = shared.get(TT_KEY)
+    if isinstance(table, TranspositionTable):
+        table.release()
+    return {}
+
+
 class BuiltinPlayer:
     """Plyground's own engine, in this process (``threads`` 1) or on an ``EnginePool``.
 
@@ -159,7 +171,7 @@ class BuiltinPlayer:
             self.pool = EnginePool(workers=threads)
 
     def new_game(self, state: GameState) -> None:
-        self.shared = {}
+        self.shared = forget(self.shared)
         if self.pool is not None:
             self.pool.clear_table()
 
@@ -227,7 +239,7 @@ class LevelPlayer:
     def new_game(self, state: GameState) -> None:
         self.games += 1
         self.rngs = {}
-        self.shared = {}
+        self.shared = forget(self.shared)
 
     def rng(self, side: int) -> random.Random:
         """The generator of the side this player moves for in this game (``level_rng``)."""
@@ -259,7 +271,8 @@ class LevelPlayer:
         return move
 
     def close(self) -> None:
-        """Nothing to release: the level searches in this process."""
+        """Free the last game's table."""
+        self.shared = forget(self.shared)
 
 
 EXTERNAL_GAMES = {

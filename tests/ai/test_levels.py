@@ -261,6 +261,9 @@ def test_ratings_round_trip_and_read_as_the_dialog_shows_them() -> None:
     assert read == {("chess", 5): ratings[0], ("tictactoe", 2): ratings[1]}
     assert ratings[0].text() == "≈1640 Elo (1560–1720) vs Stockfish"
     assert ratings[1].text() == "81% perfect moves (78–83%)"
+    points = rating("backgammon", 7, value=-0.14, low=-0.23, high=0.05, scale=RatingScale.POINTS, opponent="gnubg 0-ply")
+    assert parse_level_ratings(ratings_json([points])) == {("backgammon", 7): points}
+    assert points.text() == "\u22120.14 points a game (\u22120.23 to +0.05) vs gnubg 0-ply"
 
 
 @pytest.mark.parametrize(
@@ -328,3 +331,19 @@ def test_the_level_player_counts_searches_the_time_cap_ended() -> None:
     player.new_game(state.copy())
     player.choose(state.copy(), GameHistory(state.to_text()), None)  # type: ignore[arg-type]
     assert (player.searches, player.capped) == (1, 0)  # depth 1 ends it: neither budget nor cap
+
+
+def test_a_level_player_frees_its_table_between_games() -> None:
+    """A finished search's table lives on in its closures until a full collection: a
+    new game releases it at once (64 MB a game otherwise)."""
+    from ai.search.common import TT_KEY
+
+    player = make_player("level=9", "tictactoe")
+    assert isinstance(player, LevelPlayer)
+    state = new_game("tictactoe")
+    player.new_game(state.copy())
+    player.choose(state.copy(), GameHistory(state.to_text()), None)  # type: ignore[arg-type]
+    table = player.shared[TT_KEY]
+    assert table.size > 1
+    player.new_game(state.copy())
+    assert table.size == 1 and player.shared == {}
