@@ -731,7 +731,7 @@ class MainWindow(QMainWindow):
         if dialog.match_row.isVisibleTo(dialog):  # backgammon chosen: its setting follows
             self.settings.match_length = dialog.match_length()
         if dialog.match_length():
-            self.start_match(players, dialog.match_length(), manual_dice=manual_dice)
+            self.start_match(players, dialog.match_length(), manual_dice=manual_dice, time_control=dialog.time_control())
             return True
         self.start_game(name, players, manual_dice=manual_dice, paused=False, time_control=dialog.time_control())
         return True
@@ -797,10 +797,20 @@ class MainWindow(QMainWindow):
         return session
 
     # ------------------------------------------------------------------ matches
-    def start_match(self, players: tuple[PlayerConfig, PlayerConfig], length: int, *, manual_dice: bool | None = None) -> GameSession:
-        """A backgammon match to ``length`` points: its first game."""
+    def start_match(
+        self,
+        players: tuple[PlayerConfig, PlayerConfig],
+        length: int,
+        *,
+        manual_dice: bool | None = None,
+        time_control: TimeControl | None = None,
+    ) -> GameSession:
+        """A backgammon match to ``length`` points: its first game (each game of it on a
+        fresh clock of ``time_control``; a flag loses the match)."""
         match = MatchSession.new(length)
-        return self.start_game("backgammon", players, start=match.next_start(), manual_dice=manual_dice, paused=False, match=match)
+        return self.start_game(
+            "backgammon", players, start=match.next_start(), manual_dice=manual_dice, paused=False, match=match, time_control=time_control
+        )
 
     def next_match_game(self) -> bool:
         """The next game of the match, once the current one is over (Game → Next game,
@@ -810,7 +820,8 @@ class MainWindow(QMainWindow):
             self.notify(MatchSession.why_no_next_game(match))
             return False
         following = match.advanced()
-        self.start_game("backgammon", session.players, start=following.next_start(), paused=False, match=following)
+        clock = None if session.clock is None else session.clock.control
+        self.start_game("backgammon", session.players, start=following.next_start(), paused=False, match=following, time_control=clock)
         self.notify(f"Game {following.game_number()} of the match: {following.text()}")
         return True
 

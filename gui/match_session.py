@@ -16,6 +16,8 @@ them:
   both sides it starts by itself after ``NEXT_GAME_DELAY_MS``;
 * taking back the last move of a finished game takes its points back too: the score is
   always derived from the game's own state, never counted twice;
+* a game on a clock (each game of the match gets a fresh one) whose flag falls loses the
+  match, as tournament clock rules have it;
 * the match is saved with the game (the autosave's ``"match"`` entry: ``to_dict``), and a
   match position opened or pasted (a Match ID with a length) is a match from its score.
 
@@ -171,11 +173,26 @@ class MatchSession(QObject):
         # A resignation (the app has no resign values): the stake, a single game at the cube.
         return GameResult(winner=winner, points=state.cube_value, cube_value=state.cube_value, dropped=False)
 
+    def flag_loser(self) -> int | None:
+        """The player whose flag fell in the current game (a game on a clock), if one did."""
+        session = self.session
+        clock = None if session is None else session.clock
+        return None if clock is None or session is None or not session.is_over else clock.flagged
+
     @property
     def match(self) -> Match:
-        """The match now: with the current game's points once it is over."""
+        """The match now: with the current game's points once it is over. A flag loses the
+        match, as the tournament rules for clocks have it (WBF, USBGF): the other player's
+        score goes to the match length."""
         result = self.result()
-        return self.at_start if result is None else self.at_start.with_result(result)
+        if result is None:
+            return self.at_start
+        loser = self.flag_loser()
+        if loser is not None:
+            score = list(self.at_start.score)
+            score[1 - loser] = max(score[1 - loser], self.at_start.length)
+            return Match(self.at_start.length, (score[0], score[1]), False, self.at_start.games)
+        return self.at_start.with_result(result)
 
     @property
     def length(self) -> int:
@@ -244,7 +261,8 @@ class MatchSession(QObject):
         score = f"{names[0]} {min(match.score[0], match.length)} – {names[1]} {min(match.score[1], match.length)}"
         if match.is_over:
             assert match.winner is not None
-            self.notice.emit(f"{names[match.winner]} wins the match to {match.length}: {score}")
+            flag = f"{names[1 - match.winner]}'s flag fell: " if self.flag_loser() is not None else ""
+            self.notice.emit(f"{flag}{names[match.winner]} wins the match to {match.length}: {score}")
         else:
             coming = " — next: the Crawford game (no doubling)" if match.crawford else ""
             self.notice.emit(f"{names[result.winner]} wins {points}: {score}{coming}. Press Next game to play on.")

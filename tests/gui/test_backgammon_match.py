@@ -19,6 +19,7 @@ from pytestqt.qtbot import QtBot
 
 from ai.settings import Limits, SearchRequest
 from games.backgammon import gnubg_ids
+from games.clock import TimeControl
 from games.backgammon.notation import DOUBLE
 from games.backgammon.state import BackgammonState, O, X
 from gui import autosave, match_session, session as session_module
@@ -194,7 +195,7 @@ def test_a_three_point_match_with_its_crawford_game(qtbot: QtBot, tiny_bridge: E
     pytest.fail(f"no match to 3 of {MATCHES_TRIED} had a Crawford game")
 
 
-CRAWFORD_SEED = 5
+CRAWFORD_SEED = 4
 """The first dice tried for a match to 3 that reaches 2-away before it ends."""
 MATCHES_TRIED = 4
 
@@ -345,3 +346,37 @@ def test_a_hostile_match_entry_keeps_the_game_and_its_score(
     assert resumed.match is not None and resumed.match.match.score == (1, 1) and resumed.match.length == 5
     assert said in resumed.last_error and resumed.last_error.count("\n") == 0
     resumed.shutdown()
+
+
+def test_a_flag_loses_the_match(qtbot: QtBot, tiny_bridge: EngineBridge) -> None:
+    now = [100.0]
+    match = MatchSession.new(5)
+    session = GameSession(
+        tiny_bridge, "backgammon", HUMANS, start=match.next_start(), manual_dice=True,
+        time_control=TimeControl.parse("1+0"), clock_now=lambda: now[0],
+    )
+    match.follow(session)
+    try:
+        for move in ("O 3-1", "8/5 6/5", "roll", "6-4", "24/18 13/9", "roll", "5-2"):
+            assert session.play_text(move) is None, move
+        now[0] += 61  # O thinks a minute over its one minute (both first moves were untimed)
+        assert session.check_flag() and session.is_over
+        assert match.flag_loser() == O and match.is_over() and match.match.winner == X
+        assert match.match.score == (0, 5) and not match.is_between_games()
+        assert match.line().text(("O", "X")) == "Match to 5 points · O 0 – X 5 · X wins the match"
+    finally:
+        match.release()
+        session.close()
+
+
+def test_every_game_of_a_match_gets_a_fresh_clock(qtbot: QtBot, window: MainWindow) -> None:
+    control = TimeControl.parse("5+12")
+    window.start_match(HUMANS, 3, time_control=control)
+    assert window.session is not None and window.session.clock is not None and window.session.clock.control == control
+    session = window.start_game("backgammon", HUMANS, start=match_text(bear_off_last(), 3, (0, 0)), time_control=control)
+    assert session.play_text("2/off") is None
+    qtbot.waitUntil(lambda: session.is_over, timeout=2000)
+    assert window.next_match_game()
+    following = window.session
+    assert following is not session and following.clock is not None and following.clock.control == control
+    assert following.state.score == (0, 1)
