@@ -42,6 +42,7 @@ from ai.scores import WIN_SCORE
 from ai.events import Finished, Score
 from ai.levels import choose_move, level_rng, limits_for_depth, played_score, request_for_level, strongest_play
 from ai.settings import Limits, SearchRequest, SearchSettings
+from ai.timing import clock_limits
 from ai.tree.model import TreeOptions
 from games import CHANCE, GameState, get_game, new_game
 from games.base import GameError
@@ -636,6 +637,16 @@ class GameSession(QObject):
         self._changed()
         return ""
 
+    def _within_clock(self, request: SearchRequest, player: int) -> SearchRequest:
+        """A computer's move on the clock: its time from what its clock has left, as a UCI
+        engine shares out ``wtime``/``winc`` (``ai.timing.clock_limits``), within its
+        level's own limits (their depth and node budget kept, their time when shorter)."""
+        if self.clock is None:
+            return request
+        remaining = self.clock.remaining(player, self._clock_now())
+        limits = clock_limits(self._state, remaining, self.clock.control.increment[player], request.limits)
+        return dataclasses.replace(request, limits=limits)
+
     def _press_clock(self, name: str) -> float | None:
         """The mover pressed the clock (``name`` is the move being played): the reading
         after it, or ``None`` without a clock. A forced pass costs no time (``Clock.press``)."""
@@ -819,7 +830,7 @@ class GameSession(QObject):
                 return
             request = self._request(dataclasses.replace(side, algorithm=self.adviser_algorithm()), purpose)
         else:
-            request = self._request(side, purpose)
+            request = self._within_clock(self._request(side, purpose), mover)
         self._search_purpose = purpose
         self._set_thinking(True)
         search_id = self._bridge.start_search(request)
