@@ -7,7 +7,10 @@ no file I/O here. Built on the games' own notation (``move_name``/``parse_move``
 ``to_text``/``from_text``) and, for chess, ``games.chess_game.pgn``'s strict reader.
 
 Evaluations travel as Lichess-style comments ``{[%eval 0.35]}`` / ``{[%eval #-3]}`` in PGN
-and PDN. A record that cannot be read is one ``RecordError`` whose message says what is
+and PDN, clock readings as ``{[%clk 0:04:58]}`` (the mover's time left after the move,
+increment included, as Lichess writes them) in the same comment, and the time control as
+the ``TimeControl`` tag (``300+3``: seconds; ``WhiteTimeControl``/``BlackTimeControl`` when
+the players' differ). A record that cannot be read is one ``RecordError`` whose message says what is
 wrong and where; ``GameRecord.replay`` checks every move, and every writer replays first,
 so a record that was written can always be read back.
 """
@@ -24,6 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 from games import GAME_NAMES, new_game
 from games.base import GameError, GameState
 from games.chess_game.pgn import echo
+from games.clock import MAX_CLOCK_SECONDS, ClockError, TimeControl, time_control_from_pgn
 
 FORMAT_NAME = "plyground-game"
 FORMAT_VERSION = 1
@@ -34,6 +38,8 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 PDN_RESULTS = {"2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2", "*": "*", "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2"}
 """PDN result markers (English draughts writes 2-0/0-2/1-1) -> the app's results."""
 PDN_RESULT_OUT = {"1-0": "2-0", "0-1": "0-2", "1/2-1/2": "1-1", "*": "*"}
+PDN_COLOURS = ("Black", "White")
+"""English draughts' colours of players 0 and 1 (Black moves first), in PDN tag names."""
 EXTENSIONS = {"chess": "pgn", "checkers": "pdn"}
 """The file extension of each game's native format; others use JSON."""
 DEFAULT_EVENT = "Plyground game"
@@ -41,6 +47,10 @@ DEFAULT_EVENT = "Plyground game"
 JSON_EXTENSION = "json"
 
 _EVAL_COMMENT = re.compile(r"\[%eval\s+([^\]\s]+)\s*\]")
+_CLOCK_COMMAND = re.compile(r"\[%clk\s+([^\]]*)\]")
+_CLOCK_READING = re.compile(r"^(\d{1,4}):([0-5]?\d):([0-5]?\d(?:\.\d{1,3})?)$")
+"""``H:MM:SS`` with optional fractions of a second (Lichess writes whole seconds, chess.com
+tenths)."""
 _BRACKETED = re.compile(r"\[[^\]]*(?:\]|\Z)|\{[^}]*(?:\}|\Z)")
 """A tag or a comment; one never closed runs to the end of the text. Matching the end too
 keeps the scan linear: a pattern that needs the closing bracket rescans the rest of the
@@ -74,6 +84,11 @@ class GameRecord:
     round: str = ""
     opening_plies: int = 0
     """How many of ``moves`` came from an opening book rather than the players (matches)."""
+    time_control: TimeControl | None = None
+    """The clock the game was played on (``games.clock``), or ``None``: no clock."""
+    clocks: list[float | None] = field(default_factory=list)
+    """One per move (or fewer): the mover's time left after it in seconds, increment
+    included (Lichess's ``%clk``), or None (no clock, or a move inside a turn)."""
 
     def replay(self) -> GameState:
         """The state after every move (with its history), checking each move.
@@ -163,6 +178,10 @@ def to_json(record: GameRecord) -> dict[str, object]:
         document["round"] = record.round
     if record.opening_plies:
         document["opening_plies"] = record.opening_plies
+    if record.time_control is not None:
+        document["time_control"] = record.time_control.to_json()
+    if any(value is not None for value in record.clocks):
+        document["clocks"] = list(record.clocks)
     return document
 
 
@@ -186,15 +205,84 @@ def write_pgn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
     game.headers["Result"] = record.result if record.result in RESULTS else "*"
     if record.reason:
         game.headers["Termination"] = record.reason
-    for node, evaluation in zip(game.mainline(), record.evaluations):
-        if evaluation is not None:
-            node.comment = f"[%eval {evaluation_token(evaluation)}]"
+    for name, value in time_control_tags(record.time_control, ("White", "Black")):
+        game.headers[name] = value
+    for index, node in enumerate(game.mainline()):
+        node.comment = move_comment(record, index)
     exporter = chess.pgn.StringExporter(headers=True, variations=True, comments=True)
     return str(game.accept(exporter)) + "\n"
 
 
+def move_comment(record: GameRecord, index: int) -> str:
+    """The comment after move ``index`` (from 0): its ``[%eval]`` and ``[%clk]``, or ""."""
+    parts = []
+    evaluation = record.evaluations[index] if index < len(record.evaluations) else None
+    if evaluation is not None:
+        parts.append(f"[%eval {evaluation_token(evaluation)}]")
+    clock = record.clocks[index] if index < len(record.clocks) else None
+    if clock is not None:
+        parts.append(f"[%clk {clock_text(clock)}]")
+    return " ".join(parts)
+
+
+def clock_text(seconds: float) -> str:
+    """A clock reading as ``%clk`` writes it: ``0:04:58``, tenths when there are some
+    (``0:00:07.4``)."""
+    tenths = round(max(0.0, seconds) * 10)
+    whole, tenth = divmod(tenths, 10)
+    minutes, second = divmod(whole, 60)
+    hours, minute = divmod(minutes, 60)
+    text = f"{hours}:{minute:02d}:{second:02d}"
+    return f"{text}.{tenth}" if tenth else text
+
+
+def clock_from_text(text: str) -> float:
+    """The inverse of ``clock_text`` (``H:MM:SS`` with any fraction); ``RecordError``
+    unless it is a clock reading of at most ``MAX_CLOCK_SECONDS``."""
+    match = _CLOCK_READING.match(text.strip())
+    if match is None:
+        raise RecordError(f"[%clk {echo(text.strip())}] is not a clock reading (H:MM:SS, such as 0:04:58)")
+    seconds = int(match.group(1)) * 3600 + int(match.group(2)) * 60 + float(match.group(3))
+    if seconds > MAX_CLOCK_SECONDS:
+        raise RecordError(f"[%clk {echo(text.strip())}] is far more time than any clock holds")
+    return seconds
+
+
+def time_control_tags(control: TimeControl | None, colours: tuple[str, str]) -> list[tuple[str, str]]:
+    """The PGN/PDN tags of ``control``: ``TimeControl`` ("300+3"), or with time odds a
+    ``<Colour>TimeControl`` per player (``colours``: the tag names' words for players 0
+    and 1) and ``TimeControl "?"``; none without a clock."""
+    if control is None:
+        return []
+    if control.is_symmetric:
+        return [("TimeControl", control.pgn())]
+    return [("TimeControl", "?")] + [(f"{colours[player]}TimeControl", control.pgn(player)) for player in (0, 1)]
+
+
+def time_control_from_tags(tags: dict[str, str], colours: tuple[str, str]) -> TimeControl | None:
+    """The inverse of ``time_control_tags``; ``RecordError`` for a tag that is no time
+    control."""
+    try:
+        sides = [time_control_from_pgn(tags.get(f"{colour}TimeControl", "")) for colour in colours]
+        if sides[0] is not None and sides[1] is not None:
+            return TimeControl((sides[0].base[0], sides[1].base[0]), (sides[0].increment[0], sides[1].increment[0]))
+        return time_control_from_pgn(tags.get("TimeControl", ""))
+    except ClockError as error:
+        raise RecordError(str(error)) from None
+
+
+def clocks_from_comments(comments: Sequence[str]) -> list[float | None]:
+    """Each comment's ``[%clk]`` reading in seconds, or None."""
+    readings: list[float | None] = []
+    for comment in comments:
+        match = _CLOCK_COMMAND.search(comment)
+        readings.append(clock_from_text(match.group(1)) if match else None)
+    return readings
+
+
 def write_pdn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
-    """A checkers ``record`` as English draughts PDN, evaluations as ``[%eval]`` comments."""
+    """A checkers ``record`` as English draughts PDN, evaluations and clock readings as
+    ``[%eval]`` and ``[%clk]`` comments."""
     initial = new_game(record.game).to_text()
     record.replay()  # checks every move, so the file written is always readable
     tags = [
@@ -211,6 +299,7 @@ def write_pdn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
         tags.append(("FEN", record.start))
     if record.reason:
         tags.append(("Termination", record.reason))
+    tags += time_control_tags(record.time_control, PDN_COLOURS)
     lines = [f'[{name} "{_escape_tag(value)}"]' for name, value in tags]
     state = new_game(record.game, record.start)
     first_mover = state.to_move()
@@ -221,9 +310,9 @@ def write_pdn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
             number = (index + (1 if first_mover else 0)) // 2 + 1
             words.append(f"{number}." if mover == 0 else f"{number}...")
         words.append(name)
-        evaluation = record.evaluations[index] if index < len(record.evaluations) else None
-        if evaluation is not None:
-            words.append(f"{{[%eval {evaluation_token(evaluation)}]}}")
+        comment = move_comment(record, index)
+        if comment:
+            words.append(f"{{{comment}}}")
         state.play(state.parse_move(name))
     words.append(PDN_RESULT_OUT.get(record.result, "*"))
     return "\n".join(lines) + "\n\n" + _wrap(words) + "\n"
@@ -367,6 +456,15 @@ def from_json(document: object) -> GameRecord:
     opening_plies = document.get("opening_plies", 0)
     if not isinstance(opening_plies, int) or isinstance(opening_plies, bool) or not 0 <= opening_plies <= len(moves):
         raise RecordError('"opening_plies" must be a whole number of moves, at most the number of moves')
+    time_control = None
+    if document.get("time_control") is not None:
+        try:
+            time_control = TimeControl.from_json(document["time_control"])
+        except ClockError as error:
+            raise RecordError(f'"time_control": {error}') from None
+    clocks = document.get("clocks", [])
+    if not isinstance(clocks, list) or not all(_is_clock_reading(value) for value in clocks):
+        raise RecordError(f'"clocks" must be a list of seconds left (0 to {MAX_CLOCK_SECONDS:,.0f}) or nulls')
     record = GameRecord(
         game=game,
         start=start,
@@ -378,13 +476,28 @@ def from_json(document: object) -> GameRecord:
         date=date,
         round=round_,
         opening_plies=opening_plies,
+        time_control=time_control,
+        clocks=_fit([None if value is None else float(value) for value in clocks], len(moves)),
     )
     record.replay()
     return record
 
 
-def _fit(evaluations: list[str | None], count: int) -> list[str | None]:
-    return (list(evaluations) + [None] * count)[:count]
+def _is_clock_reading(value: object) -> bool:
+    """A JSON clock reading: null, or a finite number of seconds in range (not a boolean)."""
+    if value is None:
+        return True
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return 0.0 <= float(value) <= MAX_CLOCK_SECONDS
+    except OverflowError:
+        return False
+
+
+def _fit(values: Sequence[Any], count: int) -> list[Any]:
+    """``values`` cut or padded with None to one per move."""
+    return (list(values) + [None] * count)[:count]
 
 
 def read_pgn(text: str) -> GameRecord:
@@ -419,6 +532,8 @@ def read_pgn(text: str) -> GameRecord:
         reason=headers.get("Termination", ""),
         date=_known(headers.get("Date", "")),
         round=_known(headers.get("Round", "")),
+        time_control=time_control_from_tags(headers, ("White", "Black")),
+        clocks=_fit(clocks_from_comments(parsed.comments), len(names)),
     )
 
 
@@ -454,6 +569,7 @@ def read_pdn(text: str) -> GameRecord:
     if comments and not comments[-1].group(0).endswith("}"):
         raise RecordError("a PDN comment opened with '{' is never closed with '}'")
     evaluations_by_move: dict[int, str] = {}
+    clocks_by_move: dict[int, float] = {}
     tokens: list[tuple[str, str]] = []
     moves_read = 0
     for match in re.finditer(r"\{([^}]*)\}|\(|\)|[^\s{}()]+", body):
@@ -462,6 +578,9 @@ def read_pdn(text: str) -> GameRecord:
             found = _EVAL_COMMENT.search(match.group(1))
             if found and moves_read:
                 evaluations_by_move[moves_read - 1] = evaluation_from_token(found.group(1))
+            reading = clocks_from_comments([match.group(1)])[0]
+            if reading is not None and moves_read:
+                clocks_by_move[moves_read - 1] = reading
             continue
         if word in "()":
             raise RecordError("PDN variations in parentheses are not read: save the main line only")
@@ -506,6 +625,7 @@ def read_pdn(text: str) -> GameRecord:
         canonical.append(replay.move_name(move))
         replay.play(move)
     evaluations = [evaluations_by_move.get(number) for number in range(len(canonical))]
+    clocks = [clocks_by_move.get(number) for number in range(len(canonical))]
     return GameRecord(
         game="checkers",
         start=start,
@@ -516,4 +636,6 @@ def read_pdn(text: str) -> GameRecord:
         reason=tags.get("Termination", ""),
         date=_known(tags.get("Date", "")),
         round=_known(tags.get("Round", "")),
+        time_control=time_control_from_tags(tags, PDN_COLOURS),
+        clocks=clocks,
     )

@@ -56,8 +56,9 @@ _DROPPED = re.compile(
 """What the line-by-line scan need not see, matched left to right as a PGN reader reads (a
 comment's ``;`` or ``{`` is the comment's own), removed at C speed: most of a big file. Each
 alternative stops at its comment's end or at the text's, so the pass is linear."""
-_EVAL = re.compile(r"\[%eval\s+[^\]\s]+\s*\]")
-"""A Lichess-style evaluation in a comment (``[%eval 0.35]``, ``[%eval #-3]``)."""
+_KEPT_COMMANDS = re.compile(r"\[%(eval|clk)\s+[^\]\s]+\s*\]")
+"""The comment commands a record reads, as Lichess writes them: an evaluation
+(``[%eval 0.35]``, ``[%eval #-3]``) and a clock reading (``[%clk 0:04:58]``)."""
 _MOVETEXT_TOKEN = re.compile(r"[()]|[^\s()]+")
 ECHO_LIMIT = 60
 """Characters of the file's own text quoted in an error message before it is cut."""
@@ -85,7 +86,8 @@ class PgnGame:
     state: ChessState
     moves: list[chess.Move] = field(default_factory=list)
     comments: list[str] = field(default_factory=list)
-    """The comment after each move of ``moves``: its ``[%eval]`` if it had one, else ""."""
+    """The comment after each move of ``moves``: its ``[%eval]`` and ``[%clk]`` if it had
+    them, else ""."""
 
     @property
     def result(self) -> str:
@@ -225,9 +227,9 @@ def _check_movetext(movetext: str) -> None:
 def _check_syntax(text: str) -> str:
     """Refuse header lines and movetext words ``chess.pgn`` would silently skip; return the
     game as ``chess.pgn`` should read it: the first game's headers and movetext with every
-    comment dropped but a move's first ``[%eval]`` (``chess.pgn`` joins a node's comments
-    by repeated string concatenation, quadratic in their number, and its reader is only
-    needed for the moves and the evaluations). Linear in the text: no part of it is
+    comment dropped but a move's first ``[%eval]`` and ``[%clk]`` (``chess.pgn`` joins a
+    node's comments by repeated string concatenation, quadratic in their number, and its
+    reader is only needed for the moves, the evaluations and the clock readings). Linear in the text: no part of it is
     scanned more than a few times (a pattern like ``\\{[^}]*\\}`` alone rescans to the end
     of the text from every unclosed ``{``: quadratic)."""
     lines = text.lstrip("\ufeff").splitlines()
@@ -243,11 +245,20 @@ def _check_syntax(text: str) -> str:
     return f"{headers}\n\n{kept}\n" if headers else f"{kept}\n"
 
 
+def kept_commands(comment: str) -> str:
+    """The first ``[%eval]`` and the first ``[%clk]`` of ``comment``, in that order, or ""."""
+    first: dict[str, str] = {}
+    for found in _KEPT_COMMANDS.finditer(comment):
+        first.setdefault(found.group(1), found.group(0))
+    return " ".join(first[name] for name in ("eval", "clk") if name in first)
+
+
 def _split_comments(lines: list[str]) -> tuple[str, str]:
     """The movetext of ``lines`` (up to the next game's headers, escape lines left out)
-    without its comments, and the same movetext with each move's first ``[%eval]``
-    comment kept and no blank line (``chess.pgn`` ends a game's movetext at a blank line,
-    and every word of the movetext is checked, so all of it must be read).
+    without its comments, and the same movetext with each move's first comment with an
+    ``[%eval]`` or ``[%clk]`` kept (those commands only) and no blank line (``chess.pgn``
+    ends a game's movetext at a blank line, and every word of the movetext is checked, so
+    all of it must be read).
     ``PgnError`` for a ``{`` never closed. ``_DROPPED`` takes out what needs no look first;
     the scan below follows the comments that are left across lines."""
     bare: list[str] = []
@@ -279,10 +290,10 @@ def _split_comments(lines: list[str]) -> tuple[str, str]:
                 comment.append(line[position:end])
                 in_comment = False
                 position = end + 1
-                found = _EVAL.search(" ".join(comment))
+                found = kept_commands(" ".join(comment))
                 comment = []
                 if found and not kept_a_comment:
-                    line_kept.append(" {" + found.group(0) + "} ")
+                    line_kept.append(" {" + found + "} ")
                     kept_a_comment = True
                 bare.append(" ")
                 continue
