@@ -11,7 +11,9 @@ Formats
 
 * **Chess: PGN** (``.pgn``). The Seven Tag Roster, ``FEN``/``SetUp`` for a game that starts
   elsewhere, and the engine's evaluation after a move as a Lichess-style comment
-  ``{[%eval 0.35]}`` or ``{[%eval #-3]}`` (white's view, pawns / moves to mate).
+  ``{[%eval 0.35]}`` or ``{[%eval #-3]}`` (white's view, pawns / moves to mate); a game on a
+  clock has ``[TimeControl "300+3"]`` (seconds + increment) and the mover's time left after
+  each move in the same comment, ``{[%eval 0.35] [%clk 0:04:58]}``, as Lichess writes them.
   Read strictly through ``games.chess_game.pgn`` (a word that is not a move is an error).
 * **Checkers: PDN** (``.pdn``). Tags ``[Event]``, ``[Black]``, ``[White]``, ``[Result]``,
   ``[GameType "21"]`` (English draughts) and ``[FEN "B:W...:B..."]`` when the game does not
@@ -35,7 +37,11 @@ Formats
         "reason": "disc count 40-24",    # optional: why the game ended (resignation, ...)
         "date": "2026.11.24",            # optional
         "round": "3",                     # optional: the game's number in a match
-        "opening_plies": 4                # optional: how many moves came from an opening book
+        "opening_plies": 4,               # optional: how many moves came from an opening book
+        "time_control": {"base": [300, 300], "increment": [3, 3]},   # optional: the clock, in
+                                          #   seconds per player (games.clock.TimeControl)
+        "clocks": [300, 297.5, null]      # optional, one per move: the mover's seconds left after
+                                          #   it, increment included (PGN's %clk); null: none
       }
 
   Every game may also be saved in this format (the app's autosave does), so a game of any
