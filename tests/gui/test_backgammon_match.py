@@ -23,7 +23,7 @@ from games.clock import TimeControl
 from games.backgammon.notation import DOUBLE
 from games.backgammon.state import BackgammonState, O, X
 from gui import autosave, match_session, session as session_module
-from gui.boards.backgammon import NEXT_GAME_KEY, MatchLine
+from gui.boards.backgammon import NEXT_GAME_KEY, BackgammonBoard, MatchLine
 from gui.boards.backgammon.layout import BOARD_WIDTH, board_height
 from gui.dialogs.new_game import MATCH_LENGTHS, NewGameDialog
 from gui.engine_bridge import EngineBridge
@@ -179,6 +179,9 @@ def test_a_one_point_match_played_by_the_computer(qtbot: QtBot, tiny_bridge: Eng
     assert state is not None and match.match.winner == state.game_winner
     assert not match.is_between_games() and match.line().winner == state.game_winner
     assert "double" not in match.session.move_names()  # a 1-point match has no cube to turn
+    board = BackgammonBoard()
+    board.set_state(match.session.state_at(0))
+    assert not board.is_cube_live()  # so the board greys it out, as in the Crawford game
 
 
 @pytest.mark.usefixtures("fast")
@@ -219,6 +222,7 @@ def test_a_gammon_with_a_doubled_cube_scores_four(qtbot: QtBot, window: MainWind
     match = window.match
     assert match is not None and match.match.score == (1, 2)
     assert "O 1 – X 2" in window.game_view.board.match_text()
+    assert window.game_view.board.is_cube_live()  # X owns the cube at 2, 3-away: X may redouble
     chance = round(100 * session.state.match_winning_chance(X))  # two humans: X's, the bottom player's
     assert window.game_view.board.match_text().endswith(f" · X {chance}% to win the match") and chance > 50
     assert session.play_text("2/off") is None
@@ -241,7 +245,7 @@ def test_a_single_game_then_the_crawford_game_without_the_cube(qtbot: QtBot, win
     assert window.match is not match and window.match is not None
     state = window.session.state
     assert state.crawford and state.score == (1, 4) and state.match_length == 5
-    assert "Crawford game" in window.game_view.board.match_text()
+    assert "Crawford game" in window.game_view.board.match_text() and not window.game_view.board.is_cube_live()
     # the new board takes the shape with the match line's strip (no empty margins beside it)
     new_board = window.game_view.board
     qtbot.waitUntil(lambda: abs(new_board.height() / new_board.width() - board_height(True) / BOARD_WIDTH) < 0.01, timeout=2000)

@@ -235,6 +235,13 @@ class BackgammonBoard(BoardWidget):
         line = self.match_line()
         return "" if line is None else line.text(self._player_names)
 
+    def is_cube_live(self) -> bool:
+        """Whether somebody may still turn the cube in this game: not in the Crawford game,
+        nor a cube that already wins the match for whoever could turn it (the board draws
+        a dead cube greyed out)."""
+        state = self._state
+        return isinstance(state, BackgammonState) and any(state.can_double(player) for player in (O, X))
+
     def set_next_game(self, enabled: bool) -> None:
         """Between the games of a match: show the "Next game" button (it emits
         ``next_game_requested``)."""
@@ -706,7 +713,7 @@ class BackgammonBoard(BoardWidget):
             painters.paint_sliding_checker(painter, view, colours, self._sprites, mover, hop, lifted, fraction)
         painters.paint_borne_off(painter, view, colours, boards)
         if self._shown.cube_enabled:
-            dead = self._shown.crawford  # no doubling in the Crawford game
+            dead = not self.is_cube_live()
             painters.paint_cube(painter, geometry, colours, self._cube_rect(geometry), self._cube_face(), dead=dead)
         line = self.match_line()
         if line is not None:

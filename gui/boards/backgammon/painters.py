@@ -94,7 +94,7 @@ PIP_SPACING = 0.27
 USED_DIE_OPACITY = 0.3
 """A die already used in the turn being entered is drawn faded."""
 DEAD_CUBE_OPACITY = 0.25
-"""Opacity of the cube while it is out of play (the Crawford game)."""
+"""Opacity of the cube while nobody may turn it (the Crawford game, a dead cube)."""
 MATCH_TEXT = 0.4
 """Text height of the match line."""
 MATCH_TEXT_SMALLEST = 0.3
@@ -460,7 +460,8 @@ def paint_cube(
     painter: QPainter, geometry: BoardGeometry, colours: BoardColours, rect: QRectF, face: int, *, dead: bool = False
 ) -> None:
     """The doubling cube in ``rect`` showing ``face``; ``dead``: greyed out, as the cube is
-    out of play in the Crawford game of a match."""
+    out of play in the Crawford game of a match, or when it already wins the match for
+    whoever could turn it."""
     unit = geometry.unit
     painter.save()
     if dead:
