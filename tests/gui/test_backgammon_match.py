@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -387,3 +388,37 @@ def test_every_game_of_a_match_gets_a_fresh_clock(qtbot: QtBot, window: MainWind
     following = window.session
     assert following is not session and following.clock is not None and following.clock.control == control
     assert following.state.score == (0, 1)
+
+
+def test_pasted_match_ids_of_every_kind_never_break_the_match(qtbot: QtBot, window: MainWindow) -> None:
+    """Random Match IDs (lengths 1-64, scores past the length, Crawford flags at any score,
+    any cube): each is refused with a message or played as a match (or a single game), and
+    a resignation ends it without an error."""
+    rng = random.Random(7)
+    opening = BackgammonState.initial()
+    played = refused = 0
+    for _ in range(40):
+        length = rng.choice([1, 2, 3, 7, 25, 64])
+        score = (rng.randrange(0, length + 3), rng.randrange(0, length + 3))
+        cube = rng.choice([1, 2, 4, 64])
+        key = dataclasses.replace(
+            gnubg_ids.decode_match_id(opening.match_id()), match_length=length, score=score,
+            crawford=rng.random() < 0.3, cube_value=cube, cube_owner=rng.choice([gnubg_ids.CENTRED, O, X]),
+        )
+        text = f"{opening.position_id()}:{gnubg_ids.encode_match_id(key)}"
+        window.last_error = ""
+        if not window.paste_text(text):
+            assert window.last_error and window.last_error.count("\n") <= 1
+            refused += 1
+            continue
+        played += 1
+        session = window.session
+        assert session is not None
+        match = window.match
+        if match is not None:
+            assert match.length == length and match.match.score == score and window.game_view.board.match_text()
+        session.resign()
+        assert session.is_over
+        if match is not None:
+            assert match.is_over() or match.is_between_games()
+    assert played and refused  # both kinds were tried
