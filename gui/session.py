@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from ai.display import one_line, value_text
 from ai.scores import WIN_SCORE
@@ -230,6 +230,7 @@ class GameSession(QObject):
         """The time for the clock (tests pass their own, so nothing ever sleeps)."""
         self._flag_timer = QTimer(self)
         self._flag_timer.setSingleShot(True)
+        self._flag_timer.setTimerType(Qt.TimerType.PreciseTimer)  # a coarse timer may be 5% late: 3 s at 60 s
         self._flag_timer.timeout.connect(self.check_flag)
         self._sync_clock()
         bridge.search_finished.connect(self._on_search_finished)

@@ -229,3 +229,17 @@ def test_a_restored_clock_waits_paused_with_the_time_it_had(bridge: Any) -> None
         resumed.close()
     finally:
         session.close()
+
+
+def test_a_set_up_position_starts_a_game_without_a_clock(qtbot: QtBot, window: MainWindow) -> None:
+    """Setting up a position pauses the game and its clocks; the game played from it has no
+    clock (the clock was the old game's)."""
+    session = window.start_game("chess", HUMANS, time_control=BLITZ)
+    assert window.game_view.begin_setup()
+    readings = session.clock_readings()
+    assert readings is not None and not readings.running and session.paused
+    from games import new_game
+
+    window.game_view.setup_finished.emit(new_game("chess", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"))
+    assert window.session is not session and window.session is not None
+    assert window.session.clock is None and window.game_view.board_area.clocks is None
