@@ -765,11 +765,11 @@ class MainWindow(QMainWindow):
             engine_settings=self.engine_settings(),
             manual_dice=self.settings.manual_dice if manual_dice is None else manual_dice,
             paused=True if record is not None and record.moves and any(p.is_computer for p in players) else paused,
-            time_control=time_control,
+            time_control=time_control if record is None else record.time_control,
             parent=self,
         )
         if record is not None:
-            session.load_history(record.moves, record.evaluations)
+            session.load_history(record.moves, record.evaluations, record.clocks)
             session.finish_from_record(record.result, record.reason)
         self.session = session
         self._autosaved = None

@@ -358,6 +358,8 @@ class GameSession(QObject):
             players=(self.players[0].describe(), self.players[1].describe()),
             result=self.result,
             reason=self.reason,
+            time_control=self.time_control,
+            clocks=[entry.clock for entry in self.history] if self.clock is not None else [],
         )
 
     def status_text(self) -> str:

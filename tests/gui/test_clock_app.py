@@ -243,3 +243,54 @@ def test_a_set_up_position_starts_a_game_without_a_clock(qtbot: QtBot, window: M
     window.game_view.setup_finished.emit(new_game("chess", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"))
     assert window.session is not session and window.session is not None
     assert window.session.clock is None and window.game_view.board_area.clocks is None
+
+
+def test_a_game_on_the_clock_is_saved_and_opened_with_its_clocks(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    """PGN keeps the control and each move's reading (``[TimeControl "180+2"]``,
+    ``{[%clk 0:02:58]}``); the opened game shows them, paused; a game without them none."""
+    session = window.start_game("chess", HUMANS, time_control=BLITZ)
+    for move in ("e4", "e5", "Nf3", "Nc6"):
+        assert session.play_text(move) is None
+    readings = [entry.clock for entry in session.history]
+    path = tmp_path / "blitz.pgn"
+    assert window.save_to(path)
+    text = path.read_text()
+    assert '[TimeControl "180+2"]' in text and "[%clk 0:03:00]" in text
+    assert window.open_path(path)
+    opened = window.session
+    assert opened is not None and opened is not session
+    assert opened.time_control == BLITZ and [entry.clock for entry in opened.history] == pytest.approx(readings, abs=1)
+    shown = opened.clock_readings()
+    assert shown is not None and not shown.running and opened.paused and shown.turn == 0
+    assert window.game_view.board_area.clocks is not None
+    plain = tmp_path / "plain.pgn"
+    plain.write_text('[Event "?"]\n[Result "*"]\n\n1. e4 e5 *\n')
+    assert window.open_path(plain)
+    assert window.session is not None and window.session.clock is None and window.game_view.board_area.clocks is None
+
+
+def test_continue_resumes_the_clocks_paused_as_they_stood(qtbot: QtBot, window: MainWindow, data_directory: Path) -> None:
+    session = window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)), time_control=BLITZ)
+    for move in ("e4", "e5", "Nf3"):
+        assert session.play_text(move) is None
+    window.shutdown()  # the exit writes the clocks as they stand
+    saved = autosave.load(data_directory)
+    assert saved is not None and isinstance(saved.clock, dict) and saved.record.time_control == BLITZ
+    entry = dict(saved.clock)
+    entry["remaining"] = [150.5, 99.25]  # as if Black had thought 80 s before the app closed
+    autosave.save(data_directory, saved.record, saved.players, clock=entry)
+    again = MainWindow(bridge=window.bridge, data_directory=data_directory, offer_resume=False, seed=3)
+    qtbot.addWidget(again)
+    try:
+        messages: list[str] = []
+        again.notify = messages.append  # type: ignore[method-assign]
+        assert again.continue_last_game()
+        resumed = again.session
+        assert resumed is not None and resumed.move_names() == ["e4", "e5", "Nf3"]
+        readings = resumed.clock_readings()
+        assert readings is not None and readings.remaining == (150.5, 99.25) and not readings.running and readings.turn == 1
+        assert any("paused" in message and "press P" in message for message in messages)
+        resumed.set_paused(False)
+        assert resumed.clock_readings() is not None and resumed.clock_readings().running  # type: ignore[union-attr]
+    finally:
+        again.shutdown()
