@@ -705,10 +705,10 @@ class CheckersState(GameState, CheckAware, CaptureScores, ExactSolver, Reviewed)
     "win in N" (``ai.scores.solved_score``)."""
 
     def expected_moves_left(self) -> float:
-        """A model of the moves still to come, from the pieces left: each side's twelve
-        men give about 46 moves a side from the start (English draughts games between
-        strong players run 40 to 50 moves), and an ending of a few pieces still needs about
-        ten to be won or drawn by the 40-move rule."""
+        """A model of the moves still to come, from the pieces left (46 a side from the
+        start, about ten in an ending of a few pieces, which the 40-move rule bounds). It
+        only shares a clock out: ``ai.timing``'s cap and reserve keep a wrong guess from
+        flagging, it can only make moves a little faster or slower."""
         pieces = (self.black | self.white).bit_count()
         return MOVES_LEFT_AT_END + MOVES_LEFT_PER_PIECE * pieces
 

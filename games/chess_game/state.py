@@ -72,8 +72,9 @@ REPETITIONS_TO_DRAW = 3
 CLAIMABLE_DRAWS = frozenset({"fifty-move rule", "threefold repetition"})
 """The ``termination_reason``s of draws a player may claim or play on from."""
 TYPICAL_GAME_MOVES = 45
-"""Moves a side plans a game for from the start (master games average about 40 moves; a
-little more keeps time in hand for the ending)."""
+"""Moves a side plans a game for from the start: a model (games of about 40 moves a side,
+and a little time in hand for the ending) that only shares a clock out; ``ai.timing``'s cap
+and reserve keep a wrong guess from flagging."""
 MIN_MOVES_LEFT = 20
 """Moves a side always expects still to play: an ending can last long."""
 PAWN_DOUBLE_STEP = 16
