@@ -33,7 +33,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from games.backgammon.match import GameResult, Match, MatchError
-from games.backgammon.state import BackgammonState, O, X
+from games.backgammon.state import BackgammonState
 from games.records import GameRecord, RecordError, from_json, to_json
 from gui.boards.backgammon.match_line import MatchLine
 from gui.panels.display import player_names
@@ -233,20 +233,7 @@ class MatchSession(QObject):
         if self.result() is not None:  # between games: the score after it, what comes next
             coming = "the Crawford game" if match.crawford else "a post-Crawford game" if post_crawford else "a new game"
             return MatchLine(match.length, match.score, post_crawford=post_crawford, next_game=coming)
-        return MatchLine(match.length, match.score, crawford=match.crawford, post_crawford=post_crawford, chance=self._chance())
-
-    def _chance(self) -> tuple[int, float] | None:
-        """The match winning chance of the player it is told to (the human against the
-        computer, else X, whom gnubg draws at the bottom) at the game's live position: a
-        0-ply estimate of the network, well under a millisecond."""
-        session = self.session
-        if session is None or session.is_over:
-            return None
-        state = session.state
-        assert isinstance(state, BackgammonState)
-        humans = [player for player in (O, X) if not session.players[player].is_computer]
-        player = humans[0] if len(humans) == 1 else X
-        return player, state.match_winning_chance(player)
+        return MatchLine(match.length, match.score, crawford=match.crawford, post_crawford=post_crawford)
 
     def text(self) -> str:
         """The match line in one string ("Match to 7 points · O 3 – X 5 · Crawford game …")."""

@@ -5,9 +5,7 @@ the match: the length, each player's score, the scores as "away" (points still n
 way match equity tables and players speak of a score) and where the match stands with the
 Crawford rule: the *Crawford game* (the first game after a player reaches one point short
 of the match: no doubling in it) and the games after it (*post-Crawford*, the cube back in
-play), and last the engine's match winning chance for one player (the first part a narrow
-board leaves out). Between games the line says what the next game is; at the end, who won.
-No Qt here.
+play). Between games the line says what the next game is; at the end, who won. No Qt here.
 """
 
 from __future__ import annotations
@@ -37,9 +35,6 @@ class MatchLine:
     """The player who won the match, once it is over."""
     next_game: str = ""
     """Between games: what the next game is (``"the Crawford game"``, ``"game 4"``)."""
-    chance: tuple[int, float] | None = None
-    """A player and the engine's estimate of their match winning chance (0..1) from the
-    position on the board, as gnubg gives it beside the equity at a match score."""
 
     @classmethod
     def from_state(cls, state: BackgammonState) -> MatchLine | None:
@@ -72,9 +67,6 @@ class MatchLine:
         elif self.post_crawford:
             parts.append("post-Crawford")
         parts.append(f"{self.away(0)}-away, {self.away(1)}-away")
-        if self.chance is not None:
-            player, chance = self.chance
-            parts.append(f"{names[player]} {round(100 * chance)}% to win the match")
         return parts
 
     def text(self, names: Sequence[str]) -> str:
