@@ -253,3 +253,28 @@ def test_the_computer_takes_its_time_from_its_clock_within_its_level(qtbot: QtBo
         finally:
             session.close()
             bridge.shutdown()
+
+
+def test_backgammon_the_next_movers_clock_runs_through_the_roll(qtbot: QtBot, make_session: Callable[..., GameSession], fake_time: FakeTime) -> None:
+    """After a move the opponent's clock starts; with manual dice it runs while the roll is
+    entered (the roll is the roller's turn, as on a tournament clock)."""
+    session = make_session("backgammon", (HUMAN_SIDE, HUMAN_SIDE), manual_dice=True)
+    clock = session.clock
+    assert clock is not None
+    for _ in range(20):  # until both have made their untimed first move and a roll is due
+        if session.waits_for_dice():
+            if clock.is_timed:
+                break
+            session.roll_dice()
+            continue
+        mover = session.state.to_move()
+        readings = session.clock_readings()
+        assert readings is not None and readings.turn == mover  # the mover's clock is on
+        play(session, fake_time, [(session.state.move_name(session.state.legal_moves()[0]), 1)])
+    assert session.waits_for_dice() and clock.is_timed
+    roller = session.clock_readings()
+    assert roller is not None and roller.running and roller.turn is not None
+    before = roller.remaining[roller.turn]
+    fake_time.advance(6)  # entering the dice takes six seconds of the roller's time
+    after = session.clock_readings()
+    assert after is not None and after.remaining[roller.turn] == before - 6
