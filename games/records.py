@@ -24,7 +24,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from games import GAME_NAMES, new_game
+from games import GAME_NAMES, get_game, new_game
+from games.annotations import (
+    REVIEW_COMMAND,
+    GameReview,
+    Mark,
+    MoveReview,
+    ReviewError,
+    ReviewSettings,
+    Value,
+    error_words,
+    move_from_command,
+    review_command,
+    review_scale,
+)
 from games.base import GameError, GameState
 from games.chess_game.pgn import echo
 from games.clock import MAX_CLOCK_SECONDS, ClockError, TimeControl, time_control_from_pgn
@@ -89,6 +102,10 @@ class GameRecord:
     clocks: list[float | None] = field(default_factory=list)
     """One per move (or fewer): the mover's time left after it in seconds, increment
     included (Lichess's ``%clk``), or None (no clock, or a move inside a turn)."""
+    review: GameReview | None = None
+    """The game's review (``games.annotations``), saved with it: JSON's ``review`` field; in
+    PGN/PDN a NAG (a PDN move's symbol), a ``[%review]`` command and Lichess's words per
+    move, and the review's settings in the ``Annotator`` tag."""
 
     def replay(self) -> GameState:
         """The state after every move (with its history), checking each move.
@@ -182,6 +199,8 @@ def to_json(record: GameRecord) -> dict[str, object]:
         document["time_control"] = record.time_control.to_json()
     if any(value is not None for value in record.clocks):
         document["clocks"] = list(record.clocks)
+    if record.review is not None:
+        document["review"] = record.review.to_json()
     return document
 
 
@@ -209,6 +228,13 @@ def write_pgn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
         game.headers[name] = value
     for index, node in enumerate(game.mainline()):
         node.comment = move_comment(record, index)
+    if record.review is not None:
+        game.headers["Annotator"] = REVIEW_ANNOTATOR + record.review.settings.describe()
+        nodes = list(game.mainline())
+        for ply, (nag, words) in review_annotations(record).items():
+            nodes[ply].comment = " ".join(part for part in (nodes[ply].comment, words) if part)
+            if nag is not None:
+                nodes[ply].nags.add(nag)
     exporter = chess.pgn.StringExporter(headers=True, variations=True, comments=True)
     return str(game.accept(exporter)) + "\n"
 
@@ -300,7 +326,10 @@ def write_pdn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
     if record.reason:
         tags.append(("Termination", record.reason))
     tags += time_control_tags(record.time_control, PDN_COLOURS)
+    if record.review is not None:
+        tags.append(("Annotator", REVIEW_ANNOTATOR + record.review.settings.describe()))
     lines = [f'[{name} "{_escape_tag(value)}"]' for name, value in tags]
+    annotations = review_annotations(record)
     state = new_game(record.game, record.start)
     first_mover = state.to_move()
     words: list[str] = []
@@ -309,8 +338,10 @@ def write_pdn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
         if mover == 0 or index == 0:
             number = (index + (1 if first_mover else 0)) // 2 + 1
             words.append(f"{number}." if mover == 0 else f"{number}...")
-        words.append(name)
-        comment = move_comment(record, index)
+        nag, review_words = annotations.get(index, (None, ""))
+        mark = None if nag is None else Mark.from_nag(nag)
+        words.append(name if mark is None else name + mark.symbol)
+        comment = " ".join(part for part in (move_comment(record, index), review_words) if part)
         if comment:
             words.append(f"{{{comment}}}")
         state.play(state.parse_move(name))
@@ -359,6 +390,75 @@ def evaluation_from_token(token: str) -> str:
         return f"{float(token):+.2f}"
     except ValueError:
         return token
+
+
+REVIEW_ANNOTATOR = "Plyground review: "
+"""The ``Annotator`` tag of a reviewed PGN/PDN game begins so; the review's settings follow
+(``ReviewSettings.describe``)."""
+
+
+def review_annotations(record: GameRecord) -> dict[int, tuple[int | None, str]]:
+    """Per reviewed ply of ``record``: its NAG (``None`` for a move that is no error) and its
+    comment words: the ``[%review]`` command, then for an error Lichess's words with the
+    values before and after it from the first player's view (White's in chess), as
+    ``[%eval]`` writes them: ``[%review ...] (0.28 → 10.53) Blunder. Nf6 was best.``"""
+    review = record.review
+    if review is None:
+        return {}
+    game = get_game(record.game)
+    annotations: dict[int, tuple[int | None, str]] = {}
+    for move in review.moves:
+        before, after = _value_text(game, move, move.best), _value_text(game, move, move.played)
+        words = " ".join(part for part in (review_command(move), error_words(review, move, before, after)) if part)
+        annotations[move.ply] = (move.mark.nag, words)
+    return annotations
+
+
+def _value_text(game: type[GameState], move: MoveReview, value: Value) -> str:
+    """A review value (the mover's) as ``[%eval]`` writes it, from the first player's view:
+    ``0.28``, ``-10.53``, ``#3``, ``#-2``."""
+    seen = value if move.mover == 0 else value.negated()
+    moves = seen.mate_in_moves() if game.WIN_WORDING == "mate" else seen.win_in_plies
+    if moves is not None:
+        return f"#{moves}"
+    return f"{seen.score / game.SCORE_UNIT_SIZE:.{game.SCORE_DECIMALS}f}"
+
+
+def _review_from_commands(
+    game: str, start: str, names: Sequence[str], commands: dict[int, str], annotator: str
+) -> GameReview | None:
+    """The review a PGN/PDN game's ``[%review]`` commands (by ply) and ``Annotator`` tag
+    carry, ``None`` when it has none; ``RecordError`` for a damaged one."""
+    if not commands:
+        return None
+    scale = review_scale(get_game(game))
+    settings = ReviewSettings("unknown")
+    if annotator.startswith(REVIEW_ANNOTATOR):
+        try:
+            settings = ReviewSettings.parse(annotator[len(REVIEW_ANNOTATOR) :])
+        except ReviewError:
+            pass  # the tag was edited: the moves' reviews still stand
+    state = new_game(game, start)
+    claims = isinstance(state, DrawClaims)
+    moves: list[MoveReview] = []
+    try:
+        for ply, name in enumerate(names):
+            if ply in commands:
+                moves.append(move_from_command(commands[ply], ply, state.to_move(), name, scale))
+            play_recorded(state, state.parse_move(name), claims)
+    except ReviewError as error:
+        raise RecordError(f"review: {error}") from None
+    return GameReview(game, settings, tuple(moves), scale)
+
+
+def _review_from_json(document: object, game: str, moves: Sequence[str]) -> GameReview | None:
+    """The ``review`` field of a JSON game (``None``: the game has none)."""
+    if document is None:
+        return None
+    try:
+        return GameReview.from_json(document, game, review_scale(get_game(game)), moves)
+    except ReviewError as error:
+        raise RecordError(str(error)) from None
 
 
 # --------------------------------------------------------------------------- reading
@@ -480,6 +580,7 @@ def from_json(document: object) -> GameRecord:
         clocks=_fit([None if value is None else float(value) for value in clocks], len(moves)),
     )
     record.replay()
+    record.review = _review_from_json(document.get("review"), game, record.moves)
     return record
 
 
@@ -517,11 +618,16 @@ def read_pgn(text: str) -> GameRecord:
         names.append(board.san(move))
         board.push(move)
     evaluations: list[str | None] = []
-    for comment in parsed.comments:
+    commands: dict[int, str] = {}
+    for ply, comment in enumerate(parsed.comments):
         match = _EVAL_COMMENT.search(comment)
         evaluations.append(evaluation_from_token(match.group(1)) if match else None)
+        command = REVIEW_COMMAND.search(comment)
+        if command is not None and ply < len(names):
+            commands[ply] = command.group(1)
     headers = parsed.headers
     result = parsed.result
+    review = _review_from_commands("chess", start, names, commands, headers.get("Annotator", ""))
     return GameRecord(
         game="chess",
         start=start,
@@ -534,6 +640,7 @@ def read_pgn(text: str) -> GameRecord:
         round=_known(headers.get("Round", "")),
         time_control=time_control_from_tags(headers, ("White", "Black")),
         clocks=_fit(clocks_from_comments(parsed.comments), len(names)),
+        review=review,
     )
 
 
@@ -570,6 +677,7 @@ def read_pdn(text: str) -> GameRecord:
         raise RecordError("a PDN comment opened with '{' is never closed with '}'")
     evaluations_by_move: dict[int, str] = {}
     clocks_by_move: dict[int, float] = {}
+    review_commands: dict[int, str] = {}
     tokens: list[tuple[str, str]] = []
     moves_read = 0
     for match in re.finditer(r"\{([^}]*)\}|\(|\)|[^\s{}()]+", body):
@@ -581,6 +689,9 @@ def read_pdn(text: str) -> GameRecord:
             reading = clocks_from_comments([match.group(1)])[0]
             if reading is not None and moves_read:
                 clocks_by_move[moves_read - 1] = reading
+            command = REVIEW_COMMAND.search(match.group(1))
+            if command is not None and moves_read:
+                review_commands[moves_read - 1] = command.group(1)
             continue
         if word in "()":
             raise RecordError("PDN variations in parentheses are not read: save the main line only")
@@ -626,6 +737,7 @@ def read_pdn(text: str) -> GameRecord:
         replay.play(move)
     evaluations = [evaluations_by_move.get(number) for number in range(len(canonical))]
     clocks = [clocks_by_move.get(number) for number in range(len(canonical))]
+    review = _review_from_commands("checkers", start, canonical, review_commands, tags.get("Annotator", ""))
     return GameRecord(
         game="checkers",
         start=start,
@@ -638,4 +750,5 @@ def read_pdn(text: str) -> GameRecord:
         round=_known(tags.get("Round", "")),
         time_control=time_control_from_tags(tags, PDN_COLOURS),
         clocks=clocks,
+        review=review,
     )

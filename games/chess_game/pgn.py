@@ -56,9 +56,10 @@ _DROPPED = re.compile(
 """What the line-by-line scan need not see, matched left to right as a PGN reader reads (a
 comment's ``;`` or ``{`` is the comment's own), removed at C speed: most of a big file. Each
 alternative stops at its comment's end or at the text's, so the pass is linear."""
-_KEPT_COMMANDS = re.compile(r"\[%(eval|clk)\s+[^\]\s]+\s*\]")
+_KEPT_COMMANDS = re.compile(r"\[%(eval|clk)\s+[^\]\s]+\s*\]|\[%(review)\s+[^\]]*\]")
 """The comment commands a record reads, as Lichess writes them: an evaluation
-(``[%eval 0.35]``, ``[%eval #-3]``) and a clock reading (``[%clk 0:04:58]``)."""
+(``[%eval 0.35]``, ``[%eval #-3]``) and a clock reading (``[%clk 0:04:58]``); and a move's
+review (``games.annotations.REVIEW_COMMAND``, several words)."""
 _MOVETEXT_TOKEN = re.compile(r"[()]|[^\s()]+")
 ECHO_LIMIT = 60
 """Characters of the file's own text quoted in an error message before it is cut."""
@@ -246,11 +247,11 @@ def _check_syntax(text: str) -> str:
 
 
 def kept_commands(comment: str) -> str:
-    """The first ``[%eval]`` and the first ``[%clk]`` of ``comment``, in that order, or ""."""
+    """The first ``[%eval]``, ``[%clk]`` and ``[%review]`` of ``comment``, in that order, or ""."""
     first: dict[str, str] = {}
     for found in _KEPT_COMMANDS.finditer(comment):
-        first.setdefault(found.group(1), found.group(0))
-    return " ".join(first[name] for name in ("eval", "clk") if name in first)
+        first.setdefault(found.group(1) or found.group(2), found.group(0))
+    return " ".join(first[name] for name in ("eval", "clk", "review") if name in first)
 
 
 def _split_comments(lines: list[str]) -> tuple[str, str]:

@@ -1,0 +1,133 @@
+"""A reviewed game saved and opened again: PGN with NAGs and Lichess's words, PDN with move
+symbols, JSON with a ``review`` field; files without a review still load, and a damaged
+review is one ``RecordError``."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+
+import chess.pgn
+import pytest
+
+import games
+from games.annotations import (
+    BACKGAMMON_SCALE,
+    CHECKERS_SCALE,
+    CHESS_SCALE,
+    GameReview,
+    Mark,
+    ReviewSettings,
+    Value,
+    make_move_review,
+)
+from games.records import GameRecord, RecordError, read_game, write_game
+
+SETTINGS = ReviewSettings("native", None, 1_000_000)
+
+
+def chess_record() -> GameRecord:
+    moves = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Qh4", "Nxh4"]
+    rows = [
+        (0, "e4", Value(28), Value(28), "e4", ("e4", "e5")),
+        (1, "e5", Value(-24), Value(-24), "e5", ("e5",)),
+        (2, "Nf3", Value(22), Value(24), "d4", ("d4", "exd4", "Nf3")),
+        (3, "Nc6", Value(-90), Value(-22), "Nf6", ("Nf6", "Nxe5")),  # 0.12 lost: an inaccuracy
+        (5, "Qh4", Value(-1053), Value(-28), "Nf6", ("Nf6", "d3", "Bc5")),
+        (6, "Nxh4", Value(999_991, 9), Value(999_991, 9), "Nxh4", ("Nxh4",)),
+    ]
+    reviews = tuple(
+        make_move_review(CHESS_SCALE, ply=ply, mover=ply % 2, move=move, played=played, best=best,
+                         best_move=best_move, best_line=line)
+        for ply, move, played, best, best_move, line in rows
+    ) + (make_move_review(CHESS_SCALE, ply=4, mover=0, move="Bc4", played=Value(26), best=Value(26),
+                          best_move="Bc4", mark=Mark.BOOK),)
+    review = GameReview("chess", SETTINGS, tuple(sorted(reviews, key=lambda move: move.ply)), CHESS_SCALE)
+    return GameRecord("chess", games.new_game("chess").to_text(), moves, [None, "+0.30"], ("A", "B"), review=review)
+
+
+def test_pgn_carries_nags_lichess_words_and_reads_the_review_back() -> None:
+    record = chess_record()
+    text = write_game(record, "pgn")
+    assert '[Annotator "Plyground review: native, 1,000,000 nodes per move"]' in text
+    assert "(0.28 → 10.53) Blunder. Nf6 was best." in text
+    assert "(0.22 → 0.90) Inaccuracy. Nf6 was best." in text
+    # other PGN readers see the marks as NAGs
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None
+    nodes = list(game.mainline())
+    assert nodes[5].nags == {4} and nodes[3].nags == {6} and not nodes[2].nags
+    back = read_game(text, "pgn")
+    assert back.review == record.review
+    assert back.evaluations[:2] == [None, "+0.30"]
+    assert back.review is not None and back.review.summaries() == record.review.summaries()  # type: ignore[union-attr]
+
+
+def test_pdn_carries_move_symbols_and_reads_the_review_back() -> None:
+    state = games.new_game("checkers")
+    names = ["9-14", "24-19", "6-9", "28-24", "12-16", "19x12"]
+    moves = (
+        make_move_review(CHECKERS_SCALE, ply=4, mover=0, move="12-16", played=Value(-106), best=Value(-2),
+                         best_move="11-16", best_line=("11-16", "22-17", "9-13")),
+        make_move_review(CHECKERS_SCALE, ply=5, mover=1, move="19x12", played=Value(107), best=Value(107),
+                         best_move="19x12", mark=Mark.ONLY_MOVE),
+    )
+    review = GameReview("checkers", ReviewSettings("native", None, 500_000), moves, CHECKERS_SCALE)
+    record = GameRecord("checkers", state.to_text(), names, review=review)
+    text = write_game(record, "pdn")
+    assert "12-16??" in text and "(-0.02 → -1.06) Blunder. 11-16 was best." in text
+    back = read_game(text, "pdn")
+    assert back.review == review and back.moves == names
+
+
+@pytest.mark.parametrize("game", ["chess", "backgammon"])
+def test_json_review_field_round_trip(game: str) -> None:
+    if game == "chess":
+        record = chess_record()
+    else:
+        start = games.new_game("backgammon")
+        names = ["X 3-1", "8/7 8/5"]
+        move = make_move_review(BACKGAMMON_SCALE, ply=1, mover=1, move="8/7 8/5", played=Value(-0.3356),
+                                best=Value(0.1313), best_move="8/5 6/5", stake=2.0, cube=False)
+        record = GameRecord("backgammon", start.to_text(), names,
+                            review=GameReview("backgammon", ReviewSettings("star2", 2, 25_000), (move,), BACKGAMMON_SCALE))
+    text = write_game(record, "json")
+    assert json.loads(text)["review"]["moves"]
+    assert read_game(text, "json").review == record.review
+
+
+@pytest.mark.parametrize("fmt", ["pgn", "json"])
+def test_a_game_without_a_review_loads_as_before(fmt: str) -> None:
+    record = dataclasses.replace(chess_record(), review=None)
+    text = write_game(record, fmt)
+    assert "review" not in text and "Annotator" not in text
+    assert read_game(text, fmt).review is None
+
+
+def test_a_damaged_review_is_one_record_error() -> None:
+    text = write_game(chess_record(), "pgn")
+    for damaged in (
+        text.replace("[%review blunder Nf6 -28 -1053", "[%review blunder Nf6 nan -1053"),
+        text.replace("[%review blunder", "[%review brilliant"),
+        text.replace("[%review blunder Nf6 -28 -1053", "[%review blunder " + "N" * 200 + " -28 -1053"),
+    ):
+        assert damaged != text
+        with pytest.raises(RecordError, match="review"):
+            read_game(damaged, "pgn")
+    document = json.loads(write_game(chess_record(), "json"))
+    for value in (7, "x", [], {"settings": {"algorithm": "pvs"}, "moves": [{"ply": 99}]}):
+        document["review"] = value
+        with pytest.raises(RecordError):
+            read_game(json.dumps(document), "json")
+    document["review"] = chess_record().review.to_json()  # type: ignore[union-attr]
+    document["moves"][5] = "Qg5"  # the review no longer matches the game
+    with pytest.raises(RecordError, match="not 'Qh4'"):
+        read_game(json.dumps(document), "json")
+
+
+def test_an_edited_annotator_keeps_the_moves_reviews() -> None:
+    text = write_game(chess_record(), "pgn").replace("Plyground review: native, 1,000,000 nodes per move", "someone")
+    back = read_game(text, "pgn")
+    assert back.review is not None and back.review.settings.algorithm == "unknown"
+    assert back.review.moves == chess_record().review.moves  # type: ignore[union-attr]
