@@ -199,6 +199,12 @@ _plan("checkers", [
     (level_key(7), level_key(5), 8), (level_key(8), level_key(6), 8), (level_key(9), level_key(7), 6),
     (level_key(10), level_key(8), 6),
 ], seed=31)
+# The weak levels cost milliseconds a move: a second match each (another seed, so other
+# openings and other draws of the weakness) narrows their intervals.
+_plan("othello", [(level_key(n), opponent, 36) for n, opponent in ((1, "rhino1"), (2, "rhino1"), (3, "rhino1"),
+                                                                   (4, "rhino2"))], seed=22)
+_plan("checkers", [(level_key(n), "draughts2", 36) for n in (1, 2)], seed=32)
+_plan("chess", [(level_key(n), "sf1350", 24) for n in (1, 2, 3)], seed=12)
 # Backgammon: every level against gnubg 0-ply, dice paired.
 _plan("backgammon", [(level_key(n), "gnubg0", 16 if n <= 7 else 8 if n <= 9 else 6) for n in range(1, 11)], seed=41)
 
@@ -452,9 +458,10 @@ def elo_ratings(records: Sequence[dict[str, Any]], fixed: dict[str, float]) -> d
             if len(single) == 1 and (set(single[0][0]) - {p}) <= set(fixed):
                 (a, b), s = single[0]  # one match against a fixed rating: ai.match.stats's interval
                 low, high = s.elo_interval
-                sign, anchor = (1, fixed[b]) if a == p else (-1, fixed[a])
-                low, high = sorted((anchor + sign * low, anchor + sign * high))
-                estimates[p] = Estimate(ratings[p], low, high, games[p])
+                if math.isfinite(low) and math.isfinite(high):  # else (s +- 1.96 SE past 0 or 1) the sandwich's
+                    sign, anchor = (1, fixed[b]) if a == p else (-1, fixed[a])
+                    low, high = sorted((anchor + sign * low, anchor + sign * high))
+                    estimates[p] = Estimate(ratings[p], low, high, games[p])
     for p, side in extreme.items():
         known = {**fixed, **{q: e.value for q, e in estimates.items()}}
         bounds = []
