@@ -232,7 +232,9 @@ class Settings:
         """Backgammon: the match length last chosen in the new-game dialog (0: a money
         game); a stored value that is no length of a match reads as 0."""
         stored = self._text("games/backgammon/match_length", "0")
-        return int(stored) if stored.isascii() and stored.isdigit() and int(stored) <= MAX_STORED_MATCH_LENGTH else 0
+        digits = len(str(MAX_STORED_MATCH_LENGTH))
+        is_length = stored.isascii() and stored.isdigit() and len(stored) <= digits  # no huge number is converted
+        return int(stored) if is_length and int(stored) <= MAX_STORED_MATCH_LENGTH else 0
 
     @match_length.setter
     def match_length(self, value: int) -> None:

@@ -32,6 +32,7 @@ from gui.main_window import MainWindow
 from gui.match_session import MatchSession
 from gui.players import COMPUTER, HUMAN, PlayerConfig
 from gui.session import GameSession
+from gui.settings import Settings
 from tests.gui.engine_doubles import ThreadedEnginePool
 
 TINY_NODES = 60
@@ -419,3 +420,14 @@ def test_pasted_match_ids_of_every_kind_never_break_the_match(qtbot: QtBot, wind
         if match is not None:
             assert match.is_over() or match.is_between_games()
     assert played and refused  # both kinds were tried
+
+
+@pytest.mark.parametrize(
+    ("stored", "read"), [("7", 7), ("0", 0), ("25", 25), ("64", 64), ("65", 0), ("-3", 0), ("abc", 0), ("", 0), ("٣", 0), ("9" * 5000, 0)]
+)
+def test_the_remembered_match_length_reads_only_a_match_length(stored: str, read: int, data_directory: Path) -> None:
+    settings = Settings()
+    settings._store.setValue("games/backgammon/match_length", stored)
+    assert settings.match_length == read
+    settings.match_length = 1000  # no match is that long: stored as a money game
+    assert settings.match_length == 0
