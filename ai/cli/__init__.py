@@ -1,4 +1,4 @@
-"""``plyground``: the engine's command line (perft, analyse, race, match, bench, uci).
+"""``plyground``: the engine's command line (perft, analyse, race, match, bench, uci, review).
 
 Every subcommand reports bad input (an unknown game, a broken position, an illegal move, an
 option out of range) as one line ``plyground: error: ...`` on stderr and exit status 2 —
@@ -13,7 +13,8 @@ The front end knows no game by name: each game says its default algorithm, its d
 (``GameState.roll_moves``) and its score units and words (read by ``ai.display``).
 
 The package: ``arguments`` (exit codes, errors, option types, the search options from the
-table), one module per subcommand (``perft``, ``analyse``, ``race``, ``match``, ``bench``, ``uci``),
+table), one module per subcommand (``perft``, ``analyse``, ``race``, ``match``, ``bench``, ``uci``,
+``review``),
 each with its ``add_parser`` and its command, and here the parser and ``main``.
 """
 
@@ -33,6 +34,7 @@ from ai.cli.bench import add_parser as add_bench
 from ai.cli.match import add_parser as add_match
 from ai.cli.perft import add_parser as add_perft
 from ai.cli.race import add_parser as add_race
+from ai.cli.review import add_parser as add_review
 from ai.cli.uci import add_parser as add_uci
 from ai.cli.arguments import (
     EXIT_BROKEN_PIPE,
@@ -55,7 +57,9 @@ __all__ = ["MAX_HASH_MB", "build_parser", "main", "settings_from"]
 
 Command = Callable[[Any], int]
 
-SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (add_perft, add_analyse, add_race, add_match, add_bench, add_uci)
+SUBCOMMANDS: tuple[Callable[[Any], None], ...] = (
+    add_perft, add_analyse, add_race, add_match, add_bench, add_uci, add_review,
+)
 """Each subcommand's ``add_parser``, in the order ``--help`` lists them."""
 
 

@@ -1,0 +1,63 @@
+"""``plyground review FILE``: every move with its mark, each side's figures, the reviewed game
+written back; bad input is one line and status 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from games.annotations import Mark
+from games.records import read_game
+
+from ai.cli import main
+
+HUNG_QUEEN_PGN = '[Event "x"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Qh4 4. Nxh4 *\n'
+
+
+def test_review_prints_marks_and_writes_the_reviewed_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = tmp_path / "game.pgn"
+    game.write_text(HUNG_QUEEN_PGN)
+    output = tmp_path / "reviewed.pgn"
+    status = main(["review", str(game), "--nodes", "30000", "--output", str(output)])
+    lines = capsys.readouterr().out.splitlines()
+    assert status == 0
+    assert lines[0].startswith("Review of a chess game, native, 30,000 nodes")
+    blunder = next(line for line in lines if " Qh4 " in line)
+    assert "??" in blunder and "blunder" in blunder and "was best" in blunder
+    assert lines[-2].startswith("White: Accuracy") and lines[-1].endswith("1 blunders")
+    reviewed = read_game(output.read_text(), "pgn")
+    assert reviewed.review is not None
+    mark = reviewed.review.for_ply(5)
+    assert mark is not None and mark.mark is Mark.BLUNDER
+    assert reviewed.moves == read_game(HUNG_QUEEN_PGN).moves
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["/nonexistent/game.pgn"], "cannot read game file"),
+        (["GAME", "--strength", "ultra"], "invalid choice"),
+        (["GAME", "--nodes", "-5"], "out of range"),
+        (["GAME", "--nodes", "nan"], "--nodes"),
+        (["GAME", "--output", "OUT.pdn"], "written as .pgn or .json"),
+        (["GAME", "--output", "/nonexistent/folder/out.pgn"], "does not exist"),
+        (["GARBAGE"], "error"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str], message: str
+) -> None:
+    game = tmp_path / "game.pgn"
+    game.write_text(HUNG_QUEEN_PGN)
+    garbage = tmp_path / "garbage.pgn"
+    garbage.write_bytes(b"\x00\xff{[" * 1000)
+    replaced = [
+        str(game) if word == "GAME" else str(garbage) if word == "GARBAGE" else str(tmp_path / word) if word == "OUT.pdn" else word
+        for word in arguments
+    ]
+    status = main(["review", *replaced])
+    captured = capsys.readouterr()
+    assert status == 2
+    assert message in captured.err and len(captured.err.strip().splitlines()) == 1
+    assert "Traceback" not in captured.err
