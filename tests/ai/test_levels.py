@@ -347,3 +347,31 @@ def test_a_level_player_frees_its_table_between_games() -> None:
     assert table.size > 1
     player.new_game(state.copy())
     assert table.size == 1 and player.shared == {}
+
+
+def test_without_the_compiled_search_a_top_level_plays_the_games_own_algorithm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build without the C extension: the level keeps its time and plays the game's
+    default algorithm on a budget the Python search can afford."""
+    from ai.levels import COMPILED_SPEEDUP
+
+    chess = get_game("chess")
+    monkeypatch.setattr(chess, "NATIVE_SEARCH", None)
+    play = level_play("chess", 10)
+    assert play.algorithm == chess.DEFAULT_ALGORITHM
+    assert play.nodes == GAME_LEVELS["chess"][9].nodes // COMPILED_SPEEDUP and play.seconds == LEVELS[9].seconds
+    assert play.nodes / NODES_PER_SECOND[("chess", play.algorithm)] <= play.seconds / 2
+
+
+def test_an_unreadable_ratings_file_means_no_level_is_measured(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ai.levels as levels
+
+    class Garbage:
+        def joinpath(self, *parts: str) -> Garbage:
+            return self
+
+        def read_text(self, encoding: str = "utf-8") -> str:
+            return '{"format": 1, "games": {"chess": {"5": {"value": "strong"}}}}'
+
+    monkeypatch.setattr(levels, "_RATINGS", None)
+    monkeypatch.setattr(levels.resources, "files", lambda package: Garbage())
+    assert level_rating("chess", 5) is None and level_ratings() == {}
