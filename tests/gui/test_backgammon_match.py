@@ -431,3 +431,25 @@ def test_the_remembered_match_length_reads_only_a_match_length(stored: str, read
     assert settings.match_length == read
     settings.match_length = 1000  # no match is that long: stored as a money game
     assert settings.match_length == 0
+
+
+def hostile_ids() -> list[str]:
+    """Match IDs whose match fields cannot be: a finished match, Crawford at 0-0, a length
+    past gnubg's 64, a score past the length."""
+    opening = BackgammonState.initial()
+    key = gnubg_ids.decode_match_id(opening.match_id())
+    ids = []
+    for length, score, crawford in ((5, (5, 0), False), (5, (0, 0), True), (3, (1, 9), False)):
+        changed = dataclasses.replace(key, match_length=length, score=score, crawford=crawford)
+        ids.append(f"{opening.position_id()}:{gnubg_ids.encode_match_id(changed)}")
+    return ids
+
+
+@pytest.mark.parametrize("start", hostile_ids())
+def test_a_game_file_with_impossible_match_fields_is_refused_and_the_game_kept(window: MainWindow, tmp_path: Path, start: str) -> None:
+    kept = window.start_match(HUMANS, 7)
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps({"format": "plyground-game", "version": 1, "game": "backgammon", "start": start, "moves": []}))
+    assert not window.open_path(path)
+    assert "is not a game Plyground can read" in window.last_error and "match" in window.last_error.lower()
+    assert window.session is kept and window.match is not None and window.match.length == 7
