@@ -672,6 +672,15 @@ class GameReview:
                 return move
         return None
 
+    def for_moves(self, moves: Sequence[str]) -> GameReview | None:
+        """The review of the game whose moves are ``moves``: the reviewed moves that are still
+        that game's at their ply (a game taken back or changed since its review keeps the
+        review of the moves it still has), ``None`` when none is."""
+        kept = tuple(move for move in self.moves if move.ply < len(moves) and moves[move.ply] == move.move)
+        if not kept:
+            return None
+        return self if len(kept) == len(self.moves) else replace(self, moves=kept)
+
     def comment(self, move: MoveReview) -> str:
         """The words of a judged error in Lichess's style: ``Blunder. Nxd5 was best.``
         (empty for a move that is no error)."""

@@ -199,8 +199,9 @@ def to_json(record: GameRecord) -> dict[str, object]:
         document["time_control"] = record.time_control.to_json()
     if any(value is not None for value in record.clocks):
         document["clocks"] = list(record.clocks)
-    if record.review is not None:
-        document["review"] = record.review.to_json()
+    review = None if record.review is None else record.review.for_moves(record.moves)
+    if review is not None:
+        document["review"] = review.to_json()
     return document
 
 
@@ -228,8 +229,9 @@ def write_pgn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
         game.headers[name] = value
     for index, node in enumerate(game.mainline()):
         node.comment = move_comment(record, index)
-    if record.review is not None:
-        game.headers["Annotator"] = REVIEW_ANNOTATOR + record.review.settings.describe()
+    review = None if record.review is None else record.review.for_moves(record.moves)
+    if review is not None:
+        game.headers["Annotator"] = REVIEW_ANNOTATOR + review.settings.describe()
         nodes = list(game.mainline())
         for ply, (nag, words) in review_annotations(record).items():
             nodes[ply].comment = " ".join(part for part in (nodes[ply].comment, words) if part)
@@ -326,8 +328,9 @@ def write_pdn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
     if record.reason:
         tags.append(("Termination", record.reason))
     tags += time_control_tags(record.time_control, PDN_COLOURS)
-    if record.review is not None:
-        tags.append(("Annotator", REVIEW_ANNOTATOR + record.review.settings.describe()))
+    review = None if record.review is None else record.review.for_moves(record.moves)
+    if review is not None:
+        tags.append(("Annotator", REVIEW_ANNOTATOR + review.settings.describe()))
     lines = [f'[{name} "{_escape_tag(value)}"]' for name, value in tags]
     annotations = review_annotations(record)
     state = new_game(record.game, record.start)
@@ -401,8 +404,9 @@ def review_annotations(record: GameRecord) -> dict[int, tuple[int | None, str]]:
     """Per reviewed ply of ``record``: its NAG (``None`` for a move that is no error) and its
     comment words: the ``[%review]`` command, then for an error Lichess's words with the
     values before and after it from the first player's view (White's in chess), as
-    ``[%eval]`` writes them: ``[%review ...] (0.28 → 10.53) Blunder. Nf6 was best.``"""
-    review = record.review
+    ``[%eval]`` writes them: ``[%review ...] (0.28 → 10.53) Blunder. Nf6 was best.``
+    Only the reviewed moves that are still the record's are written (``GameReview.for_moves``)."""
+    review = None if record.review is None else record.review.for_moves(record.moves)
     if review is None:
         return {}
     game = get_game(record.game)

@@ -131,3 +131,16 @@ def test_an_edited_annotator_keeps_the_moves_reviews() -> None:
     back = read_game(text, "pgn")
     assert back.review is not None and back.review.settings.algorithm == "unknown"
     assert back.review.moves == chess_record().review.moves  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("fmt", ["pgn", "json"])
+def test_a_game_changed_since_its_review_is_saved_readable(fmt: str) -> None:
+    # Taken back to three moves and played on differently: the review of the first three
+    # moves stays, the rest is dropped, and the file reads back.
+    record = chess_record()
+    changed = dataclasses.replace(record, moves=["e4", "e5", "Nf3", "Nf6"], evaluations=[])
+    back = read_game(write_game(changed, fmt), fmt)
+    assert back.review is not None
+    assert [move.ply for move in back.review.moves] == [0, 1, 2]
+    gone = dataclasses.replace(record, moves=["d4"], evaluations=[])
+    assert read_game(write_game(gone, fmt), fmt).review is None
