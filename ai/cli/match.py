@@ -35,7 +35,7 @@ from ai.cli.arguments import (
 )
 from ai.match import openings as opening_book
 from ai.match.cores import CoreReservation
-from ai.match.players import Player, SpecError, make_player
+from ai.match.players import LevelPlayer, Player, SpecError, make_player
 from ai.match.records import write_games
 from ai.match.runner import DEFAULT_MAX_PLIES, GameOutcome, MatchResult, run_match
 from ai.match.stats import format_elo, format_elo_line
@@ -146,6 +146,10 @@ def command_match(args: argparse.Namespace) -> int:
             for player in players:
                 player.close()
     print_summary(result, sys.stdout)
+    for label, player in zip("AB", players):  # a level the machine's load cut short played weaker: say so
+        if isinstance(player, LevelPlayer) and player.capped:
+            print(f"{label}: the time cap ended {player.capped} of {player.searches} searches before the level's node "
+                  "budget (a busy machine); level=N,cap=off plays the budget alone")
     if write_failure:
         print(f"{PROGRAM}: error: {write_failure[0]}", file=sys.stderr)
         return EXIT_OUTPUT_FAILED

@@ -375,3 +375,22 @@ def test_an_unreadable_ratings_file_means_no_level_is_measured(monkeypatch: pyte
     monkeypatch.setattr(levels, "_RATINGS", None)
     monkeypatch.setattr(levels.resources, "files", lambda package: Garbage())
     assert level_rating("chess", 5) is None and level_ratings() == {}
+
+
+def test_the_match_says_when_the_time_cap_cut_a_levels_searches(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A level whose time cap ends its searches before the node budget (here a cap of a
+    millisecond against a budget of a billion nodes) played weaker than itself: the match
+    says how often; without the cap it never happens."""
+    import ai.match.players as players
+    from ai.cli import main
+    from ai.levels import Level
+
+    def hurried(game: str, number: int) -> LevelPlay:
+        return LevelPlay(game, Level(number, "Hurried", 0.001), "pvs", 10**9)
+
+    monkeypatch.setattr(players, "level_play", hurried)
+    assert main(["match", "--game", "tictactoe", "--a", "level=3", "--b", "level=3,cap=off", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "A: the time cap ended" in out and "B: the time cap" not in out
