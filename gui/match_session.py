@@ -43,8 +43,8 @@ from gui.session import GameSession
 NEXT_GAME_DELAY_MS = 3000
 """Computer against computer: the pause between two games of a match, to read the result."""
 MAX_SAVED_GAMES = 200
-"""The most finished games a saved match may list: a match to 25 points is over in at most
-49 games (each gives at least one point to somebody)."""
+"""The most finished games a saved match may list: a match to 64 points (gnubg's longest)
+is over in at most 127 games, each giving at least one point to somebody."""
 MATCH_GAME = "backgammon"
 """The game matches are played in (the registry's name)."""
 
