@@ -204,7 +204,8 @@ _plan("checkers", [
 _plan("othello", [(level_key(n), opponent, 36) for n, opponent in ((1, "rhino1"), (2, "rhino1"), (3, "rhino1"),
                                                                    (4, "rhino2"))], seed=22)
 _plan("checkers", [(level_key(n), "draughts2", 36) for n in (1, 2)], seed=32)
-_plan("chess", [(level_key(n), "sf1350", 24) for n in (1, 2, 3)], seed=12)
+_plan("chess", [(level_key(1), "sf1350", 24), (level_key(2), "sf1350", 24), (level_key(3), "sf1800", 12),
+                (level_key(4), "sf1800", 12)], seed=12)
 # Backgammon: every level against gnubg 0-ply, dice paired.
 _plan("backgammon", [(level_key(n), "gnubg0", 16 if n <= 7 else 8 if n <= 9 else 6) for n in range(1, 11)], seed=41)
 
@@ -722,7 +723,7 @@ def write_markdown(records: Sequence[dict[str, Any]]) -> None:
 LOSS_BANDS = ((0.0, 0.3), (0.3, 1.0), (1.0, 3.0), (3.0, math.inf))
 """Chess move losses in pawns: a slip, an inaccuracy or a mistake, a lost piece's worth or
 more (3 pawns: a minor piece hung)."""
-LOSS_JUDGE_DEPTH = 10
+LOSS_JUDGE_DEPTH = 8
 """Stockfish at full strength, this depth, judges each move (the same on any machine)."""
 MATE_PAWNS = 10.0
 
