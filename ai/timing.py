@@ -56,7 +56,10 @@ POOL_OVERHEAD: Final = 0.2
 largest overshoot of a clocked search that ``bench.timing_overhead`` measured (submit to
 answer, less the time limit): 0.171 s (backgammon's Star2; chess and the others at most
 0.042 s, every median below 0.002 s), with the machine's two cores shared by about ten busy
-processes."""
+processes. Whole games on the pool at 20-30 s a side (Othello, chess's compiled search,
+checkers, backgammon) overshot by at most 0.129 s after the first moves, and never flagged. A
+worker's first search also loads the game (0.26-0.79 s seen): in a new game that is the
+untimed first move (``games.clock``)."""
 RESERVE_MOVES: Final = 20
 """Moves' worth of the most a move at the floor can cost (``MIN_MOVE_SECONDS`` plus the
 overhead) kept back from sharing out, for a game that runs longer than its estimate (4.2 s of

@@ -65,12 +65,15 @@ MAX_MOVES: Final = 1_000_000
 MINUTES_STEP_SECONDS: Final = 15.0
 """Base times in multiples of this are written in minutes (Lichess's ¼-minute steps:
 ``0.25+0``, ``1.5+1``); others in seconds with an ``s`` (``100s+2``), so text round-trips."""
+LARGE_NUMBER: Final = 1e15
+"""Numbers from this size on are written with an exponent (in error messages)."""
 ODDS_SEPARATOR: Final = " vs "
 """Between the two players' controls when they differ: ``5+3 vs 1+0``."""
 _PART = r"\s*(\d+(?:\.\d+)?)\s*"
 _TEXT_CONTROL = re.compile(rf"^{_PART}(s?)\s*[+|]{_PART}$")
 _PGN_CONTROL = re.compile(r"^(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$")
-_PGN_OTHER_FORMS = re.compile(r"^(?:\d+/\d+(?::.*)?|\*\d+|.*:.*)$")
+_PGN_PERIOD = r"(?:\d+/\d+|\d+(?:\+\d+)?)"
+_PGN_OTHER_FORMS = re.compile(rf"^(?:{_PGN_PERIOD}(?::{_PGN_PERIOD})+|\d+/\d+|\*\d+)$")
 """PGN time controls this clock does not model: moves in a period (``40/7200:3600``), an
 hourglass (``*60``); a game with one still loads, without its time control."""
 
@@ -125,7 +128,10 @@ def _checked_pair(pair: object, what: str, low: float, high: float) -> tuple[Sec
 
 
 def _number(value: float) -> str:
-    """``300`` for 300.0, ``2.5`` for 2.5: the shortest text that reads back the same."""
+    """``300`` for 300.0, ``2.5`` for 2.5: the shortest text that reads back the same (a
+    huge value, only ever quoted in an error, as ``1e+300``)."""
+    if abs(value) >= LARGE_NUMBER:
+        return f"{value:g}"
     return str(int(value)) if value == int(value) else repr(value)
 
 

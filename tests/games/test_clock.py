@@ -55,9 +55,17 @@ def test_pgn_tag_is_seconds_plus_increment() -> None:
     assert TimeControl.from_pgn("300+3") == TimeControl.of(300, 3)
     assert TimeControl.from_pgn("600") == TimeControl.of(600, 0)
     assert time_control_from_pgn("-") is None and time_control_from_pgn("?") is None
-    assert time_control_from_pgn("40/7200:3600") is None  # moves in a period: not modelled, still loads
-    with pytest.raises(ClockError, match="not seconds"):
-        time_control_from_pgn("five minutes")
+    for unmodelled in ("40/7200:3600", "40/7200:20/3600:900", "5400+30:1800", "*60"):
+        assert time_control_from_pgn(unmodelled) is None  # periods, hourglass: the game still loads
+    for garbage in ("five minutes", "garbage:stuff", "300+", "nan"):
+        with pytest.raises(ClockError, match="not seconds"):
+            time_control_from_pgn(garbage)
+
+
+def test_a_huge_number_is_quoted_short() -> None:
+    with pytest.raises(ClockError) as raised:
+        TimeControl.of(1e300)
+    assert len(str(raised.value)) < 80 and "1e+300" in str(raised.value)
 
 
 def test_no_clock_words() -> None:
