@@ -308,6 +308,10 @@ class ReviewScale(ABC):
         """The mark in this game's words."""
         return self.words.get(mark, mark.word)
 
+    def verdict(self, move: MoveReview) -> str:
+        """What a reviewer says of ``move``'s error: the mark's word (``word``)."""
+        return self.word(move.mark)
+
     def summaries(self, moves: Sequence[MoveReview]) -> tuple[SideSummary, SideSummary]:
         """Both players' figures over ``moves`` (a whole review, in ply order)."""
         return (self.summary(moves, 0), self.summary(moves, 1))
@@ -433,6 +437,17 @@ class WinChanceScale(ReviewScale):
         if mate is not None:
             return mate
         return super().mark(best, played, stake)
+
+    def verdict(self, move: MoveReview) -> str:
+        """Lichess's words: a mate walked into or let go is said as such (lila
+        ``MateSequence``: "Checkmate is now unavoidable", "Lost forced checkmate sequence"),
+        any other error by its mark."""
+        best, played = move.best, move.played
+        if best.outcome >= 0 and played.outcome < 0:
+            return "Checkmate is now unavoidable"
+        if best.outcome > 0 and played.outcome <= 0:
+            return "Lost forced checkmate sequence"
+        return self.word(move.mark)
 
     @staticmethod
     def _mate_mark(best: Value, played: Value) -> Mark | None:
@@ -686,7 +701,7 @@ class GameReview:
         (empty for a move that is no error)."""
         if not move.mark.is_error:
             return ""
-        return f"{self.scale.word(move.mark)}. {move.best_move} was best."
+        return f"{self.scale.verdict(move)}. {move.best_move} was best."
 
     # ----------------------------------------------------------------------- JSON
     def to_json(self) -> dict[str, object]:
