@@ -237,6 +237,13 @@ class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
         """Pips ``player`` still has to travel."""
         return pip_count(self.boards[player])
 
+    def expected_moves_left(self) -> float:
+        """Turns the player to move still needs (a clock is shared out over them,
+        ``ai.timing``): the pip count over an average roll's 49/6 pips (a double moves four
+        times), plus one for the pips bearing off wastes."""
+        mover = self.to_move()
+        return self.pip_count(self.player if mover == CHANCE else mover) / (49 / 6) + 1.0
+
     def checkers_off(self, player: Player) -> int:
         """Checkers ``player`` has borne off."""
         return self.boards[player][OFF]
