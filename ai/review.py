@@ -6,18 +6,19 @@ reviewed) the engine answers at one strength:
 1. *the position* (``TaskKind.POSITION``): the best move there, its value and its line;
 2. where the move played was another: *the best move* and *the move played*, each searched
    alone at the root (``SearchRequest.root_moves``) to the depth the first search completed
-   (to the end, when that one ended by itself), without a transposition table (``TaskKind.BEST``, ``TaskKind.PLAYED``). Both values then
-   come from the same horizon and nothing else: a table filled by deeper searches of
-   neighbouring positions, or a search stopped inside an iteration, would mix depths, and
-   in Othello one ply of depth moves the evaluation by several discs (measured: the start
-   position at depth 9 and 10 scores -1.28 and +4.06 discs), more than an inaccuracy.
-   These are known only after the first answer: ``ReviewRun.pending`` hands them out then.
+   (to the end, when that one ended by itself), without a transposition table
+   (``TaskKind.BEST``, ``TaskKind.PLAYED``). Both values then come from the same horizon
+   and nothing else: a table filled by deeper searches of neighbouring positions, or a
+   search stopped inside an iteration, would mix depths, and in Othello one ply of depth
+   moves the evaluation by several discs (measured: the start position at depth 9 and 10
+   scores -1.28 and +4.06 discs), more than an inaccuracy. These are known only after the
+   first answer: ``ReviewRun.pending`` hands them out then.
 
 A move that was the only legal one, and a book move (the record's ``opening_plies``), are
-searched for the eval graph but not judged; a decision the
-game answers from its own model without search (backgammon's cube: double, take, pass;
-``GameState.forced_answer``) is judged from that model, 0-ply as the app decides it, by the
-value of the position after each choice. The values become ``games.annotations`` reviews
+searched for the eval graph but not judged. A decision the game answers from its own model
+without search (backgammon's cube: double, take, pass; ``GameState.forced_answer``) is
+judged from that model, 0-ply as the app decides it, by the value of the position after
+each choice. The values become ``games.annotations`` reviews
 through the game's ``ReviewScale``.
 
 The requests are plain ``SearchRequest`` values, so the app sends them to its pool in any
@@ -71,9 +72,10 @@ budget, not a time, so that a review says the same on a busy machine as on an id
 COMPILED_FACTOR = 10
 """The compiled searches (``native``) get this many times the nodes: they visit 30-80 times
 more per second (1.6M chess, 5.5M checkers against 20-200k), so they look deeper in less
-time. Measured on this machine under load (0.64M nodes/s): a Quick review of 20 plies of
-chess took 22 s at 20 times; at 10 times a Standard review of a 40-move game takes about a
-minute on an idle core, Lichess's order of time for its server analysis."""
+time. Measured on this machine under load (the compiled chess search at 0.6M nodes/s
+instead of 1.6M idle): a Standard review of the first 20 plies of the Opera game took 58 s
+(position searches 1.0M nodes, best and played searches 0.5-0.7M each); twice the factor
+took 190 s for its 33 plies."""
 CHANCE_DEPTH = 2
 """Plies of the chance searches (a play and the opponent's rolls): GNU Backgammon analyses
 at 2-ply by default (``show analysis``)."""
