@@ -85,7 +85,8 @@ class ClockError(ValueError):
 
 class Speed(Enum):
     """Lichess's speed categories, by the estimated game duration ``base + 40 x increment``
-    seconds (lichess.org/faq#time-controls: "Bullet < 3 min, Blitz < 8 min, Rapid < 25 min")."""
+    seconds (lichess.org/faq, time controls: below 30 s UltraBullet, 3 min Bullet, 8 min
+    Blitz, 25 min Rapid, Classical above; so 3+0 is Blitz and 10+0 Rapid)."""
 
     ULTRABULLET = "UltraBullet"
     BULLET = "Bullet"
