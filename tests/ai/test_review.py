@@ -91,7 +91,7 @@ def test_othello_corner_given_away_is_a_blunder() -> None:
     assert "h8" not in [state.move_name(move) for move in state.legal_moves()]
     state.play(state.parse_move("g7"))
     assert "h8" in [state.move_name(move) for move in state.legal_moves()]
-    review = review_game(record("othello", OTHELLO_CORNER), strength("othello", 5_000))
+    review = review_game(record("othello", OTHELLO_CORNER), strength("othello", 2_000))
     blunder = review.for_ply(11)
     assert blunder is not None and (blunder.mover, blunder.move, blunder.mark) == (1, "g7", Mark.BLUNDER)
     assert blunder.loss >= 8  # discs
