@@ -363,8 +363,9 @@ class Clock:
         if player not in (0, 1) or isinstance(player, bool):
             raise ClockError(f"player must be 0 or 1, not {player!r}")
         self._settle(now)
-        self._turn = player
-        self._turn_start = self._remaining[player]
+        if player != self._turn:  # the same player's turn goes on (its start is kept)
+            self._turn = player
+            self._turn_start = self._remaining[player]
 
     def press(self, now: float, forced: bool = False) -> Seconds:
         """The player to move has moved at ``now``: charge the turn, add the increment, start

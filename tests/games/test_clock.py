@@ -196,6 +196,12 @@ def test_start_charges_the_player_who_was_to_move() -> None:
     assert clock.remaining(1, 9.0) == pytest.approx(58.0)
 
 
+def test_starting_the_same_turn_again_keeps_its_start() -> None:
+    clock = timed_clock(TimeControl.of(60, 2))
+    clock.start(0, 4.0)  # asked again mid-turn: nothing changes
+    assert clock.press(6.0, forced=True) == 60.0  # the whole forced turn is still free
+
+
 def test_time_running_backwards_charges_nothing() -> None:
     clock = timed_clock(TimeControl.of(60, 0), now=100.0)
     assert clock.remaining(0, 50.0) == 60.0
