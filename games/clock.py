@@ -398,8 +398,9 @@ class Clock:
         """After a move at ``now``, the turn belongs to ``player`` (``clock_owner`` of the new
         position): when that is the opponent of the player to move, the mover has finished
         and the clock is pressed (``press``; its reading is returned); when it is the same
-        player, the turn goes on (backgammon: roll or double, then the checker play; a
-        double taken and the doubler's roll) and nothing changes (``None``)."""
+        player, the turn goes on (backgammon: "roll", the dice, then the checker play) and
+        nothing changes (``None``). A double hands the turn to the opponent, who takes or
+        drops on their own time, as on a tournament clock."""
         if self._turn is None:
             self.start(player, now)
             return None
