@@ -262,6 +262,8 @@ class SideSummary:
     cube_error_rate: float | None = None
     rating: str | None = None
     """GNU Backgammon's word for ``error_rate`` ("World class" ...)."""
+    centipawn_loss: float | None = None
+    """Chess: Lichess's average centipawn loss (``lichess_centipawn_loss``)."""
     headline: str = ""
     """The figure a player reads first, in words: ``Accuracy 87%``, ``Average loss 1.2
     discs``, ``Error rate 4.1 (Expert)``."""
@@ -408,6 +410,16 @@ def lichess_game_accuracy(
     return (_side_accuracy(by_side[0]), _side_accuracy(by_side[1]))
 
 
+def lichess_centipawn_loss(moves: Sequence[MoveReview]) -> float | None:
+    """Lichess's average centipawn loss of ``moves`` (one player's): the mean over them of
+    what each lost in centipawns, each value read as Lichess reads it (``lichess_cp``:
+    clamped to ±1000, a mate as the ceiling), a gain counting 0 (lila ``AccuracyCP``);
+    ``None`` without moves. Lichess rounds it to a whole number."""
+    if not moves:
+        return None
+    return sum(max(0.0, lichess_cp(move.best) - lichess_cp(move.played)) for move in moves) / len(moves)
+
+
 def _side_accuracy(moves: Sequence[tuple[float, float]]) -> float | None:
     if not moves:
         return None
@@ -478,7 +490,8 @@ class WinChanceScale(ReviewScale):
         for player, accuracy in ((0, white), (1, black)):
             base = super().summary(moves, player)
             headline = f"Accuracy {accuracy:.0f}%" if accuracy is not None else base.headline
-            sides.append(_replace_summary(base, accuracy=accuracy, headline=headline))
+            loss = lichess_centipawn_loss([move for move in ordered if move.mover == player])
+            sides.append(_replace_summary(base, accuracy=accuracy, headline=headline, centipawn_loss=loss))
         return (sides[0], sides[1])
 
     def summary(self, moves: Sequence[MoveReview], player: Player) -> SideSummary:

@@ -3,7 +3,7 @@
 The game is lichess.org/Qxub20cY (blitz, 2024-07-20), as Lichess's API exports it with its
 server analysis: the evaluation after every move (White's view, centipawns or mate) and
 Lichess's judgement of every move it judged, with the per-player counts (White: 1
-inaccuracy, 2 mistakes, 4 blunders; Black: 2, 2, 2). Fed the same evaluations (the one
+inaccuracy, 2 mistakes, 4 blunders; Black: 2, 2, 2) and average centipawn losses (88, 51). Fed the same evaluations (the one
 before a move as the best value, the one after it as the played one, Lichess's +0.15 before
 the first), the chess scale must judge every one of the 52 moves as Lichess did, and say
 the mate it walks into in Lichess's words."""
@@ -65,10 +65,12 @@ def test_every_move_is_judged_as_lichess_judged_it(ply: int) -> None:
     assert (move.mark.word if move.mark.is_error else None) == expected, (ply, MOVES[ply], move)
 
 
-def test_each_sides_counts_are_lichess_counts() -> None:
+def test_each_sides_counts_and_centipawn_loss_are_lichess_figures() -> None:
     white, black = reviewed().summaries()
     assert (white.inaccuracies, white.mistakes, white.blunders) == (1, 2, 4)
     assert (black.inaccuracies, black.mistakes, black.blunders) == (2, 2, 2)
+    assert white.centipawn_loss is not None and black.centipawn_loss is not None
+    assert (round(white.centipawn_loss), round(black.centipawn_loss)) == (88, 51)  # Lichess's "acpl"
 
 
 def test_comments_are_in_lichess_words() -> None:
