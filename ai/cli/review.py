@@ -69,6 +69,8 @@ def command_review(args: argparse.Namespace) -> int:
     names = get_game(record.game).PLAYER_NAMES
     for summary in review.summaries():
         counts = f"{summary.inaccuracies} inaccuracies, {summary.mistakes} mistakes, {summary.blunders} blunders"
+        if summary.centipawn_loss is not None:
+            counts += f", average centipawn loss {summary.centipawn_loss:.0f}"
         print(f"{names[summary.player]}: {summary.headline or 'nothing judged'}; {counts}")
     if args.output is not None:
         try:

@@ -25,7 +25,7 @@ def test_review_prints_marks_and_writes_the_reviewed_game(tmp_path: Path, capsys
     assert lines[0].startswith("Review of a chess game, native, 30,000 nodes")
     blunder = next(line for line in lines if " Qh4 " in line)
     assert "??" in blunder and "blunder" in blunder and "was best" in blunder
-    assert lines[-2].startswith("White: Accuracy") and lines[-1].endswith("1 blunders")
+    assert lines[-2].startswith("White: Accuracy") and "1 blunders, average centipawn loss" in lines[-1]
     reviewed = read_game(output.read_text(), "pgn")
     assert reviewed.review is not None
     mark = reviewed.review.for_ply(5)
