@@ -595,12 +595,7 @@ def ratings(records: Sequence[dict[str, Any]]) -> list[LevelRating]:
             e = row.estimate
             if e is None or e.bound:
                 continue  # a bound is shown in LEVELS.md, not as a rating
-            scale = {"tictactoe": RatingScale.PERFECT_SHARE}.get(game, RatingScale.ELO)
-            if game == "backgammon":
-                points_scale = getattr(RatingScale, "POINTS", None)
-                if points_scale is None:
-                    continue
-                scale = points_scale
+            scale = {"tictactoe": RatingScale.PERFECT_SHARE, "backgammon": RatingScale.POINTS}.get(game, RatingScale.ELO)
             value, low, high = (100 * e.value, 100 * e.low, 100 * e.high) if game == "tictactoe" else (e.value, e.low, e.high)
             digits = 1 if game == "tictactoe" else 2 if game == "backgammon" else 0  # as LEVELS.md shows them
             out.append(LevelRating(
