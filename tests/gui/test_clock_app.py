@@ -294,3 +294,31 @@ def test_continue_resumes_the_clocks_paused_as_they_stood(qtbot: QtBot, window: 
         assert resumed.clock_readings() is not None and resumed.clock_readings().running  # type: ignore[union-attr]
     finally:
         again.shutdown()
+
+
+def test_the_faces_tick_only_while_a_clock_runs(qtbot: QtBot, bridge: Any) -> None:
+    """The view's timer reads the clock five times a second while one runs, twenty times
+    while it shows tenths, and not at all while the clocks stand (no busy repaint)."""
+    from gui.clock_view import FAST_TICK_MS, TICK_MS, ClockView
+
+    now = [100.0]
+    session = GameSession(bridge, "chess", HUMANS, time_control=BLITZ, clock_now=lambda: now[0])
+    view = ClockView()
+    try:
+        view.attach(session)
+        assert not view.timer.isActive()  # untimed first moves: nothing runs yet
+        for move in ("e4", "e5"):
+            session.play_text(move)
+        assert view.timer.isActive() and view.timer.interval() == TICK_MS
+        assert view.faces[0].shown.running and not view.faces[1].shown.running
+        now[0] += 175
+        view.refresh()
+        assert view.timer.interval() == FAST_TICK_MS and view.faces[0].shown.time == "0:05.0" and view.faces[0].shown.low
+        session.set_paused(True)
+        assert not view.timer.isActive() and view.faces[0].shown.name.endswith("paused")
+        session.set_paused(False)
+        now[0] += 6
+        session.check_flag()
+        assert session.is_over and not view.timer.isActive() and view.faces[0].shown.time == "0:00.0"
+    finally:
+        session.close()
