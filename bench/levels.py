@@ -207,7 +207,7 @@ _plan("checkers", [(level_key(n), "draughts2", 36) for n in (1, 2)], seed=32)
 _plan("chess", [(level_key(1), "sf1350", 24), (level_key(2), "sf1350", 24), (level_key(3), "sf1800", 12),
                 (level_key(4), "sf1800", 12)], seed=12)
 # Backgammon: every level against gnubg 0-ply, dice paired.
-_plan("backgammon", [(level_key(n), "gnubg0", 16 if n <= 7 else 8 if n <= 9 else 6) for n in range(1, 11)], seed=41)
+_plan("backgammon", [(level_key(n), "gnubg0", 10 if n <= 7 else 6) for n in range(1, 11)], seed=41)
 
 
 # ------------------------------------------------------------ playing a match
