@@ -453,3 +453,22 @@ def test_a_game_file_with_impossible_match_fields_is_refused_and_the_game_kept(w
     assert not window.open_path(path)
     assert "is not a game Plyground can read" in window.last_error and "match" in window.last_error.lower()
     assert window.session is kept and window.match is not None and window.match.length == 7
+
+
+def test_a_match_saved_between_games_resumes_at_its_next_game(qtbot: QtBot, tiny_bridge: EngineBridge, data_directory: Path) -> None:
+    first = make_window(qtbot, tiny_bridge, data_directory)
+    session = first.start_game("backgammon", HUMANS, start=match_text(bear_off_last(), 3, (0, 1)))
+    assert session.play_text("2/off") is None
+    qtbot.waitUntil(lambda: session.is_over, timeout=2000)
+    first.shutdown()  # closed between games
+    resumed = make_window(qtbot, tiny_bridge, data_directory)
+    assert resumed.continue_last_game()
+    match = resumed.match
+    assert match is not None
+    qtbot.waitUntil(match.is_between_games, timeout=2000)  # the loaded game ends by its rules
+    assert match.match.score == (0, 2)
+    assert "next: the Crawford game" in resumed.game_view.board.match_text()
+    assert resumed.game_view.board.button_position(NEXT_GAME_KEY) is not None
+    assert resumed.next_match_game()
+    assert resumed.session is not None and resumed.session.state.crawford and resumed.session.state.score == (0, 2)
+    resumed.shutdown()
