@@ -53,6 +53,7 @@ from games.records import DrawClaims, GameRecord, RecordError, play_recorded
 
 from ai.engine import run_search
 from ai.events import Finished, Score
+from ai.levels import strongest_play
 from ai.scores import WIN_SCORE
 from ai.settings import Limits, SearchRequest, SearchSettings
 
@@ -65,20 +66,15 @@ class ReviewDepth(enum.Enum):
     DEEP = "deep"
 
 
-NODE_BUDGETS: dict[ReviewDepth, int] = {ReviewDepth.QUICK: 25_000, ReviewDepth.STANDARD: 100_000, ReviewDepth.DEEP: 400_000}
-"""Nodes per position for the searches written in Python (PVS: chess ~20k nodes/s,
-Othello ~200k; Star2 in backgammon ~10k, which reaches its 2 plies well inside). A node
-budget, not a time, so that a review says the same on a busy machine as on an idle one."""
-COMPILED_FACTOR = 10
-"""The compiled searches (``native``) get this many times the nodes: they visit 30-80 times
-more per second (1.6M chess, 5.5M checkers against 20-200k), so they look deeper in less
-time. Measured on this machine under load (the compiled chess search at 0.6M nodes/s
-instead of 1.6M idle): a Standard review of the first 20 plies of the Opera game took 58 s
-(position searches 1.0M nodes, best and played searches 0.5-0.7M each); twice the factor
-took 190 s for its 33 plies."""
-CHANCE_DEPTH = 2
-"""Plies of the chance searches (a play and the opponent's rolls): GNU Backgammon analyses
-at 2-ply by default (``show analysis``)."""
+BUDGET_SHARES: dict[ReviewDepth, float] = {ReviewDepth.QUICK: 1 / 16, ReviewDepth.STANDARD: 1 / 4, ReviewDepth.DEEP: 1.0}
+"""The share of the strongest level's node budget (``ai.levels.strongest_play``, what a hint
+searches) each position gets. A node budget, not a time, so that a review says the same on
+a busy machine as on an idle one. Measured on this machine under load (the compiled chess
+search at 0.6M nodes/s instead of 1.6M idle): 1M nodes per position reviewed the first 20
+plies of the Opera game in 58 s (the best and played searches 0.5-0.7M nodes each); chess
+Standard is 1.5M."""
+MIN_NODES = 2_000
+"""No position is searched on fewer nodes (a backgammon 2-ply search needs about that)."""
 
 
 @dataclass(frozen=True)
@@ -90,16 +86,15 @@ class ReviewStrength:
 
     @classmethod
     def for_game(cls, game: str | type[GameState], depth: ReviewDepth = ReviewDepth.STANDARD) -> ReviewStrength:
-        """The game's strongest engine (its compiled search where it has one, else its
-        default algorithm), no opening book (a book move has no value to compare), a node
-        budget per ``depth`` (``NODE_BUDGETS``); chance games to ``CHANCE_DEPTH`` plies."""
-        state_class = games.get_game(game) if isinstance(game, str) else game
-        native = state_class.NATIVE_SEARCH is not None
-        algorithm = "native" if native else state_class.DEFAULT_ALGORITHM
-        nodes = NODE_BUDGETS[depth] * (COMPILED_FACTOR if native else 1)
-        settings = SearchSettings(algorithm=algorithm, book=False, multipv=1, threads=1)
-        depth_limit = CHANCE_DEPTH if state_class.HAS_CHANCE else None
-        return cls(settings, Limits(depth=depth_limit, nodes=nodes))
+        """The engine of the game's strongest level (``ai.levels.strongest_play``: the
+        compiled search where the game has one, its exact solver's reach, backgammon's 2
+        plies as GNU Backgammon analyses), with no opening book (a book move has no value to
+        compare), one line and one thread, on ``BUDGET_SHARES[depth]`` of that level's nodes."""
+        name = game if isinstance(game, str) else game.NAME
+        strongest = strongest_play(name)
+        settings = dataclasses.replace(strongest.settings(), book=False, multipv=1, threads=1)
+        nodes = max(MIN_NODES, round(strongest.nodes * BUDGET_SHARES[depth])) if strongest.nodes else None
+        return cls(settings, Limits(depth=strongest.depth, nodes=nodes))
 
     @classmethod
     def default_for(cls, game: str | type[GameState]) -> ReviewStrength:

@@ -16,6 +16,7 @@ from games.records import GameRecord, RecordError
 
 from ai.engine import run_search
 from ai.events import Finished
+from ai.levels import strongest_play
 from ai.review import (
     ReviewDepth,
     ReviewRun,
@@ -224,10 +225,14 @@ def test_a_record_with_an_illegal_move_is_a_record_error() -> None:
         plan_review(record("chess", ["e4", "Ke3"]))
 
 
-def test_strength_words() -> None:
-    quick, deep = (ReviewStrength.for_game("othello", depth) for depth in (ReviewDepth.QUICK, ReviewDepth.DEEP))
-    assert quick.limits.nodes is not None and deep.limits.nodes is not None and deep.limits.nodes > quick.limits.nodes
-    assert not quick.settings.book
-    assert ReviewStrength.for_game("backgammon").limits.depth == 2  # gnubg's 2-ply
-    assert ReviewStrength.default_for("chess") == ReviewStrength.for_game("chess", ReviewDepth.STANDARD)
-    assert ReviewStrength.for_game("chess").review_settings().describe().endswith("per move")
+@pytest.mark.parametrize("game", games.GAME_NAMES)
+def test_strength_words_share_the_strongest_levels_engine(game: str) -> None:
+    strongest = strongest_play(game)
+    quick, standard, deep = (ReviewStrength.for_game(game, depth) for depth in ReviewDepth)
+    assert deep.settings.algorithm == strongest.algorithm and deep.limits.depth == strongest.depth
+    assert deep.limits.nodes == max(2_000, strongest.nodes)  # the hint's own budget
+    assert quick.limits.nodes is not None and standard.limits.nodes is not None
+    assert quick.limits.nodes <= standard.limits.nodes <= deep.limits.nodes
+    assert not quick.settings.book and quick.settings.multipv == 1 and quick.limits.time is None
+    assert ReviewStrength.default_for(game) == standard
+    assert standard.review_settings().describe().endswith("per move")
