@@ -152,6 +152,13 @@ class PlyPlan:
     model: ModelDecision | None = None
     """A decision the game answers from its own model (backgammon's cube): nothing is
     searched for it."""
+    played_move: Any = dataclasses.field(default=None, compare=False, repr=False)
+    """The move played, as the game's move value (a file may name it otherwise than the
+    game does: ``13/9 8/3`` or ``8/3 13/9``, the same play)."""
+
+    def is_played(self, move: Any, name: str) -> bool:
+        """Whether ``move`` (named ``name``) is the move played."""
+        return name == self.move or (self.played_move is not None and move == self.played_move)
 
 
 @dataclass(frozen=True)
@@ -220,7 +227,10 @@ def plan_review(record: GameRecord, strength: ReviewStrength | None = None) -> R
             legal = state.legal_moves()
             model = _model_decision(state, move, mover)
             plies.append(
-                PlyPlan(ply, mover, name, len(legal), ply < record.opening_plies, float(state.stake()), state.copy(), model)
+                PlyPlan(
+                    ply, mover, name, len(legal), ply < record.opening_plies, float(state.stake()), state.copy(), model,
+                    played_move=move,
+                )
             )
         try:
             play_recorded(state, move, claims)
@@ -295,8 +305,9 @@ def _review_ply(plan: ReviewPlan, ply: PlyPlan, answers: Mapping[TaskKey, Finish
     best_name = root.move_name(answer.best_move)
     best_value = _value(answer.score, ply.mover)
     line = tuple(root.line_names(answer.pv)) if answer.pv else (best_name,)
-    if best_name == ply.move:
+    if ply.is_played(answer.best_move, best_name):
         played_value = best_value
+        best_name, line = ply.move, (ply.move, *line[1:])
     else:
         best_answer = answers.get(TaskKey(ply.ply, TaskKind.BEST))
         played_answer = answers.get(TaskKey(ply.ply, TaskKind.PLAYED))
@@ -360,7 +371,7 @@ class ReviewRun:
             ply = self._by_ply[key.ply]
             root = _root_state(self.plan, ply)
             best = root.move_name(answer.best_move)
-            if best != ply.move:
+            if not ply.is_played(answer.best_move, best):
                 for kind, move in ((TaskKind.BEST, best), (TaskKind.PLAYED, ply.move)):
                     task = TaskKey(key.ply, kind)
                     self._to_ask.append(ReviewTask(task, self.plan.move_request(key.ply, move, answer)))

@@ -236,3 +236,11 @@ def test_strength_words_share_the_strongest_levels_engine(game: str) -> None:
     assert not quick.settings.book and quick.settings.multipv == 1 and quick.limits.time is None
     assert ReviewStrength.default_for(game) == standard
     assert standard.review_settings().describe().endswith("per move")
+
+
+def test_a_move_named_otherwise_is_still_the_move_played() -> None:
+    # "6/5 8/5" is the play "8/5 6/5": the best play, whatever the order the file wrote it in
+    review = review_game(record("backgammon", ["X 3-1", "6/5 8/5"]), strength("backgammon", 2_000, depth=2))
+    move = review.for_ply(1)
+    assert move is not None and (move.move, move.mark, move.loss) == ("6/5 8/5", Mark.BEST, 0.0)
+    assert move.best_move == "6/5 8/5"  # named as the game record names it
