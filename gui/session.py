@@ -46,7 +46,7 @@ from ai.timing import clock_limits
 from ai.tree.model import TreeOptions
 from games import CHANCE, GameState, get_game, new_game
 from games.base import GameError
-from games.clock import MAX_CLOCK_SECONDS, Clock, ClockError, TimeControl, flag_result
+from games.clock import MAX_CLOCK_SECONDS, Clock, ClockError, TimeControl, clock_owner, flag_result
 from games.records import DrawClaims, play_recorded
 from gui.gamefile import GameRecord
 from gui.panels.display import capitalised, is_game_evaluation, player_names
@@ -650,16 +650,19 @@ class GameSession(QObject):
         limits = clock_limits(self._state, remaining, self.clock.control.increment[player], request.limits)
         return dataclasses.replace(request, limits=limits)
 
-    def _press_clock(self, name: str) -> float | None:
-        """The mover pressed the clock (``name`` is the move being played): the reading
-        after it, or ``None`` without a clock. A forced pass costs no time (``Clock.press``)."""
+    def _pass_the_turn(self, mover: int, forced: bool) -> float | None:
+        """``mover`` has just moved: the clock is pressed when the turn passes to the other
+        player (``Clock.turn_to`` with ``clock_owner`` of the new position; backgammon's
+        "roll" is not the end of a turn, its checker play is). Returns the mover's reading
+        after the press (PGN's ``%clk``), or ``None`` (no clock, or the turn goes on). A
+        forced pass costs no time."""
         clock = self.clock
         if clock is None or clock.turn is None:
             return None
-        forced = name in FORCED_PASS_NAMES and len(self._state.legal_moves()) == 1
+        owner = clock_owner(self._state)
         try:
-            return clock.press(self._clock_now(), forced=forced)
-        except ClockError:  # no turn yet or a fallen flag: check_flag came first, so neither
+            return clock.turn_to(1 - mover if owner is None else owner, self._clock_now(), forced)
+        except ClockError:  # a fallen flag: check_flag came first, so never
             return None
 
     def _sync_clock(self) -> None:
@@ -689,24 +692,25 @@ class GameSession(QObject):
 
     def _restore_clock(self) -> None:
         """The clocks as they read when the position on the board arose (after a take-back,
-        a redo, a loaded game): each player's reading after their last move, the base time
-        before their first; the moves each made counted, so the untimed first moves stay
+        a redo, a loaded game): each player's reading after their last turn, the base time
+        before their first; the turns each finished counted, so the untimed first moves stay
         untimed. Paused until ``_sync_clock`` lets them run."""
         if self.clock is None:
             return
         control = self.clock.control
         remaining = list(control.base)
-        moves = [0, 0]
-        last_mover: int | None = None
+        turns = [0, 0]
+        state = new_game(self.game, self.start_text)
         for entry in self.history:
-            if entry.mover in (0, 1):
-                moves[entry.mover] += 1
-                last_mover = entry.mover
+            state.play(entry.move)
+            if entry.mover in (0, 1) and clock_owner(state) != entry.mover:  # the turn passed
+                turns[entry.mover] += 1
                 remaining[entry.mover] = clock_reading(entry.clock, remaining[entry.mover])
-        mover = self._state.to_move()
-        turn = mover if mover != CHANCE else (None if last_mover is None else 1 - last_mover)
+        owner = clock_owner(self._state)
+        last = next((entry.mover for entry in reversed(self.history) if entry.mover in (0, 1)), None)
+        turn = owner if owner is not None else (None if last is None else 1 - last)
         self.clock = Clock.from_json(
-            {"control": control.to_json(), "remaining": remaining, "turn": turn, "moves": moves, "flagged": None}
+            {"control": control.to_json(), "remaining": remaining, "turn": turn, "moves": turns, "flagged": None}
         )
 
     # ------------------------------------------------------------------ internals
@@ -727,10 +731,11 @@ class GameSession(QObject):
         name = self._state.move_name(move)
         if mover != CHANCE and self.check_flag():  # the move came after the flag fell
             return
-        reading = self._press_clock(name) if mover != CHANCE else None
+        forced = mover != CHANCE and name in FORCED_PASS_NAMES and len(self._state.legal_moves()) == 1
         went_on = self.claimable_draw() != ""
         self._claim_open = False  # playing on declines the claim
         self._state.play(move)
+        reading = self._pass_the_turn(mover, forced) if mover != CHANCE else None
         entry = PlayedMove(move, name, mover, evaluation, score, went_on, reading)
         self.history.append(entry)
         self._redo.clear()

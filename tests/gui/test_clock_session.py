@@ -272,6 +272,9 @@ def test_backgammon_the_next_movers_clock_runs_through_the_roll(qtbot: QtBot, ma
         assert readings is not None and readings.turn == mover  # the mover's clock is on
         play(session, fake_time, [(session.state.move_name(session.state.legal_moves()[0]), 1)])
     assert session.waits_for_dice() and clock.is_timed
+    # A turn is "roll" (or "double"), the dice, then the checker play: one press a turn.
+    assert clock.moves == (1, 1)
+    assert all((entry.clock is None) == (entry.name == "roll" or entry.mover not in (0, 1)) for entry in session.history)
     roller = session.clock_readings()
     assert roller is not None and roller.running and roller.turn is not None
     before = roller.remaining[roller.turn]
