@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from gui.panels.display import player_names
 from gui.session import ClockReadings, GameSession
-from gui.theme import LIGHT, Theme
+from gui.theme import Theme
 
 TENTHS_BELOW = 10.0
 """Under this many seconds a clock shows tenths (``0:09.3``), as chess servers do."""
@@ -186,7 +186,6 @@ class ClockView(QObject):
         self.faces = (ClockFace(parent), ClockFace(parent))
         self.session: GameSession | None = None
         self._bottom = 0
-        self._theme: Theme = LIGHT
         self.timer = QTimer(self)
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.timeout.connect(self.refresh)
@@ -215,7 +214,6 @@ class ClockView(QObject):
         return self.faces[self._bottom]
 
     def set_theme(self, theme: Theme) -> None:
-        self._theme = theme
         for face in self.faces:
             face.set_colours(clock_colours(theme))
 
