@@ -69,6 +69,9 @@ from gui.panels.features import FeaturesPanel
 from gui.panels.settings_panel import SettingsPanel
 from gui.panels.why_not import WhyNotPanel, analysis_for
 from gui.panels.tree.panel import TreePanel
+from gui.review.controller import ReviewController
+from gui.review.panel import ReviewPanel
+from gui.review.runner import ReviewRunner
 from gui.start_page import StartPage
 from gui.theme import BOARD_SCHEMES, DEFAULT_BOARD, THEMES, Theme, theme_named
 
@@ -185,6 +188,7 @@ class MainWindow(QMainWindow):
         seed: int | None = None,
         offer_resume: bool = True,
         workers: int | None = None,
+        review_bridge: Any = None,
     ) -> None:
         super().__init__()
         self.setWindowTitle(APP_NAME)
@@ -257,6 +261,16 @@ class MainWindow(QMainWindow):
         self.add_engine_panel(self.settings_page, "Settings")
         self.why_not_panel = WhyNotPanel(self.bridge)
         self.add_engine_panel(self.why_not_panel, "Why not?")
+        # The game review: its own bridge and pool (made on the first review unless handed in).
+        self.review_panel = ReviewPanel()
+        self.add_engine_panel(self.review_panel, "Review")
+        self.reviews = ReviewController(
+            game_view=self.game_view, eval_graph=self.eval_graph, panel=self.review_panel, settings=self.settings,
+            notify=lambda message: self.notify(message), data_directory=self.data_directory,
+            runner=None if review_bridge is None else ReviewRunner(review_bridge), parent=self,
+        )
+        self.reviews.review_changed.connect(self._on_review_changed)
+        self.reviews.runner.started.connect(lambda _total: self._show_review_tab())
         # The engine panel keeps the best move's analysis while a move is searched alone.
         self.engine_panel.set_search_filter(lambda _info: not self.why_not_panel.is_starting_search())
         self.game_view.why_not_asked.connect(self._ask_why_not)
@@ -340,6 +354,21 @@ class MainWindow(QMainWindow):
         game.addAction(self.actions_by_name["resign"])
         self.actions_by_name["claim_draw"] = self._action("&Claim a draw", self._session_slot("claim_draw"))
         game.addAction(self.actions_by_name["claim_draw"])
+        game.addSeparator()
+        review_defs: list[ActionDef] = [
+            ("review", "Re&view game", self.review_game, "Ctrl+R"),
+            ("next_mistake", "Ne&xt mistake", lambda: self.reviews.step_mistake(self.review_panel.side_choice(), 1), "N"),
+            ("previous_mistake", "Pre&vious mistake", lambda: self.reviews.step_mistake(self.review_panel.side_choice(), -1), "Shift+N"),
+        ]
+        for name, text, slot, keys in review_defs:
+            self.actions_by_name[name] = action = self._action(text, slot, keys)
+            game.addAction(action)
+        self.actions_by_name["review_after_game"] = self._action(
+            "Review games when they &end", self._set_review_after_game, checkable=True,
+            tip="The engine reviews every move of a game you played as soon as it ends",
+        )
+        self.actions_by_name["review_after_game"].setChecked(self.settings.review_after_game)
+        game.addAction(self.actions_by_name["review_after_game"])
         self.actions_by_name["next_game"] = self._action(
             "Next ga&me of the match", self.next_match_game, "Ctrl+Shift+N", tip="A backgammon match: start its next game"
         )
@@ -415,7 +444,8 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self) -> None:
         in_game = self.session is not None and self.stack.currentWidget() is self.game_view
-        for name in ("save", "save_as", "resign", "undo", "redo", "copy_position", "copy_game", "flip", "hint", "think", "pause", "live"):
+        for name in ("save", "save_as", "resign", "undo", "redo", "copy_position", "copy_game", "flip", "hint", "think", "pause", "live",
+                     "review", "next_mistake", "previous_mistake"):
             self.actions_by_name[name].setEnabled(in_game)
         self.actions_by_name["setup"].setEnabled(in_game and self.game_view.can_set_up())
         self._update_why_not()
@@ -791,6 +821,7 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self.setWindowTitle(f"{game_title(game)} — {APP_NAME}")
         self._connect_panels(session)
+        self.reviews.attach(session, None if record is None else record.review)
         self._follow_match(session, match)
         self.session_changed.emit(session)
         self.autosave()
@@ -953,7 +984,7 @@ class MainWindow(QMainWindow):
         if signature == self._autosaved:
             return
         try:
-            autosave.save(self.data_directory, session.to_record(), session.players, finished=session.is_over,
+            autosave.save(self.data_directory, self._record_to_keep(session), session.players, finished=session.is_over,
                           match=None if self.match is None else self.match.to_dict(), clock=session.clock_state())
         except OSError as error:
             message = f"Could not autosave: {error.strerror or error}"
@@ -968,6 +999,34 @@ class MainWindow(QMainWindow):
         self.autosave()
         if self.session is not None:
             self.notify(self.session.status_text())
+        self.reviews.game_over()
+
+    def _record_to_keep(self, session: GameSession) -> GameRecord:
+        """The game as files and the autosave keep it: with its review while it is shown."""
+        record = session.to_record()
+        record.review = self.reviews.review_for_saving() if session is self.session else None
+        return record
+
+    def review_game(self) -> bool:
+        """Game → Review game: the engine reviews the game shown (the "Review" tab shows it)."""
+        if self.session is None:
+            return False
+        self._show_review_tab()
+        return self.reviews.start()
+
+    def _show_review_tab(self) -> None:
+        """The "Review" tab in front (a review began: after a game, as chess.com's and
+        Lichess's reviews take the screen when a game ends)."""
+        self.engine_dock.show()
+        self.engine_tabs.setCurrentWidget(self.review_panel)
+
+    def _set_review_after_game(self, checked: bool) -> None:
+        self.settings.review_after_game = bool(checked)
+
+    def _on_review_changed(self) -> None:
+        """A review came or went: the autosave keeps it (the game's moves did not change)."""
+        self._autosaved = None
+        self.autosave()
 
     def _on_engine_failed(self, message: str) -> None:
         self.notify(f"The engine failed: {message}")
@@ -985,7 +1044,7 @@ class MainWindow(QMainWindow):
     def current_record(self) -> GameRecord | None:
         if self.session is None:
             return None
-        record = self.session.to_record()
+        record = self._record_to_keep(self.session)
         record.date = self.record_date()
         if self.match is not None:  # the game's number in the match, as far as known
             record.round = str(self.match.game_number())
@@ -1177,6 +1236,7 @@ class MainWindow(QMainWindow):
             pass
         self.settings.window_geometry = QByteArray(self.saveGeometry())
         self.settings.sync()
+        self.reviews.shutdown()
         if self._owns_bridge:
             self.bridge.shutdown()
         else:

@@ -1,0 +1,324 @@
+"""``ReviewController``: the review of the game shown, from the runner to every place it
+shows: the "Review" tab, the move list's marks and comments, the eval graph's dots, and the
+board's better-move arrow for the move shown.
+
+A review belongs to the moves it reviewed: it is shown while the game's moves begin with
+them (a take-back hides it, a redo shows it again; moves played after a review of an
+unfinished game are simply not marked), saved with the game, and kept in the autosave.
+
+When: after a game with a human in it ends (the setting "Review games when they end"),
+or on request (Game → Review game), for the game shown. A review still running when a new
+game starts goes on in the background, at the lowest priority; when it ends it is written
+with its game to the data folder's ``reviews`` (the autosave holds the new game) and the
+status bar says where.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from games import CHANCE
+from games.annotations import GameReview, MoveReview
+from games.base import GameError, GameState
+from games.records import GameRecord, RecordError, default_extension, write_game
+from gui.panels.display import player_names
+from gui.panels.eval_graph import EvalGraph
+from gui.panels.move_list import CellMark
+from gui.review.panel import BOTH_SIDES, ReviewPanel
+from gui.review.runner import ReviewLevel, ReviewRunner
+from gui.review.style import ERROR_MARKS, cell_marks, comment_text, graph_marks
+
+LINE_SHOWN = 6
+"""Moves of a better line shown (three of each side): past them an engine's line is more
+noise than lesson."""
+REVIEWS_FOLDER = "reviews"
+"""Where a review that ended after its game was left is written, in the data folder."""
+
+
+class ReviewController(QObject):
+    """Runs reviews for the window and shows the one of the game shown.
+
+    ``review_changed()``: the review shown came or went (the window autosaves)."""
+
+    review_changed = Signal()
+
+    def __init__(
+        self,
+        *,
+        game_view: Any,
+        eval_graph: EvalGraph,
+        panel: ReviewPanel,
+        settings: Any,
+        notify: Callable[[str], None],
+        data_directory: Path,
+        runner: ReviewRunner | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.game_view = game_view
+        self.eval_graph = eval_graph
+        self.panel = panel
+        self.settings = settings
+        self.notify = notify
+        self.data_directory = data_directory
+        self.runner = runner if runner is not None else ReviewRunner(parent=self)
+        self.session: Any = None
+        self.review: GameReview | None = None
+        """The review of the game shown (also while it is hidden by a take-back)."""
+        self._reviewed: tuple[str, ...] = ()
+        """The moves ``review`` reviewed, by name."""
+        self._review_session: Any = None
+        """The session the running review is of."""
+        self._shown = False
+        self._better: dict[int, Any] = {}
+        """The better move of each error, by the ply after it (a move value of the position before)."""
+        self._details: dict[int, str] = {}
+        """What the panel says of each reviewed move, by the ply after it."""
+        self._cell_marks: dict[int, CellMark] = {}
+        panel.set_level(self.level())
+        panel.review_requested.connect(self.start)
+        panel.cancel_requested.connect(self.cancel)
+        panel.level_changed.connect(self._remember_level)
+        panel.mistake_requested.connect(self.step_mistake)
+        game_view.moves.moves.ply_selected.connect(self._show_ply)
+        self.runner.started.connect(lambda total: self._on_progress(0, total))
+        self.runner.progressed.connect(self._on_progress)
+        self.runner.finished.connect(self._on_finished)
+        self.runner.failed.connect(self._on_failed)
+        self.runner.notice.connect(notify)
+
+    # ------------------------------------------------------------------ settings
+    def level(self) -> ReviewLevel:
+        """The strength last chosen (``Settings.review_level``)."""
+        try:
+            return ReviewLevel(self.settings.review_level)
+        except ValueError:
+            return ReviewLevel.STANDARD
+
+    def _remember_level(self, level: ReviewLevel) -> None:
+        self.settings.review_level = level.value
+
+    # ------------------------------------------------------------------ games
+    def attach(self, session: Any, review: GameReview | None = None) -> None:
+        """A new game shown (with the review its file had, if any)."""
+        if self.session is not None:
+            try:
+                self.session.state_changed.disconnect(self._update)
+            except (RuntimeError, TypeError):
+                pass
+        self.session = session
+        self.review = review
+        self._reviewed = () if review is None else tuple(session.move_names())
+        self._shown = False
+        names = player_names(session.game_class)
+        humans = [player for player, side in enumerate(session.players) if not side.is_computer]
+        self.panel.set_players(names, humans[0] if len(humans) == 1 else None)
+        session.state_changed.connect(self._update)
+        self._update(force=True)
+
+    def show(self, review: GameReview) -> None:
+        """Show ``review``, made elsewhere (``ai.review.review_game`` in a script), as the
+        review of the game shown: its moves must be the game's first moves."""
+        if self.session is None:
+            return
+        self.review = review
+        self._reviewed = tuple(self.session.move_names()[: max((move.ply for move in review.moves), default=-1) + 1])
+        self._shown = False
+        self._update()
+        self.review_changed.emit()
+
+    def game_over(self) -> None:
+        """The game shown ended: reviewed at once when the setting says so and a person
+        played in it (two computers' games are watched, not studied)."""
+        session = self.session
+        if session is None or not self.settings.review_after_game:
+            return
+        if all(side.is_computer for side in session.players) or not session.history:
+            return
+        self.start()
+
+    def start(self, level: ReviewLevel | None = None) -> bool:
+        """Review the game shown (finished or not) at ``level`` (the one chosen)."""
+        session = self.session
+        if session is None:
+            return False
+        if not session.history:
+            self.panel.show_message("There is no move to review yet.")
+            return False
+        chosen = self.panel.chosen_level() if level is None else level
+        self._review_session = session
+        return self.runner.start(session.to_record(), chosen)
+
+    def cancel(self) -> None:
+        if self.runner.is_running:
+            self.runner.cancel()
+            self._review_session = None
+            self._update(force=True)  # an earlier review of the game, if any, stays
+            if not self._shown:
+                self.panel.clear("The review was cancelled.")
+
+    def shutdown(self) -> None:
+        self.runner.shutdown()
+
+    def review_for_saving(self) -> GameReview | None:
+        """The review to write with the game: the one shown, while its moves are the game's."""
+        return self.review if self._shown else None
+
+    # ------------------------------------------------------------------ navigation
+    def step_mistake(self, player: int = BOTH_SIDES, step: int = 1) -> bool:
+        """Show the next (``step`` +1) or previous (-1) error of ``player`` (``BOTH_SIDES``:
+        either) from the move shown; False, with a word in the status bar, when there is none."""
+        review = self.review
+        if review is None or not self._shown:
+            self.notify("No review to step through: Game → Review game")
+            return False
+        side = None if player == BOTH_SIDES else player
+        shown = self.game_view.moves.moves.shown_ply  # plies played in the position shown
+        found = review.next_error(shown - 1, side) if step > 0 else review.previous_error(shown - 1, side)
+        if found is None:
+            whose = "" if side is None else f" of {player_names(self.session.game_class)[side]}"
+            self.notify(f"No {'later' if step > 0 else 'earlier'} mistake{whose}")
+            return False
+        self.game_view.moves.moves.show_ply(found.ply + 1)
+        return True
+
+    # ------------------------------------------------------------------ runner
+    def _on_progress(self, done: int, total: int) -> None:
+        if self._review_session is self.session:
+            self.panel.show_running((done, total))
+
+    def _on_finished(self, review: GameReview) -> None:
+        session, self._review_session = self._review_session, None
+        record = self.runner.record
+        if session is not self.session:
+            self._store_elsewhere(record, review)
+            return
+        self.review = review
+        self._reviewed = tuple(record.moves) if record is not None else ()
+        self._shown = False
+        self._update()
+        self.review_changed.emit()
+        errors = sum(1 for move in review.moves if move.mark in ERROR_MARKS)
+        self.notify(f"Review finished: {errors} move{'s' if errors != 1 else ''} marked")
+
+    def _on_failed(self, message: str) -> None:
+        session, self._review_session = self._review_session, None
+        if session is self.session:
+            self._update(force=True)
+            if not self._shown:
+                self.panel.clear(message)
+        self.notify(message)
+
+    def _store_elsewhere(self, record: GameRecord | None, review: GameReview) -> None:
+        """A review that ended after its game was left: written with its game to
+        ``reviews`` in the data folder (the autosave holds the game shown now)."""
+        if record is None:
+            return
+        record.review = review
+        stamp = datetime.datetime.now().strftime("%Y-%m-%d-%H%M%S")
+        folder = self.data_directory / REVIEWS_FOLDER
+        path = folder / f"{record.game}-{stamp}.{default_extension(record.game)}"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_text(write_game(record), encoding="utf-8")
+        except (OSError, RecordError) as error:
+            self.notify(f"The last game's review could not be kept: {getattr(error, 'strerror', None) or error}")
+            return
+        self.notify(f"The last game's review is ready: Game → Open {path}")
+
+    # ------------------------------------------------------------------ showing
+    def _update(self, force: bool = False) -> None:
+        """Show the review while the game's moves begin with the reviewed ones, else hide it
+        (``force``: a new game, whose board and list show nothing of the last one's review)."""
+        session = self.session
+        if session is None:
+            return
+        review = self.review
+        shown = review is not None and tuple(session.move_names()[: len(self._reviewed)]) == self._reviewed
+        shown = shown and len(session.history) >= len(self._reviewed)
+        if shown != self._shown or force:
+            self._shown = shown
+            if shown and review is not None:
+                self._prepare(review)
+            else:
+                self._better, self._details, self._cell_marks = {}, {}, {}
+            self._apply()
+        self._show_ply(self.game_view.moves.moves.shown_ply)
+        if self.runner.is_running and self._review_session is session:
+            self.panel.show_running(self.runner.progress())
+
+    def _prepare(self, review: GameReview) -> None:
+        """The better move, the comment and the panel's words for every reviewed move, named
+        as the board names moves, from one replay of the game."""
+        board = self.game_view.board
+        session = self.session
+        state: GameState = session.state_at(0)
+        by_ply = {move.ply: move for move in review.moves}
+        self._better, self._details = {}, {}
+        comments: dict[int, str] = {}
+        for ply, entry in enumerate(session.history[: len(self._reviewed)]):
+            move = by_ply.get(ply)
+            if move is not None and entry.mover != CHANCE:
+                line = self._line(state, move)
+                played_text = board.move_text(state, entry.move)
+                word = review.scale.word(move.mark)
+                comments[ply + 1] = comment_text(word, move, played_text, line)
+                self._details[ply + 1] = self._detail(review, move, played_text, word, line)
+                if move.mark in ERROR_MARKS and line:
+                    self._better[ply + 1] = state.parse_move(move.best_move)
+            state.play(entry.move)
+        self._cell_marks = cell_marks(review, comments)
+
+    def _line(self, state: GameState, move: MoveReview) -> list[str]:
+        """The better line named by the board, its first ``LINE_SHOWN`` moves (empty when it
+        does not replay here)."""
+        try:
+            values = []
+            position = state.copy()
+            for name in (move.best_line or (move.best_move,))[:LINE_SHOWN]:
+                value = position.parse_move(name)
+                values.append(value)
+                position.play(value)
+            return self.game_view.board.line_texts(state, values)
+        except (GameError, ValueError):
+            return []
+
+    def _detail(self, review: GameReview, move: MoveReview, played: str, word: str, line: list[str]) -> str:
+        """The panel's words on a move: ``Qh5?? — Blunder: lost 0.42 win chance. Best was
+        Nf3: Nf3 Nc6 Bb5``."""
+        scale = review.scale
+        text = f"<b>{played}{move.mark.symbol}</b> — {word}"
+        if move.mark.is_judged and move.loss > 0:
+            text += f": lost {move.loss:.{scale.decimals}f} {scale.unit}"
+        if line and line[0] != played:
+            text += f". Best was <b>{line[0]}</b>" + (f": {' '.join(line)}" if len(line) > 1 else "")
+        return text + "."
+
+    def _apply(self) -> None:
+        """The marks in the move list and on the graph, and the panel's summary."""
+        review = self.review if self._shown else None
+        moves = self.game_view.moves.moves
+        if review is None:
+            moves.set_marks({})
+            self.eval_graph.set_marks({})
+            self.game_view.board.set_review_move(None)
+            if not self.runner.is_running:
+                self.panel.clear()
+            return
+        moves.set_marks(self._cell_marks)
+        self.eval_graph.set_marks(graph_marks(review))
+        self.panel.show_review(review, review.settings.describe())
+
+    def _show_ply(self, ply: int) -> None:
+        """The move shown (``ply`` plies played): its better move on the board, its words in
+        the panel."""
+        board = self.game_view.board
+        if board is None:
+            return
+        board.set_review_move(self._better.get(ply) if self._shown else None)
+        self.panel.set_detail(self._details.get(ply, "") if self._shown else "")

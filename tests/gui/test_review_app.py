@@ -1,0 +1,275 @@
+"""The game review in the app, through the real worker pool at tiny node budgets: a hung
+queen is marked ?? with the better move on the board, "next mistake" steps to it, a review
+can be cancelled, it is saved with the game and read back without searching again, the
+window answers while it runs, and a dying worker costs one notice."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import chess
+import pytest
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from ai.engine import run_search
+from ai.review import ReviewDepth, ReviewStrength
+from ai.settings import Limits, SearchRequest
+from games import new_game
+from games.annotations import Mark
+from games.records import GameRecord
+from gui import autosave
+from gui.review.runner import ReviewRunner
+
+pytestmark = pytest.mark.usefixtures("qapp")
+
+HUNG_QUEEN = ["e4", "e5", "Nf3", "Qh4", "Nxh4"]
+"""2...Qh4?? puts the queen where the knight on f3 takes it."""
+QUEEN_PLY = 4
+"""The position after 2...Qh4 (plies played): where the mark and the arrow are."""
+
+
+def tiny(game: str, level: ReviewDepth) -> ReviewStrength:
+    """The review's strength at a node budget small enough for a test, big enough to see
+    a queen hang."""
+    standard = ReviewStrength.for_game(game, level)
+    return dataclasses.replace(standard, limits=Limits(depth=standard.limits.depth, nodes=5_000))
+
+
+@pytest.fixture(scope="module")
+def review_bridge(qapp: Any) -> Iterator[Any]:
+    from gui.review.runner import make_review_bridge
+
+    made = make_review_bridge()
+    yield made
+    made.shutdown()
+
+
+@pytest.fixture
+def reviewer(qtbot: Any, bridge: Any, review_bridge: Any, data_directory: Path) -> Iterator[Any]:
+    """The main window with the module's review bridge, reviewing at ``tiny`` strength."""
+    from gui.main_window import MainWindow
+
+    made = MainWindow(bridge=bridge, review_bridge=review_bridge, data_directory=data_directory, offer_resume=False, seed=3)
+    made.reviews.runner.strength_for = tiny
+    qtbot.addWidget(made)
+    made.show()
+    qtbot.waitExposed(made)
+    yield made
+    made.shutdown()
+
+
+def load_chess(window: Any, moves: list[str]) -> None:
+    window.load_record(GameRecord("chess", new_game("chess").to_text(), list(moves), result="1-0", reason="Black resigned"))
+
+
+def review(qtbot: Any, window: Any) -> Any:
+    with qtbot.waitSignal(window.reviews.runner.finished, timeout=30_000) as finished:
+        assert window.review_game()
+    return finished.args[0]
+
+
+def test_a_hung_queen_is_marked_and_the_board_shows_the_better_move(qtbot: Any, reviewer: Any) -> None:
+    load_chess(reviewer, HUNG_QUEEN)
+    result = review(qtbot, reviewer)
+    queen = result.for_ply(QUEEN_PLY - 1)
+    assert queen is not None and queen.mark is Mark.BLUNDER
+    moves = reviewer.game_view.moves.moves
+    assert "Qh4??" in moves.item_texts()
+    assert moves.marks()[QUEEN_PLY].symbol == "??"
+    assert QUEEN_PLY in reviewer.eval_graph.marks()
+    moves.show_ply(QUEEN_PLY)
+    better = reviewer.game_view.board.review_move()
+    before = chess.Board()
+    for san in HUNG_QUEEN[: QUEEN_PLY - 1]:
+        before.push_san(san)
+    assert isinstance(better, chess.Move) and better in before.legal_moves
+    assert before.san(better) == queen.best_move != "Qh4"
+    assert before.san(better) in reviewer.review_panel.detail.text()
+    assert "Qh4??" in reviewer.game_view.moves.comment.text()
+    # the counts in the panel are the marks in the list: Black's one blunder, White's none
+    rows = {row[0]: row[1:] for row in reviewer.review_panel.cell_texts()}
+    assert rows["Blunder ??"] == ("0", "1")
+    moves.show_ply(QUEEN_PLY - 1)  # a move that was the best: no arrow
+    assert reviewer.game_view.board.review_move() is None
+
+
+def test_next_and_previous_mistake_step_to_the_blunder_per_side(qtbot: Any, reviewer: Any) -> None:
+    load_chess(reviewer, HUNG_QUEEN)
+    review(qtbot, reviewer)
+    moves = reviewer.game_view.moves.moves
+    assert reviewer.review_panel.side_choice() == 0  # the human's own mistakes first (White here)
+    reviewer.review_panel.side.setCurrentIndex(0)  # both sides
+    moves.show_ply(0)
+    reviewer.actions_by_name["next_mistake"].trigger()
+    assert moves.shown_ply == QUEEN_PLY
+    reviewer.actions_by_name["next_mistake"].trigger()  # none later: it stays
+    assert moves.shown_ply == QUEEN_PLY
+    moves.show_ply(len(HUNG_QUEEN))
+    reviewer.actions_by_name["previous_mistake"].trigger()
+    assert moves.shown_ply == QUEEN_PLY
+    reviewer.review_panel.side.setCurrentIndex(1)  # White's mistakes only: there are none
+    moves.show_ply(0)
+    assert not reviewer.reviews.step_mistake(reviewer.review_panel.side_choice(), 1)
+    assert moves.shown_ply == 0
+
+
+def test_a_cancelled_review_shows_nothing_of_it(qtbot: Any, reviewer: Any, review_bridge: Any) -> None:
+    load_chess(reviewer, HUNG_QUEEN)
+    finished: list[Any] = []
+    reviewer.reviews.runner.finished.connect(finished.append)
+    with qtbot.waitSignal(reviewer.reviews.runner.cancelled, timeout=5_000):
+        assert reviewer.review_game()
+        reviewer.review_panel.cancel_button.click()
+    assert not reviewer.reviews.runner.is_running
+    qtbot.waitUntil(lambda: not review_bridge.is_searching, timeout=5_000)
+    qtbot.wait(200)  # a late answer would come now: it must be dropped
+    assert finished == []
+    assert reviewer.game_view.moves.moves.marks() == {}
+    assert "cancelled" in reviewer.review_panel.message.text()
+
+
+def test_a_saved_review_is_shown_at_once_when_the_game_is_opened(qtbot: Any, reviewer: Any, tmp_path: Path) -> None:
+    load_chess(reviewer, HUNG_QUEEN)
+    review(qtbot, reviewer)
+    path = tmp_path / "reviewed.pgn"
+    assert reviewer.save_to(path)
+    text = path.read_text()
+    assert "$4" in text or "??" in text  # the blunder's NAG
+    load_chess(reviewer, ["d4"])  # another game first
+    assert reviewer.game_view.moves.moves.marks() == {}
+    started: list[int] = []
+    reviewer.reviews.runner.started.connect(started.append)
+    assert reviewer.open_path(path)
+    assert started == []  # nothing searched again
+    assert reviewer.game_view.moves.moves.marks()[QUEEN_PLY].symbol == "??"
+    assert "Qh4??" in reviewer.game_view.moves.moves.item_texts()
+    reviewer.game_view.moves.moves.show_ply(QUEEN_PLY)
+    assert isinstance(reviewer.game_view.board.review_move(), chess.Move)
+
+
+def test_the_autosave_keeps_a_finished_review(qtbot: Any, reviewer: Any, data_directory: Path) -> None:
+    load_chess(reviewer, HUNG_QUEEN)
+    review(qtbot, reviewer)
+    saved = autosave.load(data_directory)
+    assert saved is not None and saved.record.review is not None
+    assert saved.record.review.for_ply(QUEEN_PLY - 1).mark is Mark.BLUNDER  # type: ignore[union-attr]
+
+
+def test_the_window_answers_while_a_review_runs(qtbot: Any, reviewer: Any) -> None:
+    """The review runs in another process: the window steps through the game and flips
+    the board while it goes on."""
+    reviewer.reviews.runner.strength_for = lambda game, level: dataclasses.replace(
+        ReviewStrength.for_game(game, level), limits=Limits(nodes=3_000_000)
+    )
+    load_chess(reviewer, HUNG_QUEEN)
+    assert reviewer.review_game()
+    runner = reviewer.reviews.runner
+    moves = reviewer.game_view.moves.moves
+    for ply in (1, 2, 3):
+        moves.show_ply(ply)
+        qtbot.waitUntil(lambda ply=ply: reviewer.game_view.shown_ply() == ply, timeout=2_000)
+    flipped = reviewer.game_view.board.is_flipped()
+    reviewer.actions_by_name["flip"].trigger()
+    assert reviewer.game_view.board.is_flipped() != flipped
+    assert runner.is_running  # all of it happened during the review
+    assert reviewer.review_panel.progress.isVisible()
+    reviewer.reviews.cancel()
+
+
+def test_a_worker_killed_mid_review_does_not_end_it(qtbot: Any, reviewer: Any, review_bridge: Any) -> None:
+    """The pool replaces a killed worker and searches its part again (or answers from the
+    last iteration, with a fault): the review still covers every move."""
+    notices: list[str] = []
+    reviewer.reviews.runner.notice.connect(notices.append)
+    load_chess(reviewer, HUNG_QUEEN)
+    with qtbot.waitSignal(reviewer.reviews.runner.finished, timeout=60_000):
+        assert reviewer.review_game()
+        qtbot.waitUntil(lambda: review_bridge.pool is not None and review_bridge.is_searching, timeout=20_000)
+        os.kill(review_bridge.pool.worker_pids[0], signal.SIGKILL)
+    assert len(notices) <= 1
+    review = reviewer.reviews.review
+    assert review is not None and [move.ply for move in review.moves] == list(range(len(HUNG_QUEEN)))
+
+
+class ScriptedBridge(QObject):
+    """A bridge answering each search in this process (``run_search`` at the request's tiny
+    budget) from the event loop, as the real one does, with every answer carrying a worker's
+    fault, or failing at search number ``fail_at``."""
+
+    search_finished = Signal(object)
+    search_failed = Signal(str)
+
+    def __init__(self, fail_at: int | None = None) -> None:
+        super().__init__()
+        self.count = 0
+        self.fail_at = fail_at
+        self.is_searching = False
+
+    def start_search(self, request: SearchRequest) -> int:
+        self.count += 1
+        search_id = self.count
+        if search_id == self.fail_at:
+            QTimer.singleShot(0, lambda: self.search_failed.emit("worker 0 exited with status 1"))
+        else:
+            answer = dataclasses.replace(run_search(request), search_id=search_id, fault="worker 0 killed by signal 9")
+            QTimer.singleShot(0, lambda: self.search_finished.emit(answer))
+        return search_id
+
+    def stop(self) -> None:
+        self.count += 1000  # a stopped search's answer carries an id nobody waits for
+
+    def shutdown(self) -> None:
+        pass
+
+
+def record_of(moves: list[str]) -> GameRecord:
+    return GameRecord("chess", new_game("chess").to_text(), list(moves))
+
+
+def test_faults_are_said_once_and_the_review_goes_on(qtbot: Any) -> None:
+    runner = ReviewRunner(ScriptedBridge())
+    runner.strength_for = tiny
+    notices: list[str] = []
+    runner.notice.connect(notices.append)
+    with qtbot.waitSignal(runner.finished, timeout=20_000) as finished:
+        assert runner.start(record_of(HUNG_QUEEN))
+    assert len(notices) == 1 and "killed by signal 9" in notices[0]
+    assert finished.args[0].for_ply(QUEEN_PLY - 1).mark is Mark.BLUNDER
+
+
+def test_a_failed_search_ends_the_review_with_one_message(qtbot: Any) -> None:
+    runner = ReviewRunner(ScriptedBridge(fail_at=2))
+    runner.strength_for = tiny
+    failures: list[str] = []
+    runner.failed.connect(failures.append)
+    finished: list[Any] = []
+    runner.finished.connect(finished.append)
+    with qtbot.waitSignal(runner.failed, timeout=20_000):
+        assert runner.start(record_of(HUNG_QUEEN))
+    qtbot.wait(50)
+    assert failures == ["The review stopped: worker 0 exited with status 1"]
+    assert finished == [] and not runner.is_running
+
+
+def test_a_game_that_does_not_replay_is_refused_in_words(qtbot: Any) -> None:
+    runner = ReviewRunner(ScriptedBridge())
+    failures: list[str] = []
+    runner.failed.connect(failures.append)
+    assert not runner.start(record_of(["e4", "Ke7"]))  # illegal: Black's own pawn stands on e7
+    assert len(failures) == 1 and failures[0].startswith("This game cannot be reviewed")
+
+
+def test_the_settings_remember_the_strength_and_the_switch(reviewer: Any) -> None:
+    reviewer.review_panel.level.setCurrentIndex(reviewer.review_panel.level.findData(ReviewDepth.DEEP))
+    assert reviewer.settings.review_level == "deep"
+    reviewer.actions_by_name["review_after_game"].trigger()
+    assert reviewer.settings.review_after_game is False
+    reviewer.settings._store.setValue("review/level", "ludicrous")
+    reviewer.settings._store.setValue("review/after_game", "maybe")
+    assert reviewer.settings.review_level == "standard"
+    assert reviewer.settings.review_after_game is False
