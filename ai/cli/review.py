@@ -63,7 +63,7 @@ def command_review(args: argparse.Namespace) -> int:
     if args.nodes is not None:
         strength = dataclasses.replace(strength, limits=dataclasses.replace(strength.limits, nodes=args.nodes))
     review = review_game(record, strength)
-    print(f"Review of a {record.game} game, {review.settings.describe()}")
+    print(f"Review ({record.game}): {review.settings.describe()}")
     for move in review.moves:
         print(move_line(review, move))
     names = get_game(record.game).PLAYER_NAMES

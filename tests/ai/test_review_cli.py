@@ -22,7 +22,7 @@ def test_review_prints_marks_and_writes_the_reviewed_game(tmp_path: Path, capsys
     status = main(["review", str(game), "--nodes", "30000", "--output", str(output)])
     lines = capsys.readouterr().out.splitlines()
     assert status == 0
-    assert lines[0].startswith("Review of a chess game, native, 30,000 nodes")
+    assert lines[0].startswith("Review (chess): native, 30,000 nodes")
     blunder = next(line for line in lines if " Qh4 " in line)
     assert "??" in blunder and "blunder" in blunder and "was best" in blunder
     assert lines[-2].startswith("White: Accuracy") and "1 blunders, average centipawn loss" in lines[-1]
