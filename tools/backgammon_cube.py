@@ -18,17 +18,22 @@ decisions give up by gnubg's numbers, per decision in millipoints of the cube (9
   we double else ``ND``;
 * taker, at the positions gnubg doubles: ``|DT - DP|`` when our take/pass is not gnubg's.
 
-Then the same decisions from the raw (uncalibrated) network chances, and made by our cube
-model from gnubg's own chances (what is left is the model's, not the network's), and our
-chances beside gnubg's by bucket of gnubg's win chance (the network's calibration).
+Then the same decisions from the raw (uncalibrated) network chances, with the paired
+difference of the equity given up (calibrated - raw, doubler + taker, per decision), made by
+our cube model from gnubg's own chances (what is left is the model's, not the network's),
+and our chances beside gnubg's by bucket of gnubg's win chance (the network's calibration).
 
 ``--fit FILE``: fit ``games.backgammon.cube.Calibration`` to gnubg's chances on the
 labelled set (logistic regressions on soft targets, numpy: the ``tune`` extra) and write it
-as a weights document (the shipped one is ``resources/weights/backgammon_cube.json``)::
+as a weights document (the shipped one is ``resources/weights/backgammon_cube.json``), with
+the packaged network's chances at the starting position (a calibration applies to the
+network it was fitted to only). Fit on one seed, judge on another: the fit is never
+measured on its own training decisions::
 
     nice -n 10 .venv/bin/python -m tools.backgammon_cube --positions 3000 --seed 7 \
         --labels /tmp/train.tsv --fit resources/weights/backgammon_cube.json
     nice -n 10 .venv/bin/python -m tools.backgammon_cube --positions 1000 --seed 8 --labels /tmp/test.tsv
+    nice -n 10 .venv/bin/python -m tools.backgammon_cube --positions 2000 --seed 9 --labels /tmp/test9.tsv
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 from games.backgammon import CENTRED, BackgammonState
 from games.backgammon import cube
+from games.backgammon import network
 from games.backgammon.board import pip_count
 from games.base import CHANCE
 from games.weights import weights_document
@@ -165,14 +171,28 @@ def interval(values: list[float]) -> str:
     return f"{1000 * mean:6.1f} ± {1000 * half:4.1f}"
 
 
+def given_up(lab: Label, ours: cube.CubeDecision) -> tuple[float, float | None]:
+    """The doubler's and the taker's equity lost by our decision (the taker's ``None`` where
+    it is not counted: gnubg does not double)."""
+    our_value = min(lab.double_take, lab.double_pass) if ours.should_double else lab.no_double
+    if not (lab.doubles or not TAKE_ONLY_WHERE_GNUBG_DOUBLES):
+        return lab.best - our_value, None
+    return lab.best - our_value, abs(lab.double_take - lab.double_pass) if ours.should_take != lab.takes else 0.0
+
+
+def total_given_up(lab: Label, ours: cube.CubeDecision) -> float:
+    doubler, taker = given_up(lab, ours)
+    return doubler + (taker or 0.0)
+
+
 def score(rows: list[tuple[BackgammonState, Label, cube.CubeDecision]], title: str) -> None:
     pairs: Counter[tuple[str, str]] = Counter()
     doubler, taker = [], []
     for _, lab, ours in rows:
-        our_value = min(lab.double_take, lab.double_pass) if ours.should_double else lab.no_double
-        doubler.append(lab.best - our_value)
-        if lab.doubles or not TAKE_ONLY_WHERE_GNUBG_DOUBLES:
-            taker.append(abs(lab.double_take - lab.double_pass) if ours.should_take != lab.takes else 0.0)
+        lost, lost_taking = given_up(lab, ours)
+        doubler.append(lost)
+        if lost_taking is not None:
+            taker.append(lost_taking)
         name = ("double" if ours.should_double else "no double") + (", take" if ours.should_take else ", pass")
         theirs = ("double" if lab.doubles else "no double") + (", take" if lab.takes else ", pass")
         pairs[(name, theirs)] += 1
@@ -254,6 +274,7 @@ def main() -> None:
     rows = labelled_set(args)
     if args.fit:
         weights = fit_calibration(rows)
+        weights["network_opening"] = [round(x, 9) for x in cube.opening_chances(network.default_network())]
         cube.Calibration.from_weights(weights)  # the shape the game reads
         document = weights_document(
             "backgammon", weights,
@@ -265,9 +286,13 @@ def main() -> None:
         Path(args.fit).write_text(json.dumps(document, indent=1) + "\n")
         print(f"wrote {args.fit}: {weights}")
         return
-    score([(state, lab, state.cube_advice()) for state, lab in rows], "ours (calibrated network chances)")
-    score([(state, lab, decision_from(state, state.chances(state.player))) for state, lab in rows],
-          "ours without the calibration (raw network chances)")
+    calibrated = [(state, lab, state.cube_advice()) for state, lab in rows]
+    raw = [(state, lab, decision_from(state, state.chances(state.player))) for state, lab in rows]
+    score(calibrated, "ours (calibrated network chances)")
+    score(raw, "ours without the calibration (raw network chances)")
+    difference = [total_given_up(lab, ours) - total_given_up(lab, plain)
+                  for (_, lab, ours), (_, _, plain) in zip(calibrated, raw)]
+    print(f"  calibrated - raw, paired, doubler + taker: {interval(difference)} millipoints of the cube a decision")
     score([(state, lab, decision_from(state, lab.chances)) for state, lab in rows],
           "our cube model from gnubg's chances")
     calibration(rows)
