@@ -23,7 +23,9 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from games import CHANCE
-from games.annotations import GameReview, MoveReview
+from ai.display import value_text
+from ai.events import Score
+from games.annotations import GameReview, MoveReview, ReviewScale, Value, WinChanceScale
 from games.base import GameError, GameState
 from games.records import GameRecord, RecordError, default_extension, write_game
 from gui.panels.display import player_names
@@ -37,6 +39,17 @@ LINE_SHOWN = 6
 """Moves of a better line shown (three of each side): past them an engine's line is more
 noise than lesson."""
 REVIEWS_FOLDER = "reviews"
+LICHESS_PERCENT = 50.0
+"""Lichess's winning percentage is ``50 + 50 * winning_chances`` (lila ``WinPercent``): a loss
+of winning chances times this is the percentage points a player reads."""
+
+
+def loss_words(scale: ReviewScale, loss: float) -> str:
+    """What a move lost, as a player reads it: percentage points of the winning chances
+    for chess's scale, else the loss in the scale's unit (``6.0 discs``, ``0.085 equity``)."""
+    if isinstance(scale, WinChanceScale):
+        return f"{LICHESS_PERCENT * loss:.0f}% of the winning chances"
+    return f"{loss:.{scale.decimals}f} {scale.unit}"
 """Where a review that ended after its game was left is written, in the data folder."""
 
 
@@ -289,15 +302,22 @@ class ReviewController(QObject):
             return []
 
     def _detail(self, review: GameReview, move: MoveReview, played: str, word: str, line: list[str]) -> str:
-        """The panel's words on a move: ``Qh5?? — Blunder: lost 0.42 win chance. Best was
-        Nf3: Nf3 Nc6 Bb5``."""
-        scale = review.scale
+        """The panel's words on a move, Lichess's comment with the line: ``Qd3?? — Blunder
+        (+0.80 → −4.90, 58% of the winning chances lost). Best was Bb5+: Bb5+ Bd7``."""
+        game = self.session.game_class
         text = f"<b>{played}{move.mark.symbol}</b> — {word}"
         if move.mark.is_judged and move.loss > 0:
-            text += f": lost {move.loss:.{scale.decimals}f} {scale.unit}"
+            before, after = (value_text(self._score(value, move.mover), game) for value in (move.best, move.played))
+            text += f" ({before} → {after}, {loss_words(review.scale, move.loss)} lost)"
         if line and line[0] != played:
             text += f". Best was <b>{line[0]}</b>" + (f": {' '.join(line)}" if len(line) > 1 else "")
         return text + "."
+
+    def _score(self, value: Value, mover: int) -> Score:
+        """A review value (the mover's view) as the engine's score seen by player 0, as the
+        move list's evaluations and the eval bar are."""
+        game = self.session.game_class
+        return Score(value.score, mover, value.win_in_plies, float(game.EVAL_SCALE)).for_player(0)
 
     def _apply(self) -> None:
         """The marks in the move list and on the graph, and the panel's summary."""
