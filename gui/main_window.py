@@ -593,6 +593,8 @@ class MainWindow(QMainWindow):
             self.eval_bar.set_side_colors(getattr(self.game_view.board, "side_colors", None))
             self.eval_graph.set_game(game_class)
             self.eval_graph.set_side_colors(getattr(self.game_view.board, "side_colors", None))
+            self.eval_bar.set_match_score(session.state)  # a backgammon match: match winning chances
+            self.eval_graph.set_match_score(session.state)
             first, second = player_names(game_class)
             self.graph_caption.setText(
                 f"The evaluation after each move: up is {first}'s advantage, down {second}'s. "
@@ -791,7 +793,7 @@ class MainWindow(QMainWindow):
             game,
             players,
             start=start if record is None else record.start,
-            seed=self.seed,
+            seed=self.seed if match is None else match.game_seed(self.seed),  # each game of a match its own dice
             engine_settings=self.engine_settings(),
             manual_dice=self.settings.manual_dice if manual_dice is None else manual_dice,
             paused=True if record is not None and record.moves and any(p.is_computer for p in players) else paused,

@@ -27,6 +27,7 @@ one); a money game has none.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -209,6 +210,18 @@ class MatchSession(QObject):
     def game_number(self) -> int:
         """The current game's number in the match, as far as the games before are known."""
         return len(self.earlier) + 1
+
+    def game_seed(self, seed: int | None) -> int | None:
+        """The dice seed of the current game in a window started with the fixed ``seed``
+        (tests, demos): drawn from the seed, the match and this game's place in it (the
+        score before it, which grows from game to game, and its number), so every game of
+        a seeded match rolls its own dice and the same seed replays the same match. No
+        seed: ``None``, dice from the system's entropy in every game."""
+        if seed is None:
+            return None
+        match = self.at_start
+        key = f"match-game/{seed}/{match.length}/{match.score[0]}-{match.score[1]}/{match.crawford}/{self.game_number()}"
+        return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
 
     @staticmethod
     def why_no_next_game(match: MatchSession | None) -> str:

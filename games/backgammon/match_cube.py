@@ -244,6 +244,18 @@ def normalized(mwc: float, context: MatchContext, cube: int = 1) -> float:
     return (mwc - centre) / (win - centre)
 
 
+def normalized_mwc(equity: float, context: MatchContext, cube: int = 1) -> float:
+    """The MWC a normalized match equity stands for at the score (``normalized`` read
+    backwards, the same straight line): what a displayed percentage of an equity is, so
+    that every match winning chance shown comes from one conversion. Where the game can no
+    longer change the match, every equity stands for the score's own MWC."""
+    win, loss = context.after(cube), context.after(-cube)
+    centre = (win + loss) / 2.0
+    if win - centre < MIN_SWING:
+        return centre
+    return centre + equity * (win - centre)
+
+
 __all__ = [
     "BEAROFF_EFFICIENCY",
     "MatchContext",
@@ -254,6 +266,7 @@ __all__ = [
     "efficiency",
     "match_cube_decision",
     "normalized",
+    "normalized_mwc",
     "result_shares",
     "swing",
 ]

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ai import display
 from ai.events import Finished, Score
+from games.backgammon import match_cube
+from games.backgammon.state import BackgammonState
 from games.base import GameState
 
 MoveNamer = Callable[[GameState, Any], str]
@@ -29,6 +32,55 @@ Othello, x, O), named next to it, so a sign means the same thing on every line."
 
 NO_VALUE = "–"
 MOVE_SEPARATOR = "  "
+
+
+@dataclass(frozen=True)
+class MatchOdds:
+    """The score of a backgammon match, as the displays read the engine's equities there.
+
+    At a match score the engine scores positions in GNU Backgammon's normalized match
+    equity (EMG: +1 = a single game won with the cube at 1, -1 one lost), a straight line
+    in the match winning chance (MWC) at the score. A tournament player reads a percentage
+    at a match score as the MWC, as gnubg prints it ("55.0% MWC"), so the bar, the graph
+    and the engine panel turn equities into MWCs here, through the one conversion the
+    engine's own scale comes from (``match_cube.normalized_mwc``)."""
+
+    context: match_cube.MatchContext
+    """The score from player 0's side."""
+
+    def chance(self, equity: float) -> float:
+        """Player 0's MWC (0..1) for player 0's normalized match equity ``equity``."""
+        return min(1.0, max(0.0, match_cube.normalized_mwc(equity, self.context)))
+
+
+def match_odds(state: GameState | None) -> MatchOdds | None:
+    """The match score ``state`` is played at (``None``: money play, another game)."""
+    if isinstance(state, BackgammonState) and state.match_length:
+        return MatchOdds(state.match_context(FIXED_VIEW))
+    return None
+
+
+MWC_DECIMALS = 1
+"""A match winning chance is shown as gnubg shows it, to a tenth of a percent; it reads as
+even (nobody named ahead) where it rounds to 50.0%."""
+
+
+def match_chance(score: Score, game: type[GameState], odds: MatchOdds) -> float:
+    """Player 0's match winning chance for an estimate ``score`` (a proven result: 1 or 0,
+    the game's result)."""
+    seen = score.for_player(FIXED_VIEW)
+    if seen.is_win:
+        return 1.0 if seen.outcome > 0 else 0.0
+    return odds.chance(display.in_units(seen, game))
+
+
+def match_leader(score: Score, game: type[GameState], odds: MatchOdds) -> int | None:
+    """The player more likely to win the match, as its percentage shows it: ``None`` where
+    the MWC reads 50.0% (the player ahead in the game may trail in the match)."""
+    chance = round(100.0 * match_chance(score, game, odds), MWC_DECIMALS)
+    if chance == 50.0:
+        return None
+    return FIXED_VIEW if chance > 50.0 else 1 - FIXED_VIEW
 
 
 def capitalised(text: str) -> str:
@@ -95,33 +147,46 @@ def result_words(score: Score, game: type[GameState], bound: display.Bound = "ex
     return f"at best {words}" if winners_bound == "upper" else words
 
 
-def leader(score: Score, game: type[GameState]) -> int | None:
+def leader(score: Score, game: type[GameState], odds: MatchOdds | None = None) -> int | None:
     """The player ``score`` says is ahead, as its text shows it: ``None`` when it reads as
-    even (``+0.00`` at the game's decimals), so a name never changes sides on a rounding."""
+    even (``+0.00`` at the game's decimals), so a name never changes sides on a rounding.
+    At a match score (``odds``) the player ahead is the one more likely to win the match."""
     seen = score.for_player(FIXED_VIEW)
     if seen.is_win:
         return winner_of(score)
+    if odds is not None:
+        return match_leader(score, game, odds)
     shown = round(display.in_units(seen, game), game.SCORE_DECIMALS)
     if shown == 0:
         return None
     return FIXED_VIEW if shown > 0 else 1 - FIXED_VIEW
 
 
-def score_text(score: Score, game: type[GameState], bound: display.Bound = "exact") -> str:
+def score_text(
+    score: Score, game: type[GameState], bound: display.Bound = "exact", odds: MatchOdds | None = None
+) -> str:
     """The score said by the side it favours, as the eval bar says it (the leader's initial
     over the margin): ``White +0.35``, ``O equity +0.120``; an even score is player 0's
     (``White +0.00``), as the tables' scores are. A proven result names its winner (``White
     mates in 3``, ``X wins in 5 plies``). An aspiration bound (``bound`` from ``score.view``)
     turns with the view: ``Black ≥ +0.35``. The tables keep one player's view (their header
-    names it) so that their rows compare line by line."""
+    names it) so that their rows compare line by line.
+
+    At a backgammon match score (``odds``) the match winning chance comes first, both
+    numbers of the player more likely to win the match, as gnubg prints them: ``O 55.0%
+    MWC · EMG +0.290`` (a trailer can be ahead in the game: ``X 75.0% MWC · EMG -0.120``)."""
     if score.is_win:
         return result_words(score, game, bound)
-    ahead = leader(score, game)
+    ahead = leader(score, game, odds)
     view = FIXED_VIEW if ahead is None else ahead
     seen, seen_bound = display.turned(score, bound, view)
     value = display.value_text(seen, game)
     mark = "" if seen_bound == "exact" else ("≥ " if seen_bound == "lower" else "≤ ")
     name = player_names(game)[view]
+    if odds is not None:
+        chance = match_chance(score, game, odds)
+        own = chance if view == FIXED_VIEW else 1.0 - chance
+        return f"{name} {mark}{100.0 * own:.{MWC_DECIMALS}f}% MWC · EMG {mark}{value}"
     if game.UTILITY_KIND == "equity":
         return f"{name} equity {mark}{value}"
     return f"{name} {mark}{value}"
@@ -184,16 +249,21 @@ SPREAD_DISCS = 16.0
 """Othello: a 16-disc margin is most of the way to a sure win."""
 
 
-def player0_share(score: Score | None, game: type[GameState], stake: float = 1.0) -> float:
-    """How much of the eval bar is player 0's (0..1): a proven win is all of it; an
-    equity game reads equity per ``stake`` (the position's ``GameState.stake``: a doubled
-    cube doubles the equity, not the chances) as a win chance ((1 + E) / 2, gammons
-    ignored); otherwise a winning-chance curve over the score in the game's units."""
+def player0_share(
+    score: Score | None, game: type[GameState], stake: float = 1.0, odds: MatchOdds | None = None
+) -> float:
+    """How much of the eval bar is player 0's (0..1): a proven win is all of it; at a
+    backgammon match score (``odds``) player 0's match winning chance; an equity game
+    reads equity per ``stake`` (the position's ``GameState.stake``: a doubled cube doubles
+    the equity, not the chances) as a win chance ((1 + E) / 2, gammons ignored); otherwise
+    a winning-chance curve over the score in the game's units."""
     if score is None:
         return 0.5
     seen = score.for_player(FIXED_VIEW)
     if seen.is_win:  # ``outcome`` keeps the winner of a game already over at the root
         return 1.0 if seen.outcome > 0 else 0.0
+    if odds is not None:
+        return match_chance(score, game, odds)
     units = display.in_units(seen, game)
     if game.UTILITY_KIND == "equity":
         return min(1.0, max(0.0, (1.0 + units / stake) / 2.0))

@@ -713,7 +713,7 @@ class EnginePanel(QWidget):
         if is_exact or self._last_score is None:
             self._last_score = event.score
         line = self._line_text(info.root, event.pv)
-        self.score_label.setText(display.score_text(event.score, game, event.bound))
+        self.score_label.setText(display.score_text(event.score, game, event.bound, display.match_odds(info.root)))
         if is_exact:
             self._exact_line = line
             self._last_exact = event
@@ -866,7 +866,7 @@ class EnginePanel(QWidget):
         self._last_score = event.score
         self._set_stale(False)
         depth, seldepth, bound = self._answer_row(info, event)
-        self.score_label.setText(display.score_text(event.score, game, bound))
+        self.score_label.setText(display.score_text(event.score, game, bound, display.match_odds(info.root)))
         if event.pv:
             self.pv_label.setText(self._line_text(info.root, event.pv))
         elif event.best_move is not None:

@@ -3,7 +3,9 @@
 As on Lichess: the side at the bottom of the board has its colour at the bottom of the bar;
 a proven win fills it; a small number says the score, under the initial of the side ahead
 (``W``/``B``, ``X``/``O``), the side the engine panel's headline names, so the bar says whose
-advantage it shows. Backgammon reads equity as a win chance (``display.player0_share``).
+advantage it shows. Backgammon reads equity as a win chance (``display.player0_share``);
+at a match score the bar is the match winning chance, its number the MWC of the player more
+likely to win the match (the engine panel's ``O 55.0% MWC``), as GNU Backgammon shows it.
 
 The bar and the eval graph show the game's evaluation: the scores of the computer's own move
 searches (``display.is_game_evaluation``), never a hint's or a forced reply's.
@@ -65,6 +67,8 @@ class EvalBar(QWidget):
         self._game: type[GameState] | None = None
         self._score: Score | None = None
         self._share = 0.5
+        self._stake = 1.0
+        self._odds: display.MatchOdds | None = None
         self._is_flipped = False
         self._colors = (LIGHT_SIDE, DARK_SIDE)
         self._theme: Theme | None = None
@@ -98,8 +102,15 @@ class EvalBar(QWidget):
 
     def set_game(self, game: type[GameState]) -> None:
         self._game = game
+        self._odds = None
         self._colors = player_colors(game, *theme_sides(self._theme))
         self.set_score(None)
+
+    def set_match_score(self, state: GameState | None) -> None:
+        """Read the scores of the game ``state`` belongs to: at a backgammon match score
+        as match winning chances (``display.match_odds``), otherwise as the game's own."""
+        self._odds = display.match_odds(state)
+        self.set_score(self._score, self._stake)
 
     def set_side_colors(self, source: Callable[[], tuple[QColor, QColor] | None] | None) -> None:
         """Take players 0's and 1's colours from ``source`` (the board's own pieces, e.g. the
@@ -124,7 +135,8 @@ class EvalBar(QWidget):
         """Show ``score`` (``None``: no evaluation yet, an even bar) of a position whose
         ``GameState.stake`` is ``stake``."""
         self._score = score
-        self._share = 0.5 if self._game is None else display.player0_share(score, self._game, stake)
+        self._stake = stake
+        self._share = 0.5 if self._game is None else display.player0_share(score, self._game, stake, self._odds)
         self.setToolTip(self.describe())
         self.setAccessibleName(self.describe() or "Evaluation")
         self.update()
@@ -133,7 +145,7 @@ class EvalBar(QWidget):
         """The player the bar shows ahead (``None``: no score, or an even one)."""
         if self._game is None or self._score is None:
             return None
-        return display.leader(self._score, self._game)  # as the engine panel's headline names it
+        return display.leader(self._score, self._game, self._odds)  # as the engine panel's headline names it
 
     def leader_mark(self) -> str:
         """The leading side's initial drawn next to the number (``W``, ``B``, ``X``, ``O``), so
@@ -150,11 +162,11 @@ class EvalBar(QWidget):
         if score is None or game is None:
             return ""
         if score.is_win and not score.plies_to_end:  # the game is over: "Black has won"
-            return display.score_text(score, game)
+            return display.score_text(score, game, odds=self._odds)
         leader = self.leader()
         verb = "is winning" if score.is_win else "is ahead"
         who = "Even" if leader is None else f"{display.player_names(game)[leader]} {verb}"
-        return f"{who}: {display.score_text(score, game)}"
+        return f"{who}: {display.score_text(score, game, odds=self._odds)}"
 
     @property
     def share(self) -> float:
@@ -164,7 +176,7 @@ class EvalBar(QWidget):
     def label_text(self) -> str:
         """The short score on the bar: ``1.2``, ``#3`` / ``#-3`` (chess mates, White's view,
         as on Lichess), ``wins`` / ``in 5`` (plies, on two lines), ``won``, ``62%`` (win
-        chance)."""
+        chance; at a match score the leader's match winning chance, ``display.MatchOdds``)."""
         score, game = self._score, self._game
         if score is None or game is None:
             return ""

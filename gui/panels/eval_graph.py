@@ -59,6 +59,7 @@ class EvalGraph(QWidget):
         self._game: type[GameState] | None = None
         self._scores: list[Score | None] = []
         self._stakes: list[float] = []
+        self._odds: display.MatchOdds | None = None
         self._move_names: list[str] = []
         """The move that led to each position (index = plies played; ``""`` for the start)."""
         self._current: int | None = None
@@ -108,6 +109,12 @@ class EvalGraph(QWidget):
     def set_theme(self, theme: Theme) -> None:
         """The sides' colours from the theme (the rest follows the application palette)."""
         self._theme = theme
+        self.update()
+
+    def set_match_score(self, state: GameState | None) -> None:
+        """Plot the game ``state`` belongs to: at a backgammon match score as match winning
+        chances (``display.match_odds``), the eval bar's scale there."""
+        self._odds = display.match_odds(state)
         self.update()
 
     def set_side_colors(self, source: Callable[[], tuple[QColor, QColor] | None] | None) -> None:
@@ -194,7 +201,7 @@ class EvalGraph(QWidget):
     def _y_of(self, score: Score, ply: int) -> float:
         plot = self._plot_rect()
         stake = self._stakes[ply] if ply < len(self._stakes) else 1.0
-        share = display.player0_share(score, self._game, stake) if self._game else 0.5
+        share = display.player0_share(score, self._game, stake, self._odds) if self._game else 0.5
         return plot.bottom() - plot.height() * share
 
     # ---------------------------------------------------------------------- input
@@ -220,7 +227,7 @@ class EvalGraph(QWidget):
         if self._game is None or not 0 <= ply < len(self._scores):
             return ""
         score = self._scores[ply]
-        text = display.score_text(score, self._game) if score else "not evaluated"
+        text = display.score_text(score, self._game, odds=self._odds) if score else "not evaluated"
         name = self._move_names[ply] if ply < len(self._move_names) else ""
         where = "Start" if ply == 0 else f"Ply {ply}, after {name}" if name else f"Ply {ply}"
         mark = self._marks.get(ply)
