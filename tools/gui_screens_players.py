@@ -1,6 +1,7 @@
 """Screenshots of what the app offers players: the new-game dialog with each level's measured
 rating and the clock row, a chess game on the clock (one clock low on time), a backgammon
-match with its score, and a reviewed game, light and dark (offscreen ``grab()``).
+match with its score, and a reviewed game (scholar's mate, the blunder marked), light and
+dark (offscreen ``grab()``).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python -m tools.gui_screens_players [--out DIR] [--only NAME ...]
 
@@ -30,7 +31,9 @@ from games import GAME_NAMES
 from games.clock import TimeControl
 from gui.app import load_fonts
 from gui.dialogs.new_game import NewGameDialog
+from gui.gamefile import read_game
 from gui.main_window import MainWindow, apply_theme
+from gui.match_session import start_match_scene
 from gui.players import COMPUTER, HUMAN, PlayerConfig
 from tools.gui_screens_app import settle, spin
 
@@ -50,6 +53,15 @@ MATCH_LENGTH = 7
 MATCH_SCORE = (3, 5)
 """O 3, X 5 in a match to 7: 4-away, 2-away."""
 SEARCH_SECONDS = 120
+REVIEWED_GAME = """[Event "Casual game"]
+[White "Human"]
+[Black "Computer (level 2)"]
+[Result "1-0"]
+
+1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0
+"""
+"""Scholar's mate: 3...Nf6?? lets the queen mate at once (3...g6 or 3...Qe7 holds)."""
+REVIEW_SECONDS = 300
 
 
 @dataclass(frozen=True)
@@ -95,10 +107,24 @@ def clocks(window: MainWindow) -> QWidget:
 def match_score(window: MainWindow) -> QWidget:
     """A backgammon match to 7 at 3-5, the human (X) against the computer, the score above
     the board; the computer paused so the picture stays still."""
-    from gui.match_session import start_match_scene
-
     session = start_match_scene(window, length=MATCH_LENGTH, score=MATCH_SCORE)
     session.set_paused(True)
+    settle(600)
+    return window
+
+
+def reviewed_game(window: MainWindow) -> QWidget:
+    """A finished chess game reviewed (Game → Review game): the marks in the move list and
+    on the eval graph, the accuracy per side, the blunder shown with the better move."""
+    window.load_record(read_game(REVIEWED_GAME, "pgn"))
+    settle(300)
+    if not window.review_game():
+        raise RuntimeError("the review did not start")
+    reviews = window.reviews
+    if not spin(lambda: reviews.review is not None, REVIEW_SECONDS):
+        raise RuntimeError(f"the review did not finish in {REVIEW_SECONDS} s")
+    settle(300)
+    reviews.step_mistake(step=-1)  # from the end back to the blunder
     settle(600)
     return window
 
@@ -107,6 +133,7 @@ SHOTS: tuple[Shot, ...] = (
     Shot("new-game", new_game_dialog),
     Shot("clocks", clocks),
     Shot("match", match_score),
+    Shot("review", reviewed_game),
 )
 
 
