@@ -25,6 +25,8 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PLYGROUND_DATA_DIR", tempfile.mkdtemp(prefix="plyground-screens-"))
 
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtGui import QPainter, QPixmap
 from PySide6.QtWidgets import QApplication, QWidget
 
 from games import GAME_NAMES
@@ -69,18 +71,35 @@ class Shot:
     """One picture: its name (``players-<name>-<theme>.png``) and how it is made."""
 
     name: str
-    make: Callable[[MainWindow], QWidget]
-    """Plays the scene in the window and returns the widget to grab (the window or a dialog)."""
+    make: Callable[[MainWindow], QWidget | QPixmap]
+    """Plays the scene in the window and returns the widget to grab (the window or a dialog),
+    or the picture itself when it is made of several windows (a dialog with a list open)."""
 
 
-def new_game_dialog(window: MainWindow) -> QWidget:
+def new_game_dialog(window: MainWindow) -> QPixmap:
     """The dialog as "New game…" opens it: chess, the human against the computer at a
-    level (the list names each level's rating, or "not measured"), on a 5+3 clock."""
+    level, on a 5+3 clock, with the list of levels open (each with its measured rating and
+    interval, or "not measured"): the dialog and the list's own window in one picture."""
     players = {name: (PlayerConfig(kind=HUMAN), PlayerConfig(kind=COMPUTER, level=DIALOG_LEVEL).for_game(name)) for name in GAME_NAMES}
     dialog = NewGameDialog("chess", players, time_controls={"chess": DIALOG_CLOCK}, parent=window)
     dialog.show()
     settle(300)
-    return dialog
+    levels = dialog.sides[1].level
+    levels.showPopup()
+    settle(300)
+    popup = levels.view().window()
+    origin = dialog.mapToGlobal(QPoint(0, 0))
+    placed = QRect(popup.mapToGlobal(QPoint(0, 0)) - origin, popup.size())
+    area = dialog.rect().united(placed)
+    picture = QPixmap(area.size())
+    picture.fill(dialog.palette().window().color())
+    painter = QPainter(picture)
+    painter.drawPixmap(-area.topLeft(), dialog.grab())
+    painter.drawPixmap(placed.topLeft() - area.topLeft(), popup.grab())
+    painter.end()
+    levels.hidePopup()
+    dialog.close()
+    return picture
 
 
 def clocks(window: MainWindow) -> QWidget:
@@ -162,14 +181,15 @@ def main() -> int:
                     continue
                 window.resize(*WINDOW_SIZE)
                 began = time.monotonic()
-                widget = shot.make(window)
+                made = shot.make(window)
                 settle()
                 path = args.out / f"players-{shot.name}-{theme}.png"
-                widget.grab().save(str(path), "PNG", 0)  # 0: the smallest file
+                picture = made if isinstance(made, QPixmap) else made.grab()
+                picture.save(str(path), "PNG", 0)  # 0: the smallest file
                 written.append(path)
                 print(f"{path} ({time.monotonic() - began:.0f} s)", file=sys.stderr)
-                if widget is not window:
-                    widget.close()
+                if isinstance(made, QWidget) and made is not window:
+                    made.close()
                 session = window.session
                 if session is not None and session.is_thinking:
                     session.move_now()
