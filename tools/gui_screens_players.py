@@ -180,6 +180,7 @@ def main() -> int:
                 if shot.name not in args.only:
                     continue
                 window.resize(*WINDOW_SIZE)
+                window.engine_tabs.setCurrentWidget(window.engine_panel)  # not the last scene's tab
                 began = time.monotonic()
                 made = shot.make(window)
                 settle()
