@@ -286,15 +286,33 @@ class EvalGraph(QWidget):
         it stands out on either side's colour (a move without a score: on the middle line)."""
         edge = self.palette().color(self.palette().ColorRole.Base)
         low, high = plot.top() + MARK_RADIUS + 1, plot.bottom() - MARK_RADIUS - 1
-        mid = plot.top() + plot.height() / 2
         for ply, mark in sorted(self._marks.items()):
             if ply >= len(self._scores):
                 continue
-            score = self._scores[ply]
-            y = mid if score is None else min(max(self._y_of(score, ply), low), high)
+            y = min(max(self._curve_y(ply, plot), low), high)
             painter.setPen(QPen(edge, 1.5))
             painter.setBrush(QColor(mark.colour))
             painter.drawEllipse(QPointF(self.x_of(ply), y), MARK_RADIUS, MARK_RADIUS)
+
+    def _curve_y(self, ply: int, plot: QRectF) -> float:
+        """Where the curve is at ``ply``: its score's height, or for a position without one
+        (a human's move, which no search scored) the straight line between the scored
+        positions on either side, as the curve is drawn; flat before the first and after
+        the last, the middle when nothing is scored."""
+        score = self._scores[ply]
+        if score is not None:
+            return self._y_of(score, ply)
+        scored = [(at, self._scores[at]) for at in range(len(self._scores))]
+        before = [(at, known) for at, known in scored[:ply] if known is not None]
+        after = [(at, known) for at, known in scored[ply + 1:] if known is not None]
+        if not before and not after:
+            return plot.top() + plot.height() / 2
+        if not before or not after:
+            at, known = (before[-1] if before else after[0])
+            return self._y_of(known, at)
+        (start, first), (end, last) = before[-1], after[0]
+        low, high = self._y_of(first, start), self._y_of(last, end)
+        return low + (ply - start) / (end - start) * (high - low)
 
     def _draw_marker(self, painter: QPainter, plot: QRectF, ply: int) -> None:
         """The position shown: a line the plot's height and a dot on the curve, in the

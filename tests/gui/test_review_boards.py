@@ -155,3 +155,17 @@ def test_the_graph_puts_a_dot_at_a_mark_and_a_click_near_it_goes_there(qtbot: An
         qtbot.mouseClick(graph, Qt.MouseButton.LeftButton, pos=QPointF(x, 60).toPoint())
     assert clicked.args == [4]
 
+
+
+def test_a_mark_on_a_move_without_a_score_sits_on_the_curve(qtbot: Any) -> None:
+    """A human's move has no engine score: its dot is where the curve passes (between the
+    scored positions on either side), not on the middle line."""
+    graph = EvalGraph()
+    qtbot.addWidget(graph)
+    graph.resize(400, 120)
+    graph.set_game(type(new_game("chess")))
+    graph.set_scores([Score(0.0, 0, None, 100.0), Score(-10.0, 0, None, 100.0), None, Score(-900.0, 0, None, 100.0)])
+    plot = graph._plot_rect()
+    y_before, y_after = graph._y_of(graph.scores[1], 1), graph._y_of(graph.scores[3], 3)
+    assert graph._curve_y(2, plot) == pytest.approx((y_before + y_after) / 2)
+    assert graph._curve_y(2, plot) != pytest.approx(plot.top() + plot.height() / 2)
