@@ -53,6 +53,8 @@ def command_review(args: argparse.Namespace) -> int:
     record = read_game(text, os.path.splitext(args.file)[1])
     output_format = None
     if args.output is not None:
+        if os.path.isdir(args.output):  # said before the search, not after minutes of it
+            raise UsageError(f"--output: {args.output!r} is a folder: name the file to write")
         output_format = os.path.splitext(args.output)[1].lstrip(".").lower() or default_extension(record.game)
         if output_format not in ("pgn", "pdn", "json") or (output_format != "json" and output_format != default_extension(record.game)):
             raise UsageError(f"--output: a {record.game} game is written as .{default_extension(record.game)} or .json, not {args.output!r}")

@@ -42,6 +42,7 @@ def test_review_prints_marks_and_writes_the_reviewed_game(tmp_path: Path, capsys
         (["GAME", "--nodes", "nan"], "--nodes"),
         (["GAME", "--output", "OUT.pdn"], "written as .pgn or .json"),
         (["GAME", "--output", "/nonexistent/folder/out.pgn"], "does not exist"),
+        (["GAME", "--output", "FOLDER"], "is a folder"),
         (["GARBAGE"], "error"),
     ],
 )
@@ -53,7 +54,7 @@ def test_bad_input_is_one_line_and_status_2(
     garbage = tmp_path / "garbage.pgn"
     garbage.write_bytes(b"\x00\xff{[" * 1000)
     replaced = [
-        str(game) if word == "GAME" else str(garbage) if word == "GARBAGE" else str(tmp_path / word) if word == "OUT.pdn" else word
+        str(game) if word == "GAME" else str(garbage) if word == "GARBAGE" else str(tmp_path / word) if word == "OUT.pdn" else str(tmp_path) if word == "FOLDER" else word
         for word in arguments
     ]
     status = main(["review", *replaced])
