@@ -322,3 +322,24 @@ def test_the_faces_tick_only_while_a_clock_runs(qtbot: QtBot, bridge: Any) -> No
         assert session.is_over and not view.timer.isActive() and view.faces[0].shown.time == "0:00.0"
     finally:
         session.close()
+
+
+@pytest.mark.parametrize("entry", ["garbage", {"remaining": [1e308, -1]}, [180, 180], 12])
+def test_continue_with_a_hostile_clock_entry_says_so_and_keeps_the_moves_readings(
+    qtbot: QtBot, window: MainWindow, data_directory: Path, entry: Any
+) -> None:
+    session = window.start_game("chess", HUMANS, time_control=BLITZ)
+    for move in ("e4", "e5", "Nf3"):
+        assert session.play_text(move) is None
+    readings = [move.clock for move in session.history]
+    saved = autosave.load(data_directory)
+    assert saved is not None
+    autosave.save(data_directory, saved.record, saved.players, clock=entry)
+    messages: list[str] = []
+    window.notify = messages.append  # type: ignore[method-assign]
+    assert window.continue_last_game()
+    resumed = window.session
+    assert resumed is not None and resumed is not session and [move.clock for move in resumed.history] == pytest.approx(readings)
+    shown = resumed.clock_readings()
+    assert shown is not None and shown.remaining[0] == pytest.approx(readings[2]) and shown.remaining[1] == pytest.approx(readings[1])
+    assert not shown.running and any("read as after the last move" in message for message in messages)
