@@ -414,8 +414,11 @@ class Clock:
         self._paused = True
 
     def resume(self, now: float) -> None:
-        """Let the clock of the player to move run again from ``now``."""
+        """Let the clock of the player to move run again from ``now``; a clock that is not
+        paused goes on as it is (its running player still owes the time since it started)."""
         now = _checked_now(now)
+        if not self._paused:
+            return
         self._paused = False
         self._since = now
 

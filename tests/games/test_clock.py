@@ -156,6 +156,21 @@ def test_pause_stops_both_clocks() -> None:
     assert clock.remaining(0, 505.0) == pytest.approx(45.0)
 
 
+def test_resume_of_a_running_clock_forgives_nothing() -> None:
+    clock = timed_clock(TimeControl.of(60, 0))
+    clock.resume(20.0)  # not paused: the 20 s so far stay White's
+    assert clock.remaining(0, 25.0) == pytest.approx(35.0)
+
+
+def test_pause_in_the_opponents_turn_stops_the_opponents_clock() -> None:
+    clock = timed_clock(TimeControl.of(60, 0))
+    clock.press(10.0)  # White used 10 s; Black's clock runs
+    clock.pause(14.0)
+    assert clock.remaining(1, 100.0) == pytest.approx(56.0) and clock.remaining(0, 100.0) == pytest.approx(50.0)
+    clock.resume(100.0)
+    assert clock.turn == 1 and clock.remaining(1, 106.0) == pytest.approx(50.0)
+
+
 def test_a_move_while_paused_switches_and_adds_the_increment() -> None:
     clock = timed_clock(TimeControl.of(60, 2))
     clock.pause(5.0)
