@@ -617,6 +617,7 @@ class MainWindow(QMainWindow):
         if session is None:
             return
         scores: list[Score | None] = [None, *[entry.score for entry in session.history]]
+        scores = self.reviews.with_review_scores(scores)  # a move no search scored: the review's value
         final = result_score(session.result)
         if final is not None:  # the last position is over: its score is the result, not the
             scores[-1] = final  # last search's forecast ("mates in 1" after the mate)
@@ -1029,6 +1030,7 @@ class MainWindow(QMainWindow):
         """A review came or went: the autosave keeps it (the game's moves did not change)."""
         self._autosaved = None
         self.autosave()
+        self._update_panels()
 
     def _on_engine_failed(self, message: str) -> None:
         self.notify(f"The engine failed: {message}")

@@ -25,7 +25,7 @@ from PySide6.QtCore import QObject, Signal
 from games import CHANCE
 from ai.display import value_text
 from ai.events import Score
-from games.annotations import GameReview, MoveReview, ReviewScale, Value, WinChanceScale
+from games.annotations import GameReview, Mark, MoveReview, ReviewScale, Value, WinChanceScale
 from games.base import GameError, GameState
 from games.records import GameRecord, RecordError, default_extension, write_game
 from gui.panels.display import player_names
@@ -181,6 +181,21 @@ class ReviewController(QObject):
     def review_for_saving(self) -> GameReview | None:
         """The review to write with the game: the one shown, while its moves are the game's."""
         return self.review if self._shown else None
+
+    def with_review_scores(self, scores: list[Score | None]) -> list[Score | None]:
+        """``scores`` (the eval graph's, by plies played) with the review's value of each
+        reviewed move where no search scored it (a person's moves, a loaded game without
+        evaluations), player 0's view: the curve a reviewed game has, as on Lichess."""
+        if self.review is None or self.session is None:
+            return scores
+        history = self.session.history
+        filled = list(scores)
+        for move in self.review.moves:
+            ply = move.ply + 1
+            same = move.ply < len(history) and history[move.ply].name == move.move  # not taken back
+            if same and ply < len(filled) and filled[ply] is None and move.mark is not Mark.ONLY_MOVE:
+                filled[ply] = self._score(move.played, move.mover)
+        return filled
 
     # ------------------------------------------------------------------ navigation
     def step_mistake(self, player: int = BOTH_SIDES, step: int = 1) -> bool:

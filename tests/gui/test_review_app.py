@@ -82,6 +82,9 @@ def test_a_hung_queen_is_marked_and_the_board_shows_the_better_move(qtbot: Any, 
     assert "Qh4??" in moves.item_texts()
     assert moves.marks()[QUEEN_PLY].symbol == "??"
     assert QUEEN_PLY in reviewer.eval_graph.marks()
+    # the loaded game had no evaluations: the graph's curve is the review's, White far ahead after Qh4
+    hung = reviewer.eval_graph.scores[QUEEN_PLY]
+    assert hung is not None and hung.for_player(0).value > 300
     moves.show_ply(QUEEN_PLY)
     better = reviewer.game_view.board.review_move()
     before = chess.Board()
