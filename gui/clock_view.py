@@ -237,6 +237,8 @@ class ClockView(QObject):
             on_turn = readings.turn == player
             if on_turn and self.session.paused:
                 label += " · paused"
+            elif on_turn and not readings.timed:
+                label += " · first move, untimed"
             face.show_values(FaceShown(label, clock_text(seconds), running=on_turn, low=seconds < threshold))
         self._schedule(readings)
 

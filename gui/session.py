@@ -159,6 +159,8 @@ class ClockReadings:
     """Whether time is being charged now (not paused, not the untimed first moves)."""
     flagged: int | None
     """The player whose flag fell, if one did."""
+    timed: bool
+    """Whether moves cost time yet (each side's first move is untimed, Lichess's rule)."""
     base: float
     """The larger base time of the two (what "low on time" is measured against)."""
 
@@ -594,6 +596,7 @@ class GameSession(QObject):
             turn=None if self.is_over else clock.turn,
             running=clock.is_running,
             flagged=clock.flagged,
+            timed=clock.is_timed,
             base=max(clock.control.base),
         )
 

@@ -307,6 +307,7 @@ def test_the_faces_tick_only_while_a_clock_runs(qtbot: QtBot, bridge: Any) -> No
     try:
         view.attach(session)
         assert not view.timer.isActive()  # untimed first moves: nothing runs yet
+        assert view.faces[0].shown.name == "White · Human · first move, untimed"
         for move in ("e4", "e5"):
             session.play_text(move)
         assert view.timer.isActive() and view.timer.interval() == TICK_MS
