@@ -243,10 +243,14 @@ def time_control_from_text(text: str) -> TimeControl | None:
 
 def time_control_from_pgn(text: str) -> TimeControl | None:
     """A PGN ``TimeControl`` tag: ``None`` for ``-`` (no clock), ``?`` (unknown) and the
-    forms this clock does not model (``40/7200:3600``, ``*60``); ``ClockError`` for text that
-    is no time control at all."""
+    forms this clock does not model (``40/7200:3600``, ``*60``, and a base under
+    ``MIN_BASE_SECONDS``, such as Lichess's ``0+1``, whose games still load);
+    ``ClockError`` for text that is no time control at all."""
     value = text.strip() if isinstance(text, str) else ""
     if value in ("", "-", "?") or _PGN_OTHER_FORMS.match(value):
+        return None
+    match = _PGN_CONTROL.match(value)
+    if match is not None and float(match.group(1)) < MIN_BASE_SECONDS:
         return None
     return TimeControl.from_pgn(value)
 

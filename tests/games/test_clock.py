@@ -55,7 +55,7 @@ def test_pgn_tag_is_seconds_plus_increment() -> None:
     assert TimeControl.from_pgn("300+3") == TimeControl.of(300, 3)
     assert TimeControl.from_pgn("600") == TimeControl.of(600, 0)
     assert time_control_from_pgn("-") is None and time_control_from_pgn("?") is None
-    for unmodelled in ("40/7200:3600", "40/7200:20/3600:900", "5400+30:1800", "*60"):
+    for unmodelled in ("40/7200:3600", "40/7200:20/3600:900", "5400+30:1800", "*60", "0+1", "0+2"):
         assert time_control_from_pgn(unmodelled) is None  # periods, hourglass: the game still loads
     for garbage in ("five minutes", "garbage:stuff", "300+", "nan"):
         with pytest.raises(ClockError, match="not seconds"):

@@ -162,6 +162,6 @@ def test_hostile_pgn_clocks_are_one_clear_error(tag: str, comment: str) -> None:
 
 
 def test_pgn_time_controls_not_modelled_still_load() -> None:
-    for tag in ("40/7200:3600", "*60", "-", "?"):
+    for tag in ("40/7200:3600", "*60", "-", "?", "0+1"):  # 0+1: a Lichess export
         record = read_game(f'[Event "x"]\n[TimeControl "{tag}"]\n[Result "*"]\n\n1. e4 {{ [%clk 1:59:50] }} e5 *\n')
         assert record.time_control is None and record.clocks == [7190.0, None]
