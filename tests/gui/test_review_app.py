@@ -163,6 +163,20 @@ def test_the_autosave_keeps_a_finished_review(qtbot: Any, reviewer: Any, data_di
     assert saved.record.review.for_ply(QUEEN_PLY - 1).mark is Mark.BLUNDER  # type: ignore[union-attr]
 
 
+def test_a_review_that_outlives_its_game_is_kept_in_the_data_folder(qtbot: Any, reviewer: Any, data_directory: Path) -> None:
+    """A new game does not cancel the last game's review: it finishes in the background and is
+    written with its game to ``reviews`` (the autosave holds the new game)."""
+    load_chess(reviewer, HUNG_QUEEN)
+    with qtbot.waitSignal(reviewer.reviews.runner.finished, timeout=30_000):
+        assert reviewer.review_game()
+        load_chess(reviewer, ["d4", "d5"])
+    assert reviewer.game_view.moves.moves.marks() == {}  # not shown on the new game
+    kept = list((data_directory / "reviews").glob("chess-*.pgn"))
+    assert len(kept) == 1
+    text = kept[0].read_text()
+    assert "Qh4 $4" in text or "Qh4??" in text
+
+
 def test_the_window_answers_while_a_review_runs(qtbot: Any, reviewer: Any) -> None:
     """The review runs in another process: the window steps through the game and flips
     the board while it goes on."""
