@@ -242,11 +242,17 @@ class Settings:
 
     def time_control(self, game: str) -> TimeControl | None:
         """The clock last chosen for ``game`` in the new-game dialog (``None``: no clock,
-        also for a stored value that is no time control)."""
+        also for a stored value that is no time control, which ``check`` reports)."""
+        return self._time_control_entry(game)[0]
+
+    def _time_control_entry(self, game: str) -> tuple[TimeControl | None, str]:
+        stored = self._store.value(f"games/{game}/time_control", "")
+        if not isinstance(stored, str):
+            return None, "not text"
         try:
-            return time_control_from_text(self._text(f"games/{game}/time_control", ""))
-        except ClockError:
-            return None
+            return time_control_from_text(stored), ""
+        except ClockError as error:
+            return None, one_line(str(error), 120)
 
     def set_time_control(self, game: str, control: TimeControl | None) -> None:
         self._store.setValue(f"games/{game}/time_control", "none" if control is None else control.text())
@@ -351,6 +357,10 @@ class Settings:
             if problem:
                 problems.append(f"Settings: the sides for {game} were ignored ({problem}).")
                 self._store.remove(f"games/{game}/players")
+            _control, problem = self._time_control_entry(game)
+            if problem:
+                problems.append(f"Settings: the clock for {game} was ignored ({problem}): no clock.")
+                self._store.remove(f"games/{game}/time_control")
         settings, engine_problems = self._engine_entry()
         if engine_problems:
             shown = "; ".join(engine_problems[:3]) + (f"; and {len(engine_problems) - 3} more" if len(engine_problems) > 3 else "")

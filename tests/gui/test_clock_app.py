@@ -117,7 +117,11 @@ def test_a_control_of_its_own_shows_as_custom(qtbot: QtBot) -> None:
 def test_a_stored_clock_that_is_no_time_control_reads_as_none(stored: str, data_directory: Path) -> None:
     store = QSettings(str(data_directory / "settings.ini"), QSettings.Format.IniFormat)
     store.setValue("games/chess/time_control", stored)
-    assert Settings(store).time_control("chess") is None
+    settings = Settings(store)
+    assert settings.time_control("chess") is None
+    problems = settings.check()  # said once at start-up, then forgotten
+    assert [line for line in problems if "clock" in line] == [next(line for line in problems if line.startswith("Settings: the clock for chess was ignored ("))]
+    assert not any("clock" in line for line in settings.check())
 
 
 def test_the_settings_keep_each_games_clock(data_directory: Path) -> None:
