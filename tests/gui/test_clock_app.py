@@ -348,3 +348,23 @@ def test_continue_with_a_hostile_clock_entry_says_so_and_keeps_the_moves_reading
     shown = resumed.clock_readings()
     assert shown is not None and shown.remaining[0] == pytest.approx(readings[2]) and shown.remaining[1] == pytest.approx(readings[1])
     assert not shown.running and any("read as after the last move" in message for message in messages)
+
+
+def test_new_game_starts_on_the_clock_chosen_and_remembers_it(qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Game → New game: the clock row's choice reaches the game and the settings, and the
+    dialog opens on it next time."""
+    opened: list[NewGameDialog] = []
+
+    def choose_blitz(dialog: NewGameDialog) -> int:
+        opened.append(dialog)
+        row = dialog.clock_row
+        if not opened[1:]:
+            row.choice.setCurrentIndex(row.choice.findData("3+2"))
+        return NewGameDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(NewGameDialog, "exec", choose_blitz)
+    assert window.new_game_dialog("chess")
+    assert window.session is not None and window.session.time_control == BLITZ
+    assert window.settings.time_control("chess") == BLITZ
+    assert window.new_game_dialog("chess")
+    assert opened[1].time_control() == BLITZ and window.session.time_control == BLITZ
