@@ -7,9 +7,7 @@ rolls its own dice."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -25,7 +23,8 @@ from gui.panels import display
 from gui.panels.eval_bar import EvalBar
 from gui.panels.eval_graph import EvalGraph
 from gui.players import COMPUTER, PlayerConfig
-from tests.gui.test_backgammon_match import HUMANS, TinyEnginePool, bear_off_last, make_window, match_text
+from tests.gui.test_backgammon_match import HUMANS, bear_off_last, make_window, match_text
+from tests.gui.test_backgammon_match import tiny_bridge, window  # noqa: F401 (the match tests' fixtures, used by name)
 
 GAME = BackgammonState
 
@@ -132,20 +131,6 @@ def test_the_graph_plots_the_bars_share(qtbot: QtBot) -> None:
 
 
 # --------------------------------------------------------------------------- in the window
-@pytest.fixture(scope="module")
-def tiny_bridge(qapp: Any) -> Iterator[EngineBridge]:
-    made = EngineBridge(TinyEnginePool(), interval_ms=5)
-    yield made
-    made.shutdown()
-
-
-@pytest.fixture
-def window(qtbot: QtBot, tiny_bridge: EngineBridge, data_directory: Path) -> Iterator[MainWindow]:
-    made = make_window(qtbot, tiny_bridge, data_directory)
-    yield made
-    made.shutdown()
-
-
 def test_after_the_computers_move_bar_and_panel_say_one_mwc(qtbot: QtBot, window: MainWindow) -> None:
     tiny = PlayerConfig(kind=COMPUTER, algorithm="star2", strength="depth", depth=1)
     session = start_match_scene(window, length=3, score=(0, 0), players=(tiny, PlayerConfig()))
