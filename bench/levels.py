@@ -205,7 +205,7 @@ _plan("othello", [(level_key(n), opponent, 36) for n, opponent in ((1, "rhino1")
                                                                    (4, "rhino2"))], seed=22)
 _plan("checkers", [(level_key(n), "draughts2", 36) for n in (1, 2)], seed=32)
 _plan("chess", [(level_key(1), "sf1350", 24), (level_key(2), "sf1350", 24), (level_key(3), "sf1800", 12),
-                (level_key(4), "sf1800", 12)], seed=12)
+                (level_key(4), "sf1800", 8), (level_key(5), "sf2200", 8)], seed=12)
 # Backgammon: every level against gnubg 0-ply, dice paired.
 _plan("backgammon", [(level_key(n), "gnubg0", 10 if n <= 7 else 6) for n in range(1, 11)], seed=41)
 
@@ -753,7 +753,7 @@ def chess_move_losses(level: int, records_seen: Sequence[dict[str, Any]]) -> lis
                 continue
             stream = io.StringIO(path.read_text(encoding="utf-8"))
             while (game := chess.pgn.read_game(stream)) is not None:
-                name = f"level={level}"
+                name = spec_of("chess", key)
                 ours = chess.WHITE if game.headers.get("White") == name else chess.BLACK if game.headers.get("Black") == name else None
                 if ours is None:
                     continue
