@@ -578,6 +578,7 @@ class GameSession(QObject):
         ``result`` is the record's marker (``games.records.RESULTS``)."""
         if Result(result) is not Result.UNFINISHED and not self._state.is_terminal():
             self._finish(Result(result), reason or "result from the file")
+            self._show_flag_from_record(reason)
 
     # ------------------------------------------------------------------ clocks
     @property
@@ -642,6 +643,22 @@ class GameSession(QObject):
         self.paused = True
         self._changed()
         return ""
+
+    def _show_flag_from_record(self, reason: str) -> None:
+        """A loaded game that ended on time (``flag_result``'s words: "White ran out of
+        time") shows the flagged side's clock at zero, fallen, as when the game ended: the
+        file's last reading of that side is from its last move, before the flag fell."""
+        if self.clock is None:
+            return
+        names = self.game_class.PLAYER_NAMES
+        flagged = next((player for player in (0, 1) if reason.startswith(f"{names[player]} ran out of time")), None)
+        if flagged is None:
+            return
+        document = self.clock.to_json(self._clock_now())
+        document["remaining"][flagged] = 0.0
+        document.update(turn=flagged, flagged=flagged)
+        self.clock = Clock.from_json(document)
+        self.state_changed.emit()
 
     def _within_clock(self, request: SearchRequest, player: int) -> SearchRequest:
         """A computer's move on the clock: its time from what its clock has left, as a UCI

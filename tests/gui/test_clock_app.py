@@ -368,3 +368,34 @@ def test_new_game_starts_on_the_clock_chosen_and_remembers_it(qtbot: QtBot, wind
     assert window.settings.time_control("chess") == BLITZ
     assert window.new_game_dialog("chess")
     assert opened[1].time_control() == BLITZ and window.session.time_control == BLITZ
+
+
+def test_a_game_lost_on_time_opens_with_the_fallen_flag(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    """The result and the clock agree in a reopened game: the side that ran out of time
+    reads 0:00.0, fallen, not its last move's reading."""
+    now = [10.0]
+    session = GameSession(window.bridge, "chess", HUMANS, time_control=TimeControl.of(60, 0), clock_now=lambda: now[0])
+    try:
+        for move in ("e4", "e5", "Nf3", "Nc6"):
+            now[0] += 5
+            session.play_text(move)
+        now[0] += 61
+        assert session.check_flag() and session.reason == "White ran out of time"
+        record = session.to_record()
+    finally:
+        session.close()
+    opened = window.load_record(record)
+    readings = opened.clock_readings()
+    assert readings is not None and readings.flagged == 0 and readings.remaining == (0.0, 55.0) and not readings.running
+    assert window.game_view.clocks.faces[0].shown.time == "0:00.0" and window.game_view.clocks.faces[0].shown.low
+
+
+def test_the_dialogs_boxes_start_at_one_x(qtbot: QtBot) -> None:
+    """The Game, Clock and (backgammon) Play rows sit in forms of their own; their boxes
+    still line up (one label column)."""
+    dialog = NewGameDialog("backgammon", {})
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    lefts = {box.mapTo(dialog, box.rect().topLeft()).x() for box in (dialog.game, dialog.clock_row.choice, dialog.match_row.choice)}
+    assert len(lefts) == 1, lefts
