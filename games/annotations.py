@@ -397,17 +397,27 @@ def lichess_game_accuracy(
        1% as 1% so that a 0% move cannot divide by zero).
 
     ``None`` for a side without moves."""
+    by_side = _weighted_move_accuracies(white_cps, white_starts, initial_cp)
+    return (_side_accuracy(by_side[0]), _side_accuracy(by_side[1]))
+
+
+SideAccuracies = tuple[list[tuple[float, float]], list[tuple[float, float]]]
+"""(White's, Black's) moves as (accuracy, volatility weight)."""
+
+
+def _weighted_move_accuracies(white_cps: Sequence[float], white_starts: bool, initial_cp: float) -> SideAccuracies:
+    """Steps 1-3 of ``lichess_game_accuracy``: each move's accuracy and weight, by side."""
     wins = [win_percent(cp) for cp in [initial_cp, *white_cps]]
     size = max(2, min(8, len(white_cps) // 10))
     windows = [wins[:size]] * (min(size, len(wins)) - 2) + [wins[i : i + size] for i in range(len(wins) - size + 1)]
     weights = [max(0.5, min(12.0, _population_deviation(window))) for window in windows]
-    by_side: tuple[list[tuple[float, float]], list[tuple[float, float]]] = ([], [])
+    by_side: SideAccuracies = ([], [])
     for index in range(min(len(wins) - 1, len(weights))):
         white = (index % 2 == 0) == white_starts
         before, after = wins[index], wins[index + 1]
         accuracy = move_accuracy(before, after) if white else move_accuracy(100 - before, 100 - after)
         by_side[0 if white else 1].append((accuracy, weights[index]))
-    return (_side_accuracy(by_side[0]), _side_accuracy(by_side[1]))
+    return by_side
 
 
 def lichess_centipawn_loss(moves: Sequence[MoveReview]) -> float | None:
@@ -478,14 +488,26 @@ class WinChanceScale(ReviewScale):
     def summaries(self, moves: Sequence[MoveReview]) -> tuple[SideSummary, SideSummary]:
         """Lichess's game accuracy from the played moves' values (every reviewed ply, so the
         volatility windows see the whole game), the start read as the first move's best
-        value (Lichess's fixed +0.15 holds only for the standard start)."""
+        value (Lichess's fixed +0.15 holds only for the standard start). Plies missing from
+        a partial review (a failed search) split the game into runs of consecutive plies,
+        each read from its own first position, so that every move stays its mover's."""
         ordered = sorted(moves, key=lambda move: move.ply)
         if not ordered:
             return super().summaries(moves)
-        first = ordered[0]
-        initial = lichess_cp(first.best if first.mover == 0 else first.best.negated())
-        cps = [lichess_cp(move.played if move.mover == 0 else move.played.negated()) for move in ordered]
-        white, black = lichess_game_accuracy(cps, white_starts=first.mover == 0, initial_cp=initial)
+        runs: list[list[MoveReview]] = []
+        for move in ordered:
+            if runs and runs[-1][-1].ply + 1 == move.ply:
+                runs[-1].append(move)
+            else:
+                runs.append([move])
+        by_side: SideAccuracies = ([], [])
+        for run in runs:
+            first = run[0]
+            initial = lichess_cp(first.best if first.mover == 0 else first.best.negated())
+            cps = [lichess_cp(move.played if move.mover == 0 else move.played.negated()) for move in run]
+            for side, accuracies in zip(by_side, _weighted_move_accuracies(cps, first.mover == 0, initial)):
+                side.extend(accuracies)
+        white, black = _side_accuracy(by_side[0]), _side_accuracy(by_side[1])
         sides = []
         for player, accuracy in ((0, white), (1, black)):
             base = super().summary(moves, player)

@@ -24,6 +24,7 @@ from games.annotations import (
     TICTACTOE_SCALE,
     GameReview,
     Mark,
+    MoveReview,
     ReviewError,
     ReviewScale,
     ReviewSettings,
@@ -90,6 +91,28 @@ def test_game_accuracy_long_game_windows_repeat_the_opening_one() -> None:
     assert white is not None and black is not None
     assert 0 < white <= 100 and 0 < black <= 100
     assert lichess_game_accuracy([]) == (None, None)
+
+
+def test_a_ply_missing_from_a_partial_review_leaves_every_move_its_movers() -> None:
+    # White loses 1.5 pawns every move, Black loses nothing; the review of ply 1 failed.
+    def reviewed(ply: int, best: float, played: float) -> MoveReview:
+        best_move = "a" if best == played else "b"
+        return make_move_review(
+            CHESS_SCALE, ply=ply, mover=ply % 2, move="a", played=Value(played), best=Value(best), best_move=best_move
+        )
+
+    moves, white = [], 30.0
+    for ply in range(20):
+        if ply % 2 == 0:
+            moves.append(reviewed(ply, white, white - 150))
+            white -= 150
+        else:
+            moves.append(reviewed(ply, -white, -white))
+    full = GameReview("chess", ReviewSettings("test"), tuple(moves), CHESS_SCALE).summaries()
+    partial = GameReview("chess", ReviewSettings("test"), tuple(m for m in moves if m.ply != 1), CHESS_SCALE).summaries()
+    assert full[0].accuracy is not None and full[0].accuracy < 80 and full[1].accuracy == pytest.approx(100.0)
+    # read by ply parity after the gap, White's losses became Black's gains: White 83% instead of 73%
+    assert partial[0].accuracy == pytest.approx(full[0].accuracy) and partial[1].accuracy == pytest.approx(100.0)
 
 
 @pytest.mark.parametrize(
