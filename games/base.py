@@ -293,6 +293,13 @@ class GameState(ABC):
         value. An equity divided by it reads as a chance on the eval bar, whatever the cube."""
         return 1.0
 
+    def forfeit_points(self) -> float | None:
+        """The points the opponent of a player who forfeits here (a flag fall) wins, for a
+        game scored in points (backgammon: the cube's value); ``None`` for a game simply won
+        or lost, or where the forfeit is scored above the game (a backgammon match, where a
+        flag loses the match)."""
+        return None
+
     def expected_moves_left(self) -> float | None:
         """How many more moves the player to move expects to make in this game: a clock's
         time is shared out over them (``ai.timing``). ``None``: the game cannot say, and a

@@ -503,7 +503,8 @@ def flag_result(state: GameState, flagged: Player) -> FlagFall:
     the game says the opponent could not win by any series of legal moves (chess, FIDE Laws
     6.9: "the game is drawn if the position is such that the opponent cannot checkmate the
     player's king by any possible series of legal moves"). A game whose results are points
-    (backgammon) is lost at its current stake: the cube's value, as a single game."""
+    is lost at its ``forfeit_points`` (a backgammon money game: the cube's value, as a single
+    game; a match scores the flag itself)."""
     if flagged not in (0, 1) or isinstance(flagged, bool):
         raise ClockError(f"player must be 0 or 1, not {flagged!r}")
     names = state.PLAYER_NAMES
@@ -512,8 +513,8 @@ def flag_result(state: GameState, flagged: Player) -> FlagFall:
     if declares(type(state), MatingMaterial):
         if not cast(MatingMaterial, state).can_still_mate(opponent):
             return FlagFall(None, f"{reason} and {names[opponent]} cannot checkmate")
-    if state.UTILITY_KIND == "equity":
-        points = state.stake()
+    points = state.forfeit_points()
+    if points is not None:
         shown = _number(points)
         return FlagFall(opponent, f"{reason}: {names[opponent]} wins {shown} point{'s' if points != 1 else ''}", points)
     return FlagFall(opponent, reason)

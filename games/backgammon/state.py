@@ -490,6 +490,11 @@ class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
             return match_cube.cube_weight(self.match_context(O))
         return float(self.cube_value)
 
+    def forfeit_points(self) -> float | None:
+        """A money game forfeited is lost at the cube's value, as a single game; in a match
+        the match layer scores it (a flag loses the match: WBF and USBGF clock rules)."""
+        return None if self.match_length else float(self.cube_value)
+
     def _match_equity_limit(self) -> float:
         """The largest normalized match equity either player can reach (MWC 1)."""
         return max(match_cube.normalized(1.0, self.match_context(player)) for player in (O, X))

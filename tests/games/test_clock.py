@@ -9,6 +9,7 @@ import math
 import pytest
 
 from games import CHANCE, new_game
+from games.backgammon.state import BackgammonState
 from games.clock import (
     PRESETS,
     Clock,
@@ -321,6 +322,22 @@ def test_backgammon_flag_loses_the_game_at_the_cube_value() -> None:
     fall = flag_result(state, 0)
     assert fall.winner == 1 and fall.points == state.stake() == 1.0
     assert fall.reason == f"{state.PLAYER_NAMES[0]} ran out of time: {state.PLAYER_NAMES[1]} wins 1 point"
+
+
+def test_backgammon_flag_in_a_money_game_at_cube_4_gives_4_points() -> None:
+    state = new_game("backgammon")
+    state.cube_value, state.cube_owner = 4, 1  # type: ignore[attr-defined]
+    fall = flag_result(state, 0)
+    assert fall.winner == 1 and fall.points == 4.0 and fall.reason.endswith("wins 4 points")
+
+
+def test_backgammon_flag_in_a_match_names_no_points() -> None:
+    # the match layer scores it (the flag loses the match); the cube's weight at the score,
+    # 2.45 at 3-4 of 7 with the cube on 2, is no number of points
+    state = BackgammonState.initial(match_length=7, score=(3, 4))
+    state.cube_value, state.cube_owner = 2, 1
+    fall = flag_result(state, 0)
+    assert fall.winner == 1 and fall.reason == f"{state.PLAYER_NAMES[0]} ran out of time"
 
 
 def test_flag_result_refuses_a_non_player() -> None:
