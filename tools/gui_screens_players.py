@@ -13,35 +13,22 @@ the engine's replies searched in the pool.
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
-import tempfile
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("PLYGROUND_DATA_DIR", tempfile.mkdtemp(prefix="plyground-screens-"))
 
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QPainter, QPixmap
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QWidget
 
 from games import GAME_NAMES
 from games.clock import TimeControl
-from gui.app import load_fonts
 from gui.dialogs.new_game import NewGameDialog
 from gui.gamefile import read_game
-from gui.main_window import MainWindow, apply_theme
+from gui.main_window import MainWindow
 from gui.match_session import start_match_scene
 from gui.players import COMPUTER, HUMAN, PlayerConfig
+from tools.gui_screens import Shot, run
 from tools.gui_screens_app import settle, spin
 
-DEFAULT_OUT = Path(__file__).resolve().parent.parent / "docs" / "screens"
-WINDOW_SIZE = (1400, 860)
-"""The large window of the other screenshots."""
 DIALOG_LEVEL = 5
 """The computer's level shown selected in the dialog (its list shows every level's rating)."""
 DIALOG_CLOCK = TimeControl.parse("5+3")
@@ -64,16 +51,6 @@ REVIEWED_GAME = """[Event "Casual game"]
 """
 """Scholar's mate: 3...Nf6?? lets the queen mate at once (3...g6 or 3...Qe7 holds)."""
 REVIEW_SECONDS = 300
-
-
-@dataclass(frozen=True)
-class Shot:
-    """One picture: its name (``players-<name>-<theme>.png``) and how it is made."""
-
-    name: str
-    make: Callable[[MainWindow], QWidget | QPixmap]
-    """Plays the scene in the window and returns the widget to grab (the window or a dialog),
-    or the picture itself when it is made of several windows (a dialog with a list open)."""
 
 
 def new_game_dialog(window: MainWindow) -> QPixmap:
@@ -156,50 +133,13 @@ SHOTS: tuple[Shot, ...] = (
 )
 
 
+def show_engine_tab(window: MainWindow) -> None:
+    """Each scene starts on the engine's tab, not the tab the last scene left open."""
+    window.engine_tabs.setCurrentWidget(window.engine_panel)
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default: docs/screens/)")
-    parser.add_argument("--only", nargs="*", default=[shot.name for shot in SHOTS], help="pictures to make (by name)")
-    parser.add_argument("--themes", nargs="*", default=["light", "dark"])
-    args = parser.parse_args()
-    unknown = set(args.only) - {shot.name for shot in SHOTS}
-    if unknown:
-        parser.error(f"no such picture: {', '.join(sorted(unknown))} (known: {', '.join(shot.name for shot in SHOTS)})")
-    args.out.mkdir(parents=True, exist_ok=True)
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    load_fonts()
-    window = MainWindow(offer_resume=False, seed=5)
-    window.resize(*WINDOW_SIZE)
-    window.show()
-    written = []
-    try:
-        for theme in args.themes:
-            apply_theme(app, theme)  # type: ignore[arg-type]
-            window.set_theme(theme)
-            for shot in SHOTS:
-                if shot.name not in args.only:
-                    continue
-                window.resize(*WINDOW_SIZE)
-                window.engine_tabs.setCurrentWidget(window.engine_panel)  # not the last scene's tab
-                began = time.monotonic()
-                made = shot.make(window)
-                settle()
-                path = args.out / f"players-{shot.name}-{theme}.png"
-                picture = made if isinstance(made, QPixmap) else made.grab()
-                picture.save(str(path), "PNG", 0)  # 0: the smallest file
-                written.append(path)
-                print(f"{path} ({time.monotonic() - began:.0f} s)", file=sys.stderr)
-                if isinstance(made, QWidget) and made is not window:
-                    made.close()
-                session = window.session
-                if session is not None and session.is_thinking:
-                    session.move_now()
-                    spin(lambda: not session.is_thinking, 30)
-    finally:
-        window.shutdown()
-    for path in written:
-        print(path)
-    return 0
+    return run(SHOTS, "players", __doc__.splitlines()[0], before_each=show_engine_tab)
 
 
 if __name__ == "__main__":

@@ -13,36 +13,24 @@ or a hint searched in the pool, then the widget clicked or stepped as a person w
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
-import tempfile
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from pathlib import Path
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("PLYGROUND_DATA_DIR", tempfile.mkdtemp(prefix="plyground-screens-"))
+from dataclasses import replace
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QWidget
 
 from ai.events import Iteration
 from ai.tree.model import NodeKind
 from games import get_game, new_game
-from gui.app import load_fonts
-from gui.main_window import MainWindow, apply_theme
+from gui.main_window import MainWindow
 from gui.panels.tree.panel import TreePanel
 from gui.players import COMPUTER, HUMAN, PlayerConfig
 from gui.race import open_race
 from gui.session import GameSession
 from gui.settings import default_engine_settings
+from tools.gui_screens import Shot, run, stop_search
 from tools.gui_screens_app import settle, spin
 
-DEFAULT_OUT = Path(__file__).resolve().parent.parent / "docs" / "screens"
-WINDOW_SIZE = (1400, 860)
-"""The large window of the other screenshots: room for the board and a wide engine dock."""
 TREE_DOCK_SHARE = 0.55
 """The engine dock's share of the window's width while the tree is shown (the app's own is
 about 30 %, made for the number tables; a tree wants more room)."""
@@ -71,15 +59,6 @@ SEARCH_SECONDS = 120
 """The longest any search of these pictures may take before the picture is given up."""
 
 
-@dataclass(frozen=True)
-class Shot:
-    """One picture: its name (``search-<name>-<theme>.png``) and how it is made."""
-
-    name: str
-    make: Callable[[MainWindow], QWidget]
-    """Plays the scene in the window and returns the widget to grab (the window, or a dialog)."""
-
-
 def widen_engine_dock(window: MainWindow, share: float = TREE_DOCK_SHARE) -> None:
     window.resizeDocks([window.engine_dock], [int(window.width() * share)], Qt.Orientation.Horizontal)
     settle()
@@ -99,14 +78,6 @@ def start(
     session = window.start_game(game, (first.for_game(game), second.for_game(game)), start=position, manual_dice=False, paused=True)
     settle()
     return session
-
-
-def stop_search(window: MainWindow) -> None:
-    """A search still running after its picture plays its move now (the next scene starts clean)."""
-    session = window.session
-    if session is not None and session.is_thinking:
-        session.move_now()
-        spin(lambda: not session.is_thinking, 30)
 
 
 def wait_for_search(window: MainWindow) -> None:
@@ -319,44 +290,7 @@ SHOTS: tuple[Shot, ...] = (
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default: docs/screens/)")
-    parser.add_argument("--only", nargs="*", default=[shot.name for shot in SHOTS], help="pictures to make (by name)")
-    parser.add_argument("--themes", nargs="*", default=["light", "dark"])
-    args = parser.parse_args()
-    unknown = set(args.only) - {shot.name for shot in SHOTS}
-    if unknown:
-        parser.error(f"no such picture: {', '.join(sorted(unknown))} (known: {', '.join(shot.name for shot in SHOTS)})")
-    args.out.mkdir(parents=True, exist_ok=True)
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    load_fonts()
-    window = MainWindow(offer_resume=False, seed=5)
-    window.resize(*WINDOW_SIZE)
-    window.show()
-    written = []
-    try:
-        for theme in args.themes:
-            apply_theme(app, theme)  # type: ignore[arg-type]
-            window.set_theme(theme)
-            for shot in SHOTS:
-                if shot.name not in args.only:
-                    continue
-                window.resize(*WINDOW_SIZE)
-                began = time.monotonic()
-                widget = shot.make(window)
-                settle()
-                path = args.out / f"search-{shot.name}-{theme}.png"
-                widget.grab().save(str(path), "PNG", 0)  # 0: the smallest file
-                written.append(path)
-                print(f"{path} ({time.monotonic() - began:.0f} s)", file=sys.stderr)
-                if widget is not window:
-                    widget.close()
-                stop_search(window)
-    finally:
-        window.shutdown()
-    for path in written:
-        print(path)
-    return 0
+    return run(SHOTS, "search", __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

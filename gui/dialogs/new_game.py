@@ -362,7 +362,7 @@ class NewGameDialog(QDialog):
         layout.addWidget(self.hint)
         layout.addWidget(buttons)
         layout.setSizeConstraint(QLayout.SizeConstraint.SetFixedSize)  # as tall as what it shows
-        self._align_labels(top.labelForField(self.game), self.clock_row, self.match_row)
+        self._align_labels([(top, self.game), (self.clock_row.layout(), self.clock_row.choice), (self.match_row.layout(), self.match_row.choice)])
         for side in self.sides:
             side.shown_changed.connect(self._update_hint)
         self._current = ""
@@ -371,15 +371,10 @@ class NewGameDialog(QDialog):
         self._on_game_changed()
 
     @staticmethod
-    def _align_labels(game_label: QWidget | None, *rows: QWidget) -> None:
+    def _align_labels(rows: list[tuple[QLayout | None, QWidget]]) -> None:
         """One label column for the dialog's rows ("Game", "Clock", "Play"), which sit in
         forms of their own: each label as wide as the widest, so the boxes start at one x."""
-        labels = [game_label] + [
-            row_layout.labelForField(field)
-            for row in rows
-            if isinstance(row_layout := row.layout(), QFormLayout)
-            for field in [row_layout.itemAt(0, QFormLayout.ItemRole.FieldRole).widget()]
-        ]
+        labels = [form.labelForField(field) for form, field in rows if isinstance(form, QFormLayout)]
         shown = [label for label in labels if label is not None]
         width = max((label.sizeHint().width() for label in shown), default=0)
         for label in shown:
