@@ -186,6 +186,8 @@ class ClockView(QObject):
         self.faces = (ClockFace(parent), ClockFace(parent))
         self.session: GameSession | None = None
         self._bottom = 0
+        self._ply: int | None = None
+        """The ply looked at when stepping back through the game; ``None``: the live clocks."""
         self.timer = QTimer(self)
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.timeout.connect(self.refresh)
@@ -200,9 +202,16 @@ class ClockView(QObject):
             except (RuntimeError, TypeError):
                 pass
         self.session = session
+        self._ply = None
         if session is not None:
             session.state_changed.connect(self.refresh)
         self.refresh()
+
+    def show_ply(self, ply: int | None) -> None:
+        """Show the clocks as they read after ``ply`` moves (looking back), or live (``None``)."""
+        if ply != self._ply:
+            self._ply = ply
+            self.refresh()
 
     def set_bottom_player(self, player: int) -> None:
         self._bottom = player
@@ -223,7 +232,12 @@ class ClockView(QObject):
 
     def refresh(self) -> None:
         """Read the clock and show it; the timer runs only while a clock runs."""
-        readings = self.session.clock_readings() if self.session is not None else None
+        if self.session is None:
+            readings = None
+        elif self._ply is not None:
+            readings = self.session.clock_readings_at(self._ply)
+        else:
+            readings = self.session.clock_readings()
         if readings is None:
             self.timer.stop()
             return
@@ -235,7 +249,9 @@ class ClockView(QObject):
             side = self.session.players[player]
             label = f"{names[player]} · {'Computer' if side.is_computer else 'Human'}"
             on_turn = readings.turn == player
-            if on_turn and self.session.paused:
+            if self._ply is not None:
+                pass  # a past position: its readings, nothing about now
+            elif on_turn and self.session.paused:
                 label += " · paused"
             elif on_turn and not readings.timed:
                 label += " · first move, untimed"

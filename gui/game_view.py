@@ -537,6 +537,7 @@ class GameView(QWidget):
             self._viewing = None
             self.board.set_best_move(None)
         state = session.state
+        self.clocks.show_ply(self._viewing)
         if self.setup_bar.isVisible():
             pass  # the board shows the position being set up
         elif self._viewing is None:

@@ -710,27 +710,47 @@ class GameSession(QObject):
             return
         self._flag_timer.start(min(MAX_FLAG_TIMER_MS, int(seconds * 1000) + 1))
 
-    def _restore_clock(self) -> None:
-        """The clocks as they read when the position on the board arose (after a take-back,
-        a redo, a loaded game): each player's reading after their last turn, the base time
-        before their first; the turns each finished counted, so the untimed first moves stay
-        untimed. Paused until ``_sync_clock`` lets them run."""
+    def clock_readings_at(self, ply: int) -> ClockReadings | None:
+        """What the clocks read when the position after the first ``ply`` moves arose
+        (looking back through the game, as Lichess shows each move's ``%clk``): standing,
+        none running; ``None`` without a clock."""
         if self.clock is None:
-            return
-        control = self.clock.control
-        remaining = list(control.base)
+            return None
+        remaining, turns, turn = self._clocks_after(max(0, min(ply, len(self.history))))
+        return ClockReadings(
+            remaining=(remaining[0], remaining[1]),
+            turn=turn,
+            running=False,
+            flagged=None,
+            timed=min(turns) >= 1,
+            base=max(self.clock.control.base),
+        )
+
+    def _clocks_after(self, ply: int) -> tuple[list[float], list[int], int | None]:
+        """Each player's reading after their last turn within the first ``ply`` moves (the
+        base time before their first), the turns each finished, and whose clock is on."""
+        assert self.clock is not None
+        remaining = list(self.clock.control.base)
         turns = [0, 0]
         state = new_game(self.game, self.start_text)
-        for entry in self.history:
+        for entry in self.history[:ply]:
             state.play(entry.move)
             if entry.mover in (0, 1) and clock_owner(state) != entry.mover:  # the turn passed
                 turns[entry.mover] += 1
                 remaining[entry.mover] = clock_reading(entry.clock, remaining[entry.mover])
-        owner = clock_owner(self._state)
-        last = next((entry.mover for entry in reversed(self.history) if entry.mover in (0, 1)), None)
-        turn = owner if owner is not None else (None if last is None else 1 - last)
+        owner = clock_owner(state)
+        last = next((entry.mover for entry in reversed(self.history[:ply]) if entry.mover in (0, 1)), None)
+        return remaining, turns, owner if owner is not None else (None if last is None else 1 - last)
+
+    def _restore_clock(self) -> None:
+        """The clocks as they read when the position on the board arose (after a take-back,
+        a redo, a loaded game): ``_clocks_after`` the whole history, the turns counted so the
+        untimed first moves stay untimed. Paused until ``_sync_clock`` lets them run."""
+        if self.clock is None:
+            return
+        remaining, turns, turn = self._clocks_after(len(self.history))
         self.clock = Clock.from_json(
-            {"control": control.to_json(), "remaining": remaining, "turn": turn, "moves": turns, "flagged": None}
+            {"control": self.clock.control.to_json(), "remaining": remaining, "turn": turn, "moves": turns, "flagged": None}
         )
 
     # ------------------------------------------------------------------ internals

@@ -399,3 +399,32 @@ def test_the_dialogs_boxes_start_at_one_x(qtbot: QtBot) -> None:
     qtbot.waitExposed(dialog)
     lefts = {box.mapTo(dialog, box.rect().topLeft()).x() for box in (dialog.game, dialog.clock_row.choice, dialog.match_row.choice)}
     assert len(lefts) == 1, lefts
+
+
+def test_looking_back_shows_each_moves_clocks(qtbot: QtBot, bridge: Any) -> None:
+    """Stepping back through the game (the move list, ←) shows the clocks as they read in
+    that position, as Lichess shows each move's %clk; End shows the live clocks again."""
+    from gui.game_view import GameView
+
+    now = [100.0]
+    session = GameSession(bridge, "chess", HUMANS, time_control=BLITZ, clock_now=lambda: now[0])
+    view = GameView()
+    qtbot.addWidget(view)
+    try:
+        view.attach(session)
+        for move, seconds in (("e4", 3), ("e5", 3), ("Nf3", 20), ("Nc6", 40)):
+            now[0] += seconds
+            session.play_text(move)
+        now[0] += 5
+        view.clocks.refresh()  # what the view's timer does five times a second
+        white, black = view.clocks.faces
+        assert (white.shown.time, black.shown.time) == ("2:37", "2:22")  # live: 180-20+2-5, 180-40+2
+        view.moves.moves.show_ply(3)  # after Nf3: Black to move, White's reading after Nf3
+        assert (white.shown.time, black.shown.time) == ("2:42", "3:00") and black.shown.running
+        assert not view.clocks.timer.isActive()  # a past position's clocks stand
+        view.moves.moves.show_ply(0)
+        assert (white.shown.time, black.shown.time) == ("3:00", "3:00")
+        view.show_live()
+        assert (white.shown.time, black.shown.time) == ("2:37", "2:22") and view.clocks.timer.isActive()
+    finally:
+        session.close()
