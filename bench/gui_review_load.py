@@ -3,7 +3,7 @@
 The review runs on its own one-worker pool at niceness 19 (``gui.review.runner``); the game's
 searches run on the app's bridge (niceness 10). This measures, on this machine:
 
-* the computer's move search (the app's bridge, a fixed time, the engine's default settings
+* the computer's move search (the app's bridge, a fixed time, the compiled search of the top levels
   on every core) in nodes, alone and while a review runs: how much the review takes from it;
 * the event loop's longest pause (a 10 ms timer) while a review runs alone;
 * how long the review of a 40-ply chess game takes at each strength.
@@ -48,7 +48,7 @@ def move_search_nodes(bridge: EngineBridge, seconds: float) -> int:
     bridge.search_finished.connect(lambda finished: answers.append(finished.nodes))
     request = SearchRequest(
         "chess", new_game("chess").to_text(), tuple(GAME[:20]),
-        SearchSettings(threads=available_cores(), book=False), Limits(time=seconds),
+        SearchSettings(algorithm="native", threads=available_cores(), book=False), Limits(time=seconds),
     )
     bridge.start_search(request)
     wait_for(lambda: bool(answers), seconds + 30)
