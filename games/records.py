@@ -20,9 +20,9 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from games import GAME_NAMES, get_game, new_game
 from games.annotations import (
@@ -106,6 +106,10 @@ class GameRecord:
     """The game's review (``games.annotations``), saved with it: JSON's ``review`` field; in
     PGN/PDN a NAG (a PDN move's symbol), a ``[%review]`` command and Lichess's words per
     move, and the review's settings in the ``Annotator`` tag."""
+    left_out: list[str] = field(default_factory=list, compare=False)
+    """What the reader left out of the file, one line each: an annotation that could not be
+    read (a damaged review, clock readings, a time control not understood). Only the moves
+    and the game's own fields decide whether a game can be read; the rest never costs it."""
 
     def replay(self) -> GameState:
         """The state after every move (with its history), checking each move.
@@ -297,6 +301,19 @@ def time_control_from_tags(tags: dict[str, str], colours: tuple[str, str]) -> Ti
         return time_control_from_pgn(tags.get("TimeControl", ""))
     except ClockError as error:
         raise RecordError(str(error)) from None
+
+
+def _clock_readings(comments: Sequence[str], left_out: list[str]) -> list[float | None]:
+    """``clocks_from_comments``, a reading that cannot be read left out (None) and said once
+    in ``left_out`` (with how many more there were)."""
+    readings: list[float | None] = []
+    bad: list[str] = []
+    for comment in comments:
+        readings.append(_optional(lambda: clocks_from_comments([comment])[0], None, bad))
+    if bad:
+        more = len(bad) - 1
+        left_out.append(bad[0] + (f" ({more:,} more unreadable clock reading{'s' if more > 1 else ''} left out)" if more else ""))
+    return readings
 
 
 def clocks_from_comments(comments: Sequence[str]) -> list[float | None]:
@@ -560,15 +577,10 @@ def from_json(document: object) -> GameRecord:
     opening_plies = document.get("opening_plies", 0)
     if not isinstance(opening_plies, int) or isinstance(opening_plies, bool) or not 0 <= opening_plies <= len(moves):
         raise RecordError('"opening_plies" must be a whole number of moves, at most the number of moves')
-    time_control = None
-    if document.get("time_control") is not None:
-        try:
-            time_control = TimeControl.from_json(document["time_control"])
-        except ClockError as error:
-            raise RecordError(f'"time_control": {error}') from None
-    clocks = document.get("clocks", [])
-    if not isinstance(clocks, list) or not all(_is_clock_reading(value) for value in clocks):
-        raise RecordError(f'"clocks" must be a list of seconds left (0 to {MAX_CLOCK_SECONDS:,.0f}) or nulls')
+    left_out: list[str] = []
+    time_control = _optional(lambda: _time_control_from_json(document.get("time_control")), None, left_out)
+    no_clocks: list[float | None] = []
+    clocks = _optional(lambda: _clocks_from_json(document.get("clocks", [])), no_clocks, left_out)
     record = GameRecord(
         game=game,
         start=start,
@@ -581,11 +593,41 @@ def from_json(document: object) -> GameRecord:
         round=round_,
         opening_plies=opening_plies,
         time_control=time_control,
-        clocks=_fit([None if value is None else float(value) for value in clocks], len(moves)),
+        clocks=_fit(clocks, len(moves)),
+        left_out=left_out,
     )
     record.replay()
-    record.review = _review_from_json(document.get("review"), game, record.moves)
+    record.review = _optional(lambda: _review_from_json(document.get("review"), game, record.moves), None, left_out)
     return record
+
+
+_Part = TypeVar("_Part")
+
+
+def _optional(read: Callable[[], _Part], fallback: _Part, left_out: list[str]) -> _Part:
+    """``read()``, or ``fallback`` with its ``RecordError`` added to ``left_out``: a part of
+    a game file that annotates the game (review, clocks, time control) is left out when it
+    cannot be read, and the game opens without it."""
+    try:
+        return read()
+    except RecordError as error:
+        left_out.append(str(error))
+        return fallback
+
+
+def _time_control_from_json(document: object) -> TimeControl | None:
+    if document is None:
+        return None
+    try:
+        return TimeControl.from_json(document)
+    except ClockError as error:
+        raise RecordError(f'"time_control": {error}') from None
+
+
+def _clocks_from_json(clocks: object) -> list[float | None]:
+    if not isinstance(clocks, list) or not all(_is_clock_reading(value) for value in clocks):
+        raise RecordError(f'"clocks" must be a list of seconds left (0 to {MAX_CLOCK_SECONDS:,.0f}) or nulls')
+    return [None if value is None else float(value) for value in clocks]
 
 
 def _is_clock_reading(value: object) -> bool:
@@ -631,7 +673,10 @@ def read_pgn(text: str) -> GameRecord:
             commands[ply] = command.group(1)
     headers = parsed.headers
     result = parsed.result
-    review = _review_from_commands("chess", start, names, commands, headers.get("Annotator", ""))
+    left_out: list[str] = []
+    review = _optional(
+        lambda: _review_from_commands("chess", start, names, commands, headers.get("Annotator", "")), None, left_out
+    )
     return GameRecord(
         game="chess",
         start=start,
@@ -642,9 +687,10 @@ def read_pgn(text: str) -> GameRecord:
         reason=headers.get("Termination", ""),
         date=_known(headers.get("Date", "")),
         round=_known(headers.get("Round", "")),
-        time_control=time_control_from_tags(headers, ("White", "Black")),
-        clocks=_fit(clocks_from_comments(parsed.comments), len(names)),
+        time_control=_optional(lambda: time_control_from_tags(headers, ("White", "Black")), None, left_out),
+        clocks=_fit(_clock_readings(parsed.comments, left_out), len(names)),
         review=review,
+        left_out=left_out,
     )
 
 
@@ -680,7 +726,9 @@ def read_pdn(text: str) -> GameRecord:
     if comments and not comments[-1].group(0).endswith("}"):
         raise RecordError("a PDN comment opened with '{' is never closed with '}'")
     evaluations_by_move: dict[int, str] = {}
-    clocks_by_move: dict[int, float] = {}
+    clocks_by_move: dict[int, float | None] = {}
+    left_out: list[str] = []
+    clock_comments: list[tuple[int, str]] = []
     review_commands: dict[int, str] = {}
     tokens: list[tuple[str, str]] = []
     moves_read = 0
@@ -690,9 +738,8 @@ def read_pdn(text: str) -> GameRecord:
             found = _EVAL_COMMENT.search(match.group(1))
             if found and moves_read:
                 evaluations_by_move[moves_read - 1] = evaluation_from_token(found.group(1))
-            reading = clocks_from_comments([match.group(1)])[0]
-            if reading is not None and moves_read:
-                clocks_by_move[moves_read - 1] = reading
+            if moves_read:
+                clock_comments.append((moves_read - 1, match.group(1)))
             command = REVIEW_COMMAND.search(match.group(1))
             if command is not None and moves_read:
                 review_commands[moves_read - 1] = command.group(1)
@@ -740,8 +787,14 @@ def read_pdn(text: str) -> GameRecord:
         canonical.append(replay.move_name(move))
         replay.play(move)
     evaluations = [evaluations_by_move.get(number) for number in range(len(canonical))]
+    readings = _clock_readings([comment for _, comment in clock_comments], left_out)
+    clocks_by_move.update((move, reading) for (move, _), reading in zip(clock_comments, readings) if reading is not None)
     clocks = [clocks_by_move.get(number) for number in range(len(canonical))]
-    review = _review_from_commands("checkers", start, canonical, review_commands, tags.get("Annotator", ""))
+    review = _optional(
+        lambda: _review_from_commands("checkers", start, canonical, review_commands, tags.get("Annotator", "")),
+        None,
+        left_out,
+    )
     return GameRecord(
         game="checkers",
         start=start,
@@ -752,7 +805,8 @@ def read_pdn(text: str) -> GameRecord:
         reason=tags.get("Termination", ""),
         date=_known(tags.get("Date", "")),
         round=_known(tags.get("Round", "")),
-        time_control=time_control_from_tags(tags, PDN_COLOURS),
+        time_control=_optional(lambda: time_control_from_tags(tags, PDN_COLOURS), None, left_out),
         clocks=clocks,
         review=review,
+        left_out=left_out,
     )
