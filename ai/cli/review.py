@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import sys
 from typing import Any
 
 from games import get_game
@@ -51,6 +52,8 @@ def command_review(args: argparse.Namespace) -> int:
     with open(args.file, encoding="utf-8", errors="replace") as handle:
         text = handle.read()
     record = read_game(text, os.path.splitext(args.file)[1])
+    for part in record.left_out:  # annotations that could not be read; the game is whole
+        print(f"plyground: left out of {args.file}: {part}", file=sys.stderr)
     output_format = None
     if args.output is not None:
         if os.path.isdir(args.output):  # said before the search, not after minutes of it

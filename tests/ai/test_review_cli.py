@@ -33,6 +33,15 @@ def test_review_prints_marks_and_writes_the_reviewed_game(tmp_path: Path, capsys
     assert reviewed.moves == read_game(HUNG_QUEEN_PGN).moves
 
 
+def test_an_unreadable_clock_reading_is_said_and_the_game_reviewed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = tmp_path / "game.pgn"
+    game.write_text('[Event "x"]\n[Result "*"]\n\n1. e4 {[%clk soon]} e5 *\n')
+    status = main(["review", str(game), "--nodes", "2000"])
+    captured = capsys.readouterr()
+    assert status == 0 and "e5" in captured.out
+    assert captured.err.strip() == f"plyground: left out of {game}: [%clk soon] is not a clock reading (H:MM:SS, such as 0:04:58)"
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
