@@ -55,7 +55,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -277,6 +277,8 @@ def recipe(game: str, key: str) -> dict[str, Any] | None:
         return None
     play = level_play(game, int(key.split(":")[1]))
     data = asdict(play)
+    if data.get("notice", 1.0) == 1.0:  # a level that looks at every move: recorded without the field
+        data.pop("notice", None)
     data["level"] = play.level.number
     data["seconds"] = play.level.seconds
     data["time_cap"] = "off"
@@ -356,9 +358,24 @@ def save_results(records: Sequence[dict[str, Any]]) -> None:
 
 
 def is_current(record: dict[str, Any]) -> bool:
-    """Whether the levels in ``record`` are still played as they were then."""
+    """Whether the levels in ``record`` are still played as they were then: every field of
+    the recipe as played equals today's, and a field added to ``LevelPlay`` since holds its
+    default (the level plays as before)."""
     game = record["game"]
-    return all(record[f"recipe_{side}"] == recipe(game, record[side]) for side in ("a", "b"))
+    return all(_same_recipe(record[f"recipe_{side}"], recipe(game, record[side])) for side in ("a", "b"))
+
+
+def _same_recipe(played: dict[str, Any] | None, now: dict[str, Any] | None) -> bool:
+    if played is None or now is None:
+        return played is None and now is None
+    defaults = {f.name: f.default for f in fields(LevelPlay)}
+    for key in played.keys() | now.keys():
+        if key not in played:
+            if key not in defaults or now[key] != defaults[key]:
+                return False
+        elif key not in now or played[key] != now[key]:
+            return False
+    return True
 
 
 def played(records: Sequence[dict[str, Any]], planned: Planned) -> bool:
@@ -657,6 +674,9 @@ def recipe_text(game: str, number: int) -> str:
         parts.append(f"{play.lines} lines")
     if play.temperature > 0:
         parts.append(f"T {play.temperature:g}")
+    notice = getattr(play, "notice", 1.0)
+    if notice < 1.0:
+        parts.append(f"sees {notice:.0%} of quiet moves")
     return ", ".join(parts)
 
 
