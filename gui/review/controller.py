@@ -39,18 +39,20 @@ LINE_SHOWN = 6
 """Moves of a better line shown (three of each side): past them an engine's line is more
 noise than lesson."""
 REVIEWS_FOLDER = "reviews"
-LICHESS_PERCENT = 50.0
-"""Lichess's winning percentage is ``50 + 50 * winning_chances`` (lila ``WinPercent``): a loss
-of winning chances times this is the percentage points a player reads."""
+"""Where a review that ended after its game was left is written, in the data folder."""
+BACKGROUND_WORDS = (
+    "The last game's review goes on in the background and will be kept in the data folder's "
+    "reviews; Review game reviews this game instead."
+)
 
 
 def loss_words(scale: ReviewScale, loss: float) -> str:
-    """What a move lost, as a player reads it: percentage points of the winning chances
-    for chess's scale, else the loss in the scale's unit (``6.0 discs``, ``0.085 equity``)."""
+    """What a move lost in the scale's unit (``4.0 discs``, ``0.085 equity``); "" for chess,
+    whose loss is a share of winning chances that players read from the values before and
+    after (as Lichess shows them) rather than as a number of its own."""
     if isinstance(scale, WinChanceScale):
-        return f"{LICHESS_PERCENT * loss:.0f}% of the winning chances"
-    return f"{loss:.{scale.decimals}f} {scale.unit}"
-"""Where a review that ended after its game was left is written, in the data folder."""
+        return ""
+    return f"{loss:.{scale.decimals}f} {scale.unit} lost"
 
 
 class ReviewController(QObject):
@@ -225,6 +227,7 @@ class ReviewController(QObject):
         record = self.runner.record
         if session is not self.session:
             self._store_elsewhere(record, review)
+            self._update(force=True)  # the panel no longer speaks of a review in the background
             return
         self.review = review
         self._reviewed = tuple(record.moves) if record is not None else ()
@@ -318,12 +321,14 @@ class ReviewController(QObject):
 
     def _detail(self, review: GameReview, move: MoveReview, played: str, word: str, line: list[str]) -> str:
         """The panel's words on a move, Lichess's comment with the line: ``Qd3?? — Blunder
-        (+0.80 → −4.90, 58% of the winning chances lost). Best was Bb5+: Bb5+ Bd7``."""
+        (+0.80 → −4.90). Best was Bb5+: Bb5+ Bd7``; ``a5? — Mistake (−56.00 → −60.00, 4.0
+        discs lost). Best was b4``."""
         game = self.session.game_class
         text = f"<b>{played}{move.mark.symbol}</b> — {word}"
         if move.mark.is_judged and move.loss > 0:
             before, after = (value_text(self._score(value, move.mover), game) for value in (move.best, move.played))
-            text += f" ({before} → {after}, {loss_words(review.scale, move.loss)} lost)"
+            lost = loss_words(review.scale, move.loss)
+            text += f" ({before} → {after}{', ' + lost if lost else ''})"
         if line and line[0] != played:
             text += f". Best was <b>{line[0]}</b>" + (f": {' '.join(line)}" if len(line) > 1 else "")
         return text + "."
@@ -342,8 +347,8 @@ class ReviewController(QObject):
             moves.set_marks({})
             self.eval_graph.set_marks({})
             self.game_view.board.set_review_move(None)
-            if not self.runner.is_running:
-                self.panel.clear()
+            if not (self.runner.is_running and self._review_session is self.session):
+                self.panel.clear(BACKGROUND_WORDS if self.runner.is_running else "")
             return
         moves.set_marks(self._cell_marks)
         self.eval_graph.set_marks(graph_marks(review))

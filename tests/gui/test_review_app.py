@@ -170,7 +170,11 @@ def test_a_review_that_outlives_its_game_is_kept_in_the_data_folder(qtbot: Any, 
     with qtbot.waitSignal(reviewer.reviews.runner.finished, timeout=30_000):
         assert reviewer.review_game()
         load_chess(reviewer, ["d4", "d5"])
+        panel = reviewer.review_panel  # the new game's tab: no progress of the old review, free to start
+        assert not panel.progress.isVisible() and panel.start_button.isEnabled()
+        assert "background" in panel.message.text()
     assert reviewer.game_view.moves.moves.marks() == {}  # not shown on the new game
+    assert "background" not in reviewer.review_panel.message.text()
     kept = list((data_directory / "reviews").glob("chess-*.pgn"))
     assert len(kept) == 1
     text = kept[0].read_text()
