@@ -49,6 +49,7 @@ from games.annotations import (
     review_scale,
 )
 from games.base import CHANCE, GameState
+from games.clock import clock_owner
 from games.records import DrawClaims, GameRecord, RecordError, play_recorded
 
 from ai.engine import run_search
@@ -134,7 +135,9 @@ class ModelDecision:
     best: Value
     best_move: str
     close: bool
-    """Whether it counts in the error rate (``games.annotations.GNUBG_CLOSE_CUBE``)."""
+    """Whether it counts in the error rate, as GNU Backgammon counts cube decisions
+    (``analysis.c``, ``updateStatcontext``): a double, a take and a pass always; "no double"
+    (the mover rolls on) only when close (``games.annotations.GNUBG_CLOSE_CUBE``) or wrong."""
 
 
 @dataclass(frozen=True)
@@ -247,8 +250,12 @@ def _model_decision(state: GameState, played: Any, mover: int) -> ModelDecision 
     if answer is None or answer not in legal or len(legal) < 2:
         return None
     values = [_value_after(state, move, mover).score for move in legal]
-    close = played != answer or (max(values) - min(values)) / state.stake() < GNUBG_CLOSE_CUBE
-    return ModelDecision(_value_after(state, played, mover), _value_after(state, answer, mover), state.move_name(answer), close)
+    close = (max(values) - min(values)) / state.stake() < GNUBG_CLOSE_CUBE
+    after = state.copy()
+    after.play(played)
+    keeps_turn = clock_owner(after) == mover  # "no double": the mover rolls on
+    counted = played != answer or close or not keeps_turn
+    return ModelDecision(_value_after(state, played, mover), _value_after(state, answer, mover), state.move_name(answer), counted)
 
 
 def _value_after(state: GameState, move: Any, player: int) -> Value:

@@ -184,9 +184,9 @@ class MoveReview:
     apart from checker play."""
     counted: bool = True
     """Whether the decision counts in its side's figures. Every judged move does, except a
-    cube decision that was neither close nor got wrong: GNU Backgammon counts only those
-    (``GNUBG_CLOSE_CUBE``), so that the many turns where nobody would double do not dilute
-    a player's error rate."""
+    "no double" that was neither close nor got wrong: GNU Backgammon counts every double,
+    take and pass, but a roll without doubling only when close (``GNUBG_CLOSE_CUBE``), so
+    that the many turns where nobody would double do not dilute a player's error rate."""
 
     @property
     def is_best(self) -> bool:
@@ -577,9 +577,12 @@ cube): below each number its word, above the last "Awful!" (gnubg ``analysis.c``
 ``arThrsRating`` and ``aszRating``)."""
 GNUBG_WORST_RATING: Final = "Awful!"
 GNUBG_CLOSE_CUBE: Final = 0.16
-"""A cube decision counts in GNU Backgammon's error rate when it is close: the best choice
-and doubling lie within 0.16 of each other per unit of cube (gnubg ``eval.c``,
-``isCloseCubedecision``: ``Optimal - min(DoubleTake, 1) < 0.16``), or when it was got wrong."""
+"""A roll without doubling counts in GNU Backgammon's error rate when the cube decision was
+close: the best choice and doubling lie within 0.16 of each other per unit of cube (gnubg
+``eval.c``, ``isCloseCubedecision``: ``Optimal - min(DoubleTake, 1) < 0.16``); a double, a
+take and a pass always count (``analysis.c``, ``updateStatcontext``). A wrong "no double"
+that was not close counts here too (gnubg adds its error but not the decision), so that an
+error rate stays the mean loss of the decisions counted."""
 
 
 def gnubg_rating(error_per_decision: float) -> str:
@@ -599,7 +602,7 @@ class EquityScale(ReviewScale):
 
     A side's error rate is its total loss over its unforced decisions, in thousandths
     (mEMG), checker play and cube decisions also apart, and GNU Backgammon's rating word
-    goes with it; a cube decision counts only when close (``MoveReview.counted``)."""
+    goes with it; a "no double" counts only when close or wrong (``MoveReview.counted``)."""
 
     unit = "equity"
     decimals = 3

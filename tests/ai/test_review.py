@@ -12,6 +12,7 @@ import pytest
 
 import games
 from games.annotations import GameReview, Mark
+from games.backgammon.state import CUBE_DECISION
 from games.records import GameRecord, RecordError
 
 from ai.engine import run_search
@@ -144,15 +145,28 @@ def test_backgammon_cube_decisions_are_judged_from_the_cube_model() -> None:
     assert drop is not None and drop.best_move == "take" and drop.mark.is_error
     summary = review.summary(drop.mover)
     assert summary.cube_error_rate is not None and summary.cube_error_rate > 0
-    # gnubg counts a cube decision only when close or got wrong: a clear "no double" does not
-    # dilute the error rate
-    assert all(move.counted for move in cube_moves if move.mark.is_error)
+    # gnubg (analysis.c updateStatcontext) counts every double, take and pass, and a "no
+    # double" only when close or got wrong: a clear "no double" does not dilute the error rate
+    assert all(move.counted for move in cube_moves if move.mark.is_error or move.move != "roll")
     clear = [move for move in cube_moves if not move.counted]
-    assert clear and all(move.mark is Mark.BEST for move in clear)
+    assert clear and all(move.mark is Mark.BEST and move.move == "roll" for move in clear)
     for player in (0, 1):
         counted = [m for m in review.moves if m.mover == player and m.mark.is_judged and m.counted]
         assert review.summary(player).judged == len(counted)
     assert GameReview.from_json(review.to_json(), "backgammon", review.scale, names) == review
+
+
+def test_a_clear_pass_counts_as_a_cube_decision_as_in_gnubg() -> None:
+    # X has borne in, O's checkers are all on its 13-15 points: O's pass of X's double is
+    # right by far (taking loses a gammon too often), and gnubg counts every take and pass
+    state = games.new_game("backgammon")
+    state.boards[1][:] = [0, 5, 5, 5] + [0] * 22  # type: ignore[attr-defined]
+    state.boards[0][:] = [0] * 13 + [5, 5, 5] + [0] * 10  # type: ignore[attr-defined]
+    state.phase, state.player = CUBE_DECISION, 1  # type: ignore[attr-defined]
+    review = fold(plan_review(GameRecord("backgammon", state.to_text(), ["double", "drop"])), {})
+    drop = review.for_ply(1)
+    assert drop is not None and drop.cube and drop.mark is Mark.BEST
+    assert drop.counted and review.summary(0).judged == 1
 
 
 def test_tictactoe_drawn_game_thrown_away() -> None:
