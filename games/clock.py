@@ -404,9 +404,11 @@ class Clock:
         and the clock is pressed (``press``; its reading is returned); when it is the same
         player, the turn goes on (backgammon: "roll", the dice, then the checker play) and
         nothing changes (``None``). A double hands the turn to the opponent, who takes or
-        drops on their own time, as on a tournament clock."""
+        drops on their own time, as on a tournament clock. Before the clock starts, ``None``
+        (no owner yet: backgammon's opening roll) leaves it as it is."""
         if self._turn is None:
-            self.start(player, now)
+            if player is not None:
+                self.start(player, now)
             return None
         if player == self._turn:
             return None
@@ -475,16 +477,22 @@ class Clock:
 
 def clock_owner(state: GameState) -> Player | None:
     """Whose clock runs in ``state``: the player to move, or at a dice roll the player who
-    moves after it (the roll is part of that player's turn); ``None`` once the game is over."""
+    moves after it (the roll is part of that player's turn); ``None`` once the game is over,
+    and at a roll that decides who moves next (backgammon's opening roll: nobody's turn has
+    begun, so no clock runs through it)."""
     if state.is_terminal():
         return None
     mover = state.to_move()
     if mover != CHANCE:
         return mover
-    outcome = state.chance_outcomes()[0][0]
-    after = state.copy()
-    after.play(outcome)
-    return clock_owner(after)
+    owners = set()
+    for outcome, _ in state.chance_outcomes():
+        after = state.copy()
+        after.play(outcome)
+        owners.add(clock_owner(after))
+        if len(owners) > 1:
+            return None
+    return owners.pop()
 
 
 # --------------------------------------------------------------------------- flag fall

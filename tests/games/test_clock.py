@@ -10,6 +10,7 @@ import pytest
 
 from games import CHANCE, new_game
 from games.backgammon.state import BackgammonState
+from games.base import GameState
 from games.clock import (
     PRESETS,
     Clock,
@@ -359,12 +360,36 @@ def test_the_clock_follows_turns_not_plies() -> None:
 
 def test_a_dice_roll_belongs_to_the_player_who_moves_after_it() -> None:
     state = new_game("backgammon")
+    state.play(state.chance_outcomes()[0][0])  # the opening roll
     while state.to_move() != CHANCE:
         state.play(state.legal_moves()[0])
     owner = clock_owner(state)
-    state.play(state.chance_outcomes()[0][0])
-    assert owner == state.to_move() != CHANCE
+    assert owner in (0, 1)
+    for outcome, _ in state.chance_outcomes():  # every roll: the same player moves after it
+        after = state.copy()
+        after.play(outcome)
+        assert after.to_move() == owner
     assert clock_owner(new_game("chess")) == 0
+
+
+def test_no_clock_runs_through_the_opening_roll_that_picks_the_first_mover() -> None:
+    state = new_game("backgammon")
+    assert clock_owner(state) is None
+    clock = Clock(TimeControl.of(60, 2))
+    assert clock.turn_to(clock_owner(state), 0.0) is None and clock.turn is None
+    for first in (0, 1):  # whoever the roll makes first moves on an untouched clock
+        after = state.copy()
+        after.play(next(o for o, _ in state.chance_outcomes() if _mover_after(state, o) == first))
+        clock = Clock(TimeControl.of(60, 2))
+        clock.turn_to(clock_owner(state), 0.0)
+        assert clock.turn_to(clock_owner(after), 1.0) is None
+        assert clock.turn == first and clock.moves == (0, 0)
+
+
+def _mover_after(state: GameState, outcome: object) -> int:
+    after = state.copy()
+    after.play(outcome)
+    return after.to_move()
 
 
 def test_no_clock_runs_after_the_game() -> None:
