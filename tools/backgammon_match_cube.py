@@ -21,8 +21,8 @@ with the match each one describes, for the tests of our ids.
 Printed by ``--check``: how often our verdict (double or not; take or pass) is gnubg's (1)
 with our network's chances, as the app decides, and (2) with gnubg's own chances through our
 match cube model, which isolates the model from the chances; per score; the same with the
-money cube's calibration of the chances (which the match cube does not use: it agrees
-less); the equity our verdicts give up by gnubg's numbers and how near gnubg's boundary the
+money cube's calibration of the chances (which the match cube does not use: fitted to
+money play, it agrees no better); the equity our verdicts give up by gnubg's numbers and how near gnubg's boundary the
 disagreements are; the largest differences of (2) and every disagreement of (1).
 """
 
