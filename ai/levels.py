@@ -16,7 +16,9 @@ that falls with how much it loses against the best line. Here the weight is a so
 ``exp(-loss / temperature)``, the loss in the game's own unit (pawns, men, discs, points of
 equity, lines). A small inaccuracy loses little and is picked often; a hanging piece loses
 much and almost never is; a cooler level errs less, and the top levels (temperature 0)
-always play the best move. Backgammon's weak levels take all of the plays' values from a
+always play the best move. Chess's weakest levels also overlook moves, as a beginner does
+(``noticed_moves``): they search only the captures and a random share of the quiet moves,
+so they miss a good quiet move often and, now and then, the one that saves a piece. Backgammon's weak levels take all of the plays' values from a
 one-ply expectiminimax instead of MultiPV lines, and so pick as gnubg's weak players do
 (gnubg adds noise to each play's equity: its "Beginner" 0.060, "Casual player" 0.050,
 "Intermediate" 0.040, "Advanced" 0.015; ``eval.c``'s ``aecSettings``).
@@ -110,6 +112,10 @@ class LevelPlay:
     solver: int | None = None
     """The exact solver's reach (``SearchSettings.solver_empties``: Othello's empty squares,
     checkers' database pieces); 0 switches it off; ``None``: the game's own default."""
+    notice: float = 1.0
+    """The chance that the level sees each quiet move before it searches (captures and
+    promotions, the game's ``noisy_moves``, it always sees); the moves it overlooks are not
+    searched at all (``noticed_moves``). 1: it looks at every move."""
 
     @property
     def number(self) -> int:
@@ -127,7 +133,7 @@ class LevelPlay:
     @property
     def is_weak(self) -> bool:
         """Whether the level sometimes plays a move other than its search's best."""
-        return self.temperature > 0.0
+        return self.temperature > 0.0 or self.notice < 1.0
 
     def settings(self) -> SearchSettings:
         """The level's engine settings: the engine's defaults with its algorithm, its lines
@@ -150,13 +156,14 @@ class _Row:
     lines: int = 1
     temperature: float = 0.0
     solver: int | None = None
+    notice: float = 1.0
 
 
 def _table(game: str, rows: Sequence[_Row]) -> tuple[LevelPlay, ...]:
     if len(rows) != len(LEVELS):
         raise ValueError(f"{game}: {len(rows)} levels in the table, not {len(LEVELS)}")
     return tuple(
-        LevelPlay(game, promise, row.algorithm, row.nodes, row.depth, row.lines, row.temperature, row.solver)
+        LevelPlay(game, promise, row.algorithm, row.nodes, row.depth, row.lines, row.temperature, row.solver, row.notice)
         for promise, row in zip(LEVELS, rows, strict=True)
     )
 
@@ -181,15 +188,21 @@ at the start and after 16-20 random plies (the compiled search is single-threade
 # Temperatures: the loss, in the game's unit, that makes a move e (2.7) times less likely
 # than the best; a piece (3 pawns) at level 1's 1.2 pawns is picked 12 times less often
 # than the best move, at level 4's 0.3 pawns 22,000 times less often.
+# Overlooked moves (``notice``): five lines at a temperature alone left chess level 1 at
+# 42% and level 2 at 71% against Stockfish 15.1 UCI_Elo 1350 (12 games each,
+# bench/LEVELS.md), too strong for a beginner; seeing 35% and 70% of their quiet moves,
+# they scored 12% and 41% in 16 games each (seed 11, the same Stockfish at depth 1).
+# Chess level 6 on 4,000 compiled nodes measured below level 5 (1846 against 2217 Elo):
+# the compiled levels start at 30,000 nodes.
 GAME_LEVELS: Final[Mapping[str, tuple[LevelPlay, ...]]] = {
     "chess": _table("chess", (
-        _Row("pvs", 1_500, depth=1, lines=5, temperature=1.2),
-        _Row("pvs", 3_000, depth=2, lines=5, temperature=0.8),
+        _Row("pvs", 1_500, depth=1, lines=5, temperature=1.2, notice=0.35),
+        _Row("pvs", 3_000, depth=2, lines=5, temperature=0.7, notice=0.7),
         _Row("pvs", 6_000, depth=3, lines=4, temperature=0.5),
         _Row("pvs", 10_000, lines=4, temperature=0.3),
         _Row("pvs", 15_000, lines=3, temperature=0.12),
-        _Row("native", 4_000),
         _Row("native", 30_000),
+        _Row("native", 100_000),
         _Row("native", 200_000),
         _Row("native", 1_000_000),
         _Row("native", 4_000_000),
@@ -279,10 +292,15 @@ def level_play(game: str, number: int) -> LevelPlay:
 
 
 def request_for_level(
-    play: LevelPlay, position: str | None, moves: Sequence[str], search_id: int = 0
+    play: LevelPlay,
+    position: str | None,
+    moves: Sequence[str],
+    search_id: int = 0,
+    root_moves: Sequence[str] = (),
 ) -> SearchRequest:
     """The search a move of ``play`` asks for, in the game ``position`` + ``moves`` reach
-    (the game's notation): the app and the match runner ask with this one function."""
+    (the game's notation), among ``root_moves`` (``noticed_moves``; empty: every move): the
+    app and the match runner ask with this one function."""
     return SearchRequest(
         game=play.game,
         position=position,
@@ -290,7 +308,30 @@ def request_for_level(
         settings=play.settings(),
         limits=play.limits(),
         search_id=search_id,
+        root_moves=tuple(root_moves),
     )
+
+
+def noticed_moves(play: LevelPlay, state: GameState, rng: random.Random) -> tuple[str, ...]:
+    """The moves a level sees in ``state`` before it searches, by name: every capture and
+    promotion (``noisy_moves``), each quiet move with the chance ``play.notice``, at least
+    one move; empty (search every move) for a level that sees all, or when it happens to
+    see all of them. A beginner overlooks moves, not captures: the best move missed is
+    mostly a quiet one with a near equal beside it (a small mistake), and now and then the
+    one move that saves a piece (a real blunder).
+
+    ``rng`` is drawn from once per quiet move, and only by a level that overlooks moves,
+    so a seeded game replays the same."""
+    if play.notice >= 1.0 or state.is_terminal() or state.to_move() == CHANCE:
+        return ()
+    legal = state.legal_moves()
+    noisy = state.noisy_moves()
+    seen = [move for move in legal if move in noisy or rng.random() < play.notice]
+    if not seen:
+        seen = [rng.choice(legal)]
+    if len(seen) == len(legal):
+        return ()
+    return tuple(state.move_name(move) for move in seen)
 
 
 # ------------------------------------------------------------ the weakness
@@ -371,6 +412,55 @@ def played_score(finished: Finished, move: Any, mover: int) -> Score:
         if stat.move == move:
             return Score(stat.value, mover, None, finished.score.scale)
     return finished.score
+
+
+@dataclass(frozen=True)
+class LevelChoice:
+    """What a weak level played, beside what its search preferred: what a player is told,
+    so that "Best move Nf6" never stands beside a played e6 unexplained."""
+
+    level: int
+    search_id: int
+    move: Any
+    """The move played."""
+    score: Score
+    """The search's score of the move played (the one the game's evaluation keeps)."""
+    line: tuple[Any, ...]
+    """The searched line starting with the move played (the move alone when none)."""
+    best_move: Any
+    """The search's best move among the moves it looked at."""
+    best_score: Score
+    looked_at: int
+    """How many moves the level looked at (``noticed_moves``); ``legal`` when all."""
+    legal: int
+    """The legal moves in the position."""
+
+    @property
+    def deviated(self) -> bool:
+        """Whether the level played another move than its search's best."""
+        return self.move != self.best_move
+
+    @property
+    def overlooked(self) -> int:
+        """How many legal moves the level did not look at."""
+        return max(0, self.legal - self.looked_at)
+
+
+def level_choice(
+    finished: Finished, play: LevelPlay, move: Any, mover: int, looked_at: int, legal: int
+) -> LevelChoice:
+    """The ``LevelChoice`` of ``play`` playing ``move`` (``choose_move``'s) after ``finished``;
+    ``looked_at``: the moves its search was given (0 or ``legal``: all of them)."""
+    line: tuple[Any, ...] = (move,)
+    if move == finished.best_move and finished.pv:
+        line = tuple(finished.pv)
+    else:
+        line = next((tuple(found.pv) for found in finished.lines if found.move == move and found.pv), line)
+    seen = legal if looked_at <= 0 else min(looked_at, legal)
+    return LevelChoice(
+        play.number, finished.search_id, move, played_score(finished, move, mover), line,
+        finished.best_move, finished.score, seen, legal,
+    )
 
 
 def strongest_play(game: str) -> LevelPlay:

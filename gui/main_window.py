@@ -609,6 +609,7 @@ class MainWindow(QMainWindow):
             self._loading_panels = False
         session.state_changed.connect(self._update_panels)
         session.move_played.connect(self._on_move_for_panels)
+        session.level_played.connect(self.engine_panel.on_level_played)  # a weak level's move, said as played
         self._panel_history_length = len(session.history)
         self._update_panels()
 

@@ -60,10 +60,17 @@ def level_choice_text(game: str, number: int) -> str:
 
 
 def level_note(game: str, number: int) -> str:
-    """What a level plays with, under its choice: ``Plays with the compiled search, at most
-    4 s a move; it never errs on purpose.``"""
+    """What a level plays with, under its choice: ``The level picks its engine: the compiled
+    search, at most 4 s a move; it never errs on purpose: levels 6-10 differ only in how
+    much they search (30,000 positions a move here).``"""
     play = level_play(game, number)
-    errs = "it makes mistakes on purpose, small ones often, big ones rarely" if play.is_weak else "it always plays its best move"
+    if play.is_weak:
+        overlooks = "it overlooks some quiet moves and " if play.notice < 1.0 else "it "
+        errs = f"{overlooks}makes mistakes on purpose, small ones often, big ones rarely"
+    else:
+        first = next(n for n in range(1, len(LEVELS) + 1) if not level_play(game, n).is_weak)
+        errs = (f"it never errs on purpose: levels {first}-{len(LEVELS)} differ only in how much they search "
+                f"({play.nodes:,} positions a move here)")
     return f"The level picks its engine: the {play.engine_name}, at most {play.seconds:g}\u00a0s a move; {errs}."
 
 
@@ -125,16 +132,21 @@ class PlayerConfig:
         with this side's algorithm."""
         return replace(base or SearchSettings(), algorithm=self.algorithm)
 
-    def describe(self) -> str:
-        """``Computer (level 7, compiled search)``, ``Computer (PVS, depth 4)``, ``Human``."""
+    def strength_text(self) -> str:
+        """A computer side's strength in a few words, to stand in a sentence: ``level 7,
+        compiled search``, ``PVS, depth 4``, ``MCTS, 2 s/move``; empty for a human."""
         if not self.is_computer:
-            return "Human"
+            return ""
         if self.strength == "level":
             engine = f", {self.level_play().engine_name}" if self.game else ""
-            return f"Computer (level {self.level}{engine})"
+            return f"level {self.level}{engine}"
         label = SHORT_LABELS.get(self.algorithm, ALGORITHM_LABELS.get(self.algorithm, self.algorithm))
         strength = f"depth {self.depth}" if self.strength == "depth" else f"{self.seconds:g} s/move"
-        return f"Computer ({label}, {strength})"
+        return f"{label}, {strength}"
+
+    def describe(self) -> str:
+        """``Computer (level 7, compiled search)``, ``Computer (PVS, depth 4)``, ``Human``."""
+        return f"Computer ({self.strength_text()})" if self.is_computer else "Human"
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -40,14 +40,17 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from ai.display import one_line, value_text
 from ai.scores import WIN_SCORE
 from ai.events import Finished, Score
-from ai.levels import choose_move, level_rng, limits_for_depth, played_score, request_for_level, strongest_play
+from ai.levels import (
+    choose_move, level_choice, level_rng, limits_for_depth, noticed_moves, played_score, request_for_level,
+    strongest_play,
+)
 from ai.settings import Limits, SearchRequest, SearchSettings
 from ai.timing import clock_limits
 from ai.tree.model import TreeOptions
 from games import CHANCE, GameState, get_game, new_game
 from games.base import GameError
 from games.clock import MAX_CLOCK_SECONDS, Clock, ClockError, TimeControl, clock_owner, flag_result
-from games.records import DrawClaims, play_recorded
+from games.records import DrawClaims, RecordTags, play_recorded
 from gui.gamefile import GameRecord
 from gui.panels.display import capitalised, is_game_evaluation, player_names
 from gui.panels.display import score_text as shown_score_text
@@ -181,6 +184,9 @@ class GameSession(QObject):
     """The engine could not answer; the game goes on (the side is paused)."""
     hint_found = Signal(object)
     """The engine's best move for the human to move (draw it as the best-move arrow)."""
+    level_played = Signal(object)
+    """A weak level's ``ai.levels.LevelChoice``: the move it is about to play beside its
+    search's best (the engine panel says which it played and why), before ``move_played``."""
 
     def __init__(
         self,
@@ -206,6 +212,9 @@ class GameSession(QObject):
         self.players: tuple[PlayerConfig, PlayerConfig] = (players[0].for_game(game), players[1].for_game(game))
         self.engine_settings = engine_settings or SearchSettings()
         self.manual_dice = manual_dice
+        self.tags = RecordTags()
+        """The game's own tags when it came from a file or a paste (``to_record`` keeps them);
+        a game begun in the app has none: its players are the sides' descriptions."""
         self.history: list[PlayedMove] = []
         self._redo: list[list[PlayedMove]] = []
         self._rng = random.Random(seed)
@@ -226,6 +235,8 @@ class GameSession(QObject):
         """A loaded game stopped at a claimable draw: it is offered, not forced (``claimable_draw``)."""
         self._hint: tuple[int, Score] | None = None
         """The last hint's score and the ``_turn_token`` of the position it was found in."""
+        self._level_looked_at = 0
+        """How many moves the last level search was given (0: every legal move)."""
         self.clock: Clock | None = None if time_control is None else Clock(time_control)
         """Both players' clocks (``None``: the game is played without a clock)."""
         self._clock_now = clock_now or time.monotonic
@@ -352,16 +363,22 @@ class GameSession(QObject):
         return None
 
     def to_record(self) -> GameRecord:
+        """The game as a document: with its file's own tags when it came from one."""
+        sides = (self.players[0].describe(), self.players[1].describe())
         return GameRecord(
             game=self.game,
             start=self.start_text,
             moves=self.move_names(),
             evaluations=[entry.evaluation for entry in self.history],
-            players=(self.players[0].describe(), self.players[1].describe()),
+            players=self.tags.players if self.tags.has_players() else sides,
             result=self.result,
             reason=self.reason,
+            date=self.tags.date,
+            round=self.tags.round,
             time_control=self.time_control,
             clocks=[entry.clock for entry in self.history] if self.clock is not None else [],
+            event=self.tags.event,
+            site=self.tags.site,
         )
 
     def status_text(self) -> str:
@@ -376,7 +393,7 @@ class GameSession(QObject):
         if self.is_finding_hint():  # the human is not the one thinking
             return f"The engine is looking for a hint for {names[mover]}…"
         if self._thinking:
-            return f"{names[mover]} ({side.describe()}) is thinking…"
+            return f"{names[mover]} is thinking… ({side.strength_text()})"
         if side.is_computer and self.paused:
             return f"{names[mover]} to move (computer, paused: press Space to step)"
         if self.clock is not None and self.paused and self.clock.flagged is None:
@@ -851,7 +868,10 @@ class GameSession(QObject):
         base = next((index + 1 for index in range(len(self.history) - 1, -1, -1) if self.history[index].past_claimable_draw), 0)
         position = self.start_text if base == 0 else self.state_at(base).to_text()
         if purpose is SearchPurpose.MOVE and side.plays_by_level:  # the level's own engine and budget
-            return request_for_level(side.level_play(), position, self.move_names()[base:])
+            play = side.level_play()
+            seen = noticed_moves(play, self._state, self._weakness[self._state.to_move()])  # what it overlooks
+            self._level_looked_at = len(seen)
+            return request_for_level(play, position, self.move_names()[base:], root_moves=seen)
         settings = side.settings(self.engine_settings)
         if purpose is SearchPurpose.HINT:
             settings = strongest_play(self.game).settings()
@@ -915,7 +935,11 @@ class GameSession(QObject):
         side = self.players[mover] if purpose is SearchPurpose.MOVE and mover in (0, 1) else None
         chosen = finished.best_move
         if side is not None and side.plays_by_level:  # a weak level may play one of its other lines
-            chosen = choose_move(finished, side.level_play(), mover, self._weakness[mover])
+            play = side.level_play()
+            chosen = choose_move(finished, play, mover, self._weakness[mover])
+            legal = len(self._legal_now())
+            if play.is_weak and self._as_move(chosen) is not None and is_game_evaluation(finished, legal):
+                self.level_played.emit(level_choice(finished, play, chosen, mover, self._level_looked_at, legal))
         move = self._as_move(chosen)
         if purpose is SearchPurpose.HINT and move is not None:  # before state_changed: the panels read it
             self._hint = (self._turn_token, finished.score)

@@ -31,7 +31,7 @@ from typing import Any
 
 from ai.engine import run_search
 from ai.events import Finished
-from ai.levels import LEVELS, LevelPlay, choose_move, level_play, level_rng, request_for_level
+from ai.levels import LEVELS, LevelPlay, choose_move, level_play, level_rng, noticed_moves, request_for_level
 from ai.match.protocol import GameHistory, Player, PlayerFailure, SpecError
 from ai.options import check_settings, parse_setting
 from ai.search.common import TT_KEY
@@ -247,16 +247,18 @@ class LevelPlayer:
             self.rngs[side] = level_rng(self.seed, max(1, self.games), side)
         return self.rngs[side]
 
-    def request(self, history: GameHistory) -> SearchRequest:
-        """The search this level asks for at the end of ``history``."""
-        request = request_for_level(self.play, history.start, history.moves)
+    def request(self, history: GameHistory, state: GameState | None = None) -> SearchRequest:
+        """The search this level asks for at the end of ``history`` (``state``: the position
+        there, whose moves a level that overlooks some draws from its side's generator)."""
+        seen = () if state is None else noticed_moves(self.play, state, self.rng(state.to_move()))
+        request = request_for_level(self.play, history.start, history.moves, root_moves=seen)
         if self.time_cap:
             return request
         return replace(request, limits=replace(request.limits, time=None))
 
     def choose(self, state: GameState, history: GameHistory, limits: Limits) -> Any:
         try:
-            finished = run_search(self.request(history), shared=self.shared)
+            finished = run_search(self.request(history, state), shared=self.shared)
         except ValueError as error:
             raise PlayerFailure(f"search failed: {error}") from None
         if finished.error:

@@ -341,7 +341,8 @@ class NewGameDialog(QDialog):
         self.clock_row = ClockRow()
         self.hint = QLabel(
             "The low levels make mistakes on purpose, small ones often and big ones rarely, so a beginner "
-            "can win; a level's rating comes from matches against outside programs."
+            "can win; the top levels never err and differ only in how much they search; a level's rating "
+            "comes from matches against outside programs."
         )
         self.hint.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)

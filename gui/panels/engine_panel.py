@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from ai import options
 from ai.events import CurrentMove, Finished, Iteration, Progress, PvLine, RootMoveStat, Score
+from ai.levels import LevelChoice
 from ai.search.chance_common import next_decider
 from ai.tt import Bound
 from games import GAME_NAMES, get_game
@@ -905,6 +906,32 @@ class EnginePanel(QWidget):
         if event.fault is not None:  # survived: the answer is the last iteration before it
             status += f"; {event.fault}"
         self.status_label.setText(status)
+        self._finished_status = self.status_label.text()
+        self._keep_game_over()
+
+    @Slot(object)
+    def on_level_played(self, choice: LevelChoice) -> None:
+        """A weak level's move (``GameSession.level_played``, after ``on_finished`` of its
+        search): the headline, line and status say the move played and its score, the ones
+        the eval graph keeps, and what the search preferred (``Level 1 played e6 (its search
+        preferred Nf6, Black +0.06)``); a level that played its best among every move
+        leaves the answer as it stands."""
+        info, game = self._info, self._game
+        if info is None or game is None or choice.search_id != info.search_id:
+            return
+        if not choice.deviated and not choice.overlooked:
+            return
+        reasons = []
+        if choice.deviated:
+            best = display.score_text(choice.best_score, game, "exact", display.match_odds(info.root))
+            reasons.append(f"its search preferred {self._move_text(info.root, choice.best_move)}, {best}")
+        if choice.overlooked:
+            reasons.append(f"it looked at {choice.looked_at} of {choice.legal} moves")
+        self.score_label.setText(display.score_text(choice.score, game, "exact", display.match_odds(info.root)))
+        self.pv_label.setText(self._line_text(info.root, choice.line))
+        self._set_best_move(choice.move)
+        self.status_label.setText(
+            f"Level {choice.level} played {self._move_text(info.root, choice.move)} ({'; '.join(reasons)})")
         self._finished_status = self.status_label.text()
         self._keep_game_over()
 

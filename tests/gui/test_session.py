@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
-from ai.levels import level_play, request_for_level, strongest_play
+from ai.levels import level_play, level_rng, noticed_moves, request_for_level, strongest_play
 from games import CHANCE, GAME_NAMES, get_game, new_game
 from gui.players import COMPUTER, HUMAN, PlayerConfig
 from gui.engine_bridge import EngineBridge
@@ -363,8 +363,10 @@ def test_a_hint_is_asked_with_its_own_limits_and_a_computer_move_with_its_level(
         assert not session.is_finding_hint()
         qtbot.waitUntil(lambda: len(pool.requests) == 2, timeout=10_000)
         move = pool.requests[1]
-        expected = request_for_level(level_play("chess", 1), session.start_text, session.move_names())
-        assert dataclasses.replace(move, search_id=0) == expected and move.settings.multipv > 1
+        beginner_play = level_play("chess", 1)  # it overlooks quiet moves: drawn from its seeded generator
+        seen = noticed_moves(beginner_play, session.state, level_rng(1, 1, 1))
+        expected = request_for_level(beginner_play, session.start_text, session.move_names(), root_moves=seen)
+        assert dataclasses.replace(move, search_id=0) == expected and move.settings.multipv > 1 and seen
         assert session.is_thinking and not session.is_finding_hint()
     finally:
         session.close()

@@ -1,0 +1,90 @@
+"""What the app says about a weak level's move: the engine panel names the move played and
+what its search preferred, with the score the eval graph keeps; the status bar says who is
+thinking in one plain sentence."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from ai.levels import LevelChoice
+from gui.panels import display
+from gui.panels.engine_panel import EnginePanel
+from gui.players import COMPUTER, HUMAN, PlayerConfig
+from gui.session import GameSession, score_from_text
+from gui.engine_bridge import EngineBridge
+from tests.gui.engine_doubles import ScriptedPool, ThreadedEnginePool
+
+
+def test_a_sides_strength_reads_in_a_sentence_without_nested_parentheses() -> None:
+    level = PlayerConfig(kind=COMPUTER, strength="level", level=4).for_game("chess")
+    assert level.strength_text() == "level 4, PVS search"
+    assert level.describe() == "Computer (level 4, PVS search)"
+    depth = PlayerConfig(kind=COMPUTER, strength="depth", depth=6, algorithm="mtdf").for_game("chess")
+    assert depth.strength_text() == "MTD(f), depth 6" and depth.describe() == "Computer (MTD(f), depth 6)"
+    timed = PlayerConfig(kind=COMPUTER, strength="time", seconds=2.5, algorithm="mcts").for_game("othello")
+    assert timed.strength_text() == "MCTS, 2.5 s/move"
+    assert PlayerConfig(kind=HUMAN).strength_text() == "" and PlayerConfig(kind=HUMAN).describe() == "Human"
+
+
+def test_the_status_says_who_thinks_and_how_strong_once(qtbot: QtBot) -> None:
+    pool = ScriptedPool()
+    bridge = EngineBridge(pool)
+    side = PlayerConfig(kind=COMPUTER, strength="level", level=4).for_game("chess")
+    session = GameSession(bridge, "chess", (PlayerConfig(kind=HUMAN), side), seed=1)
+    try:
+        assert session.play_text("e4") is None
+        qtbot.waitUntil(lambda: session.is_thinking, timeout=10_000)
+        text = session.status_text()
+        assert text == "Black is thinking… (level 4, PVS search)"
+        assert "((" not in text and "))" not in text and text.count("(") == 1
+    finally:
+        session.close()
+        bridge.shutdown()
+
+
+def test_the_panel_says_what_a_beginner_played_and_agrees_with_the_game_record(qtbot: QtBot) -> None:
+    """Chess level 1 against a human, seeded: for each of its moves the session says what it
+    played; where it overlooked moves or played another than its search's best, the panel's
+    status reads "Level 1 played <the move in the game> (...)", and the panel's score is the
+    one kept with that move (the eval graph's and the file's), not its search's best."""
+    bridge = EngineBridge(ThreadedEnginePool())  # the real engine, in a thread of this process
+    beginner = PlayerConfig(kind=COMPUTER, strength="level", level=1).for_game("chess")
+    panel = EnginePanel()
+    panel.connect_bridge(bridge)
+    session = GameSession(bridge, "chess", (PlayerConfig(kind=HUMAN), beginner), seed=3)
+    choices: list[LevelChoice] = []
+    session.level_played.connect(choices.append)
+    session.level_played.connect(panel.on_level_played)
+    checked = said = 0
+    try:
+        for reply in ("e4", "Nf3", "Bc4", "d4", "O-O"):
+            if session.is_over or reply not in [session.state.move_name(m) for m in session.state.legal_moves()]:
+                break
+            moves = len(session.move_names())
+            assert session.play_text(reply) is None
+            qtbot.waitUntil(lambda: len(session.move_names()) == moves + 2, timeout=20_000)
+            if not choices or choices[-1].move != session.history[-1].move:
+                continue  # a book move or a move with no choice: the search's answer stands
+            choice = choices[-1]
+            played = session.move_names()[-1]
+            status = panel.status_label.text()
+            checked += 1
+            if not choice.deviated and not choice.overlooked:  # its best among every move: said so
+                assert status.startswith(f"Best move {played} ("), status
+                continue
+            said += 1
+            assert status.startswith(f"Level 1 played {played} ("), status
+            if choice.deviated:
+                before = session.state_at(len(session.history) - 1)
+                assert f"its search preferred {before.move_name(choice.best_move)}, " in status
+            if choice.overlooked:
+                assert f"it looked at {choice.looked_at} of {choice.legal} moves" in status
+            kept = score_from_text(session.history[-1].evaluation, session.game_class, session.state.to_move())
+            assert kept is not None
+            shown = display.score_text(kept, session.game_class)
+            assert panel.score_label.text() == shown  # the graph's score, the panel's score
+        assert checked >= 3 and said >= 1, (checked, said)  # level 1 overlooks moves: said at least once
+    finally:
+        session.close()
+        bridge.shutdown()
+        panel.deleteLater()
