@@ -208,6 +208,8 @@ _plan("chess", [(level_key(1), "sf1350", 24), (level_key(2), "sf1350", 24), (lev
                 (level_key(4), "sf1800", 8), (level_key(5), "sf2200", 8)], seed=12)
 # Backgammon: every level against gnubg 0-ply, dice paired.
 _plan("backgammon", [(level_key(n), "gnubg0", 10 if n <= 7 else 6) for n in range(1, 11)], seed=41)
+# Levels 1-7 search one ply (about a second a game): 90 games more each narrow their interval.
+_plan("backgammon", [(level_key(n), "gnubg0", 90) for n in range(1, 8)], seed=42)
 
 
 # ------------------------------------------------------------ playing a match
@@ -688,6 +690,20 @@ def commands_block(game: str, records: Sequence[dict[str, Any]]) -> str:
     return "```sh\n" + "\n".join(seen) + "\n```" if seen else ""
 
 
+def summary_table(records: Sequence[dict[str, Any]]) -> str:
+    """Every level of every game in one table: its rating (95% interval), or why none."""
+    games = list(GAME_LEVELS)
+    rows = {game: level_rows(game, records) for game in games}
+    lines = ["| level | " + " | ".join(games) + " |", "|---" * (len(games) + 1) + "|"]
+    for level in LEVELS:
+        cells = []
+        for game in games:
+            row = rows[game][level.number - 1]
+            cells.append(_rating_text(game, row.estimate) if row.estimate else "not measured")
+        lines.append(f"| {level.number} {level.name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def caps_table(records: Sequence[dict[str, Any]]) -> str:
     """Per match of a level: its moves, the slowest (wall clock, on a loaded machine) and how
     many ran past the level's time cap."""
@@ -721,6 +737,7 @@ def write_markdown(records: Sequence[dict[str, Any]]) -> None:
         if block:
             body += "\n\n" + block
         bodies[game] = body
+    bodies["summary"] = summary_table(records)
     bodies["caps"] = caps_table(records)
     if LOSSES.exists():
         bodies["losses"] = LOSSES.read_text(encoding="utf-8").strip()
