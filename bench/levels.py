@@ -847,6 +847,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--game", default="all", choices=[*GAME_LEVELS, "all"])
     parser.add_argument("--levels", default=None, help="comma-separated level numbers (default: all)")
     parser.add_argument("--only", default=None, help="A,B: only the planned match of these two players")
+    parser.add_argument("--seed", type=int, default=None, help="only the planned matches of this seed")
     parser.add_argument("--run", action="store_true", help="play the planned matches not yet played")
     parser.add_argument("--dry-run", action="store_true", help="list the planned matches and their commands")
     parser.add_argument("--write", action="store_true", help="write resources/levels.json and LEVELS.md's tables")
@@ -867,6 +868,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if wanted is not None and not keys & {level_key(n) for n in wanted}:
                 continue
             if args.only and set(args.only.split(",")) != keys:
+                continue
+            if args.seed is not None and planned.seed != args.seed:
                 continue
             if args.dry_run:
                 print(("played  " if played(records, planned) else "planned ") + command(planned))
