@@ -53,7 +53,7 @@ from games.clock import TimeControl
 from gui import autosave
 from gui.engine_bridge import EngineBridge
 from gui.dialogs.new_game import NewGameDialog, game_title
-from gui.gamefile import BACKGROUND_BYTES, GameRecord, RecordError, default_extension, read_paste, try_read_game_file, write_game
+from gui.gamefile import BACKGROUND_BYTES, GameRecord, RecordError, default_extension, one_line, read_paste, try_read_game_file, write_game
 from gui.game_view import GameView
 from gui.players import PlayerConfig
 from gui.race import open_race
@@ -153,6 +153,16 @@ def result_score(result: Result) -> Score | None:
     if result.winner is None:
         return Score(0.0, 0)
     return Score(1.0 if result.winner == 0 else -1.0, 0, 0)
+
+
+def left_out_text(record: GameRecord) -> str:
+    """What the reader left out of a game file (``GameRecord.left_out``: a damaged review,
+    clock readings, a time control not understood), as the end of the sentence that says
+    the game was opened: "" when nothing was."""
+    if not record.left_out:
+        return ""
+    more = len(record.left_out) - 1
+    return f"; left out: {one_line(record.left_out[0], 160)}" + (f" (and {more} more)" if more else "")
 
 
 def saved_moves(record: GameRecord) -> int:
@@ -926,9 +936,12 @@ class MainWindow(QMainWindow):
         if session.clock is not None and saved.record.moves and not session.is_over:
             problem = session.restore_clock_state(saved.clock) if saved.clock is not None else "none was saved"
             self.notify(
-                "The clocks wait, paused, as they stood when the game was saved: press P to go on" if not problem
-                else f"The clocks read as after the last move ({problem}), paused: press P to go on"
+                ("The clocks wait, paused, as they stood when the game was saved: press P to go on" if not problem
+                 else f"The clocks read as after the last move ({problem}), paused: press P to go on")
+                + left_out_text(saved.record)
             )
+        elif saved.record.left_out:
+            self.notify(f"The autosaved game is resumed{left_out_text(saved.record)}")
         if match_problem:
             self.error_message(f"The autosaved game is resumed, but {match_problem}.")
         return True
@@ -1134,7 +1147,7 @@ class MainWindow(QMainWindow):
         self.file_path = path
         self._kept = self._game_signature()
         self.settings.last_folder = path.absolute().parent
-        self.notify(f"Opened {path.name}")
+        self.notify(f"Opened {path.name}{left_out_text(record)}")
         return True
 
     def load_record(self, record: GameRecord) -> GameSession:

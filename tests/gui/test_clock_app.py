@@ -428,3 +428,24 @@ def test_looking_back_shows_each_moves_clocks(qtbot: QtBot, bridge: Any) -> None
         assert (white.shown.time, black.shown.time) == ("2:37", "2:22") and view.clocks.timer.isActive()
     finally:
         session.close()
+
+
+def test_opening_or_resuming_a_file_says_what_was_left_out(qtbot: QtBot, window: MainWindow, tmp_path: Path, data_directory: Path) -> None:
+    """A clock reading the reader cannot use is left out of the game (``GameRecord.left_out``)
+    and the app says so in the line that says the game was opened or resumed."""
+    messages: list[str] = []
+    window.notify = messages.append  # type: ignore[method-assign]
+    path = tmp_path / "damaged.pgn"
+    path.write_text('[Event "?"]\n[TimeControl "180+2"]\n[Result "*"]\n\n1. e4 {[%clk abc]} e5 {[%clk 0:03:00]} *\n')
+    assert window.open_path(path)
+    assert window.session is not None and window.session.move_names() == ["e4", "e5"]
+    assert messages[-1].startswith("Opened damaged.pgn; left out: ")
+    session = window.session
+    window.autosave()
+    saved = autosave.load(data_directory)
+    assert saved is not None
+    document = json.loads((data_directory / autosave.AUTOSAVE_NAME).read_text())
+    document["clocks"] = ["x", None]
+    (data_directory / autosave.AUTOSAVE_NAME).write_text(json.dumps(document))
+    assert window.continue_last_game() and window.session is not session
+    assert "left out: " in messages[-1] and window.session.move_names() == ["e4", "e5"]
