@@ -61,6 +61,10 @@ _KEPT_COMMANDS = re.compile(r"\[%(eval|clk)\s+[^\]\s]+\s*\]|\[%(review)\s+[^\]]*
 (``[%eval 0.35]``, ``[%eval #-3]``) and a clock reading (``[%clk 0:04:58]``); and a move's
 review (``games.annotations.REVIEW_COMMAND``, several words)."""
 _MOVETEXT_TOKEN = re.compile(r"[()]|[^\s()]+")
+KEPT_COMMENTS_PER_MOVE = 3
+"""A move keeps the commands of up to this many of its comments (an ``[%eval]``, a ``[%clk]``
+and a ``[%review]`` may stand in comments of their own); ``chess.pgn`` joins them, and a
+bound keeps its quadratic joining of a node's comments out of reach."""
 ECHO_LIMIT = 60
 """Characters of the file's own text quoted in an error message before it is cut."""
 
@@ -256,8 +260,9 @@ def kept_commands(comment: str) -> str:
 
 def _split_comments(lines: list[str]) -> tuple[str, str]:
     """The movetext of ``lines`` (up to the next game's headers, escape lines left out)
-    without its comments, and the same movetext with each move's first comment with an
-    ``[%eval]`` or ``[%clk]`` kept (those commands only) and no blank line (``chess.pgn``
+    without its comments, and the same movetext with the first comments of each move that
+    hold an ``[%eval]``, ``[%clk]`` or ``[%review]`` kept (those commands only; at most
+    ``KEPT_COMMENTS_PER_MOVE``) and no blank line (``chess.pgn``
     ends a game's movetext at a blank line, and every word of the movetext is checked, so
     all of it must be read).
     ``PgnError`` for a ``{`` never closed. ``_DROPPED`` takes out what needs no look first;
@@ -266,8 +271,8 @@ def _split_comments(lines: list[str]) -> tuple[str, str]:
     kept: list[str] = []
     in_comment = False
     comment: list[str] = []
-    kept_a_comment = False
-    """Whether the last thing kept was a comment: a move keeps one comment only."""
+    comments_kept = 0
+    """Comments kept since the last move: a move keeps at most ``KEPT_COMMENTS_PER_MOVE``."""
     # split, not sub with a group template: the template costs a Python call per match
     parts = _DROPPED.split("\n".join(lines))  # text, kept comment or None, text, ...
     parts[1::2] = [" " if part is None else f" {part} " for part in parts[1::2]]
@@ -293,9 +298,9 @@ def _split_comments(lines: list[str]) -> tuple[str, str]:
                 position = end + 1
                 found = kept_commands(" ".join(comment))
                 comment = []
-                if found and not kept_a_comment:
+                if found and comments_kept < KEPT_COMMENTS_PER_MOVE:
                     line_kept.append(" {" + found + "} ")
-                    kept_a_comment = True
+                    comments_kept += 1
                 bare.append(" ")
                 continue
             opening = _COMMENT_START.search(line, position)
@@ -304,7 +309,7 @@ def _split_comments(lines: list[str]) -> tuple[str, str]:
             bare.append(piece)
             line_kept.append(piece)
             if piece.strip():
-                kept_a_comment = False
+                comments_kept = 0
             if opening is None:
                 break
             if opening.group(0) == ";":  # a comment to the end of the line

@@ -163,6 +163,11 @@ def test_hostile_pgn_clocks_are_left_out_and_the_game_opens(tag: str, comment: s
     assert len(record.left_out) == 1 and ("clk" in record.left_out[0] or "time control" in record.left_out[0])
 
 
+def test_eval_and_clock_in_comments_of_their_own_are_both_read() -> None:
+    record = read_game('[Event "x"]\n[Result "*"]\n\n1. e4 {[%eval 0.3]} {good} {[%clk 0:01:00]} e5 {[%clk 0:00:59]} *\n')
+    assert record.evaluations == ["+0.30", None] and record.clocks == [60.0, 59.0]
+
+
 def test_ten_thousand_bad_clock_readings_are_one_line() -> None:
     comments = " ".join("{[%clk soon]}" for _ in range(10_000))
     record = read_game(f'[Event "x"]\n[Result "*"]\n\n1. e4 {comments} e5 *\n')
