@@ -57,6 +57,8 @@ EXTENSIONS = {"chess": "pgn", "checkers": "pdn"}
 """The file extension of each game's native format; others use JSON."""
 DEFAULT_EVENT = "Plyground game"
 """The PGN/PDN ``Event`` tag unless the writer is told another (matches say so)."""
+DEFAULT_SITE = "Plyground"
+"""The PGN ``Site`` tag of a game the record does not place elsewhere."""
 JSON_EXTENSION = "json"
 
 _EVAL_COMMENT = re.compile(r"\[%eval\s+([^\]\s]+)\s*\]")
@@ -110,6 +112,10 @@ class GameRecord:
     """What the reader left out of the file, one line each: an annotation that could not be
     read (a damaged review, clock readings, a time control not understood). Only the moves
     and the game's own fields decide whether a game can be read; the rest never costs it."""
+    event: str = ""
+    """The game's own event (PGN/PDN ``Event``); empty: the writer's (``DEFAULT_EVENT``)."""
+    site: str = ""
+    """Where the game was played (PGN/PDN ``Site``); empty: the writer's (``DEFAULT_SITE``)."""
 
     def replay(self) -> GameState:
         """The state after every move (with its history), checking each move.
@@ -127,6 +133,30 @@ class GameRecord:
             except GameError as error:
                 raise RecordError(one_line(f"move {number} ({echo(name)!r}): {error}")) from None
         return state
+
+    def tags(self) -> RecordTags:
+        """The game's own tags, which a game opened from this record keeps when saved again."""
+        return RecordTags(players=self.players, event=self.event, site=self.site, date=self.date, round=self.round)
+
+
+@dataclass(frozen=True)
+class RecordTags:
+    """What a game file says about a game besides its moves: who played it, the event,
+    site, date and round (PGN's Seven Tag Roster without the result, which the moves and
+    the ending decide). A game opened from a file and saved again keeps them, as chess
+    databases (SCID, ChessBase) keep a game's header; empty text is unknown, and a game
+    played in the app has none (its players are the app's sides)."""
+
+    players: tuple[str, str] = ("", "")
+    event: str = ""
+    site: str = ""
+    date: str = ""
+    round: str = ""
+
+    def has_players(self) -> bool:
+        """Whether the file named either player: then both names are the file's (one
+        unknown is written ``?``), never a mix of the file's and the app's sides."""
+        return any(self.players)
 
 
 @runtime_checkable
@@ -197,6 +227,10 @@ def to_json(record: GameRecord) -> dict[str, object]:
         document["date"] = record.date
     if record.round:
         document["round"] = record.round
+    if record.event:
+        document["event"] = record.event
+    if record.site:
+        document["site"] = record.site
     if record.opening_plies:
         document["opening_plies"] = record.opening_plies
     if record.time_control is not None:
@@ -218,8 +252,8 @@ def write_pgn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
     state = record.replay()
     assert isinstance(state, ChessState)
     game = chess.pgn.Game.from_board(state.board)
-    game.headers["Event"] = event
-    game.headers["Site"] = "Plyground"
+    game.headers["Event"] = record.event or event
+    game.headers["Site"] = record.site or DEFAULT_SITE
     if record.date:
         game.headers["Date"] = record.date
     if record.round:
@@ -331,7 +365,7 @@ def write_pdn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
     initial = new_game(record.game).to_text()
     record.replay()  # checks every move, so the file written is always readable
     tags = [
-        ("Event", event),
+        ("Event", record.event or event),
         ("Date", record.date or "????.??.??"),
         ("Black", record.players[0] or "?"),
         ("White", record.players[1] or "?"),
@@ -340,6 +374,8 @@ def write_pdn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
     ]
     if record.round:
         tags.insert(2, ("Round", record.round))
+    if record.site:
+        tags.insert(1, ("Site", record.site))
     if record.start != initial:
         tags.append(("FEN", record.start))
     if record.reason:
@@ -572,8 +608,10 @@ def from_json(document: object) -> GameRecord:
     reason = document.get("reason", "")
     date = document.get("date", "")
     round_ = document.get("round", "")
-    if not (isinstance(reason, str) and isinstance(date, str) and isinstance(round_, str)):
-        raise RecordError('"reason", "date" and "round" must be text')
+    event = document.get("event", "")
+    site = document.get("site", "")
+    if not all(isinstance(value, str) for value in (reason, date, round_, event, site)):
+        raise RecordError('"reason", "date", "round", "event" and "site" must be text')
     opening_plies = document.get("opening_plies", 0)
     if not isinstance(opening_plies, int) or isinstance(opening_plies, bool) or not 0 <= opening_plies <= len(moves):
         raise RecordError('"opening_plies" must be a whole number of moves, at most the number of moves')
@@ -591,6 +629,8 @@ def from_json(document: object) -> GameRecord:
         reason=reason,
         date=date,
         round=round_,
+        event=event,
+        site=site,
         opening_plies=opening_plies,
         time_control=time_control,
         clocks=_fit(clocks, len(moves)),
@@ -687,6 +727,8 @@ def read_pgn(text: str) -> GameRecord:
         reason=headers.get("Termination", ""),
         date=_known(headers.get("Date", "")),
         round=_known(headers.get("Round", "")),
+        event=_known(headers.get("Event", "")),
+        site=_known(headers.get("Site", "")),
         time_control=_optional(lambda: time_control_from_tags(headers, ("White", "Black")), None, left_out),
         clocks=_fit(_clock_readings(parsed.comments, left_out), len(names)),
         review=review,
@@ -805,6 +847,8 @@ def read_pdn(text: str) -> GameRecord:
         reason=tags.get("Termination", ""),
         date=_known(tags.get("Date", "")),
         round=_known(tags.get("Round", "")),
+        event=_known(tags.get("Event", "")),
+        site=_known(tags.get("Site", "")),
         time_control=_optional(lambda: time_control_from_tags(tags, PDN_COLOURS), None, left_out),
         clocks=clocks,
         review=review,

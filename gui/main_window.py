@@ -813,6 +813,7 @@ class MainWindow(QMainWindow):
             parent=self,
         )
         if record is not None:
+            session.tags = record.tags()  # an opened game saved again keeps its players, event, date
             session.load_history(record.moves, record.evaluations, record.clocks)
             session.finish_from_record(record.result, record.reason)
         self.session = session
@@ -1063,7 +1064,7 @@ class MainWindow(QMainWindow):
         if self.session is None:
             return None
         record = self._record_to_keep(self.session)
-        record.date = self.record_date()
+        record.date = record.date or self.record_date()  # an opened game keeps its own date
         if self.match is not None:  # the game's number in the match, as far as known
             record.round = str(self.match.game_number())
         return record

@@ -50,7 +50,7 @@ from ai.tree.model import TreeOptions
 from games import CHANCE, GameState, get_game, new_game
 from games.base import GameError
 from games.clock import MAX_CLOCK_SECONDS, Clock, ClockError, TimeControl, clock_owner, flag_result
-from games.records import DrawClaims, play_recorded
+from games.records import DrawClaims, RecordTags, play_recorded
 from gui.gamefile import GameRecord
 from gui.panels.display import capitalised, is_game_evaluation, player_names
 from gui.panels.display import score_text as shown_score_text
@@ -212,6 +212,9 @@ class GameSession(QObject):
         self.players: tuple[PlayerConfig, PlayerConfig] = (players[0].for_game(game), players[1].for_game(game))
         self.engine_settings = engine_settings or SearchSettings()
         self.manual_dice = manual_dice
+        self.tags = RecordTags()
+        """The game's own tags when it came from a file or a paste (``to_record`` keeps them);
+        a game begun in the app has none: its players are the sides' descriptions."""
         self.history: list[PlayedMove] = []
         self._redo: list[list[PlayedMove]] = []
         self._rng = random.Random(seed)
@@ -360,16 +363,22 @@ class GameSession(QObject):
         return None
 
     def to_record(self) -> GameRecord:
+        """The game as a document: with its file's own tags when it came from one."""
+        sides = (self.players[0].describe(), self.players[1].describe())
         return GameRecord(
             game=self.game,
             start=self.start_text,
             moves=self.move_names(),
             evaluations=[entry.evaluation for entry in self.history],
-            players=(self.players[0].describe(), self.players[1].describe()),
+            players=self.tags.players if self.tags.has_players() else sides,
             result=self.result,
             reason=self.reason,
+            date=self.tags.date,
+            round=self.tags.round,
             time_control=self.time_control,
             clocks=[entry.clock for entry in self.history] if self.clock is not None else [],
+            event=self.tags.event,
+            site=self.tags.site,
         )
 
     def status_text(self) -> str:

@@ -1,0 +1,153 @@
+"""A game opened from a file keeps its own tags — players, event, site, date, round — when
+it is saved again, copied, autosaved and resumed, as chess databases (SCID, ChessBase) keep a
+game's header; a game played in the app names its sides and today's date."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games import new_game
+from games.records import GameRecord, RecordError, RecordTags, read_game, write_game
+
+OPERA_TAGS = {
+    "Event": "Opera game",
+    "Site": "Paris FRA",
+    "Date": "1858.??.??",
+    "Round": "?",
+    "White": "Morphy",
+    "Black": "Duke and Count",
+    "Result": "1-0",
+}
+OPERA_MOVES = (
+    "1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6 9. Bg5 b5 "
+    "10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0"
+)
+OPERA_PGN = "".join(f'[{name} "{value}"]\n' for name, value in OPERA_TAGS.items()) + "\n" + OPERA_MOVES + "\n"
+OPERA = RecordTags(players=("Morphy", "Duke and Count"), event="Opera game", site="Paris FRA", date="1858.??.??")
+"""The Opera game's tags as read: the unknown round ``?`` is empty."""
+
+
+def pgn_tags(text: str) -> dict[str, str]:
+    """The tag pairs of a PGN or PDN text, by name."""
+    return dict(re.findall(r'^\[(\w+) "([^"]*)"\]$', text, re.MULTILINE))
+
+
+def seven_tags(text: str) -> dict[str, str]:
+    """PGN's Seven Tag Roster of ``text`` (the app may add others, e.g. ``Termination``)."""
+    tags = pgn_tags(text)
+    return {name: tags.get(name, "(missing)") for name in OPERA_TAGS}
+
+
+# ---------------------------------------------------------------- the records
+def test_a_pgn_read_keeps_its_seven_tags_and_writes_them_back() -> None:
+    record = read_game(OPERA_PGN, "pgn")
+    assert record.tags() == OPERA
+    assert seven_tags(write_game(record, "pgn")) == OPERA_TAGS
+
+
+def test_pdn_and_json_carry_the_event_site_and_round() -> None:
+    state = new_game("checkers")
+    names = []
+    for _ in range(4):
+        move = state.legal_moves()[0]
+        names.append(state.move_name(move))
+        state.play(move)
+    tags = RecordTags(("Marion Tinsley", "Don Lafferty"), "World championship", "Petal, Mississippi", "1987.03.01", "12")
+    record = GameRecord("checkers", new_game("checkers").to_text(), names, players=tags.players, date=tags.date,
+                        round=tags.round, event=tags.event, site=tags.site)
+    for fmt in ("pdn", "json"):
+        assert read_game(write_game(record, fmt), fmt).tags() == tags, fmt
+    written = pgn_tags(write_game(record, "pdn"))
+    assert (written["Event"], written["Site"], written["Round"]) == ("World championship", "Petal, Mississippi", "12")
+
+
+def test_a_record_without_its_own_event_or_site_gets_the_apps() -> None:
+    record = GameRecord("chess", new_game("chess").to_text(), ["e4"])
+    tags = pgn_tags(write_game(record, "pgn"))
+    assert (tags["Event"], tags["Site"]) == ("Plyground game", "Plyground")
+    assert "event" not in json.loads(write_game(record, "json")) and "site" not in json.loads(write_game(record, "json"))
+
+
+@pytest.mark.parametrize("value", [3, None, ["Opera"], {"a": 1}, True])
+def test_a_json_event_or_site_that_is_not_text_is_one_clear_error(value: object) -> None:
+    for key in ("event", "site"):
+        document = {"format": "plyground-game", "version": 1, "game": "othello", "moves": [], key: value}
+        with pytest.raises(RecordError, match='"event" and "site" must be text'):
+            read_game(json.dumps(document), "json")
+
+
+def test_an_old_json_file_without_event_or_site_still_reads() -> None:
+    record = read_game('{"format": "plyground-game", "version": 1, "game": "othello", "moves": ["f5"]}', "json")
+    assert record.tags() == RecordTags() and record.moves == ["f5"]
+
+
+# ---------------------------------------------------------------- in the app
+@pytest.fixture
+def window(qtbot: Any, bridge: Any, data_directory: Path) -> Iterator[Any]:
+    from gui.main_window import MainWindow
+
+    made = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False, seed=3)
+    made.ask = lambda question: True  # type: ignore[method-assign]  # replace the game without a dialog
+    qtbot.addWidget(made)
+    yield made
+    made.shutdown()
+
+
+def test_an_opened_game_saved_again_keeps_its_tags(window: Any, qtbot: Any, tmp_path: Path) -> None:
+    opened = tmp_path / "opera.pgn"
+    opened.write_text(OPERA_PGN, encoding="utf-8")
+    assert window.open_path(opened), window.last_error
+    qtbot.waitUntil(lambda: window.session.is_over)  # the rules end the game at the mate, as the file says
+    saved = tmp_path / "opera-again.pgn"
+    assert window.save_to(saved)
+    assert seven_tags(saved.read_text(encoding="utf-8")) == OPERA_TAGS
+    assert window.session.to_record().tags() == OPERA  # what the review reads and keeps in reviews/
+
+
+def test_an_opened_game_keeps_its_tags_through_the_autosave(window: Any, qtbot: Any, tmp_path: Path) -> None:
+    opened = tmp_path / "opera.pgn"
+    opened.write_text(OPERA_PGN, encoding="utf-8")
+    assert window.open_path(opened), window.last_error
+    qtbot.waitUntil(lambda: window.session.is_over)
+    window.show_start_page()
+    assert window.continue_last_game()
+    qtbot.waitUntil(lambda: window.session.is_over)
+    assert window.session.move_names()[-1] == "Rd8#"
+    saved = tmp_path / "resumed.pgn"
+    assert window.save_to(saved)
+    assert seven_tags(saved.read_text(encoding="utf-8")) == OPERA_TAGS
+
+
+def test_a_pasted_game_with_players_keeps_them_while_played_on(window: Any) -> None:
+    from gui.players import HUMAN, PlayerConfig
+
+    window.settings.set_players("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)))
+    assert window.paste_text('[White "Anand"]\n[Event "Blitz"]\n\n1. e4 e5 *\n')
+    assert window.session.play_text("Nf3") is None
+    record = read_game(write_game(window.current_record(), "pgn"), "pgn")
+    # a name the file leaves unknown stays unknown: never the file's White beside the app's "Human"
+    assert (record.players, record.event, record.moves) == (("Anand", ""), "Blitz", ["e4", "e5", "Nf3"])
+    assert record.date == window.record_date()  # the file gave no date: the day it was saved
+
+
+def test_a_game_played_in_the_app_names_its_sides_and_today(window: Any, tmp_path: Path) -> None:
+    from gui.players import HUMAN, PlayerConfig
+
+    window.start_game("chess", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)))
+    assert window.session.play_text("e4") is None
+    saved = tmp_path / "played.pgn"
+    assert window.save_to(saved)
+    tags = pgn_tags(saved.read_text(encoding="utf-8"))
+    assert (tags["White"], tags["Black"], tags["Event"], tags["Site"]) == ("Human", "Human", "Plyground game", "Plyground")
+    assert tags["Date"] == window.record_date()
+    # resumed from the autosave, it still is the app's game
+    window.show_start_page()
+    assert window.continue_last_game()
+    assert window.session.to_record().players == ("Human", "Human")
+    assert window.current_record().date == window.record_date()
