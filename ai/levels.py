@@ -192,6 +192,12 @@ at the start and after 16-20 random plies (the compiled search is single-threade
 # 42% and level 2 at 71% against Stockfish 15.1 UCI_Elo 1350 (12 games each,
 # bench/LEVELS.md), too strong for a beginner; seeing 35% and 70% of their quiet moves,
 # they scored 12% and 41% in 16 games each (seed 11, the same Stockfish at depth 1).
+# Backgammon's two-ply Star2 search cost 1,300-4,000 nodes a move at five random positions
+# (and more after doubles); a third ply would take minutes. Levels 8 (8,000 nodes), 9 and 10
+# (no depth cap: it finished the second ply, then spent the rest of its 30,000 nodes on a
+# third it never finished) played the same play at all of them. Level 8 now looks two plies
+# ahead only when that fits in 2,500 nodes (else it plays its one-ply choice); levels 9 and
+# 10 are the same two-ply search, level 10 with room for the widest rolls (``LEVEL_REMARKS``).
 # Chess level 6 on 4,000 compiled nodes measured below level 5 (1846 against 2217 Elo):
 # the compiled levels start at 30,000 nodes.
 GAME_LEVELS: Final[Mapping[str, tuple[LevelPlay, ...]]] = {
@@ -239,9 +245,9 @@ GAME_LEVELS: Final[Mapping[str, tuple[LevelPlay, ...]]] = {
         _Row("expectiminimax", 2_000, depth=1, temperature=0.02),
         _Row("expectiminimax", 2_000, depth=1, temperature=0.008),
         _Row("star2", 2_000, depth=1),
-        _Row("star2", 8_000, depth=2),
+        _Row("star2", 2_500, depth=2),
         _Row("star2", 15_000, depth=2),
-        _Row("star2", 30_000),
+        _Row("star2", 30_000, depth=2),
     )),
     "tictactoe": _table("tictactoe", (
         _Row("pvs", 200, depth=1, lines=5, temperature=3.0),
@@ -257,6 +263,17 @@ GAME_LEVELS: Final[Mapping[str, tuple[LevelPlay, ...]]] = {
     )),
 }
 """Every game's levels 1-10 (``tests/ai/test_levels.py`` checks that every game has one)."""
+
+_SAME_TWO_PLIES: Final = ("levels 9 and 10 play the same two-ply search (its play, then the opponent's answer "
+                          "to every roll; a third ply would take minutes a move), so they seldom differ")
+LEVEL_REMARKS: Final[Mapping[tuple[str, int], str]] = {
+    ("backgammon", 8): "it also weighs the opponent's answer to every roll when that fits in its budget "
+                       "(most rolls), else it judges its plays alone",
+    ("backgammon", 9): _SAME_TWO_PLIES,
+    ("backgammon", 10): _SAME_TWO_PLIES,
+}
+"""What a player should know about a level that its recipe does not say (the new-game
+dialog shows it under the level)."""
 
 DECISIVE_LOSS: Final[Mapping[str, float]] = {
     "chess": 10.0,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
-from ai.levels import DEFAULT_LEVEL, LEVELS, LevelPlay, level, level_play, level_rating
+from ai.levels import DEFAULT_LEVEL, LEVEL_REMARKS, LEVELS, LevelPlay, level, level_play, level_rating
 from ai.search import ALGORITHMS
 from ai.search import algorithms_for as search_algorithms_for  # the GUI names games by registry name
 from ai.settings import Limits, SearchSettings
@@ -62,7 +62,7 @@ def level_choice_text(game: str, number: int) -> str:
 def level_note(game: str, number: int) -> str:
     """What a level plays with, under its choice: ``The level picks its engine: the compiled
     search, at most 4 s a move; it never errs on purpose: levels 6-10 differ only in how
-    much they search (30,000 positions a move here).``"""
+    much they search (up to 30,000 positions a move here).``"""
     play = level_play(game, number)
     if play.is_weak:
         overlooks = "it overlooks some quiet moves and " if play.notice < 1.0 else "it "
@@ -70,7 +70,10 @@ def level_note(game: str, number: int) -> str:
     else:
         first = next(n for n in range(1, len(LEVELS) + 1) if not level_play(game, n).is_weak)
         errs = (f"it never errs on purpose: levels {first}-{len(LEVELS)} differ only in how much they search "
-                f"({play.nodes:,} positions a move here)")
+                f"(up to {play.nodes:,} positions a move here)")
+    remark = LEVEL_REMARKS.get((game, number))
+    if remark:
+        errs = f"{errs}; {remark}"
     return f"The level picks its engine: the {play.engine_name}, at most {play.seconds:g}\u00a0s a move; {errs}."
 
 

@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 from ai.levels import LevelChoice
 from gui.panels import display
 from gui.panels.engine_panel import EnginePanel
-from gui.players import COMPUTER, HUMAN, PlayerConfig
+from gui.players import COMPUTER, HUMAN, PlayerConfig, level_note
 from gui.session import GameSession, score_from_text
 from gui.engine_bridge import EngineBridge
 from tests.gui.engine_doubles import ScriptedPool, ThreadedEnginePool
@@ -24,6 +24,18 @@ def test_a_sides_strength_reads_in_a_sentence_without_nested_parentheses() -> No
     timed = PlayerConfig(kind=COMPUTER, strength="time", seconds=2.5, algorithm="mcts").for_game("othello")
     assert timed.strength_text() == "MCTS, 2.5 s/move"
     assert PlayerConfig(kind=HUMAN).strength_text() == "" and PlayerConfig(kind=HUMAN).describe() == "Human"
+
+
+def test_the_level_note_says_plainly_what_the_top_levels_share() -> None:
+    """Levels that never err differ only in their search, and say so; backgammon's levels 9
+    and 10 say they are the same search; the overlooking levels say they overlook moves."""
+    assert "overlooks some quiet moves" in level_note("chess", 1)
+    for game, first in (("chess", 6), ("checkers", 6)):
+        for number in range(first, 11):
+            assert f"levels {first}-10 differ only in how much they search" in level_note(game, number)
+    for number in (9, 10):
+        assert "levels 9 and 10 play the same two-ply search" in level_note("backgammon", number)
+    assert "when that fits in its budget" in level_note("backgammon", 8)
 
 
 def test_the_status_says_who_thinks_and_how_strong_once(qtbot: QtBot) -> None:
