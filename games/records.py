@@ -12,7 +12,9 @@ increment included, as Lichess writes them) in the same comment, and the time co
 the ``TimeControl`` tag (``300+3``: seconds; ``WhiteTimeControl``/``BlackTimeControl`` when
 the players' differ). A record that cannot be read is one ``RecordError`` whose message says what is
 wrong and where; ``GameRecord.replay`` checks every move, and every writer replays first,
-so a record that was written can always be read back.
+so a record that was written can always be read back. What only annotates the game (its
+review, clock readings, time control) never makes it unreadable: a part that cannot be read
+is left out and said in ``GameRecord.left_out``.
 """
 
 from __future__ import annotations
