@@ -67,7 +67,7 @@ def test_gnubg_cube_verdicts_agree_with_ours(position: tuple[dict[int, int], dic
 
 GNUBG_LABELS = DATA_DIR / "backgammon" / "money_cube_gnubg.tsv"
 """gnubg 1.07's 0-ply cubeful equities per unit of cube (no double, double/take, double/pass)
-and cubeless chances of 400 money cube decisions: the first 400 of ``nice -n 10
+and cubeless chances of 200 money cube decisions: the first 200 of ``nice -n 10
 .venv/bin/python -m tools.backgammon_cube --positions 1000 --seed 8 --labels FILE`` (the
 network's self-play, seed 8; the calibration is fitted on seed 7's)."""
 
@@ -91,16 +91,16 @@ def same_verdict(labels: list[float], decision: cube.CubeDecision) -> bool:
 
 
 def test_money_cube_decisions_against_gnubg_on_held_out_positions() -> None:
-    """Measured on these 400: our cube model fed gnubg's own chances gives gnubg's verdict at
-    399 and loses nothing at the other (a tie at the labels' 5 decimals): Janowski with gnubg's
+    """Measured on these 200: our cube model fed gnubg's own chances gives gnubg's verdict at
+    199 and loses nothing at the other (a tie at the labels' 5 decimals): Janowski with gnubg's
     cube efficiencies is gnubg's 0-ply cube, so what the app loses is its chances'. The app's cube
-    (the network's chances, calibrated in contact) agrees at 88.0% and gives up 6.0 mp a
-    decision, the network's chances as they are 86.8% and 6.8 mp."""
+    (the network's chances, calibrated in contact) agrees at 84.5% and gives up 6.6 mp a
+    decision, the network's chances as they are 83.5% and 7.1 mp."""
     rows = []
     for line in GNUBG_LABELS.read_text().splitlines():
         position, *fields = line.split("\t")
         rows.append((BackgammonState.from_text(position), [float(x) for x in fields[:8]]))
-    assert len(rows) == 400
+    assert len(rows) == 200
 
     def model(state: BackgammonState, chances: tuple[float, ...]) -> cube.CubeDecision:
         efficiency = cube.cube_efficiency(state.is_race(), pip_count(state.boards[state.player]))
@@ -117,6 +117,6 @@ def test_money_cube_decisions_against_gnubg_on_held_out_positions() -> None:
     def lost(decisions: list) -> float:
         return sum(given_up(labels, d) for (_, labels), d in zip(rows, decisions)) / len(rows)
 
-    assert agreement(from_gnubg) == pytest.approx(399 / 400) and lost(from_gnubg) == pytest.approx(0.0, abs=1e-9)
-    assert agreement(app) == pytest.approx(0.880, abs=0.0005) and lost(app) == pytest.approx(0.00605, abs=5e-5)
-    assert agreement(raw) == pytest.approx(0.8675, abs=0.0005) and lost(raw) == pytest.approx(0.00678, abs=5e-5)
+    assert agreement(from_gnubg) == pytest.approx(199 / 200) and lost(from_gnubg) == pytest.approx(0.0, abs=1e-9)
+    assert agreement(app) == pytest.approx(0.845, abs=0.001) and lost(app) == pytest.approx(0.00659, abs=5e-5)
+    assert agreement(raw) == pytest.approx(0.835, abs=0.001) and lost(raw) == pytest.approx(0.00713, abs=5e-5)
