@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -534,13 +535,18 @@ class LevelRating:
     command: str = ""
 
     def text(self) -> str:
-        """``≈1640 Elo (1560–1720) vs Stockfish``, ``96% perfect moves (94–98%)``,
+        """``≈1640 Elo (1560–1720) vs Stockfish``; on a ladder anchored at a program's level
+        (anchor ``Elo, GRhino level 1 (gtp-rhino -l 1) = 1000``) ``≈1470 Elo (1251–1690) where
+        GRhino level 1 = 1000``, so the number is not read as chess Elo; ``96% perfect moves (94–98%)``,
         ``−0.14 points a game (−0.23 to −0.05) vs gnubg 0-ply``."""
         if self.scale is RatingScale.PERFECT_SHARE:
             return f"{self.value:.0f}% perfect moves ({self.low:.0f}–{self.high:.0f}%)"
         if self.scale is RatingScale.POINTS:
             value, low, high = (f"{number:+.2f}".replace("-", "\u2212") for number in (self.value, self.low, self.high))
             return f"{value} points a game ({low} to {high}) vs {self.opponent}"
+        if self.anchor.startswith("Elo, ") and " = " in self.anchor:  # a ladder's own scale: say its anchor
+            where = re.sub(r"\s*\([^)]*\)", "", self.anchor.removeprefix("Elo, "))
+            return f"≈{self.value:.0f} Elo ({self.low:.0f}–{self.high:.0f}) where {where}"
         return f"≈{self.value:.0f} Elo ({self.low:.0f}–{self.high:.0f}) vs {self.opponent}"
 
     def to_json(self) -> dict[str, Any]:

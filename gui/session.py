@@ -52,7 +52,7 @@ from games.base import GameError
 from games.clock import MAX_CLOCK_SECONDS, Clock, ClockError, TimeControl, clock_owner, flag_result
 from games.records import DrawClaims, RecordTags, play_recorded
 from gui.gamefile import GameRecord
-from gui.panels.display import capitalised, is_game_evaluation, player_names
+from gui.panels.display import capitalised, is_game_evaluation, match_odds, player_names
 from gui.panels.display import score_text as shown_score_text
 from gui.players import PlayerConfig, default_algorithm
 
@@ -951,7 +951,8 @@ class GameSession(QObject):
             self.hint_found.emit(move)
             # Said as the panel says it: "White +0.35", "Black mates in 2" (a bare "mated in 2"
             # from White's view, for Black's hint, read as if Black were mated).
-            self.notice.emit(f"Hint: {self._state.move_name(move)} ({shown_score_text(finished.score, self.game_class)})")
+            odds = match_odds(self._state)  # a match: its winning chances, as the bar and panel say them
+            self.notice.emit(f"Hint: {self._state.move_name(move)} ({shown_score_text(finished.score, self.game_class, odds=odds)})")
             return
         if not is_game_evaluation(finished, len(self._legal_now())):  # a book move, the only move:
             self._apply(move)  # no score for the eval bar, the graph or the file

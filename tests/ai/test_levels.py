@@ -189,8 +189,8 @@ def middlegame(game: str, plies: int = 16, seed: int = 3) -> tuple[GameState, li
     return state, names
 
 
-CHEAP_SHARE = 16
-"""The most expensive levels are searched on a sixteenth of their budget: what is checked is
+CHEAP_SHARE = 64
+"""The most expensive levels are searched on a 64th of their budget: what is checked is
 that the engine stops at its node budget (no timing), which the share does not change."""
 
 
@@ -394,3 +394,12 @@ def test_the_match_says_when_the_time_cap_cut_a_levels_searches(
     assert main(["match", "--game", "tictactoe", "--a", "level=3", "--b", "level=3,cap=off", "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "A: the time cap ended" in out and "B: the time cap" not in out
+
+
+def test_a_ladders_rating_names_its_anchor_and_stockfishs_its_opponent() -> None:
+    """Elo on a ladder anchored at a program's level is not chess Elo: the text says where
+    its 1000 is; Stockfish's UCI_Elo scale is named by its opponent."""
+    othello = rating("othello", 4, value=1470.0, low=1251.0, high=1690.0, opponent="GRhino",
+                     anchor="Elo, GRhino level 1 (gtp-rhino -l 1) = 1000")
+    assert othello.text() == "≈1470 Elo (1251–1690) where GRhino level 1 = 1000"
+    assert rating().text() == "≈1640 Elo (1560–1720) vs Stockfish"

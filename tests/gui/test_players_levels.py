@@ -4,8 +4,6 @@ the same request, the same seeded mistakes; a hint is at full strength whatever 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
-
 import pytest
 from pytestqt.qtbot import QtBot
 
@@ -16,14 +14,15 @@ from games import new_game
 from gui.engine_bridge import EngineBridge
 from gui.players import COMPUTER, HUMAN, PlayerConfig
 from gui.session import HINT_LIMITS, GameSession
-from tests.gui.engine_doubles import ScriptedPool
+from tests.gui.engine_doubles import ScriptedPool, ThreadedEnginePool
 
 
-def test_a_level_side_in_the_app_plays_the_match_players_moves(qtbot: QtBot, bridge: Any) -> None:
+def test_a_level_side_in_the_app_plays_the_match_players_moves(qtbot: QtBot) -> None:
     """Tic-tac-toe level 1 (one ply, five lines, a hot temperature) against a human, seeded:
     the app's moves are those the match's ``level=1`` player chooses with the same seed, on
     the first game of a match (first move and the answer to a reply)."""
     seed = 5
+    bridge = EngineBridge(ThreadedEnginePool())  # the real engine in a thread: no worker process to start
     side = PlayerConfig(kind=COMPUTER, strength="level", level=1).for_game("tictactoe")
     session = GameSession(bridge, "tictactoe", (side, PlayerConfig(kind=HUMAN)), seed=seed)
     player = make_player("level=1", "tictactoe", seed=seed)
@@ -46,6 +45,7 @@ def test_a_level_side_in_the_app_plays_the_match_players_moves(qtbot: QtBot, bri
         assert state.move_name(ours) == session.move_names()[2]
     finally:
         session.close()
+        bridge.shutdown()
 
 
 @pytest.mark.parametrize("game", ["chess", "othello", "backgammon", "checkers"])
