@@ -1,12 +1,14 @@
 """What the app says about a weak level's move: the engine panel names the move played and
 what its search preferred, with the score the eval graph keeps; the status bar says who is
-thinking in one plain sentence."""
+thinking in one plain sentence; a hint in a backgammon match speaks in match winning chances."""
 
 from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
+from ai.events import Finished, Score
 from ai.levels import LevelChoice
+from games.backgammon.state import BackgammonState
 from gui.panels import display
 from gui.panels.engine_panel import EnginePanel
 from gui.players import COMPUTER, HUMAN, PlayerConfig, level_note
@@ -100,3 +102,32 @@ def test_the_panel_says_what_a_beginner_played_and_agrees_with_the_game_record(q
         session.close()
         bridge.shutdown()
         panel.deleteLater()
+
+
+def test_a_hint_in_a_backgammon_match_says_the_match_winning_chance(qtbot: QtBot) -> None:
+    """At a match score the hint's notice speaks as the eval bar and the panel do: the match
+    winning chance first (``display.match_odds``), not the money equity."""
+    state = BackgammonState.initial(match_length=7, score=(3, 4))
+    state.play(next(o for o, _ in state.chance_outcomes() if state.move_name(o) == "X 3-1"))
+    pool = ScriptedPool()
+    bridge = EngineBridge(pool)
+    session = GameSession(bridge, "backgammon", (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN)),
+                          start=state.to_text(), seed=1)
+    notices: list[str] = []
+    session.notice.connect(notices.append)
+    try:
+        qtbot.waitUntil(session.can_human_move, timeout=10_000)
+        mover = session.state.to_move()
+        session.request_hint()
+        qtbot.waitUntil(lambda: len(pool.requests) == 1, timeout=10_000)
+        move = session.state.legal_moves()[0]
+        score = Score(0.12 * session.game_class.SCORE_UNIT_SIZE, mover)
+        pool.send(1, [Finished(1, move, score, (move,), 1, 1, 10, 100.0, 0.1)])
+        qtbot.waitUntil(lambda: any(text.startswith("Hint:") for text in notices), timeout=10_000)
+        said = next(text for text in notices if text.startswith("Hint:"))
+        odds = display.match_odds(session.state)
+        assert odds is not None
+        assert display.score_text(score, session.game_class, odds=odds) in said and "MWC" in said, said
+    finally:
+        session.close()
+        bridge.shutdown()
