@@ -280,6 +280,7 @@ class ReviewScale(ABC):
     unit: str
     """The unit of ``MoveReview.loss`` as a player reads it."""
     decimals: int = 2
+    """Decimals of one move's loss (tic-tac-toe's is a whole game value)."""
     thresholds: Thresholds
     words: Mapping[Mark, str] = {}
     """The game's own words for the error marks where its tools have their own (GNU
@@ -306,6 +307,13 @@ class ReviewScale(ABC):
         # though as sure a win, is only good).
         return Mark.BEST if loss == 0 and played.score >= best.score else Mark.GOOD
 
+    @property
+    def average_decimals(self) -> int:
+        """Decimals of a side's average loss: at least two, since a mean of whole units needs
+        hundredths (one blunder of a whole game value in three tic-tac-toe moves is 0.33, which
+        no decimal would show as 0)."""
+        return max(self.decimals, 2)
+
     def word(self, mark: Mark) -> str:
         """The mark in this game's words."""
         return self.words.get(mark, mark.word)
@@ -329,7 +337,7 @@ class ReviewScale(ABC):
             mistakes=counts[Mark.MISTAKE],
             blunders=counts[Mark.BLUNDER],
             average_loss=average,
-            headline=f"Average loss {average:.{self.decimals}f} {self.unit}" if judged else "",
+            headline=f"Average loss {average:.{self.average_decimals}f} {self.unit}" if judged else "",
         )
 
 

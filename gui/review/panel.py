@@ -54,7 +54,7 @@ def summary_rows(review: GameReview) -> list[tuple[str, tuple[str, str]]]:
     if any(side.centipawn_loss is not None for side in sides):  # chess: Lichess's figure
         row("Average centipawn loss", lambda side: "–" if side.centipawn_loss is None else f"{side.centipawn_loss:.0f}")
     else:
-        row(f"Average loss ({scale.unit})", lambda side: f"{side.average_loss:.{scale.decimals}f}")
+        row(f"Average loss ({scale.unit})", lambda side: f"{side.average_loss:.{scale.average_decimals}f}")
     return rows
 
 
