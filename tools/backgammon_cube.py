@@ -18,28 +18,18 @@ decisions give up by gnubg's numbers, per decision in millipoints of the cube (9
   we double else ``ND``;
 * taker, at the positions gnubg doubles: ``|DT - DP|`` when our take/pass is not gnubg's.
 
-Then the same decisions from the raw (uncalibrated) network chances, with the paired
-difference of the equity given up (calibrated - raw, doubler + taker, per decision), made by
-our cube model from gnubg's own chances (what is left is the model's, not the network's),
-and our chances beside gnubg's by bucket of gnubg's win chance (the network's calibration).
+Then the same decisions made by our cube model from gnubg's own chances (what is left is the
+model's, not the network's), and our chances beside gnubg's by bucket of gnubg's win chance.
+The sets bench/STRENGTH.md quotes (``tests/data/backgammon/money_cube_gnubg.tsv`` is the
+first 200 decisions of seed 8's)::
 
-``--fit FILE``: fit ``games.backgammon.cube.Calibration`` to gnubg's chances on the
-labelled set (logistic regressions on soft targets, numpy: the ``tune`` extra) and write it
-as a weights document (the shipped one is ``resources/weights/backgammon_cube.json``), with
-the packaged network's chances at the starting position (a calibration applies to the
-network it was fitted to only). Fit on one seed, judge on another: the fit is never
-measured on its own training decisions::
-
-    nice -n 10 .venv/bin/python -m tools.backgammon_cube --positions 3000 --seed 7 \
-        --labels /tmp/train.tsv --fit resources/weights/backgammon_cube.json
-    nice -n 10 .venv/bin/python -m tools.backgammon_cube --positions 1000 --seed 8 --labels /tmp/test.tsv
+    nice -n 10 .venv/bin/python -m tools.backgammon_cube --positions 1000 --seed 8 --labels /tmp/test8.tsv
     nice -n 10 .venv/bin/python -m tools.backgammon_cube --positions 2000 --seed 9 --labels /tmp/test9.tsv
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -54,10 +44,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 from games.backgammon import CENTRED, BackgammonState
 from games.backgammon import cube
-from games.backgammon import network
 from games.backgammon.board import pip_count
 from games.base import CHANCE
-from games.weights import weights_document
 
 GNUBG = "/usr/games/gnubg"
 MIN_WIN = 0.45
@@ -180,11 +168,6 @@ def given_up(lab: Label, ours: cube.CubeDecision) -> tuple[float, float | None]:
     return lab.best - our_value, abs(lab.double_take - lab.double_pass) if ours.should_take != lab.takes else 0.0
 
 
-def total_given_up(lab: Label, ours: cube.CubeDecision) -> float:
-    doubler, taker = given_up(lab, ours)
-    return doubler + (taker or 0.0)
-
-
 def score(rows: list[tuple[BackgammonState, Label, cube.CubeDecision]], title: str) -> None:
     pairs: Counter[tuple[str, str]] = Counter()
     doubler, taker = [], []
@@ -208,12 +191,12 @@ def score(rows: list[tuple[BackgammonState, Label, cube.CubeDecision]], title: s
         print(f"    ours {ours:18} gnubg {theirs:18} {number}")
 
 
-def calibration(rows: list[tuple[BackgammonState, Label]]) -> None:
-    print("calibration by gnubg's win chance (player on roll): mean ours (calibrated)/gnubg")
+def chances_by_bucket(rows: list[tuple[BackgammonState, Label]]) -> None:
+    print("chances by gnubg's win chance (player on roll): mean ours/gnubg")
     print("  bucket      n   win          gammon wins  gammon losses")
     buckets: dict[int, list[tuple[tuple[float, ...], tuple[float, ...]]]] = {}
     for state, lab in rows:
-        buckets.setdefault(min(9, int(lab.chances[0] * 10)), []).append((state.cube_chances(), lab.chances))
+        buckets.setdefault(min(9, int(lab.chances[0] * 10)), []).append((state.chances(state.player), lab.chances))
     for bucket in sorted(buckets):
         items = buckets[bucket]
         mean = [statistics.fmean(ours[i] for ours, _ in items) for i in range(5)]
@@ -222,80 +205,20 @@ def calibration(rows: list[tuple[BackgammonState, Label]]) -> None:
               f"{mean[1]:.3f}/{theirs[1]:.3f}  {mean[3]:.3f}/{theirs[3]:.3f}")
 
 
-def fit_calibration(rows: list[tuple[BackgammonState, Label]]) -> dict[str, list[float]]:
-    """``Calibration`` weights fitted to gnubg's chances at the contact positions of ``rows``:
-    win on (1, logit win, features);
-    the gammon share of wins (weighted by gnubg's win chance) and of losses (by its loss
-    chance) on (1, logit share, logit win, features), ``features`` the position's
-    ``cube.position_features``. Soft-target logistic regressions by Newton steps."""
-    import numpy as np
-
-    def newton(features: list[list[float]], targets: list[float], weights: list[float]) -> list[float]:
-        x, y, w = np.array(features), np.clip(np.array(targets), 0.0, 1.0), np.array(weights)
-        beta = np.zeros(x.shape[1])
-        for _ in range(50):
-            p = 1.0 / (1.0 + np.exp(-(x @ beta)))
-            gradient = x.T @ (w * (p - y))
-            hessian = (x.T * (w * p * (1.0 - p))) @ x + 1e-6 * np.eye(len(beta))
-            beta -= np.linalg.solve(hessian, gradient)
-        return [round(float(b), 5) for b in beta]
-
-    win_x, gammon_x, loss_x, win_y, gammon_y, loss_y = [], [], [], [], [], []
-    for state, lab in rows:
-        if state.is_race():
-            continue  # the calibration is for contact positions (cube.calibrated_chances)
-        win, win_gammon, _, lose_gammon, _ = state.chances(state.player)
-        features = cube.position_features(state.boards[state.player], state.boards[1 - state.player])
-        win_x.append([1.0, cube.logit(win), *features])
-        gammon_x.append([1.0, cube.logit(win_gammon / win if win > 0 else 0.0), cube.logit(win), *features])
-        loss_x.append([1.0, cube.logit(lose_gammon / (1 - win) if win < 1 else 0.0), cube.logit(win), *features])
-        their_win = lab.chances[0]
-        win_y.append(their_win)
-        gammon_y.append(lab.chances[1] / their_win if their_win > 0 else 0.0)
-        loss_y.append(lab.chances[3] / (1 - their_win) if their_win < 1 else 0.0)
-    wins = list(win_y)
-    return {
-        "win": newton(win_x, win_y, [1.0] * len(win_y)),
-        "win_gammon": newton(gammon_x, gammon_y, wins),
-        "lose_gammon": newton(loss_x, loss_y, [1.0 - y for y in wins]),
-    }
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=600)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--plies", type=int, default=0, help="gnubg's depth for the labels")
     parser.add_argument("--labels", default="", help="file keeping the labelled set (made if absent)")
-    parser.add_argument("--fit", default="", help="write a calibration fitted on this set to this file")
     args = parser.parse_args()
     if not Path(GNUBG).exists() and not (args.labels and Path(args.labels).exists()):
         sys.exit(f"error: {GNUBG} is not installed (Debian package gnubg)")
     rows = labelled_set(args)
-    if args.fit:
-        weights = fit_calibration(rows)
-        weights["network_opening"] = [round(x, 9) for x in cube.opening_chances(network.default_network())]
-        cube.Calibration.from_weights(weights)  # the shape the game reads
-        document = weights_document(
-            "backgammon", weights,
-            f"Calibration of the backgammon network's chances for the cube decisions (games/backgammon/cube.py), "
-            f"fitted by tools/backgammon_cube.py --fit to GNU Backgammon {args.plies}-ply chances at {len(rows)} "
-            f"cube decisions from the network's self-play (seed {args.seed}; contact positions only, "
-            f"the ones it applies to).",
-        )
-        Path(args.fit).write_text(json.dumps(document, indent=1) + "\n")
-        print(f"wrote {args.fit}: {weights}")
-        return
-    calibrated = [(state, lab, state.cube_advice()) for state, lab in rows]
-    raw = [(state, lab, decision_from(state, state.chances(state.player))) for state, lab in rows]
-    score(calibrated, "ours (calibrated network chances)")
-    score(raw, "ours without the calibration (raw network chances)")
-    difference = [total_given_up(lab, ours) - total_given_up(lab, plain)
-                  for (_, lab, ours), (_, _, plain) in zip(calibrated, raw)]
-    print(f"  calibrated - raw, paired, doubler + taker: {interval(difference)} millipoints of the cube a decision")
+    score([(state, lab, state.cube_advice()) for state, lab in rows], "ours (the network's chances)")
     score([(state, lab, decision_from(state, lab.chances)) for state, lab in rows],
           "our cube model from gnubg's chances")
-    calibration(rows)
+    chances_by_bucket(rows)
 
 
 if __name__ == "__main__":

@@ -20,10 +20,9 @@ with the match each one describes, for the tests of our ids.
 
 Printed by ``--check``: how often our verdict (double or not; take or pass) is gnubg's (1)
 with our network's chances, as the app decides, and (2) with gnubg's own chances through our
-match cube model, which isolates the model from the chances; per score; the same with the
-money cube's calibration of the chances (which the match cube does not use: fitted to
-money play, it agrees no better); the equity our verdicts give up by gnubg's numbers and how near gnubg's boundary the
-disagreements are; the largest differences of (2) and every disagreement of (1).
+match cube model, which isolates the model from the chances; per score; the equity our
+verdicts give up by gnubg's numbers and how near gnubg's boundary the disagreements are; the
+largest differences of (2) and every disagreement of (1).
 """
 
 from __future__ import annotations
@@ -290,13 +289,8 @@ def check(path: Path) -> None:
         print(f"{title}: double/no double {doubles}/{count} ({doubles / count:.1%}), take/pass {takes}/{count} "
               f"({takes / count:.1%}), both {sum(same.values()) / count:.1%}")
         print("   " + ", ".join(f"{name} {same[name]}/{total[name]}" for name in total))
-    calibrated = [model_decision(state, state.cube_chances()) for state in states]
-    doubles, takes, same, _ = compare(entries, calibrated)
-    print(f"our network's chances through the money cube's calibration: double {doubles / len(entries):.1%}, "
-          f"take {takes / len(entries):.1%}, both {sum(same.values()) / len(entries):.1%}")
-    for title, decisions in (("the app", network), ("with the calibration", calibrated)):
-        print(f"{title}: ", end="")
-        cost(entries, decisions)  # type: ignore[arg-type]
+    print("the app: ", end="")
+    cost(entries, network)  # type: ignore[arg-type]
     print("model from gnubg's chances, largest differences in gnubg's printed equities:")
     gaps = []
     for state, entry, decision in zip(states, entries, model):
@@ -315,7 +309,7 @@ def check(path: Path) -> None:
             ours = ("double" if decision.should_double else "no double") + (", take" if decision.should_take else ", pass")
             print(f"  {entry['id']} {entry['score']}: ours {ours} (ND {printed[0]:+.3f} DT {printed[1]:+.3f}), "
                   f"gnubg {entry['verdict']} (ND {entry['no_double']:+.3f} DT {entry['double_take']:+.3f}); "
-                  f"win {state.cube_chances()[0]:.3f}/{entry['chances'][0]:.3f}")
+                  f"win {state.chances(state.player)[0]:.3f}/{entry['chances'][0]:.3f}")
 
 
 def main() -> None:

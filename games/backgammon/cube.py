@@ -25,30 +25,22 @@ decisions with these numbers, without a search (a search would compare "no doubl
 searched a ply deeper than "double, take"), and ``BackgammonState.evaluate`` uses them at
 the cube decisions inside a search. Everything is seen from the player on roll.
 
-The network's chances are calibrated first (``Calibration``, fitted by
-``tools/backgammon_cube.py --fit`` to GNU Backgammon's 0-ply chances of 3000 cube decisions
-of the network's self-play, shipped as ``resources/weights/backgammon_cube.json``), for the
-cube decisions in contact positions only; checker play (and every race) reads the network
-as it is. The network is itself fitted to gnubg's chances, so the correction is small: on
-3000 held-out decisions it gives gnubg's verdict at 89.2% against 88.6% with the network's
-chances, and gives up 0.6 +- 0.4 millipoints of the cube a decision less (bench/STRENGTH.md).
-A calibration belongs to the network it was fitted to (it records that network's chances at
-the starting position): with any other network the cube reads that network's chances as
-they are, since a calibration fitted to another network made the decisions worse (82% of
-verdicts against 89%).
+The decisions read the network's chances as they are, the same chances as every other node
+of a search, so that a search values a cube decision as the engine answers it. The network is
+fitted to GNU Backgammon's chances: on 3000 held-out decisions of its self-play its chances
+give gnubg 0-ply's verdict at 88.6%, and gnubg's own chances through this model at 99.9%
+(``tools/backgammon_cube.py``; bench/STRENGTH.md). A correction of the chances fitted to
+gnubg's on other decisions gained 0.6 +- 0.4 millipoints of the cube a decision but moved the
+values of checker plays in 2-ply searches away from gnubg's (eight opening plays against gnubg
+1.07's losses, tests/ai/test_review_gnubg.py: mean error 0.034 against 0.028 without it).
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
-from typing import Any, Literal
+from typing import Literal
 
-from games.backgammon.board import CHECKERS, OFF, Board, is_race, pip_count, starting_board
-from games.backgammon.network import Network, Probabilities, cubeless_equity, current_network, default_network
-from games.weights import WeightsError, shipped_weights
+from games.backgammon.network import Probabilities, cubeless_equity
 
 Ownership = Literal["centred", "mine", "theirs"]
 """Who holds the cube, from the player on roll's side."""
@@ -61,140 +53,6 @@ RACE_EFFICIENCY_RANGE = (0.6, 0.7)
 player on roll, kept within 0.6..0.7 (long races leave more time to use the cube)."""
 
 EPSILON = 1e-7
-
-CALIBRATION_FILE = "backgammon_cube.json"
-LOGIT_LIMIT = 1e-4
-"""Chances are clipped to ``[LOGIT_LIMIT, 1 - LOGIT_LIMIT]`` before taking logits."""
-SAME_NETWORK_TOLERANCE = 1e-6
-"""Two networks whose chances at the starting position differ by less are the same one."""
-
-
-def logit(probability: float) -> float:
-    clipped = min(1.0 - LOGIT_LIMIT, max(LOGIT_LIMIT, probability))
-    return math.log(clipped / (1.0 - clipped))
-
-
-def logistic(value: float) -> float:
-    return 1.0 / (1.0 + math.exp(-value)) if value >= 0 else math.exp(value) / (1.0 + math.exp(value))
-
-
-POSITION_FEATURES = ("their_back", "my_back", "my_off", "their_off", "pip_lead")
-"""What the calibration reads besides the chances, from the player on roll's side: the
-opponent's checkers in the player's home board or on the bar / 5; the player's own there
-/ 5; checkers borne off by each / 15; the pip lead / 50."""
-
-
-def position_features(board: Board, opponent: Board) -> tuple[float, ...]:
-    """``POSITION_FEATURES`` for the player on roll with ``board`` against ``opponent``."""
-    return (
-        sum(opponent[HOME_BOARD_OF_OPPONENT]) / 5.0,
-        sum(board[HOME_BOARD_OF_OPPONENT]) / 5.0,
-        board[OFF] / CHECKERS,
-        opponent[OFF] / CHECKERS,
-        (pip_count(opponent) - pip_count(board)) / 50.0,
-    )
-
-
-HOME_BOARD_OF_OPPONENT = slice(19, 26)
-"""In a player's own numbering: the opponent's home board (points 19-24) and the bar."""
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """A correction of the network's chances (logistic, per output, in logits), read by
-    the cube decisions:
-
-    * win: ``logistic(w . (1, logit(win), *features))``;
-    * the gammon share of the wins: ``logistic(g . (1, logit(win_gammon / win), logit(win),
-      *features))``, the same for the losses with ``logit(lose_gammon / (1 - win))``;
-    * backgammons keep the network's share of the gammons.
-
-    ``features`` are ``position_features``. ``network_opening`` is what the network it was
-    fitted to gives the side on roll at the starting position, which names that network
-    (``fits``). ``Calibration()`` is the identity, which fits every network. It is fitted to
-    contact positions and applies to them only (``calibrated_chances``): in races the
-    network's chances decide as well as gnubg's without it (measured), and better than with
-    a contact fit."""
-
-    win: tuple[float, ...] = (0.0, 1.0) + (0.0,) * len(POSITION_FEATURES)
-    win_gammon: tuple[float, ...] = (0.0, 1.0, 0.0) + (0.0,) * len(POSITION_FEATURES)
-    lose_gammon: tuple[float, ...] = (0.0, 1.0, 0.0) + (0.0,) * len(POSITION_FEATURES)
-    network_opening: tuple[float, ...] | None = None
-
-    @classmethod
-    def from_weights(cls, weights: Mapping[str, Any]) -> Calibration:
-        """From a weights mapping ``{"win": [2 + F numbers], "win_gammon": [3 + F],
-        "lose_gammon": [3 + F], "network_opening": [5]}`` (F = ``len(POSITION_FEATURES)``);
-        ``WeightsError`` names what is wrong."""
-        shapes = {"win": 2 + len(POSITION_FEATURES), "win_gammon": 3 + len(POSITION_FEATURES),
-                  "lose_gammon": 3 + len(POSITION_FEATURES), "network_opening": 5}
-        extra = sorted(set(weights) - set(shapes))
-        if extra:
-            raise WeightsError(f"backgammon cube calibration: unknown {', '.join(extra)}")
-        values: dict[str, tuple[float, ...]] = {}
-        for name, size in shapes.items():
-            value = weights.get(name)
-            if (
-                not isinstance(value, list)
-                or len(value) != size
-                or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in value)
-            ):
-                raise WeightsError(f"backgammon cube calibration: {name} must be a list of {size} numbers")
-            values[name] = tuple(float(x) for x in value)
-        return cls(**values)
-
-    def fits(self, net: Network) -> bool:
-        """Whether this calibration was fitted to ``net`` (the identity fits every network)."""
-        if self.network_opening is None:
-            return True
-        return all(
-            abs(ours - theirs) < SAME_NETWORK_TOLERANCE
-            for ours, theirs in zip(self.network_opening, opening_chances(net), strict=True)
-        )
-
-    def apply(self, chances: Sequence[float], features: Sequence[float]) -> Probabilities:
-        """The calibrated five chances of the same side (gammons within wins, as the network's)."""
-        win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = chances
-        new_win = logistic(_dot(self.win, (1.0, logit(win), *features)))
-        win_share = win_gammon / win if win > EPSILON else 0.0
-        loss_share = lose_gammon / (1.0 - win) if win < 1.0 - EPSILON else 0.0
-        new_win_gammon = new_win * logistic(_dot(self.win_gammon, (1.0, logit(win_share), logit(win), *features)))
-        new_lose_gammon = (1.0 - new_win) * logistic(
-            _dot(self.lose_gammon, (1.0, logit(loss_share), logit(win), *features))
-        )
-        return (
-            new_win,
-            new_win_gammon,
-            new_win_gammon * (win_backgammon / win_gammon if win_gammon > EPSILON else 0.0),
-            new_lose_gammon,
-            new_lose_gammon * (lose_backgammon / lose_gammon if lose_gammon > EPSILON else 0.0),
-        )
-
-
-def _dot(weights: Sequence[float], values: Sequence[float]) -> float:
-    return sum(w * v for w, v in zip(weights, values, strict=True))
-
-
-def opening_chances(net: Network) -> Probabilities:
-    """``net``'s five chances for the side on roll at the starting position."""
-    return net.probabilities(starting_board(), starting_board())
-
-
-def calibrated_chances(chances: Probabilities, board: Board, opponent: Board) -> Probabilities:
-    """The chances the cube decisions read for the player on roll with ``board`` against
-    ``opponent``: in contact, the packaged network's ``chances`` through the shipped
-    calibration; in a race, or from any other network, as they are."""
-    if is_race(board, opponent) or current_network() is not default_network():
-        return chances
-    return shipped_calibration().apply(chances, position_features(board, opponent))
-
-
-@cache
-def shipped_calibration() -> Calibration:
-    """The packaged calibration (``resources/weights/backgammon_cube.json``), read once; the
-    identity if it was fitted to another network than the packaged one."""
-    calibration = Calibration.from_weights(shipped_weights(CALIBRATION_FILE, "backgammon"))
-    return calibration if calibration.fits(default_network()) else Calibration()
 
 
 def cube_efficiency(is_race: bool, pips_on_roll: int) -> float:
@@ -290,16 +148,11 @@ def cube_decision(
 
 
 __all__ = [
-    "Calibration",
     "CubeDecision",
     "Ownership",
     "average_win_and_loss",
-    "calibrated_chances",
     "cube_decision",
     "cube_efficiency",
     "cubeful_equity",
     "live_cube_equity",
-    "opening_chances",
-    "position_features",
-    "shipped_calibration",
 ]

@@ -666,10 +666,8 @@ class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
         return match_cube.cubeful_mwc(chances, context, ownership, efficiency)
 
     def _match_cube_decision(self, on_roll: Player, chances: network.Probabilities) -> cube.CubeDecision:
-        """The match cube decision from the network's chances as they are: measured against
-        gnubg's 0-ply decisions at match scores (``tools/backgammon_match_cube.py --check``
-        on the 600 stored decisions), the money cube's calibration (``cube.calibrated_chances``,
-        fitted to money play) agrees no better: 95.0% of verdicts against 95.2%."""
+        """The match cube decision from the network's chances as they are, as in money play
+        (measured against gnubg's 0-ply decisions at match scores: ``tools/backgammon_match_cube.py``)."""
         board, opponent = self.boards[on_roll], self.boards[1 - on_roll]
         return match_cube.match_cube_decision(
             chances,
@@ -686,11 +684,8 @@ class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
         """Cubeful equity per unit of cube for the player on roll, at this phase."""
         efficiency = cube.cube_efficiency(self.is_race(), pip_count(self.boards[on_roll]))
         gammons_count = self._gammons_count()
-        if self.phase in (CUBE_DECISION, TAKE_DECISION):  # decided on the calibrated chances
-            decision = cube.cube_decision(
-                cube.calibrated_chances(chances, self.boards[on_roll], self.boards[1 - on_roll]),
-                self.cube_owner == CENTRED, efficiency, gammons_count,
-            )
+        if self.phase in (CUBE_DECISION, TAKE_DECISION):  # valued as cube_advice decides it
+            decision = cube.cube_decision(chances, self.cube_owner == CENTRED, efficiency, gammons_count)
             # At a take decision the doubler's view: the opponent answers right.
             return decision.after_double if self.phase == TAKE_DECISION else decision.best
         ownership: cube.Ownership = (
@@ -722,15 +717,8 @@ class BackgammonState(GameState, CaptureScores, Chance, Reviewed):
             return None
         efficiency = cube.cube_efficiency(self.is_race(), pip_count(self.boards[self.player]))
         return cube.cube_decision(
-            self.cube_chances(), self.cube_owner == CENTRED, efficiency, self._gammons_count()
+            self.chances(self.player), self.cube_owner == CENTRED, efficiency, self._gammons_count()
         )
-
-    def cube_chances(self) -> network.Probabilities:
-        """The player on roll's chances as the cube decisions read them: the network's,
-        calibrated in contact positions (``cube.calibrated_chances``, fitted to GNU
-        Backgammon's 0-ply chances)."""
-        board, opponent = self.boards[self.player], self.boards[1 - self.player]
-        return cube.calibrated_chances(self.chances(self.player), board, opponent)
 
     def evaluation_features(self, player: Player) -> Mapping[str, tuple[float, float]]:
         """EVAL as a named sum: the network's chances for ``player`` with their weights in the

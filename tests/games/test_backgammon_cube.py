@@ -102,79 +102,15 @@ def test_cubeful_evaluation_is_antisymmetric_and_cubeless_games_unchanged() -> N
     assert cubeless.cube_advice() is None and cubeless.forced_answer() is None
 
 
-# ------------------------------------------------------------ calibration of the chances
-import json  # noqa: E402
-from importlib import resources  # noqa: E402
-
-from games.backgammon import cube as cube_model  # noqa: E402
-from games.backgammon import network  # noqa: E402
-from games.weights import WeightsError  # noqa: E402
-
+# ------------------------------------------------------------ the chances the cube reads
 CONTACT = BackgammonState.from_points(  # X has a 5-point board with two O checkers closed in
     {6: 3, 5: 3, 4: 2, 3: 2, 2: 2, 8: 2, 13: 1}, {25: 1, 1: 1, 24: 1, 13: 5, 8: 3, 6: 4}
 )
 
 
-def test_the_identity_calibration_changes_nothing() -> None:
-    chances = CONTACT.chances(X)
-    board, opponent = CONTACT.boards[X], CONTACT.boards[O]
-    same = cube_model.Calibration().apply(chances, cube_model.position_features(board, opponent))
-    assert same == pytest.approx(chances, abs=1e-9)
-
-
-def test_the_shipped_calibration_gives_consistent_chances_in_contact_and_leaves_races_alone() -> None:
-    calibrated = CONTACT.cube_chances()
-    assert calibrated != CONTACT.chances(X)
-    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = calibrated
-    assert 0 < win < 1 and 0 <= win_backgammon <= win_gammon <= win and 0 <= lose_backgammon <= lose_gammon <= 1 - win
-    race = BackgammonState.from_points({6: 4, 5: 3, 4: 2, 8: 2, 9: 2, 10: 2}, {6: 4, 5: 3, 4: 2, 8: 2, 9: 2, 11: 2})
-    assert race.is_race() and race.cube_chances() == race.chances(X)
-
-
-def test_no_gammon_is_calibrated_into_a_game_the_loser_has_started_bearing_off() -> None:
-    """O has borne a checker off: X cannot win a gammon, whatever the network's share."""
-    state = BackgammonState.from_points({6: 3, 5: 3, 4: 3, 3: 3, 8: 2, 13: 1}, {6: 4, 5: 3, 4: 3, 3: 2, 2: 1, 23: 1})
-    assert not state.is_race()
-    assert state.cube_chances()[1] < min(1e-5, state.chances(X)[1])
-
-
-def test_a_bad_calibration_is_refused_in_one_line() -> None:
-    opening = [0.5, 0.15, 0.01, 0.13, 0.01]
-    good = {"win": [0, 1, 0, 0, 0, 0, 0], "win_gammon": [0, 1, 0, 0, 0, 0, 0, 0], "lose_gammon": [0, 1, 0, 0, 0, 0, 0, 0],
-            "network_opening": opening}
-    assert cube_model.Calibration.from_weights(good) == cube_model.Calibration(network_opening=tuple(opening))
-    with pytest.raises(WeightsError, match="win must be a list of 7 numbers"):
-        cube_model.Calibration.from_weights({**good, "win": [0, 1]})
-    with pytest.raises(WeightsError, match="unknown extra"):
-        cube_model.Calibration.from_weights({**good, "extra": [1]})
-    with pytest.raises(WeightsError, match="lose_gammon must be"):
-        cube_model.Calibration.from_weights({**good, "lose_gammon": [0, 1, 0, 0, 0, 0, 0, True]})
-    with pytest.raises(WeightsError, match="network_opening must be a list of 5 numbers"):
-        cube_model.Calibration.from_weights({name: value for name, value in good.items() if name != "network_opening"})
-
-
-def test_the_shipped_calibration_was_fitted_to_the_shipped_network() -> None:
-    """A calibration fitted to another network made the cube decisions worse (82% of gnubg's
-    verdicts against 89% from the network's chances): a new network needs a new fit."""
-    document = json.loads(resources.files("resources").joinpath("weights", "backgammon_cube.json").read_text())
-    fitted = cube_model.Calibration.from_weights(document["weights"])
-    assert fitted.fits(network.default_network()), (
-        "resources/weights/backgammon_cube.json was fitted to another network: refit it "
-        "(tools/backgammon_cube.py --fit, command in its docstring)"
-    )
-    assert cube_model.shipped_calibration() == fitted
-
-
-def test_a_calibration_applies_only_to_the_network_it_was_fitted_to() -> None:
-    """Another network in use (the packaged one with its output biases moved): the cube
-    reads its chances as they are, and the shipped calibration does not fit it."""
-    weights = json.loads(resources.files("resources").joinpath("weights", "backgammon_net.json").read_text())["weights"]
-    other = {**weights, "output_bias": [bias + 0.5 for bias in weights["output_bias"]]}
-    assert not cube_model.shipped_calibration().fits(network.from_weights(other))
-    assert cube_model.Calibration().fits(network.from_weights(other))
-    try:
-        BackgammonState.set_weights(other)
-        assert CONTACT.cube_chances() == CONTACT.chances(X)
-    finally:
-        BackgammonState.set_weights(None)
-    assert CONTACT.cube_chances() != CONTACT.chances(X)
+def test_cube_decisions_and_the_search_read_the_network_chances_as_they_are() -> None:
+    """The engine's decision (``cube_advice``) and a search's value of the cube decision
+    (``evaluate``) come from the same chances: the network's."""
+    advice = CONTACT.cube_advice()
+    assert advice == cube_decision(CONTACT.chances(X), centred=True, efficiency=0.68)
+    assert CONTACT.evaluate(X) == pytest.approx(advice.best)
