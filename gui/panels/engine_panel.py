@@ -44,6 +44,14 @@ from gui.panels.display import LineNamer, MoveNamer
 Index = QModelIndex | QPersistentModelIndex
 ALIGN_NUMBER = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 ALIGN_TEXT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+STATIC_SCORE_WORDS = "a static evaluation, not searched"
+"""What the status line says of the score of an answer found without a search (a book
+move, a known answer, the only legal move)."""
+STATIC_SCORE_TIP = (
+    "A static evaluation of the position after this move: nothing was searched, so the eval bar "
+    "and the graph keep the game's last searched evaluation"
+)
+"""The muted headline's tooltip: why the bar beside it shows another number."""
 
 
 NO_BREAK_SPACE = "\u00a0"
@@ -415,6 +423,9 @@ class EnginePanel(QWidget):
         """The status and headline the result replaced (back after a take-back)."""
         self._finished_status = ""
         """The status line of this game's last finished search (``Best move Rc8# (done, …)``)."""
+        self._headline_is_static = False
+        """The headline is an answer's static evaluation (a book move, a known answer, the
+        only move), not a searched one: drawn muted, its tooltip says why the eval bar differs."""
         self._lines_wanted = 1
         """The best lines the current search reports (``SearchSettings.multipv``)."""
         self._shows_search: Callable[[SearchInfo], bool] | None = None
@@ -560,6 +571,7 @@ class EnginePanel(QWidget):
         self.score_label.setText(result)
         self._set_stale(True)
         self.score_label.setEnabled(True)
+        self.score_label.setToolTip("")
 
     def clear_game_over(self) -> None:
         """The game goes on again (a take-back): the last search's headline is back."""
@@ -609,6 +621,7 @@ class EnginePanel(QWidget):
         self._info = info
         self._game = type(info.root)
         self._last_score = None
+        self._headline_is_static = False
         self._exact_line = display.NO_VALUE
         self._last_exact = None
         self._set_best_move(None)
@@ -710,6 +723,7 @@ class EnginePanel(QWidget):
         if info is None or game is None or event.search_id != info.search_id:
             return
         is_exact = event.bound is Bound.EXACT
+        self._headline_is_static = False
         self._set_stale(False)
         if is_exact or self._last_score is None:
             self._last_score = event.score
@@ -865,6 +879,10 @@ class EnginePanel(QWidget):
         if info is None or game is None or event.search_id != info.search_id:
             return
         self._last_score = event.score
+        # Nothing searched: the score is a static evaluation, which the eval bar and graph never
+        # show (``display.is_game_evaluation``); the headline says so rather than sit, unmarked,
+        # beside the bar's older searched value ("O 64.2% MWC" against "O 62%").
+        self._headline_is_static = event.book or event.forced or event.only_move
         self._set_stale(False)
         depth, seldepth, bound = self._answer_row(info, event)
         self.score_label.setText(display.score_text(event.score, game, bound, display.match_odds(info.root)))
@@ -892,11 +910,11 @@ class EnginePanel(QWidget):
         if info.root.to_move() == CHANCE:  # nothing to choose before the dice: a value
             what = "Value before the roll"
         elif event.book:  # nothing searched: the score is the position's static evaluation
-            what, how = f"Book move {self._move_text(info.root, event.best_move)}", "static evaluation"
+            what, how = f"Book move {self._move_text(info.root, event.best_move)}", STATIC_SCORE_WORDS
         elif event.forced:
-            what, how = f"Known answer {self._move_text(info.root, event.best_move)}", "no search needed"
+            what, how = f"Known answer {self._move_text(info.root, event.best_move)}", "no search needed: a static evaluation"
         elif event.only_move:  # one legal move: played at once, its score a static evaluation
-            what, how = f"Only move {self._move_text(info.root, event.best_move)}", "no search needed"
+            what, how = f"Only move {self._move_text(info.root, event.best_move)}", "no search needed: a static evaluation"
         else:
             what = f"Best move {self._move_text(info.root, event.best_move)}"
         if event.book or event.forced or event.only_move:
@@ -927,6 +945,8 @@ class EnginePanel(QWidget):
             reasons.append(f"its search preferred {self._move_text(info.root, choice.best_move)}, {best}")
         if choice.overlooked:
             reasons.append(f"it looked at {choice.looked_at} of {choice.legal} moves")
+        self._headline_is_static = False
+        self._mark_headline()
         self.score_label.setText(display.score_text(choice.score, game, "exact", display.match_odds(info.root)))
         self.pv_label.setText(self._line_text(info.root, choice.line))
         self._set_best_move(choice.move)
@@ -947,6 +967,7 @@ class EnginePanel(QWidget):
         self._game_over = None
         self._finished_status = ""
         self._last_score = None
+        self._headline_is_static = False
         self._exact_line = display.NO_VALUE
         self._set_best_move(None)
         self._set_stale(False)
@@ -979,6 +1000,19 @@ class EnginePanel(QWidget):
             if label.isEnabled() == is_stale:
                 label.setEnabled(not is_stale)
         self._set_counters_stale(is_stale)
+        if not is_stale:
+            self._mark_headline()
+
+    def _mark_headline(self) -> None:
+        """A static headline (``_headline_is_static``) muted, with the tooltip that says why,
+        and the best lines, which are the last search's (of the position before), greyed as
+        stale; a searched headline as it is."""
+        if self._headline_is_static:
+            self.score_label.setEnabled(False)
+            self.score_label.setToolTip(STATIC_SCORE_TIP)
+            self.line_view.setEnabled(False)
+        else:
+            self.score_label.setToolTip("")
 
     def _clear_current(self) -> None:
         """Nothing is being searched."""
