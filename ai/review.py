@@ -29,6 +29,7 @@ anything but the searches it runs itself.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import enum
 import math
@@ -359,6 +360,9 @@ class ReviewRun:
             ReviewTask(TaskKey(ply.ply, TaskKind.POSITION), plan.position_request(ply.ply)) for ply in plan.searched
         ]
         self._played_needed = 0
+        self._followed: set[int] = set()
+        """The plies whose best and played moves are searched alone (the move played was not
+        the position's best)."""
         self._by_ply = {ply.ply: ply for ply in plan.plies}
 
     def pending(self) -> list[ReviewTask]:
@@ -383,6 +387,7 @@ class ReviewRun:
                     task = TaskKey(key.ply, kind)
                     self._to_ask.append(ReviewTask(task, self.plan.move_request(key.ply, move, answer)))
                 self._played_needed += 2
+                self._followed.add(key.ply)
 
     @property
     def progress(self) -> tuple[int, int]:
@@ -391,12 +396,33 @@ class ReviewRun:
         return (len(self.answers), len(self.plan.searched) + self._played_needed)
 
     @property
+    def moves_reviewed(self) -> tuple[int, int]:
+        """(moves whose answers are all in, moves searched): a move counts once its
+        position's answer and, where the move played was not the best, both lone-move
+        answers are in."""
+        answers = self.answers
+
+        def whole(ply: int) -> bool:
+            if TaskKey(ply, TaskKind.POSITION) not in answers:
+                return False
+            return ply not in self._followed or all(TaskKey(ply, kind) in answers for kind in (TaskKind.BEST, TaskKind.PLAYED))
+
+        searched = self.plan.searched
+        return (sum(1 for ply in searched if whole(ply.ply)), len(searched))
+
+    @property
     def is_complete(self) -> bool:
         done, total = self.progress
         return done >= total
 
     def result(self) -> GameReview:
         return fold(self.plan, self.answers)
+
+
+def first_players_score(game: type[GameState], value: Value, mover: int) -> Score:
+    """A review value (the mover's view) as the engine's score seen by player 0, as the move
+    list, the eval bar and the review's ``(before → after)`` show values."""
+    return Score(value.score, mover, value.win_in_plies, float(game.EVAL_SCALE)).for_player(0)
 
 
 Runner = Callable[[SearchRequest], Finished]
@@ -409,15 +435,18 @@ def review_game(
     on_progress: Callable[[int, int], None] | None = None,
 ) -> GameReview:
     """The review of ``record`` with every search run here, one after another (``run``:
-    ``ai.engine.run_search`` unless given)."""
+    ``ai.engine.run_search`` unless given), a move's lone-move searches right after its
+    position's, as the app runs them, so that ``on_progress(moves reviewed, moves searched)``
+    (``ReviewRun.moves_reviewed``, after each search) counts up steadily."""
     run = run_search if run is None else run
     review = ReviewRun(plan_review(record, strength))
-    while not review.is_complete:
-        tasks = review.pending()
-        if not tasks:
-            break
-        for task in tasks:
-            review.accept(task.key, run(task.request))
-            if on_progress is not None:
-                on_progress(*review.progress)
+    tasks = collections.deque(review.pending())
+    if on_progress is not None:
+        on_progress(*review.moves_reviewed)
+    while tasks:
+        task = tasks.popleft()
+        review.accept(task.key, run(task.request))
+        tasks.extendleft(reversed(review.pending()))
+        if on_progress is not None:
+            on_progress(*review.moves_reviewed)
     return review.result()

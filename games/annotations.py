@@ -314,6 +314,10 @@ class ReviewScale(ABC):
         no decimal would show as 0)."""
         return max(self.decimals, 2)
 
+    def loss_words(self, loss: float) -> str:
+        """What a move lost, said beside the values before and after it: ``4.0 discs lost``."""
+        return f"{loss:.{self.decimals}f} {self.unit} lost"
+
     def word(self, mark: Mark) -> str:
         """The mark in this game's words."""
         return self.words.get(mark, mark.word)
@@ -456,6 +460,12 @@ class WinChanceScale(ReviewScale):
 
     unit = "win chance"
     thresholds = Thresholds(0.1, 0.2, 0.3)
+
+    def loss_words(self, loss: float) -> str:
+        """Nothing: Lichess says a chess move's loss by the evaluations before and after it,
+        ``(0.25 → -4.30) Blunder. Nxd5 was best.`` (its PGN comments), never as a number of
+        its own, and "0.58 win chance" (chances in [-1, 1]) would read as a share of them."""
+        return ""
 
     def expected(self, value: Value, stake: float = 1.0) -> float:
         return winning_chances(lichess_cp(value))

@@ -24,8 +24,9 @@ from PySide6.QtCore import QObject, Signal
 
 from games import CHANCE
 from ai.display import value_text
+from ai.review import first_players_score
 from ai.events import Score
-from games.annotations import GameReview, Mark, MoveReview, ReviewScale, Value, WinChanceScale
+from games.annotations import GameReview, Mark, MoveReview, Value
 from games.base import GameError, GameState
 from games.records import GameRecord, RecordError, default_extension, write_game
 from gui.panels.display import player_names
@@ -44,15 +45,6 @@ BACKGROUND_WORDS = (
     "The last game's review goes on in the background and will be kept in the data folder's "
     "reviews; Review game reviews this game instead."
 )
-
-
-def loss_words(scale: ReviewScale, loss: float) -> str:
-    """What a move lost in the scale's unit (``4.0 discs``, ``0.085 equity``); "" for chess,
-    whose loss is a share of winning chances that players read from the values before and
-    after (as Lichess shows them) rather than as a number of its own."""
-    if isinstance(scale, WinChanceScale):
-        return ""
-    return f"{loss:.{scale.decimals}f} {scale.unit} lost"
 
 
 class ReviewController(QObject):
@@ -327,7 +319,7 @@ class ReviewController(QObject):
         text = f"<b>{played}{move.mark.symbol}</b> — {word}"
         if move.mark.is_judged and move.loss > 0:
             before, after = (value_text(self._score(value, move.mover), game) for value in (move.best, move.played))
-            lost = loss_words(review.scale, move.loss)
+            lost = review.scale.loss_words(move.loss)
             text += f" ({before} → {after}{', ' + lost if lost else ''})"
         if line and line[0] != played:
             text += f". Best was <b>{line[0]}</b>" + (f": {' '.join(line)}" if len(line) > 1 else "")
@@ -336,8 +328,7 @@ class ReviewController(QObject):
     def _score(self, value: Value, mover: int) -> Score:
         """A review value (the mover's view) as the engine's score seen by player 0, as the
         move list's evaluations and the eval bar are."""
-        game = self.session.game_class
-        return Score(value.score, mover, value.win_in_plies, float(game.EVAL_SCALE)).for_player(0)
+        return first_players_score(self.session.game_class, value, mover)
 
     def _apply(self) -> None:
         """The marks in the move list and on the graph, and the panel's summary."""
