@@ -80,6 +80,8 @@ GAMES_DIR = Path(os.environ.get("PLYGROUND_LEVELS_GAMES", "/tmp/plyground-levels
 STOCKFISH = "uci:stockfish?UCI_LimitStrength=true&UCI_Elo={elo}&Threads=1&Hash=16"
 OTHELLO_ANCHOR = 1000.0
 CHECKERS_ANCHOR = 1000.0
+RUNAWAY = 2000.0
+"""Elo from the anchors past which a fitted rating is taken as running off to infinity."""
 LOS_FLOOR = 3.0
 """The rule of three: no loss in ``n`` games puts the loss rate below ``3/n`` (95%)."""
 
@@ -449,7 +451,7 @@ def elo_ratings(records: Sequence[dict[str, Any]], fixed: dict[str, float]) -> d
                     for y, other in ((a, 1), (b, -1)):
                         if y in index:
                             hessian[index[x], index[y]] -= sign * other * slope
-        step = np.linalg.solve(hessian, -gradient)
+        step = np.linalg.lstsq(hessian, -gradient, rcond=None)[0]  # a player that won all its games against the rated ones has no finite optimum
         step = np.clip(step, -400, 400)
         for p, i in index.items():
             ratings[p] += step[i]
@@ -469,13 +471,16 @@ def elo_ratings(records: Sequence[dict[str, Any]], fixed: dict[str, float]) -> d
                 d[index[b]] = -1
             bread += s.games * c * p * (1 - p) * np.outer(d, d)
             meat += s.games * variance * np.outer(d, d)
-        inverse = np.linalg.inv(bread)
+        inverse = np.linalg.pinv(bread)
         covariance = inverse @ meat @ inverse
+        anchor_mean = float(np.mean(list(fixed.values()))) if fixed else 0.0
         for p, i in index.items():
-            half = Z_95 * math.sqrt(max(covariance[i, i], 0.0))
+            if abs(ratings[p] - anchor_mean) > RUNAWAY or not covariance[i, i] > 0:
+                continue  # separated: it won (or lost) every game that ties it to the scale
+            half = Z_95 * math.sqrt(covariance[i, i])
             estimates[p] = Estimate(ratings[p], ratings[p] - half, ratings[p] + half, games[p])
             single = [(pair, s) for pair, s in usable.items() if p in pair]
-            if len(single) == 1 and (set(single[0][0]) - {p}) <= set(fixed):
+            if p in estimates and len(single) == 1 and (set(single[0][0]) - {p}) <= set(fixed):
                 (a, b), s = single[0]  # one match against a fixed rating: ai.match.stats's interval
                 low, high = s.elo_interval
                 if math.isfinite(low) and math.isfinite(high):  # else (s +- 1.96 SE past 0 or 1) the sandwich's
