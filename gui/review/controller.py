@@ -43,7 +43,7 @@ REVIEWS_FOLDER = "reviews"
 """Where a review that ended after its game was left is written, in the data folder."""
 BACKGROUND_WORDS = (
     "The last game's review goes on in the background and will be kept in the data folder's "
-    "reviews; Review game reviews this game instead."
+    "reviews; Review game reviews this game first, then that one goes on."
 )
 
 
@@ -80,7 +80,10 @@ class ReviewController(QObject):
         self._reviewed: tuple[str, ...] = ()
         """The moves ``review`` reviewed, by name."""
         self._review_session: Any = None
-        """The session the running review is of."""
+        """The session the review in ``_review_record`` is of."""
+        self._review_record: GameRecord | None = None
+        """The record of the last review started (the runner's signals speak of the review
+        of ``runner.record``: this one, or one of a game left, going on in the background)."""
         self._shown = False
         self._better: dict[int, Any] = {}
         """The better move of each error, by the ply after it (a move value of the position before)."""
@@ -158,13 +161,29 @@ class ReviewController(QObject):
             self.panel.show_message("There is no move to review yet.")
             return False
         chosen = self.panel.chosen_level() if level is None else level
-        self._review_session = session
-        return self.runner.start(session.to_record(), chosen)
+        # A review running for this game is replaced; one of a game left goes on after this one.
+        other_game = self.runner.is_running and not self._runs_this_game()
+        record = session.to_record()
+        before = self._review_session, self._review_record
+        self._review_session, self._review_record = session, record
+        if self.runner.start(record, chosen, set_aside=other_game):
+            return True
+        self._review_session, self._review_record = before
+        return False
+
+    def _runs_ours(self) -> bool:
+        """Whether the runner is running the review last started here."""
+        return self.runner.is_running and self._review_record is not None and self.runner.record is self._review_record
+
+    def _runs_this_game(self) -> bool:
+        """Whether the runner is running the review of the game shown."""
+        return self._runs_ours() and self._review_session is self.session
 
     def cancel(self) -> None:
-        if self.runner.is_running:
+        """Cancel the review of the game shown (one of a game left goes on)."""
+        if self._runs_this_game():
+            self._review_session = self._review_record = None
             self.runner.cancel()
-            self._review_session = None
             self._update(force=True)  # an earlier review of the game, if any, stays
             if not self._shown:
                 self.panel.clear("The review was cancelled.")
@@ -211,13 +230,15 @@ class ReviewController(QObject):
 
     # ------------------------------------------------------------------ runner
     def _on_progress(self, done: int, total: int) -> None:
-        if self._review_session is self.session:
+        if self._runs_this_game():
             self.panel.show_running((done, total))
 
     def _on_finished(self, review: GameReview) -> None:
-        session, self._review_session = self._review_session, None
         record = self.runner.record
-        if session is not self.session:
+        session = None
+        if record is not None and record is self._review_record:
+            session, self._review_session, self._review_record = self._review_session, None, None
+        if session is None or session is not self.session:
             self._store_elsewhere(record, review)
             self._update(force=True)  # the panel no longer speaks of a review in the background
             return
@@ -230,8 +251,10 @@ class ReviewController(QObject):
         self.notify(f"Review finished: {errors} move{'s' if errors != 1 else ''} marked")
 
     def _on_failed(self, message: str) -> None:
-        session, self._review_session = self._review_session, None
-        if session is self.session:
+        session = None
+        if self.runner.record is not None and self.runner.record is self._review_record:
+            session, self._review_session, self._review_record = self._review_session, None, None
+        if session is not None and session is self.session:
             self._update(force=True)
             if not self._shown:
                 self.panel.clear(message)
@@ -272,7 +295,7 @@ class ReviewController(QObject):
                 self._better, self._details, self._cell_marks = {}, {}, {}
             self._apply()
         self._show_ply(self.game_view.moves.moves.shown_ply)
-        if self.runner.is_running and self._review_session is session:
+        if self._runs_this_game():
             self.panel.show_running(self.runner.progress())
 
     def _prepare(self, review: GameReview) -> None:
@@ -338,7 +361,7 @@ class ReviewController(QObject):
             moves.set_marks({})
             self.eval_graph.set_marks({})
             self.game_view.board.set_review_move(None)
-            if not (self.runner.is_running and self._review_session is self.session):
+            if not self._runs_this_game():
                 self.panel.clear(BACKGROUND_WORDS if self.runner.is_running else "")
             return
         moves.set_marks(self._cell_marks)

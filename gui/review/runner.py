@@ -14,6 +14,11 @@ each answer is accepted as it comes, and the review (``GameReview``) is folded f
 at the end. A search that survived a dying worker (``Finished.fault``) still answers; the
 review goes on and says so once. A search that fails ends the review with one message.
 A cancelled review's late answers are dropped (the bridge's generation, then our own id).
+
+A review of another game asked for while one runs (``start(..., set_aside=True)``: the
+running one is of a game that was left) does not cancel it: that review waits, with the
+answers it has, and goes on once the new one is finished, cancelled or failed; the search
+it was running is asked again then. Signals speak of the review in ``record``.
 """
 
 from __future__ import annotations
@@ -106,6 +111,9 @@ class ReviewRunner(QObject):
         self._task: ReviewTask | None = None
         self._search_id: int | None = None
         self._fault_said = False
+        self._waiting: collections.deque[tuple[GameRecord, ReviewLevel, ReviewRun, list[ReviewTask], bool]] = collections.deque()
+        """Reviews set aside for a newer one (record, level, run, tasks not sent, fault said),
+        the oldest first: each goes on when the runner is free again."""
         self.record: GameRecord | None = None
         """The game under review (or last reviewed)."""
         self.strength_for: Callable[[str, ReviewLevel], ReviewStrength] = ReviewStrength.for_game
@@ -134,16 +142,26 @@ class ReviewRunner(QObject):
         return (done, len(run.plan.searched))
 
     # ------------------------------------------------------------------ commands
-    def start(self, record: GameRecord, level: ReviewLevel = ReviewLevel.STANDARD) -> bool:
-        """Review ``record`` at ``level`` (a running review is cancelled first). False, with
-        ``failed``, when the game cannot be reviewed (no moves, moves that do not replay)."""
-        if self._run is not None:
-            self.cancel()
+    @property
+    def waiting(self) -> int:
+        """Reviews set aside, to go on after the running one."""
+        return len(self._waiting)
+
+    def start(self, record: GameRecord, level: ReviewLevel = ReviewLevel.STANDARD, *, set_aside: bool = False) -> bool:
+        """Review ``record`` at ``level``. A running review is cancelled first (a review of
+        the same game again), or with ``set_aside`` waits and goes on after this one (another
+        game's). False, with ``failed``, when the game cannot be reviewed (no moves, moves
+        that do not replay)."""
         try:
             plan = plan_review(record, self.strength_for(record.game, level))
         except (RecordError, ValueError) as error:
             self.failed.emit(f"This game cannot be reviewed: {error}")
             return False
+        if self._run is not None:
+            if set_aside:
+                self._set_aside()
+            else:
+                self.cancel()
         if self._bridge is None:
             self._bridge = self._bridge_factory()
             self._connect()
@@ -157,14 +175,16 @@ class ReviewRunner(QObject):
         return True
 
     def cancel(self) -> None:
-        """Stop the review; nothing more of it is shown."""
+        """Stop the review; nothing more of it is shown (one set aside goes on)."""
         if self._run is None:
             return
         self._end()
         self.cancelled.emit()
+        self._resume()
 
     def shutdown(self) -> None:
         """Stop and end the review's processes (the app's exit; blocks for them)."""
+        self._waiting.clear()
         self._end()
         if self._bridge is not None:
             if self._owns_bridge:
@@ -176,6 +196,23 @@ class ReviewRunner(QObject):
     def _connect(self) -> None:
         self._bridge.search_finished.connect(self._on_finished)
         self._bridge.search_failed.connect(self._on_failed)
+
+    def _set_aside(self) -> None:
+        """The running review waits: its search stopped, to be asked again when it goes on."""
+        run = self._run
+        assert run is not None and self.record is not None
+        tasks = ([self._task] if self._task is not None else []) + list(self._queue)
+        self._waiting.append((self.record, self.level, run, tasks, self._fault_said))
+        self._end()
+
+    def _resume(self) -> None:
+        """The oldest review set aside goes on, if the runner is free."""
+        if self._run is not None or not self._waiting:
+            return
+        self.record, self.level, self._run, tasks, self._fault_said = self._waiting.popleft()
+        self._queue.extend(tasks)
+        self.progressed.emit(*self.progress())
+        self._next()
 
     def _end(self) -> None:
         if self._search_id is not None and self._bridge is not None:
@@ -195,11 +232,13 @@ class ReviewRunner(QObject):
             self._task = None
             self._search_id = None
             self.finished.emit(review)
+            self._resume()
             return
         self._queue.extendleft(reversed(run.pending()))
         if not self._queue:  # nothing left to ask, yet answers missing: a bug, said once
             self._end()
             self.failed.emit("The review stopped: it has no more searches but is not complete")
+            self._resume()
             return
         task = self._queue.popleft()
         request = dataclasses.replace(
@@ -230,3 +269,4 @@ class ReviewRunner(QObject):
             return
         self._end()
         self.failed.emit(f"The review stopped: {message}")
+        self._resume()

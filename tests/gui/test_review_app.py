@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -92,7 +93,10 @@ def test_a_hung_queen_is_marked_and_the_board_shows_the_better_move(qtbot: Any, 
         before.push_san(san)
     assert isinstance(better, chess.Move) and better in before.legal_moves
     assert before.san(better) == queen.best_move != "Qh4"
-    assert before.san(better) in reviewer.review_panel.detail.text()
+    detail = reviewer.review_panel.detail.text()
+    assert before.san(better) in detail
+    # Lichess's words: the values before → after (White's view), no share of "winning chances"
+    assert re.search(r"Blunder \([+-]\d+\.\d\d → \+\d+\.\d\d\)", detail) and "%" not in detail and "chance" not in detail
     assert "Qh4??" in reviewer.game_view.moves.comment.text()
     # the counts in the panel are the marks in the list: Black's one blunder, White's none
     rows = {row[0]: row[1:] for row in reviewer.review_panel.cell_texts()}
@@ -294,3 +298,59 @@ def test_the_settings_remember_the_strength_and_the_switch(reviewer: Any) -> Non
     reviewer.settings._store.setValue("review/after_game", "maybe")
     assert reviewer.settings.review_level == "standard"
     assert reviewer.settings.review_after_game is False
+
+
+def test_a_review_of_another_game_sets_the_running_one_aside_and_both_finish(qtbot: Any) -> None:
+    """The second game's review comes first; the first one waits with what it had (its search
+    in flight asked again) and then finishes: every move of both reviewed, each signal naming
+    its own record."""
+    runner = ReviewRunner(ScriptedBridge())
+    runner.strength_for = tiny
+    done: list[tuple[Any, Any]] = []
+    runner.finished.connect(lambda review: done.append((runner.record, review)))
+    first, second = record_of(HUNG_QUEEN), record_of(["d4", "d5", "c4"])
+    assert runner.start(first)
+    qtbot.waitUntil(lambda: runner.progress()[0] >= 1, timeout=10_000)
+    assert runner.start(second, set_aside=True)
+    assert runner.waiting == 1
+    qtbot.waitUntil(lambda: len(done) == 2, timeout=30_000)
+    assert [record for record, _ in done] == [second, first]
+    assert [move.ply for move in done[0][1].moves] == [0, 1, 2]
+    assert [move.ply for move in done[1][1].moves] == list(range(len(HUNG_QUEEN)))
+    assert done[1][1].for_ply(QUEEN_PLY - 1).mark is Mark.BLUNDER
+    assert not runner.is_running and runner.waiting == 0
+
+
+def test_review_game_on_a_new_game_keeps_the_last_games_review(qtbot: Any, reviewer: Any, data_directory: Path) -> None:
+    """Review game on a new game while the last game's review runs: the new game's review is
+    shown when done, and the last game's goes on and is kept in ``reviews``, not cancelled."""
+    runner = reviewer.reviews.runner
+    cancelled: list[bool] = []
+    runner.cancelled.connect(lambda: cancelled.append(True))
+    finished: list[Any] = []
+    runner.finished.connect(lambda review: finished.append(runner.record))
+    load_chess(reviewer, HUNG_QUEEN)
+    assert reviewer.review_game()
+    load_chess(reviewer, ["d4", "d5"])
+    assert reviewer.review_game()  # this game's review: the panel shows its progress
+    assert reviewer.review_panel.progress.isVisible() and runner.waiting == 1
+    qtbot.waitUntil(lambda: len(finished) == 2, timeout=60_000)
+    assert cancelled == []
+    assert [len(record.moves) for record in finished] == [2, len(HUNG_QUEEN)]
+    shown = reviewer.reviews.review
+    assert shown is not None and [move.ply for move in shown.moves] == [0, 1]  # the new game's
+    kept = list((data_directory / "reviews").glob("chess-*.pgn"))
+    assert len(kept) == 1 and ("Qh4 $4" in kept[0].read_text() or "Qh4??" in kept[0].read_text())
+
+
+def test_review_game_again_on_the_same_game_replaces_its_running_review(qtbot: Any, reviewer: Any, data_directory: Path) -> None:
+    runner = reviewer.reviews.runner
+    cancelled: list[bool] = []
+    runner.cancelled.connect(lambda: cancelled.append(True))
+    load_chess(reviewer, HUNG_QUEEN)
+    with qtbot.waitSignal(runner.finished, timeout=30_000):
+        assert reviewer.review_game()
+        assert reviewer.review_game()  # Ctrl+R again: the same game, reviewed once
+        assert cancelled == [True] and runner.waiting == 0
+    assert reviewer.reviews.review is not None
+    assert not (data_directory / "reviews").exists() or not list((data_directory / "reviews").iterdir())
