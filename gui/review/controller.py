@@ -45,6 +45,7 @@ BACKGROUND_WORDS = (
     "The last game's review goes on in the background and will be kept in the data folder's "
     "reviews; Review game reviews this game first, then that one goes on."
 )
+WAITING_WORDS = "The last game's review goes on after this one."
 
 
 class ReviewController(QObject):
@@ -231,7 +232,13 @@ class ReviewController(QObject):
     # ------------------------------------------------------------------ runner
     def _on_progress(self, done: int, total: int) -> None:
         if self._runs_this_game():
-            self.panel.show_running((done, total))
+            self._show_running((done, total))
+
+    def _show_running(self, progress: tuple[int, int]) -> None:
+        """This game's review at ``progress``, and that a game left waits for it."""
+        self.panel.show_running(progress)
+        if self.runner.waiting:
+            self.panel.show_message(f"{self.panel.message.text()} {WAITING_WORDS}")
 
     def _on_finished(self, review: GameReview) -> None:
         record = self.runner.record
@@ -296,7 +303,7 @@ class ReviewController(QObject):
             self._apply()
         self._show_ply(self.game_view.moves.moves.shown_ply)
         if self._runs_this_game():
-            self.panel.show_running(self.runner.progress())
+            self._show_running(self.runner.progress())
 
     def _prepare(self, review: GameReview) -> None:
         """The better move, the comment and the panel's words for every reviewed move, named

@@ -334,6 +334,7 @@ def test_review_game_on_a_new_game_keeps_the_last_games_review(qtbot: Any, revie
     load_chess(reviewer, ["d4", "d5"])
     assert reviewer.review_game()  # this game's review: the panel shows its progress
     assert reviewer.review_panel.progress.isVisible() and runner.waiting == 1
+    assert "The last game's review goes on after this one" in reviewer.review_panel.message.text()
     qtbot.waitUntil(lambda: len(finished) == 2, timeout=60_000)
     assert cancelled == []
     assert [len(record.moves) for record in finished] == [2, len(HUNG_QUEEN)]
