@@ -540,7 +540,7 @@ def level_rows(game: str, records: Sequence[dict[str, Any]]) -> list[LevelRow]:
         mine = [r for r in current if key in (r.get("a"), r.get("b")) or r.get("level") == level.number]
         note = ""
         if not mine and any(key in (r.get("a"), r.get("b")) or r.get("level") == level.number for r in stale):
-            note = "the level's recipe changed since its matches: not measured"
+            note = "(the level's recipe changed since its matches)"
         rows.append(LevelRow(level.number, mine, estimates.get(key), note))
     return rows
 
