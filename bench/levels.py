@@ -208,6 +208,13 @@ _plan("othello", [(level_key(n), opponent, 36) for n, opponent in ((1, "rhino1")
 _plan("checkers", [(level_key(n), "draughts2", 36) for n in (1, 2)], seed=32)
 _plan("chess", [(level_key(1), "sf1350", 24), (level_key(2), "sf1350", 24), (level_key(3), "sf1800", 12),
                 (level_key(4), "sf1800", 8), (level_key(5), "sf2200", 8)], seed=12)
+# Chess level 1 lost every game to Stockfish's floor (UCI_Elo 1350, the weakest it plays):
+# it is tied to the scale through level 2, which scored 46% against that floor.
+_plan("chess", [(level_key(1), level_key(2), 24)], seed=13)
+# Checkers level 6 won every game against py-draughts depth 6 and lost every game to level 8:
+# the compiled levels are tied to the scale through level 5 (the Python search, against
+# depth 6), each against the level below it.
+_plan("checkers", [(level_key(6), level_key(5), 8), (level_key(8), level_key(7), 8)], seed=31)
 # Backgammon: every level against gnubg 0-ply, dice paired.
 _plan("backgammon", [(level_key(n), "gnubg0", 10 if n <= 7 else 6) for n in range(1, 11)], seed=41)
 # Levels 1-7 search one ply (about a second a game): 90 games more each narrow their interval.
