@@ -364,6 +364,10 @@ class MainWindow(QMainWindow):
         game.addAction(self.actions_by_name["resign"])
         self.actions_by_name["claim_draw"] = self._action("&Claim a draw", self._session_slot("claim_draw"))
         game.addAction(self.actions_by_name["claim_draw"])
+        self.actions_by_name["next_game"] = self._action(
+            "Next ga&me of the match", self.next_match_game, "Ctrl+Shift+N", tip="A backgammon match: start its next game"
+        )
+        game.addAction(self.actions_by_name["next_game"])
         game.addSeparator()
         review_defs: list[ActionDef] = [
             ("review", "Re&view game", self.review_game, "Ctrl+R"),
@@ -379,10 +383,6 @@ class MainWindow(QMainWindow):
         )
         self.actions_by_name["review_after_game"].setChecked(self.settings.review_after_game)
         game.addAction(self.actions_by_name["review_after_game"])
-        self.actions_by_name["next_game"] = self._action(
-            "Next ga&me of the match", self.next_match_game, "Ctrl+Shift+N", tip="A backgammon match: start its next game"
-        )
-        game.addAction(self.actions_by_name["next_game"])
         self.actions_by_name["home"] = self._action("Start &page", self.show_start_page, "Ctrl+Home")
         game.addAction(self.actions_by_name["home"])
         game.addSeparator()
@@ -836,8 +836,8 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self.setWindowTitle(f"{game_title(game)} — {APP_NAME}")
         self._connect_panels(session)
-        self.reviews.attach(session, None if record is None else record.review)
         self._follow_match(session, match)
+        self.reviews.attach(session, None if record is None else record.review)
         self.session_changed.emit(session)
         self.autosave()
         return session
@@ -934,6 +934,8 @@ class MainWindow(QMainWindow):
             return False
         match, match_problem = MatchSession.restore(saved.match, saved.record.game, saved.record.start)
         session = self.start_game(saved.record.game, saved.players, record=saved.record, match=match)
+        if match_problem:
+            self.error_message(f"The autosaved game is resumed, but {match_problem}.")
         if session.clock is not None and saved.record.moves and not session.is_over:
             problem = session.restore_clock_state(saved.clock) if saved.clock is not None else "none was saved"
             self.notify(
@@ -943,8 +945,6 @@ class MainWindow(QMainWindow):
             )
         elif saved.record.left_out:
             self.notify(f"The autosaved game is resumed{left_out_text(saved.record)}")
-        if match_problem:
-            self.error_message(f"The autosaved game is resumed, but {match_problem}.")
         return True
 
     def offer_resume(self) -> None:
