@@ -63,7 +63,9 @@ FORCED_PASS_DELAY_MS = 1200
 COMPUTER_MOVE_DELAY_MS = 0
 """Pause before the computer starts thinking against a human (0: at once)."""
 WATCHING_DELAY_MS = 400
-"""Pause before each move of a computer-against-computer game, so that people can follow it."""
+"""Pause before each move of a computer-against-computer game without a clock, so that people
+can follow it. On a clock there is none: the mover's clock runs from the last move, and a
+pause would spend its thinking time on nothing (at 1+0, 64 moves lose 26 s of 60)."""
 HINT_LIMITS = Limits(time=1.0)
 """A hint is advice at full strength and at a glance: the game's strongest engine and
 settings (its top level's, ``ai.levels.strongest_play``) for a second, whatever the level
@@ -840,14 +842,17 @@ class GameSession(QObject):
         side = self.players[mover]
         if side.is_computer:
             if not self.paused and not self._redo:
-                watching = all(other.is_computer for other in self.players)
-                delay = WATCHING_DELAY_MS if watching else COMPUTER_MOVE_DELAY_MS
-                QTimer.singleShot(delay, self, lambda: self._start_move_search(token))
+                QTimer.singleShot(self.move_delay_ms(), self, lambda: self._start_move_search(token))
             return
         moves = state.legal_moves()
         if len(moves) == 1 and state.move_name(moves[0]) in FORCED_PASS_NAMES:
             self.notice.emit(f"{player_names(self.game_class)[mover]} has no legal move: passing")
             QTimer.singleShot(FORCED_PASS_DELAY_MS, self, lambda: self._play_forced(token, moves[0]))
+
+    def move_delay_ms(self) -> int:
+        """How long the computer waits before it starts thinking about its move."""
+        watching = all(side.is_computer for side in self.players)
+        return WATCHING_DELAY_MS if watching and self.clock is None else COMPUTER_MOVE_DELAY_MS
 
     def _play_forced(self, token: int, move: Any) -> None:
         if token == self._turn_token and not self._closed and not self.is_over and move in self._legal_now():

@@ -14,6 +14,7 @@ from ai.events import Finished, Score
 from games.clock import TimeControl
 from gui.engine_bridge import EngineBridge
 from gui.players import COMPUTER, HUMAN, PlayerConfig
+from gui import session as session_module
 from gui.session import GameSession, Result
 from tests.gui.engine_doubles import ScriptedPool
 
@@ -281,3 +282,17 @@ def test_backgammon_the_next_movers_clock_runs_through_the_roll(qtbot: QtBot, ma
     fake_time.advance(6)  # entering the dice takes six seconds of the roller's time
     after = session.clock_readings()
     assert after is not None and after.remaining[roller.turn] == before - 6
+
+
+def test_computers_watched_on_a_clock_think_at_once(make_session: Callable[..., GameSession]) -> None:
+    """Two computers without a clock pause between moves so people can follow them; on a
+    clock the pause would be charged to the mover, so there is none. Against a person the
+    computer always starts at once."""
+    computer = PlayerConfig(kind=COMPUTER).for_game("chess")
+    paused = {"paused": True}
+    watched_untimed = make_session("chess", (computer, computer), control=None, **paused)
+    watched_on_clock = make_session("chess", (computer, computer), **paused)
+    against_a_person = make_session("chess", (HUMAN_SIDE, computer), control=None, **paused)
+    assert watched_untimed.move_delay_ms() == session_module.WATCHING_DELAY_MS > 0
+    assert watched_on_clock.move_delay_ms() == 0
+    assert against_a_person.move_delay_ms() == session_module.COMPUTER_MOVE_DELAY_MS == 0
