@@ -14,6 +14,8 @@ each answer is accepted as it comes, and the review (``GameReview``) is folded f
 at the end. A search that survived a dying worker (``Finished.fault``) still answers; the
 review goes on and says so once. A search that fails ends the review with one message.
 A cancelled review's late answers are dropped (the bridge's generation, then our own id).
+Each search starts with the pool's memory cleared (its table, each worker's compiled
+searcher): an answer then depends on its request alone, so a review is reproducible.
 
 A review of another game asked for while one runs (``start(..., set_aside=True)``: the
 running one is of a game that was left) does not cancel it: that review waits, with the
@@ -247,6 +249,10 @@ class ReviewRunner(QObject):
         )
         self._task = task
         self._search_id = -1  # until the bridge says its id (a bad request fails from the event loop)
+        # Every search starts from an empty table: a node-limited search that finds another
+        # search's entries reaches another depth and may answer otherwise, and the same game
+        # reviewed again (or a saved review compared with a new one) must get the same marks.
+        self._bridge.clear_memory()
         search_id = self._bridge.start_search(request)
         if search_id is not None:
             self._search_id = search_id

@@ -27,6 +27,7 @@ from ai.review import (
     fold,
     plan_review,
     review_game,
+    run_alone,
 )
 from ai.settings import Limits
 
@@ -186,7 +187,7 @@ def _answers_by_hand(run: ReviewRun, order: random.Random | None) -> None:
         if order is not None:
             order.shuffle(tasks)
         for task in tasks:
-            run.accept(task.key, run_search(task.request))
+            run.accept(task.key, run_alone(task.request))  # each answer its request's alone
 
 
 def test_any_order_gives_the_same_review() -> None:
@@ -207,14 +208,17 @@ def test_partial_answers_leave_the_missing_moves_out() -> None:
     first = run.pending()
     assert [task.key for task in first] == [TaskKey(ply, TaskKind.POSITION) for ply in range(3)]
     assert run.pending() == []  # each task is handed out once
-    run.accept(first[1].key, run_search(first[1].request))
+    run.accept(first[1].key, run_alone(first[1].request))
     # ply 1's best move was another: its best and played searches are asked now
     follow = run.pending()
     assert {task.key.kind for task in follow} == {TaskKind.BEST, TaskKind.PLAYED}
     assert all(task.request.root_moves and not task.request.settings.transposition_table for task in follow)
     assert run.progress == (1, 5)
     assert run.result().moves == ()  # nothing complete yet
-    run.accept(first[0].key, run_search(first[0].request))
+    run.accept(first[0].key, run_alone(first[0].request))
+    for task in run.pending():  # ply 0's lone-move searches, where another first move scored as high
+        if task.key.ply == 0:
+            run.accept(task.key, run_alone(task.request))
     assert [move.ply for move in run.result().moves] == [0]
 
 
@@ -258,3 +262,15 @@ def test_a_move_named_otherwise_is_still_the_move_played() -> None:
     move = review.for_ply(1)
     assert move is not None and (move.move, move.mark, move.loss) == ("6/5 8/5", Mark.BEST, 0.0)
     assert move.best_move == "6/5 8/5"  # named as the game record names it
+
+
+def test_the_same_game_reviewed_twice_in_process_gets_the_same_review() -> None:
+    """``review_game`` searches each position with a table of its own: a second review of the
+    scholar's mate, after the first filled this process's tables, equals the first move by move."""
+    record = GameRecord("chess", games.new_game("chess").to_text(), "e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf7#".split())
+    standard = ReviewStrength.for_game("chess", ReviewDepth.STANDARD)
+    strength = dataclasses.replace(standard, limits=Limits(depth=standard.limits.depth, nodes=20_000))
+    run_search(dataclasses.replace(ReviewRun(plan_review(record, strength)).pending()[4].request))  # a warm table
+    first = review_game(record, strength)
+    second = review_game(record, strength)
+    assert first.moves == second.moves and first.for_ply(5).mark is Mark.BLUNDER

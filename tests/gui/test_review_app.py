@@ -17,7 +17,7 @@ import chess
 import pytest
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ai.engine import run_search
+from ai.engine import clear_memory, run_search
 from ai.review import ReviewDepth, ReviewStrength
 from ai.settings import Limits, SearchRequest
 from games import new_game
@@ -248,6 +248,9 @@ class ScriptedBridge(QObject):
     def stop(self) -> None:
         self.count += 1000  # a stopped search's answer carries an id nobody waits for
 
+    def clear_memory(self) -> None:
+        clear_memory()  # this process's tables, where ``run_search`` keeps them
+
     def shutdown(self) -> None:
         pass
 
@@ -355,3 +358,21 @@ def test_review_game_again_on_the_same_game_replaces_its_running_review(qtbot: A
         assert cancelled == [True] and runner.waiting == 0
     assert reviewer.reviews.review is not None
     assert not (data_directory / "reviews").exists() or not list((data_directory / "reviews").iterdir())
+
+
+def test_the_same_game_reviewed_twice_through_the_pool_gets_the_same_marks_and_values(qtbot: Any, review_bridge: Any) -> None:
+    """A review is reproducible: the scholar's mate reviewed twice on one pool, whose table
+    and workers' compiled searchers the first review filled, gets equal reviews, move by
+    move (marks, values, best moves, lines), as a saved review compared with a new one must."""
+    runner = ReviewRunner(review_bridge)
+    runner.strength_for = tiny
+    record = record_of(["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"])
+    reviews = []
+    for _ in range(2):
+        with qtbot.waitSignal(runner.finished, timeout=30_000) as finished:
+            assert runner.start(record)
+        reviews.append(finished.args[0])
+    first, second = reviews
+    assert [move.ply for move in first.moves] == list(range(7))
+    assert first.for_ply(5).mark is Mark.BLUNDER and first.for_ply(5).best_move != "Nf6"  # 3...Nf6?? allows mate
+    assert second.moves == first.moves
