@@ -77,6 +77,10 @@ a busy machine as on an idle one. Measured on this machine under load (the compi
 search at 0.6M nodes/s instead of 1.6M idle): 1M nodes per position reviewed the first 20
 plies of the Opera game in 58 s (the best and played searches 0.5-0.7M nodes each); chess
 Standard is 1.5M."""
+TABLE_MEGABYTES = 32
+"""Every review search's table size, wherever it runs (the app's review pool, the command
+line): the size changes what a node-limited search keeps, so the same size everywhere gives
+the same review. A review's searches are short: 32 MB holds a Deep chess search's nodes."""
 MIN_NODES = 2_000
 """No position is searched on fewer nodes (a backgammon 2-ply search needs about that)."""
 
@@ -93,10 +97,12 @@ class ReviewStrength:
         """The engine of the game's strongest level (``ai.levels.strongest_play``: the
         compiled search where the game has one, its exact solver's reach, backgammon's 2
         plies as GNU Backgammon analyses), with no opening book (a book move has no value to
-        compare), one line and one thread, on ``BUDGET_SHARES[depth]`` of that level's nodes."""
+        compare), one line, one thread and a ``TABLE_MEGABYTES`` table, on ``BUDGET_SHARES[depth]`` of that level's nodes."""
         name = game if isinstance(game, str) else game.NAME
         strongest = strongest_play(name)
-        settings = dataclasses.replace(strongest.settings(), book=False, multipv=1, threads=1)
+        settings = dataclasses.replace(
+            strongest.settings(), book=False, multipv=1, threads=1, tt_megabytes=TABLE_MEGABYTES
+        )
         nodes = max(MIN_NODES, round(strongest.nodes * BUDGET_SHARES[depth])) if strongest.nodes else None
         return cls(settings, Limits(depth=strongest.depth, nodes=nodes))
 

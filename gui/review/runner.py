@@ -44,8 +44,6 @@ played keeps the other cores."""
 REVIEW_NICENESS = 19
 """The lowest priority there is (Unix niceness): the review yields to the game's searches
 (niceness 10, ``gui.engine_bridge.WORKER_NICENESS``) and to everything else."""
-REVIEW_TABLE_MEGABYTES = 32
-"""The review pool's table: its searches are short, and the game's pool keeps the memory."""
 
 
 ReviewLevel = ReviewDepth
@@ -245,7 +243,7 @@ class ReviewRunner(QObject):
         task = self._queue.popleft()
         request = dataclasses.replace(
             task.request,
-            settings=dataclasses.replace(task.request.settings, threads=REVIEW_WORKERS, tt_megabytes=REVIEW_TABLE_MEGABYTES),
+            settings=dataclasses.replace(task.request.settings, threads=REVIEW_WORKERS),
         )
         self._task = task
         self._search_id = -1  # until the bridge says its id (a bad request fails from the event loop)

@@ -18,7 +18,7 @@ import pytest
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ai.engine import clear_memory, run_search
-from ai.review import ReviewDepth, ReviewStrength
+from ai.review import ReviewDepth, ReviewStrength, review_game
 from ai.settings import Limits, SearchRequest
 from games import new_game
 from games.annotations import Mark
@@ -363,7 +363,8 @@ def test_review_game_again_on_the_same_game_replaces_its_running_review(qtbot: A
 def test_the_same_game_reviewed_twice_through_the_pool_gets_the_same_marks_and_values(qtbot: Any, review_bridge: Any) -> None:
     """A review is reproducible: the scholar's mate reviewed twice on one pool, whose table
     and workers' compiled searchers the first review filled, gets equal reviews, move by
-    move (marks, values, best moves, lines), as a saved review compared with a new one must."""
+    move (marks, values, best moves, lines), as a saved review compared with a new one must,
+    and equal to the review the command line makes in its own process."""
     runner = ReviewRunner(review_bridge)
     runner.strength_for = tiny
     record = record_of(["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"])
@@ -376,3 +377,4 @@ def test_the_same_game_reviewed_twice_through_the_pool_gets_the_same_marks_and_v
     assert [move.ply for move in first.moves] == list(range(7))
     assert first.for_ply(5).mark is Mark.BLUNDER and first.for_ply(5).best_move != "Nf6"  # 3...Nf6?? allows mate
     assert second.moves == first.moves
+    assert review_game(record, tiny("chess", ReviewDepth.STANDARD)).moves == first.moves  # the command line's review
