@@ -23,7 +23,9 @@ through the game's ``ReviewScale``.
 
 The requests are plain ``SearchRequest`` values, so the app sends them to its pool in any
 order and shows progress (``ReviewRun``), and ``review_game`` runs the same thing in this
-process (``ai.engine.run_search``) for tests and the command line. Nothing here waits for
+process (``run_alone``) for tests and the command line. Every search starts with an empty
+table of ``TABLE_MEGABYTES``, so its answer depends on its request alone: the same game
+reviewed again, here or in the app, gets the same review. Nothing here waits for
 anything but the searches it runs itself.
 """
 

@@ -270,7 +270,7 @@ def test_the_same_game_reviewed_twice_in_process_gets_the_same_review() -> None:
     record = GameRecord("chess", games.new_game("chess").to_text(), "e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf7#".split())
     standard = ReviewStrength.for_game("chess", ReviewDepth.STANDARD)
     strength = dataclasses.replace(standard, limits=Limits(depth=standard.limits.depth, nodes=20_000))
-    run_search(dataclasses.replace(ReviewRun(plan_review(record, strength)).pending()[4].request))  # a warm table
+    run_search(ReviewRun(plan_review(record, strength)).pending()[4].request)  # this process's table, warm
     first = review_game(record, strength)
     second = review_game(record, strength)
     assert first.moves == second.moves and first.for_ply(5).mark is Mark.BLUNDER
