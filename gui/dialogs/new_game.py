@@ -104,6 +104,12 @@ class SideEditor(QGroupBox):
         self.level = QComboBox()
         for level in LEVELS:
             self.level.addItem(f"{level.number} — {level.name}", level.number)
+        # As wide as the longest level text of any game, so that choosing another game
+        # (whose ratings read longer or shorter) never makes the dialog jump in width.
+        self.level.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.level.setMinimumContentsLength(
+            max(len(level_choice_text(name, level.number)) for name in GAME_NAMES for level in LEVELS)
+        )
         self.depth_box = QSpinBox()
         self.depth_box.setRange(1, 30)
         self.depth_box.setSuffix(" plies")
