@@ -215,10 +215,15 @@ _plan("chess", [(level_key(1), level_key(2), 24)], seed=13)
 # the compiled levels are tied to the scale through level 5 (the Python search, against
 # depth 6), each against the level below it.
 _plan("checkers", [(level_key(6), level_key(5), 8), (level_key(8), level_key(7), 8)], seed=31)
+# Level 5 against level 4 narrows level 5's interval (one draw in its 10 games against
+# depth 6); a lower priority than the unmeasured levels, stopped after 2 games (not recorded).
+_plan("checkers", [(level_key(5), level_key(4), 8)], seed=31)
 # Backgammon: every level against gnubg 0-ply, dice paired.
 _plan("backgammon", [(level_key(n), "gnubg0", 10 if n <= 7 else 6) for n in range(1, 11)], seed=41)
 # Levels 1-7 search one ply (about a second a game): 90 games more each narrow their interval.
 _plan("backgammon", [(level_key(n), "gnubg0", 90) for n in range(1, 8)], seed=42)
+# Levels 8-9 search two plies (5-15 seconds a game): 20 games more each.
+_plan("backgammon", [(level_key(n), "gnubg0", 20) for n in (9, 8)], seed=42)
 
 
 # ------------------------------------------------------------ playing a match
