@@ -120,10 +120,7 @@ class DraughtsPlayer:
 
     def _answer(self, deadline: float, waiting_for: str) -> str:
         assert self.process is not None
-        while True:
-            line = self.process.read_line(deadline, waiting_for)
-            if line.startswith(PREFIX):
-                return line[len(PREFIX):].strip()
+        return self.process.read_tagged(PREFIX, deadline, waiting_for)
 
     def new_game(self, state: GameState) -> None:
         pass

@@ -112,6 +112,15 @@ class LineProcess:
             raise self.failure("the program exited")
         return line.rstrip("\r\n")
 
+    def read_tagged(self, tag: str, deadline: float, waiting_for: str) -> str:
+        """The text after ``tag`` on the next line that starts with it, skipping the
+        program's other output (a line protocol wrapped round a chatty program, such as
+        gnubg's Python server or the py-draughts peer); ``PlayerFailure`` as ``read_line``."""
+        while True:
+            line = self.read_line(deadline, waiting_for)
+            if line.startswith(tag):
+                return line[len(tag):].strip()
+
     def failure(self, reason: str) -> PlayerFailure:
         status = self.kill()
         return PlayerFailure(f"{reason} (status {status})" if "exited" in reason and status is not None else reason)
