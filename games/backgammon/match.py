@@ -38,6 +38,16 @@ class MatchError(ValueError):
     """A match (or its JSON) that cannot be; the message says why, in one line."""
 
 
+def _fields(data: Any, what: str, fields: tuple[str, ...]) -> Mapping[str, Any]:
+    """``data`` as an object with no fields but ``fields``; ``MatchError`` names ``what``."""
+    if not isinstance(data, Mapping):
+        raise MatchError(f"{what} is an object with {', '.join(fields)}, not {type(data).__name__}")
+    unknown = sorted(set(map(str, data)) - set(fields))
+    if unknown:
+        raise MatchError(f"{what} has unknown fields: {', '.join(unknown)}")
+    return data
+
+
 def _whole(value: Any, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise MatchError(f"{what} must be a whole number {low}-{high}, not {value!r}")
@@ -92,11 +102,7 @@ class GameResult:
 
     @classmethod
     def from_json(cls, data: Any) -> GameResult:
-        if not isinstance(data, Mapping):
-            raise MatchError(f"a game result is an object with {', '.join(GAME_FIELDS)}, not {type(data).__name__}")
-        unknown = sorted(set(map(str, data)) - set(GAME_FIELDS))
-        if unknown:
-            raise MatchError(f"a game result has unknown fields: {', '.join(unknown)}")
+        data = _fields(data, "a game result", GAME_FIELDS)
         return cls(
             winner=_whole(data.get("winner"), "a game's winner", O, X),
             points=_whole(data.get("points"), "a game's points", 1, 3 * MAX_CUBE),
@@ -224,11 +230,7 @@ class Match:
     @classmethod
     def from_json(cls, data: Any) -> Match:
         """The match of ``to_json``'s object; ``MatchError`` for anything else."""
-        if not isinstance(data, Mapping):
-            raise MatchError(f"a match is an object with {', '.join(JSON_FIELDS)}, not {type(data).__name__}")
-        unknown = sorted(set(map(str, data)) - set(JSON_FIELDS))
-        if unknown:
-            raise MatchError(f"a match has unknown fields: {', '.join(unknown)}")
+        data = _fields(data, "a match", JSON_FIELDS)
         length = _whole(data.get("length"), "a match length", 1, MAX_MATCH_LENGTH)
         score = data.get("score", [0, 0])
         if not isinstance(score, list) or len(score) != 2:
