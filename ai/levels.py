@@ -517,11 +517,23 @@ class RatingScale(StrEnum):
     gammon counts 2 and Elo would hide it."""
 
 
+class RatingBound(StrEnum):
+    """Which side of a level's rating is open: a level that won (or lost) every game it
+    played has no finite Elo, only a bound (95%, from the rule of three)."""
+
+    AT_LEAST = "at-least"
+    """It won every game: its Elo is at least ``value``."""
+    AT_MOST = "at-most"
+    """It lost every game: its Elo is at most ``value``."""
+
+
 @dataclass(frozen=True)
 class LevelRating:
     """A level's measured strength: ``value`` with its 95% interval ``low``-``high`` on
     ``scale``, from ``games`` games against ``opponent`` (its short name, "Stockfish";
-    ``anchor`` says how the scale is fixed), reproduced by ``command``."""
+    ``anchor`` says how the scale is fixed), reproduced by ``command``. A level that won or
+    lost every game has only a ``bound`` (Elo alone): ``value``, ``low`` and ``high`` are the
+    bound."""
 
     game: str
     level: int
@@ -533,21 +545,30 @@ class LevelRating:
     games: int
     anchor: str = ""
     command: str = ""
+    bound: RatingBound | None = None
 
     def text(self) -> str:
         """``≈1640 Elo (1560–1720) vs Stockfish``; on a ladder anchored at a program's level
         (anchor ``Elo, GRhino level 1 (gtp-rhino -l 1) = 1000``) ``≈1470 Elo (1251–1690) where
         GRhino level 1 = 1000``, so the number is not read as chess Elo; ``96% perfect moves (94–98%)``,
-        ``−0.14 points a game (−0.23 to −0.05) vs gnubg 0-ply``."""
+        ``−0.14 points a game (−0.23 to −0.05) vs gnubg 0-ply``; a bound ``below ≈983 Elo vs
+        Stockfish (lost all 36 games)``."""
+        if self.bound is not None:
+            side, outcome = ("above", "won") if self.bound is RatingBound.AT_LEAST else ("below", "lost")
+            return f"{side} ≈{self.value:.0f} Elo {self._against()} ({outcome} all {self.games} games)"
         if self.scale is RatingScale.PERFECT_SHARE:
             return f"{self.value:.0f}% perfect moves ({self.low:.0f}–{self.high:.0f}%)"
         if self.scale is RatingScale.POINTS:
             value, low, high = (f"{number:+.2f}".replace("-", "\u2212") for number in (self.value, self.low, self.high))
             return f"{value} points a game ({low} to {high}) vs {self.opponent}"
-        if self.anchor.startswith("Elo, ") and " = " in self.anchor:  # a ladder's own scale: say its anchor
-            where = re.sub(r"\s*\([^)]*\)", "", self.anchor.removeprefix("Elo, "))
-            return f"≈{self.value:.0f} Elo ({self.low:.0f}–{self.high:.0f}) where {where}"
-        return f"≈{self.value:.0f} Elo ({self.low:.0f}–{self.high:.0f}) vs {self.opponent}"
+        return f"≈{self.value:.0f} Elo ({self.low:.0f}–{self.high:.0f}) {self._against()}"
+
+    def _against(self) -> str:
+        """``vs Stockfish``; on a ladder anchored at a program's level (anchor ``Elo, GRhino
+        level 1 (gtp-rhino -l 1) = 1000``) ``where GRhino level 1 = 1000``."""
+        if self.anchor.startswith("Elo, ") and " = " in self.anchor:
+            return "where " + re.sub(r"\s*\([^)]*\)", "", self.anchor.removeprefix("Elo, "))
+        return f"vs {self.opponent}"
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -558,6 +579,8 @@ class LevelRating:
             data["anchor"] = self.anchor
         if self.command:
             data["command"] = self.command
+        if self.bound is not None:
+            data["bound"] = self.bound.value
         return data
 
 
@@ -570,7 +593,8 @@ def parse_level_ratings(text: str, source: str = RATINGS_FILE) -> dict[tuple[str
     first entry that is not a rating of a known game's level.
 
     The file: ``{"format": 1, "games": {GAME: {"LEVEL": {"value", "low", "high", "scale",
-    "opponent", "games", "anchor"?, "command"?}}}}``; a level not measured has no entry."""
+    "opponent", "games", "anchor"?, "command"?, "bound"?}}}}``; a level not measured has no
+    entry."""
     try:
         data = json.loads(text, parse_constant=_refuse_constant)
     except (ValueError, RecursionError) as error:
@@ -616,7 +640,17 @@ def _rating(game: str, number: int, entry: object, where: str) -> LevelRating:
         if not isinstance(text, str) or (required and not text.strip()) or len(text) > 500:
             raise LevelRatingsError(f"{where}: {name} must be text of at most 500 characters")
         texts[name] = text.strip()
-    return LevelRating(game, number, value, low, high, scale, texts["opponent"], games, texts["anchor"], texts["command"])
+    bound = None
+    if "bound" in entry:
+        try:
+            bound = RatingBound(str(entry["bound"]))
+        except ValueError:
+            known = ", ".join(side.value for side in RatingBound)
+            raise LevelRatingsError(f"{where}: bound must be one of {known}, not {entry['bound']!r}") from None
+        if scale is not RatingScale.ELO or not low == value == high:
+            raise LevelRatingsError(f"{where}: only an Elo rating can be a bound, with value, low and high the bound")
+    return LevelRating(game, number, value, low, high, scale, texts["opponent"], games, texts["anchor"],
+                       texts["command"], bound)
 
 
 def _refuse_constant(name: str) -> Any:

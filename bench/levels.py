@@ -59,7 +59,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from ai.levels import GAME_LEVELS, LEVELS, LevelPlay, LevelRating, RatingScale, level_play, ratings_json
+from ai.levels import GAME_LEVELS, LEVELS, LevelPlay, LevelRating, RatingBound, RatingScale, level_play, ratings_json
 from ai.match.openings import built_in
 from ai.match.protocol import GameHistory, Player
 from ai.match.records import write_games
@@ -80,8 +80,6 @@ GAMES_DIR = Path(os.environ.get("PLYGROUND_LEVELS_GAMES", "/tmp/plyground-levels
 STOCKFISH = "uci:stockfish?UCI_LimitStrength=true&UCI_Elo={elo}&Threads=1&Hash=16"
 OTHELLO_ANCHOR = 1000.0
 CHECKERS_ANCHOR = 1000.0
-RUNAWAY = 2000.0
-"""Elo from the anchors past which a fitted rating is taken as running off to infinity."""
 LOS_FLOOR = 3.0
 """The rule of three: no loss in ``n`` games puts the loss rate below ``3/n`` (95%)."""
 
@@ -218,12 +216,20 @@ _plan("checkers", [(level_key(6), level_key(5), 8), (level_key(8), level_key(7),
 # Level 5 against level 4 narrows level 5's interval (one draw in its 10 games against
 # depth 6); a lower priority than the unmeasured levels, stopped after 2 games (not recorded).
 _plan("checkers", [(level_key(5), level_key(4), 8)], seed=31)
+# Adjacent levels head to head, where the ladder left their order unproven (chess 5 measured
+# above 6-8, Othello 6 below 5 and 9 below 7-8, every interval overlapping its neighbours').
+_plan("chess", [(level_key(6), level_key(5), 12), (level_key(7), level_key(6), 10), (level_key(8), level_key(7), 10)],
+      seed=14)
+_plan("othello", [(level_key(6), level_key(5), 10), (level_key(9), level_key(8), 8), (level_key(10), level_key(9), 8)],
+      seed=24)
+# Checkers 8 measured above 9 (each had played level 7 only): the top three head to head.
+_plan("checkers", [(level_key(9), level_key(8), 8), (level_key(10), level_key(9), 8)], seed=33)
 # Backgammon: every level against gnubg 0-ply, dice paired.
 _plan("backgammon", [(level_key(n), "gnubg0", 10 if n <= 7 else 6) for n in range(1, 11)], seed=41)
 # Levels 1-7 search one ply (about a second a game): 90 games more each narrow their interval.
 _plan("backgammon", [(level_key(n), "gnubg0", 90) for n in range(1, 8)], seed=42)
-# Levels 8-9 search two plies (5-15 seconds a game): 20 games more each.
-_plan("backgammon", [(level_key(n), "gnubg0", 20) for n in (9, 8)], seed=42)
+# Levels 8-10 search two plies (5-15 seconds a game): 20 games more each.
+_plan("backgammon", [(level_key(n), "gnubg0", 20) for n in (9, 8, 10)], seed=42)
 
 
 # ------------------------------------------------------------ playing a match
@@ -406,8 +412,8 @@ class Estimate:
     low: float
     high: float
     games: int
-    bound: str = ""
-    """``>=`` / ``<=`` when every game was won / lost: ``low`` / ``high`` is a bound."""
+    bound: RatingBound | None = None
+    """Set when every game was won / lost: ``value`` (= ``low`` = ``high``) is a bound."""
 
 
 def _pair_stats(records: Sequence[dict[str, Any]]) -> dict[tuple[str, str], MatchStatistics]:
@@ -431,22 +437,22 @@ def elo_ratings(records: Sequence[dict[str, Any]], fixed: dict[str, float]) -> d
     games = {p: sum(s.games for (a, b), s in pairs.items() if p in (a, b)) for p in players}
     estimates: dict[str, Estimate] = {}
     # A player that scored all or nothing: a bound from its matches against rated players.
-    extreme: dict[str, str] = {}
+    extreme: dict[str, RatingBound] = {}
     for p in players:
         if p in fixed:
             continue
         scored = sum(s.points if a == p else s.games - s.points for (a, b), s in pairs.items() if p in (a, b))
         if scored == games[p]:
-            extreme[p] = ">="
+            extreme[p] = RatingBound.AT_LEAST
         elif scored == 0:
-            extreme[p] = "<="
+            extreme[p] = RatingBound.AT_MOST
     usable = {pair: s for pair, s in pairs.items() if not (set(pair) & set(extreme))}
     free = [p for p in players if p not in fixed and p not in extreme]
     index = {p: i for i, p in enumerate(free)}
     ratings = {p: fixed.get(p, float(np.mean(list(fixed.values())) if fixed else 0.0)) for p in players}
     c = math.log(10) / 400
-    connected = _connected(usable, set(fixed))
-    free = [p for p in free if p in connected]
+    finite = _finite(usable, set(fixed))
+    free = [p for p in free if p in finite]
     index = {p: i for i, p in enumerate(free)}
     for _ in range(100):
         if not free:
@@ -485,10 +491,9 @@ def elo_ratings(records: Sequence[dict[str, Any]], fixed: dict[str, float]) -> d
             meat += s.games * variance * np.outer(d, d)
         inverse = np.linalg.pinv(bread)
         covariance = inverse @ meat @ inverse
-        anchor_mean = float(np.mean(list(fixed.values()))) if fixed else 0.0
         for p, i in index.items():
-            if abs(ratings[p] - anchor_mean) > RUNAWAY or not covariance[i, i] > 0:
-                continue  # separated: it won (or lost) every game that ties it to the scale
+            if not covariance[i, i] > 0:
+                continue
             half = Z_95 * math.sqrt(covariance[i, i])
             estimates[p] = Estimate(ratings[p], ratings[p] - half, ratings[p] + half, games[p])
             single = [(pair, s) for pair, s in usable.items() if p in pair]
@@ -504,25 +509,49 @@ def elo_ratings(records: Sequence[dict[str, Any]], fixed: dict[str, float]) -> d
         bounds = []
         for (a, b), s in pairs.items():
             if p in (a, b) and (other := b if a == p else a) in known:
-                share = 1 - LOS_FLOOR / s.games if side == ">=" else LOS_FLOOR / s.games
+                share = 1 - LOS_FLOOR / s.games if side is RatingBound.AT_LEAST else LOS_FLOOR / s.games
                 if 0 < share < 1:
                     bounds.append(known[other] + elo_from_score(share))
         if bounds:
-            bound = max(bounds) if side == ">=" else min(bounds)
+            bound = max(bounds) if side is RatingBound.AT_LEAST else min(bounds)
             estimates[p] = Estimate(bound, bound, bound, games[p], side)
     return estimates
 
 
-def _connected(pairs: dict[tuple[str, str], MatchStatistics], roots: set[str]) -> set[str]:
-    reached = set(roots)
-    changed = True
-    while changed:
-        changed = False
-        for a, b in pairs:
-            if (a in reached) != (b in reached):
-                reached |= {a, b}
-                changed = True
-    return reached
+ANCHORS = "anchors"
+"""``_finite``'s one node for every fixed rating."""
+
+
+def _finite(pairs: dict[tuple[str, str], MatchStatistics], fixed: set[str]) -> set[str]:
+    """The players whose maximum-likelihood Elo is finite (Zermelo 1929; Ford 1957).
+
+    Draw an arrow from x to y when x scored (a win or a draw) against y, all anchors one
+    node. A group the anchors cannot reach by arrows won every game it played against
+    everyone else: raising the whole group always raises the likelihood, so its Elo has no
+    finite estimate; a group that reaches no anchor lost every such game. A player's Elo is
+    finite when it reaches the anchors and they reach it."""
+    scored: dict[str, set[str]] = {}
+    node = lambda player: ANCHORS if player in fixed else player  # noqa: E731
+    for (a, b), s in pairs.items():
+        if s.wins + s.draws:
+            scored.setdefault(node(a), set()).add(node(b))
+        if s.losses + s.draws:
+            scored.setdefault(node(b), set()).add(node(a))
+    conceded: dict[str, set[str]] = {}
+    for x, ys in scored.items():
+        for y in ys:
+            conceded.setdefault(y, set()).add(x)
+
+    def reach(edges: dict[str, set[str]]) -> set[str]:
+        seen, todo = {ANCHORS}, [ANCHORS]
+        while todo:
+            for y in edges.get(todo.pop(), ()):
+                if y not in seen:
+                    seen.add(y)
+                    todo.append(y)
+        return seen
+
+    return (reach(scored) & reach(conceded)) - {ANCHORS}
 
 
 @dataclass(frozen=True)
@@ -590,8 +619,10 @@ def _rating_text(game: str, e: Estimate) -> str:
         return f"{100 * e.value:.1f}% ({100 * e.low:.1f}–{100 * e.high:.1f}%)"
     if game == "backgammon":
         return f"{e.value:+.2f} ({e.low:+.2f} .. {e.high:+.2f})"
-    if e.bound:
-        return f"{e.bound} {e.value:.0f} (every game {'won' if e.bound == '>=' else 'lost'})"
+    if e.bound is RatingBound.AT_LEAST:
+        return f"≥ {e.value:.0f} (every game won)"
+    if e.bound is RatingBound.AT_MOST:
+        return f"≤ {e.value:.0f} (every game lost)"
     return f"{e.value:.0f} ({e.low:.0f} .. {e.high:.0f})"
 
 
@@ -629,8 +660,8 @@ def ratings(records: Sequence[dict[str, Any]]) -> list[LevelRating]:
     for game in GAME_LEVELS:
         for row in level_rows(game, records):
             e = row.estimate
-            if e is None or e.bound:
-                continue  # a bound is shown in LEVELS.md, not as a rating
+            if e is None:
+                continue
             scale = {"tictactoe": RatingScale.PERFECT_SHARE, "backgammon": RatingScale.POINTS}.get(game, RatingScale.ELO)
             value, low, high = (100 * e.value, 100 * e.low, 100 * e.high) if game == "tictactoe" else (e.value, e.low, e.high)
             digits = 1 if game == "tictactoe" else 2 if game == "backgammon" else 0  # as LEVELS.md shows them
@@ -638,6 +669,7 @@ def ratings(records: Sequence[dict[str, Any]]) -> list[LevelRating]:
                 game, row.number, round(value, digits), round(low, digits), round(high, digits), scale,
                 OPPONENT_NAME[game], e.games, SCALE_TEXT[game],
                 f"python -m bench.levels --game {game} --levels {row.number} --run",
+                e.bound,
             ))
     return out
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from ai.levels import GAME_LEVELS, LEVELS, RATINGS_FILE, RatingScale, parse_level_ratings
+from ai.levels import GAME_LEVELS, LEVELS, RATINGS_FILE, RatingBound, RatingScale, parse_level_ratings
 from ai.match.stats import Z_95
 from bench import levels as bench_levels
 
@@ -129,7 +129,27 @@ def test_a_chain_adds_up_and_widens() -> None:
     assert width("c") > width("b")
 
 
+def test_a_long_chain_stays_finite_however_far_it_climbs() -> None:
+    # Twelve rungs, each 75% (+190.8) against the one below: the top is 2,290 above the
+    # anchor. Every rung drew games with the one below, so every rating is finite.
+    names = ["anchor", *(f"level:{n}" for n in range(1, 13))]
+    records = [match(upper, lower, 70, 10, 20) for lower, upper in zip(names, names[1:])]
+    estimates = bench_levels.elo_ratings(records, {"anchor": 2000.0})
+    assert estimates["level:12"].value == pytest.approx(2000 + 12 * 190.8, abs=2.0)
+    assert estimates["level:12"].bound is None
+
+
+def test_a_group_that_won_every_game_against_the_rest_has_no_rating() -> None:
+    # a and b split their games, and together won every game against the anchor: no finite
+    # Elo for either, though neither won every game it played; c, which drew, is rated.
+    records = [match("a", "b", 5, 0, 5), match("a", "anchor", 10, 0, 0), match("b", "anchor", 10, 0, 0),
+               match("c", "anchor", 4, 2, 4)]
+    estimates = bench_levels.elo_ratings(records, {"anchor": 1000.0})
+    assert "a" not in estimates and "b" not in estimates
+    assert estimates["c"].value == pytest.approx(1000.0, abs=0.5)
+
+
 def test_a_clean_sweep_is_a_bound_not_a_rating() -> None:
     estimates = bench_levels.elo_ratings([match("level:9", "sf", 10, 0, 0)], {"sf": 2500.0})
-    assert estimates["level:9"].bound == ">="
+    assert estimates["level:9"].bound is RatingBound.AT_LEAST
     assert estimates["level:9"].value == pytest.approx(2500 + 400 * math.log10(0.7 / 0.3), abs=0.5)  # 1 - 3/10

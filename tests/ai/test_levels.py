@@ -16,10 +16,11 @@ from ai.levels import (
     DECISIVE_LOSS,
     GAME_LEVELS,
     LEVELS,
+    NODES_PER_SECOND,
     LevelPlay,
     LevelRating,
-    NODES_PER_SECOND,
     LevelRatingsError,
+    RatingBound,
     RatingScale,
     candidates,
     choice_weights,
@@ -264,6 +265,29 @@ def test_ratings_round_trip_and_read_as_the_dialog_shows_them() -> None:
     points = rating("backgammon", 7, value=-0.14, low=-0.23, high=0.05, scale=RatingScale.POINTS, opponent="gnubg 0-ply")
     assert parse_level_ratings(ratings_json([points])) == {("backgammon", 7): points}
     assert points.text() == "\u22120.14 points a game (\u22120.23 to +0.05) vs gnubg 0-ply"
+
+
+def test_a_level_that_lost_or_won_every_game_reads_as_a_bound() -> None:
+    below = rating(number=1, value=983.0, low=983.0, high=983.0, games=36, bound=RatingBound.AT_MOST)
+    above = rating("othello", 10, value=2400.0, low=2400.0, high=2400.0, games=6, bound=RatingBound.AT_LEAST,
+                   anchor="Elo, GRhino level 1 (gtp-rhino -l 1) = 1000", opponent="GRhino")
+    assert parse_level_ratings(ratings_json([below, above])) == {("chess", 1): below, ("othello", 10): above}
+    assert below.text() == "below ≈983 Elo vs Stockfish (lost all 36 games)"
+    assert above.text() == "above ≈2400 Elo where GRhino level 1 = 1000 (won all 6 games)"
+
+
+@pytest.mark.parametrize(
+    ("changes", "problem"),
+    [
+        ({"bound": "never"}, "bound must be one of at-least, at-most"),
+        ({"bound": "at-most"}, "only an Elo rating can be a bound"),  # an interval, not one number
+        ({"bound": "at-most", "low": 1640.0, "high": 1640.0, "scale": "points"}, "only an Elo rating can be a bound"),
+    ],
+)
+def test_a_bad_bound_is_refused(changes: dict, problem: str) -> None:
+    text = json.dumps({"format": 1, "games": {"chess": {"5": {**rating().to_json(), **changes}}}})
+    with pytest.raises(LevelRatingsError, match=problem):
+        parse_level_ratings(text)
 
 
 @pytest.mark.parametrize(
