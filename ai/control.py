@@ -18,6 +18,7 @@ stop request and its answer.
 from __future__ import annotations
 
 import gc
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -62,6 +63,7 @@ class SearchControl:
         "should_stop",
         "on_tick",
         "nodes",
+        "spared",
         "started",
         "deadline",
         "deadline_waits",
@@ -87,6 +89,9 @@ class SearchControl:
         self.on_tick = on_tick
         self._clock = clock
         self.nodes = 0
+        self.spared = 0
+        """Nodes counted at less than a search node's cost (``count_nodes``'s ``cost``): the
+        part of them the node limit does not charge."""
         self.started = clock() if started is None else started
         self.deadline = self.started + limits.time if limits.time is not None else None
         # While set, the deadline is not enforced: iterative deepening sets it until its
@@ -107,12 +112,21 @@ class SearchControl:
         if self.nodes >= self._next_check:
             self.check()
 
-    def count_nodes(self, count: int, check: bool = True) -> None:
+    def count_nodes(self, count: int, check: bool = True, cost: float = 1.0) -> None:
         """Add ``count`` nodes searched elsewhere (a game's exact solver reports in batches:
-        ``games.base.NodePoll``); with ``check``, stop here if it is time."""
+        ``games.base.NodePoll``); with ``check``, stop here if it is time. ``cost``: what
+        one of them costs in search nodes (``GameState.SOLVER_NODE_COST``), as the node
+        limit charges them; the node count shows them all."""
         self.nodes += count
+        if cost < 1.0:
+            self.spared += count - math.ceil(count * cost)
         if check and self.nodes >= self._next_check:
             self.check()
+
+    @property
+    def charged(self) -> int:
+        """The nodes the node limit charges: every node, those of a cheaper kind at their cost."""
+        return self.nodes - self.spared
 
     def check(self) -> None:
         """Look at the node limit, the clock and the stop flag now."""
@@ -120,12 +134,12 @@ class SearchControl:
         self._adapt_interval(now)
         limit = self.limits.nodes
         self._next_check = self.nodes + self._interval
-        if limit is not None and limit > self.nodes:
+        if limit is not None and limit > self.charged:
             # Never check later than the limit: ``--nodes N`` stops at N, not N + interval.
-            self._next_check = min(self._next_check, limit)
+            self._next_check = min(self._next_check, self.nodes + limit - self.charged)
         if self.stopped:
             raise SearchStopped
-        if limit is not None and self.nodes >= limit:
+        if limit is not None and self.charged >= limit:
             self.stop()
         if self.deadline is not None and now >= self.deadline and not self.deadline_waits:
             self.stop()

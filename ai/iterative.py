@@ -31,8 +31,8 @@ best is not searched first) or the time is a clock's share that goes back to the
 when deepening began is used (the next one would take several times longer -- 20 to 400
 times in backgammon, with its chance layer -- and be cut off unfinished). Time goes before
 deepening when the game's exact solver tries the root first (Othello's endgame): it may
-use ``ROOT_SOLVE_TIME_FRACTION`` of T, and if it has not finished by then, deepening
-answers with what is left. A stop from outside (``should_stop``), the node limit or the deadline
+use ``ROOT_SOLVE_FRACTION`` of T (and of a node limit), and if it has not finished by then,
+deepening answers with what is left. A stop from outside (``should_stop``), the node limit or the deadline
 unwinds the search with ``SearchStopped``; the answer is then the last completed
 iteration's, improved by what the interrupted iteration found when the family trusts it
 (``DeepeningTools.stopped_answer``). A Lazy SMP helper skips some iterations

@@ -224,6 +224,13 @@ _plan("othello", [(level_key(6), level_key(5), 10), (level_key(9), level_key(8),
       seed=24)
 # Checkers 8 measured above 9 (each had played level 7 only): the top three head to head.
 _plan("checkers", [(level_key(9), level_key(8), 8), (level_key(10), level_key(9), 8)], seed=33)
+# Othello levels 3-10 again, once a solve's nodes were charged at their cost (the matches of
+# seed 21 are kept, marked superseded): the same opponents and game counts.
+_plan("othello", [
+    (level_key(3), "rhino1", 12), (level_key(4), "rhino2", 12), (level_key(5), "rhino3", 12),
+    (level_key(6), "rhino3", 10), (level_key(7), "rhino4", 8), (level_key(8), "rhino4", 8),
+    (level_key(9), level_key(7), 6), (level_key(10), level_key(8), 6),
+], seed=25)
 # Backgammon: every level against gnubg 0-ply, dice paired.
 _plan("backgammon", [(level_key(n), "gnubg0", 10 if n <= 7 else 6) for n in range(1, 11)], seed=41)
 # Levels 1-7 search one ply (about a second a game): 90 games more each narrow their interval.
@@ -384,7 +391,22 @@ def is_current(record: dict[str, Any]) -> bool:
     the recipe as played equals today's, and a field added to ``LevelPlay`` since holds its
     default (the level plays as before)."""
     game = record["game"]
+    if record.get("superseded"):
+        return False
     return all(_same_recipe(record[f"recipe_{side}"], recipe(game, record[side])) for side in ("a", "b"))
+
+
+def supersede(records: list[dict[str, Any]], game: str, levels: Sequence[int], reason: str) -> int:
+    """Mark the matches of ``levels`` in ``game`` as no longer what the levels play, for
+    ``reason`` (a change of the engine under an unchanged recipe); they stay in the file,
+    out of the ratings. Returns how many were marked."""
+    keys = {level_key(n) for n in levels}
+    marked = 0
+    for record in records:
+        if record["game"] == game and keys & {record.get("a"), record.get("b")} and not record.get("superseded"):
+            record["superseded"] = reason
+            marked += 1
+    return marked
 
 
 def _same_recipe(played: dict[str, Any] | None, now: dict[str, Any] | None) -> bool:
@@ -401,8 +423,10 @@ def _same_recipe(played: dict[str, Any] | None, now: dict[str, Any] | None) -> b
 
 
 def played(records: Sequence[dict[str, Any]], planned: Planned) -> bool:
+    """Whether ``planned`` was played as the levels play now, or superseded (kept as it was
+    played: a new plan entry with another seed measures the levels again)."""
     return any(r["game"] == planned.game and r["a"] == planned.a and r["b"] == planned.b and r["seed"] == planned.seed
-               and is_current(r) for r in records)
+               and (is_current(r) or r.get("superseded")) for r in records)
 
 
 # ------------------------------------------------------------ ratings
@@ -580,8 +604,10 @@ def level_rows(game: str, records: Sequence[dict[str, Any]]) -> list[LevelRow]:
         key = level_key(level.number)
         mine = [r for r in current if key in (r.get("a"), r.get("b")) or r.get("level") == level.number]
         note = ""
-        if not mine and any(key in (r.get("a"), r.get("b")) or r.get("level") == level.number for r in stale):
-            note = "(the level's recipe changed since its matches)"
+        old = [r for r in stale if key in (r.get("a"), r.get("b")) or r.get("level") == level.number]
+        if not mine and old:
+            reason = next((r["superseded"] for r in old if r.get("superseded")), "")
+            note = f"({reason})" if reason else "(the level's recipe changed since its matches)"
         rows.append(LevelRow(level.number, mine, estimates.get(key), note))
     return rows
 

@@ -411,6 +411,11 @@ class GameState(ABC):
     pieces); ``None`` when only time limits it (Othello). A ``solver_empties`` setting past it
     does what the reach does, and the app shows the reach."""
 
+    SOLVER_NODE_COST: ClassVar[float] = 1.0
+    """What one node ``solve`` reports costs in the engine's search nodes: a node limit (a
+    level's budget, ``--nodes``) charges a solve's nodes at this rate, so that the budget buys
+    the same work spent searching or solving. A compiled solver's nodes cost a fraction."""
+
     NATIVE_SEARCH: ClassVar[str | None] = None
     """What the game's compiled search is (``native_searcher``), or ``None`` when the game has
     none or it is not built: the engine offers the ``native`` algorithm only where it is set."""

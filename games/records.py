@@ -22,7 +22,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -76,6 +76,16 @@ _COMMENT = re.compile(r"\{[^}]*(?:\}|\Z)")
 """A PDN comment, or an unclosed one to the end of the text (linear, as ``_BRACKETED``)."""
 MESSAGE_LIMIT = 240
 """Characters of a reading error's message shown before it is cut."""
+WRITTEN_TAGS = frozenset({
+    "Event", "Site", "Date", "Round", "White", "Black", "Result", "Termination", "TimeControl", "WhiteTimeControl",
+    "BlackTimeControl", "FEN", "SetUp", "GameType", "PlyCount", "Variant",
+})
+"""The PGN/PDN tags the writers make from the record's own fields (or the moves: the ply
+count, the start position): a file's value of one is read into its field, never kept
+beside it, so a re-saved game cannot say two things."""
+OTHER_TAGS_LIMIT = 100
+"""At most this many other tags are kept of a game (a header is a few dozen at most)."""
+_TAG_NAME = re.compile(r"[A-Za-z0-9_]{1,60}")
 
 
 class RecordError(ValueError):
@@ -118,6 +128,10 @@ class GameRecord:
     """The game's own event (PGN/PDN ``Event``); empty: the writer's (``DEFAULT_EVENT``)."""
     site: str = ""
     """Where the game was played (PGN/PDN ``Site``); empty: the writer's (``DEFAULT_SITE``)."""
+    other_tags: tuple[tuple[str, str], ...] = ()
+    """The file's other tags, in its order (``WhiteElo``, ``ECO``, ``Opening``, ``Annotator``…):
+    kept and written back as read, so opening a database's game and saving it again loses
+    nothing of its header (``WRITTEN_TAGS`` are the record's own fields instead)."""
 
     def replay(self) -> GameState:
         """The state after every move (with its history), checking each move.
@@ -138,22 +152,25 @@ class GameRecord:
 
     def tags(self) -> RecordTags:
         """The game's own tags, which a game opened from this record keeps when saved again."""
-        return RecordTags(players=self.players, event=self.event, site=self.site, date=self.date, round=self.round)
+        return RecordTags(players=self.players, event=self.event, site=self.site, date=self.date, round=self.round,
+                          other=self.other_tags)
 
 
 @dataclass(frozen=True)
 class RecordTags:
     """What a game file says about a game besides its moves: who played it, the event,
     site, date and round (PGN's Seven Tag Roster without the result, which the moves and
-    the ending decide). A game opened from a file and saved again keeps them, as chess
-    databases (SCID, ChessBase) keep a game's header; empty text is unknown, and a game
-    played in the app has none (its players are the app's sides)."""
+    the ending decide), and its other tags (ratings, opening names). A game opened from a
+    file and saved again keeps them, as chess databases (SCID, ChessBase) keep a game's
+    header; empty text is unknown, and a game played in the app has none (its players are
+    the app's sides)."""
 
     players: tuple[str, str] = ("", "")
     event: str = ""
     site: str = ""
     date: str = ""
     round: str = ""
+    other: tuple[tuple[str, str], ...] = ()
 
     def has_players(self) -> bool:
         """Whether the file named either player: then both names are the file's (one
@@ -233,6 +250,8 @@ def to_json(record: GameRecord) -> dict[str, object]:
         document["event"] = record.event
     if record.site:
         document["site"] = record.site
+    if record.other_tags:
+        document["tags"] = dict(record.other_tags)
     if record.opening_plies:
         document["opening_plies"] = record.opening_plies
     if record.time_control is not None:
@@ -267,9 +286,12 @@ def write_pgn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
         game.headers["Termination"] = record.reason
     for name, value in time_control_tags(record.time_control, ("White", "Black")):
         game.headers[name] = value
+    review = None if record.review is None else record.review.for_moves(record.moves)
+    for name, value in record.other_tags:
+        if name not in game.headers and not (name == "Annotator" and review is not None):
+            game.headers[name] = value
     for index, node in enumerate(game.mainline()):
         node.comment = move_comment(record, index)
-    review = None if record.review is None else record.review.for_moves(record.moves)
     if review is not None:
         game.headers["Annotator"] = REVIEW_ANNOTATOR + review.settings.describe()
         nodes = list(game.mainline())
@@ -386,6 +408,9 @@ def write_pdn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
     review = None if record.review is None else record.review.for_moves(record.moves)
     if review is not None:
         tags.append(("Annotator", REVIEW_ANNOTATOR + review.settings.describe()))
+    written = {name for name, _ in tags}
+    tags += [(name, value) for name, value in record.other_tags
+             if name not in written and not (name == "Annotator" and review is not None)]
     lines = [f'[{name} "{_escape_tag(value)}"]' for name, value in tags]
     annotations = review_annotations(record)
     state = new_game(record.game, record.start)
@@ -621,6 +646,7 @@ def from_json(document: object) -> GameRecord:
     time_control = _optional(lambda: _time_control_from_json(document.get("time_control")), None, left_out)
     no_clocks: list[float | None] = []
     clocks = _optional(lambda: _clocks_from_json(document.get("clocks", [])), no_clocks, left_out)
+    other_tags = _optional(lambda: _other_tags_from_json(document.get("tags", {})), (), left_out)
     record = GameRecord(
         game=game,
         start=start,
@@ -637,6 +663,7 @@ def from_json(document: object) -> GameRecord:
         time_control=time_control,
         clocks=_fit(clocks, len(moves)),
         left_out=left_out,
+        other_tags=other_tags,
     )
     record.replay()
     record.review = _optional(lambda: _review_from_json(document.get("review"), game, record.moves), None, left_out)
@@ -655,6 +682,28 @@ def _optional(read: Callable[[], _Part], fallback: _Part, left_out: list[str]) -
     except RecordError as error:
         left_out.append(str(error))
         return fallback
+
+
+def _other_tags_from_json(tags: object) -> tuple[tuple[str, str], ...]:
+    if not isinstance(tags, dict) or not all(isinstance(value, str) for value in tags.values()):
+        raise RecordError('"tags" must be an object of texts (other tags of the game): left out')
+    return other_tags(tags.items())
+
+
+def other_tags(tags: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """A file's tags that are none of ``WRITTEN_TAGS`` (nor the app's own review
+    ``Annotator``), in order: what a record keeps of them. A name that is no tag name, an
+    empty or unknown (``?``) value and tags past ``OTHER_TAGS_LIMIT`` are left out."""
+    kept = []
+    for name, value in tags:
+        if name in WRITTEN_TAGS or not _TAG_NAME.fullmatch(name) or not value.strip() or set(value) <= set("?.- "):
+            continue
+        if name == "Annotator" and value.startswith(REVIEW_ANNOTATOR):
+            continue
+        kept.append((name, one_line(value, 500)))
+        if len(kept) == OTHER_TAGS_LIMIT:
+            break
+    return tuple(kept)
 
 
 def _time_control_from_json(document: object) -> TimeControl | None:
@@ -735,6 +784,7 @@ def read_pgn(text: str) -> GameRecord:
         clocks=_fit(_clock_readings(parsed.comments, left_out), len(names)),
         review=review,
         left_out=left_out,
+        other_tags=other_tags(headers.items()),
     )
 
 
@@ -851,6 +901,7 @@ def read_pdn(text: str) -> GameRecord:
         round=_known(tags.get("Round", "")),
         event=_known(tags.get("Event", "")),
         site=_known(tags.get("Site", "")),
+        other_tags=other_tags(tags.items()),
         time_control=_optional(lambda: time_control_from_tags(tags, PDN_COLOURS), None, left_out),
         clocks=clocks,
         review=review,

@@ -46,6 +46,17 @@ def unbroken_phrases(text: str) -> str:
     return ", ".join(html.escape(part).replace(" ", NO_BREAK_SPACE).replace("/", "/" + WORD_JOINER) for part in text.split(", "))
 
 
+def side_text(session: GameSession, player: int) -> str:
+    """Who plays ``player`` as its label says it (rich text): the app's side ("Computer
+    (level 4, PVS search)"); for a game opened from a file that names its players, the
+    file's name first, as a chess database shows it, and who plays on from here:
+    "Morphy · now You"."""
+    side = unbroken_phrases(session.players[player].describe())
+    if not session.tags.has_players():
+        return side
+    return f"{html.escape(session.tags.players[player] or '?')} · now {side}"
+
+
 WHY_NOT_PROMPT = "Why not this move? Play the move you want explained: it is not played. Esc cancels."
 
 MIN_BOARD_AREA = (260, 240)
@@ -560,7 +571,7 @@ class GameView(QWidget):
             thinking = " — thinking…" if (session.is_thinking and mover == player) else ""
             if thinking and session.is_finding_hint():
                 thinking = " — the engine looks for a hint…"
-            label.setText(f"{marker}<b>{names[player]}</b>: {unbroken_phrases(session.players[player].describe())}{thinking}")
+            label.setText(f"{marker}<b>{names[player]}</b>: {side_text(session, player)}{thinking}")
         self.undo_button.setEnabled(session.can_undo())
         self.redo_button.setEnabled(session.can_redo())
         self.hint_button.setEnabled(not session.is_over and not session.is_computer_turn() and mover != CHANCE)

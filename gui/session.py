@@ -381,6 +381,7 @@ class GameSession(QObject):
             clocks=[entry.clock for entry in self.history] if self.clock is not None else [],
             event=self.tags.event,
             site=self.tags.site,
+            other_tags=self.tags.other,
         )
 
     def status_text(self) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
-from games.base import GameState
+from games.base import GameState, NodePoll
 from games.capabilities import (
     BestMoveSolver,
     CapabilityError,
@@ -140,16 +140,18 @@ does not hold a stop up (the pure-Python one is 100x slower: 14 empties everywhe
 3-second search into 12 seconds). What bounds it is cost against the
 search around it: a solve at 10 empties is a few thousand native nodes, a fraction of a
 millisecond, about as much as one or two midgame nodes of the Python search."""
-ROOT_SOLVE_TIME_FRACTION: Final = 0.5
-"""With a time limit, the root's exact solve may use this fraction of it. A solve still
-running then is abandoned and iterative deepening answers with the rest of the time (the
+ROOT_SOLVE_FRACTION: Final = 0.5
+"""The root's exact solve may use this fraction of the time limit and of the node limit. A
+solve still running then is abandoned and iterative deepening answers with the rest (the
 solve's table entries stay: they are true bounds, and the next move's solve reuses them).
-So the exact-solve depth need not fit the worst case into the whole move time: a solve
-that does not finish costs half of it, and never answers with a one-ply guess."""
+So the exact-solve depth need not fit the worst case into the whole move: a solve that
+does not finish costs half of it, and never answers with a one-ply guess. The node limit
+counts as the time does: a level's budget (``ai.levels``) is a node limit, and a 20-empty
+solve that ran into it whole left the level a greedy one-ply move."""
 
 
 class RootSolveAbandoned(Exception):
-    """The root's exact solve ran past ``ROOT_SOLVE_TIME_FRACTION`` of the time limit."""
+    """The root's exact solve ran past ``ROOT_SOLVE_FRACTION`` of the time or node limit."""
 
 
 CHECK_EXTENSION_PLY_FACTOR: Final = 2
@@ -380,6 +382,10 @@ class SearchTools:
         self.control = context.control
         self.game: type[GameState] = type(state)
         self.abilities = Abilities.from_state(state)
+        cost = self.game.SOLVER_NODE_COST
+        control = self.control
+        self.solver_poll: NodePoll = lambda nodes, check=True: control.count_nodes(nodes, check, cost)
+        """The ``poll`` a game's exact solver reports to: its nodes charged at their cost."""
         self.switches = Switches.resolve(settings, self.game)
         self.counters = Counters()
         root_moves = searched_root_moves(state, context)
@@ -547,15 +553,18 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
 
     A game whose solver names a best move too (``BestMoveSolver``: Othello) is asked once; otherwise, and when the search is restricted
     to some root moves, each of the root's children is solved. With a time limit the solve
-    raises ``RootSolveAbandoned`` once it has used ``ROOT_SOLVE_TIME_FRACTION`` of it;
-    ``state`` is left as it was either way.
+    raises ``RootSolveAbandoned`` once it has used ``ROOT_SOLVE_FRACTION`` of it, and so with
+    a node limit; ``state`` is left as it was either way.
     """
     empties = tools.switches.root_solver_empties
     if not empties or state.is_terminal():
         return None
     control = tools.control
     time_limit = control.limits.time
-    budget = math.inf if time_limit is None else ROOT_SOLVE_TIME_FRACTION * time_limit
+    budget = math.inf if time_limit is None else ROOT_SOLVE_FRACTION * time_limit
+    node_limit = control.limits.nodes
+    node_budget = math.inf if node_limit is None else control.charged + ROOT_SOLVE_FRACTION * node_limit
+    charge = tools.solver_poll
     depth_limit = control.limits.depth
     if depth_limit is not None and time_limit is None:
         # A depth limit bounds the exact solve too (it is a search to the game's end): past
@@ -564,8 +573,8 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
         empties = min(empties, max(depth_limit, SearchSettings().solver_empties))
 
     def poll(count: int, check: bool = True) -> None:
-        control.count_nodes(count, check)
-        if check and control.elapsed() >= budget:
+        charge(count, check)
+        if check and (control.charged >= node_budget or control.elapsed() >= budget):
             raise RootSolveAbandoned
 
     best_move_solver = None if tools.root.is_restricted else tools.abilities.solve_best_move

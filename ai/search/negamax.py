@@ -89,7 +89,7 @@ def build(tools: SearchTools, search_child: ChildSearch) -> NodeSearch:
     """The negamax node function of one search, bound to its ``tools``, searching each
     child by the algorithm's ``search_child`` rule."""
     count_node = tools.control.count_node
-    poll = tools.control.count_nodes
+    poll = tools.solver_poll
     check_now = tools.control.check
     leaf = build_leaf(tools)
     table = tools.tt

@@ -75,7 +75,7 @@ def build_settle(tools: SearchTools) -> Settle:
     """The prologue of every leaf, after the caller counted the node: clear its PV, keep
     ``seldepth``; a finished game has its exact value, and so has a position within the
     solver's reach."""
-    poll = tools.control.count_nodes
+    poll = tools.solver_poll
     check_now = tools.control.check
     pv_table = tools.pv_table
     counters = tools.counters

@@ -47,11 +47,19 @@ NATIVE_SOLVER_EMPTIES: Final = 20
 (``bench/othello_solver_depth.py``: positions of 24 seeded games, CPU seconds median / 90% /
 max at load ~9.5: 18 empties 0.036 / 0.12 / 0.22, 19 empties 0.072 / 0.22 / 0.50, 20 empties
 0.31 / 0.97 / 1.18, 21 empties 0.54 / 1.68 / 1.85). With a time limit the root solve may
-use half of it (``ai.search.common.ROOT_SOLVE_TIME_FRACTION``) and then gives way to the
+use half of it (``ai.search.common.ROOT_SOLVE_FRACTION``) and then gives way to the
 search, so a solve that would not fit costs half a move's search, not the move: at 1 s a
 move most 20-empty solves finish. In play, from 20 engine-game positions at 22 empties
 (each with both colours, 1 s a move), 20 against 18 scored 23-17: 17 pairs split as the
 colours did, 3 pairs won twice by 20, none by 18 (``bench/STRENGTH.md``, "Othello: endgame solver")."""
+
+NATIVE_NODES_PER_SEARCH_NODE: Final = 120
+"""Native solver nodes in the time of one node of the engine's Python search, measured on
+one core (process time, three runs): the PVS searched 232-248k nodes a second at 40 empties,
+the native solver 29.6-32.9M at 18 empties, 123-142 times as many. A node limit charges
+the solver's nodes at ``1 / NATIVE_NODES_PER_SEARCH_NODE`` (``GameState.SOLVER_NODE_COST``):
+charged one for one, Othello level 9's 400,000-node budget ran out inside a 20-empty solve
+of a twentieth of a second, and the level played a one-ply guess."""
 
 _native: Any = None
 if os.environ.get(FORCE_PYTHON_VARIABLE, "") not in ("", "0"):
@@ -72,6 +80,10 @@ SOLVER_EMPTIES: Final = NATIVE_SOLVER_EMPTIES if NATIVE else PYTHON_SOLVER_EMPTI
 """Default limit of ``OthelloState.solve`` and of the engine's root solve
 (``SearchSettings.solver_empties``): positions with at most this many empty squares are
 solved exactly."""
+
+SOLVER_NODE_COST: Final = 1 / NATIVE_NODES_PER_SEARCH_NODE if NATIVE else 1.0
+"""What a solver node costs in search nodes (``GameState.SOLVER_NODE_COST``): the Python
+solver's nodes cost what the search's do."""
 
 POLL_INTERVAL: Final = NATIVE_POLL_INTERVAL if NATIVE else PYTHON_POLL_INTERVAL
 """Nodes between two reports to a ``poll`` (interior nodes for the Python solver)."""

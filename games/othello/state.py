@@ -31,7 +31,7 @@ from games.othello.bitboard import (
     squares_of,
 )
 from games.othello import book, evaluation
-from games.othello.exact import SOLVER_EMPTIES, solve_exact
+from games.othello.exact import SOLVER_EMPTIES, SOLVER_NODE_COST, solve_exact
 from games.othello.solver import PASS_MOVE
 from games.zobrist import zobrist_keys
 
@@ -111,6 +111,7 @@ class OthelloState(GameState, BestMoveSolver, Reviewed):
     SCORE_UNIT: ClassVar[str] = "discs"
     SCORE_UNIT_SIZE: ClassVar[float] = UNITS_PER_DISC
     HAS_SOLVER: ClassVar[bool] = True
+    SOLVER_NODE_COST: ClassVar[float] = SOLVER_NODE_COST
     WEIGHTS_FILE: ClassVar[str | None] = "othello.json"
 
     __slots__ = ("own", "opponent", "player", "history", "_key", "_moves")

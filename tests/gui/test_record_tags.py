@@ -87,6 +87,54 @@ def test_an_old_json_file_without_event_or_site_still_reads() -> None:
     assert record.tags() == RecordTags() and record.moves == ["f5"]
 
 
+LICHESS_PGN = """[Event "Rated blitz game"]
+[Site "https://lichess.org/abcdefgh"]
+[Date "2024.01.02"]
+[White "Alice"]
+[Black "Bob"]
+[Result "1-0"]
+[WhiteElo "1850"]
+[BlackElo "1790"]
+[ECO "C20"]
+[Opening "King's Pawn Game"]
+[Annotator "lichess.org"]
+[PlyCount "99"]
+[TimeControl "300+3"]
+
+1. e4 { [%clk 0:05:00] } e5 { [%clk 0:05:00] } 2. Qh5 1-0
+"""
+LICHESS_OTHER = (("WhiteElo", "1850"), ("BlackElo", "1790"), ("ECO", "C20"), ("Opening", "King's Pawn Game"),
+                 ("Annotator", "lichess.org"))
+
+
+def test_a_files_other_tags_are_kept_in_order_in_every_format() -> None:
+    record = read_game(LICHESS_PGN, "pgn")
+    assert record.other_tags == LICHESS_OTHER  # PlyCount is the moves' and TimeControl the clock's: not kept twice
+    again = write_game(record, "pgn")
+    assert list(pgn_tags(again))[-5:] == [name for name, _ in LICHESS_OTHER] and "PlyCount" not in again
+    assert read_game(again, "pgn").other_tags == LICHESS_OTHER
+    assert read_game(write_game(record, "json"), "json").other_tags == LICHESS_OTHER
+    checkers = GameRecord("checkers", new_game("checkers").to_text(), ["11-15"], other_tags=(("Annotator", "Tinsley"),))
+    pdn = write_game(checkers, "pdn")
+    assert pgn_tags(pdn)["Annotator"] == "Tinsley" and read_game(pdn, "pdn").other_tags == checkers.other_tags
+
+
+@pytest.mark.parametrize("tags", [[1, 2], {"ECO": 3}, "ECO", {"ECO": ["C20"]}])
+def test_json_tags_that_are_not_text_are_left_out_and_the_game_reads(tags: object) -> None:
+    document = {"format": "plyground-game", "version": 1, "game": "othello", "moves": ["f5"], "tags": tags}
+    record = read_game(json.dumps(document), "json")
+    assert record.moves == ["f5"] and record.other_tags == ()
+    assert any('"tags"' in line for line in record.left_out)
+
+
+def test_a_tag_that_is_no_tag_name_or_unknown_is_dropped_and_the_count_is_bounded() -> None:
+    many = {f"Tag{n}": "x" for n in range(500)}
+    document = {"format": "plyground-game", "version": 1, "game": "othello", "moves": [],
+                "tags": {"bad name": "x", "Unknown": "?", "Event": "twice", **many}}
+    record = read_game(json.dumps(document), "json")
+    assert len(record.other_tags) == 100 and record.other_tags[0] == ("Tag0", "x")
+
+
 # ---------------------------------------------------------------- in the app
 @pytest.fixture
 def window(qtbot: Any, bridge: Any, data_directory: Path) -> Iterator[Any]:
@@ -108,6 +156,20 @@ def test_an_opened_game_saved_again_keeps_its_tags(window: Any, qtbot: Any, tmp_
     assert window.save_to(saved)
     assert seven_tags(saved.read_text(encoding="utf-8")) == OPERA_TAGS
     assert window.session.to_record().tags() == OPERA  # what the review reads and keeps in reviews/
+
+
+def test_an_opened_game_shows_its_players_and_who_plays_on(window: Any, tmp_path: Path) -> None:
+    opened = tmp_path / "lichess.pgn"
+    opened.write_text(LICHESS_PGN.replace('"Bob"', '"<b>Bob</b>"').replace("1-0", "*").replace("2. Qh5", ""),
+                      encoding="utf-8")
+    assert window.open_path(opened), window.last_error
+    labels = [label.text() for label in window.game_view.player_labels]
+    sides = [window.session.players[n].describe().split(" ")[0] for n in range(2)]
+    assert "Alice · now" in labels[0] and sides[0] in labels[0]
+    assert "&lt;b&gt;Bob&lt;/b&gt; · now" in labels[1]  # a name is text, never markup
+    saved = tmp_path / "again.pgn"
+    assert window.save_to(saved)
+    assert read_game(saved.read_text(encoding="utf-8"), "pgn").other_tags == LICHESS_OTHER
 
 
 def test_an_opened_game_keeps_its_tags_through_the_autosave(window: Any, qtbot: Any, tmp_path: Path) -> None:
