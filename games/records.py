@@ -646,7 +646,8 @@ def from_json(document: object) -> GameRecord:
     time_control = _optional(lambda: _time_control_from_json(document.get("time_control")), None, left_out)
     no_clocks: list[float | None] = []
     clocks = _optional(lambda: _clocks_from_json(document.get("clocks", [])), no_clocks, left_out)
-    other_tags = _optional(lambda: _other_tags_from_json(document.get("tags", {})), (), left_out)
+    no_tags: tuple[tuple[str, str], ...] = ()
+    other_tags = _optional(lambda: _other_tags_from_json(document.get("tags", {})), no_tags, left_out)
     record = GameRecord(
         game=game,
         start=start,

@@ -14,6 +14,7 @@ Also here: the tuning constants of the node's enhancements, each with its source
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -146,8 +147,8 @@ solve still running then is abandoned and iterative deepening answers with the r
 solve's table entries stay: they are true bounds, and the next move's solve reuses them).
 So the exact-solve depth need not fit the worst case into the whole move: a solve that
 does not finish costs half of it, and never answers with a one-ply guess. The node limit
-counts as the time does: a level's budget (``ai.levels``) is a node limit, and a 20-empty
-solve that ran into it whole left the level a greedy one-ply move."""
+counts as the time does: a level's budget (``ai.levels``) is a node limit, and a solve that
+ran into the whole of it would leave the level nothing but a one-ply guess."""
 
 
 class RootSolveAbandoned(Exception):
@@ -382,9 +383,7 @@ class SearchTools:
         self.control = context.control
         self.game: type[GameState] = type(state)
         self.abilities = Abilities.from_state(state)
-        cost = self.game.SOLVER_NODE_COST
-        control = self.control
-        self.solver_poll: NodePoll = lambda nodes, check=True: control.count_nodes(nodes, check, cost)
+        self.solver_poll: NodePoll = functools.partial(self.control.count_nodes, cost=self.game.SOLVER_NODE_COST)
         """The ``poll`` a game's exact solver reports to: its nodes charged at their cost."""
         self.switches = Switches.resolve(settings, self.game)
         self.counters = Counters()

@@ -58,8 +58,8 @@ NATIVE_NODES_PER_SEARCH_NODE: Final = 120
 one core (process time, three runs): the PVS searched 232-248k nodes a second at 40 empties,
 the native solver 29.6-32.9M at 18 empties, 123-142 times as many. A node limit charges
 the solver's nodes at ``1 / NATIVE_NODES_PER_SEARCH_NODE`` (``GameState.SOLVER_NODE_COST``):
-charged one for one, Othello level 9's 400,000-node budget ran out inside a 20-empty solve
-of a twentieth of a second, and the level played a one-ply guess."""
+charged one for one, Othello level 9's 400,000-node budget would run out inside a 20-empty
+solve of a twentieth of a second, leaving the level a one-ply guess."""
 
 _native: Any = None
 if os.environ.get(FORCE_PYTHON_VARIABLE, "") not in ("", "0"):

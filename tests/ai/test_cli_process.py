@@ -11,12 +11,31 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 PROGRAM = str(Path(sys.executable).parent / "plyground")
 BROKEN_PIPE_STATUS = 141
 INTERRUPTED_STATUS = 130
+
+
+def interruptible(args: list[str], **options: Any) -> subprocess.Popen[bytes]:
+    """The program started as from a terminal, where Ctrl-C reaches it: a shell without job
+    control starts a background command (this suite run with ``&``) with SIGINT ignored, and a
+    child inherits that, so the signal these tests send would never arrive."""
+    return subprocess.Popen(args, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), **options)
+
+
+def answer(process: subprocess.Popen[bytes], timeout: float = 30) -> tuple[bytes, bytes]:
+    """``process``'s output once it has ended; a process still running at ``timeout`` is
+    killed (no test leaves one behind) and the test fails."""
+    try:
+        return process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
 
 
 def test_uci_with_its_output_closed_ends_quietly() -> None:
@@ -70,25 +89,25 @@ def test_uci_reads_bytes_that_are_not_text() -> None:
 
 
 def test_ctrl_c_while_uci_waits_for_a_command_ends_quietly() -> None:
-    process = subprocess.Popen([PROGRAM, "uci"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = interruptible([PROGRAM, "uci"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdin is not None and process.stdout is not None
     process.stdin.write(b"isready\n")
     process.stdin.flush()
     assert process.stdout.readline() == b"readyok\n"
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=30)
+    out, err = answer(process)
     assert (process.returncode, err) == (INTERRUPTED_STATUS, b"")
 
 
 def test_ctrl_c_during_analyse_stops_the_search_which_answers() -> None:
     """``--time inf`` searches until Ctrl-C, then prints its answer and exits 0."""
-    process = subprocess.Popen(
+    process = interruptible(
         [PROGRAM, "analyse", "--game", "othello", "--time", "inf"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     assert process.stdout is not None
     assert process.stdout.readline().startswith(b"depth 1 ")
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=30)
+    out, err = answer(process)
     assert process.returncode == 0 and err == b""
     assert out.splitlines()[-1].startswith(b"bestmove ")
 
@@ -102,12 +121,12 @@ def test_ctrl_c_during_start_up_is_quiet(delay: float) -> None:
     130 (or death by the signal, before Python has set up its handler). The interpreter's
     own start-up (``site``, an editable install's import hook) is out of the program's
     reach, so a traceback there is tolerated; none may pass through ``ai/`` or ``games/``."""
-    process = subprocess.Popen(
+    process = interruptible(
         [PROGRAM, "analyse", "--game", "chess", "--depth", "30"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     time.sleep(delay)  # a point somewhere in start-up: the process is not ours to wait on
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=30)
+    out, err = answer(process)
     text = err.decode(errors="replace")
     assert not any(path in text for path in OUR_CODE), text
     if b"bestmove" in out:  # it was already searching: the search stopped and answered

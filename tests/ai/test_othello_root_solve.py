@@ -52,8 +52,7 @@ def test_an_abandoned_solve_of_each_root_move_leaves_the_root_as_it_was() -> Non
 # ---------------------------------------------------------------- a node limit
 def test_a_root_solve_gives_way_at_half_the_node_limit() -> None:
     """A level's budget is a node limit: a solve that would not fit in half of it is
-    dropped, and deepening answers with the rest (before, the limit stopped the solve and
-    the level played a one-ply guess, reported as depth 0)."""
+    dropped, and deepening answers with the rest, never a one-ply guess (depth 0)."""
     state = othello_with_empties(28, seed=4)
     answer = search(state, SearchSettings(algorithm="pvs", solver_empties=28, book=False), Limits(nodes=60_000))
     assert answer.depth >= 2
