@@ -153,3 +153,17 @@ def test_a_clean_sweep_is_a_bound_not_a_rating() -> None:
     estimates = bench_levels.elo_ratings([match("level:9", "sf", 10, 0, 0)], {"sf": 2500.0})
     assert estimates["level:9"].bound is RatingBound.AT_LEAST
     assert estimates["level:9"].value == pytest.approx(2500 + 400 * math.log10(0.7 / 0.3), abs=0.5)  # 1 - 3/10
+
+
+def test_superseded_matches_stay_on_file_out_of_the_ratings_and_are_not_replayed() -> None:
+    current = [r for r in bench_levels.load_results() if r.get("recipe_a") and bench_levels.is_current(r)]
+    record = dict(current[0])
+    game, level = record["game"], int(record["a"].split(":")[1])
+    records = [record]
+    assert bench_levels.supersede(records, game, [level], "the engine changed") == 1
+    assert record["superseded"] == "the engine changed" and not bench_levels.is_current(record)
+    assert bench_levels.supersede(records, game, [level], "again") == 0  # the first reason stays
+    planned = bench_levels.Planned(game, record["a"], record["b"], record["games"], record["seed"])
+    assert bench_levels.played(records, planned)  # kept as played: a new seed measures again
+    row = next(r for r in bench_levels.level_rows(game, records) if r.number == level)
+    assert row.estimate is None and row.note == "(the engine changed)"
