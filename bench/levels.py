@@ -474,13 +474,11 @@ def elo_ratings(records: Sequence[dict[str, Any]], fixed: dict[str, float]) -> d
         elif scored == 0:
             extreme[p] = RatingBound.AT_MOST
     usable = {pair: s for pair, s in pairs.items() if not (set(pair) & set(extreme))}
-    free = [p for p in players if p not in fixed and p not in extreme]
+    finite = _finite(usable, set(fixed))
+    free = [p for p in players if p not in fixed and p not in extreme and p in finite]
     index = {p: i for i, p in enumerate(free)}
     ratings = {p: fixed.get(p, float(np.mean(list(fixed.values())) if fixed else 0.0)) for p in players}
     c = math.log(10) / 400
-    finite = _finite(usable, set(fixed))
-    free = [p for p in free if p in finite]
-    index = {p: i for i, p in enumerate(free)}
     for _ in range(100):
         if not free:
             break

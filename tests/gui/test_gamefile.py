@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -159,14 +158,10 @@ EVALUATED_PGN = '[Event "x"]\n[Result "*"]\n\n1. e4 { [%eval 0.30] } e5 { [%eval
 
 
 @pytest.fixture
-def window(qtbot: Any, bridge: Any, data_directory: Path) -> Iterator[Any]:
-    from gui.main_window import MainWindow
-
-    made = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False, seed=3)
-    made.ask = lambda question: True  # type: ignore[method-assign]  # replace the game without a dialog
-    qtbot.addWidget(made)
-    yield made
-    made.shutdown()
+def window(window: Any) -> Any:
+    """The shared window (``tests/gui/conftest.py``), which replaces its game without a dialog."""
+    window.ask = lambda question: True
+    return window
 
 
 def test_opening_a_file_fills_the_eval_graph_and_bar_and_continue_restores_them(window: Any, tmp_path: Path) -> None:

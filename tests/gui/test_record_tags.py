@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -137,14 +136,10 @@ def test_a_tag_that_is_no_tag_name_or_unknown_is_dropped_and_the_count_is_bounde
 
 # ---------------------------------------------------------------- in the app
 @pytest.fixture
-def window(qtbot: Any, bridge: Any, data_directory: Path) -> Iterator[Any]:
-    from gui.main_window import MainWindow
-
-    made = MainWindow(bridge=bridge, data_directory=data_directory, offer_resume=False, seed=3)
-    made.ask = lambda question: True  # type: ignore[method-assign]  # replace the game without a dialog
-    qtbot.addWidget(made)
-    yield made
-    made.shutdown()
+def window(window: Any) -> Any:
+    """The shared window (``tests/gui/conftest.py``), which replaces its game without a dialog."""
+    window.ask = lambda question: True
+    return window
 
 
 def test_an_opened_game_saved_again_keeps_its_tags(window: Any, qtbot: Any, tmp_path: Path) -> None:
