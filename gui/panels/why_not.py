@@ -7,7 +7,10 @@ move alone (``SearchRequest.root_moves``, UCI's ``searchmoves``) to the same dep
 last complete iteration of its analysis of this position, so that the two scores compare
 like for like. Without such an analysis the position is first searched as a hint is (the
 best move, shown in the engine panel as any search), then the move alone to the depth that
-search completed. The answer reads ``Nf3 loses 1.20 pawns against e4: after Nf3 Qh4 g3 …``.
+search completed. The move alone is searched from an empty table (the bridge's
+``clear_memory``), as ``plyground analyse --depth d --searchmoves`` would search it: a
+depth-d score, the same however often it is asked. The answer reads ``Nf3 loses 1.20
+pawns against e4: after Nf3 Qh4 g3 …``.
 
 The searches run in the pool through the ``EngineBridge`` like every search; the panel only
 starts one while the game's session is not thinking (a computer's move is never disturbed),
@@ -388,6 +391,10 @@ class WhyNotPanel(QWidget):
             self._settings = dataclasses.replace(best.settings, multipv=1, book=False)
             request = self._request(best.limits(), (root.move_name(move),))
             self.status_label.setText(f"Searching {self._name(root, move)} alone {best.budget_text()} …")
+            # From an empty table: entries a deeper search left there would answer some of
+            # the move's nodes deeper than the best move's depth, so the two scores would
+            # not compare like for like, and asking twice could answer twice differently.
+            self._bridge.clear_memory()
             # The move searched alone is not recorded: the tree tab keeps the best move's tree.
             recording = self._bridge.record_tree
             if recording is not None:

@@ -350,3 +350,31 @@ def test_the_answer_carries_the_node_the_tree_tab_rings(qtbot: QtBot, window: An
     ringed = tree.node(window.tree_panel.view.highlighted)
     assert result.cut is not None and result.cut.move == ringed.move == asked
     assert (result.cut.value, result.cut.bound) == (ringed.value, ringed.bound)
+
+
+def test_the_move_alone_is_searched_from_an_empty_table_so_asking_again_answers_the_same(qtbot: QtBot, bridge: EngineBridge) -> None:
+    """The pool's table keeps what earlier searches found: entries of a deeper search would
+    answer some of the asked move's nodes deeper than the analysis's depth, so its score would
+    not compare like for like with the best move's, and asking twice could answer twice
+    differently. The move alone is searched from an empty table: its score is a depth-d
+    search's, the same after a deeper search of the position as after none."""
+    app = App(qtbot, bridge, "othello", None)
+    try:
+        state = new_game("othello")
+        shallow = search(state, EXACT, Limits(depth=3))
+        analysis = Analysis(3, shallow.score, tuple(shallow.pv), EXACT)
+        asked = state.legal_moves()[-1]
+        truth = alone(state, asked, 3)
+        answers = []
+        for _ in range(2):
+            # A deeper search of the position first: its entries fill the pool's table.
+            with qtbot.waitSignal(bridge.search_finished, timeout=60000):
+                bridge.start_search(state, EXACT, Limits(depth=7))
+            with qtbot.waitSignal(app.panel.result_shown, timeout=30000) as shown:
+                app.panel.ask(app.session, asked, analysis, EXACT)
+            result: WhyNotResult = shown.args[0]
+            assert result.searched and result.depth == 3
+            answers.append((result.move_score, result.move_line))
+        assert answers == [(truth.score, truth.pv)] * 2
+    finally:
+        app.close()
