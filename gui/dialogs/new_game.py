@@ -208,9 +208,10 @@ class SideEditor(QGroupBox):
 
 MATCH_GAMES = frozenset({"backgammon"})
 """Games played as a match to N points as well as game by game."""
-MATCH_LENGTHS = (1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25)
-"""The match lengths offered: the usual odd lengths of tournament play, up to the 25 points
-the match equity table covers (``games.backgammon.met``)."""
+MATCH_LENGTHS = tuple(range(1, 26))
+"""The match lengths offered: every length up to the 25 points the match equity table
+covers (``games.backgammon.met``), as GNU Backgammon offers any length; odd lengths are the
+usual ones of tournament play, even ones the ones of some clubs and leagues."""
 
 
 class MatchLengthRow(QWidget):

@@ -120,10 +120,15 @@ def test_the_dialog_offers_money_play_or_a_match(qtbot: QtBot) -> None:
     assert dialog.match_row.isVisible() and dialog.match_length() == 7
     texts = [dialog.match_row.choice.itemText(index) for index in range(dialog.match_row.choice.count())]
     assert texts[0] == "Money game" and texts[1] == "Match to 1 point" and texts[-1] == "Match to 25 points"
-    assert [dialog.match_row.choice.itemData(index) for index in range(1, len(texts))] == list(MATCH_LENGTHS)
+    # Every length the match equity table covers, even ones and 19, 23 included (as gnubg).
+    assert [dialog.match_row.choice.itemData(index) for index in range(1, len(texts))] == list(MATCH_LENGTHS) == list(range(1, 26))
     dialog.game.setCurrentIndex(dialog.game.findData("chess"))
     assert not dialog.match_row.isVisible() and dialog.match_length() == 0
-    odd = NewGameDialog("backgammon", {}, match_length=4)  # a stored length not offered: money play
+    for stored in (4, 19, 23):
+        kept = NewGameDialog("backgammon", {}, match_length=stored)
+        qtbot.addWidget(kept)
+        assert kept.match_length() == stored
+    odd = NewGameDialog("backgammon", {}, match_length=40)  # a stored length not offered: money play
     qtbot.addWidget(odd)
     assert odd.match_length() == 0
 
