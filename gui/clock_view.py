@@ -199,12 +199,14 @@ class ClockView(QObject):
         if self.session is not None:
             try:
                 self.session.state_changed.disconnect(self.refresh)
+                self.session.clock_held.disconnect(self.refresh)
             except (RuntimeError, TypeError):
                 pass
         self.session = session
         self._ply = None
         if session is not None:
             session.state_changed.connect(self.refresh)
+            session.clock_held.connect(self.refresh)
         self.refresh()
 
     def show_ply(self, ply: int | None) -> None:

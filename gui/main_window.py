@@ -21,7 +21,8 @@ import dataclasses
 import datetime
 import threading
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
@@ -766,7 +767,9 @@ class MainWindow(QMainWindow):
         players_for = {name: self.settings.players(name) for name in GAME_NAMES}
         time_controls = {name: self.settings.time_control(name) for name in GAME_NAMES}
         dialog = NewGameDialog(chosen, players_for, manual_dice=self.settings.manual_dice, match_length=self.settings.match_length, time_controls=time_controls, parent=self)
-        if dialog.exec() != NewGameDialog.DialogCode.Accepted:
+        with self.away_from_board():
+            accepted = dialog.exec() == NewGameDialog.DialogCode.Accepted
+        if not accepted:
             return False
         name, players, manual_dice = dialog.choice()
         self.settings.set_players(name, players)
@@ -980,7 +983,8 @@ class MainWindow(QMainWindow):
 
     def ask(self, question: str) -> bool:
         """A yes/no question (tests replace this)."""
-        answer = QMessageBox.question(self, APP_NAME, question, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        with self.away_from_board():
+            answer = QMessageBox.question(self, APP_NAME, question, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
 
     def _refresh_continue(self) -> None:
@@ -1081,7 +1085,8 @@ class MainWindow(QMainWindow):
             return False
         extension = default_extension(self.session.game)
         suggested = str(self.settings.last_folder / f"{self.session.game}-{self.record_date().replace('.', '-')}.{extension}")
-        path, _filter = QFileDialog.getSaveFileName(self, "Save game", suggested, FILE_FILTERS)
+        with self.away_from_board():
+            path, _filter = QFileDialog.getSaveFileName(self, "Save game", suggested, FILE_FILTERS)
         if not path:
             return False
         return self.save_to(Path(path))
@@ -1107,7 +1112,8 @@ class MainWindow(QMainWindow):
         return True
 
     def open_file(self) -> bool:
-        path, _filter = QFileDialog.getOpenFileName(self, "Open game", str(self.settings.last_folder), FILE_FILTERS)
+        with self.away_from_board():
+            path, _filter = QFileDialog.getOpenFileName(self, "Open game", str(self.settings.last_folder), FILE_FILTERS)
         if not path:
             return False
         return self.open_path(Path(path))
@@ -1217,7 +1223,22 @@ class MainWindow(QMainWindow):
         """Help → About: version, licence notice and the bundled parts' licences (gui.about)."""
         from gui.about import show_about
 
-        show_about(self)
+        with self.away_from_board():
+            show_about(self)
+
+    @contextmanager
+    def away_from_board(self) -> Iterator[None]:
+        """Around a modal window (New game, Open, Save as, a question, About): it keeps the
+        player from the board, so a human's clock stands while it is open (a computer's runs
+        on with its search)."""
+        session = self.session
+        if session is not None:
+            session.hold_clock(True)
+        try:
+            yield
+        finally:
+            if session is not None:
+                session.hold_clock(False)
 
     def _toggle_dark(self, checked: bool) -> None:
         self.set_theme("dark" if checked else "light")

@@ -180,6 +180,8 @@ class GameSession(QObject):
     game_over = Signal(object)
     """The game's ``Outcome`` (the result and why: ``checkmate``, ...)."""
     thinking_changed = Signal(bool)
+    clock_held = Signal(bool)
+    """A modal window holds a human's clock (``hold_clock``), or let it go."""
     notice = Signal(str)
     """A short message for the status bar (passes, dice, resignation ...)."""
     engine_failed = Signal(str)
@@ -243,6 +245,8 @@ class GameSession(QObject):
         """Both players' clocks (``None``: the game is played without a clock)."""
         self._clock_now = clock_now or time.monotonic
         """The time for the clock (tests pass their own, so nothing ever sleeps)."""
+        self._clock_held = False
+        """A modal window keeps the players from the board (``hold_clock``)."""
         self._flag_timer = QTimer(self)
         self._flag_timer.setSingleShot(True)
         self._flag_timer.setTimerType(Qt.TimerType.PreciseTimer)  # a coarse timer may be 5% late: 3 s at 60 s
@@ -494,6 +498,15 @@ class GameSession(QObject):
         self._changed()
         self._schedule_advance()
 
+    def hold_clock(self, held: bool) -> None:
+        """While ``held``, a human's clock stands: a modal window (New game, Open, a
+        question) keeps them from the board, so the time it is open is not theirs to lose.
+        A computer's clock runs on, as its search does."""
+        if held != self._clock_held:
+            self._clock_held = held
+            self._sync_clock()
+            self.clock_held.emit(held)
+
     def step(self) -> None:
         """Let the computer make one move now (also when paused)."""
         if self.is_over or self._thinking:
@@ -717,6 +730,7 @@ class GameSession(QObject):
         if mover != CHANCE and clock.turn != mover and clock.flagged is None:
             clock.start(mover, now)
         stopped = self._closed or self.is_over or self.paused or clock.turn is None or self._is_over_by_rules()
+        stopped = stopped or self._clock_held and clock.turn is not None and not self.players[clock.turn].is_computer
         if stopped and not clock.is_paused:
             clock.pause(now)
         elif not stopped and clock.is_paused:

@@ -449,3 +449,58 @@ def test_opening_or_resuming_a_file_says_what_was_left_out(qtbot: QtBot, window:
     (data_directory / autosave.AUTOSAVE_NAME).write_text(json.dumps(document))
     assert window.continue_last_game() and window.session is not session
     assert "left out: " in messages[-1] and window.session.move_names() == ["e4", "e5"]
+
+
+def test_a_modal_window_holds_a_humans_clock_not_a_computers(qtbot: QtBot, bridge: Any) -> None:
+    """While a modal window keeps the players from the board (``hold_clock``), the human to
+    move loses no time; the computer's clock runs on, as its search does."""
+    now = [100.0]
+    computer = PlayerConfig(kind=COMPUTER, depth=1)
+    session = GameSession(bridge, "chess", (HUMANS[0], computer), time_control=BLITZ, clock_now=lambda: now[0], paused=True)
+    try:
+        for move in ("e4", "e5", "Nf3", "Nc6"):
+            assert session.play_text(move) is None
+        session.set_paused(False)  # White (the human) to move, on the clock
+        before = session.clock_readings()
+        assert before is not None and before.running and before.turn == 0
+        session.hold_clock(True)
+        now[0] += 30.0  # a dialog open for half a minute
+        held = session.clock_readings()
+        assert held is not None and not held.running and held.remaining == before.remaining
+        session.hold_clock(False)
+        now[0] += 4.0
+        after = session.clock_readings()
+        assert after is not None and after.running and after.remaining[0] == pytest.approx(before.remaining[0] - 4.0)
+        session.set_paused(True)
+        session.play_text("Bb5")  # the computer's turn: a held clock of its runs on
+        session.set_paused(False)
+        session.hold_clock(True)
+        running = session.clock_readings()
+        assert running is not None and running.turn == 1 and running.running
+    finally:
+        session.close()
+
+
+def test_the_new_game_dialog_and_the_file_dialogs_hold_the_clock(qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    session = window.start_game("chess", HUMANS, time_control=BLITZ)
+    for move in ("e4", "e5"):
+        assert session.play_text(move) is None
+    readings = session.clock_readings()
+    assert readings is not None and readings.running
+    seen: list[bool] = []
+
+    def look(*_args: Any) -> Any:
+        shown = session.clock_readings()
+        assert shown is not None
+        seen.append(shown.running)
+        return ("", "")
+
+    monkeypatch.setattr(NewGameDialog, "exec", lambda _dialog: look() and NewGameDialog.DialogCode.Rejected)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", look)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", look)
+    assert not window.new_game_dialog("chess") and not window.open_file() and not window.save_file_as()
+    assert seen == [False, False, False] and window.session is session
+    after = session.clock_readings()
+    assert after is not None and after.running  # the dialogs closed: White's clock runs again
