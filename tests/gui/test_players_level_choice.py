@@ -7,7 +7,7 @@ from __future__ import annotations
 from pytestqt.qtbot import QtBot
 
 from ai.events import Finished, Score
-from ai.levels import LevelChoice
+from ai.levels import LevelChoice, level_rating
 from games.backgammon.state import BackgammonState
 from gui.panels import display
 from gui.panels.engine_panel import EnginePanel
@@ -38,6 +38,13 @@ def test_the_level_note_says_plainly_what_the_top_levels_share() -> None:
     for number in (9, 10):
         assert "levels 9 and 10 play the same two-ply search" in level_note("backgammon", number)
     assert "when that fits in its budget" in level_note("backgammon", 8)
+    # Othello's top three are one search a ply apart, and their ratings agree: said, not hidden.
+    ratings = [level_rating("othello", number) for number in (8, 9, 10)]
+    assert all(rating is not None and rating.bound is None for rating in ratings)
+    assert max(rating.low for rating in ratings if rating) < min(rating.high for rating in ratings if rating)
+    for number in (8, 9, 10):
+        assert "levels 8-10 search within a ply of each other" in level_note("othello", number)
+    assert "within a ply" not in level_note("othello", 7)
 
 
 def test_the_status_says_who_thinks_and_how_strong_once(qtbot: QtBot) -> None:
