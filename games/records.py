@@ -40,6 +40,8 @@ from games.annotations import (
     review_command,
     review_scale,
 )
+from games.backgammon.match import Match, MatchError
+from games.backgammon.state import BackgammonState
 from games.base import GameError, GameState
 from games.chess_game.pgn import echo
 from games.clock import MAX_CLOCK_SECONDS, ClockError, TimeControl, time_control_from_pgn
@@ -132,6 +134,10 @@ class GameRecord:
     """The file's other tags, in its order (``WhiteElo``, ``ECO``, ``Opening``, ``Annotator``…):
     kept and written back as read, so opening a database's game and saving it again loses
     nothing of its header (``WRITTEN_TAGS`` are the record's own fields instead)."""
+    match: MatchHistory | None = None
+    """The backgammon match the game is part of, with the games before it (JSON's
+    ``match``); ``None``: a single game, or a match known only by the score in its start
+    position's Match ID."""
 
     def replay(self) -> GameState:
         """The state after every move (with its history), checking each move.
@@ -154,6 +160,97 @@ class GameRecord:
         """The game's own tags, which a game opened from this record keeps when saved again."""
         return RecordTags(players=self.players, event=self.event, site=self.site, date=self.date, round=self.round,
                           other=self.other_tags)
+
+
+MATCH_GAME = BackgammonState.NAME
+"""The game a match record belongs to (backgammon matches to N points)."""
+MAX_MATCH_GAMES = 200
+"""The most earlier games a match record may list: a match to 64 points (gnubg's longest)
+is over in at most 127 games, each giving at least one point to somebody."""
+
+
+@dataclass(frozen=True)
+class MatchHistory:
+    """A backgammon game's match beyond the score its start position's Match ID carries:
+    the match before the game (``start``: length, score, Crawford flag and the results so
+    far) and the records of the games before it, in order. A match file is the current
+    game's record with this beside it, so a saved match is the whole match, as GNU
+    Backgammon saves one; each earlier game's record is an ordinary game record (its own
+    start position carries its score)."""
+
+    start: Match
+    games: tuple[GameRecord, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        """JSON's ``match`` entry: ``{"start": Match.to_json(), "games": [game, ...]}``."""
+        return {"start": self.start.to_json(), "games": [to_json(record) for record in self.games]}
+
+
+def match_history_from_json(data: object, game: str, start: str) -> MatchHistory:
+    """The match entry ``data`` saved with a game of ``game`` that starts at ``start``,
+    checked as a whole: the game must be a match game, the entry's match must be the one
+    its start position says (length, score, Crawford), and the earlier games must read and
+    lead from one to the next: each at a score of the same match, every game ending with
+    points for one player that the next game's score (or the current one's) shows.
+    ``RecordError`` says in one line what is wrong and what is kept instead (the score)."""
+    position = _position_match(game, start)
+    if position is None:
+        raise RecordError("the saved match does not belong to this game: it is played as a single game")
+    if not isinstance(data, dict):
+        raise RecordError("the saved match is not a match entry: only its score is kept")
+    try:
+        at_start = Match.from_json(data.get("start"))
+    except (MatchError, TypeError, ValueError, KeyError, RecursionError) as error:
+        raise RecordError(f"the saved match cannot be read ({one_line(str(error), 120)}): only its score is kept") from None
+    if (at_start.length, at_start.score, at_start.crawford) != (position.length, position.score, position.crawford):
+        raise RecordError("the saved match disagrees with the game's position: the position's score is kept")
+    documents = data.get("games", [])
+    if not isinstance(documents, list) or len(documents) > MAX_MATCH_GAMES:
+        raise RecordError("the saved match's earlier games cannot be read: its score is kept")
+    games: list[GameRecord] = []
+    scores: list[tuple[int, int]] = []
+    for number, document in enumerate(documents, start=1):
+        try:
+            record = _record_from_json(document, with_match=False)
+            game_match = _position_match(record.game, record.start)
+            if game_match is None or game_match.length != at_start.length:
+                raise RecordError(f"it is no game of a {at_start.length}-point match")
+        except (RecordError, TypeError, ValueError, RecursionError) as error:
+            raise RecordError(f"game {number} of the saved match cannot be read ({one_line(str(error), 120)}): its score is kept") from None
+        games.append(record)
+        scores.append(game_match.score)
+    scores.append(at_start.score)
+    for number, record in enumerate(games, start=1):
+        before, after = scores[number - 1], scores[number]
+        gained = [after[player] - before[player] for player in (0, 1)]
+        if sorted(gained)[0] != 0 or max(gained) <= 0 or not _ends_with(record, gained):
+            raise RecordError(
+                f"game {number} of the saved match does not lead to the score of the game after it "
+                f"({before[0]}-{before[1]} to {after[0]}-{after[1]}): its score is kept"
+            )
+    return MatchHistory(at_start, tuple(games))
+
+
+def _position_match(game: object, start: str) -> Match | None:
+    """The match a game's start position belongs to (its Match ID's length, score and
+    Crawford flag), or ``None``: another game, money play, a position that cannot be."""
+    if game != MATCH_GAME:
+        return None
+    try:
+        return Match.from_state(BackgammonState.from_text(start))
+    except (ValueError, TypeError):  # GameError and MatchError too
+        return None
+
+
+def _ends_with(record: GameRecord, gained: Sequence[int]) -> bool:
+    """Whether ``record`` ends as a game that gives one player ``gained`` points: its moves
+    end it with exactly those points, or it was conceded (a resignation) to that player."""
+    winner = 0 if gained[0] else 1
+    state = record.replay()
+    assert isinstance(state, BackgammonState)
+    if state.is_terminal():
+        return state.game_winner == winner and state.points == gained[winner]
+    return record.result == ("1-0", "0-1")[winner]
 
 
 @dataclass(frozen=True)
@@ -261,6 +358,8 @@ def to_json(record: GameRecord) -> dict[str, object]:
     review = None if record.review is None else record.review.for_moves(record.moves)
     if review is not None:
         document["review"] = review.to_json()
+    if record.match is not None:
+        document["match"] = record.match.to_json()
     return document
 
 
@@ -606,7 +705,14 @@ def read_json(text: str) -> GameRecord:
 
 
 def from_json(document: object) -> GameRecord:
-    """The record in a decoded Plyground JSON document, every field and move checked."""
+    """The record in a decoded Plyground JSON document, every field and move checked; a
+    match entry that cannot be used is left out (``left_out`` says why)."""
+    return _record_from_json(document, with_match=True)
+
+
+def _record_from_json(document: object, with_match: bool) -> GameRecord:
+    """``from_json``; an earlier game of a match entry is read ``with_match=False``: its own
+    ``match`` entry, if any, is not read (a match is one level deep)."""
     if not isinstance(document, dict):
         raise RecordError("a Plyground game file is a JSON object, not a list or a value")
     if document.get("format") != FORMAT_NAME:
@@ -668,6 +774,9 @@ def from_json(document: object) -> GameRecord:
     )
     record.replay()
     record.review = _optional(lambda: _review_from_json(document.get("review"), game, record.moves), None, left_out)
+    saved_match = document.get("match")
+    if with_match and saved_match is not None:
+        record.match = _optional(lambda: match_history_from_json(saved_match, game, start), None, left_out)
     return record
 
 

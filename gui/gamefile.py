@@ -40,9 +40,24 @@ Formats
         "opening_plies": 4,               # optional: how many moves came from an opening book
         "time_control": {"base": [300, 300], "increment": [3, 3]},   # optional: the clock, in
                                           #   seconds per player (games.clock.TimeControl)
-        "clocks": [300, 297.5, null]      # optional, one per move: the mover's seconds left after
+        "clocks": [300, 297.5, null],     # optional, one per move: the mover's seconds left after
                                           #   it, increment included (PGN's %clk); null: none
+        "match": {                        # optional, backgammon: the match the game is part of
+          "start": {"length": 7, "score": [3, 2], "crawford": false,
+                    "games": [{"winner": 0, "points": 2, "cube": 2, "dropped": false}, ...]},
+                                          #   the match before this game and the results so far
+          "games": [{"format": "plyground-game", ...}, ...]
+                                          #   the games before this one, each a document of this
+                                          #   format (its own start carries its score)
+        }
       }
+
+  A backgammon game of a match is saved with its match whole, as GNU Backgammon saves a
+  match: opening the file goes on with the match and its earlier games. The entry is checked
+  as a whole (``games.records.match_history_from_json``: it agrees with the game's Match ID,
+  and each earlier game reads and leads to the next one's score); one that does not is left
+  out, said in one line, and the game opens as a match from its Match ID's score. A money
+  game has no ``match``.
 
   Every game may also be saved in this format (the app's autosave does), so a game of any
   kind can be written and read with one format.

@@ -18,8 +18,13 @@ them:
   always derived from the game's own state, never counted twice;
 * a game on a clock (each game of the match gets a fresh one) whose flag falls loses the
   match, as tournament clock rules have it;
-* the match is saved with the game (the autosave's ``"match"`` entry: ``to_dict``), and a
-  match position opened or pasted (a Match ID with a length) is a match from its score.
+* the match is saved with the game, whole: a game file and the autosave keep the match
+  before the game and the games before it beside the game (``history``, ``to_dict``), and
+  opening one resumes the match with its games; a match position opened or pasted without
+  it (a Match ID with a length) is a match from its score;
+* the match so far, every game with its moves, exports as a Jellyfish ``.mat`` file
+  (``mat_file``: ``games.backgammon.mat``), the text gnubg, eXtreme Gammon and BGBlitz
+  import.
 
 The window holds one ``MatchSession`` per game of the match (``advanced`` makes the next
 one); a money game has none.
@@ -33,9 +38,11 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from games.backgammon.board import PLAYER_NAMES
+from games.backgammon.mat import MatError, MatFile, write_mat
 from games.backgammon.match import GameResult, Match, MatchError
 from games.backgammon.state import BackgammonState
-from games.records import GameRecord, RecordError, from_json, to_json
+from games.records import MATCH_GAME, GameRecord, MatchHistory, RecordError, match_history_from_json
 from gui.boards.backgammon.match_line import MatchLine
 from gui.panels.display import player_names
 from gui.players import COMPUTER, PlayerConfig
@@ -43,11 +50,6 @@ from gui.session import GameSession
 
 NEXT_GAME_DELAY_MS = 3000
 """Computer against computer: the pause between two games of a match, to read the result."""
-MAX_SAVED_GAMES = 200
-"""The most finished games a saved match may list: a match to 64 points (gnubg's longest)
-is over in at most 127 games, each giving at least one point to somebody."""
-MATCH_GAME = "backgammon"
-"""The game matches are played in (the registry's name)."""
 
 
 class MatchSession(QObject):
@@ -96,38 +98,29 @@ class MatchSession(QObject):
         return None if match is None else cls(match)
 
     @classmethod
+    def for_record(cls, record: GameRecord) -> MatchSession | None:
+        """The match of a game read from a file: the whole match when the file kept it
+        (``GameRecord.match``, checked by the reader), else the one its start position
+        says (its score without the games before), or ``None`` for a single game."""
+        if record.match is not None:
+            return cls(record.match.start, record.match.games)
+        return cls.for_position(record.game, record.start)
+
+    @classmethod
     def restore(cls, data: object, game: str, start: str) -> tuple[MatchSession | None, str]:
         """The match saved with a game (``to_dict``'s entry) and why it was not used when it
-        was not: the saved entry must agree with the game's own start position (length,
-        score, Crawford), and its earlier games must read; otherwise the match is the one the
-        position says (its score without the games before), and the problem is said."""
+        was not: the entry is checked as a game file's match is (``match_history_from_json``:
+        it must agree with the game's own start position, and its earlier games must read and
+        lead to its score); otherwise the match is the one the position says (its score
+        without the games before), and the problem is said."""
         from_position = cls.for_position(game, start)
         if data is None:
             return from_position, ""
-        if from_position is None:
-            return None, "the saved match does not belong to this game: it is played as a single game"
-        if not isinstance(data, dict):
-            return from_position, "the saved match is not a match entry: only its score is kept"
         try:
-            at_start = Match.from_json(data.get("start"))
-        except (MatchError, TypeError, ValueError, KeyError, RecursionError) as error:
-            return from_position, f"the saved match cannot be read ({_first_line(error)}): only its score is kept"
-        position = from_position.at_start
-        if (at_start.length, at_start.score, at_start.crawford) != (position.length, position.score, position.crawford):
-            return from_position, "the saved match disagrees with the game's position: the position's score is kept"
-        games = data.get("games", [])
-        if not isinstance(games, list) or len(games) > MAX_SAVED_GAMES:
-            return cls(at_start), "the saved match's earlier games cannot be read: its score is kept"
-        earlier: list[GameRecord] = []
-        for index, document in enumerate(games, start=1):
-            try:
-                record = from_json(document)
-            except (RecordError, TypeError, ValueError, RecursionError) as error:
-                return cls(at_start), f"game {index} of the saved match cannot be read ({_first_line(error)}): its score is kept"
-            if record.game != MATCH_GAME:
-                return cls(at_start), f"game {index} of the saved match is no backgammon game: its score is kept"
-            earlier.append(record)
-        return cls(at_start, earlier), ""
+            history = match_history_from_json(data, game, start)
+        except RecordError as error:
+            return from_position, str(error)
+        return cls(history.start, history.games), ""
 
     def advanced(self) -> MatchSession:
         """The match session of the next game (after this one is over)."""
@@ -252,10 +245,27 @@ class MatchSession(QObject):
         """The match line in one string ("Match to 7 points · O 3 – X 5 · Crawford game …")."""
         return self.line().text(_names())
 
+    def history(self) -> MatchHistory:
+        """The match around the current game, as game files keep it: the match before this
+        game and the games before it (``GameRecord.match``)."""
+        return MatchHistory(self.at_start, tuple(self.earlier))
+
+    def mat_file(self, date: str = "") -> MatFile:
+        """The match so far, every game with its moves (the current one as far as it went),
+        as a Jellyfish ``.mat`` file (``games.backgammon.mat``); ``date``: ``YYYY.MM.DD``.
+        The players' names are the sides' when they differ, else O and X."""
+        session = self.session
+        games = [*self.earlier, *([] if session is None else [session.to_record()])]
+        if not games:
+            raise MatError("the match has no game yet")
+        sides = games[-1].players
+        names = sides if all(sides) and sides[0] != sides[1] else PLAYER_NAMES
+        return write_mat(games, final=self.match, names=names, date=date)
+
     def to_dict(self) -> dict[str, object]:
-        """The match as the autosave keeps it: the match before this game and the games
-        before it (this game is the autosave's record itself)."""
-        return {"start": self.at_start.to_json(), "games": [to_json(record) for record in self.earlier]}
+        """The match as the autosave keeps it (the autosave's record is this game itself):
+        the JSON of ``history``."""
+        return self.history().to_json()
 
     # ------------------------------------------------------------------ events
     def _on_state_changed(self) -> None:
@@ -303,11 +313,6 @@ def _capped(match: Match) -> tuple[int, int]:
 
 def _names() -> tuple[str, str]:
     return player_names(BackgammonState)
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error) or type(error).__name__
-    return text.splitlines()[0][:160]
 
 
 def start_match_scene(
