@@ -138,6 +138,10 @@ class GameRecord:
     """The backgammon match the game is part of, with the games before it (JSON's
     ``match``); ``None``: a single game, or a match known only by the score in its start
     position's Match ID."""
+    match_problem: str = field(default="", compare=False)
+    """Why the file's match entry was not used (one line, ending with what is kept
+    instead), or "": the game opens as a match from its Match ID's score, and a reader
+    says so as loudly as a damaged autosave's match."""
 
     def replay(self) -> GameState:
         """The state after every move (with its history), checking each move.
@@ -706,7 +710,7 @@ def read_json(text: str) -> GameRecord:
 
 def from_json(document: object) -> GameRecord:
     """The record in a decoded Plyground JSON document, every field and move checked; a
-    match entry that cannot be used is left out (``left_out`` says why)."""
+    match entry that cannot be used is left out (``match_problem`` says why)."""
     return _record_from_json(document, with_match=True)
 
 
@@ -776,7 +780,10 @@ def _record_from_json(document: object, with_match: bool) -> GameRecord:
     record.review = _optional(lambda: _review_from_json(document.get("review"), game, record.moves), None, left_out)
     saved_match = document.get("match")
     if with_match and saved_match is not None:
-        record.match = _optional(lambda: match_history_from_json(saved_match, game, start), None, left_out)
+        try:
+            record.match = match_history_from_json(saved_match, game, start)
+        except RecordError as error:
+            record.match_problem = str(error)
     return record
 
 
