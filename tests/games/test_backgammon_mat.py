@@ -179,6 +179,8 @@ def test_gnubg_reads_a_whole_match_as_we_played_it(tmp_path: Path, length: int, 
     assert written.left_out == ()
     text = written.text
     assert text.count(" Doubles => ") >= 2 and " Drops" in text and " Takes" in text
+    ends = [record.replay() for record in records]
+    assert any(isinstance(end, BackgammonState) and end.points > end.cube_value for end in ends)  # a gammon or more
     output, back = gnubg(tmp_path, text, "show score")
     assert "Unrecognised" not in output and "Invalid move" not in output
     assert gnubg_score(output) == (len(records), final.score[0], final.score[1])
