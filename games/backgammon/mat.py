@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from games.backgammon.board import PLAYER_NAMES, O, X, starting_board
 from games.backgammon.gnubg_ids import CENTRED
 from games.backgammon.match import Match
-from games.backgammon.notation import DOUBLE, DROP, TAKE
-from games.backgammon.phase import CHECKER_PLAY, CUBE_DECISION, OPENING, ROLL, TAKE_DECISION
+from games.backgammon.notation import DOUBLE, TAKE
+from games.backgammon.phase import CHECKER_PLAY, CUBE_DECISION, OPENING, TAKE_DECISION
 from games.backgammon.state import BackgammonState
 from games.base import GameError, Player
 from games.records import MATCH_GAME, RESULTS, GameRecord
@@ -166,6 +166,8 @@ def _game(record: GameRecord, start: Match, score_after: tuple[int, int] | None)
                 cells.append(cell)
     except GameError as error:
         raise MatError(f"a game of the match cannot be replayed: {error}") from None
+    if cells is not None and state.phase == CHECKER_PLAY:  # it stopped with the dice rolled
+        cells.append(_Cell(state.player, _dice(state)))
     if state.is_terminal():
         return cells, _Ending(state.game_winner, state.points, state.dropped)
     if record.result not in RESULTS[:2]:
@@ -175,32 +177,35 @@ def _game(record: GameRecord, start: Match, score_after: tuple[int, int] | None)
     return cells, _Ending(winner, max(points, 1))
 
 
+def _dice(state: BackgammonState) -> str:
+    """``52: ``: the dice of the player to play, as a cell begins."""
+    return f"{state.dice[0]}{state.dice[1]}: "
+
+
 def _play(state: BackgammonState, name: str) -> _Cell | None:
-    """Play the move ``name`` on ``state``; its cell, if it writes one."""
-    phase, mover, cube = state.phase, state.player, state.cube_value
+    """Play the move ``name`` on ``state``; its cell, if it writes one (the dice are
+    written with the play they are for, "roll, no double" not at all)."""
+    phase, mover, cube, dice = state.phase, state.player, state.cube_value, _dice(state)
     move = state.parse_move(name)
     state.play_checked(move)
     if phase == CUBE_DECISION:
         return _Cell(mover, f" Doubles => {2 * cube}") if move == DOUBLE else None
     if phase == TAKE_DECISION:
-        return _Cell(1 - mover, " Takes" if move == TAKE else " Drops" if move == DROP else f" {move}")
-    if phase in (OPENING, ROLL):  # the dice: written with the play they are for
-        return _Cell(state.player, f"{state.dice[0]}{state.dice[1]}: ")
+        return _Cell(1 - mover, " Takes" if move == TAKE else " Drops")
     if phase == CHECKER_PLAY:
         hits = state.history[-1][2]
         hops = [f"{source}/{target}{'*' if hit else ''}" for (source, target), hit in zip(move, hits)]
-        tail = " " if 0 < len(hops) < 4 else ""
-        return _Cell(mover, " ".join(hops) + tail)
+        tail = " " if 0 < len(hops) < 4 else ""  # gnubg: a space after every hop but the fourth
+        return _Cell(mover, dice + " ".join(hops) + tail)
     return None
 
 
 def _layout(cells: Sequence[_Cell], ending: _Ending | None) -> list[str]:
-    """A game's lines: its cells two to a line (O left, X right; a roll and the play after
-    it share one cell) and its result, then a blank line."""
+    """A game's lines: its cells two to a line (O left, X right), then its result and a
+    blank line."""
     rows: list[list[str | None]] = []
     slot = 0  # even: the left cell of row slot // 2; odd: its right cell
-    merged = _merge_rolls(cells)
-    for cell in merged:
+    for cell in cells:
         if slot % 2 != cell.player:
             slot += 1
         while len(rows) <= slot // 2:
@@ -208,7 +213,7 @@ def _layout(cells: Sequence[_Cell], ending: _Ending | None) -> list[str]:
         rows[slot // 2][slot % 2] = cell.text
         slot += 1
     lines = [f"{number:{NUMBER_WIDTH}d}) {left or '':<{CELL_WIDTH}} {right or ''}" for number, (left, right) in enumerate(rows, start=1)]
-    if ending is None:  # the game goes on: its last line is the end of the file
+    if ending is None:  # the game goes on
         return lines
     won = f"Wins {ending.points} point{'s' if ending.points != 1 else ''}"
     if ending.winner == X and slot % 2 == 1 and lines:  # beside O's last cell (a drop's is padded)
@@ -218,19 +223,6 @@ def _layout(cells: Sequence[_Cell], ending: _Ending | None) -> list[str]:
     else:
         lines.append(" " * O_RESULT_INDENT + won)
     return lines + [""]
-
-
-def _merge_rolls(cells: Sequence[_Cell]) -> list[_Cell]:
-    """A roll's cell (``52: ``) joined to the play after it by the same player: one cell
-    ``52: 13/8 24/22 ``; a roll with no play after it (the game stopped there) stays alone."""
-    merged: list[_Cell] = []
-    for cell in cells:
-        previous = merged[-1] if merged else None
-        if previous is not None and previous.text.endswith(": ") and previous.player == cell.player and not cell.text.startswith(" "):
-            merged[-1] = _Cell(cell.player, previous.text + cell.text)
-        else:
-            merged.append(cell)
-    return merged
 
 
 __all__ = ["MAT_EXTENSION", "MatError", "MatFile", "write_mat"]
