@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QButtonGroup,
     QCheckBox,
     QComboBox,
@@ -358,7 +359,10 @@ class NewGameDialog(QDialog):
         buttons.rejected.connect(self.reject)
         top = QFormLayout()
         top.addRow("Game", self.game)
-        sides = QHBoxLayout()
+        # Side by side, or one above the other when both are computers: two computer
+        # panels side by side (each as wide as the longest level text) would make the
+        # dialog wider than a 1400-pixel screen, its buttons off it.
+        self.sides_layout = sides = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         for side in self.sides:
             sides.addWidget(side)
         layout = QVBoxLayout(self)
@@ -406,8 +410,11 @@ class NewGameDialog(QDialog):
         self._update_hint()
 
     def _update_hint(self) -> None:
-        """The note on levels only when a side plays by level."""
+        """The note on levels only when a side plays by level; the sides stacked when both
+        are computers."""
         self.hint.setVisible(any(side.uses_levels() for side in self.sides))
+        both = all(side.computer.isChecked() for side in self.sides)
+        self.sides_layout.setDirection(QBoxLayout.Direction.TopToBottom if both else QBoxLayout.Direction.LeftToRight)
 
     def choice(self) -> tuple[str, tuple[PlayerConfig, PlayerConfig], bool]:
         """The game, its two sides, and whether the player enters the dice."""

@@ -3,6 +3,7 @@ strength by level, depth or time."""
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QBoxLayout
 from pytestqt.qtbot import QtBot
 
 from ai.search import ALGORITHMS
@@ -72,6 +73,25 @@ def test_the_dialog_is_as_tall_as_the_game_it_shows(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: dialog.height() > height)  # the dice row
     dialog.game.setCurrentIndex(dialog.game.findData("chess"))
     qtbot.waitUntil(lambda: dialog.height() == height)
+
+
+def test_two_computers_stand_one_above_the_other_so_the_dialog_fits_a_screen(qtbot: QtBot) -> None:
+    """A computer's panel is as wide as the longest level text; two side by side made the
+    dialog wider than a 1400-pixel screen (its Play button off it). Both computers: stacked,
+    the dialog no wider than with one."""
+    computer = PlayerConfig(kind=COMPUTER, strength="level", level=4)
+    dialog = NewGameDialog("backgammon", {"backgammon": (PlayerConfig(), computer)})
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    one = dialog.width()
+    first, second = dialog.sides
+    first.computer.setChecked(True)
+    assert dialog.sides_layout.direction() == QBoxLayout.Direction.TopToBottom
+    qtbot.waitUntil(lambda: dialog.width() <= one + 10 and dialog.width() < 1300)
+    qtbot.waitUntil(lambda: second.mapTo(dialog, second.rect().topLeft()).y() > first.mapTo(dialog, first.rect().bottomLeft()).y())
+    first.human.setChecked(True)  # a human again: side by side
+    assert dialog.sides_layout.direction() == QBoxLayout.Direction.LeftToRight
 
 
 def test_a_depth_shows_its_expected_time_and_a_cap(qtbot: QtBot) -> None:
