@@ -50,6 +50,7 @@ from ai import options
 from ai.events import Finished, Iteration, Score
 from ai.settings import SearchSettings
 from ai.tt import Bound
+from games.backgammon.mat import MAT_EXTENSION, MatError
 from games.clock import TimeControl
 from gui import autosave
 from gui.engine_bridge import EngineBridge
@@ -360,6 +361,13 @@ class MainWindow(QMainWindow):
         for name, text, slot, keys in defs:
             self.actions_by_name[name] = action = self._action(text, slot, keys)
             game.addAction(action)
+        export = self._action(
+            "Export matc&h…", self.export_match,
+            tip="A backgammon match: every game so far as a Jellyfish .mat file (gnubg, eXtreme Gammon and BGBlitz import it)",
+        )
+        self.actions_by_name["export_match"] = export
+        game.addAction(export)
+        game.aboutToShow.connect(lambda: export.setEnabled(self.match is not None and self.session is not None))
         game.addSeparator()
         self.actions_by_name["resign"] = self._action("&Resign", self._session_slot("resign"))
         game.addAction(self.actions_by_name["resign"])
@@ -1069,8 +1077,9 @@ class MainWindow(QMainWindow):
             return None
         record = self._record_to_keep(self.session)
         record.date = record.date or self.record_date()  # an opened game keeps its own date
-        if self.match is not None:  # the game's number in the match, as far as known
+        if self.match is not None:  # the game's number in the match, as far as known; the match whole
             record.round = str(self.match.game_number())
+            record.match = self.match.history()
         return record
 
     def save_file(self) -> bool:
@@ -1109,6 +1118,39 @@ class MainWindow(QMainWindow):
         self._kept = self._game_signature()
         self.settings.last_folder = path.absolute().parent
         self.notify(f"Saved {path.name} in {path.parent}")
+        return True
+
+    def export_match(self) -> bool:
+        """Game → Export match…: the backgammon match so far, every game with its moves, as a
+        Jellyfish ``.mat`` file, the text gnubg, eXtreme Gammon and BGBlitz import."""
+        if self.match is None or self.session is None:
+            self.notify("Export match writes a backgammon match: Game → New game starts one (Backgammon, Play: Match to N points)")
+            return False
+        name = f"match-{self.match.length}-points-{self.record_date().replace('.', '-')}.{MAT_EXTENSION}"
+        with self.away_from_board():
+            path, _filter = QFileDialog.getSaveFileName(
+                self, "Export match", str(self.settings.last_folder / name), f"Jellyfish match files (*.{MAT_EXTENSION});;All files (*)"
+            )
+        if not path:
+            return False
+        return self.export_match_to(Path(path))
+
+    def export_match_to(self, path: Path) -> bool:
+        """Write the match's ``.mat`` file to ``path`` (atomically; ``.mat`` added to a name
+        without an extension); a game the format cannot hold as moves is said."""
+        if self.match is None:
+            return False
+        path = path if path.suffix else path.with_suffix(f".{MAT_EXTENSION}")
+        try:
+            exported = self.match.mat_file(self.record_date())
+            autosave.write_atomically(path, exported.text)
+        except (OSError, MatError) as error:
+            self.error_message(f"Could not export {path.name}: {getattr(error, 'strerror', None) or error}")
+            return False
+        self.settings.last_folder = path.absolute().parent
+        games = self.match.game_number()
+        left_out = f"; {exported.left_out[0]}" if exported.left_out else ""
+        self.notify(f"Exported the match ({games} game{'s' if games != 1 else ''}) to {path.name} in {path.parent}{left_out}")
         return True
 
     def open_file(self) -> bool:
@@ -1155,11 +1197,14 @@ class MainWindow(QMainWindow):
         self._kept = self._game_signature()
         self.settings.last_folder = path.absolute().parent
         self.notify(f"Opened {path.name}{left_out_text(record)}")
+        if record.match_problem:
+            self.error_message(f"{path.name} is opened, but {record.match_problem}.")
         return True
 
     def load_record(self, record: GameRecord) -> GameSession:
+        """Play on from ``record`` (opened or pasted), in the match it keeps or names."""
         players = self.settings.players(record.game)
-        return self.start_game(record.game, players, record=record)
+        return self.start_game(record.game, players, record=record, match=MatchSession.for_record(record))
 
     def copy_position(self) -> None:
         if self.session is not None:
@@ -1188,6 +1233,8 @@ class MainWindow(QMainWindow):
         self.file_path = None
         self.load_record(record)
         self.notify(f"Pasted a {game_title(record.game)} {'game' if record.moves else 'position'}")
+        if record.match_problem:
+            self.error_message(f"The game is pasted, but {record.match_problem}.")
         return True
 
     # ------------------------------------------------------------------ messages

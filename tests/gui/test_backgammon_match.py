@@ -2,13 +2,18 @@
 computer on both sides (a node-limited engine, seeded dice), the Crawford game without the
 cube, the score after gammons and a doubled cube, resignation, taking a game's end back,
 the match line on the board, copy and paste of a match id, a saved game file and the
-autosave (resumed mid-match; hostile match entries)."""
+autosave (resumed mid-match; hostile match entries), the whole match in a game file (its
+earlier games; hostile match entries) and Game → Export match… (gnubg reads the .mat)."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import random
+import re
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -35,6 +40,7 @@ from gui.session import GameSession
 from gui.settings import Settings
 from tests.gui.engine_doubles import ThreadedEnginePool
 
+GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if os.path.exists("/usr/games/gnubg") else None)
 TINY_NODES = 60
 """The computer's move search: a few dozen nodes of Star2, so that a game takes a second."""
 TINY = PlayerConfig(kind=COMPUTER, algorithm="star2", strength="depth", depth=1)
@@ -477,3 +483,131 @@ def test_a_match_saved_between_games_resumes_at_its_next_game(qtbot: QtBot, tiny
     assert resumed.next_match_game()
     assert resumed.session is not None and resumed.session.state.crawford and resumed.session.state.score == (0, 2)
     resumed.shutdown()
+
+
+# --------------------------------------------------------------------------- the whole match in a file
+def two_games_in(qtbot: QtBot, window: MainWindow) -> GameSession:
+    """Game 1 of a match to 5 (at 1-1, X bears its last checker off: 1-2), then game 2
+    after its opening roll."""
+    first = window.start_game("backgammon", HUMANS, start=match_text(bear_off_last(), 5, (1, 1)))
+    assert first.play_text("2/off") is None
+    qtbot.waitUntil(lambda: first.is_over, timeout=2000)
+    assert window.next_match_game()
+    second = window.session
+    assert second is not None and second.state.score == (1, 2)
+    qtbot.waitUntil(lambda: len(second.history) >= 1, timeout=2000)  # the opening roll
+    return second
+
+
+def test_a_saved_match_file_keeps_the_whole_match(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    second = two_games_in(qtbot, window)
+    path = tmp_path / "match.json"
+    assert window.save_to(path)
+    document = json.loads(path.read_text())
+    assert document["round"] == "2" and document["match"]["start"]["score"] == [1, 2]
+    assert [game["moves"] for game in document["match"]["games"]] == [["2/off"]]
+    window.start_game("chess", HUMANS)
+    assert window.match is None
+    assert window.open_path(path)
+    match = window.match
+    assert match is not None and match.game_number() == 2 and match.match.score == (1, 2) and match.length == 5
+    assert match.earlier[0].moves == ["2/off"] and match.earlier[0].start == match_text(bear_off_last(), 5, (1, 1))
+    assert window.session is not None and window.session.move_names() == second.move_names()
+    assert "left out" not in window.statusBar().currentMessage() and window.last_error == ""
+    # saved again, the file is the same match
+    again = tmp_path / "again.json"
+    assert window.save_to(again)
+    assert json.loads(again.read_text())["match"] == document["match"]
+
+
+def test_a_money_game_file_has_no_match_entry(window: MainWindow, tmp_path: Path) -> None:
+    window.start_game("backgammon", HUMANS)
+    path = tmp_path / "money.json"
+    assert window.save_to(path)
+    assert "match" not in json.loads(path.read_text())
+
+
+def bad_game(document: dict[str, Any]) -> dict[str, Any]:
+    """An earlier game of the match whose moves stop half-way (it cannot give its points)."""
+    return {**document, "moves": document["moves"][:0], "result": "*"}
+
+
+FILE_MATCHES: list[tuple[Callable[[dict[str, Any]], object], str]] = [
+    *[((lambda _match, entry=entry: entry), said) for entry, said in HOSTILE_MATCHES if said != "earlier games" and said != "game 1"],
+    (lambda match: {**match, "games": {"a": 1}}, "earlier games"),
+    (lambda match: {**match, "games": [None] * 10_000}, "earlier games"),
+    (lambda match: {**match, "games": [{"format": "nope"}]}, "game 1"),
+    (lambda match: {**match, "games": [[[[[[[[[[[]]]]]]]]]]]}, "game 1"),
+    (lambda _match: {}, "cannot be read"),
+    (lambda _match: [], "not a match entry"),
+    (lambda _match: 1e308 * 10, "not a match entry"),  # inf
+    (lambda match: {**match, "start": {**match["start"], "score": [1, 1]}}, "disagrees"),
+    (lambda match: {**match, "start": {**match["start"], "crawford": "yes"}}, "cannot be read"),
+    (lambda match: {**match, "games": [bad_game(match["games"][0])]}, "does not lead"),
+    (lambda match: {**match, "games": match["games"] * 2}, "does not lead"),
+    (lambda match: {**match, "games": [{**match["games"][0], "game": "chess"}]}, "game 1"),
+    (lambda match: {**match, "games": [{**match["games"][0], "match": match}]}, ""),  # nested: not read, the game is
+    (lambda match: {**match, "games": [{"format": "plyground-game", "version": 1, "game": "backgammon", "start": "x" * 100_000}]}, "game 1"),
+]
+
+
+@pytest.mark.parametrize(("change", "said"), FILE_MATCHES, ids=[str(index) for index in range(len(FILE_MATCHES))])
+def test_a_hostile_match_entry_in_a_file_opens_the_game_at_its_score(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path, change: Callable[[dict[str, Any]], object], said: str
+) -> None:
+    second = two_games_in(qtbot, window)
+    path = tmp_path / "match.json"
+    assert window.save_to(path)
+    document = json.loads(path.read_text())
+    document["match"] = change(document["match"])
+    path.write_text(json.dumps(document))  # nan and inf as NaN and Infinity, as Python's json reads them
+    window.start_game("chess", HUMANS)
+    window.last_error = ""
+    assert window.open_path(path), window.last_error
+    match = window.match
+    assert match is not None and match.match.score == (1, 2) and match.length == 5
+    assert window.session is not None and window.session.move_names() == second.move_names()
+    if said:  # said in a message box, as a damaged autosave's match is
+        assert window.last_error.startswith("match.json is opened, but ") and said in window.last_error
+        assert "\n" not in window.last_error and match.earlier == []
+    else:
+        assert window.last_error == "" and len(match.earlier) == 1
+
+
+def test_export_match_is_offered_in_a_match_and_writes_its_games(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    export = window.actions_by_name["export_match"]
+    game_menu = window.menuBar().actions()[0].menu()
+    window.start_game("chess", HUMANS)
+    game_menu.aboutToShow.emit()
+    assert not export.isEnabled() and not window.export_match()
+    assert "Export match writes a backgammon match" in window.statusBar().currentMessage()
+    two_games_in(qtbot, window)
+    game_menu.aboutToShow.emit()
+    assert export.isEnabled()
+    assert window.export_match_to(tmp_path / "two")  # the extension is added
+    text = (tmp_path / "two.mat").read_text()
+    assert " 5 point match" in text and text.count(" Game ") == 2
+    assert " O : 1                          X : 1" in text and " O : 1                          X : 2" in text
+    notice = window.statusBar().currentMessage()
+    assert "Exported the match (2 games) to two.mat" in notice and "game 1 starts from a position set up by hand" in notice
+    assert not window.export_match_to(tmp_path / "no-such-folder" / "x.mat")
+    assert "Could not export x.mat" in window.last_error
+
+
+@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon is not installed")
+@pytest.mark.usefixtures("fast")
+def test_gnubg_reads_a_match_the_engine_played_as_we_exported_it(qtbot: QtBot, tiny_bridge: EngineBridge, tmp_path: Path) -> None:
+    """The independent truth: a match to 3 the computer played on both sides (its Crawford
+    game included), exported and imported by GNU Backgammon: the same games, the same score,
+    and gnubg's own export of what it read is our file."""
+    match = play_match(qtbot, tiny_bridge, 3, seed=CRAWFORD_SEED)
+    exported = match.mat_file("2026.11.28")
+    assert exported.left_out == ()
+    path, back = tmp_path / "ours.mat", tmp_path / "gnubg.mat"
+    path.write_text(exported.text)
+    assert GNUBG is not None
+    script = f"import mat {path}\nshow score\nexport match mat {back}\n"
+    output = subprocess.run([GNUBG, "-t", "-q"], input=script, capture_output=True, text=True, timeout=60).stdout
+    found = re.findall(r"The score \(after (\d+) games?\) is: O (\d+), X (\d+)", output)
+    assert found and tuple(map(int, found[-1])) == (match.game_number(), *match.match.score), output[-1500:]
+    assert back.read_text() == exported.text
