@@ -28,6 +28,7 @@ from games.backgammon import gnubg_ids
 from games.clock import TimeControl
 from games.backgammon.notation import DOUBLE
 from games.backgammon.state import BackgammonState, O, X
+from games.records import write_game
 from gui import autosave, match_session, session as session_module
 from gui.boards.backgammon import NEXT_GAME_KEY, BackgammonBoard, MatchLine
 from gui.boards.backgammon.layout import BOARD_WIDTH, board_height
@@ -518,6 +519,20 @@ def test_a_saved_match_file_keeps_the_whole_match(qtbot: QtBot, window: MainWind
     again = tmp_path / "again.json"
     assert window.save_to(again)
     assert json.loads(again.read_text())["match"] == document["match"]
+
+
+def test_a_copied_match_game_pasted_keeps_the_whole_match(qtbot: QtBot, window: MainWindow) -> None:
+    """Copy game writes the match whole (as Save does); pasting it plays on in that match."""
+    second = two_games_in(qtbot, window)
+    record = window.current_record()
+    assert record is not None
+    copied = write_game(record)
+    window.start_game("chess", HUMANS)
+    assert window.paste_text(copied)
+    match = window.match
+    assert match is not None and match.game_number() == 2 and match.match.score == (1, 2)
+    assert [game.moves for game in match.earlier] == [["2/off"]]
+    assert window.session is not None and window.session.move_names() == second.move_names() and window.last_error == ""
 
 
 def test_a_money_game_file_has_no_match_entry(window: MainWindow, tmp_path: Path) -> None:
