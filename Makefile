@@ -8,11 +8,13 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
 .PHONY: run test selftest setup system-deps bench bench-full package release startup clean
 
-# setup.py builds the optional native Othello solver and pattern EVAL (games/othello/_solver.c, _fast.c) and the
-# checkers hot paths (games/checkers/_fast.c) and the compiled chess search (games/chess_game/_search.c) in place;
+# setup.py builds the optional native Othello solver, pattern EVAL and compiled search (games/othello/_solver.c,
+# _fast.c, _search.c), the checkers hot paths (games/checkers/_fast.c) and the compiled chess search
+# (games/chess_game/_search.c) in place;
 # without a C compiler the install still succeeds and the pure-Python code is used. Every C source and header is
 # listed: a change to any of them rebuilds.
 NATIVE_SOURCES := games/_native_search.h games/othello/_bitboard.h games/othello/_solver.c games/othello/_fast.c \
+	games/othello/_fast.h games/othello/_search.c \
 	games/checkers/_fast.h games/checkers/_fast.c games/checkers/_search.c games/chess_game/_search.c
 $(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -1,5 +1,5 @@
 """Build step for the native pieces: Othello's exact endgame solver ``games.othello._solver``
-and pattern EVAL ``games.othello._fast``, the compiled chess search ``games.chess_game._search``,
+and pattern EVAL with its compiled search ``games.othello._fast``, the compiled chess search ``games.chess_game._search``,
 and the checkers search's move generation and EVAL with its compiled search
 ``games.checkers._fast``.
 
@@ -22,9 +22,11 @@ setup(
         ),
         Extension(
             "games.othello._fast",
-            sources=["games/othello/_fast.c"],
-            depends=["games/othello/_bitboard.h"],
-            extra_compile_args=["-O3", "-std=c11"],
+            sources=["games/othello/_fast.c", "games/othello/_search.c"],
+            depends=["games/othello/_bitboard.h", "games/othello/_fast.h", "games/_native_search.h"],
+            # no fused multiply-add: the EVAL's double must equal the Python one, bit for bit
+            extra_compile_args=["-O3", "-std=c11", "-ffp-contract=off"],
+            libraries=["m"],
             optional=True,
         ),
         Extension(

@@ -24,6 +24,12 @@
  *    ``prepare_helper(self, helper, index)`` (a helper made ready to search this root; it
  *    sets ``helper->root_depth`` to the depth before its first), ``line_list(moves, n)``
  *    (a line as Python objects) and ``clear_tables(s)`` (forget the table and history).
+ * Optionally (Othello's search):
+ *  - ``SEARCH_SCORE`` and ``SEARCH_SCORE_CODE``: the type of a score and its Py_BuildValue
+ *    code (``int`` and "i" by default), for a search whose EVAL is a double it must compare
+ *    exactly as the Python search does;
+ *  - ``SEARCH_SETTLED(s)``: true when the iteration just completed proved the root's value
+ *    (an exact solve), so that no deeper iteration is started (0 by default).
  */
 #ifndef PLYGROUND_NATIVE_SEARCH_H
 #define PLYGROUND_NATIVE_SEARCH_H
@@ -32,6 +38,14 @@
 #include <stdint.h>
 #if defined(__linux__)
 #include <sys/mman.h>
+#endif
+
+#ifndef SEARCH_SCORE
+#define SEARCH_SCORE int
+#define SEARCH_SCORE_CODE "i"
+#endif
+#ifndef SEARCH_SETTLED
+#define SEARCH_SETTLED(s) 0
 #endif
 
 #define HELPER_POLL_INTERVAL 1024 /* nodes between a helper's looks at its stop flag */
@@ -155,7 +169,7 @@ static inline void update_pv(Searcher *s, int ply, Move m)
 }
 
 /* A root move of the iteration under way raised alpha (its line is pv[0]): keep it. */
-static void record_partial(Searcher *s, int score)
+static void record_partial(Searcher *s, SEARCH_SCORE score)
 {
     s->partial_depth = s->root_depth;
     s->partial_score = score;
@@ -203,12 +217,13 @@ static int ensure_helpers(Searcher *self, int count)
 static void *helper_main(void *argument)
 {
     Searcher *helper = argument;
-    int score = 0;
+    SEARCH_SCORE score = 0;
     for (int depth = helper->root_depth + 1; depth <= helper->max_depth; ++depth) {
         helper->root_depth = depth;
         score = search_root(helper, depth, score);
         if (helper->stopped) break;
         helper->completed_depth = depth;
+        if (SEARCH_SETTLED(helper)) break;
     }
     return NULL;
 }
@@ -290,7 +305,7 @@ enum { DEEPENED = 0, POLL_FAILED = 1, CALLBACK_FAILED = 2 };
  * or ``max_depth`` is done; with the GIL released while each iteration searches. */
 static int deepen(Searcher *self, PyObject *on_iteration, int any_move, int max_depth)
 {
-    int score = 0;
+    SEARCH_SCORE score = 0;
     self->partial_depth = 0;
     for (int depth = 1; any_move && depth <= max_depth; ++depth) {
         self->root_depth = depth;
@@ -303,14 +318,14 @@ static int deepen(Searcher *self, PyObject *on_iteration, int any_move, int max_
         self->completed_depth = depth;
         PyObject *pv = line_list(self->pv[0], self->pv_length[0]);
         if (!pv) return CALLBACK_FAILED;
-        PyObject *answer = PyObject_CallFunction(on_iteration, "iiiKN", depth, self->seldepth, score,
+        PyObject *answer = PyObject_CallFunction(on_iteration, "ii" SEARCH_SCORE_CODE "KN", depth, self->seldepth, score,
                                                  (unsigned long long)total_nodes(self), pv);
         if (!answer) return CALLBACK_FAILED;
         const int enough = PyObject_IsTrue(answer);
         Py_DECREF(answer);
         if (enough < 0) return CALLBACK_FAILED;
         if (self->deferred) return POLL_FAILED; /* the poll's exception, held back while depth 1 finished */
-        if (enough) break;
+        if (enough || SEARCH_SETTLED(self)) break;
     }
     return DEEPENED;
 }
@@ -367,7 +382,7 @@ static PyObject *Searcher_interrupted(Searcher *self, PyObject *Py_UNUSED(ignore
     if (self->busy || self->partial_depth == 0 || self->partial_depth <= self->completed_depth) Py_RETURN_NONE;
     PyObject *line = line_list(self->partial_pv, self->partial_length);
     if (!line) return NULL;
-    return Py_BuildValue("iiiKN", self->partial_depth, self->partial_seldepth, self->partial_score,
+    return Py_BuildValue("ii" SEARCH_SCORE_CODE "KN", self->partial_depth, self->partial_seldepth, self->partial_score,
                          (unsigned long long)total_nodes(self), line);
 }
 

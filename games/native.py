@@ -34,8 +34,8 @@ def load_hot_paths(name: str) -> tuple[ModuleType | None, str]:
 
 
 class CompiledSearcher:
-    """What the two compiled searches' Python sides share (``games.chess_game.native``,
-    ``games.checkers.native``), behind ``games.base.NativeSearcher``: a C ``Searcher`` whose
+    """What the compiled searches' Python sides share (``games.chess_game.native``,
+    ``games.checkers.native``, ``games.othello.native``), behind ``games.base.NativeSearcher``: a C ``Searcher`` whose
     table and move-ordering history live as long as this object, so the next move's search
     starts from what this one learned (the engine keeps it between searches; ``clear`` on a
     new game), and C's reports read as ``NativeIteration``.
@@ -55,12 +55,12 @@ class CompiledSearcher:
     def _line(self, root: Any, names: Sequence[Any]) -> tuple[Any, ...]:
         raise NotImplementedError
 
-    def _iteration(self, root: Any, depth: int, seldepth: int, score: int, nodes: int, names: Sequence[Any]) -> NativeIteration:
+    def _iteration(self, root: Any, depth: int, seldepth: int, score: float, nodes: int, names: Sequence[Any]) -> NativeIteration:
         """C's report of an iteration (``root``: the searched position, as ``_line`` takes
         it) as the protocol's ``NativeIteration``: a proven result as plies."""
         line = self._line(root, names)
         if abs(score) > self.MATE_BOUND:
-            plies = self.MATE - abs(score)
+            plies = self.MATE - int(abs(score))
             return NativeIteration(depth, seldepth, 0.0, plies if score > 0 else -plies, nodes, line)
         return NativeIteration(depth, seldepth, float(score), None, nodes, line)
 

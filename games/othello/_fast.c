@@ -6,7 +6,9 @@
  *  - the two EVALs of games/othello/evaluation.py: the classic weighted features
  *    (classic_evaluate) and the pattern model (pattern_evaluate), the same values to the
  *    last bit of the float (sums in the Python order).
- * tests/games/test_othello_native_eval.py checks each against the Python one.
+ * tests/games/test_othello_native_eval.py checks each against the Python one. The compiled
+ * search (games/othello/_search.c, linked into this module as Searcher) evaluates its leaves
+ * with othello_evaluate: the model handed over last, as evaluation.evaluate_to_move.
  *
  * Nothing about Othello strategy lives here: the pattern geometry (which squares each
  * instance reads, in digit order, and the digit permutation that maps a pattern onto
@@ -28,6 +30,7 @@
 #include <string.h>
 
 #include "_bitboard.h"
+#include "_fast.h"
 
 #define SQUARES 64
 #define MAX_PATTERNS 32
@@ -55,6 +58,13 @@ static size_t phase_size = 0;               /* entries of one phase's tables */
 static unsigned char phase_of_empties[SQUARES + 1];
 static double scalars[MAX_PHASES][SCALAR_COUNT];
 static int32_t *tables = NULL;              /* phase_count * phase_size, full (both readings) */
+
+/* The model handed over last (load or set_classic), which evaluation.evaluate_to_move reads
+ * as the current one; othello_model_version counts hand-overs, so that a searcher's table
+ * filled under another model is cleared. */
+enum { MODEL_NONE, MODEL_PATTERN, MODEL_CLASSIC };
+static int current_model = MODEL_NONE;
+unsigned long othello_model_version = 0;
 
 /* ------------------------------------------------------------------ rules */
 
@@ -395,6 +405,8 @@ static PyObject *Fast_set_classic(PyObject *module, PyObject *args)
     }
     classic = fresh;
     classic_loaded = 1;
+    current_model = MODEL_CLASSIC;
+    ++othello_model_version;
     Py_RETURN_NONE;
 }
 
@@ -427,6 +439,13 @@ static double classic_value(u64 p, u64 o, u64 p_moves)
     for (int i = 0; i < CLASSIC_FEATURES; i++)
         value += classic.weights[i] * values[i];
     return value;
+}
+
+int othello_has_model(void) { return current_model != MODEL_NONE; }
+
+double othello_evaluate(u64 p, u64 o, u64 p_moves)
+{
+    return current_model == MODEL_PATTERN ? pattern_value(p, o, p_moves) : classic_value(p, o, p_moves);
 }
 
 /* classic(own, opponent, own_moves) -> float: classic_value for the side to move. */
@@ -696,6 +715,8 @@ static PyObject *Eval_load(PyObject *module, PyObject *args)
         phase_of_empties[empties] = (unsigned char)phase_values[empties];
     memcpy(scalars, new_scalars, sizeof(new_scalars));
     loaded = 1;
+    current_model = MODEL_PATTERN;
+    ++othello_model_version;
     Py_RETURN_NONE;
 }
 
@@ -724,5 +745,7 @@ static struct PyModuleDef eval_module = {
 
 PyMODINIT_FUNC PyInit__fast(void)
 {
-    return PyModule_Create(&eval_module);
+    PyObject *module = PyModule_Create(&eval_module);
+    if (module && othello_add_searcher(module) < 0) Py_CLEAR(module);
+    return module;
 }
