@@ -46,6 +46,13 @@
 #define MATE_BOUND (1 << 30)
 #define INFINITE_SCORE 1e18
 
+/* The root's exact solve is tried at this iteration: a stop or a deadline during the solve
+ * (a 20-empty solve takes a few tenths of a second) then answers with this deep a search's
+ * move, not depth 1's, and depths 1-5 cost a few milliseconds there. The Python search
+ * solves first and gives the solve half of a time limit (ai.search.common.solve_root); this
+ * search is not told the limit, only stopped at it. */
+#define ROOT_SOLVE_DEPTH 6
+
 #define ASPIRATION_MIN_DEPTH 5
 #define ASPIRATION_WINDOW 200.0 /* two discs of final margin, in hundredths */
 #define ASPIRATION_WIDEST 3200.0
@@ -310,15 +317,18 @@ static inline double evaluate(const Searcher *s, u64 p, u64 o, u64 moves)
     return value < -s->eval_limit ? -s->eval_limit : value > s->eval_limit ? s->eval_limit : value;
 }
 
-/* The exact final margin of (p, o) for p from the solver, with a best move (-1: none);
- * 0 when there is no answer (no solver here, a stop under way, or the solve failed, which
- * stops the search). ``poll``: what the solve reports its nodes to (NULL: nothing). */
-static int call_solver(Searcher *s, u64 p, u64 o, PyObject *poll, int *margin, int *move)
+#define MARGIN_LIMIT 65 /* the solver's widest window: (-65, 65) */
+
+/* The final margin of (p, o) for p from the solver, fail-soft within the margins (low,
+ * high) (exact inside, a bound outside), with a best move (-1: none); 0 when there is no
+ * answer (no solver here, a stop under way, or the solve failed, which stops the search).
+ * ``poll``: what the solve reports its nodes to (NULL: nothing). */
+static int call_solver(Searcher *s, u64 p, u64 o, PyObject *poll, int low, int high, int *margin, int *move)
 {
     if (!s->solve || s->stopped || s->deferred) return 0;
     PyEval_RestoreThread(s->thread);
-    PyObject *answer = PyObject_CallFunction(s->solve, "KKO", (unsigned long long)p, (unsigned long long)o,
-                                             poll ? poll : Py_None);
+    PyObject *answer = PyObject_CallFunction(s->solve, "KKOii", (unsigned long long)p, (unsigned long long)o,
+                                             poll ? poll : Py_None, low, high);
     int found = 0;
     if (answer == NULL) {
         hold_error(s);
@@ -334,14 +344,41 @@ static int call_solver(Searcher *s, u64 p, u64 o, PyObject *poll, int *margin, i
 
 static inline int empties_of(u64 p, u64 o) { return SQUARES - popcount(p | o); }
 
+/* The solver's window for the search's window (alpha, beta): margins (low, high) with
+ * low * scale <= alpha and high * scale >= beta, so that a margin the solver proves at or
+ * below low (at or above high) is a fail low (high) of the node as well. A null window
+ * makes a solve several times cheaper than the whole one. */
+static void margin_window(const Searcher *s, double alpha, double beta, int *low, int *high)
+{
+    double lower = floor(alpha / s->margin_scale), upper = ceil(beta / s->margin_scale);
+    if (lower * s->margin_scale > alpha) lower -= 1;
+    if (upper * s->margin_scale < beta) upper += 1;
+    *low = lower < -MARGIN_LIMIT ? -MARGIN_LIMIT : lower > MARGIN_LIMIT - 1 ? MARGIN_LIMIT - 1 : (int)lower;
+    *high = upper > MARGIN_LIMIT ? MARGIN_LIMIT : upper < -MARGIN_LIMIT + 1 ? -MARGIN_LIMIT + 1 : (int)upper;
+    if (*high <= *low) *high = *low + 1;
+}
+
+/* A solve of (p, o) within the search's window, as a node's value: 1 and ``*value`` (and
+ * the bound it is, for the table) when the solver answered. */
+static int solve_node(Searcher *s, u64 p, u64 o, double alpha, double beta, double *value, int *bound)
+{
+    int low, high, margin, move;
+    margin_window(s, alpha, beta, &low, &high);
+    if (!call_solver(s, p, o, NULL, low, high, &margin, &move)) return 0;
+    *value = margin * s->margin_scale;
+    *bound = margin <= low ? BOUND_UPPER : margin >= high ? BOUND_LOWER : BOUND_EXACT;
+    return 1;
+}
+
 /* The horizon (ai.search.quiescence's static leaf): a finished game's margin, the solver's
  * value within its reach, else EVAL. */
-static double leaf(Searcher *s, u64 p, u64 o, u64 moves)
+static double leaf(Searcher *s, u64 p, u64 o, u64 moves, double alpha, double beta)
 {
     if (!moves && !legal_moves(o, p)) return final_margin(p, o) * s->margin_scale;
     if (s->solver_empties && empties_of(p, o) <= s->solver_empties) {
-        int margin, move;
-        if (call_solver(s, p, o, NULL, &margin, &move)) return margin * s->margin_scale;
+        double value;
+        int bound;
+        if (solve_node(s, p, o, alpha, beta, &value, &bound)) return value;
         if (s->stopped) return 0;
     }
     ++s->horizon_leaves;
@@ -423,7 +460,7 @@ static double search(Searcher *s, int ply, double alpha, double beta, int depth)
     s->pv_length[ply] = ply;
     if (ply > s->seldepth) s->seldepth = ply;
     const u64 moves = legal_moves(p, o);
-    if (depth <= 0) return leaf(s, p, o, moves);
+    if (depth <= 0) return leaf(s, p, o, moves, alpha, beta);
     if (ply >= MAX_PLY - 1) { /* never in a game (at most 60 placements and fewer passes) */
         ++s->horizon_leaves;
         return evaluate(s, p, o, moves);
@@ -445,10 +482,10 @@ static double search(Searcher *s, int ply, double alpha, double beta, int depth)
         }
     }
     if (ply > 0 && s->solver_empties && empties_of(p, o) <= s->solver_empties) {
-        int margin, move;
-        if (call_solver(s, p, o, NULL, &margin, &move)) {
-            const double value = margin * s->margin_scale;
-            tt_store(s, key, SOLVED_DEPTH, BOUND_EXACT, value, table_move);
+        double value;
+        int bound;
+        if (solve_node(s, p, o, alpha, beta, &value, &bound)) {
+            tt_store(s, key, SOLVED_DEPTH, bound, value, table_move);
             return value;
         }
         if (s->stopped) return 0;
@@ -515,7 +552,7 @@ static int solve_root(Searcher *s, double *value)
     const Position *root = &s->stack[0];
     int margin, move;
     if (!s->restricted) {
-        if (!call_solver(s, root->p, root->o, s->solver_poll, &margin, &move)) return 0;
+        if (!call_solver(s, root->p, root->o, s->solver_poll, -MARGIN_LIMIT, MARGIN_LIMIT, &margin, &move)) return 0;
         for (int i = 0; i < s->root_moves.count; ++i)
             if (s->root_moves.moves[i] == move) {
                 *value = margin * s->margin_scale;
@@ -534,7 +571,7 @@ static int solve_root(Searcher *s, double *value)
         if (!legal_moves(child.p, child.o) && !legal_moves(child.o, child.p)) {
             child_value = -final_margin(child.p, child.o) * s->margin_scale;
         } else {
-            if (!call_solver(s, child.p, child.o, s->solver_poll, &margin, &move)) return 0;
+            if (!call_solver(s, child.p, child.o, s->solver_poll, -MARGIN_LIMIT, MARGIN_LIMIT, &margin, &move)) return 0;
             child_value = -margin * s->margin_scale;
         }
         if (child_value > best) best = child_value, best_move = s->root_moves.moves[i];
@@ -545,14 +582,14 @@ static int solve_root(Searcher *s, double *value)
     return 1;
 }
 
-/* One iteration: the root's exact solve when it is within reach (tried once, at depth 2,
- * after depth 1 has a move to answer with should the solve be stopped; at depth 1 when
- * that is all that is asked), else aspiration windows around the previous score, widened
- * on a fail. */
+/* One iteration: the root's exact solve when it is within reach (tried once, at depth
+ * ROOT_SOLVE_DEPTH or the last depth asked if that is less), else aspiration windows
+ * around the previous score, widened on a fail. */
 static double search_root(Searcher *s, int depth, double previous)
 {
     s->seldepth = 0;
-    if (!s->stop_flag && s->root_solver_empties && (depth == 2 || s->max_depth == 1) &&
+    const int solve_depth = s->max_depth < ROOT_SOLVE_DEPTH ? s->max_depth : ROOT_SOLVE_DEPTH;
+    if (!s->stop_flag && s->root_solver_empties && depth == solve_depth &&
         empties_of(s->stack[0].p, s->stack[0].o) <= s->root_solver_empties) {
         double value;
         if (solve_root(s, &value)) {

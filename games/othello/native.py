@@ -27,7 +27,8 @@ from typing import Any, Final
 from games.base import IllegalMoveError, NativeIterationSink, NodePoll
 from games.native import CompiledSearcher, load_hot_paths
 from games.othello.bitboard import Bitboard
-from games.othello.exact import SOLVER_EMPTIES, SOLVER_NODE_COST, solve_exact
+from games.othello.exact import NATIVE as NATIVE_SOLVER
+from games.othello.exact import SOLVER_EMPTIES, SOLVER_NODE_COST, native_solver, solve_exact
 
 _fast, NATIVE_SEARCH_BACKEND = load_hot_paths("games.othello._fast")
 """The C module or ``None``, and a line saying which and why."""
@@ -58,9 +59,14 @@ def native_perft(state: Any, depth: int) -> int:
     return count
 
 
-def solve(own: Bitboard, opponent: Bitboard, poll: NodePoll | None) -> tuple[int, int]:
-    """The exact final margin for ``own`` to move and a move reaching it (-1: the game is
-    over), by the game's solver (``games.othello.exact``): what C asks near the end."""
+def solve(own: Bitboard, opponent: Bitboard, poll: NodePoll | None, low: int, high: int) -> tuple[int, int]:
+    """The final margin for ``own`` to move, fail-soft within the margins ``(low, high)``
+    (exact inside, a bound outside: what the search's window needs), and a move reaching it
+    (-1: none), by the game's solver (``games.othello.exact``): what C asks near the end.
+    Without the C solver the Python one solves exactly (a value is a bound too)."""
+    if NATIVE_SOLVER:
+        score, move, _ = native_solver().solve(own, opponent, poll, low, high)
+        return score, -1 if move is None else move
     result = solve_exact(own, opponent, poll)
     return result.score, -1 if result.best_move is None else result.best_move
 

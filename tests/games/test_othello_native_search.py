@@ -166,8 +166,8 @@ def test_values_with_the_solver_equal_python_at_the_same_reach(state: OthelloSta
         reports = compiled_reports(state, 3, solver_empties=interior, root_solver_empties=reach)
         if state.empties() > reach:
             deepening_ends_alike(state, reports, 3, solver_empties=reach)
-        else:  # solved at depth 1 or 2, then no deeper iteration
-            assert reports[-1].depth <= 2
+        else:  # solved by the third iteration at the latest (the last asked), then no deeper one
+            assert reports[-1].depth <= 3
             assert reports[-1].score == state.solve(state.to_move(), reach) * OthelloState.EVAL_SCALE
         for report in reports:
             expected = python_value(state, report.depth, "pvs", solver_empties=reach)
@@ -265,7 +265,8 @@ def test_poll_raising_stops_and_propagates_after_depth_one() -> None:
 
 
 def test_a_stopped_root_solve_falls_back_on_the_search() -> None:
-    """At depth 1 the root solve is stopped by its poll: depth 1's search answers instead."""
+    """Asked for depth 1 only, the root is solved at depth 1; a solve its poll stops gives
+    way to depth 1's search, which answers (depth 1 always finishes)."""
     state = positions_with_empties(35, 1, 19, 20)[0]
     searcher = OthelloState.native_searcher(HASH_MB)
     reports: list[Any] = []
@@ -277,6 +278,15 @@ def test_a_stopped_root_solve_falls_back_on_the_search() -> None:
     with pytest.raises(StopSearch):
         searcher.search(state, 1, poll, lambda report: reports.append(report) or False, poll_interval=1 << 30)
     assert len(reports) == 1 and reports[0].pv[0] in state.legal_moves()
+
+
+def test_a_root_solve_past_the_budget_answers_with_the_search_before_it() -> None:
+    """A 20-empty solve (millions of solver nodes) does not fit a 5,000-node budget (solver
+    nodes charged at ``SOLVER_NODE_COST``): the answer is depth 5's, searched before it."""
+    for state in positions_with_empties(36, 2, 20, 20):
+        finished = engine_search(state, SearchSettings(algorithm="native"), Limits(nodes=5_000))
+        assert finished.stopped and finished.depth == 5, state.to_text()
+        assert finished.best_move in state.legal_moves()
 
 
 @pytest.mark.parametrize("threads", [2, 3])
