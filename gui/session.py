@@ -145,7 +145,7 @@ class PlayedMove:
     replay of the game refuses such a move, so its requests start after it."""
     clock: float | None = None
     """In a game with clocks: the mover's time left after the move, increment included
-    (PGN's ``%clk``); a take-back restores the clocks from these readings."""
+    (PGN's ``%clk``); a loaded game's clocks are restored from these readings."""
 
 
 MAX_FLAG_TIMER_MS = 24 * 3600 * 1000
@@ -335,7 +335,10 @@ class GameSession(QObject):
         return not self.players[mover].is_computer or self.paused
 
     def can_undo(self) -> bool:
-        return bool(self.history) and not self._closed
+        """A move to take back, and no flag fallen: a game lost on time stays lost (taking
+        back could only give the time back, which no take-back does: ``undo``)."""
+        flagged = self.clock is not None and self.clock.flagged is not None
+        return bool(self.history) and not self._closed and not flagged
 
     def can_redo(self) -> bool:
         return bool(self._redo) and not self._closed
@@ -440,7 +443,12 @@ class GameSession(QObject):
         return None
 
     def undo(self) -> None:
-        """Take back to the previous turn of a human (both moves against the computer)."""
+        """Take back to the previous turn of a human (both moves against the computer).
+
+        On a clock, a take-back (and a redo) never gives time back: the clocks go on from
+        what they read now, the player to move in the position on the board on the clock.
+        Restoring the clocks of that position would let a player think, take back and play
+        the same moves again with the time refunded."""
         if not self.can_undo():
             return
         self._cancel_search()
@@ -460,7 +468,6 @@ class GameSession(QObject):
         self._reopen()
         # Back at a claimable draw means back where the game went on from one: offer it again.
         self._claim_open = isinstance(self._state, DrawClaims) and self._state.claimable_draw() != ""
-        self._restore_clock()
         self._changed()
         self._schedule_advance()
 
@@ -470,10 +477,14 @@ class GameSession(QObject):
             return
         self._cancel_search()
         group = self._redo.pop()
+        clock, now = self.clock, self._clock_now()
         for entry in group:
             self._state.play(entry.move)
+            if clock is not None and entry.mover in (0, 1):
+                # the mover's time now (``undo``: a redo gives no time back), so that the
+                # readings of the game (%clk, looking back) never run backwards
+                entry = dataclasses.replace(entry, clock=clock.remaining(entry.mover, now))
             self.history.append(entry)
-        self._restore_clock()
         self._changed()
         self._schedule_advance()
 
@@ -777,9 +788,9 @@ class GameSession(QObject):
         return remaining, turns, owner if owner is not None else (None if last is None else 1 - last)
 
     def _restore_clock(self) -> None:
-        """The clocks as they read when the position on the board arose (after a take-back,
-        a redo, a loaded game): ``_clocks_after`` the whole history, the turns counted so the
-        untimed first moves stay untimed. Paused until ``_sync_clock`` lets them run."""
+        """The clocks as they read when the position on the board arose (a loaded game):
+        ``_clocks_after`` the whole history, the turns counted so the untimed first moves
+        stay untimed. Paused until ``_sync_clock`` lets them run."""
         if self.clock is None:
             return
         remaining, turns, turn = self._clocks_after(len(self.history))

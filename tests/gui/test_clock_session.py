@@ -149,36 +149,44 @@ def test_pausing_stops_the_clocks(make_session: Callable[..., GameSession], fake
     assert remaining(session) == (165, 180)
 
 
-def test_take_back_restores_the_clocks_of_that_position(make_session: Callable[..., GameSession], fake_time: FakeTime) -> None:
+def test_take_back_and_redo_never_give_time_back(make_session: Callable[..., GameSession], fake_time: FakeTime) -> None:
+    """A take-back leaves the clocks as they read, the player to move on the clock: else a
+    player could think, take back and replay the same moves with the time refunded. A redo
+    neither: its moves carry the readings of now, so the game's readings never run back."""
     session = make_session("chess", (HUMAN_SIDE, HUMAN_SIDE))
     play(session, fake_time, [("e4", 1), ("e5", 1), ("Nf3", 20), ("Nc6", 30)])
     assert remaining(session) == (162, 152)
     play(session, fake_time, [("Bb5", 40), ("a6", 50)])
     assert remaining(session) == (124, 104)
-    session.undo()  # two humans: one move back at a time
+    fake_time.advance(41)  # White thinks 41 s after a6, then takes back
+    session.undo()  # two humans: one move back at a time; Black to move, on the clock
     assert session.move_names() == ["e4", "e5", "Nf3", "Nc6", "Bb5"]
-    session.undo()  # White's turn after Nc6: the clocks as they read then
-    assert session.move_names() == ["e4", "e5", "Nf3", "Nc6"]
-    assert remaining(session) == (162, 152)
-    fake_time.advance(3)  # White's clock runs again from there
-    assert remaining(session) == (159, 152)
+    assert remaining(session) == (83, 104)
+    fake_time.advance(4)
+    assert remaining(session) == (83, 100)
+    session.undo()  # White to move after Nc6: White's clock runs from what it read
+    assert remaining(session) == (83, 100)
+    fake_time.advance(3)
+    session.redo()  # Black to move after Bb5 again: nothing refunded, Black's clock on
+    assert remaining(session) == (80, 100) and session.history[-1].clock == 80
     session.redo()
-    assert remaining(session) == (124, 152)  # Black to move after Bb5: White's reading after Bb5
-    for _ in range(5):
-        session.undo()  # back to the start: untimed first moves again
-    assert session.history == [] and remaining(session) == (180, 180)
-    readings = session.clock_readings()
-    assert readings is not None and not readings.running
+    assert session.move_names()[-1] == "a6" and remaining(session) == (80, 100) and session.history[-1].clock == 100
+    readings = [entry.clock for entry in session.history]
+    assert [readings[index] for index in (0, 2, 4)] == [180, 162, 80] and [readings[index] for index in (1, 3, 5)] == [180, 152, 100]
+    for _ in range(6):
+        session.undo()  # back to the start: the clocks still read what they did
+    assert session.history == [] and remaining(session) == (80, 100)
 
 
-def test_take_back_after_a_flag_reopens_the_game_with_time(make_session: Callable[..., GameSession], fake_time: FakeTime) -> None:
+def test_a_game_lost_on_time_cannot_be_taken_back(make_session: Callable[..., GameSession], fake_time: FakeTime) -> None:
     session = make_session("chess", (HUMAN_SIDE, HUMAN_SIDE))
     play(session, fake_time, [("e4", 1), ("e5", 1), ("Nf3", 30)])
+    assert session.can_undo()
     fake_time.advance(500)
     assert session.check_flag() and session.is_over
-    session.undo()
-    assert not session.is_over and remaining(session) == (180, 180)
-    assert session.move_names() == ["e4", "e5"]
+    assert not session.can_undo()
+    session.undo()  # refused: the flag stays fallen
+    assert session.is_over and session.move_names() == ["e4", "e5", "Nf3"] and remaining(session)[1] == 0
 
 
 def test_the_computer_flagging_stops_its_search(qtbot: QtBot, fake_time: FakeTime) -> None:
