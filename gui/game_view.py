@@ -357,6 +357,10 @@ class GameView(QWidget):
         self.title.setText(f"<b>{game_title(session.game)}</b>")
         self.moves.moves.set_players(names)
         self.refresh()
+        # A new game starts with the board focused, where single keys (H, P, F, Space) are
+        # the window's shortcuts: the last game's board is gone, and Qt would hand its focus
+        # to the next widget in the chain, the move box, which takes them as text.
+        self.board.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def set_eval_bar(self, widget: QWidget) -> None:
         """Put the eval bar beside the board."""

@@ -169,3 +169,17 @@ def test_the_move_box_keeps_the_focus_while_the_computer_answers(qtbot: QtBot, w
     qtbot.keyClicks(box, "Nf3")
     qtbot.keyClick(box, Qt.Key.Key_Return)
     assert session.move_names()[2] == "Nf3" and board.is_flipped() == flipped
+
+
+def test_a_new_game_starts_with_the_single_keys_as_shortcuts(qtbot: QtBot, window: MainWindow) -> None:
+    """The last game's board goes with it; its focus must not fall to the move box, where H,
+    P and F are text: a new game's board has the focus, and H asks for a hint."""
+    box = focus_box_after_a_typed_move(qtbot, window)
+    for game in ("checkers", "chess"):
+        window.start_game(game, HUMANS)
+        board = window.game_view.board
+        qtbot.waitUntil(board.hasFocus, timeout=2_000)
+        assert not box.hasFocus()
+    fired = recorded(window.actions_by_name["hint"])
+    qtbot.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_H)
+    assert fired and box.text() == ""
