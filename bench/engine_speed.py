@@ -30,15 +30,18 @@ ALGORITHM = {"backgammon": "star2"}
 PLAYOUT_PLIES = {"tictactoe": 2, "checkers": 12, "chess": 16, "othello": 20, "backgammon": 10}
 CHESS_ALGORITHMS = ("pvs", "native")
 """Plyground's chess rows, each against Sunfish: the Python PVS and the compiled search."""
+IN_PROCESS_ALGORITHMS = {"othello": ("pvs", "native")}
+"""Games measured in this process with more than their default algorithm: Othello's Python
+PVS and its compiled search (``bench.othello_native`` compares their time to a depth)."""
 
 
 class NothingSearched(RuntimeError):
     """A benchmark search that visited no node (a book or forced answer): no speed to measure."""
 
 
-def search_settings(game: str) -> SearchSettings:
-    """The settings a speed run searches with: the game's algorithm, the books off."""
-    return SearchSettings(algorithm=ALGORITHM.get(game, "pvs"), book=False)
+def search_settings(game: str, algorithm: str | None = None) -> SearchSettings:
+    """The settings a speed run searches with: ``algorithm`` (the game's by default), the books off."""
+    return SearchSettings(algorithm=algorithm or ALGORITHM.get(game, "pvs"), book=False)
 
 
 def needs_search(state: GameState, settings: SearchSettings) -> bool:
@@ -72,10 +75,10 @@ def sample_positions(game: str, count: int, seed: int = 7) -> list[str]:
     return texts
 
 
-def in_process_nps(game: str, positions: list[str], seconds: float) -> list[float]:
+def in_process_nps(game: str, positions: list[str], seconds: float, algorithm: str | None = None) -> list[float]:
     rates = []
     for text in positions:
-        request = SearchRequest(game=game, position=text, settings=search_settings(game), limits=Limits(time=seconds))
+        request = SearchRequest(game=game, position=text, settings=search_settings(game, algorithm), limits=Limits(time=seconds))
         finished = run_search(request)
         if finished.nodes == 0:
             raise NothingSearched(f"{game}: the search of {text} visited no node")
@@ -118,7 +121,8 @@ def main() -> None:
             }
             runs["sunfish"] = uci_nps(sunfish_command(), positions, args.seconds)
         else:
-            runs = {ALGORITHM.get(game, "pvs"): in_process_nps(game, positions, args.seconds)}
+            algorithms = IN_PROCESS_ALGORITHMS.get(game, (ALGORITHM.get(game, "pvs"),))
+            runs = {algorithm: in_process_nps(game, positions, args.seconds, algorithm) for algorithm in algorithms}
         for engine, rates in runs.items():
             print(f"{game:<12}{engine:<12}{statistics.median(rates):>12,.0f}{min(rates):>10,.0f}{max(rates):>10,.0f}")
         if game == "chess":

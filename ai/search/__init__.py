@@ -127,7 +127,7 @@ ALGORITHMS: dict[str, AlgorithmSpec] = {
         AlgorithmSpec(
             "native",
             "ai.search.native",
-            "the game's compiled PVS, for strength (chess, checkers)",
+            "the game's compiled PVS, for strength (chess, checkers, Othello)",
             False,
             needs_native=True,
             parallelism=Parallelism.SINGLE_WORKER,

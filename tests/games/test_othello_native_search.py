@@ -18,6 +18,7 @@ from ai.options import exact
 from ai.search import algorithms_for
 from ai.search.common import INTERIOR_SOLVER_EMPTIES
 from ai.settings import Limits, SearchSettings
+from bench import othello_native
 from games.othello import PASS, OthelloState
 from games.othello import native as compiled
 from games.othello.bitboard import HOTPATH_BACKEND
@@ -343,3 +344,12 @@ def test_bad_input_is_refused() -> None:
         run(solve=3)
     with pytest.raises(ValueError, match="hash_mb"):
         compiled._fast.Searcher(0)  # type: ignore[union-attr]
+
+
+# ------------------------------------------------------------------ the benchmark
+def test_the_benchmark_times_both_engines_to_the_same_value() -> None:
+    state = othello_native.sample_positions(2)[1]
+    python = othello_native.measure(state, "pvs", 3, runs=1)
+    native = othello_native.measure(state, "native", 3, runs=1)
+    assert python.nodes > 0 and native.nodes > 0
+    assert python.value == native.value
