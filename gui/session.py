@@ -324,8 +324,12 @@ class GameSession(QObject):
 
     def can_human_move(self) -> bool:
         """Whether a move from the board or the move box is accepted now: a human's turn,
-        or a computer's turn while the game is paused (you may move for it)."""
+        or a computer's turn while the game is paused (you may move for it). Never while a
+        game on a clock is paused: its clocks stand, and a move made then would be thought
+        for free and still earn its increment."""
         if self.is_over or self._closed or self._is_over_by_rules():
+            return False
+        if self.paused and self.clock is not None:
             return False
         if self._thinking and not self.is_finding_hint():  # a hint never blocks the human
             return False
@@ -417,7 +421,7 @@ class GameSession(QObject):
     def play_move(self, move: Any) -> bool:
         """A move from the board (a legal move value). False (and a notice) if refused."""
         if not self.can_human_move():
-            self.notice.emit("Not your turn: wait for the engine" if self._thinking else "No move can be made now")
+            self.notice.emit(capitalised(self._refusal()))
             return False
         if move not in self._legal_now():
             self.notice.emit("That move is not legal here")
@@ -429,7 +433,7 @@ class GameSession(QObject):
     def play_text(self, text: str) -> str | None:
         """A move typed in the game's notation; returns the error message or ``None``."""
         if not self.can_human_move():
-            return "the engine is thinking: wait or press Space" if self._thinking else "no move can be made now"
+            return self._refusal()
         typed = text.strip()
         try:
             move = self._state.parse_move(typed)
@@ -441,6 +445,12 @@ class GameSession(QObject):
         self._stop_hint()
         self._apply(move)
         return None
+
+    def _refusal(self) -> str:
+        """Why no move is accepted now (``can_human_move`` is False)."""
+        if self.paused and self.clock is not None and not self.is_over:
+            return "the game is paused: press P to start the clocks and play on"
+        return "the engine is thinking: wait or press Space" if self._thinking else "no move can be made now"
 
     def undo(self) -> None:
         """Take back to the previous turn of a human (both moves against the computer).

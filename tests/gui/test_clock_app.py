@@ -455,13 +455,11 @@ def test_a_modal_window_holds_a_humans_clock_not_a_computers(qtbot: QtBot, bridg
     """While a modal window keeps the players from the board (``hold_clock``), the human to
     move loses no time; the computer's clock runs on, as its search does."""
     now = [100.0]
-    computer = PlayerConfig(kind=COMPUTER, depth=1)
-    session = GameSession(bridge, "chess", (HUMANS[0], computer), time_control=BLITZ, clock_now=lambda: now[0], paused=True)
+    session = GameSession(bridge, "chess", HUMANS, time_control=BLITZ, clock_now=lambda: now[0])
     try:
         for move in ("e4", "e5", "Nf3", "Nc6"):
             assert session.play_text(move) is None
-        session.set_paused(False)  # White (the human) to move, on the clock
-        before = session.clock_readings()
+        before = session.clock_readings()  # White to move, on the clock
         assert before is not None and before.running and before.turn == 0
         session.hold_clock(True)
         now[0] += 30.0  # a dialog open for half a minute
@@ -471,14 +469,19 @@ def test_a_modal_window_holds_a_humans_clock_not_a_computers(qtbot: QtBot, bridg
         now[0] += 4.0
         after = session.clock_readings()
         assert after is not None and after.running and after.remaining[0] == pytest.approx(before.remaining[0] - 4.0)
-        session.set_paused(True)
-        session.play_text("Bb5")  # the computer's turn: a held clock of its runs on
-        session.set_paused(False)
-        session.hold_clock(True)
-        running = session.clock_readings()
-        assert running is not None and running.turn == 1 and running.running
     finally:
         session.close()
+    computer = PlayerConfig(kind=COMPUTER, depth=1)
+    against = GameSession(bridge, "chess", (HUMANS[0], computer), time_control=BLITZ, clock_now=lambda: now[0])
+    try:
+        assert against.play_text("e4") is None
+        qtbot.waitUntil(lambda: len(against.history) == 2, timeout=20000)  # its untimed first move
+        assert against.play_text("Nf3") is None  # the computer's turn, timed: it thinks
+        against.hold_clock(True)
+        running = against.clock_readings()
+        assert running is not None and running.turn == 1 and running.running
+    finally:
+        against.close()
 
 
 def test_the_new_game_dialog_and_the_file_dialogs_hold_the_clock(qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:

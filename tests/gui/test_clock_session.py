@@ -304,3 +304,26 @@ def test_computers_watched_on_a_clock_think_at_once(make_session: Callable[..., 
     assert watched_untimed.move_delay_ms() == session_module.WATCHING_DELAY_MS > 0
     assert watched_on_clock.move_delay_ms() == 0
     assert against_a_person.move_delay_ms() == session_module.COMPUTER_MOVE_DELAY_MS == 0
+
+
+def test_no_move_while_a_game_on_the_clock_is_paused(make_session: Callable[..., GameSession], fake_time: FakeTime) -> None:
+    """Paused, the clocks stand: a move then would be thought for free and earn its
+    increment. The board and the move box refuse it and say how to play on."""
+    session = make_session("chess", (HUMAN_SIDE, HUMAN_SIDE))
+    play(session, fake_time, [("e4", 1), ("e5", 1), ("Nf3", 20), ("Nc6", 30)])
+    session.set_paused(True)
+    fake_time.advance(600)
+    notices: list[str] = []
+    session.notice.connect(notices.append)
+    assert not session.can_human_move()
+    assert session.play_text("Bb5") == "the game is paused: press P to start the clocks and play on"
+    assert not session.play_move(session.state.parse_move("Bb5"))
+    assert notices == ["The game is paused: press P to start the clocks and play on"]
+    assert session.move_names() == ["e4", "e5", "Nf3", "Nc6"] and remaining(session) == (162, 152)
+    session.set_paused(False)
+    fake_time.advance(2)
+    assert session.play_text("Bb5") is None and remaining(session) == (162, 152)  # 162 - 2 + 2
+    # Without a clock, a paused game still takes a move for either side (analysis).
+    free = make_session("chess", (HUMAN_SIDE, HUMAN_SIDE), control=None)
+    free.set_paused(True)
+    assert free.play_text("e4") is None
