@@ -210,7 +210,10 @@ class ClockView(QObject):
         self.refresh()
 
     def show_ply(self, ply: int | None) -> None:
-        """Show the clocks as they read after ``ply`` moves (looking back), or live (``None``)."""
+        """Show the clocks as they read after ``ply`` moves (looking back), or live (``None``).
+        While the game goes on the live clocks stay shown: a player looking back in blitz
+        must still see their own time run (as on Lichess); a finished game shows each
+        position's readings."""
         if ply != self._ply:
             self._ply = ply
             self.refresh()
@@ -234,9 +237,10 @@ class ClockView(QObject):
 
     def refresh(self) -> None:
         """Read the clock and show it; the timer runs only while a clock runs."""
+        looking_back = self._ply is not None and self.session is not None and self.session.is_over
         if self.session is None:
             readings = None
-        elif self._ply is not None:
+        elif looking_back and self._ply is not None:
             readings = self.session.clock_readings_at(self._ply)
         else:
             readings = self.session.clock_readings()
@@ -251,7 +255,7 @@ class ClockView(QObject):
             side = self.session.players[player]
             label = f"{names[player]} · {'Computer' if side.is_computer else 'Human'}"
             on_turn = readings.turn == player
-            if self._ply is not None:
+            if looking_back:
                 pass  # a past position: its readings, nothing about now
             elif on_turn and self.session.paused:
                 label += " · paused"

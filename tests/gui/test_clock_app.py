@@ -402,8 +402,9 @@ def test_the_dialogs_boxes_start_at_one_x(qtbot: QtBot) -> None:
 
 
 def test_looking_back_shows_each_moves_clocks(qtbot: QtBot, bridge: Any) -> None:
-    """Stepping back through the game (the move list, ←) shows the clocks as they read in
-    that position, as Lichess shows each move's %clk; End shows the live clocks again."""
+    """Stepping back through a finished game (the move list, ←) shows the clocks as they
+    read in that position, as Lichess shows each move's %clk; End shows the final clocks
+    again. While the game goes on, the live clocks stay."""
     from gui.game_view import GameView
 
     now = [100.0]
@@ -419,13 +420,21 @@ def test_looking_back_shows_each_moves_clocks(qtbot: QtBot, bridge: Any) -> None
         view.clocks.refresh()  # what the view's timer does five times a second
         white, black = view.clocks.faces
         assert (white.shown.time, black.shown.time) == ("2:37", "2:22")  # live: 180-20+2-5, 180-40+2
+        # While the game goes on, looking back keeps the live clocks: White's runs on.
+        view.moves.moves.show_ply(3)
+        now[0] += 1
+        view.clocks.refresh()
+        assert (white.shown.time, black.shown.time) == ("2:36", "2:22") and white.shown.running and view.clocks.timer.isActive()
+        view.show_live()
+        session.resign()  # over: each position's readings
+        live = (white.shown.time, black.shown.time)
         view.moves.moves.show_ply(3)  # after Nf3: Black to move, White's reading after Nf3
         assert (white.shown.time, black.shown.time) == ("2:42", "3:00") and black.shown.running
         assert not view.clocks.timer.isActive()  # a past position's clocks stand
         view.moves.moves.show_ply(0)
         assert (white.shown.time, black.shown.time) == ("3:00", "3:00")
         view.show_live()
-        assert (white.shown.time, black.shown.time) == ("2:37", "2:22") and view.clocks.timer.isActive()
+        assert (white.shown.time, black.shown.time) == live
     finally:
         session.close()
 
