@@ -186,6 +186,8 @@ class GameView(QWidget):
     """A legal move entered in why-not mode (on the board or in the move box): asked
     about, not played."""
     why_not_mode_changed = Signal(bool)
+    resign_requested = Signal()
+    """The Resign button: the window asks first (``MainWindow.resign``)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -321,7 +323,7 @@ class GameView(QWidget):
         self.hint_button.clicked.connect(lambda: self.session and self.session.request_hint())
         self.think_button.clicked.connect(lambda: self.session and self.session.think_or_stop())
         self.pause_button.clicked.connect(self.toggle_pause)
-        self.resign_button.clicked.connect(lambda: self.session and self.session.resign())
+        self.resign_button.clicked.connect(self.resign_requested)
         self.roll_button.clicked.connect(lambda: self.session and self.session.roll_dice())
         self.setup_done.clicked.connect(lambda: self.end_setup(accept=True))
         self.setup_cancel.clicked.connect(lambda: self.end_setup(accept=False))

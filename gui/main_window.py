@@ -286,6 +286,7 @@ class MainWindow(QMainWindow):
         # The engine panel keeps the best move's analysis while a move is searched alone.
         self.engine_panel.set_search_filter(lambda _info: not self.why_not_panel.is_starting_search())
         self.game_view.why_not_asked.connect(self._ask_why_not)
+        self.game_view.resign_requested.connect(self.resign)
         self.why_not_panel.result_shown.connect(self._why_not_answered)
         self.tree_panel = TreePanel()
         self._tree_search_id: int | None = None
@@ -369,7 +370,7 @@ class MainWindow(QMainWindow):
         game.addAction(export)
         game.aboutToShow.connect(lambda: export.setEnabled(self.match is not None and self.session is not None))
         game.addSeparator()
-        self.actions_by_name["resign"] = self._action("&Resign", self._session_slot("resign"))
+        self.actions_by_name["resign"] = self._action("&Resign", self.resign)
         game.addAction(self.actions_by_name["resign"])
         self.actions_by_name["claim_draw"] = self._action("&Claim a draw", self._session_slot("claim_draw"))
         game.addAction(self.actions_by_name["claim_draw"])
@@ -988,6 +989,26 @@ class MainWindow(QMainWindow):
             f"{what} ends your unfinished game of {game_title(session.game)} "
             f"({count} move{'s' if count != 1 else ''}); it cannot be taken back. Go on?"
         )
+
+    def resign(self) -> bool:
+        """Game → Resign and the board's Resign button: asked first (one click next to Pause
+        must not end a game, or decide a match), then the session resigns."""
+        session = self.session
+        if session is None or session.is_over:
+            return False
+        names = player_names(session.game_class)
+        loser = session.resigner()
+        stake = ""
+        if self.match is not None:
+            state = session.state
+            points = getattr(state, "cube_value", 1)
+            score = self.match.match.score[1 - loser] + points
+            decides = " and the match" if score >= self.match.length else ""
+            stake = f" ({points} point{'s' if points != 1 else ''}{decides})"
+        if not self.ask(f"Resign for {names[loser]}? {names[1 - loser]} wins the game{stake}."):
+            return False
+        session.resign()
+        return True
 
     def ask(self, question: str) -> bool:
         """A yes/no question (tests replace this)."""

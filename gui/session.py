@@ -504,11 +504,16 @@ class GameSession(QObject):
         if self.is_over:
             return
         self._cancel_search()
-        mover = self._state.to_move()
-        humans = [player for player in (0, 1) if not self.players[player].is_computer]
-        loser = mover if mover in humans else (humans[0] if humans else (mover if mover != CHANCE else 0))
+        loser = self.resigner()
         names = player_names(self.game_class)
         self._finish(Result.won_by(1 - loser), f"{names[loser]} resigned")
+
+    def resigner(self) -> int:
+        """The player ``resign`` resigns for: the side to move if a human plays it, else the
+        human side (the first player's when both or neither are)."""
+        mover = self._state.to_move()
+        humans = [player for player in (0, 1) if not self.players[player].is_computer]
+        return mover if mover in humans else (humans[0] if humans else (mover if mover != CHANCE else 0))
 
     def set_paused(self, paused: bool) -> None:
         if paused == self.paused:

@@ -626,3 +626,28 @@ def test_gnubg_reads_a_match_the_engine_played_as_we_exported_it(qtbot: QtBot, t
     found = re.findall(r"The score \(after (\d+) games?\) is: O (\d+), X (\d+)", output)
     assert found and tuple(map(int, found[-1])) == (match.game_number(), *match.match.score), output[-1500:]
     assert back.read_text() == exported.text
+
+
+def test_resigning_is_asked_first_and_says_what_it_gives(qtbot: QtBot, window: MainWindow) -> None:
+    """Game → Resign and the board's button ask before the game ends: one click next to
+    Pause must not decide a game, or a match."""
+    second = two_games_in(qtbot, window)  # a match to 5 at 1-2
+    questions: list[str] = []
+    window.ask = lambda question: questions.append(question) or False  # type: ignore[method-assign]
+    window.game_view.resign_button.click()
+    window.actions_by_name["resign"].trigger()
+    assert not second.is_over and len(questions) == 2
+    loser = second.resigner()
+    names = ("O", "X")
+    assert questions[0] == f"Resign for {names[loser]}? {names[1 - loser]} wins the game (1 point)."
+    window.ask = lambda _question: True  # type: ignore[method-assign]
+    assert window.resign() and second.is_over and second.result.winner == 1 - loser
+    # A game that decides the match says so.
+    decider = window.start_game("backgammon", HUMANS, start=match_text(BackgammonState.initial(), 3, (2, 2)))
+    qtbot.waitUntil(lambda: len(decider.history) >= 1, timeout=2000)
+    window.ask = lambda question: questions.append(question) or False  # type: ignore[method-assign]
+    assert not window.resign()
+    assert questions[-1].endswith("wins the game (1 point and the match).") and not decider.is_over
+    # Not in a match: no stake named.
+    chess = window.start_game("chess", HUMANS)
+    assert not window.resign() and questions[-1] == "Resign for White? Black wins the game." and not chess.is_over
