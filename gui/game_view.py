@@ -50,11 +50,14 @@ def side_text(session: GameSession, player: int) -> str:
     """Who plays ``player`` as its label says it (rich text): the app's side ("Computer
     (level 4, PVS search)"); for a game opened from a file that names its players, the
     file's name first, as a chess database shows it, and who plays on from here:
-    "Morphy · now You"."""
-    side = unbroken_phrases(session.players[player].describe())
-    if not session.tags.has_players():
+    "Morphy · now You". A file that names the app's own side (a game the app saved, an
+    autosave resumed) names it once."""
+    described = session.players[player].describe()
+    side = unbroken_phrases(described)
+    named = session.tags.players[player] if session.tags.has_players() else None
+    if named is None or named.strip() == described:
         return side
-    return f"{html.escape(session.tags.players[player] or '?')} · now {side}"
+    return f"{html.escape(named or '?')} · now {side}"
 
 
 WHY_NOT_PROMPT = "Why not this move? Play the move you want explained: it is not played. Esc cancels."

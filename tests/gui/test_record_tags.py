@@ -13,6 +13,9 @@ import pytest
 
 from games import new_game
 from games.records import GameRecord, RecordError, RecordTags, read_game, write_game
+from gui.players import HUMAN, PlayerConfig
+
+HUMANS = (PlayerConfig(kind=HUMAN), PlayerConfig(kind=HUMAN))
 
 OPERA_TAGS = {
     "Event": "Opera game",
@@ -165,6 +168,21 @@ def test_an_opened_game_shows_its_players_and_who_plays_on(window: Any, tmp_path
     saved = tmp_path / "again.pgn"
     assert window.save_to(saved)
     assert read_game(saved.read_text(encoding="utf-8"), "pgn").other_tags == LICHESS_OTHER
+
+
+def test_a_game_the_app_saved_names_its_sides_once(window: Any, tmp_path: Path) -> None:
+    """A file whose players are the app's own sides (saved by the app, or the autosave
+    resumed) reads "White: Human", not "Human · now Human"."""
+    window.start_game("chess", HUMANS)
+    assert window.session.play_text("e4") is None
+    saved = tmp_path / "mine.pgn"
+    assert window.save_to(saved)
+    assert window.open_path(saved), window.last_error
+    labels = [label.text() for label in window.game_view.player_labels]
+    for player, label in enumerate(labels):  # the sides the settings give the opened game
+        side = window.session.players[player].describe()
+        assert ("· now" in label) == (side != "Human"), label
+    assert "· now" not in labels[0] and "Human" in labels[0]
 
 
 def test_an_opened_game_keeps_its_tags_through_the_autosave(window: Any, qtbot: Any, tmp_path: Path) -> None:
