@@ -471,7 +471,8 @@ class MainWindow(QMainWindow):
         self._update_why_not()
         # a loaded game that stopped at a draw nobody claimed (threefold repetition, fifty moves)
         self.actions_by_name["claim_draw"].setEnabled(in_game and self.session is not None and self.session.claimable_draw() != "")
-        self.actions_by_name["next_game"].setEnabled(in_game)  # says why when no next game may start
+        # in a match (it says why while no next game may start); never in a single game
+        self.actions_by_name["next_game"].setEnabled(in_game and self.match is not None)
 
     def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
         """Every text field of this window that takes the focus lets the window's command
@@ -849,6 +850,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{game_title(game)} — {APP_NAME}")
         self._connect_panels(session)
         self._follow_match(session, match)
+        self._update_actions()  # the match's own actions follow the match
         self.reviews.attach(session, None if record is None else record.review)
         self.session_changed.emit(session)
         self.autosave()

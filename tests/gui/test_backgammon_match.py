@@ -648,6 +648,7 @@ def test_resigning_is_asked_first_and_says_what_it_gives(qtbot: QtBot, window: M
     window.ask = lambda question: questions.append(question) or False  # type: ignore[method-assign]
     assert not window.resign()
     assert questions[-1].endswith("wins the game (1 point and the match).") and not decider.is_over
-    # Not in a match: no stake named.
+    # Not in a match: no stake named, and no next game of a match offered.
     chess = window.start_game("chess", HUMANS)
+    assert not window.actions_by_name["next_game"].isEnabled()
     assert not window.resign() and questions[-1] == "Resign for White? Black wins the game." and not chess.is_over
