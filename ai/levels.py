@@ -561,10 +561,10 @@ class LevelRating:
         (anchor ``Elo, GRhino level 1 (gtp-rhino -l 1) = 1000``) ``≈1470 Elo (1251–1690) where
         GRhino level 1 = 1000``, so the number is not read as chess Elo; ``96% perfect moves (94–98%)``,
         ``−0.14 points a game (−0.23 to −0.05) vs gnubg 0-ply``; a bound ``below ≈983 Elo vs
-        Stockfish (lost all 36 games)``."""
+        Stockfish (lost all 36 games it played)`` (against any opponent of the ladder)."""
         if self.bound is not None:
             side, outcome = ("above", "won") if self.bound is RatingBound.AT_LEAST else ("below", "lost")
-            return f"{side} ≈{self.value:.0f} Elo {self._against()} ({outcome} all {self.games} games)"
+            return f"{side} ≈{self.value:.0f} Elo {self._against()} ({outcome} all {self.games} games it played)"
         if self.scale is RatingScale.PERFECT_SHARE:
             return f"{self.value:.0f}% perfect moves ({self.low:.0f}–{self.high:.0f}%)"
         if self.scale is RatingScale.POINTS:

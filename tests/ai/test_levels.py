@@ -272,7 +272,7 @@ def test_a_level_that_lost_or_won_every_game_reads_as_a_bound() -> None:
     above = rating("othello", 10, value=2400.0, low=2400.0, high=2400.0, games=6, bound=RatingBound.AT_LEAST,
                    anchor="Elo, GRhino level 1 (gtp-rhino -l 1) = 1000", opponent="GRhino")
     assert parse_level_ratings(ratings_json([below, above])) == {("chess", 1): below, ("othello", 10): above}
-    assert below.text() == "below ≈983 Elo vs Stockfish (lost all 36 games)"
+    assert below.text() == "below ≈983 Elo vs Stockfish (lost all 36 games it played)"
     assert above.text() == "above ≈2400 Elo where GRhino level 1 = 1000 (won all 6 games)"
 
 
