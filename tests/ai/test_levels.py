@@ -273,7 +273,7 @@ def test_a_level_that_lost_or_won_every_game_reads_as_a_bound() -> None:
                    anchor="Elo, GRhino level 1 (gtp-rhino -l 1) = 1000", opponent="GRhino")
     assert parse_level_ratings(ratings_json([below, above])) == {("chess", 1): below, ("othello", 10): above}
     assert below.text() == "below ≈983 Elo vs Stockfish (lost all 36 games it played)"
-    assert above.text() == "above ≈2400 Elo where GRhino level 1 = 1000 (won all 6 games)"
+    assert above.text() == "above ≈2400 Elo where GRhino level 1 = 1000 (won all 6 games it played)"
 
 
 @pytest.mark.parametrize(
