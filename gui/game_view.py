@@ -546,6 +546,21 @@ class GameView(QWidget):
         if self._viewing is not None:
             self.moves.moves.show_ply(self._viewing)
 
+    def _show_ended(self, session: GameSession) -> None:
+        """A board that says whose turn it is (backgammon's "to double or roll") is told
+        when a game ended off the board (a resignation, a fallen flag): the winner's label
+        says so, nobody is asked to move."""
+        set_ended = getattr(self.board, "set_ended", None)
+        if set_ended is None:
+            return
+        outcome = session.outcome
+        winner = outcome.result.winner if outcome is not None and session.is_over else None
+        if winner is None or session.state.is_terminal():
+            set_ended(None)
+            return
+        assert outcome is not None
+        set_ended(winner, f"wins ({outcome.reason})" if outcome.reason else "wins")
+
     def refresh(self) -> None:
         session = self.session
         if session is None or self.board is None:
@@ -564,6 +579,7 @@ class GameView(QWidget):
             self.board.set_state(state)
             self.board.set_last_move(session.last_move())
             self.board.set_interactive(session.can_human_move())
+            self._show_ended(session)
             self.viewing_label.hide()
         else:
             shown = session.state_at(self._viewing)

@@ -652,3 +652,19 @@ def test_resigning_is_asked_first_and_says_what_it_gives(qtbot: QtBot, window: M
     chess = window.start_game("chess", HUMANS)
     assert not window.actions_by_name["next_game"].isEnabled()
     assert not window.resign() and questions[-1] == "Resign for White? Black wins the game." and not chess.is_over
+
+
+def test_a_game_resigned_asks_nobody_to_roll(qtbot: QtBot, window: MainWindow) -> None:
+    """After a resignation the board no longer says "to double or roll" or "to play 5-1":
+    the winner's label says why the game ended, the loser's nothing."""
+    session = window.start_game("backgammon", HUMANS)
+    qtbot.waitUntil(lambda: len(session.history) >= 1, timeout=2000)  # the opening roll
+    board = window.game_view.board
+    assert isinstance(board, BackgammonBoard)
+    assert any(label.status.startswith("to play") for label in board._labels())
+    loser = session.resigner()
+    session.resign()
+    statuses = {label.player: label.status for label in board._labels()}
+    assert statuses[loser] == "" and statuses[1 - loser] == f"wins ({('O', 'X')[loser]} resigned)"
+    session.undo()  # taken back: the game goes on, nobody has won
+    assert not session.is_over and not any("wins" in label.status for label in board._labels())

@@ -153,6 +153,9 @@ class BackgammonBoard(BoardWidget):
         """The app's word on the match (between games, at its end); ``None``: the shown
         position's own (``MatchLine.from_state``)."""
         self._next_game = False
+        self._ended: tuple[Player, str] | None = None
+        """A game the rules did not end (a resignation, a fallen flag): its winner and what
+        the winner's label says; the board waits for nobody."""
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
 
     # ================================================================ board API
@@ -241,6 +244,14 @@ class BackgammonBoard(BoardWidget):
         a dead cube greyed out)."""
         state = self._state
         return isinstance(state, BackgammonState) and any(state.can_double(player) for player in (O, X))
+
+    def set_ended(self, winner: Player | None, text: str = "") -> None:
+        """The game ended off the board (a resignation, a flag): ``winner``'s label says
+        ``text`` and no player is asked to play, double or roll; ``None``: it goes on."""
+        ended = None if winner is None else (winner, text)
+        if ended != self._ended:
+            self._ended = ended
+            self.update()
 
     def set_next_game(self, enabled: bool) -> None:
         """Between the games of a match: show the "Next game" button (it emits
@@ -408,6 +419,8 @@ class BackgammonBoard(BoardWidget):
 
     def _decider(self) -> Player | None:
         """The player whose decision the board waits for (cube or checkers)."""
+        if self._ended is not None:
+            return None
         phase = self._shown.phase
         if phase in (CHECKER_PLAY, CUBE_DECISION):
             return self._shown.player
@@ -455,6 +468,8 @@ class BackgammonBoard(BoardWidget):
         """What ``player`` is to do (beside their name), or the result when the game is over."""
         state = self._shown
         phase = state.phase
+        if self._ended is not None:
+            return self._ended[1] if player == self._ended[0] else ""
         if phase == GAME_OVER:
             if player != state.game_winner:
                 return ""
@@ -755,7 +770,7 @@ class BackgammonBoard(BoardWidget):
                     name=self._player_names[player],
                     pips=sum(point * board[point] for point in range(1, BAR + 1)),
                     off=board[OFF],
-                    status=self._status_text(player) if is_deciding or state.phase == GAME_OVER else "",
+                    status=self._status_text(player) if is_deciding or state.phase == GAME_OVER or self._ended else "",
                     deciding=is_deciding,
                 )
             )
