@@ -717,7 +717,7 @@ def test_workers_and_memory_go_when_the_parent_dies(death: str) -> None:
 
 
 # ---------------------------------------------------------------- the compiled search
-@pytest.mark.parametrize("game", ["chess", "checkers"])
+@pytest.mark.parametrize("game", ["chess", "checkers", "othello"])
 def test_a_cleared_table_also_clears_the_compiled_search_in_its_worker(two_workers: EnginePool, game: str) -> None:
     """The compiled search keeps its own table in the worker that runs it: the same search
     again reuses it (fewer nodes), and after ``clear_table`` (UCI ``ucinewgame``, a new game)
@@ -734,7 +734,7 @@ def test_a_cleared_table_also_clears_the_compiled_search_in_its_worker(two_worke
     assert cleared.nodes == first.nodes and cleared.best_move == first.best_move
 
 
-@pytest.mark.parametrize("game", ["chess", "checkers"])
+@pytest.mark.parametrize("game", ["chess", "checkers", "othello"])
 def test_the_compiled_search_runs_on_one_worker_and_stops_on_request(two_workers: EnginePool, game: str) -> None:
     """``native`` keeps its table in its own process: one worker, which runs ``threads``
     threads of its own (Lazy SMP); its events stream through the pool, and a stop answers

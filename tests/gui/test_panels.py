@@ -193,7 +193,8 @@ def test_settings_panel_offers_only_the_algorithms_of_the_game(qtbot: QtBot) -> 
     assert not panel.controls["null_move"].isEnabled()
     panel.set_game(get_game("othello"))
     offered = [panel.algorithm.itemData(index) for index in range(panel.algorithm.count())]
-    assert offered == ["minimax", "alphabeta", "pvs", "mtdf", "mcts"]
+    compiled = ["native"] if get_game("othello").NATIVE_SEARCH is not None else []
+    assert offered == ["minimax", "alphabeta", "pvs", "mtdf", "mcts", *compiled]
     assert panel.settings().algorithm == "pvs"
     assert panel.controls["solver_empties"].isEnabled()
     assert not panel.controls["null_move"].isEnabled()
