@@ -265,6 +265,31 @@ def test_poll_raising_stops_and_propagates_after_depth_one() -> None:
     assert reports[0].pv[0] in MIDGAMES[4].legal_moves()
 
 
+def test_an_interrupted_iteration_keeps_what_it_found() -> None:
+    """Stopped inside an iteration whose root had already raised alpha: the searcher says what
+    it found (``interrupted``), one depth beyond the last completed one, with a legal move."""
+    state = MIDGAMES[7]
+    found = 0
+    for stop_after in range(3, 120, 4):
+        searcher = OthelloState.native_searcher(HASH_MB)
+        reports: list[Any] = []
+        polls = [0]
+
+        def poll(nodes: int, check: bool) -> None:
+            polls[0] += 1
+            if check and polls[0] >= stop_after:
+                raise StopSearch
+
+        with pytest.raises(StopSearch):
+            searcher.search_with(state, 30, poll, lambda report: reports.append(report) or False, poll_interval=200)
+        better = searcher.interrupted(state)
+        if better is not None:
+            found += 1
+            assert better.depth == reports[-1].depth + 1
+            assert better.pv[0] in state.legal_moves()
+    assert found > 0
+
+
 def test_a_stopped_root_solve_falls_back_on_the_search() -> None:
     """Asked for depth 1 only, the root is solved at depth 1; a solve its poll stops gives
     way to depth 1's search, which answers (depth 1 always finishes)."""
