@@ -288,17 +288,44 @@ def _value(score: Score, mover: int) -> Value:
     return Value(seen.value, seen.win_in_plies)
 
 
-def fold(plan: ReviewPlan, answers: Mapping[TaskKey, Finished]) -> GameReview:
+def fold(plan: ReviewPlan, answers: Mapping[TaskKey, Finished], known: Mapping[int, MoveReview] | None = None) -> GameReview:
     """The review of ``plan`` from the answers it has (a pure function: the same answers, the
     same review). A decision whose answers are missing or failed is left out; the best-move
-    and played-move answers are used where the position's best move was not the one played."""
+    and played-move answers are used where the position's best move was not the one played.
+    ``known`` (``known_moves``): decisions reviewed before, by ply, taken as they are."""
     record = plan.record
+    known = known or {}
     moves: list[MoveReview] = []
     for ply in plan.plies:
-        review = _review_ply(plan, ply, answers)
+        review = known.get(ply.ply) or _review_ply(plan, ply, answers)
         if review is not None:
             moves.append(review)
     return GameReview(record.game, plan.strength.review_settings(), tuple(moves), plan.scale)
+
+
+def known_moves(plan: ReviewPlan, review: GameReview | None) -> dict[int, MoveReview]:
+    """The decisions of ``plan`` that ``review`` judged already (by ply; the move at that
+    ply the same), to be taken as they are instead of searched again.
+
+    Sound because every search depends on its request alone (the position, reached from the
+    same start by the same moves, and the strength, searched from an empty table): a game
+    reviewed, played on and reviewed again gets for its first moves what the first review
+    got. So the review extended must have been made at ``plan``'s strength: ``ValueError``
+    otherwise (a review at another strength is made again whole, never mixed)."""
+    if review is None:
+        return {}
+    if review.game != plan.record.game or review.settings != plan.strength.review_settings():
+        raise ValueError(f"a review made at {review.settings.describe()} is not extended at another strength")
+    decisions = {ply.ply: ply.move for ply in plan.plies}
+    return {move.ply: move for move in review.moves if decisions.get(move.ply) == move.move}
+
+
+def unreviewed(plan: ReviewPlan, review: GameReview | None) -> tuple[int, ...]:
+    """The plies of ``plan``'s decisions that ``review`` has no judgement of (its move at that
+    ply the same), whatever the strength it was made at: none for a review of exactly the
+    game's moves."""
+    judged = {} if review is None else {move.ply: move.move for move in review.moves}
+    return tuple(ply.ply for ply in plan.plies if judged.get(ply.ply) != ply.move)
 
 
 def _review_ply(plan: ReviewPlan, ply: PlyPlan, answers: Mapping[TaskKey, Finished]) -> MoveReview | None:
@@ -360,14 +387,21 @@ class ReviewRun:
     The app hands out ``pending()`` tasks in any order (one at a time, or to several
     workers), gives each answer to ``accept`` and reads ``progress``; the best-move and
     played-move tasks of a decision appear in ``pending()`` once its position's answer showed
-    that the played move was not the best. ``result()`` folds what has arrived (``fold``)."""
+    that the played move was not the best. ``result()`` folds what has arrived (``fold``).
 
-    def __init__(self, plan: ReviewPlan) -> None:
+    ``known``: a review of the game's first moves made at the plan's strength (a game that
+    went on after its review): its decisions are kept (``known_moves``) and only the others
+    are searched; ``ValueError`` for a review made at another strength."""
+
+    def __init__(self, plan: ReviewPlan, known: GameReview | None = None) -> None:
         self.plan = plan
+        self.known: dict[int, MoveReview] = known_moves(plan, known)
         self.answers: dict[TaskKey, Finished] = {}
         self._handed_out: set[TaskKey] = set()
+        self._searched = tuple(ply for ply in plan.searched if ply.ply not in self.known)
+        """The decisions searched by this run: the plan's, less those known."""
         self._to_ask: list[ReviewTask] = [
-            ReviewTask(TaskKey(ply.ply, TaskKind.POSITION), plan.position_request(ply.ply)) for ply in plan.searched
+            ReviewTask(TaskKey(ply.ply, TaskKind.POSITION), plan.position_request(ply.ply)) for ply in self._searched
         ]
         self._played_needed = 0
         self._followed: set[int] = set()
@@ -385,7 +419,7 @@ class ReviewRun:
     def accept(self, key: TaskKey, answer: Finished) -> None:
         """The answer to ``key``'s request (a failed search is accepted: its move is left
         out of the review)."""
-        if key in self.answers or key.ply not in self._by_ply:
+        if key in self.answers or key.ply not in self._by_ply or key.ply in self.known:
             return
         self.answers[key] = answer
         if key.kind is TaskKind.POSITION and answer.error is None and answer.best_move is not None:
@@ -401,15 +435,15 @@ class ReviewRun:
 
     @property
     def progress(self) -> tuple[int, int]:
-        """(answers in, answers expected so far): the total grows as best-move and
-        played-move searches turn out to be needed."""
-        return (len(self.answers), len(self.plan.searched) + self._played_needed)
+        """(answers in, answers expected so far) of this run's searches: the total grows
+        as best-move and played-move searches turn out to be needed."""
+        return (len(self.answers), len(self._searched) + self._played_needed)
 
     @property
     def moves_reviewed(self) -> tuple[int, int]:
         """(moves whose answers are all in, moves searched): a move counts once its
         position's answer and, where the move played was not the best, both lone-move
-        answers are in."""
+        answers are in; a known move (``known``) counts from the start."""
         answers = self.answers
 
         def whole(ply: int) -> bool:
@@ -418,7 +452,7 @@ class ReviewRun:
             return ply not in self._followed or all(TaskKey(ply, kind) in answers for kind in (TaskKind.BEST, TaskKind.PLAYED))
 
         searched = self.plan.searched
-        return (sum(1 for ply in searched if whole(ply.ply)), len(searched))
+        return (sum(1 for ply in searched if ply.ply in self.known or whole(ply.ply)), len(searched))
 
     @property
     def is_complete(self) -> bool:
@@ -426,7 +460,7 @@ class ReviewRun:
         return done >= total
 
     def result(self) -> GameReview:
-        return fold(self.plan, self.answers)
+        return fold(self.plan, self.answers, self.known)
 
 
 def first_players_score(game: type[GameState], value: Value, mover: int) -> Score:

@@ -393,8 +393,9 @@ def write_pgn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
     for name, value in record.other_tags:
         if name not in game.headers and not (name == "Annotator" and review is not None):
             game.headers[name] = value
+    tokens = evaluation_tokens(record)
     for index, node in enumerate(game.mainline()):
-        node.comment = move_comment(record, index)
+        node.comment = move_comment(record, index, tokens)
     if review is not None:
         game.headers["Annotator"] = REVIEW_ANNOTATOR + review.settings.describe()
         nodes = list(game.mainline())
@@ -406,12 +407,13 @@ def write_pgn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
     return str(game.accept(exporter)) + "\n"
 
 
-def move_comment(record: GameRecord, index: int) -> str:
-    """The comment after move ``index`` (from 0): its ``[%eval]`` and ``[%clk]``, or ""."""
+def move_comment(record: GameRecord, index: int, tokens: Sequence[str | None] | None = None) -> str:
+    """The comment after move ``index`` (from 0): its ``[%eval]`` and ``[%clk]``, or "".
+    ``tokens``: every move's ``%eval`` (``evaluation_tokens``), when the caller has them."""
     parts = []
-    evaluation = record.evaluations[index] if index < len(record.evaluations) else None
+    evaluation = (evaluation_tokens(record) if tokens is None else tokens)[index] if index < len(record.moves) else None
     if evaluation is not None:
-        parts.append(f"[%eval {evaluation_token(evaluation)}]")
+        parts.append(f"[%eval {evaluation}]")
     clock = record.clocks[index] if index < len(record.clocks) else None
     if clock is not None:
         parts.append(f"[%clk {clock_text(clock)}]")
@@ -516,6 +518,7 @@ def write_pdn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
              if name not in written and not (name == "Annotator" and review is not None)]
     lines = [f'[{name} "{_escape_tag(value)}"]' for name, value in tags]
     annotations = review_annotations(record)
+    tokens = evaluation_tokens(record)
     state = new_game(record.game, record.start)
     first_mover = state.to_move()
     words: list[str] = []
@@ -527,7 +530,7 @@ def write_pdn(record: GameRecord, event: str = DEFAULT_EVENT) -> str:
         nag, review_words = annotations.get(index, (None, ""))
         mark = None if nag is None else Mark.from_nag(nag)
         words.append(name if mark is None else name + mark.symbol)
-        comment = " ".join(part for part in (move_comment(record, index), review_words) if part)
+        comment = " ".join(part for part in (move_comment(record, index, tokens), review_words) if part)
         if comment:
             words.append(f"{{{comment}}}")
         state.play(state.parse_move(name))
@@ -599,6 +602,36 @@ def review_annotations(record: GameRecord) -> dict[int, tuple[int | None, str]]:
         words = " ".join(part for part in (review_command(move), error_words(review, move, before, after)) if part)
         annotations[move.ply] = (move.mark.nag, words)
     return annotations
+
+
+def evaluation_tokens(record: GameRecord) -> list[str | None]:
+    """Every move's ``[%eval]`` token (``None``: none written). In a reviewed game, the
+    review's value after each reviewed move, whoever played it, as Lichess writes an
+    analysed game: the same value its words give as "after" (``(6.73 → 11.70)``), never
+    the computer's own search of its move (a shallower one, or an endgame database's
+    verdict) beside the review's. An only move keeps the value of the position before it
+    (its own search stops at once); up to the last reviewed move, a move the review has no
+    value of gets none. Elsewhere (no review, moves after it) the evaluation kept with the
+    move."""
+    tokens = [
+        None if evaluation is None else evaluation_token(evaluation)
+        for evaluation in (record.evaluations[index] if index < len(record.evaluations) else None
+                           for index in range(len(record.moves)))
+    ]
+    review = None if record.review is None else record.review.for_moves(record.moves)
+    if review is None:
+        return tokens
+    game = get_game(record.game)
+    by_ply = {move.ply: move for move in review.moves}
+    for index in range(max(by_ply) + 1):
+        move = by_ply.get(index)
+        if move is None:
+            tokens[index] = None
+        elif move.mark is Mark.ONLY_MOVE:
+            tokens[index] = tokens[index - 1] if index > 0 else None
+        else:
+            tokens[index] = _value_text(game, move, move.played)
+    return tokens
 
 
 def _value_text(game: type[GameState], move: MoveReview, value: Value) -> str:

@@ -169,6 +169,11 @@ class EvalBar(QWidget):
         return f"{who}: {display.score_text(score, game, odds=self._odds)}"
 
     @property
+    def score(self) -> Score | None:
+        """The score shown (``None``: none, an even bar)."""
+        return self._score
+
+    @property
     def share(self) -> float:
         """Player 0's share of the bar, 0..1."""
         return self._share

@@ -24,7 +24,7 @@ from PySide6.QtCore import QObject, Signal
 
 from games import CHANCE
 from ai.display import value_text
-from ai.review import first_players_score
+from ai.review import first_players_score, plan_review, unreviewed
 from ai.events import Score
 from games.annotations import GameReview, Mark, MoveReview, Value
 from games.base import GameError, GameState
@@ -33,7 +33,7 @@ from gui.panels.display import player_names
 from gui.panels.eval_graph import EvalGraph
 from gui.panels.move_list import CellMark
 from gui.review.panel import BOTH_SIDES, ReviewPanel
-from gui.review.runner import ReviewLevel, ReviewRunner
+from gui.review.runner import ReviewLevel, ReviewRunner, level_word
 from gui.review.style import ERROR_MARKS, cell_marks, comment_text, graph_marks
 
 LINE_SHOWN = 6
@@ -46,6 +46,8 @@ BACKGROUND_WORDS = (
     "reviews; Review game reviews this game first, then that one goes on."
 )
 WAITING_WORDS = "The last game's review goes on after this one."
+LEVEL_ORDER = (ReviewLevel.QUICK, ReviewLevel.STANDARD, ReviewLevel.DEEP)
+"""The strengths from the lightest to the deepest."""
 
 
 class ReviewController(QObject):
@@ -97,7 +99,7 @@ class ReviewController(QObject):
         panel.level_changed.connect(self._remember_level)
         panel.mistake_requested.connect(self.step_mistake)
         game_view.moves.moves.ply_selected.connect(self._show_ply)
-        self.runner.started.connect(lambda total: self._on_progress(0, total))
+        self.runner.started.connect(lambda _total: self._on_progress(*self.runner.progress()))
         self.runner.progressed.connect(self._on_progress)
         self.runner.finished.connect(self._on_finished)
         self.runner.failed.connect(self._on_failed)
@@ -131,6 +133,7 @@ class ReviewController(QObject):
         self.panel.set_players(names, humans[0] if len(humans) == 1 else None)
         session.state_changed.connect(self._update)
         self._update(force=True)
+        self.review_changed.emit()  # the window's curve and bar: this game's review, or none
 
     def show(self, review: GameReview) -> None:
         """Show ``review``, made elsewhere (``ai.review.review_game`` in a script), as the
@@ -145,16 +148,26 @@ class ReviewController(QObject):
 
     def game_over(self) -> None:
         """The game shown ended: reviewed at once when the setting says so and a person
-        played in it (two computers' games are watched, not studied)."""
+        played in it (two computers' games are watched, not studied), unless its review is
+        there already (an opened reviewed game, a redo of the last move, a resignation
+        after Review game): then only the moves it lacks are reviewed, if any."""
         session = self.session
         if session is None or not self.settings.review_after_game:
             return
         if all(side.is_computer for side in session.players) or not session.history:
             return
-        self.start()
+        self.start(automatic=True)
 
-    def start(self, level: ReviewLevel | None = None) -> bool:
-        """Review the game shown (finished or not) at ``level`` (the one chosen)."""
+    def start(self, level: ReviewLevel | None = None, *, automatic: bool = False) -> bool:
+        """Review the game shown (finished or not) at ``level`` (the one chosen); True when
+        a review runs for it.
+
+        A game keeps the review it has for exactly its moves: asked again at the strength
+        it was made at, nothing is searched (a review depends on its requests alone, so it
+        would say the same) and the panel says how to ask for a deeper one; a game that went
+        on after its review has only its new moves reviewed (``ai.review.known_moves``). A
+        review at another strength is made again whole. ``automatic`` (the game ended):
+        the review shown is kept at whatever strength it was made, and extended at its own."""
         session = self.session
         if session is None:
             return False
@@ -162,15 +175,45 @@ class ReviewController(QObject):
             self.panel.show_message("There is no move to review yet.")
             return False
         chosen = self.panel.chosen_level() if level is None else level
+        shown = self.review if self._shown else None
+        made_at = None if shown is None else self.runner.level_of(shown)
+        if automatic and made_at is not None:
+            chosen = made_at
+        record = session.to_record()
+        running = self._review_record
+        if self._runs_this_game() and running is not None and running.moves == record.moves and self.runner.level is chosen:
+            return True  # this very review is running: it goes on
+        known = None
+        if shown is not None:
+            try:
+                missing = unreviewed(plan_review(record), shown)
+            except (RecordError, ValueError):
+                missing = ()  # the game does not replay: the runner says so below
+            if not missing and (automatic or made_at is chosen):
+                if not automatic:
+                    self._say_reviewed(chosen)
+                return False
+            if made_at is chosen:
+                known = shown
         # A review running for this game is replaced; one of a game left goes on after this one.
         other_game = self.runner.is_running and not self._runs_this_game()
-        record = session.to_record()
         before = self._review_session, self._review_record
         self._review_session, self._review_record = session, record
-        if self.runner.start(record, chosen, set_aside=other_game):
+        if self.runner.start(record, chosen, set_aside=other_game, known=known):
             return True
         self._review_session, self._review_record = before
         return False
+
+    def _say_reviewed(self, level: ReviewLevel) -> None:
+        """Asked to review a game reviewed at ``level`` already: how to look deeper."""
+        deeper = [choice for choice in ReviewLevel if LEVEL_ORDER.index(choice) > LEVEL_ORDER.index(level)]
+        text = f"This game is already reviewed at {level_word(level)} strength"
+        if deeper:
+            text += f": for a deeper review, choose {' or '.join(level_word(choice) for choice in deeper)} under Strength and press Review again."
+        else:
+            text += ", the deepest."
+        self.panel.show_message(text)
+        self.notify(text)
 
     def _runs_ours(self) -> bool:
         """Whether the runner is running the review last started here."""
@@ -197,36 +240,65 @@ class ReviewController(QObject):
         return self.review if self._shown else None
 
     def with_review_scores(self, scores: list[Score | None]) -> list[Score | None]:
-        """``scores`` (the eval graph's, by plies played) with the review's value of each
-        reviewed move where no search scored it (a person's moves, a loaded game without
-        evaluations), player 0's view: the curve a reviewed game has, as on Lichess."""
+        """``scores`` (the eval graph's and the eval bar's, by plies played) as a reviewed
+        game shows them, player 0's view: every position after a reviewed move has the
+        review's value of that move, whoever played it, as Lichess's graph of an analysed
+        game has its engine's value everywhere. One source for the whole curve: the
+        computer's own scores (its level's shallow search, or an endgame database's
+        verdict) taken between the review's values flip from one to the other ply by ply.
+
+        An only move keeps the value of the position before it (nothing was chosen; its own
+        search stops at once and says little); a position the review did not value (after a
+        dice roll) is left unscored, so the curve goes straight across it. Positions after
+        the reviewed moves (a game that went on) keep their own scores."""
         if self.review is None or self.session is None:
             return scores
         history = self.session.history
+        same = 0  # the reviewed moves still played (a take-back keeps the ones before it)
+        while same < min(len(history), len(self._reviewed)) and history[same].name == self._reviewed[same]:
+            same += 1
+        by_ply = {move.ply: move for move in self.review.moves}
         filled = list(scores)
-        for move in self.review.moves:
-            ply = move.ply + 1
-            same = move.ply < len(history) and history[move.ply].name == move.move  # not taken back
-            if same and ply < len(filled) and filled[ply] is None and move.mark is not Mark.ONLY_MOVE:
-                filled[ply] = self._score(move.played, move.mover)
+        for ply in range(min(same, len(filled) - 1)):
+            move = by_ply.get(ply)
+            if move is None:
+                filled[ply + 1] = None
+            elif move.mark is Mark.ONLY_MOVE:
+                filled[ply + 1] = filled[ply] if ply > 0 else None
+            else:
+                filled[ply + 1] = self._score(move.played, move.mover)
         return filled
 
     # ------------------------------------------------------------------ navigation
     def step_mistake(self, player: int = BOTH_SIDES, step: int = 1) -> bool:
         """Show the next (``step`` +1) or previous (-1) error of ``player`` (``BOTH_SIDES``:
-        either) from the move shown; False, with a word in the status bar, when there is none."""
+        either) from the move shown. Past the last one it starts again from the first (and
+        back from the first, at the last), as Lichess's "learn from your mistakes" goes
+        round, saying so in the status bar, which every step updates (cleared after a plain
+        step, so no word of an earlier step stays). False, with a word there, when the
+        side has no error, or none but the one shown."""
         review = self.review
         if review is None or not self._shown:
             self.notify("No review to step through: Game → Review game")
             return False
         side = None if player == BOTH_SIDES else player
+        whose = "" if side is None else f" of {player_names(self.session.game_class)[side]}"
         shown = self.game_view.moves.moves.shown_ply  # plies played in the position shown
-        found = review.next_error(shown - 1, side) if step > 0 else review.previous_error(shown - 1, side)
+        forward = step > 0
+        found = review.next_error(shown - 1, side) if forward else review.previous_error(shown - 1, side)
+        said = ""
+        if found is None:  # round again from the other end
+            found = review.next_error(-1, side) if forward else review.previous_error(len(self.session.history), side)
+            said = (f"No later mistake{whose}: from the first move again" if forward
+                    else f"No earlier mistake{whose}: from the last move again")
         if found is None:
-            whose = "" if side is None else f" of {player_names(self.session.game_class)[side]}"
-            self.notify(f"No {'later' if step > 0 else 'earlier'} mistake{whose}")
+            self.notify(f"No mistake{whose} in this game")
+            return False
+        if found.ply + 1 == shown:
+            self.notify(f"No other mistake{whose}: this is the only one")
             return False
         self.game_view.moves.moves.show_ply(found.ply + 1)
+        self.notify(said)
         return True
 
     # ------------------------------------------------------------------ runner

@@ -35,6 +35,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ai.events import Finished
 from ai.review import ReviewDepth, ReviewRun, ReviewStrength, ReviewTask, TaskKind, plan_review
+from games.annotations import GameReview
 from games.records import GameRecord, RecordError
 from gui.engine_bridge import EngineBridge, EnginePoolLike, make_pool
 
@@ -139,7 +140,16 @@ class ReviewRunner(QObject):
         if run is None:
             return (0, 0)
         done = sum(1 for key in run.answers if key.kind is TaskKind.POSITION)
-        return (done, len(run.plan.searched))
+        known = sum(1 for ply in run.plan.searched if ply.ply in run.known)
+        return (known + done, len(run.plan.searched))
+
+    def level_of(self, review: GameReview) -> ReviewLevel | None:
+        """The level ``review`` was made at (its settings are that level's strength for its
+        game), ``None`` for a review made otherwise (the command line's ``--nodes``)."""
+        for level in ReviewLevel:
+            if self.strength_for(review.game, level).review_settings() == review.settings:
+                return level
+        return None
 
     # ------------------------------------------------------------------ commands
     @property
@@ -147,13 +157,18 @@ class ReviewRunner(QObject):
         """Reviews set aside, to go on after the running one."""
         return len(self._waiting)
 
-    def start(self, record: GameRecord, level: ReviewLevel = ReviewLevel.STANDARD, *, set_aside: bool = False) -> bool:
+    def start(
+        self, record: GameRecord, level: ReviewLevel = ReviewLevel.STANDARD, *, set_aside: bool = False,
+        known: GameReview | None = None,
+    ) -> bool:
         """Review ``record`` at ``level``. A running review is cancelled first (a review of
         the same game again), or with ``set_aside`` waits and goes on after this one (another
-        game's). False, with ``failed``, when the game cannot be reviewed (no moves, moves
-        that do not replay)."""
+        game's). ``known``: a review of the game's first moves at this level, kept, so that
+        only the moves after them are searched (``ai.review.known_moves``). False, with
+        ``failed``, when the game cannot be reviewed (no moves, moves that do not replay)."""
         try:
             plan = plan_review(record, self.strength_for(record.game, level))
+            run = ReviewRun(plan, known)
         except (RecordError, ValueError) as error:
             self.failed.emit(f"This game cannot be reviewed: {error}")
             return False
@@ -167,7 +182,7 @@ class ReviewRunner(QObject):
             self._connect()
         self.record = record
         self.level = level
-        self._run = ReviewRun(plan)
+        self._run = run
         self._queue.clear()
         self._fault_said = False
         self.started.emit(len(plan.searched))

@@ -28,6 +28,7 @@ from ai.review import (
     plan_review,
     review_game,
     run_alone,
+    unreviewed,
 )
 from ai.settings import Limits
 
@@ -220,6 +221,34 @@ def test_partial_answers_leave_the_missing_moves_out() -> None:
         if task.key.ply == 0:
             run.accept(task.key, run_alone(task.request))
     assert [move.ply for move in run.result().moves] == [0]
+
+
+def test_a_review_of_the_first_moves_is_extended_by_searching_only_the_new_ones() -> None:
+    """A game reviewed, played on and reviewed again: the first review's moves are kept,
+    only the new positions are searched, and the review is the whole game's review (every
+    search depends on its request alone)."""
+    moves = ["b2", "b3", "a3", "c1", "c3"]
+    limits = strength("tictactoe", 200_000)
+    first = review_game(record("tictactoe", moves[:3]), limits)
+    plan = plan_review(record("tictactoe", moves), limits)
+    assert unreviewed(plan, first) == (3, 4)
+    run = ReviewRun(plan, first)
+    tasks = run.pending()
+    assert [task.key for task in tasks] == [TaskKey(3, TaskKind.POSITION), TaskKey(4, TaskKind.POSITION)]
+    assert run.moves_reviewed == (3, 5)
+    for task in tasks:
+        run.accept(task.key, run_alone(task.request))
+    _answers_by_hand(run, None)
+    assert run.result() == review_game(record("tictactoe", moves), limits)
+    assert run.result().moves[:3] == first.moves
+    assert unreviewed(plan, run.result()) == ()
+    # whole already: nothing to search
+    assert ReviewRun(plan, run.result()).is_complete and ReviewRun(plan, run.result()).pending() == []
+    # a game changed at move 3 keeps the review of the two moves before it only
+    changed = plan_review(record("tictactoe", ["b2", "b3", "c1"]), limits)
+    assert unreviewed(changed, first) == (2,)
+    with pytest.raises(ValueError, match="another strength"):  # another strength: never mixed
+        ReviewRun(plan_review(record("tictactoe", moves), strength("tictactoe", 100_000)), first)
 
 
 def test_a_failed_search_leaves_its_move_out() -> None:

@@ -60,7 +60,6 @@ def test_pgn_carries_nags_lichess_words_and_reads_the_review_back() -> None:
     assert nodes[5].nags == {4} and nodes[3].nags == {6} and not nodes[2].nags
     back = read_game(text, "pgn")
     assert back.review == record.review
-    assert back.evaluations[:2] == [None, "+0.30"]
     assert back.review is not None and back.review.summaries() == record.review.summaries()  # type: ignore[union-attr]
 
 
@@ -79,6 +78,27 @@ def test_pdn_carries_move_symbols_and_reads_the_review_back() -> None:
     assert "12-16??" in text and "(-0.02 → -1.06) Blunder. 11-16 was best." in text
     back = read_game(text, "pdn")
     assert back.review == review and back.moves == names
+    # the review's values from Black's view; the only move keeps the value before it (its
+    # own search stops at once: +1.07 would draw a spike); moves before the review's first
+    # have none
+    assert back.evaluations == [None, None, None, None, "-1.06", "-1.06"]
+
+
+def test_the_eval_of_a_reviewed_game_is_the_reviews_after_every_move_of_both_sides() -> None:
+    """As Lichess writes an analysed game: ``[%eval]`` after each move is the review's value
+    after it (White's view), the value its words give as "after" (``(0.28 → 10.53)`` and
+    ``[%eval 10.53]``), not the computer's own score kept with its move (``+0.30`` here),
+    which a reader would otherwise take for the review's."""
+    record = chess_record()
+    text = write_game(record, "pgn")
+    assert "[%eval 10.53]" in text and "[%eval 0.30]" not in text
+    back = read_game(text, "pgn")
+    # e4 +0.28, e5 (Black's -0.24) +0.24, Nf3 +0.22, Nc6 (Black's -0.90) +0.90, Bc4 (book)
+    # +0.26, Qh4?? +10.53, Nxh4: White mates in 5 (9 plies)
+    assert back.evaluations == ["+0.28", "+0.24", "+0.22", "+0.90", "+0.26", "+10.53", "mate in 5"]
+    # a game played on after its review: the later moves keep their own evaluations
+    longer = dataclasses.replace(record, moves=[*record.moves, "d6"], evaluations=[None] * 7 + ["+9.00"])
+    assert read_game(write_game(longer, "pgn"), "pgn").evaluations[5:] == ["+10.53", "mate in 5", "+9.00"]
 
 
 @pytest.mark.parametrize("game", ["chess", "backgammon"])

@@ -34,11 +34,15 @@ QUEEN_PLY = 4
 """The position after 2...Qh4 (plies played): where the mark and the arrow are."""
 
 
+TINY_NODES = {ReviewDepth.QUICK: 4_000, ReviewDepth.STANDARD: 5_000, ReviewDepth.DEEP: 6_000}
+"""Node budgets small enough for a test, big enough to see a queen hang; one per strength,
+so that a review says which strength it was made at."""
+
+
 def tiny(game: str, level: ReviewDepth) -> ReviewStrength:
-    """The review's strength at a node budget small enough for a test, big enough to see
-    a queen hang."""
+    """The review's strength at a ``TINY_NODES`` budget."""
     standard = ReviewStrength.for_game(game, level)
-    return dataclasses.replace(standard, limits=Limits(depth=standard.limits.depth, nodes=5_000))
+    return dataclasses.replace(standard, limits=Limits(depth=standard.limits.depth, nodes=TINY_NODES[level]))
 
 
 @pytest.fixture(scope="module")
@@ -347,15 +351,25 @@ def test_review_game_on_a_new_game_keeps_the_last_games_review(qtbot: Any, revie
     assert len(kept) == 1 and ("Qh4 $4" in kept[0].read_text() or "Qh4??" in kept[0].read_text())
 
 
-def test_review_game_again_on_the_same_game_replaces_its_running_review(qtbot: Any, reviewer: Any, data_directory: Path) -> None:
+def test_review_game_again_on_the_same_game_goes_on_or_replaces_its_running_review(
+    qtbot: Any, reviewer: Any, data_directory: Path
+) -> None:
+    """Ctrl+R again while the game's review runs: at the same strength that review goes on
+    (it would say the same); at another strength the new one replaces it."""
     runner = reviewer.reviews.runner
     cancelled: list[bool] = []
     runner.cancelled.connect(lambda: cancelled.append(True))
+    finished: list[Any] = []
+    runner.finished.connect(finished.append)
     load_chess(reviewer, HUNG_QUEEN)
     with qtbot.waitSignal(runner.finished, timeout=30_000):
         assert reviewer.review_game()
-        assert reviewer.review_game()  # Ctrl+R again: the same game, reviewed once
+        assert reviewer.review_game()  # Ctrl+R again: the same game at the same strength, reviewed once
+        assert cancelled == [] and runner.waiting == 0 and runner.is_running
+        reviewer.review_panel.level.setCurrentIndex(reviewer.review_panel.level.findData(ReviewDepth.DEEP))
+        assert reviewer.review_game()
         assert cancelled == [True] and runner.waiting == 0
+    assert len(finished) == 1 and runner.level_of(finished[0]) is ReviewDepth.DEEP
     assert reviewer.reviews.review is not None
     assert not (data_directory / "reviews").exists() or not list((data_directory / "reviews").iterdir())
 
@@ -378,3 +392,96 @@ def test_the_same_game_reviewed_twice_through_the_pool_gets_the_same_marks_and_v
     assert first.for_ply(5).mark is Mark.BLUNDER and first.for_ply(5).best_move != "Nf6"  # 3...Nf6?? allows mate
     assert second.moves == first.moves
     assert review_game(record, tiny("chess", ReviewDepth.STANDARD)).moves == first.moves  # the command line's review
+
+
+SCHOLARS_MATE = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]
+"""Ends by the rules: the app sees the mate from its event loop and says the game is over
+after the game is shown (and after a redo of the mate)."""
+
+
+def reviewed_mate(qtbot: Any, window: Any) -> Any:
+    """Scholar's mate shown and reviewed, its end seen; the review."""
+    window.load_record(GameRecord("chess", new_game("chess").to_text(), list(SCHOLARS_MATE)))
+    result = review(qtbot, window)
+    qtbot.waitUntil(lambda: window.session.is_over, timeout=5_000)
+    assert not window.reviews.runner.is_running and window.reviews.review == result
+    return result
+
+
+def starts_of(window: Any) -> list[int]:
+    started: list[int] = []
+    window.reviews.runner.started.connect(started.append)
+    return started
+
+
+@pytest.mark.parametrize("suffix", ["pgn", "json"])
+def test_an_opened_reviewed_game_that_ends_by_the_rules_is_not_reviewed_again(
+    qtbot: Any, reviewer: Any, tmp_path: Path, suffix: str
+) -> None:
+    """Its review is there for exactly its moves: the game's end, said once the game is
+    shown, shows that review and searches nothing."""
+    result = reviewed_mate(qtbot, reviewer)
+    path = tmp_path / f"mate.{suffix}"
+    assert reviewer.save_to(path)
+    load_chess(reviewer, ["d4"])
+    started = starts_of(reviewer)
+    assert reviewer.open_path(path)
+    qtbot.waitUntil(lambda: reviewer.session.is_over, timeout=5_000)  # the game's end said
+    assert started == [] and not reviewer.reviews.runner.is_running
+    assert reviewer.reviews.review is not None and reviewer.reviews.review.moves == result.moves
+    assert reviewer.game_view.moves.moves.marks()[6].symbol == "??"  # 3...Nf6??
+    assert not reviewer.review_panel.progress.isVisible() and reviewer.review_panel.start_button.isEnabled()
+
+
+def test_take_back_and_redo_or_resigning_keep_the_games_review(qtbot: Any, reviewer: Any) -> None:
+    """Ctrl+Z then Ctrl+Y on a finished reviewed game, and a resignation right after Review
+    game, end a game whose moves are all reviewed: nothing is searched again."""
+    reviewed_mate(qtbot, reviewer)
+    started = starts_of(reviewer)
+    reviewer.actions_by_name["undo"].trigger()
+    assert not reviewer.session.is_over and reviewer.game_view.moves.moves.marks() == {}
+    reviewer.actions_by_name["redo"].trigger()
+    qtbot.waitUntil(lambda: reviewer.session.is_over, timeout=5_000)
+    assert started == [] and not reviewer.reviews.runner.is_running
+    assert reviewer.game_view.moves.moves.marks()[6].symbol == "??"
+    # a game going on: reviewed, then resigned
+    reviewer.load_record(GameRecord("chess", new_game("chess").to_text(), list(HUNG_QUEEN)))
+    result = review(qtbot, reviewer)
+    reviewer.session.resign()
+    assert reviewer.session.is_over
+    assert started[-1:] == [len(HUNG_QUEEN)] and len(started) == 1  # Review game's own start only
+    assert not reviewer.reviews.runner.is_running and reviewer.reviews.review == result
+
+
+def test_review_game_on_a_reviewed_game_says_how_to_look_deeper(qtbot: Any, reviewer: Any) -> None:
+    reviewed_mate(qtbot, reviewer)
+    started = starts_of(reviewer)
+    assert not reviewer.review_game()  # at the strength it was made at: it would say the same
+    assert started == []
+    words = reviewer.review_panel.message.text()
+    assert "already reviewed at Standard" in words and "Deep" in words
+    assert words in reviewer.statusBar().currentMessage()
+    panel = reviewer.review_panel
+    panel.level.setCurrentIndex(panel.level.findData(ReviewDepth.DEEP))
+    with qtbot.waitSignal(reviewer.reviews.runner.finished, timeout=30_000) as finished:
+        assert reviewer.review_game()  # a deeper one is asked for: reviewed again, whole
+    assert started == [len(SCHOLARS_MATE)] and reviewer.reviews.runner.level_of(finished.args[0]) is ReviewDepth.DEEP
+
+
+def test_a_game_that_went_on_after_its_review_has_only_its_new_moves_reviewed(qtbot: Any, reviewer: Any) -> None:
+    """Reviewed after 4.Nf3, then played on: Review game searches the new moves only, and
+    the review is the one a review of the whole game gives (each search depends on its
+    request alone)."""
+    moves = [*HUNG_QUEEN, "Nc6", "Nf3", "d6"]
+    reviewer.load_record(GameRecord("chess", new_game("chess").to_text(), moves))
+    reviewer.actions_by_name["undo"].trigger()  # back to White's (the human's) turn: d6 and Nf3 taken back
+    assert reviewer.session.move_names() == moves[:6]
+    first = review(qtbot, reviewer)
+    reviewer.actions_by_name["redo"].trigger()
+    assert reviewer.session.move_names() == moves
+    progress: list[tuple[int, int]] = []
+    reviewer.reviews.runner.started.connect(lambda _total: progress.append(reviewer.reviews.runner.progress()))
+    extended = review(qtbot, reviewer)
+    assert progress == [(6, 8)]  # "6 of 8 moves reviewed" from the start
+    assert extended.moves[:6] == first.moves
+    assert extended == review_game(GameRecord("chess", new_game("chess").to_text(), moves), tiny("chess", ReviewDepth.STANDARD))
