@@ -217,6 +217,10 @@ class GameView(QWidget):
         self.viewing_label = QLabel()
         self.viewing_label.setObjectName("viewingLabel")
         self.viewing_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        # Hidden, it keeps its line: stepping back and forth must not move the board.
+        policy = self.viewing_label.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.viewing_label.setSizePolicy(policy)
         self.viewing_label.hide()
         self.why_not_label = QLabel(WHY_NOT_PROMPT)
         self.why_not_label.setObjectName("whyNotPrompt")
@@ -256,6 +260,9 @@ class GameView(QWidget):
         for label in self.player_labels:
             label.setObjectName("playerLabel")
             label.setWordWrap(True)
+            # Two lines kept: "▶ … — thinking…" wraps on the computer's turn, and the move
+            # list below must not jump a line at every move.
+            label.setMinimumHeight(2 * label.fontMetrics().lineSpacing())
         self.moves = MovePanel()
         self.undo_button = QPushButton("⟲ Undo")
         self.redo_button = QPushButton("Redo ⟳")

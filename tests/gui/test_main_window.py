@@ -339,3 +339,27 @@ def test_tictactoe_names_its_players_with_capitals(qtbot: QtBot, window: MainWin
     assert session.result == "1-0"
     assert session.status_text() == "X wins — X has three in a row"
     assert window.game_view.result_label.text() == "<b>X wins — X has three in a row</b>"
+
+
+def test_stepping_back_and_the_turn_marker_never_move_the_board_or_the_list(qtbot: QtBot, window: MainWindow) -> None:
+    """The "Looking at move …" line keeps its place while hidden, and the players' labels
+    keep two lines: stepping through the moves, or the thinking marker wrapping a label,
+    must not shift the board or the move list."""
+    window.show()
+    qtbot.waitExposed(window)
+    session = window.start_game("chess", HUMANS)
+    for move in ("e4", "e5", "Nf3"):
+        assert session.play_text(move) is None
+    view = window.game_view
+    qtbot.wait(50)
+    board_at = view.board_area.geometry()
+    list_at = view.moves.geometry()
+    view.moves.moves.show_ply(1)
+    qtbot.waitUntil(view.viewing_label.isVisible)
+    qtbot.wait(50)
+    assert view.board_area.geometry() == board_at and view.moves.geometry() == list_at
+    view.show_live()
+    long = "▶ <b>Black</b>: Computer (level 10, compiled search) — the engine looks for a hint…"
+    view.player_labels[1].setText(long)  # as long as the label gets on a narrow window
+    qtbot.wait(50)
+    assert view.moves.geometry() == list_at
