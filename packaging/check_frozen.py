@@ -17,7 +17,8 @@ every check prints one line, and the first failure ends the run with status 1. I
    The native modules (``games.othello._solver``, ``games.othello._fast``, ``games.checkers._fast``,
    ``games.chess_game._search``) are in the bundle, and the Othello solver answers:
    ``analyse`` solves FFO #40 (20 empties) exactly, at native speed. The compiled chess
-   search reads the shipped network (its bench tree differs from ``--network off``'s).
+   search reads the shipped network (its bench tree differs from ``--network off``'s); the
+   compiled Othello search reaches depth 10 from the start.
 7. The first painted window (``gui.startup_probe``): the version is pyproject's, the window
    has its icon, and, started with fontconfig blinded to the system's fonts (``FONTCONFIG_FILE`` a
    configuration without font folders, ``QT_QPA_FONTDIR`` an empty folder), the only font Qt
@@ -262,6 +263,23 @@ def check_native_checkers(executable: Path) -> str:
     return "checkers: the compiled search plays Newell's 15-10 and reports the win"
 
 
+OTHELLO_OPENING_MOVES = ("d3", "c4", "f5", "e6")
+"""Black's four first moves, equal by symmetry."""
+
+
+def check_native_othello(executable: Path) -> str:
+    """The compiled Othello search (in ``games.othello._fast``) answers through the frozen
+    engine: depth 10 from the start, an opening move."""
+    run = subprocess.run([str(executable), "analyse", "--game", "othello", "--algorithm", "native", "--depth", "10"],
+                         capture_output=True, text=True, timeout=120)
+    lines = run.stdout.splitlines()
+    best = lines[-1].split()[-1] if lines and lines[-1].startswith("bestmove") else ""
+    if run.returncode != 0 or best not in OTHELLO_OPENING_MOVES or not any(line.startswith("depth 10 ") for line in lines):
+        raise CheckFailed(f"othello native: no depth-10 opening move (exit {run.returncode}): "
+                          f"{run.stdout[-300:]} {run.stderr[-300:]}")
+    return f"othello: the compiled search reaches depth 10 from the start and plays {best}"
+
+
 def check_chess_network(executable: Path) -> str:
     """The shipped chess network (``resources/weights/chess_net.json``) is in the bundle and
     the frozen compiled search reads it: the same bench searches another tree without it."""
@@ -355,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         lambda: check_cli(args.executable),
         lambda: check_native_solver(args.executable),
         lambda: check_native_checkers(args.executable),
+        lambda: check_native_othello(args.executable),
         lambda: check_chess_network(args.executable),
         lambda: check_first_paint(args.executable),
     ]
