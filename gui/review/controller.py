@@ -7,7 +7,8 @@ them (a take-back hides it, a redo shows it again; moves played after a review o
 unfinished game are simply not marked), saved with the game, and kept in the autosave.
 
 When: after a game with a human in it ends (the setting "Review games when they end"),
-or on request (Game → Review game), for the game shown. A review still running when a new
+or on request (Game → Review game), for the game shown; never twice for the same moves at
+one strength (a game that went on is reviewed for its new moves only). A review still running when a new
 game starts goes on in the background, at the lowest priority; when it ends it is written
 with its game to the data folder's ``reviews`` (the autosave holds the new game) and the
 status bar says where.
@@ -93,6 +94,10 @@ class ReviewController(QObject):
         self._details: dict[int, str] = {}
         """What the panel says of each reviewed move, by the ply after it."""
         self._cell_marks: dict[int, CellMark] = {}
+        self._over_when_shown: tuple[str, ...] | None = None
+        """The moves of the game shown when it was over as it came (a file, the autosave):
+        its end, said again once it is shown (or after a take-back and redo), was not played
+        here, so it is not reviewed by itself (Game → Review game reviews it)."""
         panel.set_level(self.level())
         panel.review_requested.connect(self.start)
         panel.cancel_requested.connect(self.cancel)
@@ -127,6 +132,7 @@ class ReviewController(QObject):
         self.session = session
         self.review = review
         self._reviewed = () if review is None else tuple(session.move_names())
+        self._over_when_shown = tuple(session.move_names()) if session.is_over or session.state.is_terminal() else None
         self._shown = False
         names = player_names(session.game_class)
         humans = [player for player, side in enumerate(session.players) if not side.is_computer]
@@ -149,12 +155,15 @@ class ReviewController(QObject):
     def game_over(self) -> None:
         """The game shown ended: reviewed at once when the setting says so and a person
         played in it (two computers' games are watched, not studied), unless its review is
-        there already (an opened reviewed game, a redo of the last move, a resignation
-        after Review game): then only the moves it lacks are reviewed, if any."""
+        there already (a redo of the last move, a resignation after Review game): then only
+        the moves it lacks are reviewed, if any. A game that was over when it was opened
+        ended elsewhere: reviewed on request only, as a resigned one always was."""
         session = self.session
         if session is None or not self.settings.review_after_game:
             return
         if all(side.is_computer for side in session.players) or not session.history:
+            return
+        if self._over_when_shown == tuple(session.move_names()):
             return
         self.start(automatic=True)
 

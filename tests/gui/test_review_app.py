@@ -400,12 +400,14 @@ after the game is shown (and after a redo of the mate)."""
 
 
 def reviewed_mate(qtbot: Any, window: Any) -> Any:
-    """Scholar's mate shown and reviewed, its end seen; the review."""
-    window.load_record(GameRecord("chess", new_game("chess").to_text(), list(SCHOLARS_MATE)))
-    result = review(qtbot, window)
-    qtbot.waitUntil(lambda: window.session.is_over, timeout=5_000)
-    assert not window.reviews.runner.is_running and window.reviews.review == result
-    return result
+    """Scholar's mate played to its end by the human (White), which reviews it by itself
+    ("Review games when they end"); the review."""
+    window.load_record(GameRecord("chess", new_game("chess").to_text(), SCHOLARS_MATE[:-1]))
+    with qtbot.waitSignal(window.reviews.runner.finished, timeout=30_000) as finished:
+        assert window.session.play_text("Qxf7#") is None  # the mate is seen from the event loop
+    assert window.session.is_over and not window.reviews.runner.is_running
+    assert window.reviews.review == finished.args[0]
+    return finished.args[0]
 
 
 def starts_of(window: Any) -> list[int]:
@@ -431,6 +433,20 @@ def test_an_opened_reviewed_game_that_ends_by_the_rules_is_not_reviewed_again(
     assert reviewer.reviews.review is not None and reviewer.reviews.review.moves == result.moves
     assert reviewer.game_view.moves.moves.marks()[6].symbol == "??"  # 3...Nf6??
     assert not reviewer.review_panel.progress.isVisible() and reviewer.review_panel.start_button.isEnabled()
+
+
+def test_an_opened_game_that_was_over_is_reviewed_on_request_only(qtbot: Any, reviewer: Any, tmp_path: Path) -> None:
+    """A finished game opened without a review ended elsewhere: as a resigned one, it waits
+    for Game → Review game, whether its end is a result in the file or seen by the rules."""
+    path = tmp_path / "mate.pgn"
+    reviewer.load_record(GameRecord("chess", new_game("chess").to_text(), list(SCHOLARS_MATE)))
+    assert reviewer.save_to(path)
+    started = starts_of(reviewer)
+    assert reviewer.open_path(path)
+    qtbot.waitUntil(lambda: reviewer.session.is_over, timeout=5_000)  # the game's end said
+    assert started == [] and reviewer.reviews.review is None
+    review(qtbot, reviewer)
+    assert started == [len(SCHOLARS_MATE)]
 
 
 def test_take_back_and_redo_or_resigning_keep_the_games_review(qtbot: Any, reviewer: Any) -> None:
