@@ -305,7 +305,10 @@ def fold(plan: ReviewPlan, answers: Mapping[TaskKey, Finished], known: Mapping[i
 
 def known_moves(plan: ReviewPlan, review: GameReview | None) -> dict[int, MoveReview]:
     """The decisions of ``plan`` that ``review`` judged already (by ply; the move at that
-    ply the same), to be taken as they are instead of searched again.
+    ply the same, else it is searched again), to be taken as they are instead of searched
+    again. ``review`` must be of the same game up to its last reviewed move (the same start
+    and moves, dice rolls included, which a review does not name): the caller knows it
+    (the app keeps each review with the moves it reviewed).
 
     Sound because every search depends on its request alone (the position, reached from the
     same start by the same moves, and the strength, searched from an empty table): a game

@@ -16,6 +16,7 @@ status bar says where.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections.abc import Callable
 from pathlib import Path
@@ -174,8 +175,9 @@ class ReviewController(QObject):
         A game keeps the review it has for exactly its moves: asked again at the strength
         it was made at, nothing is searched (a review depends on its requests alone, so it
         would say the same) and the panel says how to ask for a deeper one; a game that went
-        on after its review has only its new moves reviewed (``ai.review.known_moves``). A
-        review at another strength is made again whole. ``automatic`` (the game ended):
+        on after its review has only its new moves reviewed (``ai.review.known_moves``), and
+        one taken back and played otherwise keeps the review of the moves before the change.
+        A review at another strength is made again whole. ``automatic`` (the game ended):
         the review shown is kept at whatever strength it was made, and extended at its own."""
         session = self.session
         if session is None:
@@ -184,26 +186,28 @@ class ReviewController(QObject):
             self.panel.show_message("There is no move to review yet.")
             return False
         chosen = self.panel.chosen_level() if level is None else level
-        shown = self.review if self._shown else None
-        made_at = None if shown is None else self.runner.level_of(shown)
+        record = session.to_record()
+        kept = self._kept_review(record.moves)
+        made_at = None if kept is None else self.runner.level_of(kept)
         if automatic and made_at is not None:
             chosen = made_at
-        record = session.to_record()
         running = self._review_record
         if self._runs_this_game() and running is not None and running.moves == record.moves and self.runner.level is chosen:
             return True  # this very review is running: it goes on
         known = None
-        if shown is not None:
+        if kept is not None:
             try:
-                missing = unreviewed(plan_review(record), shown)
+                missing = unreviewed(plan_review(record), kept)
             except (RecordError, ValueError):
                 missing = ()  # the game does not replay: the runner says so below
             if not missing and (automatic or made_at is chosen):
-                if not automatic:
+                if kept is not self.review or not self._shown:  # taken back: these moves' review, shown now
+                    self._adopt(kept, record.moves)
+                elif not automatic:
                     self._say_reviewed(chosen)
                 return False
             if made_at is chosen:
-                known = shown
+                known = kept
         # A review running for this game is replaced; one of a game left goes on after this one.
         other_game = self.runner.is_running and not self._runs_this_game()
         before = self._review_session, self._review_record
@@ -212,6 +216,36 @@ class ReviewController(QObject):
             return True
         self._review_session, self._review_record = before
         return False
+
+    def _reviewed_still_played(self, moves: list[str]) -> int:
+        """How many of the reviewed moves begin ``moves`` (a take-back and other moves keep
+        the ones before the first move changed)."""
+        same = 0
+        while same < min(len(moves), len(self._reviewed)) and moves[same] == self._reviewed[same]:
+            same += 1
+        return same
+
+    def _kept_review(self, moves: list[str]) -> GameReview | None:
+        """The review of the game's moves ``moves`` as far as it still holds: the reviewed
+        decisions before the first move that changed (all of them while the game's moves
+        begin with the reviewed ones), ``None`` when none is left. Each was searched from the
+        same position, so a new review keeps them (``ai.review.known_moves``)."""
+        review = self.review
+        if review is None:
+            return None
+        same = self._reviewed_still_played(moves)
+        kept = tuple(move for move in review.moves if move.ply < same)
+        if not kept:
+            return None
+        return review if len(kept) == len(review.moves) else dataclasses.replace(review, moves=kept)
+
+    def _adopt(self, review: GameReview, moves: list[str]) -> None:
+        """``review``, whole for the game's ``moves``, becomes the review shown."""
+        self.review = review
+        self._reviewed = tuple(moves)
+        self._shown = False
+        self._update()
+        self.review_changed.emit()
 
     def _say_reviewed(self, level: ReviewLevel) -> None:
         """Asked to review a game reviewed at ``level`` already: how to look deeper."""
@@ -262,10 +296,7 @@ class ReviewController(QObject):
         the reviewed moves (a game that went on) keep their own scores."""
         if self.review is None or self.session is None:
             return scores
-        history = self.session.history
-        same = 0  # the reviewed moves still played (a take-back keeps the ones before it)
-        while same < min(len(history), len(self._reviewed)) and history[same].name == self._reviewed[same]:
-            same += 1
+        same = self._reviewed_still_played(self.session.move_names())
         by_ply = {move.ply: move for move in self.review.moves}
         filled = list(scores)
         for ply in range(min(same, len(filled) - 1)):

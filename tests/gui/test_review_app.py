@@ -501,3 +501,27 @@ def test_a_game_that_went_on_after_its_review_has_only_its_new_moves_reviewed(qt
     assert progress == [(6, 8)]  # "6 of 8 moves reviewed" from the start
     assert extended.moves[:6] == first.moves
     assert extended == review_game(GameRecord("chess", new_game("chess").to_text(), moves), tiny("chess", ReviewDepth.STANDARD))
+
+
+def test_a_game_taken_back_and_played_otherwise_keeps_the_review_before_the_change(qtbot: Any, reviewer: Any) -> None:
+    """Reviewed to 4...d6, taken back to 4.Nf3 and played 4.Bc4 instead: Review game searches
+    that one move; taken back without a new move, the review of the moves left is shown at
+    once, nothing searched."""
+    moves = [*HUNG_QUEEN, "Nc6", "Nf3", "d6"]
+    reviewer.load_record(GameRecord("chess", new_game("chess").to_text(), moves))
+    first = review(qtbot, reviewer)
+    reviewer.actions_by_name["undo"].trigger()  # d6 and Nf3 taken back: White (the human) to move
+    assert reviewer.session.move_names() == moves[:6] and reviewer.game_view.moves.moves.marks() == {}
+    started = starts_of(reviewer)
+    assert not reviewer.review_game()  # the six moves left are reviewed: shown, not searched
+    assert started == [] and reviewer.reviews.review is not None
+    assert reviewer.reviews.review.moves == first.moves[:6]
+    assert reviewer.game_view.moves.moves.marks()[4].symbol == "??"  # 2...Qh4??
+    assert reviewer.session.play_text("Bc4") is None
+    progress: list[tuple[int, int]] = []
+    reviewer.reviews.runner.started.connect(lambda _total: progress.append(reviewer.reviews.runner.progress()))
+    changed = review(qtbot, reviewer)
+    assert progress == [(6, 7)]
+    assert changed.moves[:6] == first.moves[:6]
+    played = [*moves[:6], "Bc4"]
+    assert changed == review_game(GameRecord("chess", new_game("chess").to_text(), played), tiny("chess", ReviewDepth.STANDARD))
