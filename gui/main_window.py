@@ -639,7 +639,7 @@ class MainWindow(QMainWindow):
         if session is None:
             return
         scores: list[Score | None] = [None, *[entry.score for entry in session.history]]
-        scores = self.reviews.with_review_scores(scores)  # a move no search scored: the review's value
+        scores = self.reviews.with_review_scores(scores)  # a reviewed game: the review's value after every move
         final = result_score(session.result)
         if final is not None:  # the last position is over: its score is the result, not the
             scores[-1] = final  # last search's forecast ("mates in 1" after the mate)
