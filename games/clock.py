@@ -1,7 +1,8 @@
 """Chess clocks for every game: a time control, the two clocks, and what a flag fall means.
 
 A ``TimeControl`` is a base time plus a Fischer increment per player (Lichess's "5+3": five
-minutes, three seconds added after each move); no time control at all is ``None``. A
+minutes, three seconds added after each move), or plus a delay (``5 d12``: backgammon's
+tournament clocks); no time control at all is ``None``. A
 ``Clock`` holds both players' remaining time and knows whose clock runs. It never reads the
 system time: every operation takes ``now`` (seconds on any monotonic scale, such as
 ``time.monotonic()``), so the app passes the real time and tests pass numbers, never sleeping.
@@ -11,6 +12,11 @@ The rules the clock follows, and why:
 * **Fischer increment.** A move that took ``t`` seconds costs ``t`` and earns the increment,
   added to the clock of the player who moved (FIDE Laws of Chess, 6.2 and the Guidelines'
   "cumulative (Fischer) mode"; Lichess plays every control so).
+* **Delay.** With a delay (``TimeControl.delay``) the seconds a move are not added: each
+  turn's clock stands for its first ``d`` seconds and only then runs (the "simple" or US
+  delay of tournament clocks; USBGF clock rules: 12 seconds a move). A move made within the
+  delay costs nothing, and a clock never gains time, however fast a player moves; every
+  press starts the opponent's delay (a double, a take, a checker play each).
 * **First moves (Lichess's rule).** Each player's first move is untimed: no time is charged
   and no increment is added, and the clocks start once both players have moved. A player who
   opens a game, looks at the board or is playing the second side first is not already losing
@@ -70,7 +76,10 @@ LARGE_NUMBER: Final = 1e15
 ODDS_SEPARATOR: Final = " vs "
 """Between the two players' controls when they differ: ``5+3 vs 1+0``."""
 _PART = r"\s*(\d+(?:\.\d+)?)\s*"
-_TEXT_CONTROL = re.compile(rf"^{_PART}(s?)\s*[+|]{_PART}$")
+_TEXT_CONTROL = re.compile(rf"^{_PART}(s?)\s*([+|]|d){_PART}$")
+DELAY_MARK: Final = " d"
+"""Between the base and the delay in a control's text: ``5 d12`` (five minutes, a
+twelve-second delay), as ``+`` is for an increment."""
 _PGN_CONTROL = re.compile(r"^(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$")
 _PGN_PERIOD = r"(?:\d+/\d+|\d+(?:\+\d+)?)"
 _PGN_OTHER_FORMS = re.compile(rf"^(?:{_PGN_PERIOD}(?::{_PGN_PERIOD})+|\d+/\d+|\*\d+)$")
@@ -138,20 +147,25 @@ def _number(value: float) -> str:
 
 @dataclass(frozen=True)
 class TimeControl:
-    """Each player's base time and Fischer increment, in seconds (player 0 first)."""
+    """Each player's base time and seconds a move, in seconds (player 0 first): a Fischer
+    increment, or with ``delay`` a delay (this module's docstring)."""
 
     base: tuple[Seconds, Seconds]
     increment: tuple[Seconds, Seconds]
+    delay: bool = False
+    """The seconds a move are a delay (the clock stands that long each turn), not added."""
 
     def __post_init__(self) -> None:
         # frozen: each pair is checked and stored as floats once, here
         object.__setattr__(self, "base", _checked_pair(self.base, "base time", MIN_BASE_SECONDS, MAX_BASE_SECONDS))
         object.__setattr__(self, "increment", _checked_pair(self.increment, "increment", 0.0, MAX_INCREMENT_SECONDS))
+        if not isinstance(self.delay, bool):
+            raise ClockError(f"a time control's delay is true or false, not {type(self.delay).__name__}")
 
     @classmethod
-    def of(cls, base: Seconds, increment: Seconds = 0.0) -> TimeControl:
-        """The same ``base`` + ``increment`` seconds for both players."""
-        return cls((base, base), (increment, increment))
+    def of(cls, base: Seconds, increment: Seconds = 0.0, delay: bool = False) -> TimeControl:
+        """The same ``base`` + ``increment`` seconds (a delay with ``delay``) for both players."""
+        return cls((base, base), (increment, increment), delay)
 
     @property
     def is_symmetric(self) -> bool:
@@ -169,7 +183,7 @@ class TimeControl:
     def parse(cls, text: str) -> TimeControl:
         """A control as people write it: minutes + seconds (``5+3``, ``0.5+0``, ``15|10``), a
         base in seconds with ``s`` (``100s+2``), and time odds as ``5+3 vs 1+0`` (player 0's
-        first). The inverse of ``text``."""
+        first), a delay instead of an increment as ``5 d12``. The inverse of ``text``."""
         if not isinstance(text, str):
             raise ClockError(f"a time control is text like 5+3, not {type(text).__name__}")
         parts = text.split(ODDS_SEPARATOR.strip()) if ODDS_SEPARATOR.strip() in text else [text]
@@ -177,11 +191,14 @@ class TimeControl:
             raise ClockError(f"{text[:40]!r} is not a time control: write minutes+seconds, such as 5+3")
         sides = [_parse_side(part) for part in parts]
         first, second = sides[0], sides[-1]
-        return cls((first[0], second[0]), (first[1], second[1]))
+        if first[2] != second[2]:
+            raise ClockError(f"{text[:40]!r} mixes an increment and a delay: give both players the same kind")
+        return cls((first[0], second[0]), (first[1], second[1]), first[2])
 
     def text(self) -> str:
-        """``5+3`` (minutes + seconds, as Lichess writes it), or ``5+3 vs 1+0`` with odds."""
-        sides = [_side_text(base, increment) for base, increment in zip(self.base, self.increment)]
+        """``5+3`` (minutes + seconds, as Lichess writes it), ``5 d12`` with a delay, or
+        ``5+3 vs 1+0`` with odds."""
+        sides = [_side_text(base, increment, self.delay) for base, increment in zip(self.base, self.increment)]
         return sides[0] if self.is_symmetric else ODDS_SEPARATOR.join(sides)
 
     def __str__(self) -> str:
@@ -198,13 +215,20 @@ class TimeControl:
         return cls.of(float(match.group(1)), float(match.group(2) or 0))
 
     def pgn(self, player: Player = 0) -> str:
-        """``player``'s control as a PGN ``TimeControl`` value: ``300+3`` (seconds)."""
+        """``player``'s control as a PGN ``TimeControl`` value: ``300+3`` (seconds); ``?``
+        for a delay, which the PGN standard's forms cannot say (its section 9.6.1)."""
+        if self.delay:
+            return "?"
         return f"{_number(self.base[player])}+{_number(self.increment[player])}"
 
     # ---------------------------------------------------------------- JSON
-    def to_json(self) -> dict[str, list[float]]:
-        """``{"base": [300, 300], "increment": [3, 3]}`` (seconds, player 0 first)."""
-        return {"base": list(self.base), "increment": list(self.increment)}
+    def to_json(self) -> dict[str, Any]:
+        """``{"base": [300, 300], "increment": [3, 3]}`` (seconds, player 0 first), with
+        ``"delay": true`` when the seconds a move are a delay."""
+        document: dict[str, Any] = {"base": list(self.base), "increment": list(self.increment)}
+        if self.delay:
+            document["delay"] = True
+        return document
 
     @classmethod
     def from_json(cls, document: object) -> TimeControl:
@@ -217,21 +241,26 @@ class TimeControl:
             if not (isinstance(value, list) and len(value) == 2):
                 raise ClockError(f'a time control\'s "{name}" must be a list of two numbers of seconds')
             pairs.append((value[0], value[1]))
-        return cls(pairs[0], pairs[1])
+        delay = document.get("delay", False)
+        if not isinstance(delay, bool):
+            raise ClockError('a time control\'s "delay" must be true or false')
+        return cls(pairs[0], pairs[1], delay)
 
 
-def _parse_side(text: str) -> tuple[Seconds, Seconds]:
+def _parse_side(text: str) -> tuple[Seconds, Seconds, bool]:
+    """(base, seconds a move, whether they are a delay) of ``5+3``, ``100s+2``, ``5 d12``."""
     match = _TEXT_CONTROL.match(text)
     if match is None:
         raise ClockError(f"{text.strip()[:40]!r} is not a time control: write minutes+seconds, such as 5+3")
     base = float(match.group(1)) * (1 if match.group(2) else 60)
-    return base, float(match.group(3))
+    return base, float(match.group(4)), match.group(3) == "d"
 
 
-def _side_text(base: Seconds, increment: Seconds) -> str:
+def _side_text(base: Seconds, increment: Seconds, delay: bool = False) -> str:
+    mark = DELAY_MARK if delay else "+"
     if base % MINUTES_STEP_SECONDS == 0:
-        return f"{_number(base / 60)}+{_number(increment)}"
-    return f"{_number(base)}s+{_number(increment)}"
+        return f"{_number(base / 60)}{mark}{_number(increment)}"
+    return f"{_number(base)}s{mark}{_number(increment)}"
 
 
 def time_control_from_text(text: str) -> TimeControl | None:
@@ -256,10 +285,10 @@ def time_control_from_pgn(text: str) -> TimeControl | None:
 
 
 PRESETS: Final[tuple[TimeControl, ...]] = tuple(
-    TimeControl.parse(text) for text in ("1+0", "3+0", "3+2", "5+0", "5+3", "10+0", "10+5", "15+10", "30+0", "30+20", "5+12")
+    TimeControl.parse(text) for text in ("1+0", "3+0", "3+2", "5+0", "5+3", "10+0", "10+5", "15+10", "30+0", "30+20", "5 d12")
 )
-"""Lichess's quick-pairing controls, and ``5+12``: twelve seconds a move is the delay of
-backgammon tournament clocks (USBGF clock rules), given here as an increment."""
+"""Lichess's quick-pairing controls, and ``5 d12``: five minutes with a twelve-second delay,
+backgammon's tournament clock (USBGF clock rules)."""
 
 
 def _checked_now(now: float) -> float:
@@ -286,6 +315,9 @@ class Clock:
         """When the running player's clock last started or was settled."""
         self._turn_start = 0.0
         """The player to move's remaining time when the turn began (a forced move keeps it)."""
+        self._delay_left = 0.0
+        """Of the running turn's delay (a control with ``delay``), the seconds not yet used
+        at ``_since``: the clock stands until they are."""
         self._paused = False
         self._moves = [0, 0]
         """Moves each player has made (the first move of each is untimed)."""
@@ -331,10 +363,12 @@ class Clock:
 
     def seconds_to_flag(self, now: float) -> Seconds | None:
         """How long until the running clock reaches zero (``None`` when none runs): when to
-        look at ``flagged_player`` again."""
+        look at ``flagged_player`` again (a delay still to run counts)."""
         if not self.is_running or self._turn is None:
             return None
-        return max(0.0, self._raw_remaining(self._turn, _checked_now(now)))
+        now = _checked_now(now)
+        delay = max(0.0, self._delay_left - max(0.0, now - self._since))
+        return max(0.0, self._raw_remaining(self._turn, now)) + delay
 
     def flagged_player(self, now: float) -> Player | None:
         """The player whose time has run out at ``now`` (it is their move and their clock
@@ -350,14 +384,22 @@ class Clock:
         if player not in (0, 1):
             raise ClockError(f"player must be 0 or 1, not {player!r}")
         if self.is_running and player == self._turn:
-            return self._remaining[player] - max(0.0, now - self._since)
+            return self._remaining[player] - max(0.0, now - self._since - self._delay_left)
         return self._remaining[player]
+
+    def _delay_of(self, player: Player) -> Seconds:
+        """The delay a turn of ``player`` starts with (none under an increment)."""
+        return self._control.increment[player] if self._control.delay else 0.0
 
     # ---------------------------------------------------------------- changing
     def _settle(self, now: float) -> None:
-        """Charge the running player the time since ``_since``."""
+        """Charge the running player the time since ``_since`` (beyond what is left of the
+        turn's delay, which that time uses up first)."""
         if self.is_running and self._turn is not None:
-            self._remaining[self._turn] -= max(0.0, now - self._since)
+            elapsed = max(0.0, now - self._since)
+            delayed = min(self._delay_left, elapsed)
+            self._delay_left -= delayed
+            self._remaining[self._turn] -= elapsed - delayed
         self._since = now
 
     def start(self, player: Player, now: float) -> None:
@@ -370,6 +412,7 @@ class Clock:
         if player != self._turn:  # the same player's turn goes on (its start is kept)
             self._turn = player
             self._turn_start = self._remaining[player]
+            self._delay_left = self._delay_of(player)
 
     def press(self, now: float, forced: bool = False) -> Seconds:
         """The player to move has moved at ``now``: charge the turn, add the increment, start
@@ -390,11 +433,12 @@ class Clock:
         self._settle(now)
         if forced:
             self._remaining[mover] = self._turn_start
-        elif timed:
+        elif timed and not self._control.delay:
             self._remaining[mover] += self._control.increment[mover]
         self._moves[mover] += 1
         self._turn = other(mover)
         self._turn_start = self._remaining[self._turn]
+        self._delay_left = self._delay_of(self._turn)
         self._since = now
         return self._remaining[mover]
 
@@ -467,6 +511,7 @@ class Clock:
         clock._flagged = document.get("flagged")
         if clock._turn is not None:
             clock._turn_start = clock._remaining[clock._turn]
+            clock._delay_left = clock._delay_of(clock._turn)  # a resumed turn's delay starts again
         clock._paused = True
         return clock
 

@@ -238,25 +238,31 @@ class MatchLengthRow(QWidget):
 NO_CLOCK = ""
 CUSTOM_CLOCK = "custom"
 """The clock combo's two entries that are no preset (the presets hold their text, ``5+3``)."""
-CUSTOM_CLOCK_DEFAULTS: dict[str, tuple[float, int]] = {
-    "chess": (10.0, 5),
-    "checkers": (10.0, 5),
-    "othello": (10.0, 5),
-    "backgammon": (5.0, 12),
-    "tictactoe": (1.0, 2),
+CUSTOM_CLOCK_DEFAULTS: dict[str, tuple[float, int, bool]] = {
+    "chess": (10.0, 5, False),
+    "checkers": (10.0, 5, False),
+    "othello": (10.0, 5, False),
+    "backgammon": (5.0, 12, True),
+    "tictactoe": (1.0, 2, False),
 }
-"""What "Custom" starts from per game (minutes, seconds added a move): a rapid 10+5 for the
-board games, backgammon's twelve seconds a move of tournament clocks, a minute for
-tic-tac-toe. Other games start from ``DEFAULT_CUSTOM_CLOCK``."""
-DEFAULT_CUSTOM_CLOCK = (10.0, 5)
+"""What "Custom" starts from per game (minutes, seconds a move, whether they are a delay): a
+rapid 10+5 for the board games, backgammon's twelve-second delay of tournament clocks, a
+minute for tic-tac-toe. Other games start from ``DEFAULT_CUSTOM_CLOCK``."""
+DEFAULT_CUSTOM_CLOCK = (10.0, 5, False)
 MAX_INCREMENT_SHOWN = 180
 """The most seconds a move the dialog offers (Lichess's limit)."""
 
 
+def _number_text(seconds: float) -> str:
+    """``12`` for 12.0, ``2.5`` for 2.5."""
+    return f"{seconds:g}"
+
+
 class ClockRow(QWidget):
     """The game's clock, the same for both sides (the human's and the computer's): none,
-    a preset (Lichess's 1+0 … 30+20, backgammon's 5+12), or a custom base in minutes plus
-    seconds added after each move. The computer manages its own time from its clock."""
+    a preset (Lichess's 1+0 … 30+20, backgammon's 5 d12), or a custom base in minutes plus
+    seconds a move, added after it or as a delay. The computer manages its own time from
+    its clock."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -264,7 +270,8 @@ class ClockRow(QWidget):
         self.choice.setObjectName("clockChoice")
         self.choice.addItem("No clock", NO_CLOCK)
         for control in PRESETS:
-            self.choice.addItem(f"{control.text()} · {control.speed.value}", control.text())
+            kind = f"{_number_text(control.increment[0])} s delay a move" if control.delay else control.speed.value
+            self.choice.addItem(f"{control.text()} · {kind}", control.text())
         self.choice.addItem("Custom…", CUSTOM_CLOCK)
         self.choice.setToolTip("Minutes for the game + seconds added after each move, for both sides")
         self.minutes = QDoubleSpinBox()
@@ -283,6 +290,11 @@ class ClockRow(QWidget):
         custom_row.setContentsMargins(0, 0, 0, 0)
         custom_row.addWidget(self.minutes)
         custom_row.addWidget(self.increment)
+        self.delay = QCheckBox("as a delay")
+        self.delay.setObjectName("clockDelay")
+        self.delay.setToolTip("The seconds a move are a delay: each turn's clock stands that long, then runs "
+                              "(backgammon's tournament clocks), instead of being added after the move")
+        custom_row.addWidget(self.delay)
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
         form.addRow("Clock", self.choice)
@@ -293,9 +305,10 @@ class ClockRow(QWidget):
     def set_game(self, game: str, control: TimeControl | None) -> None:
         """Show ``game``'s clock: ``control``, and "Custom" starting from the game's own
         values unless ``control`` is custom itself."""
-        minutes, increment = CUSTOM_CLOCK_DEFAULTS.get(game, DEFAULT_CUSTOM_CLOCK)
+        minutes, increment, delay = CUSTOM_CLOCK_DEFAULTS.get(game, DEFAULT_CUSTOM_CLOCK)
         self.minutes.setValue(minutes)
         self.increment.setValue(increment)
+        self.delay.setChecked(delay)
         if control is None:
             self.choice.setCurrentIndex(0)
             return
@@ -304,6 +317,7 @@ class ClockRow(QWidget):
             index = self.choice.findData(CUSTOM_CLOCK)
             self.minutes.setValue(control.base[0] / 60)
             self.increment.setValue(min(MAX_INCREMENT_SHOWN, round(control.increment[0])))
+            self.delay.setChecked(control.delay)
         self.choice.setCurrentIndex(index)
 
     def time_control(self) -> TimeControl | None:
@@ -312,7 +326,8 @@ class ClockRow(QWidget):
         try:
             if chosen == CUSTOM_CLOCK:
                 # whole seconds: two decimals of a minute are within 0.3 s of any whole second
-                return TimeControl.of(float(round(self.minutes.value() * 60)), float(self.increment.value()))
+                seconds = float(round(self.minutes.value() * 60))
+                return TimeControl.of(seconds, float(self.increment.value()), delay=self.delay.isChecked())
             return TimeControl.parse(chosen) if chosen else None
         except ClockError:  # the spin boxes' ranges keep every value valid
             return None

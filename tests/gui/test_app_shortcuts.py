@@ -26,9 +26,19 @@ def window(qtbot: QtBot, window: MainWindow) -> MainWindow:
     return window
 
 
+MATCH_ACTIONS = frozenset({"next_game"})
+"""Actions offered only in a backgammon match, disabled in the single games these tests play
+(``test_the_next_game_key_works_in_a_match`` presses them there)."""
+
+
 def shortcut_actions(window: MainWindow) -> list[tuple[str, QAction, QKeySequence]]:
     """Every (name, action, key) of the window's actions with a shortcut."""
     return [(name, action, keys) for name, action in window.actions_by_name.items() for keys in action.shortcuts() if not keys.isEmpty()]
+
+
+def game_shortcut_actions(window: MainWindow) -> list[tuple[str, QAction, QKeySequence]]:
+    """``shortcut_actions`` that act in a single game (not ``MATCH_ACTIONS``)."""
+    return [(name, action, keys) for name, action, keys in shortcut_actions(window) if name not in MATCH_ACTIONS]
 
 
 def recorded(action: QAction) -> list[bool]:
@@ -60,7 +70,7 @@ def focus_box_after_a_typed_move(qtbot: QtBot, window: MainWindow) -> Any:
 def test_every_command_shortcut_works_in_the_focused_move_box(qtbot: QtBot, window: MainWindow) -> None:
     box = focus_box_after_a_typed_move(qtbot, window)
     QGuiApplication.clipboard().setText("4k3/8/8/8/8/8/8/4K3 w - - 0 1")  # Ctrl+V has a position to paste
-    commands = [(name, action, keys) for name, action, keys in shortcut_actions(window) if keys[0].keyboardModifiers() & COMMAND_MODIFIERS]
+    commands = [(name, action, keys) for name, action, keys in game_shortcut_actions(window) if keys[0].keyboardModifiers() & COMMAND_MODIFIERS]
     assert {"undo", "redo", "setup", "dark", "copy_position", "paste", "home", "new", "open", "save"} <= {name for name, _, _ in commands}
     fired = {name: recorded(action) for name, action, _ in commands}
     dead = []
@@ -89,7 +99,7 @@ def test_ctrl_z_takes_back_and_ctrl_e_sets_up_from_the_move_box(qtbot: QtBot, wi
 
 def test_single_keys_are_text_in_the_box_until_escape_leaves_it(qtbot: QtBot, window: MainWindow) -> None:
     box = focus_box_after_a_typed_move(qtbot, window)
-    singles = [(name, action, keys) for name, action, keys in shortcut_actions(window)
+    singles = [(name, action, keys) for name, action, keys in game_shortcut_actions(window)
                if not keys[0].keyboardModifiers() & COMMAND_MODIFIERS and name != "live" and keys[0].key() != Qt.Key.Key_F1]
     assert {"flip", "hint", "think", "pause"} <= {name for name, _, _ in singles}
     fired = {name: recorded(action) for name, action, _ in singles}
@@ -134,7 +144,7 @@ def test_every_shortcut_works_wherever_else_the_focus_is(qtbot: QtBot, window: M
     window.engine_tabs.setCurrentWidget(window.settings_page)
     widget = FOCUS_TARGETS[target](window)
     assert widget is not None
-    keys_of = shortcut_actions(window)
+    keys_of = game_shortcut_actions(window)
     fired = {name: recorded(action) for name, action, _ in keys_of}
     dead = []
     for name, action, keys in keys_of:
@@ -183,3 +193,17 @@ def test_a_new_game_starts_with_the_single_keys_as_shortcuts(qtbot: QtBot, windo
     fired = recorded(window.actions_by_name["hint"])
     qtbot.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_H)
     assert fired and box.text() == ""
+
+
+def test_the_next_game_key_works_in_a_match(qtbot: QtBot, window: MainWindow) -> None:
+    """Ctrl+Shift+N (Next game of the match) acts in a match, from the board and the box."""
+    window.start_match(HUMANS, 3)
+    action = window.actions_by_name["next_game"]
+    assert action.isEnabled()
+    fired = recorded(action)
+    for widget in (window.game_view.board, window.game_view.moves.box):
+        widget.setFocus()
+        press(qtbot, widget, action.shortcuts()[0])
+    assert len(fired) == 2
+    window.start_game("chess", HUMANS)
+    assert not action.isEnabled()

@@ -99,7 +99,12 @@ def test_the_clock_row_offers_none_presets_and_custom_per_game(qtbot: QtBot) -> 
     assert dialog.time_control() == TimeControl.parse("5+3")
     dialog.game.setCurrentIndex(dialog.game.findData("backgammon"))
     row.choice.setCurrentIndex(row.choice.findData(CUSTOM_CLOCK))
-    assert dialog.time_control() == TimeControl.of(300, 12)  # backgammon's twelve seconds a move
+    assert dialog.time_control() == TimeControl.of(300, 12, delay=True)  # backgammon's twelve-second delay
+    assert row.delay.isChecked() and "5 d12 · 12 s delay a move" in offered
+    row.delay.setChecked(False)
+    assert dialog.time_control() == TimeControl.of(300, 12)  # twelve seconds added instead
+    row.choice.setCurrentIndex(row.choice.findData("5 d12"))
+    assert dialog.time_control() == TimeControl.of(300, 12, delay=True)
     dialog.game.setCurrentIndex(dialog.game.findData("chess"))
     assert dialog.time_control() == TimeControl.of(150, 1)
 
