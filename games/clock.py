@@ -361,6 +361,13 @@ class Clock:
         """``player``'s time left at ``now`` (never below zero)."""
         return max(0.0, self._raw_remaining(player, _checked_now(now)))
 
+    def delay_left(self, now: float) -> Seconds:
+        """Of the running turn's delay, the seconds still to go at ``now`` (0 under an
+        increment, or when no clock runs): the clock stands until they are gone."""
+        if not self.is_running:
+            return 0.0
+        return max(0.0, self._delay_left - max(0.0, _checked_now(now) - self._since))
+
     def seconds_to_flag(self, now: float) -> Seconds | None:
         """How long until the running clock reaches zero (``None`` when none runs): when to
         look at ``flagged_player`` again (a delay still to run counts)."""

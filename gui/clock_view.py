@@ -261,6 +261,8 @@ class ClockView(QObject):
                 label += " · paused"
             elif on_turn and not readings.timed:
                 label += " · first move, untimed"
+            elif on_turn and readings.delay > 0:
+                label += f" · delay {math.ceil(readings.delay)} s"  # the clock stands until it is gone
             face.show_values(FaceShown(label, clock_text(seconds), running=on_turn, low=seconds < threshold))
         self._schedule(readings)
 

@@ -168,6 +168,8 @@ class ClockReadings:
     """Whether moves cost time yet (each side's first move is untimed, Lichess's rule)."""
     base: float
     """The larger base time of the two (what "low on time" is measured against)."""
+    delay: float = 0.0
+    """Of the running turn's delay (a control with a delay), the seconds still to go."""
 
 
 class GameSession(QObject):
@@ -658,6 +660,7 @@ class GameSession(QObject):
             flagged=clock.flagged,
             timed=clock.is_timed,
             base=max(clock.control.base),
+            delay=clock.delay_left(now),
         )
 
     def check_flag(self) -> bool:

@@ -81,3 +81,12 @@ def test_every_press_starts_the_opponents_delay() -> None:
 def test_a_forced_move_keeps_the_turns_start() -> None:
     clock = timed(DELAY)
     assert clock.press(30.0, forced=True) == 300.0  # the app's pass: the turn cost nothing
+
+
+def test_the_delay_left_counts_down_then_the_clock_runs() -> None:
+    clock = timed(DELAY)
+    assert clock.delay_left(0.0) == 12.0 and clock.delay_left(5.0) == pytest.approx(7.0)
+    assert clock.delay_left(12.0) == 0.0 and clock.remaining(0, 15.0) == pytest.approx(297.0)
+    assert timed(TimeControl.of(300, 12)).delay_left(0.0) == 0.0  # an increment has none
+    clock.pause(5.0)
+    assert clock.delay_left(50.0) == 0.0  # nothing runs while paused

@@ -521,3 +521,27 @@ def test_the_new_game_dialog_and_the_file_dialogs_hold_the_clock(qtbot: QtBot, w
     assert seen == [False, False, False] and window.session is session
     after = session.clock_readings()
     assert after is not None and after.running  # the dialogs closed: White's clock runs again
+
+
+def test_a_clock_on_a_delay_says_so_and_stands_through_it(qtbot: QtBot, bridge: Any) -> None:
+    """Backgammon's tournament clock: the running face reads "delay 7 s" and its time
+    stands until the delay is gone, then runs."""
+    from gui.clock_view import ClockView
+
+    now = [100.0]
+    session = GameSession(bridge, "chess", HUMANS, time_control=TimeControl.parse("5 d12"), clock_now=lambda: now[0])
+    view = ClockView()
+    try:
+        view.attach(session)
+        for move in ("e4", "e5", "Nf3", "Nc6"):  # the first two untimed
+            now[0] += 1
+            assert session.play_text(move) is None
+        now[0] += 5
+        view.refresh()
+        white = view.faces[0]
+        assert white.shown.name == "White · Human · delay 7 s" and white.shown.time == "5:00" and white.shown.running
+        now[0] += 10  # 15 s into the turn: 3 s past the delay
+        view.refresh()
+        assert white.shown.name == "White · Human" and white.shown.time == "4:57"
+    finally:
+        session.close()
