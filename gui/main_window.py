@@ -1001,12 +1001,11 @@ class MainWindow(QMainWindow):
         names = player_names(session.game_class)
         loser = session.resigner()
         stake = ""
-        if self.match is not None:
-            state = session.state
-            points = getattr(state, "cube_value", 1)
-            score = self.match.match.score[1 - loser] + points
-            decides = " and the match" if score >= self.match.length else ""
-            stake = f" ({points} point{'s' if points != 1 else ''}{decides})"
+        resigned = None if self.match is None else self.match.if_resigned(loser)
+        if resigned is not None:
+            result, after = resigned
+            decides = " and the match" if after.is_over else ""
+            stake = f" ({result.points} point{'s' if result.points != 1 else ''}{decides})"
         if not self.ask(f"Resign for {names[loser]}? {names[1 - loser]} wins the game{stake}."):
             return False
         session.resign()

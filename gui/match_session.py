@@ -52,6 +52,12 @@ NEXT_GAME_DELAY_MS = 3000
 """Computer against computer: the pause between two games of a match, to read the result."""
 
 
+def resignation(state: BackgammonState, winner: int) -> GameResult:
+    """A game resigned to ``winner`` (the app has no resign values): the stake, a single
+    game at the cube."""
+    return GameResult(winner=winner, points=state.cube_value, cube_value=state.cube_value, dropped=False)
+
+
 class MatchSession(QObject):
     """One game of a match and the match around it (see module doc)."""
 
@@ -164,8 +170,16 @@ class MatchSession(QObject):
         assert isinstance(state, BackgammonState)
         if state.is_terminal():
             return GameResult.from_state(state)
-        # A resignation (the app has no resign values): the stake, a single game at the cube.
-        return GameResult(winner=winner, points=state.cube_value, cube_value=state.cube_value, dropped=False)
+        return resignation(state, winner)
+
+    def if_resigned(self, loser: int) -> tuple[GameResult, Match] | None:
+        """What resigning the current game for ``loser`` would give (its result, and the
+        match after it), or ``None`` when there is no game going on to resign."""
+        session = self.session
+        if session is None or session.is_over or not isinstance(session.state, BackgammonState):
+            return None
+        result = resignation(session.state, 1 - loser)
+        return result, self.at_start.with_result(result)
 
     def flag_loser(self) -> int | None:
         """The player whose flag fell in the current game (a game on a clock), if one did."""
