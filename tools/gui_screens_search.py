@@ -241,16 +241,16 @@ def multipv(window: MainWindow) -> QWidget:
 
 
 def why_not(window: MainWindow) -> QWidget:
-    """"Why not this move?" on the Italian game: the human (Black) asks for a hint with the
-    Tree tab open, then asks why not ``WHY_NOT_MOVE``: the engine searches it alone to the
-    hint's depth and answers with its refutation beside the best move."""
+    """"Why not this move?" on the Italian game: the human (Black), with the Tree tab open,
+    asks why not ``WHY_NOT_MOVE`` before any analysis: the engine first searches the position
+    for its best move (the PVS the computer side plays, its tree recorded; a hint would be
+    the compiled search, which records none), then the move alone to that depth, and
+    answers with its refutation; the tree rings the move where the best move's search cut it."""
     use_settings(window, threads=1)
     computer = PlayerConfig(kind=COMPUTER, algorithm="pvs", strength="level")
     session = start(window, "chess", computer, PlayerConfig(kind=HUMAN), position=ITALIAN)
     open_tree_tab(window)
     session.set_paused(False)
-    session.request_hint()
-    wait_for_search(window)
     window.actions_by_name["why_not"].trigger()
     panel = window.why_not_panel
     window.game_view.board.move_requested.emit(session.state.parse_move(WHY_NOT_MOVE))
