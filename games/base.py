@@ -35,6 +35,13 @@ reports the nodes it searched since its last report, now and then and once at th
 ``check=False``; with ``check=True`` the callee may raise to stop it (the engine's
 ``SearchStopped``), which is how a time limit or a stop request reaches a long solve."""
 
+
+
+class SolveAbandoned(Exception):
+    """What a root solve's ``NodePoll`` raises to give the solve up (it has spent its share of
+    the move's limits): the solve ends without an answer and the search goes on without it."""
+
+
 NativeIterationSink = Callable[["NativeIteration"], bool]
 """``on_iteration(report) -> stop``: what a game's compiled search (``GameState.native_searcher``)
 calls after each completed depth; a true answer ends the deepening there."""
@@ -87,13 +94,17 @@ class NativeSearcher(Protocol):
         root_moves: Sequence[Any] = (),
         poll_interval: int = 4096,
         threads: int = 1,
+        root_solve_poll: NodePoll | None = None,
     ) -> None:
         """Deepen from ``state`` (only read) to ``max_depth``, reporting each completed
         depth to ``on_iteration`` and every ``poll_interval`` nodes to ``poll(nodes, True)``
         (which raises to stop: the exception propagates; then once ``poll(rest, False)``).
         Depth 1 always completes, unless the root has no legal move (nothing is reported).
         ``threads`` > 1: that many threads search at once (Lazy SMP, sharing the table);
-        the nodes reported are all of theirs."""
+        the nodes reported are all of theirs. ``root_solve_poll``: where a search that solves
+        its root exactly (Othello's) reports that solve's nodes instead of ``poll``; raising
+        ``SolveAbandoned`` there gives the solve up and the deepening goes on (``None``:
+        ``poll``; a search without a root solve never calls it)."""
 
     def interrupted(self, state: GameState) -> NativeIteration | None:
         """After a search of ``state`` that a stop cut short: what the cut iteration had

@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
-from games.base import GameState, NodePoll
+from games.base import GameState, NodePoll, SolveAbandoned
 from games.capabilities import (
     BestMoveSolver,
     CapabilityError,
@@ -151,7 +151,7 @@ counts as the time does: a level's budget (``ai.levels``) is a node limit, and a
 ran into the whole of it would leave the level nothing but a one-ply guess."""
 
 
-class RootSolveAbandoned(Exception):
+class RootSolveAbandoned(SolveAbandoned):
     """The root's exact solve ran past ``ROOT_SOLVE_FRACTION`` of the time or node limit."""
 
 

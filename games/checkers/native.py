@@ -95,6 +95,7 @@ class CheckersNativeSearcher(CompiledSearcher):
         root_moves: Sequence[Any] = (),
         poll_interval: int = 4096,
         threads: int = 1,
+        root_solve_poll: NodePoll | None = None,
     ) -> None:
         """Search the ``CheckersState`` ``state`` (see ``games.base.NativeSearcher``); the
         game's earlier positions count for repetitions as in the Python search. ``threads`` >

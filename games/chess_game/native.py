@@ -131,6 +131,7 @@ class ChessNativeSearcher(CompiledSearcher):
         root_moves: Sequence[Any] = (),
         poll_interval: int = 4096,
         threads: int = 1,
+        root_solve_poll: NodePoll | None = None,
     ) -> None:
         """Search the ``ChessState`` ``state`` (see ``games.base.NativeSearcher``). C gets the
         game from its first position with every move since, so repetitions of the game's

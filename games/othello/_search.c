@@ -47,10 +47,11 @@
 #define INFINITE_SCORE 1e18
 
 /* The root's exact solve is tried at this iteration: a stop or a deadline during the solve
- * (a 20-empty solve takes a few tenths of a second) then answers with this deep a search's
- * move, not depth 1's, and depths 1-5 cost a few milliseconds there. The Python search
- * solves first and gives the solve half of a time limit (ai.search.common.solve_root); this
- * search is not told the limit, only stopped at it. */
+ * (a 20-empty solve takes a few tenths of a second, some several seconds) then answers with
+ * this deep a search's move, not depth 1's, and depths 1-5 cost a few milliseconds there.
+ * The solve's own poll (``solver_poll``) gives it up at its share of the move's limits
+ * (ai.search.native.root_solve_poll, as ai.search.common.solve_root in the Python search):
+ * then the deepening goes on from this depth in what is left. */
 #define ROOT_SOLVE_DEPTH 6
 
 /* Aspiration windows: one disc wide around the score two iterations back (see search_root),
@@ -328,8 +329,10 @@ static inline double evaluate(const Searcher *s, u64 p, u64 o, u64 moves)
 
 /* The final margin of (p, o) for p from the solver, fail-soft within the margins (low,
  * high) (exact inside, a bound outside), with a best move (-1: none); 0 when there is no
- * answer (no solver here, a stop under way, or the solve failed, which stops the search).
- * ``poll``: what the solve reports its nodes to (NULL: nothing). */
+ * answer: no solver here, a stop under way, the solve failed (which stops the search), or
+ * the solve gave way (``solve`` answered None: the root solve spent its share of the
+ * move's limits, and the search goes on without it). ``poll``: what the solve reports its
+ * nodes to (NULL: nothing). */
 static int call_solver(Searcher *s, u64 p, u64 o, PyObject *poll, int low, int high, int *margin, int *move)
 {
     if (!s->solve || s->stopped || s->deferred) return 0;
@@ -339,6 +342,8 @@ static int call_solver(Searcher *s, u64 p, u64 o, PyObject *poll, int low, int h
     int found = 0;
     if (answer == NULL) {
         hold_error(s);
+    } else if (answer == Py_None) {
+        /* the solve gave way: no answer, and no error */
     } else if (PyArg_ParseTuple(answer, "ii", margin, move)) {
         found = 1;
     } else {
@@ -892,10 +897,12 @@ static PyMethodDef Searcher_methods[] = {
      "       root_moves=None, threads=1) -> None\n\n"
      "Iterative deepening from ``position`` = (own, opponent), the side to move's discs first.\n"
      "Leaves score the EVAL model handed over last, clamped to +-eval_limit; a finished game\n"
-     "its final margin times margin_scale. solve(own, opponent, poll) -> (margin, move or -1)\n"
-     "answers positions of at most solver_empties empties inside the tree (poll None) and the\n"
-     "root at most root_solver_empties (poll: solver_poll, which may raise to stop it; the root\n"
-     "is solved once, at depth 2, or 1 when max_depth is 1, and ends the deepening). After each\n"
+     "its final margin times margin_scale. solve(own, opponent, poll, low, high) -> (margin,\n"
+     "move or -1), fail-soft within (low, high), answers positions of at most solver_empties\n"
+     "empties inside the tree (poll None) and the root at most root_solver_empties (poll:\n"
+     "solver_poll, which may raise to stop the search). The root is solved once, at depth 6 or\n"
+     "max_depth if less, and an answer ends the deepening; a None answer (the solve gave way)\n"
+     "lets the deepening go on from there. After each\n"
      "completed depth, on_iteration(depth, seldepth, score, nodes, pv) hears the side to move's\n"
      "score and the PV as squares (64: pass); a true answer stops the search. poll(nodes, True)\n"
      "hears the nodes every poll_interval nodes and may raise to stop it (the exception comes\n"

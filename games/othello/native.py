@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from games.base import IllegalMoveError, NativeIterationSink, NodePoll
+from games.base import IllegalMoveError, NativeIterationSink, NodePoll, SolveAbandoned
 from games.native import CompiledSearcher, load_hot_paths
 from games.othello.bitboard import Bitboard
 from games.othello.exact import NATIVE as NATIVE_SOLVER
-from games.othello.exact import SOLVER_EMPTIES, SOLVER_NODE_COST, native_solver, solve_exact
+from games.othello.exact import SOLVER_EMPTIES, native_solver, solve_exact
 
 _fast, NATIVE_SEARCH_BACKEND = load_hot_paths("games.othello._fast")
 """The C module or ``None``, and a line saying which and why."""
@@ -50,6 +50,18 @@ INTERIOR_SOLVER_EMPTIES``; ``games`` never imports ``ai``, so a test holds the t
 so that both searches see the same tree. A 10-empty solve is a few thousand native solver
 nodes, about what the search spends on a few of its own nodes there."""
 
+SOLVER_NODES_PER_SEARCH_NODE: Final = 12
+"""The C solver's nodes in the time of one node of this search: it solves 29.6-32.9M nodes a
+second (``games.othello.exact.NATIVE_NODES_PER_SEARCH_NODE``), this search visits 2.5-2.8M
+(1 s searches from seven random positions). A node limit charges every solve, at the root
+and inside the tree, at ``SOLVER_NODE_COST`` search nodes a solver node, so that a level's
+budget is a time on any machine here too. Charged at the Python search's rate (a 120th), a
+1,000,000-node budget let one 20-empty root solve run 4 s on a busy core, and the uncharged
+solves inside the tree 4 s more."""
+SOLVER_NODE_COST: Final = 1 / SOLVER_NODES_PER_SEARCH_NODE if NATIVE_SOLVER else float(SOLVER_NODES_PER_SEARCH_NODE)
+"""What a solver node costs in this search's nodes (the pure-Python solver's nodes cost what
+a Python search node does, about a dozen of these)."""
+
 
 def native_perft(state: Any, depth: int) -> int:
     """Perft with the compiled search's own move generator (tests compare it with ``perft``)."""
@@ -59,22 +71,26 @@ def native_perft(state: Any, depth: int) -> int:
     return count
 
 
-def solve(own: Bitboard, opponent: Bitboard, poll: NodePoll | None, low: int, high: int) -> tuple[int, int]:
+def solve(own: Bitboard, opponent: Bitboard, poll: NodePoll | None, low: int, high: int) -> tuple[int, int] | None:
     """The final margin for ``own`` to move, fail-soft within the margins ``(low, high)``
     (exact inside, a bound outside: what the search's window needs), and a move reaching it
     (-1: none), by the game's solver (``games.othello.exact``): what C asks near the end.
-    Without the C solver the Python one solves exactly (a value is a bound too)."""
-    if NATIVE_SOLVER:
-        score, move, _ = native_solver().solve(own, opponent, poll, low, high)
-        return score, -1 if move is None else move
-    result = solve_exact(own, opponent, poll)
+    Without the C solver the Python one solves exactly (a value is a bound too). ``None``
+    when ``poll`` gave the solve up (``SolveAbandoned``): C then deepens without it."""
+    try:
+        if NATIVE_SOLVER:
+            score, move, _ = native_solver().solve(own, opponent, poll, low, high)
+            return score, -1 if move is None else move
+        result = solve_exact(own, opponent, poll)
+    except SolveAbandoned:
+        return None
     return result.score, -1 if result.best_move is None else result.best_move
 
 
 class SolverCharge:
-    """The root solve's ``poll``: its nodes passed on to the search's ``poll`` at
+    """A solve's ``poll``: its nodes passed on to the search's ``poll`` at
     ``SOLVER_NODE_COST`` search nodes each (fractions carried over), as the Python search
-    charges them, so a node budget buys a solve of the size it buys there."""
+    charges its solves, so that a node budget buys solves of what they cost in time."""
 
     __slots__ = ("poll", "owed")
 
@@ -116,13 +132,14 @@ class OthelloNativeSearcher(CompiledSearcher):
         root_moves: Sequence[Any] = (),
         poll_interval: int = 4096,
         threads: int = 1,
+        root_solve_poll: NodePoll | None = None,
     ) -> None:
         """Search the ``OthelloState`` ``state`` (see ``games.base.NativeSearcher``) with
         the game's solver at the Python search's reach; ``threads`` > 1: Lazy SMP helper
         threads share the table (only the first solves)."""
         self.search_with(state, max_depth, poll, on_iteration, root_moves, poll_interval, threads,
                          solver_empties=min(SOLVER_EMPTIES, INTERIOR_SOLVER_EMPTIES),
-                         root_solver_empties=SOLVER_EMPTIES)
+                         root_solver_empties=SOLVER_EMPTIES, root_solve_poll=root_solve_poll)
 
     def search_with(
         self,
@@ -135,6 +152,7 @@ class OthelloNativeSearcher(CompiledSearcher):
         threads: int = 1,
         solver_empties: int = 0,
         root_solver_empties: int = 0,
+        root_solve_poll: NodePoll | None = None,
     ) -> None:
         """``search`` with the solver's reach given: inside the tree ``solver_empties``, at
         the root ``root_solver_empties`` (0: never solve; the ``exact`` settings' tree)."""
@@ -143,6 +161,12 @@ class OthelloNativeSearcher(CompiledSearcher):
         def report(depth: int, seldepth: int, score: float, nodes: int, pv: list[int]) -> bool:
             return bool(on_iteration(self._iteration(root, depth, seldepth, score, nodes, pv)))
 
+        interior = SolverCharge(poll)  # C asks inside the tree without a poll: charge those solves too
+
+        def solve_charged(own: Bitboard, opponent: Bitboard, solve_poll: NodePoll | None, low: int,
+                          high: int) -> tuple[int, int] | None:
+            return solve(own, opponent, interior if solve_poll is None else solve_poll, low, high)
+
         self._searcher.search(
             (state.own, state.opponent),
             max(1, min(max_depth, MAX_DEPTH)),
@@ -150,8 +174,8 @@ class OthelloNativeSearcher(CompiledSearcher):
             report,
             self.eval_limit,
             self.margin_scale,
-            solve=solve,
-            solver_poll=SolverCharge(poll),
+            solve=solve_charged,
+            solver_poll=SolverCharge(poll if root_solve_poll is None else root_solve_poll),
             solver_empties=solver_empties,
             root_solver_empties=root_solver_empties,
             poll_interval=max(1, poll_interval),

@@ -306,13 +306,41 @@ def test_a_stopped_root_solve_falls_back_on_the_search() -> None:
     assert len(reports) == 1 and reports[0].pv[0] in state.legal_moves()
 
 
-def test_a_root_solve_past_the_budget_answers_with_the_search_before_it() -> None:
-    """A 20-empty solve (millions of solver nodes) does not fit a 5,000-node budget (solver
-    nodes charged at ``SOLVER_NODE_COST``): the answer is depth 5's, searched before it."""
+def test_a_root_solve_past_its_share_of_the_budget_gives_way_to_the_search() -> None:
+    """A 20-empty solve (hundreds of thousands of search nodes' worth of solver nodes, charged
+    at ``SOLVER_NODE_COST``) does not fit a 20,000-node budget: at half of it the solve gives
+    way (``ai.search.native.root_solve_poll``) and the deepening goes on from depth 6, where
+    the solve was tried, instead of answering with depth 5. With room for it, the solve
+    answers the exact value."""
     for state in positions_with_empties(36, 2, 20, 20):
-        finished = engine_search(state, SearchSettings(algorithm="native"), Limits(nodes=5_000))
-        assert finished.stopped and finished.depth == 5, state.to_text()
-        assert finished.best_move in state.legal_moves()
+        finished = engine_search(state, SearchSettings(algorithm="native"), Limits(nodes=20_000))
+        assert finished.stopped and finished.depth >= 6, state.to_text()
+        assert finished.nodes < 20_000 + 2 * 4096 and finished.best_move in state.legal_moves()
+        solved = engine_search(state, SearchSettings(algorithm="native"), Limits(nodes=3_000_000))
+        assert not solved.stopped and solved.nodes < 3_000_000
+        assert solved.score.value == state.solve(solved.score.view, 20) * OthelloState.EVAL_SCALE
+
+
+def test_solves_inside_the_tree_are_charged_to_the_node_count() -> None:
+    """A search whose horizon reaches 10 empties solves there; those solves' nodes reach
+    ``poll`` at ``SOLVER_NODE_COST`` each, beside the search's own nodes."""
+    state = positions_with_empties(37, 1, 15, 15)[0]
+    heard = [0]
+
+    def poll(nodes: int, check: bool) -> None:
+        heard[0] += nodes
+
+    reports: list[Any] = []
+    searcher = OthelloState.native_searcher(HASH_MB)
+    searcher.search_with(state, 6, poll, lambda report: reports.append(report) or False, solver_empties=10)
+    assert reports  # depth 5 settles it: every leaf there is solved
+    assert heard[0] > reports[-1].nodes  # the search's own nodes, and the solves' at their cost
+    plain: list[Any] = []
+    heard_plain = [0]
+    OthelloState.native_searcher(HASH_MB).search_with(
+        state, 6, lambda nodes, check: heard_plain.__setitem__(0, heard_plain[0] + nodes),
+        lambda report: plain.append(report) or False)
+    assert heard_plain[0] == plain[-1].nodes  # no solver: the search's own nodes alone
 
 
 @pytest.mark.parametrize("threads", [2, 3])
