@@ -104,6 +104,7 @@ class ReviewController(QObject):
         panel.cancel_requested.connect(self.cancel)
         panel.level_changed.connect(self._remember_level)
         panel.mistake_requested.connect(self.step_mistake)
+        panel.side_changed.connect(lambda: notify(""))  # a word about the other side's mistakes is stale
         game_view.moves.moves.ply_selected.connect(self._show_ply)
         self.runner.started.connect(lambda _total: self._on_progress(*self.runner.progress()))
         self.runner.progressed.connect(self._on_progress)

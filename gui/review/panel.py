@@ -61,12 +61,14 @@ def summary_rows(review: GameReview) -> list[tuple[str, tuple[str, str]]]:
 class ReviewPanel(QWidget):
     """The review tab. Signals: ``review_requested(ReviewLevel)``, ``cancel_requested()``,
     ``level_changed(ReviewLevel)``, ``mistake_requested(int player, int step)`` (player
-    ``BOTH_SIDES`` for either; step +1 next, -1 previous)."""
+    ``BOTH_SIDES`` for either; step +1 next, -1 previous), ``side_changed()`` ("Mistakes of"
+    now names another side)."""
 
     review_requested = Signal(object)
     cancel_requested = Signal()
     level_changed = Signal(object)
     mistake_requested = Signal(int, int)
+    side_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -98,6 +100,7 @@ class ReviewPanel(QWidget):
 
         self.side = QComboBox()
         self.side.setObjectName("reviewSide")
+        self.side.currentIndexChanged.connect(lambda _index: self.side_changed.emit())
         self.previous_button = QPushButton("◀ Previous")
         self.previous_button.setObjectName("reviewPrevious")
         self.next_button = QPushButton("Next ▶")

@@ -127,6 +127,9 @@ def test_next_and_previous_mistake_step_to_the_blunder_per_side(qtbot: Any, revi
     moves.show_ply(0)
     assert not reviewer.reviews.step_mistake(reviewer.review_panel.side_choice(), 1)
     assert moves.shown_ply == 0
+    assert reviewer.statusBar().currentMessage() == "No mistake of White in this game"
+    reviewer.review_panel.side.setCurrentIndex(2)  # Black's: the word about White's is gone
+    assert reviewer.statusBar().currentMessage() == ""
 
 
 def test_a_cancelled_review_shows_nothing_of_it(qtbot: Any, reviewer: Any, review_bridge: Any) -> None:
