@@ -124,13 +124,16 @@ nodes, while pruning no capture at all solves 10/24 BK. For quiet moves a margin
 pruning only in null-window searches, solves fewer WAC positions than the rule above."""
 
 
-def lmr_table(size: int = LMR_TABLE_SIZE) -> list[list[int]]:
+@functools.cache
+def lmr_table(size: int = LMR_TABLE_SIZE) -> tuple[tuple[int, ...], ...]:
     """``table[depth][number]``: the late move reduction of move ``number`` at ``depth``
-    (both capped at ``size - 1``)."""
-    return [
-        [0 if depth == 0 or number == 0 else int(LMR_BASE + math.log(depth) * math.log(number) / LMR_DIVISOR) for number in range(size)]
+    (both capped at ``size - 1``). Computed once: building it (4,096 logarithms) cost 4 ms,
+    more than a whole shallow search, when every search built its own."""
+    return tuple(
+        tuple(0 if depth == 0 or number == 0 else int(LMR_BASE + math.log(depth) * math.log(number) / LMR_DIVISOR)
+              for number in range(size))
         for depth in range(size)
-    ]
+    )
 
 
 INTERIOR_SOLVER_EMPTIES: Final = 10
