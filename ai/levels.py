@@ -175,6 +175,7 @@ NODES_PER_SECOND: Final[Mapping[tuple[str, str], float]] = {
     ("checkers", "pvs"): 200_000,
     ("checkers", "native"): 5_500_000,
     ("othello", "pvs"): 170_000,
+    ("othello", "native"): 2_400_000,
     ("backgammon", "expectiminimax"): 10_000,
     ("backgammon", "star2"): 10_000,
     ("tictactoe", "pvs"): 100_000,
@@ -201,6 +202,15 @@ at the start and after 16-20 random plies (the compiled search is single-threade
 # 10 are the same two-ply search, level 10 with room for the widest rolls (``LEVEL_REMARKS``).
 # Chess level 6 on 4,000 compiled nodes measured below level 5 (1846 against 2217 Elo):
 # the compiled levels start at 30,000 nodes.
+# Othello's compiled search reaches a given depth on about the nodes the Python PVS needs (the
+# same tree, no forward pruning) at 14 times the speed: on seven random positions of 24-52
+# empties, 150,000 nodes (level 7, Python) completed depths 7-9 and 1, 3 and 10 million
+# compiled nodes (levels 8-10) depths 9-12, 10-13 and 11-14. A 20-empty root solve costs
+# 0.1-1.2 million of these nodes (``games.othello.native.SOLVER_NODE_COST``) and may take half
+# a budget: of ten such positions (random games, seed 11) level 8 solved 5 and levels 9 and 10
+# solved 8, and a 9-ply search answered at the others. The Python PVS cannot make three
+# distinct top levels within their seconds: 250,000-600,000 of its nodes complete depths
+# within a ply of each other, and such levels measure alike (bench/LEVELS.md).
 GAME_LEVELS: Final[Mapping[str, tuple[LevelPlay, ...]]] = {
     "chess": _table("chess", (
         _Row("pvs", 1_500, depth=1, lines=5, temperature=1.2, notice=0.35),
@@ -234,9 +244,9 @@ GAME_LEVELS: Final[Mapping[str, tuple[LevelPlay, ...]]] = {
         _Row("pvs", 40_000, lines=3, temperature=0.8, solver=12),
         _Row("pvs", 80_000, lines=2, temperature=0.3, solver=14),
         _Row("pvs", 150_000, solver=16),
-        _Row("pvs", 250_000, solver=18),
-        _Row("pvs", 400_000, solver=20),
-        _Row("pvs", 600_000, solver=20),
+        _Row("native", 1_000_000),
+        _Row("native", 3_000_000),
+        _Row("native", 10_000_000),
     )),
     "backgammon": _table("backgammon", (
         _Row("expectiminimax", 2_000, depth=1, temperature=0.10),
@@ -267,20 +277,11 @@ GAME_LEVELS: Final[Mapping[str, tuple[LevelPlay, ...]]] = {
 
 _SAME_TWO_PLIES: Final = ("levels 9 and 10 play the same two-ply search (its play, then the opponent's answer "
                           "to every roll; a third ply would take minutes a move), so they seldom differ")
-# Othello's top levels are one Python search on 250,000, 400,000 and 600,000 nodes: at five
-# random positions of 44 to 26 empties (seed 5) they completed depths 8-10, 8-10 and 9-11,
-# never more than a ply apart, and their measured ratings (bench/LEVELS.md) agree within
-# their intervals. A player is told so rather than promised a difference.
-_WITHIN_A_PLY: Final = ("levels 8-10 search within a ply of each other (8-11 plies), so they play alike: "
-                        "their measured ratings agree within their intervals")
 LEVEL_REMARKS: Final[Mapping[tuple[str, int], str]] = {
     ("backgammon", 8): "it also weighs the opponent's answer to every roll when that fits in its budget "
                        "(most rolls), else it judges its plays alone",
     ("backgammon", 9): _SAME_TWO_PLIES,
     ("backgammon", 10): _SAME_TWO_PLIES,
-    ("othello", 8): _WITHIN_A_PLY,
-    ("othello", 9): _WITHIN_A_PLY,
-    ("othello", 10): _WITHIN_A_PLY,
 }
 """What a player should know about a level that its recipe does not say (the new-game
 dialog shows it under the level)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pytestqt.qtbot import QtBot
 
 from ai.events import Finished, Score
-from ai.levels import LevelChoice, level_rating
+from ai.levels import LevelChoice
 from games.backgammon.state import BackgammonState
 from gui.panels import display
 from gui.panels.engine_panel import EnginePanel
@@ -38,13 +38,11 @@ def test_the_level_note_says_plainly_what_the_top_levels_share() -> None:
     for number in (9, 10):
         assert "levels 9 and 10 play the same two-ply search" in level_note("backgammon", number)
     assert "when that fits in its budget" in level_note("backgammon", 8)
-    # Othello's top three are one search a ply apart, and their ratings agree: said, not hidden.
-    ratings = [level_rating("othello", number) for number in (8, 9, 10)]
-    assert all(rating is not None and rating.bound is None for rating in ratings)
-    assert max(rating.low for rating in ratings if rating) < min(rating.high for rating in ratings if rating)
+    # Othello's top three are the compiled search, on budgets a ply or more apart.
     for number in (8, 9, 10):
-        assert "levels 8-10 search within a ply of each other" in level_note("othello", number)
-    assert "within a ply" not in level_note("othello", 7)
+        note = level_note("othello", number)
+        assert note.startswith("The level picks its engine: the compiled search") and "levels 7-10" in note
+    assert level_note("othello", 7).startswith("The level picks its engine: the PVS search")
 
 
 def test_the_status_says_who_thinks_and_how_strong_once(qtbot: QtBot) -> None:
