@@ -36,7 +36,6 @@ reports the nodes it searched since its last report, now and then and once at th
 ``SearchStopped``), which is how a time limit or a stop request reaches a long solve."""
 
 
-
 class SolveAbandoned(Exception):
     """What a root solve's ``NodePoll`` raises to give the solve up (it has spent its share of
     the move's limits): the solve ends without an answer and the search goes on without it."""

@@ -55,9 +55,9 @@ SOLVER_NODES_PER_SEARCH_NODE: Final = 12
 second (``games.othello.exact.NATIVE_NODES_PER_SEARCH_NODE``), this search visits 2.5-2.8M
 (1 s searches from seven random positions). A node limit charges every solve, at the root
 and inside the tree, at ``SOLVER_NODE_COST`` search nodes a solver node, so that a level's
-budget is a time on any machine here too. Charged at the Python search's rate (a 120th), a
-1,000,000-node budget let one 20-empty root solve run 4 s on a busy core, and the uncharged
-solves inside the tree 4 s more."""
+budget is a time on any machine here too. At the Python search's rate (a 120th), a
+1,000,000-node budget would let one 20-empty root solve run 4 s on a busy core, and solves
+inside the tree left uncharged 4 s more."""
 SOLVER_NODE_COST: Final = 1 / SOLVER_NODES_PER_SEARCH_NODE if NATIVE_SOLVER else float(SOLVER_NODES_PER_SEARCH_NODE)
 """What a solver node costs in this search's nodes (the pure-Python solver's nodes cost what
 a Python search node does, about a dozen of these)."""
