@@ -37,6 +37,7 @@ from games.capabilities import (
 
 from ai import options
 from ai.context import SearchContext
+from ai.control import SearchControl
 from ai.lazy_smp import make_orderer
 from ai.reporting import Reporter
 from ai.search import uses_quiescence
@@ -156,6 +157,26 @@ ran into the whole of it would leave the level nothing but a one-ply guess."""
 
 class RootSolveAbandoned(SolveAbandoned):
     """The root's exact solve ran past ``ROOT_SOLVE_FRACTION`` of the time or node limit."""
+
+
+def root_solve_poll(control: SearchControl, charge: NodePoll) -> NodePoll:
+    """What the root's exact solve reports its nodes to: ``charge`` (which counts them on
+    ``control``), and once the solve has used ``ROOT_SOLVE_FRACTION`` of the node limit
+    (counted from its start) or the search that much of the time limit,
+    ``RootSolveAbandoned``: the search then deepens in what is left. One rule for the Python
+    search (``solve_root``) and the compiled ones (``ai.search.native``)."""
+    time_budget = math.inf if control.limits.time is None else ROOT_SOLVE_FRACTION * control.limits.time
+    node_share = math.inf if control.limits.nodes is None else ROOT_SOLVE_FRACTION * control.limits.nodes
+    started: list[int] = []  # the nodes charged when the solve began
+
+    def poll(count: int, check: bool = True) -> None:
+        if not started:
+            started.append(control.charged)
+        charge(count, check)
+        if check and (control.charged - started[0] >= node_share or control.elapsed() >= time_budget):
+            raise RootSolveAbandoned
+
+    return poll
 
 
 CHECK_EXTENSION_PLY_FACTOR: Final = 2
@@ -563,21 +584,13 @@ def solve_root(state: GameState, tools: SearchTools) -> tuple[float, Any] | None
         return None
     control = tools.control
     time_limit = control.limits.time
-    budget = math.inf if time_limit is None else ROOT_SOLVE_FRACTION * time_limit
-    node_limit = control.limits.nodes
-    node_budget = math.inf if node_limit is None else control.charged + ROOT_SOLVE_FRACTION * node_limit
-    charge = tools.solver_poll
+    poll = root_solve_poll(control, tools.solver_poll)
     depth_limit = control.limits.depth
     if depth_limit is not None and time_limit is None:
         # A depth limit bounds the exact solve too (it is a search to the game's end): past
         # the default solver depth, measured to finish in a moment, the root is solved only
         # when the end is within the depth limit; no time limit would stop it otherwise.
         empties = min(empties, max(depth_limit, SearchSettings().solver_empties))
-
-    def poll(count: int, check: bool = True) -> None:
-        charge(count, check)
-        if check and (control.charged >= node_budget or control.elapsed() >= budget):
-            raise RootSolveAbandoned
 
     best_move_solver = None if tools.root.is_restricted else tools.abilities.solve_best_move
     if best_move_solver is not None:

@@ -15,7 +15,7 @@ player, the CLI, UCI and the match runner use it like any algorithm:
   start until the deadline, and the one cut off there still counts when it had found a
   better root move (``NativeSearcher.interrupted``); a clock's share stops starting them at
   half (``ai.iterative.soft_deadline``); an exact root solve (Othello's) gives way at half
-  of the time or node limit (``root_solve_poll``);
+  of the time or node limit, as in the Python search (``ai.search.common.root_solve_poll``);
 * events: an ``Iteration`` per completed depth and ``Progress`` heartbeats, from the same
   ``Reporter`` as the other algorithms; scores from the side to move's view, a proven mate
   as "win in N plies";
@@ -28,18 +28,17 @@ the Python algorithms to watch a search.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Final
 
-from games.base import GameState, NativeIteration, NativeSearcher, NodePoll
+from games.base import GameState, NativeIteration, NativeSearcher
 
 from ai.context import SearchContext
-from ai.control import SearchControl, SearchStopped
+from ai.control import SearchStopped
 from ai.events import Finished
 from ai.iterative import soft_deadline
 from ai.reporting import Reporter
 from ai.scores import WIN_SCORE, terminal_score
-from ai.search.common import MAX_ITERATION_DEPTH, ROOT_SOLVE_FRACTION, RootSolveAbandoned, greedy_move
+from ai.search.common import MAX_ITERATION_DEPTH, greedy_move, root_solve_poll
 
 POLL_INTERVAL: Final = 4096
 """Nodes between two reports of the compiled search: a few milliseconds at its speed, so a
@@ -81,27 +80,6 @@ def searcher_for(state: GameState, context: SearchContext) -> NativeSearcher:
         context.shared[SEARCHER_KEY] = kept
     searcher: NativeSearcher = kept[1]
     return searcher
-
-
-def root_solve_poll(control: SearchControl, poll: NodePoll) -> NodePoll:
-    """What a compiled search's exact root solve reports its nodes to: ``poll``, and once the
-    solve has used ``ROOT_SOLVE_FRACTION`` of the node limit (counted from its start) or the
-    search that much of the time limit, ``RootSolveAbandoned``: the search then deepens in
-    what is left, as the Python search does (``ai.search.common.solve_root``). A 20-empty
-    Othello solve takes a few tenths of a second at most positions and several seconds at
-    some; run to the move's limit, it would leave a level a depth-5 move."""
-    time_budget = math.inf if control.limits.time is None else ROOT_SOLVE_FRACTION * control.limits.time
-    node_share = math.inf if control.limits.nodes is None else ROOT_SOLVE_FRACTION * control.limits.nodes
-    started: list[int] = []  # the nodes charged when the solve began
-
-    def charge(nodes: int, check: bool) -> None:
-        if not started:
-            started.append(control.charged)
-        poll(nodes, check)
-        if check and (control.charged - started[0] >= node_share or control.elapsed() >= time_budget):
-            raise RootSolveAbandoned
-
-    return charge
 
 
 def raw_score(report: NativeIteration) -> float:
